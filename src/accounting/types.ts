@@ -1,0 +1,126 @@
+/**
+ * The accounting system boundary. The service reads the chart of accounts, reports and ledger lines
+ * "live from the accounting system" through this interface only; each connected system (the builtin
+ * ledger, a GnuCash book, …) implements it without leaking its own storage.
+ *
+ * Amounts are integer minor units of the organisation's home currency, signed debit-positive.
+ */
+import type { IsoDate } from '../domain/dates.js';
+
+export const CLASSIFICATIONS = ['Asset', 'Liability', 'Equity', 'Revenue', 'Expense'] as const;
+export type Classification = (typeof CLASSIFICATIONS)[number];
+
+/** Account types, each with the classification it belongs to and where reports put it. */
+export const ACCOUNT_TYPES = {
+  Bank: 'Asset',
+  'Accounts Receivable': 'Asset',
+  'Other Current Asset': 'Asset',
+  'Fixed Asset': 'Asset',
+  'Other Asset': 'Asset',
+  'Accounts Payable': 'Liability',
+  'Credit Card': 'Liability',
+  'Other Current Liability': 'Liability',
+  'Long Term Liability': 'Liability',
+  Equity: 'Equity',
+  Income: 'Revenue',
+  'Other Income': 'Revenue',
+  'Cost of Goods Sold': 'Expense',
+  Expense: 'Expense',
+  'Other Expense': 'Expense',
+} as const satisfies Record<string, Classification>;
+export type AccountType = keyof typeof ACCOUNT_TYPES;
+
+export interface ChartAccount {
+  id: string;
+  name: string;
+  /** Parent:Child */
+  fullName: string;
+  number: string | null;
+  type: AccountType;
+  classification: Classification;
+  active: boolean;
+  parentId: string | null;
+  /** equity account that holds the profit of earlier years (shown with it on the balance sheet) */
+  retainedEarnings?: boolean;
+}
+
+/**
+ * Ledger transaction types. The first seven are the ones ledger.account_transactions lists; the
+ * rest exist in the books and are what `reconcile` explains.
+ */
+export const LISTED_TYPES = ['bill', 'expense', 'cheque', 'card_charge', 'card_refund', 'supplier_credit', 'deposit'] as const;
+export const OTHER_TYPES = ['journal', 'invoice', 'payment', 'transfer'] as const;
+export type ListedType = (typeof LISTED_TYPES)[number];
+export type TransactionType = ListedType | (typeof OTHER_TYPES)[number];
+
+export interface Contact {
+  id: string;
+  name: string;
+  kind: 'supplier' | 'customer' | 'employee';
+}
+
+export interface DateRange {
+  /** inclusive; undefined = from the beginning of the books */
+  from?: IsoDate;
+  /** inclusive */
+  to: IsoDate;
+}
+
+export interface LineQuery {
+  accountIds: string[];
+  from: IsoDate;
+  to: IsoDate;
+  types: readonly TransactionType[];
+  /** only lines of these contacts */
+  contactIds?: string[];
+}
+
+export interface LedgerLine {
+  transactionId: string;
+  lineNo: number;
+  date: IsoDate;
+  type: TransactionType;
+  number: string | null;
+  contactId: string | null;
+  contactName: string | null;
+  description: string;
+  accountId: string;
+  /** home currency, debit positive */
+  amount: number;
+  currency: string;
+  /** in `currency`, debit positive */
+  amountInCurrency: number;
+  /** a link to the transaction in the accounting system's own interface, if it has one */
+  link: string | null;
+}
+
+export interface LineGroup {
+  /** contact id ('' for none) or yyyy-MM */
+  key: string;
+  amount: number;
+  count: number;
+}
+
+export interface AccountingSystem {
+  readonly kind: string;
+  chartOfAccounts(): Promise<ChartAccount[]>;
+  contacts(): Promise<Contact[]>;
+  /** For each account with any movement, its debit-positive movement in each range, in order. */
+  accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>>;
+  /** Sum and count of the matching lines, grouped by contact, by month, or not at all (key ''). */
+  lineTotals(query: LineQuery, groupBy: 'none' | 'contact' | 'month'): Promise<LineGroup[]>;
+  /** The matching lines, newest first, at most `limit` of them. */
+  lines(query: LineQuery, limit: number): Promise<LedgerLine[]>;
+  /** Is the system reachable and readable? */
+  check(): Promise<void>;
+}
+
+export class AccountingSystemError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'accounting_unavailable' | 'accounting_timeout' = 'accounting_unavailable',
+  ) {
+    super(message);
+    this.name = 'AccountingSystemError';
+  }
+}

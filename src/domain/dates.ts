@@ -1,0 +1,135 @@
+/**
+ * Calendar dates as `yyyy-MM-dd` strings. Dates carry no time zone: an organisation's "today" is
+ * computed once from its IANA zone (see todayIn) and everything else is calendar arithmetic.
+ */
+
+export type IsoDate = string;
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
+
+export interface DateParts {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** Parses a strict `yyyy-MM-dd` calendar date; null for anything else (including 2025-02-29). */
+export function parseDate(value: string): DateParts | null {
+  const m = DATE_RE.exec(value);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return { year, month, day };
+}
+
+export function isValidDate(value: string): boolean {
+  return parseDate(value) !== null;
+}
+
+function parts(value: IsoDate): DateParts {
+  const p = parseDate(value);
+  if (!p) throw new RangeError(`not a yyyy-MM-dd date: ${value}`);
+  return p;
+}
+
+export function formatDate(year: number, month: number, day: number): IsoDate {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+export function startOfMonth(date: IsoDate): IsoDate {
+  const { year, month } = parts(date);
+  return formatDate(year, month, 1);
+}
+
+export function endOfMonth(date: IsoDate): IsoDate {
+  const { year, month } = parts(date);
+  return formatDate(year, month, daysInMonth(year, month));
+}
+
+export function isEndOfMonth(date: IsoDate): boolean {
+  return endOfMonth(date) === date;
+}
+
+/** `yyyy-MM` of a date. */
+export function monthKey(date: IsoDate): string {
+  return date.slice(0, 7);
+}
+
+function toEpochDay(date: IsoDate): number {
+  const { year, month, day } = parts(date);
+  return Date.UTC(year, month - 1, day) / 86_400_000;
+}
+
+function fromEpochDay(epochDay: number): IsoDate {
+  const d = new Date(epochDay * 86_400_000);
+  return formatDate(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  return fromEpochDay(toEpochDay(date) + days);
+}
+
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return toEpochDay(to) - toEpochDay(from);
+}
+
+/**
+ * Shifts a date by whole months. A month end stays a month end (2026-04-30 - 2 months = 2026-02-28,
+ * 2025-02-28 - 12 months = 2024-02-29); other days are clamped to the target month's length.
+ */
+export function addMonths(date: IsoDate, months: number): IsoDate {
+  const { year, month, day } = parts(date);
+  const index = year * 12 + (month - 1) + months;
+  const y = Math.floor(index / 12);
+  const m = (index % 12) + 1;
+  const last = daysInMonth(y, m);
+  const wasMonthEnd = day === daysInMonth(year, month);
+  return formatDate(y, m, wasMonthEnd ? last : Math.min(day, last));
+}
+
+/** The local calendar date in an IANA time zone at an instant. */
+export function todayIn(timeZone: string, now: Date = new Date()): IsoDate {
+  const fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const get = (type: string) => fmt.formatToParts(now).find((p) => p.type === type)!.value;
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+export function monthName(month: number, long = false): string {
+  return (long ? LONG_MONTHS : MONTHS)[month - 1]!;
+}
+
+/** "21 Nov 2026" */
+export function humanDate(date: IsoDate): string {
+  const { year, month, day } = parts(date);
+  return `${day} ${monthName(month)} ${year}`;
+}
+
+export function minDate(a: IsoDate, b: IsoDate): IsoDate {
+  return a < b ? a : b;
+}
+
+export function maxDate(a: IsoDate, b: IsoDate): IsoDate {
+  return a > b ? a : b;
+}

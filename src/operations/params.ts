@@ -1,0 +1,41 @@
+/** Parameter schemas shared by several operations, each with the message a caller sees. */
+import { z } from 'zod';
+import { isValidDate } from '../domain/dates.js';
+import { PERIOD_PRESETS } from '../domain/periods.js';
+
+export const dateParam = (description: string) =>
+  z
+    .string()
+    .refine(isValidDate, { message: 'must be a calendar date written yyyy-MM-dd' })
+    .describe(description);
+
+export const periodParam = (omitted: string) =>
+  z
+    .enum([...PERIOD_PRESETS, 'custom'], {
+      message: `must be one of ${[...PERIOD_PRESETS, 'custom'].join(', ')}`,
+    })
+    .describe(
+      `Period preset, relative to the organisation's local today and its financial year: this_month, last_month, this_quarter, last_quarter (financial quarters), ytd (start of the financial year to today), last_year (the last complete financial year), or custom (then give from and to). ${omitted}`,
+    );
+
+export const comparePeriodsParam = z
+  .number({ message: 'must be a whole number from 1 to 12' })
+  .int({ message: 'must be a whole number from 1 to 12' })
+  .min(1, { message: 'must be a whole number from 1 to 12' })
+  .max(12, { message: 'must be a whole number from 1 to 12' });
+
+export const compareByParam = z.enum(['month', 'year'], { message: 'must be month or year' });
+
+export const intParam = (min: number, max: number) =>
+  z
+    .number({ message: `must be a whole number from ${min} to ${max}` })
+    .int({ message: `must be a whole number from ${min} to ${max}` })
+    .min(min, { message: `must be a whole number from ${min} to ${max}` })
+    .max(max, { message: `must be a whole number from ${min} to ${max}` });
+
+export const booleanParam = z.boolean({ message: 'must be true or false' });
+
+export const textParam = (max = 200) =>
+  z
+    .string({ message: 'must be text' })
+    .max(max, { message: `must be at most ${max} characters` });

@@ -1,0 +1,66 @@
+/**
+ * Opens the service store: SQLite (better-sqlite3) by default, PostgreSQL when a postgres URL is
+ * given. Both hand back the same Kysely<Database>; the differences live in dialect.ts.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { CAPABILITIES, type DialectCapabilities } from './dialect.js';
+import type { Database } from './schema.js';
+
+export interface StoreConfig {
+  /** postgres://… selects PostgreSQL; otherwise sqlitePath is used */
+  databaseUrl?: string | undefined;
+  /** a file path, or ':memory:' */
+  sqlitePath?: string;
+  /** PostgreSQL: the schema to use (tests give each run its own) */
+  pgSchema?: string;
+  /** PostgreSQL pool size */
+  poolSize?: number;
+}
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: DialectCapabilities;
+  close(): Promise<void>;
+}
+
+// BIGINT (int8) and COUNT(*) come back from pg as strings; money and counts are safe integers here.
+pg.types.setTypeParser(20, (value: string) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`integer out of the exact range: ${value}`);
+  return n;
+});
+// NUMERIC (SUM over BIGINT in PostgreSQL) is exact; keep it exact by refusing unsafe results.
+pg.types.setTypeParser(1700, (value: string) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`numeric out of the exact integer range: ${value}`);
+  return n;
+});
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
+export function openStore(config: StoreConfig): Store {
+  if (isPostgresUrl(config.databaseUrl)) {
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.poolSize ?? 10,
+      ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: CAPABILITIES.postgres, close: () => db.destroy() };
+  }
+  const path = config.sqlitePath ?? './data/ledgerline.sqlite';
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SqliteDatabase(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: CAPABILITIES.sqlite, close: () => db.destroy() };
+}

@@ -1,0 +1,24 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Store } from './db.js';
+import * as m001 from './migrations/001-initial.js';
+
+/** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
+const MIGRATIONS = { '001-initial': m001 } as const;
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly store: Store) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const dialect = this.store.dialect;
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, dialect) } satisfies Migration]),
+    );
+  }
+}
+
+/** Brings the schema up to date; safe to run on every start and from several instances. */
+export async function migrate(store: Store): Promise<string[]> {
+  const migrator = new Migrator({ db: store.db, provider: new StaticProvider(store) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

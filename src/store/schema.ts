@@ -1,0 +1,258 @@
+/**
+ * Row types of every table, for Kysely. Portable across SQLite and PostgreSQL: ids are text made by
+ * the application, dates are `yyyy-MM-dd` text, instants are ISO-8601 text, booleans are 0/1
+ * integers, money is BIGINT minor units (read back as JS numbers, see db.ts), and JSON is text.
+ */
+
+export interface OrganisationRow {
+  id: string;
+  name: string;
+  home_currency: string;
+  time_zone: string;
+  fy_start_month: number;
+  accounting_system: string;
+  /** JSON text: connector settings, e.g. a GnuCash book path */
+  accounting_config: string | null;
+  created_at: string;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface MembershipRow {
+  organisation_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+}
+
+/** One row per (organisation, operation, role) that may call it. */
+export interface OperationRoleRow {
+  organisation_id: string;
+  operation: string;
+  role: string;
+}
+
+// --- the builtin accounting system's own tables (acct_*): only src/accounting/builtin reads them ---
+
+export interface AcctAccountRow {
+  id: string;
+  organisation_id: string;
+  parent_id: string | null;
+  name: string;
+  full_name: string;
+  number: string | null;
+  type: string;
+  classification: string;
+  active: number;
+}
+
+export interface AcctContactRow {
+  id: string;
+  organisation_id: string;
+  name: string;
+  /** supplier | customer | employee */
+  kind: string;
+}
+
+export interface AcctTransactionRow {
+  id: string;
+  organisation_id: string;
+  type: string;
+  number: string | null;
+  date: string;
+  contact_id: string | null;
+  description: string;
+  currency: string;
+  /** home-currency units per unit of currency, decimal text */
+  exchange_rate: string;
+  created_at: string;
+}
+
+export interface AcctLineRow {
+  id: string;
+  organisation_id: string;
+  transaction_id: string;
+  line_no: number;
+  account_id: string;
+  date: string;
+  type: string;
+  contact_id: string | null;
+  description: string;
+  /** home currency minor units, debit positive */
+  amount: number;
+  /** the transaction's currency, minor units, debit positive */
+  amount_in_currency: number;
+  currency: string;
+}
+
+/** Per account and month, the sum of its lines: reports read these instead of the lines. */
+export interface AcctMonthTotalRow {
+  organisation_id: string;
+  account_id: string;
+  month: string;
+  amount: number;
+}
+
+// --- the service's own data ---
+
+export interface DocumentRow {
+  id: string;
+  organisation_id: string;
+  number: string;
+  /** bill | receipt | expense_claim | supplier_credit */
+  type: string;
+  supplier: string;
+  date: string;
+  due_date: string | null;
+  currency: string;
+  subtotal: number;
+  tax: number;
+  total: number;
+  accounting_transaction_id: string | null;
+  published_at: string | null;
+  created_at: string;
+}
+
+export interface DocumentCodedLineRow {
+  id: string;
+  document_id: string;
+  organisation_id: string;
+  line_no: number;
+  description: string;
+  account_id: string | null;
+  account_name: string | null;
+  tax_code_id: string | null;
+  class: string | null;
+  customer: string | null;
+  /** decimal text */
+  quantity: string;
+  subtotal: number;
+  tax: number;
+  total: number;
+}
+
+export interface DocumentInvoiceLineRow {
+  id: string;
+  document_id: string;
+  organisation_id: string;
+  line_no: number;
+  description: string;
+  product_code: string | null;
+  unit: string | null;
+  quantity: string;
+  unit_price: number;
+  tax: number;
+  amount: number;
+}
+
+export interface DocumentFileRow {
+  document_id: string;
+  organisation_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  data: Buffer;
+}
+
+export interface BankAccountRow {
+  id: string;
+  organisation_id: string;
+  name: string;
+  number: string;
+  /** bank | credit_card */
+  type: string;
+  bank: string;
+  currency: string;
+  is_default: number;
+  ledger_account_id: string | null;
+  created_at: string;
+}
+
+export interface BankAccountHolderRow {
+  bank_account_id: string;
+  organisation_id: string;
+  user_id: string;
+}
+
+export interface BankTransactionRow {
+  id: string;
+  organisation_id: string;
+  bank_account_id: string;
+  date: string;
+  description: string;
+  /** account currency minor units, negative for money spent */
+  amount: number;
+  /** home currency minor units */
+  home_amount: number;
+  /** to_reconcile | reconciled */
+  status: string;
+  /** service | accounting_system | outside_service, null while to_reconcile */
+  reconciled_in: string | null;
+  suggested_match: number;
+  document_id: string | null;
+  /** where the transaction came from: a statement or feed, shown as `report` */
+  source: string;
+  /** the bank's own id (FITID, AcctSvcrRef), when it has one */
+  external_id: string | null;
+  /** unique per account: what makes an import idempotent */
+  fingerprint: string;
+  created_at: string;
+}
+
+export interface BillRow {
+  id: string;
+  organisation_id: string;
+  document_id: string | null;
+  /** bill | expense_claim */
+  kind: string;
+  supplier: string;
+  invoice_number: string;
+  date: string;
+  due_date: string;
+  scheduled_date: string | null;
+  /** comma separated */
+  tags: string;
+  currency: string;
+  original_amount: number;
+  amount_due: number;
+  latest_note: string | null;
+  created_at: string;
+}
+
+export interface BillFilterRow {
+  id: string;
+  organisation_id: string;
+  name: string;
+  description: string;
+  /** JSON text of BillCriteria (src/domain/bill-criteria.ts) */
+  criteria: string;
+  position: number;
+}
+
+export interface Database {
+  organisations: OrganisationRow;
+  users: UserRow;
+  memberships: MembershipRow;
+  operation_roles: OperationRoleRow;
+  acct_accounts: AcctAccountRow;
+  acct_contacts: AcctContactRow;
+  acct_transactions: AcctTransactionRow;
+  acct_lines: AcctLineRow;
+  acct_month_totals: AcctMonthTotalRow;
+  documents: DocumentRow;
+  document_coded_lines: DocumentCodedLineRow;
+  document_invoice_lines: DocumentInvoiceLineRow;
+  document_files: DocumentFileRow;
+  bank_accounts: BankAccountRow;
+  bank_account_holders: BankAccountHolderRow;
+  bank_transactions: BankTransactionRow;
+  bills: BillRow;
+  bill_filters: BillFilterRow;
+}
+

@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { Role } from '../operations/context.js';
+import { newId, nowIso } from './ids.js';
+import type { Database, UserRow } from './schema.js';
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function isPlausibleEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+}
+
+export async function createUser(
+  db: Kysely<Database>,
+  input: { id?: string; email: string; name: string; passwordHash?: string | null },
+): Promise<UserRow> {
+  const email = normaliseEmail(input.email);
+  if (!isPlausibleEmail(email)) throw new Error(`"${input.email}" is not an email address`);
+  const row: UserRow = {
+    id: input.id ?? newId('usr'),
+    email,
+    name: input.name.trim(),
+    password_hash: input.passwordHash ?? null,
+    created_at: nowIso(),
+  };
+  await db.insertInto('users').values(row).execute();
+  return row;
+}
+
+export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+}
+
+export async function getMembership(db: Kysely<Database>, organisationId: string, userId: string): Promise<{ role: Role } | undefined> {
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? { role: row.role as Role } : undefined;
+}
+
+/** Adds a member, or changes the role of an existing one. */
+export async function setMembership(db: Kysely<Database>, organisationId: string, userId: string, role: Role): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ organisation_id: organisationId, user_id: userId, role, created_at: nowIso() })
+    .onConflict((oc) => oc.columns(['organisation_id', 'user_id']).doUpdateSet({ role }))
+    .execute();
+}
+
+export async function removeMembership(db: Kysely<Database>, organisationId: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('memberships').where('organisation_id', '=', organisationId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function organisationsOfUser(db: Kysely<Database>, userId: string): Promise<{ id: string; name: string; role: Role }[]> {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('organisations as o', 'o.id', 'm.organisation_id')
+    .select(['o.id', 'o.name', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('o.name')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, role: r.role as Role }));
+}
