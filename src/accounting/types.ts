@@ -71,7 +71,7 @@ export interface LineQuery {
   from: IsoDate;
   to: IsoDate;
   types: readonly TransactionType[];
-  /** only lines of these contacts */
+  /** only lines of these contacts ('' = lines with no contact) */
   contactIds?: string[];
 }
 

@@ -135,18 +135,32 @@ export class BuiltinAccounting implements AccountingSystem {
       .where('l.date', '>=', query.from)
       .where('l.date', '<=', query.to)
       .where('l.type', 'in', [...query.types]);
-    if (query.contactIds) q = q.where('l.contact_id', 'in', query.contactIds.length ? query.contactIds : ['']);
+    if (query.contactIds) {
+      // '' stands for "no contact", so a group of lines without a supplier can be asked for too
+      const ids = query.contactIds.filter((id) => id !== '');
+      const withNone = ids.length < query.contactIds.length;
+      q = q.where((eb) =>
+        eb.or([
+          ...(ids.length ? [eb('l.contact_id', 'in', ids)] : []),
+          ...(withNone ? [eb('l.contact_id', 'is', null)] : []),
+          // no contact asked for at all: match nothing
+          ...(ids.length === 0 && !withNone ? [eb(sql.lit(1), '=', sql.lit(0))] : []),
+        ]),
+      );
+    }
     return q;
   }
 
   async lineTotals(query: LineQuery, groupBy: 'none' | 'contact' | 'month'): Promise<LineGroup[]> {
     if (query.accountIds.length === 0 || query.types.length === 0) return [];
-    const key =
-      groupBy === 'contact' ? sql<string>`coalesce(l.contact_id, '')` : groupBy === 'month' ? sql<string>`substr(l.date, 1, 7)` : sql<string>`''`;
-    const rows = await this.filtered(query)
-      .select([key.as('key'), sql<number>`sum(l.amount)`.as('amount'), sql<number>`count(*)`.as('count')])
-      .groupBy(key)
-      .execute();
+    const sums = [sql<number>`sum(l.amount)`.as('amount'), sql<number>`count(*)`.as('count')] as const;
+    let rows: { key: string; amount: number; count: number }[];
+    if (groupBy === 'none') {
+      rows = (await this.filtered(query).select(sums).execute()).map((r) => ({ key: '', amount: r.amount, count: r.count }));
+    } else {
+      const key = groupBy === 'contact' ? sql<string>`coalesce(l.contact_id, '')` : sql<string>`substr(l.date, 1, 7)`;
+      rows = await this.filtered(query).select([key.as('key'), ...sums]).groupBy(key).execute();
+    }
     return rows.filter((r) => Number(r.count) > 0).map((r) => ({ key: r.key, amount: Number(r.amount), count: Number(r.count) }));
   }
 

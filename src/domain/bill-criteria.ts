@@ -1,0 +1,100 @@
+/**
+ * What a saved Bills to Pay filter selects. Stored as JSON text in bill_filters.criteria; every key
+ * is optional and every key given must match (an empty object matches every outstanding bill).
+ * The schema is strict so a misspelt key is refused instead of silently matching everything.
+ */
+import { z } from 'zod';
+import { addDays, isValidDate, type IsoDate } from './dates.js';
+
+export const BILL_KINDS = ['bill', 'expense_claim'] as const;
+export type BillKind = (typeof BILL_KINDS)[number];
+
+const nonEmptyText = z.string().trim().min(1);
+
+export const billCriteriaSchema = z
+  .object({
+    kinds: z.array(z.enum(BILL_KINDS)).min(1).optional(),
+    /** any one of these tags (trimmed, case-insensitive) */
+    tagsAny: z.array(nonEmptyText).min(1).optional(),
+    /** supplier names, exact but case-insensitive */
+    suppliers: z.array(nonEmptyText).min(1).optional(),
+    /** due from today to today + N days, both included */
+    dueWithinDays: z.number().int().min(0).optional(),
+    /** true: due before today; false: due today or later */
+    overdue: z.boolean().optional(),
+    /** true: has a scheduled payment date; false: has none */
+    scheduled: z.boolean().optional(),
+    /** true: in a currency other than the organisation's home currency */
+    foreignCurrency: z.boolean().optional(),
+    /** amount due at least this, home-currency minor units */
+    minAmountDue: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+export type BillCriteria = z.infer<typeof billCriteriaSchema>;
+
+/** The parts of an outstanding bill the criteria look at. amountDue is in home-currency minor units. */
+export interface BillFacts {
+  kind: string;
+  supplier: string;
+  /** comma separated */
+  tags: string;
+  dueDate: IsoDate;
+  scheduledDate: IsoDate | null;
+  currency: string;
+  amountDue: number;
+}
+
+export interface MatchContext {
+  today: IsoDate;
+  homeCurrency: string;
+}
+
+/** Reads stored criteria, refusing anything the schema does not describe. */
+export function parseBillCriteria(text: string): BillCriteria {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error('criteria are not JSON');
+  }
+  const result = billCriteriaSchema.safeParse(json);
+  if (!result.success) {
+    throw new Error(`criteria are not valid: ${result.error.issues.map((i) => `${i.path.join('.') || '(criteria)'} ${i.message}`).join('; ')}`);
+  }
+  return result.data;
+}
+
+/** The JSON text to store, after the same validation the reader applies. */
+export function stringifyBillCriteria(criteria: BillCriteria): string {
+  return JSON.stringify(billCriteriaSchema.parse(criteria));
+}
+
+export function splitTags(tags: string): string[] {
+  return tags
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t !== '');
+}
+
+export function matchesBill(criteria: BillCriteria, bill: BillFacts, ctx: MatchContext): boolean {
+  if (!isValidDate(ctx.today)) throw new RangeError(`today is not a yyyy-MM-dd date: ${ctx.today}`);
+  if (criteria.kinds && !criteria.kinds.some((k) => k === bill.kind)) return false;
+  if (criteria.tagsAny) {
+    const wanted = new Set(criteria.tagsAny.map((t) => t.trim().toLowerCase()));
+    if (!splitTags(bill.tags).some((t) => wanted.has(t))) return false;
+  }
+  if (criteria.suppliers) {
+    const supplier = bill.supplier.trim().toLowerCase();
+    if (!criteria.suppliers.some((s) => s.trim().toLowerCase() === supplier)) return false;
+  }
+  if (criteria.dueWithinDays !== undefined) {
+    const last = addDays(ctx.today, criteria.dueWithinDays);
+    if (bill.dueDate < ctx.today || bill.dueDate > last) return false;
+  }
+  if (criteria.overdue !== undefined && (bill.dueDate < ctx.today) !== criteria.overdue) return false;
+  if (criteria.scheduled !== undefined && (bill.scheduledDate !== null) !== criteria.scheduled) return false;
+  if (criteria.foreignCurrency !== undefined && (bill.currency !== ctx.homeCurrency) !== criteria.foreignCurrency) return false;
+  if (criteria.minAmountDue !== undefined && bill.amountDue < criteria.minAmountDue) return false;
+  return true;
+}

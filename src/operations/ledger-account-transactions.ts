@@ -1,0 +1,299 @@
+import { z } from 'zod';
+import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type LedgerLine, type LineQuery } from '../accounting/types.js';
+import { endOfMonth, monthName, parseDate } from '../domain/dates.js';
+import { formatMoney, toMajor } from '../domain/money.js';
+import type { OperationContext } from './context.js';
+import { defaultRolesOf } from './default-roles.js';
+import { invalidRequest, type ParameterError } from './errors.js';
+import { normalSign, resolveAccount, withDescendants } from './account-lookup.js';
+import { resolveSuppliers } from './ledger/suppliers.js';
+import { publishedDocuments, type PublishedDocument } from './ledger/published-documents.js';
+import { defineOperation } from './operation.js';
+import { booleanParam, dateParam, intParam, periodParam, textParam } from './params.js';
+import { resolvePeriodInput } from './period-input.js';
+
+export const LEDGER_LIMIT_DEFAULT = 100;
+export const LEDGER_LIMIT_MAX = 1000;
+const RECONCILE_ENTRIES_MAX = 100;
+
+const documentSchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  type: z.string(),
+  supplier: z.string(),
+  date: z.string(),
+  currency: z.string(),
+  total: z.number(),
+  lines: z.array(
+    z.object({
+      description: z.string(),
+      account: z.string().nullable(),
+      quantity: z.number(),
+      subtotal: z.number(),
+      tax: z.number(),
+      total: z.number(),
+    }),
+  ),
+});
+
+const transactionSchema = z.object({
+  date: z.string(),
+  type: z.string(),
+  number: z.string().nullable(),
+  supplier: z.string().nullable(),
+  description: z.string(),
+  account: z.string().describe('full name of the account the line is coded to (the account or one of its sub-accounts)'),
+  amount: z.number().describe('home currency; positive increases the account\'s balance'),
+  currency: z.string().describe('the transaction\'s own currency'),
+  amountInCurrency: z.number(),
+  accountingSystemId: z.string(),
+  link: z.string().nullable(),
+  document: documentSchema.optional().describe('the service document this transaction was published from'),
+});
+
+const entrySchema = z.object({
+  date: z.string(),
+  type: z.string(),
+  number: z.string().nullable(),
+  description: z.string(),
+  account: z.string(),
+  amount: z.number(),
+  accountingSystemId: z.string(),
+});
+
+export const ledgerAccountTransactions = defineOperation({
+  kind: 'organisation',
+  name: 'ledger.account_transactions',
+  tool: 'ledger_account_transactions',
+  title: 'Ledger account transactions',
+  summary: 'Everything coded to one account in a period, in home currency, one row per line.',
+  description:
+    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order; detailForTop nests the lines of the largest N groups. reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
+  input: z
+    .object({
+      account: textParam().min(1, { message: 'must not be empty' }).describe('The account: its name, full name (Parent:Child), number or id (see accounts_list). Sub-accounts are included.'),
+      period: periodParam('Omitted means the three months up to today.').optional(),
+      from: dateParam('With period custom: the first day, yyyy-MM-dd.').optional(),
+      to: dateParam('With period custom: the last day, yyyy-MM-dd.').optional(),
+      groupBy: z
+        .enum(['none', 'supplier', 'month'], { message: 'must be none, supplier or month' })
+        .describe('none (default): the lines; supplier: totals per supplier, largest first; month: totals per month, in date order.')
+        .optional(),
+      supplier: textParam(1000).describe('Supplier names or ids, comma separated: only their lines.').optional(),
+      detailForTop: intParam(1, 100)
+        .describe('With groupBy supplier or month: nest the lines of the N groups with the largest totals under them.')
+        .optional(),
+      limit: intParam(1, LEDGER_LIMIT_MAX)
+        .describe(`Most lines (or groups) returned, 1 to ${LEDGER_LIMIT_MAX}, default ${LEDGER_LIMIT_DEFAULT}. Totals always cover everything.`)
+        .optional(),
+      reconcile: booleanParam
+        .describe('When true, also reads the accounting system\'s own total for the account and period (slower) and reports the difference and the journal entries that explain it.')
+        .optional(),
+    })
+    .strict(),
+  output: z.object({
+    account: z.object({ id: z.string(), name: z.string(), fullName: z.string(), type: z.string(), subAccounts: z.array(z.string()) }),
+    period: z.object({ from: z.string(), to: z.string(), label: z.string() }),
+    currency: z.string(),
+    total: z.number(),
+    count: z.number().int(),
+    groupBy: z.string(),
+    groups: z
+      .array(
+        z.object({
+          key: z.string(),
+          name: z.string(),
+          total: z.number(),
+          count: z.number().int(),
+          share: z.number().describe('fraction of the overall total, 4 decimals'),
+          transactions: z.array(transactionSchema).optional(),
+        }),
+      )
+      .optional(),
+    transactions: z.array(transactionSchema).optional(),
+    truncated: z.boolean(),
+    reconciliation: z
+      .object({
+        accountingSystemTotal: z.number(),
+        listedTotal: z.number(),
+        difference: z.number(),
+        explainedTotal: z.number(),
+        unexplained: z.number(),
+        entries: z.array(entrySchema),
+        entriesCount: z.number().int(),
+      })
+      .optional(),
+    notes: z.array(z.string()),
+  }),
+  scope: 'service.read',
+  defaultRoles: defaultRolesOf('ledger.account_transactions'),
+  async run(ctx, input) {
+    const errors: ParameterError[] = [];
+    const groupBy = input.groupBy ?? 'none';
+    if (input.detailForTop !== undefined && groupBy === 'none')
+      errors.push({ parameter: 'detailForTop', message: 'applies only with groupBy supplier or month' });
+    if (input.reconcile && input.supplier !== undefined)
+      errors.push({ parameter: 'reconcile', message: 'compares whole-account totals, so it cannot be combined with supplier' });
+    if (errors.length) throw invalidRequest(errors);
+    const period = resolvePeriodInput(input, ctx, 'last_three_months');
+    const limit = input.limit ?? LEDGER_LIMIT_DEFAULT;
+
+    const [chart, contacts] = await Promise.all([ctx.accounting.chartOfAccounts(), ctx.accounting.contacts()]);
+    const account = resolveAccount(chart, input.account);
+    const accounts = withDescendants(chart, account);
+    const sign = normalSign(account);
+    const suppliers = input.supplier !== undefined ? resolveSuppliers(contacts, input.supplier) : undefined;
+    const query: LineQuery = {
+      accountIds: accounts.map((a) => a.id),
+      from: period.from,
+      to: period.to,
+      types: LISTED_TYPES,
+      ...(suppliers ? { contactIds: suppliers.map((s) => s.id) } : {}),
+    };
+    const currency = ctx.organisation.homeCurrency;
+    const money = (minor: number) => toMajor(sign * minor, currency);
+    const [overall] = await ctx.accounting.lineTotals(query, 'none');
+    const total = overall?.amount ?? 0;
+    const count = overall?.count ?? 0;
+    const present = presenter(ctx, chart, contacts, sign);
+    const notes: string[] = [];
+    if (accounts.length > 1) notes.push(`Includes ${accounts.length - 1} sub-account(s) of ${account.fullName}.`);
+
+    let groups;
+    let transactions;
+    let truncated: boolean;
+    if (groupBy === 'none') {
+      const lines = await ctx.accounting.lines(query, limit);
+      transactions = await present(lines);
+      truncated = count > lines.length;
+      if (truncated) notes.push(`Showing the newest ${lines.length} of ${count} lines; total and count cover all of them.`);
+    } else {
+      const names = new Map(contacts.map((c) => [c.id, c.name]));
+      const raw = await ctx.accounting.lineTotals(query, groupBy === 'supplier' ? 'contact' : 'month');
+      const all = raw.map((g) => ({
+        key: g.key,
+        name: groupBy === 'month' ? monthLabel(g.key) : g.key === '' ? '(no supplier)' : (names.get(g.key) ?? g.key),
+        amount: sign * g.amount,
+        count: g.count,
+      }));
+      if (groupBy === 'supplier') all.sort((a, b) => b.amount - a.amount || a.name.localeCompare(b.name));
+      else all.sort((a, b) => a.key.localeCompare(b.key));
+      const shown = all.slice(0, limit);
+      truncated = all.length > shown.length;
+      if (truncated) notes.push(`Showing ${shown.length} of ${all.length} groups; total and count cover all of them.`);
+      const top = new Set(
+        [...shown]
+          .sort((a, b) => b.amount - a.amount)
+          .slice(0, input.detailForTop ?? 0)
+          .map((g) => g.key),
+      );
+      const signedTotal = sign * total;
+      groups = await Promise.all(
+        shown.map(async (g) => {
+          const group = {
+            key: g.key,
+            name: g.name,
+            total: toMajor(g.amount, currency),
+            count: g.count,
+            share: signedTotal === 0 ? 0 : Math.round((g.amount / signedTotal) * 10_000) / 10_000,
+          };
+          if (!top.has(g.key)) return group;
+          const narrowed: LineQuery =
+            groupBy === 'supplier'
+              ? { ...query, contactIds: [g.key] }
+              : { ...query, from: maxOf(query.from, `${g.key}-01`), to: minOf(query.to, endOfMonth(`${g.key}-01`)) };
+          const lines = await ctx.accounting.lines(narrowed, limit);
+          if (lines.length < g.count) notes.push(`Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines.`);
+          return { ...group, transactions: await present(lines) };
+        }),
+      );
+    }
+
+    let reconciliation;
+    if (input.reconcile) {
+      const own = await ctx.accounting.accountTotals([{ from: period.from, to: period.to }], query.accountIds);
+      let accountingTotal = 0;
+      for (const amounts of own.values()) accountingTotal += amounts[0]!;
+      const otherQuery: LineQuery = { ...query, types: OTHER_TYPES };
+      const [other] = await ctx.accounting.lineTotals(otherQuery, 'none');
+      const entries = await ctx.accounting.lines(otherQuery, RECONCILE_ENTRIES_MAX);
+      const explained = other?.amount ?? 0;
+      const difference = accountingTotal - total;
+      const byId = new Map(chart.map((a) => [a.id, a]));
+      reconciliation = {
+        accountingSystemTotal: money(accountingTotal),
+        listedTotal: money(total),
+        difference: money(difference),
+        explainedTotal: money(explained),
+        unexplained: money(difference - explained),
+        entries: entries.map((l) => ({
+          date: l.date,
+          type: l.type,
+          number: l.number,
+          description: l.description,
+          account: byId.get(l.accountId)?.fullName ?? l.accountId,
+          amount: money(l.amount),
+          accountingSystemId: l.transactionId,
+        })),
+        entriesCount: other?.count ?? 0,
+      };
+      if (difference === 0) notes.push('The accounting system\'s own total equals the listed total.');
+      else
+        notes.push(
+          `The accounting system's own total differs by ${formatMoney(sign * difference, currency)}: ${other?.count ?? 0} journal entries, invoices, payments or transfers make up ${formatMoney(sign * explained, currency)} of it.`,
+        );
+    }
+
+    return {
+      account: { id: account.id, name: account.name, fullName: account.fullName, type: account.type, subAccounts: accounts.slice(1).map((a) => a.fullName) },
+      period: { from: period.from, to: period.to, label: period.label },
+      currency,
+      total: money(total),
+      count,
+      groupBy,
+      ...(groups ? { groups } : {}),
+      ...(transactions ? { transactions } : {}),
+      truncated,
+      ...(reconciliation ? { reconciliation } : {}),
+      notes,
+    };
+  },
+});
+
+function monthLabel(key: string): string {
+  const p = parseDate(`${key}-01`)!;
+  return `${monthName(p.month, true)} ${p.year}`;
+}
+
+const maxOf = (a: string, b: string) => (a > b ? a : b);
+const minOf = (a: string, b: string) => (a < b ? a : b);
+
+/** Turns connector lines into output rows, with the service's published documents attached. */
+function presenter(ctx: OperationContext, chart: ChartAccount[], contacts: { id: string; name: string }[], sign: 1 | -1) {
+  const accountNames = new Map(chart.map((a) => [a.id, a.fullName]));
+  const contactNames = new Map(contacts.map((c) => [c.id, c.name]));
+  return async (lines: LedgerLine[]) => {
+    const documents = await publishedDocuments(
+      ctx.db,
+      ctx.organisation.id,
+      lines.map((l) => l.transactionId),
+    );
+    return lines.map((l) => {
+      const document: PublishedDocument | undefined = documents.get(l.transactionId);
+      return {
+        date: l.date,
+        type: l.type,
+        number: l.number,
+        supplier: l.contactName ?? (l.contactId ? (contactNames.get(l.contactId) ?? null) : null),
+        description: l.description,
+        account: accountNames.get(l.accountId) ?? l.accountId,
+        amount: toMajor(sign * l.amount, ctx.organisation.homeCurrency),
+        currency: l.currency,
+        amountInCurrency: toMajor(sign * l.amountInCurrency, l.currency),
+        accountingSystemId: l.transactionId,
+        link: document ? `${ctx.baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(document.id)}` : l.link,
+        ...(document ? { document } : {}),
+      };
+    });
+  };
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { addDays, humanDate } from '../domain/dates.js';
+import { toMajor } from '../domain/money.js';
+import { comparisonDates, financialYearStart, resolvePreset } from '../domain/periods.js';
+import { balanceSheet, isProfitAndLossAccount, reportToMajor } from '../domain/report.js';
+import { defaultRolesOf } from './default-roles.js';
+import { invalidParameter } from './errors.js';
+import { defineOperation } from './operation.js';
+import { compareByParam, comparePeriodsParam, dateParam, periodParam } from './params.js';
+import { reportOutput } from './report-output.js';
+
+export const reportsBalanceSheet = defineOperation({
+  kind: 'organisation',
+  name: 'reports.balance_sheet',
+  tool: 'reports_balance_sheet',
+  title: 'Balance sheet',
+  summary: 'Assets, liabilities and equity at a date, optionally compared with earlier dates.',
+  description:
+    'The balance sheet read live from the accounting system, in the home currency: sections Assets, Liabilities and Equity with their groups and accounts, and the summary lines Total Assets, Total Liabilities, Total Equity and Total Liabilities and Equity. Profit of earlier financial years is shown as Retained Earnings and this financial year\'s as Current Year Earnings. One amount per date, current date first. Defaults: balances at today\'s date, no comparison.',
+  input: z
+    .object({
+      asAt: dateParam('Balance date, yyyy-MM-dd. Overrides period. Omitted (and no period) means today.').optional(),
+      period: periodParam('Balances are taken at the last day of the period; used when asAt is absent.')
+        .exclude(['custom'])
+        .optional(),
+      comparePeriods: comparePeriodsParam.describe('How many earlier dates to compare with, 1 to 12. Given alone, compareBy defaults to month.').optional(),
+      compareBy: compareByParam
+        .describe('month: the month end before the balance date, and the one before that…; year: the same date one more year back. Given alone, comparePeriods defaults to 1.')
+        .optional(),
+    })
+    .strict(),
+  output: reportOutput,
+  scope: 'service.read',
+  defaultRoles: defaultRolesOf('reports.balance_sheet'),
+  async run(ctx, input) {
+    if (input.asAt !== undefined && input.period !== undefined) {
+      throw invalidParameter('period', 'give either asAt or period, not both (asAt would override it)');
+    }
+    const cal = { today: ctx.today, fyStartMonth: ctx.organisation.fyStartMonth };
+    const asAt = input.asAt ?? (input.period ? resolvePreset(input.period, cal).to : ctx.today);
+    const comparing = input.comparePeriods !== undefined || input.compareBy !== undefined;
+    const compareBy = input.compareBy ?? 'month';
+    const count = comparing ? (input.comparePeriods ?? 1) : 0;
+    const dates = comparisonDates(asAt, compareBy, count);
+    const chart = await ctx.accounting.chartOfAccounts();
+    const plIds = chart.filter(isProfitAndLossAccount).map((a) => a.id);
+    const [balances, priorYears] = await Promise.all([
+      ctx.accounting.accountTotals(dates.map((to) => ({ to }))),
+      ctx.accounting.accountTotals(
+        dates.map((d) => ({ to: addDays(financialYearStart(d, ctx.organisation.fyStartMonth), -1) })),
+        plIds,
+      ),
+    ]);
+    const currency = ctx.organisation.homeCurrency;
+    return {
+      report: 'Balance Sheet',
+      organisation: ctx.organisation.name,
+      currency,
+      period: input.period ?? 'as_at',
+      compareBy: comparing ? compareBy : 'none',
+      comparePeriods: count,
+      periods: dates.map((d) => ({ label: `As at ${humanDate(d)}`, from: d, to: d })),
+      ...reportToMajor(balanceSheet(chart, balances, priorYears, dates.length), (m) => toMajor(m, currency)),
+    };
+  },
+});

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
+import { buildBooks, TODAY } from './helpers/books.js';
+import { asUser, BASE_URL, call, rejection } from './helpers/call.js';
+import { describeEachDialect } from './helpers/store.js';
+
+let books: Awaited<ReturnType<typeof buildBooks>>;
+const AUG_NOV = { from: '2026-08-01', to: '2026-11-30' };
+
+describeEachDialect(
+  'ledger.account_transactions',
+  (store) => {
+    const ledger = (input: Record<string, unknown>, text = false) => call(store(), ledgerAccountTransactions, books.org.id, input, { today: TODAY, text });
+
+    it('lists an account with its sub-accounts over the last three months by default, newest first', async () => {
+      const r = await ledger({ account: 'Office' });
+      assert.deepEqual(r.period, { from: '2026-08-22', to: '2026-11-21', label: '22 Aug 2026 – 21 Nov 2026' });
+      assert.deepEqual(r.account.subAccounts, ['Office:Software', 'Office:Stationery']);
+      assert.equal(r.total, 15);
+      assert.equal(r.count, 4);
+      assert.equal(r.truncated, false);
+      assert.deepEqual(
+        r.transactions.map((t: any) => [t.date, t.type, t.account, t.amount, t.supplier]),
+        [
+          ['2026-11-03', 'cheque', 'Office', 15, 'Paper Co'],
+          ['2026-10-05', 'supplier_credit', 'Office:Software', -20, 'Acme Software'],
+          ['2026-09-20', 'card_refund', 'Office:Software', -10, 'Acme Software'],
+          ['2026-09-02', 'card_charge', 'Office:Software', 30, 'Acme Software'],
+        ],
+        'the journal entry of 15 Nov is not a listed type',
+      );
+      assert.equal(r.groupBy, 'none');
+      assert.equal(r.groups, undefined);
+    });
+
+    it('finds the account by number, full name or name, in home currency with the original currency beside it', async () => {
+      for (const account of ['6010', 'office:software', 'Software', books.ids.software]) {
+        const r = await ledger({ account, ...AUG_NOV });
+        assert.equal(r.account.fullName, 'Office:Software', account);
+        assert.equal(r.total, 96, account);
+      }
+      const r = await ledger({ account: '6010', ...AUG_NOV });
+      const bill = r.transactions.find((t: any) => t.type === 'bill');
+      assert.deepEqual(
+        { amount: bill.amount, currency: bill.currency, amountInCurrency: bill.amountInCurrency, number: bill.number, id: bill.accountingSystemId },
+        { amount: 96, currency: 'USD', amountInCurrency: 120, number: 'AS-2026-08', id: books.ids.acmeBill },
+      );
+      assert.equal(bill.link, `${BASE_URL}/v1/operations/documents.get?ids=doc_acme`);
+      assert.equal(bill.document.id, 'doc_acme');
+      assert.deepEqual(bill.document.lines, [{ description: 'Design suite seat', account: 'Office:Software', quantity: 1, subtotal: 120, tax: 0, total: 120 }]);
+      assert.equal(r.transactions.find((t: any) => t.type === 'card_charge').document, undefined);
+    });
+
+    it('keeps totals exact when limit cuts the list', async () => {
+      const r = await ledger({ account: 'Office', ...AUG_NOV, limit: '2' }, true);
+      assert.equal(r.transactions.length, 2);
+      assert.equal(r.count, 5);
+      assert.equal(r.total, 111);
+      assert.equal(r.truncated, true);
+      assert.match(r.notes.join(' '), /newest 2 of 5 lines/);
+    });
+
+    it('signs liabilities so that a bill increases the balance', async () => {
+      const r = await ledger({ account: 'Accounts Payable', from: '2026-10-01', to: '2026-11-30' });
+      assert.deepEqual(r.transactions.map((t: any) => t.amount), [1200, 2000, -20]);
+      assert.equal(r.total, 3180);
+    });
+
+    it('groups by supplier, largest first, with shares and the top group detailed', async () => {
+      const r = await ledger({ account: 'Office', ...AUG_NOV, groupBy: 'supplier', detailForTop: 1 });
+      assert.equal(r.total, 111);
+      assert.deepEqual(
+        r.groups.map((g: any) => [g.name, g.total, g.count, g.share, g.transactions?.length]),
+        [
+          ['Acme Software', 96, 4, 0.8649, 4],
+          ['Paper Co', 15, 1, 0.1351, undefined],
+        ],
+      );
+      assert.equal(r.transactions, undefined);
+    });
+
+    it('groups by month in date order and cuts groups with limit', async () => {
+      const r = await ledger({ account: 'Office:Software', ...AUG_NOV, groupBy: 'month' });
+      assert.deepEqual(r.groups.map((g: any) => [g.key, g.name, g.total, g.count]), [
+        ['2026-08', 'August 2026', 96, 1],
+        ['2026-09', 'September 2026', 20, 2],
+        ['2026-10', 'October 2026', -20, 1],
+      ]);
+      const cut = await ledger({ account: 'Office:Software', ...AUG_NOV, groupBy: 'month', limit: 2, detailForTop: 1 });
+      assert.equal(cut.groups.length, 2);
+      assert.equal(cut.truncated, true);
+      assert.equal(cut.total, 96);
+      assert.deepEqual(cut.groups[0].transactions.map((t: any) => t.date), ['2026-08-15']);
+    });
+
+    it('narrows to suppliers by name or id, and names close matches for an unknown one', async () => {
+      const r = await ledger({ account: 'Office', ...AUG_NOV, supplier: `paper co, ${books.ids.landlord}` });
+      assert.equal(r.total, 15);
+      assert.equal(r.count, 1);
+      const e = await rejection(() => ledger({ account: 'Office', supplier: 'Acme Sofware' }));
+      assert.equal(e.status, 404);
+      assert.equal(e.code, 'supplier_not_found');
+      assert.deepEqual(e.extra.candidates.map((c: any) => c.name), ['Acme Software']);
+    });
+
+    it('reconciles against the accounting system\'s own total and lists the journal entries', async () => {
+      const r = await ledger({ account: 'Office:Software', period: 'last_month', reconcile: 'true' }, true);
+      assert.equal(r.total, -20);
+      const clean = r.reconciliation;
+      assert.deepEqual([clean.accountingSystemTotal, clean.difference, clean.entriesCount], [-20, 0, 0]);
+      const nov = await ledger({ account: 'Office:Software', period: 'this_month', reconcile: true });
+      assert.equal(nov.total, 0);
+      assert.deepEqual(
+        { own: nov.reconciliation.accountingSystemTotal, diff: nov.reconciliation.difference, explained: nov.reconciliation.explainedTotal, unexplained: nov.reconciliation.unexplained },
+        { own: 4, diff: 4, explained: 4, unexplained: 0 },
+      );
+      assert.deepEqual(nov.reconciliation.entries, [
+        { date: '2026-11-15', type: 'journal', number: 'J-9', description: 'Reclass stationery to software', account: 'Office:Software', amount: 4, accountingSystemId: nov.reconciliation.entries[0].accountingSystemId },
+      ]);
+    });
+
+    it('refuses invalid input, naming each parameter', async () => {
+      const missing = await rejection(() => ledger({}));
+      assert.deepEqual(missing.errors.map((e: any) => e.parameter), ['account']);
+      const bad = await rejection(() => ledger({ account: 'Office', groupBy: 'week', limit: '0', detailForTop: '-1', colour: 'red' }, true));
+      assert.deepEqual(bad.errors.map((e: any) => e.parameter).sort(), ['colour', 'detailForTop', 'groupBy', 'limit']);
+      const tooMany = await rejection(() => ledger({ account: 'Office', limit: 1001 }));
+      assert.equal(tooMany.errors[0].message, 'must be a whole number from 1 to 1000');
+      const detail = await rejection(() => ledger({ account: 'Office', detailForTop: 2 }));
+      assert.equal(detail.errors[0].parameter, 'detailForTop');
+      const both = await rejection(() => ledger({ account: 'Office', supplier: 'Paper Co', reconcile: true }));
+      assert.equal(both.errors[0].parameter, 'reconcile');
+      const notBool = await rejection(() => ledger({ account: 'Office', reconcile: 'maybe' }, true));
+      assert.equal(notBool.errors[0].parameter, 'reconcile');
+      const unknown = await rejection(() => ledger({ account: 'Sofware' }));
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.code, 'account_not_found');
+      assert.ok(unknown.extra.candidates.some((c: any) => c.fullName === 'Office:Software'));
+    });
+
+    it('is refused to a submitter by default, before anything is read', async () => {
+      const e = await rejection(() => call(store(), ledgerAccountTransactions, books.org.id, { account: 'no such account' }, { today: TODAY, principal: asUser(books.users.submitter.id) }));
+      assert.equal(e.status, 403);
+      assert.equal(e.code, 'role_not_allowed');
+      const ok = await call(store(), ledgerAccountTransactions, books.org.id, { account: 'Rent', period: 'last_year' }, { today: TODAY, principal: asUser(books.users.admin.id) });
+      assert.equal(ok.total, 2000);
+    });
+  },
+  async (s) => {
+    books = await buildBooks(s);
+  },
+);
