@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { matchesBill, type MatchContext } from '../domain/bill-criteria.js';
+import { sum, toMajor } from '../domain/money.js';
+import { listOutstandingBills, listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
+import type { OperationContext } from './context.js';
+import { defaultRolesOf } from './default-roles.js';
+import { defineOperation } from './operation.js';
+
+export const savedFilterSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  count: z.number().int().describe('outstanding bills the filter matches'),
+  total: z.number().describe('total amount due of those bills, base currency'),
+});
+
+export type SavedFilterSummary = z.infer<typeof savedFilterSummarySchema>;
+
+export function matchContext(ctx: OperationContext): MatchContext {
+  return { today: ctx.today, homeCurrency: ctx.organisation.homeCurrency };
+}
+
+/** Each filter with the number and total of the outstanding bills it matches, in filter order. */
+export function summariseFilters(filters: SavedBillFilter[], bills: OutstandingBill[], match: MatchContext): SavedFilterSummary[] {
+  return filters.map((f) => {
+    const matched = bills.filter((b) => matchesBill(f.criteria, b, match));
+    return {
+      id: f.id,
+      name: f.name,
+      description: f.description,
+      count: matched.length,
+      total: toMajor(sum(matched.map((b) => b.amountDue)), match.homeCurrency),
+    };
+  });
+}
+
+const NAME = 'bills.list_saved_filters';
+
+export const billsListSavedFilters = defineOperation({
+  kind: 'organisation',
+  name: NAME,
+  tool: 'bills_list_saved_filters',
+  title: 'Saved Bills to Pay filters',
+  summary: 'The saved Bills to Pay filters, each with how many outstanding bills it matches and their total due.',
+  description: [
+    'Lists the Bills to Pay filters saved for the organisation, in their display order.',
+    'Each filter has an id, a name, a description, the number of outstanding bills and expense claims it matches today (count),',
+    'and their total amount due in the base currency (total, major units). Outstanding means something is still to pay.',
+    'Pass a filter name (or its id, or words from its name or description) as `filter` to bills.list_to_pay to list those bills.',
+    'No parameters.',
+  ].join(' '),
+  input: z.object({}).strict(),
+  output: z.object({
+    baseCurrency: z.string().describe('the organisation home currency every total is in'),
+    filters: z.array(savedFilterSummarySchema),
+  }),
+  scope: 'service.read',
+  defaultRoles: defaultRolesOf(NAME),
+  async run(ctx) {
+    const [filters, bills] = await Promise.all([
+      listSavedBillFilters(ctx.db, ctx.organisation.id),
+      listOutstandingBills(ctx.db, ctx.organisation.id),
+    ]);
+    return { baseCurrency: ctx.organisation.homeCurrency, filters: summariseFilters(filters, bills, matchContext(ctx)) };
+  },
+});

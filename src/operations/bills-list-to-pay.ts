@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { BILL_KINDS, matchesBill } from '../domain/bill-criteria.js';
+import { sum, toMajor } from '../domain/money.js';
+import { listOutstandingBills, listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
+import { defaultRolesOf } from './default-roles.js';
+import { matchContext, savedFilterSummarySchema, summariseFilters } from './bills-list-saved-filters.js';
+import { defineOperation } from './operation.js';
+import { textParam } from './params.js';
+
+export type FilterChoice =
+  | { kind: 'all' }
+  | { kind: 'one'; filter: SavedBillFilter }
+  | { kind: 'none' }
+  | { kind: 'several'; matches: SavedBillFilter[] };
+
+/**
+ * Which saved filter a caller means. An exact id or name (case-insensitive) wins outright, so a
+ * filter called "Overdue" is still reachable when another is called "Not overdue"; otherwise the
+ * filters whose name and description contain every word, which must come down to exactly one.
+ */
+export function resolveBillFilter(text: string | undefined, filters: SavedBillFilter[]): FilterChoice {
+  const wanted = (text ?? '').trim();
+  if (wanted === '') return { kind: 'all' };
+  const lower = wanted.toLowerCase();
+  const exact = filters.filter((f) => f.id === wanted || f.name.trim().toLowerCase() === lower);
+  if (exact.length === 1) return { kind: 'one', filter: exact[0]! };
+  if (exact.length > 1) return { kind: 'several', matches: exact };
+  const words = lower.split(/\s+/);
+  const matches = filters.filter((f) => {
+    const haystack = `${f.name} ${f.description}`.toLowerCase();
+    return words.every((w) => haystack.includes(w));
+  });
+  if (matches.length === 1) return { kind: 'one', filter: matches[0]! };
+  return matches.length === 0 ? { kind: 'none' } : { kind: 'several', matches };
+}
+
+function choiceNote(choice: FilterChoice, text: string, filters: SavedBillFilter[]): string {
+  if (filters.length === 0) return `No saved filter matches "${text}": this organisation has no saved filters. Leave filter empty to list every outstanding bill.`;
+  if (choice.kind === 'several') {
+    const names = choice.matches.map((f) => `"${f.name}"`).join(', ');
+    return `Several saved filters match "${text}" (${names}). Pick one of the candidates by name and pass it as filter.`;
+  }
+  return `No saved filter matches "${text}". Pick one of the candidates by name and pass it as filter, or leave filter empty to list every outstanding bill.`;
+}
+
+const billSchema = z.object({
+  supplier: z.string().describe('the supplier; for an expense claim the employee and the claim'),
+  invoiceNumber: z.string(),
+  type: z.enum(BILL_KINDS),
+  date: z.string(),
+  dueDate: z.string(),
+  scheduledDate: z.string().nullable().describe('the date payment is scheduled for; null when not scheduled'),
+  tags: z.string().describe('comma separated'),
+  currency: z.string().describe("the bill's own currency"),
+  originalAmount: z.number().optional().describe("amount in the bill's own currency; present only when it differs from the base currency"),
+  amountDue: z.number().describe('base currency'),
+  latestNote: z.string().nullable(),
+});
+
+type BillOutput = z.infer<typeof billSchema>;
+
+function toBillOutput(bill: OutstandingBill, baseCurrency: string): BillOutput {
+  const foreign = bill.currency !== baseCurrency;
+  return {
+    supplier: bill.supplier,
+    invoiceNumber: bill.invoiceNumber,
+    type: bill.kind as BillOutput['type'],
+    date: bill.date,
+    dueDate: bill.dueDate,
+    scheduledDate: bill.scheduledDate,
+    tags: bill.tags,
+    currency: bill.currency,
+    ...(foreign ? { originalAmount: toMajor(bill.originalAmount, bill.currency) } : {}),
+    amountDue: toMajor(bill.amountDue, baseCurrency),
+    latestNote: bill.latestNote,
+  };
+}
+
+const NAME = 'bills.list_to_pay';
+
+export const billsListToPay = defineOperation({
+  kind: 'organisation',
+  name: NAME,
+  tool: 'bills_list_to_pay',
+  title: 'Bills to pay',
+  summary: 'Outstanding bills and expense claims, all of them or those of one saved filter.',
+  description: [
+    'Lists the bills and expense claims that still have an amount due, ordered by due date then supplier,',
+    'with count and total (sum of amountDue, base currency, major units).',
+    'filter (optional): the name of a saved Bills to Pay filter, its id, or words from its name or description',
+    '(see bills.list_saved_filters); empty or omitted lists every outstanding bill and answers filter: null.',
+    'A filter text that matches no saved filter, or several, lists no bills: the answer has filter: null,',
+    'candidates (every saved filter with its count and total) and a note; call again with one candidate name.',
+    'Each bill: supplier (for an expense claim, the employee and the claim), invoiceNumber, type (bill or expense_claim),',
+    'date, dueDate, scheduledDate (null when not scheduled), tags (comma separated), currency (the bill\'s own),',
+    'originalAmount (in the bill\'s currency, only when that is not the base currency), amountDue (base currency), latestNote.',
+  ].join(' '),
+  input: z
+    .object({
+      filter: textParam(200)
+        .optional()
+        .describe('saved filter name or id, or words from its name or description; empty means every outstanding bill'),
+    })
+    .strict(),
+  output: z.object({
+    filter: z
+      .object({ id: z.string(), name: z.string(), description: z.string() })
+      .nullable()
+      .describe('the saved filter applied; null when every outstanding bill is listed or no single filter matched'),
+    count: z.number().int(),
+    total: z.number().describe('total amount due, base currency'),
+    baseCurrency: z.string(),
+    bills: z.array(billSchema),
+    candidates: z.array(savedFilterSummarySchema).optional().describe('present when the filter text matched no saved filter or several'),
+    note: z.string().optional(),
+  }),
+  scope: 'service.read',
+  defaultRoles: defaultRolesOf(NAME),
+  async run(ctx, input) {
+    const baseCurrency = ctx.organisation.homeCurrency;
+    const match = matchContext(ctx);
+    const [filters, outstanding] = await Promise.all([
+      listSavedBillFilters(ctx.db, ctx.organisation.id),
+      listOutstandingBills(ctx.db, ctx.organisation.id),
+    ]);
+    const choice = resolveBillFilter(input.filter, filters);
+    if (choice.kind === 'none' || choice.kind === 'several') {
+      return {
+        filter: null,
+        count: 0,
+        total: 0,
+        baseCurrency,
+        bills: [],
+        candidates: summariseFilters(filters, outstanding, match),
+        note: choiceNote(choice, input.filter!.trim(), filters),
+      };
+    }
+    const bills = choice.kind === 'one' ? outstanding.filter((b) => matchesBill(choice.filter.criteria, b, match)) : outstanding;
+    return {
+      filter: choice.kind === 'one' ? { id: choice.filter.id, name: choice.filter.name, description: choice.filter.description } : null,
+      count: bills.length,
+      total: toMajor(sum(bills.map((b) => b.amountDue)), baseCurrency),
+      baseCurrency,
+      bills: bills.map((b) => toBillOutput(b, baseCurrency)),
+    };
+  },
+});

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { getDocumentFileData, getDocumentFileInfo } from '../store/documents.js';
+import { defaultRolesOf } from './default-roles.js';
+import { notFound, OperationError } from './errors.js';
+import { defineOperation } from './operation.js';
+import { textParam } from './params.js';
+
+/** spec, Limits: file size up to 10 MB before base64 */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export const DOCUMENT_CONTENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/tiff', 'image/heic'] as const;
+export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
+
+/** The stored content type as one of the declared set; parameters and case do not change what it is. */
+export function documentContentType(stored: string, documentId: string): DocumentContentType {
+  const bare = stored.split(';')[0]!.trim().toLowerCase();
+  const type = bare === 'image/jpg' ? 'image/jpeg' : bare;
+  const known = DOCUMENT_CONTENT_TYPES.find((t) => t === type);
+  if (!known) throw new Error(`document ${documentId} has a file of an unsupported content type: ${stored}`);
+  return known;
+}
+
+function fileTooLarge(documentId: string, size: number): OperationError {
+  return new OperationError(
+    413,
+    'file_too_large',
+    'File too large',
+    `the file of document ${documentId} is ${size} bytes; documents.file returns files of at most ${MAX_FILE_BYTES} bytes (10 MB)`,
+  );
+}
+
+const NAME = 'documents.file';
+
+export const documentsFile = defineOperation({
+  kind: 'organisation',
+  name: NAME,
+  tool: 'documents_file',
+  title: "A document's original file",
+  summary: "A document's original file (PDF or image), base64.",
+  description: [
+    "Returns the original file of one document: id, fileName, contentType (application/pdf, image/png, image/jpeg, image/gif, image/webp, image/tiff or image/heic),",
+    'size (bytes before base64) and data (the content, base64).',
+    'id (required): a document id from ledger.account_transactions or documents.get.',
+    'A document that is not in this organisation, or has no file, is answered 404 not_found; a file over 10 MB is refused with 413 file_too_large.',
+  ].join(' '),
+  input: z
+    .object({
+      id: textParam(200)
+        .refine((id) => id.trim() !== '', { message: 'must be a document id' })
+        .describe('one document id'),
+    })
+    .strict(),
+  output: z.object({
+    id: z.string(),
+    fileName: z.string(),
+    contentType: z.enum(DOCUMENT_CONTENT_TYPES),
+    size: z.number().int().describe('bytes before base64'),
+    data: z.string().describe('base64 content'),
+  }),
+  scope: 'service.read',
+  defaultRoles: defaultRolesOf(NAME),
+  async run(ctx, input) {
+    const id = input.id.trim();
+    const orgId = ctx.organisation.id;
+    const info = await getDocumentFileInfo(ctx.db, orgId, id);
+    if (!info) throw notFound('not_found', `no document ${id} in this organisation`);
+    if (!info.file) throw notFound('not_found', `document ${id} has no file`);
+    // refuse on the recorded size before reading the content into memory
+    if (info.file.size > MAX_FILE_BYTES) throw fileTooLarge(id, info.file.size);
+    const contentType = documentContentType(info.file.contentType, id);
+    const data = await getDocumentFileData(ctx.db, orgId, id);
+    if (!data) throw notFound('not_found', `document ${id} has no file`);
+    if (data.length > MAX_FILE_BYTES) throw fileTooLarge(id, data.length);
+    return { id, fileName: info.file.fileName, contentType, size: data.length, data: data.toString('base64') };
+  },
+});

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { toMajor } from '../domain/money.js';
+import { documentsWithFiles, getDocuments, listCodedLines, listInvoiceLines } from '../store/documents.js';
+import type { DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from '../store/schema.js';
+import { defaultRolesOf } from './default-roles.js';
+import { invalidParameter } from './errors.js';
+import { defineOperation } from './operation.js';
+
+/** spec, Limits: document ids per call */
+export const MAX_DOCUMENT_IDS = 50;
+
+/** The distinct, trimmed ids of a comma-separated list, in the order first given. */
+export function parseDocumentIds(text: string): string[] {
+  const ids = [...new Set(text.split(',').map((id) => id.trim()).filter((id) => id !== ''))];
+  if (ids.length === 0) throw invalidParameter('ids', 'must name at least one document id');
+  if (ids.length > MAX_DOCUMENT_IDS)
+    throw invalidParameter('ids', `at most ${MAX_DOCUMENT_IDS} document ids per call (got ${ids.length} distinct ids)`);
+  return ids;
+}
+
+/** Quantities are stored as decimal text so they stay exact; the JSON edge makes them numbers. */
+function quantityOf(text: string, lineId: string): number {
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text.trim())) throw new Error(`document line ${lineId} has a quantity that is not a decimal: "${text}"`);
+  return Number(text);
+}
+
+export function documentFileLink(baseUrl: string, documentId: string): string {
+  return `${baseUrl}/v1/operations/documents.file?id=${encodeURIComponent(documentId)}`;
+}
+
+const codedLineSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  account: z.string().nullable().describe('the account the line was published to'),
+  accountId: z.string().nullable(),
+  taxCodeId: z.string().nullable(),
+  class: z.string().nullable(),
+  customer: z.string().nullable(),
+  quantity: z.number(),
+  subtotal: z.number(),
+  tax: z.number(),
+  total: z.number(),
+});
+
+const invoiceLineSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  productCode: z.string().nullable(),
+  unit: z.string().nullable(),
+  quantity: z.number(),
+  unitPrice: z.number(),
+  tax: z.number(),
+  amount: z.number(),
+});
+
+const documentSchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  type: z.string().describe('bill, receipt, expense_claim or supplier_credit'),
+  supplier: z.string(),
+  date: z.string(),
+  dueDate: z.string().nullable(),
+  currency: z.string().describe("the document's own currency; every amount of the document is in it"),
+  accountingId: z.string().nullable().describe('the transaction id in the accounting system, when published'),
+  publishedAt: z.string().nullable(),
+  link: z.string().nullable().describe('where to fetch the original file (documents.file); null when there is none'),
+  subtotal: z.number(),
+  tax: z.number(),
+  total: z.number(),
+  codedLines: z.array(codedLineSchema).describe('what each line was published with'),
+  invoiceLines: z.array(invoiceLineSchema).describe("what the supplier's invoice listed"),
+});
+
+type DocumentOutput = z.infer<typeof documentSchema>;
+
+function toCodedLine(line: DocumentCodedLineRow, currency: string): DocumentOutput['codedLines'][number] {
+  return {
+    id: line.id,
+    description: line.description,
+    account: line.account_name,
+    accountId: line.account_id,
+    taxCodeId: line.tax_code_id,
+    class: line.class,
+    customer: line.customer,
+    quantity: quantityOf(line.quantity, line.id),
+    subtotal: toMajor(Number(line.subtotal), currency),
+    tax: toMajor(Number(line.tax), currency),
+    total: toMajor(Number(line.total), currency),
+  };
+}
+
+function toInvoiceLine(line: DocumentInvoiceLineRow, currency: string): DocumentOutput['invoiceLines'][number] {
+  return {
+    id: line.id,
+    description: line.description,
+    productCode: line.product_code,
+    unit: line.unit,
+    quantity: quantityOf(line.quantity, line.id),
+    unitPrice: toMajor(Number(line.unit_price), currency),
+    tax: toMajor(Number(line.tax), currency),
+    amount: toMajor(Number(line.amount), currency),
+  };
+}
+
+function groupByDocument<T extends { document_id: string }>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    let group = groups.get(row.document_id);
+    if (!group) groups.set(row.document_id, (group = []));
+    group.push(row);
+  }
+  return groups;
+}
+
+const NAME = 'documents.get';
+
+export const documentsGet = defineOperation({
+  kind: 'organisation',
+  name: NAME,
+  tool: 'documents_get',
+  title: 'Documents by id',
+  summary: 'Documents (bills, receipts, expense claims, supplier credits) by id, with coded lines and invoice lines.',
+  description: [
+    'Returns the documents with the given ids, in the order asked, each once.',
+    `ids (required): one or more document ids, comma separated, at most ${MAX_DOCUMENT_IDS}; these are the document ids ledger.account_transactions returns.`,
+    'Each document: id, number, type, supplier, date, dueDate, currency, accountingId (the accounting system transaction, null if unpublished),',
+    'publishedAt, link (fetch the original file with documents.file; null when there is no file), subtotal, tax, total,',
+    'codedLines (what each line was published with: account, accountId, taxCodeId, class, customer, quantity, subtotal, tax, total)',
+    'and invoiceLines (what the supplier invoice listed: productCode, unit, quantity, unitPrice, tax, amount).',
+    "Amounts are in the document's own currency, major units. Ids that are not documents of this organisation are listed under notFound.",
+  ].join(' '),
+  input: z
+    .object({
+      ids: z
+        .string({ message: 'is required: one or more document ids, comma separated' })
+        .max(10_000, { message: 'must be at most 10000 characters' })
+        .describe(`document ids, comma separated, at most ${MAX_DOCUMENT_IDS}`),
+    })
+    .strict(),
+  output: z.object({
+    documents: z.array(documentSchema),
+    notFound: z.array(z.string()).describe('requested ids that are not documents of this organisation'),
+  }),
+  scope: 'service.read',
+  defaultRoles: defaultRolesOf(NAME),
+  async run(ctx, input) {
+    const ids = parseDocumentIds(input.ids);
+    const orgId = ctx.organisation.id;
+    const rows = await getDocuments(ctx.db, orgId, ids);
+    const found = rows.map((r) => r.id);
+    // one query per table for all documents, never one per document
+    const [coded, invoice, withFiles] = await Promise.all([
+      listCodedLines(ctx.db, orgId, found),
+      listInvoiceLines(ctx.db, orgId, found),
+      documentsWithFiles(ctx.db, orgId, found),
+    ]);
+    const codedBy = groupByDocument(coded);
+    const invoiceBy = groupByDocument(invoice);
+    const byId = new Map<string, DocumentRow>(rows.map((r) => [r.id, r]));
+    const documents: DocumentOutput[] = [];
+    const notFound: string[] = [];
+    for (const id of ids) {
+      const doc = byId.get(id);
+      if (!doc) {
+        notFound.push(id);
+        continue;
+      }
+      documents.push({
+        id: doc.id,
+        number: doc.number,
+        type: doc.type,
+        supplier: doc.supplier,
+        date: doc.date,
+        dueDate: doc.due_date,
+        currency: doc.currency,
+        accountingId: doc.accounting_transaction_id,
+        publishedAt: doc.published_at,
+        link: withFiles.has(doc.id) ? documentFileLink(ctx.baseUrl, doc.id) : null,
+        subtotal: toMajor(Number(doc.subtotal), doc.currency),
+        tax: toMajor(Number(doc.tax), doc.currency),
+        total: toMajor(Number(doc.total), doc.currency),
+        codedLines: (codedBy.get(doc.id) ?? []).map((l) => toCodedLine(l, doc.currency)),
+        invoiceLines: (invoiceBy.get(doc.id) ?? []).map((l) => toInvoiceLine(l, doc.currency)),
+      });
+    }
+    return { documents, notFound };
+  },
+});

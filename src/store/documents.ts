@@ -1,0 +1,84 @@
+/** Documents held by the service, their lines and original files, always for one organisation. */
+import type { Kysely } from 'kysely';
+import type { Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
+
+export async function getDocuments(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<DocumentRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('documents').selectAll().where('organisation_id', '=', organisationId).where('id', 'in', ids).execute();
+}
+
+/** Coded lines of several documents in one query, by document then line number. */
+export async function listCodedLines(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<DocumentCodedLineRow[]> {
+  if (documentIds.length === 0) return [];
+  return db
+    .selectFrom('document_coded_lines')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('document_id', 'in', documentIds)
+    .orderBy('document_id')
+    .orderBy('line_no')
+    .orderBy('id')
+    .execute();
+}
+
+/** Invoice lines of several documents in one query, by document then line number. */
+export async function listInvoiceLines(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<DocumentInvoiceLineRow[]> {
+  if (documentIds.length === 0) return [];
+  return db
+    .selectFrom('document_invoice_lines')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('document_id', 'in', documentIds)
+    .orderBy('document_id')
+    .orderBy('line_no')
+    .orderBy('id')
+    .execute();
+}
+
+/** Which of these documents have an original file, without reading the files. */
+export async function documentsWithFiles(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Set<string>> {
+  if (documentIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('document_files')
+    .select('document_id')
+    .where('organisation_id', '=', organisationId)
+    .where('document_id', 'in', documentIds)
+    .execute();
+  return new Set(rows.map((r) => r.document_id));
+}
+
+export interface DocumentFileInfo {
+  documentId: string;
+  /** null when the document has no file */
+  file: { fileName: string; contentType: string; size: number } | null;
+}
+
+/** A document and its file's description, without the content; undefined when no such document. */
+export async function getDocumentFileInfo(db: Kysely<Database>, organisationId: string, documentId: string): Promise<DocumentFileInfo | undefined> {
+  const row = await db
+    .selectFrom('documents as d')
+    .leftJoin('document_files as f', (join) => join.onRef('f.document_id', '=', 'd.id').onRef('f.organisation_id', '=', 'd.organisation_id'))
+    .select(['d.id', 'f.file_name', 'f.content_type', 'f.size'])
+    .where('d.organisation_id', '=', organisationId)
+    .where('d.id', '=', documentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const file =
+    row.file_name !== null && row.content_type !== null && row.size !== null
+      ? { fileName: row.file_name, contentType: row.content_type, size: Number(row.size) }
+      : null;
+  return { documentId: row.id, file };
+}
+
+/** A document file's content. */
+export async function getDocumentFileData(db: Kysely<Database>, organisationId: string, documentId: string): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('document_files')
+    .select('data')
+    .where('organisation_id', '=', organisationId)
+    .where('document_id', '=', documentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  // both drivers hand back a Buffer; copy only if a driver ever gives a plain Uint8Array
+  return Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data as Uint8Array);
+}
