@@ -1,0 +1,234 @@
+/** banking.transactions: imported bank and card transactions, paged, with period totals. */
+import { z } from 'zod';
+import { fromMajor, toMajor } from '../domain/money.js';
+import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
+import type { BankAccountRow } from '../store/schema.js';
+import type { OperationContext } from './context.js';
+import { defaultRolesOf } from './default-roles.js';
+import { invalidParameter, invalidRequest, type ParameterError } from './errors.js';
+import { defineOperation } from './operation.js';
+import { dateParam, intParam, periodParam, textParam } from './params.js';
+import { resolvePeriodInput } from './period-input.js';
+import { findBankAccount } from './banking/find-account.js';
+import { linkedDocumentSchema, linkedDocumentView } from './banking/linked-document.js';
+import { runningBalances } from './banking/running-balances.js';
+import { bankAccountSchema, bankAccountView, visibleBankAccounts } from './banking/visible-accounts.js';
+
+const amountBound = (what: string) =>
+  z
+    .number({ message: 'must be a number of at least 0' })
+    .min(0, { message: 'must be a number of at least 0' })
+    .optional()
+    .describe(
+      `${what} on the size of the amount, money in and out alike, in major units of the account's currency (of the home currency when several accounts are listed).`,
+    );
+
+const input = z
+  .object({
+    account: textParam()
+      .optional()
+      .describe("One account's id, number or name (case-insensitive), from banking.accounts. Omitted means every account the caller can see."),
+    status: z
+      .enum(['all', 'to_reconcile', 'reconciled'], { message: 'must be all, to_reconcile or reconciled' })
+      .default('all')
+      .describe('all (default), to_reconcile or reconciled.'),
+    period: periodParam('Omitted means the three months up to today.').optional(),
+    from: dateParam('First day, yyyy-MM-dd (period custom).').optional(),
+    to: dateParam('Last day, yyyy-MM-dd (period custom).').optional(),
+    search: textParam()
+      .optional()
+      .describe('Text contained in the bank narration or in the supplier of the matched document (case-insensitive).'),
+    amountMin: amountBound('Lower bound'),
+    amountMax: amountBound('Upper bound'),
+    order: z.enum(['newest', 'oldest'], { message: 'must be newest or oldest' }).default('newest').describe('newest (default) or oldest first.'),
+    limit: intParam(1, 500).default(100).describe('Transactions per page, 1 to 500; default 100.'),
+    page: z
+      .number({ message: 'must be a whole number of at least 1' })
+      .int({ message: 'must be a whole number of at least 1' })
+      .min(1, { message: 'must be a whole number of at least 1' })
+      .default(1)
+      .describe('Page number, from 1 (default).'),
+  })
+  .strict();
+
+const transactionSchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  description: z.string().describe('the bank narration'),
+  amount: z.number().describe('in the account currency, negative for money spent'),
+  direction: z.enum(['in', 'out']),
+  currency: z.string(),
+  account: z.object({ id: z.string(), name: z.string() }),
+  status: z.string().describe('to_reconcile or reconciled'),
+  reconciledIn: z.string().nullable().describe('service, accounting_system or outside_service; null while to_reconcile'),
+  suggestedMatch: z.boolean(),
+  report: z.string().describe('the statement or feed the transaction came from'),
+  runningBalance: z.number().describe("the account's balance just after this transaction, in the account currency"),
+  linked: linkedDocumentSchema.optional().describe('present when the transaction is matched to a document in the service'),
+});
+
+const output = z.object({
+  account: bankAccountSchema.nullable().describe('the selected account; null when every visible account is listed'),
+  period: z.object({ from: z.string(), to: z.string() }),
+  status: z.string(),
+  totals: z
+    .object({
+      openingBalance: z.number(),
+      moneyIn: z.number(),
+      moneyOut: z.number().describe('positive'),
+      closingBalance: z.number(),
+      transactions: z.number().int(),
+      toReconcile: z.number().int(),
+      reconciled: z.number().int(),
+    })
+    .describe('the whole period for the account(s), whatever the status, search and amount filters; account currency for one account, home currency for several'),
+  count: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  hasMore: z.boolean(),
+  transactions: z.array(transactionSchema),
+});
+
+type Input = z.infer<typeof input>;
+
+/** Amount bounds in minor units of the currency they are compared in. */
+function amountBounds(args: Input, currency: string): { min: number | null; max: number | null } {
+  const errors: ParameterError[] = [];
+  const convert = (parameter: 'amountMin' | 'amountMax') => {
+    const value = args[parameter];
+    if (value === undefined) return null;
+    const minor = fromMajor(value, currency);
+    if (minor === null) errors.push({ parameter, message: `has more decimals than ${currency} allows` });
+    return minor;
+  };
+  const min = convert('amountMin');
+  const max = convert('amountMax');
+  if (errors.length) throw invalidRequest(errors);
+  if (min !== null && max !== null && min > max) throw invalidParameter('amountMax', `must not be less than amountMin (${args.amountMin})`);
+  return { min, max };
+}
+
+function combineTotals(sums: Map<string, AccountPeriodSums>, single: boolean) {
+  // one account: its own currency; several: home currency, the only one they share
+  let opening = 0;
+  let moneyIn = 0;
+  let moneyOut = 0;
+  const counts = { transactions: 0, toReconcile: 0, reconciled: 0 };
+  for (const s of sums.values()) {
+    opening += single ? s.openingAmount : s.openingHome;
+    moneyIn += single ? s.inAmount : s.inHome;
+    moneyOut += single ? s.outAmount : s.outHome;
+    counts.transactions += s.transactions;
+    counts.toReconcile += s.toReconcile;
+    counts.reconciled += s.reconciled;
+  }
+  return { opening, moneyIn, moneyOut, closing: opening + moneyIn - moneyOut, ...counts };
+}
+
+async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof output>> {
+  const period = resolvePeriodInput(args, ctx, 'last_three_months');
+  const term = args.account?.trim();
+  if (term === '') throw invalidParameter('account', 'must not be empty');
+  const offset = (args.page - 1) * args.limit;
+  // one snapshot, so totals, the page and its running balances agree while imports go on
+  return ctx.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (db) => {
+      const organisationId = ctx.organisation.id;
+      const visible = await visibleBankAccounts(db, organisationId, ctx.principal);
+      const account = term ? findBankAccount(visible.accounts, term) : null;
+      const currency = account?.currency ?? ctx.organisation.homeCurrency;
+      const bounds = amountBounds(args, currency);
+      const accountIds = account ? [account.id] : visible.narrowed ? visible.accounts.map((a) => a.id) : null;
+
+      const sums = await periodSums(db, organisationId, accountIds, period.from, period.to);
+      const totals = combineTotals(sums, account !== null);
+      // no row can sit past the exact integer range, and the databases would not take such an offset
+      const fetched = !Number.isSafeInteger(offset)
+        ? []
+        : await transactionPage(
+            db,
+            {
+              organisationId,
+              accountIds,
+              from: period.from,
+              to: period.to,
+              status: args.status === 'all' ? null : args.status,
+              search: args.search?.trim().toLowerCase() || null,
+              amountMin: bounds.min,
+              amountMax: bounds.max,
+              amountColumn: account ? 'amount' : 'home_amount',
+            },
+            args.order,
+            args.limit + 1,
+            offset,
+          );
+      const rows = fetched.slice(0, args.limit);
+      const balances = await runningBalances(db, organisationId, rows, sums, period, args.order);
+      const documents = await linkedDocuments(db, organisationId, [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))]);
+      const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
+
+      return {
+        account: account ? bankAccountView(account) : null,
+        period: { from: period.from, to: period.to },
+        status: args.status,
+        totals: {
+          openingBalance: toMajor(totals.opening, currency),
+          moneyIn: toMajor(totals.moneyIn, currency),
+          moneyOut: toMajor(totals.moneyOut, currency),
+          closingBalance: toMajor(totals.closing, currency),
+          transactions: totals.transactions,
+          toReconcile: totals.toReconcile,
+          reconciled: totals.reconciled,
+        },
+        count: rows.length,
+        page: args.page,
+        pageSize: args.limit,
+        hasMore: fetched.length > args.limit,
+        transactions: rows.map((row) => {
+          const rowAccount = accountsById.get(row.bank_account_id);
+          if (!rowAccount) throw new Error(`bank transaction ${row.id} belongs to an account outside the caller's view`);
+          const linked = row.document_id ? documents.get(row.document_id) : undefined;
+          return {
+            id: row.id,
+            date: row.date,
+            description: row.description,
+            amount: toMajor(Number(row.amount), rowAccount.currency),
+            direction: Number(row.amount) < 0 ? ('out' as const) : ('in' as const),
+            currency: rowAccount.currency,
+            account: { id: rowAccount.id, name: rowAccount.name },
+            status: row.status,
+            reconciledIn: row.status === 'to_reconcile' ? null : row.reconciled_in,
+            suggestedMatch: Number(row.suggested_match) === 1,
+            report: row.source,
+            runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
+            ...(linked ? { linked: linkedDocumentView(linked, ctx.baseUrl) } : {}),
+          };
+        }),
+      };
+    });
+}
+
+export const bankingTransactions = defineOperation({
+  kind: 'organisation',
+  name: 'banking.transactions',
+  tool: 'banking_transactions',
+  title: 'Bank and card transactions',
+  summary: 'Imported bank and card transactions, paged, with totals for the period.',
+  description:
+    'Lists the bank and card transactions imported into the service for one account (account: id, number or name from banking.accounts) or for ' +
+    'every account the caller can see, newest first by default, a page at a time (limit 1-500, default 100; page from 1; hasMore says whether another ' +
+    'page exists). The period defaults to the three months up to today; period presets follow the financial year, or give from and to. ' +
+    'Filters: status (all, to_reconcile, reconciled), search (text in the narration or the matched supplier), amountMin/amountMax (bounds on the size ' +
+    'of the amount, money in and out alike). totals give the opening balance (everything before the period), money in, money out and the closing ' +
+    "balance for the whole period regardless of the filters: in the account's currency for one account, in home currency for several. Each " +
+    "transaction carries its amount (negative for money spent), status, where it was reconciled, the account's running balance after it, and, " +
+    'when it is matched to a document in the service, that document (linked). Submitters and custom roles see only the accounts they hold.',
+  input,
+  output,
+  scope: 'service.read',
+  defaultRoles: defaultRolesOf('banking.transactions'),
+  run,
+});

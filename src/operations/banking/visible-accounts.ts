@@ -1,0 +1,52 @@
+/**
+ * Which bank accounts a caller may see (spec: Organisations and roles, item 6). Bank and card
+ * transactions belong to the people who hold the accounts: super admins and admins see every
+ * account, an organisation's own API client acts for the whole organisation, and every other role
+ * (submitter, custom) sees only the accounts it holds.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { listBankAccounts } from '../../store/banking.js';
+import type { BankAccountRow, Database } from '../../store/schema.js';
+import type { Principal } from '../context.js';
+
+/** The user whose held accounts bound what the principal sees, or null when it sees them all. */
+export function holderFilterOf(principal: Principal): string | null {
+  if (principal.kind === 'client') return null;
+  return principal.role === 'super_admin' || principal.role === 'admin' ? null : principal.userId;
+}
+
+export interface VisibleAccounts {
+  /** default account first, then by name */
+  accounts: BankAccountRow[];
+  /** false when the caller sees every account of the organisation */
+  narrowed: boolean;
+}
+
+export async function visibleBankAccounts(db: Kysely<Database>, organisationId: string, principal: Principal): Promise<VisibleAccounts> {
+  const holder = holderFilterOf(principal);
+  const accounts = await listBankAccounts(db, organisationId, holder);
+  // sorted here rather than in SQL so both databases agree on the order of names
+  accounts.sort((a, b) => b.is_default - a.is_default || compareText(a.name, b.name) || compareText(a.id, b.id));
+  return { accounts, narrowed: holder !== null };
+}
+
+function compareText(a: string, b: string): number {
+  const byLower = a.toLowerCase().localeCompare(b.toLowerCase(), 'en');
+  return byLower !== 0 ? byLower : a < b ? -1 : a > b ? 1 : 0;
+}
+
+export const bankAccountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  number: z.string(),
+  type: z.string().describe('bank or credit_card'),
+  bank: z.string(),
+  currency: z.string(),
+});
+
+export type BankAccountView = z.infer<typeof bankAccountSchema>;
+
+export function bankAccountView(row: BankAccountRow): BankAccountView {
+  return { id: row.id, name: row.name, number: row.number, type: row.type, bank: row.bank, currency: row.currency };
+}

@@ -1,0 +1,258 @@
+/**
+ * Reads of imported bank and card data. Every query is scoped to one organisation and, where a
+ * caller may see only some accounts, to a list of account ids (null = every account of the
+ * organisation, which leaves the planner free to use organisation-wide indexes).
+ */
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { BankAccountRow, BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
+
+/** The organisation's bank accounts, or only those a user holds. */
+export async function listBankAccounts(db: Kysely<Database>, organisationId: string, holderUserId: string | null): Promise<BankAccountRow[]> {
+  let query = db.selectFrom('bank_accounts').selectAll().where('organisation_id', '=', organisationId);
+  if (holderUserId !== null) {
+    query = query.where('id', 'in', (eb) =>
+      eb
+        .selectFrom('bank_account_holders')
+        .select('bank_account_id')
+        .where('organisation_id', '=', organisationId)
+        .where('user_id', '=', holderUserId),
+    );
+  }
+  return query.execute();
+}
+
+export interface BankAccountStats {
+  transactions: number;
+  toReconcile: number;
+  lastTransactionDate: string | null;
+  /** account currency minor units */
+  balance: number;
+}
+
+/** Counts, last date and balance of each account, over all of its transactions. */
+export async function bankAccountStats(
+  db: Kysely<Database>,
+  organisationId: string,
+  accountIds: string[] | null,
+): Promise<Map<string, BankAccountStats>> {
+  const stats = new Map<string, BankAccountStats>();
+  if (accountIds !== null && accountIds.length === 0) return stats;
+  let query = db
+    .selectFrom('bank_transactions')
+    .select((eb) => [
+      'bank_account_id',
+      eb.fn.countAll<number>().as('transactions'),
+      sql<number>`sum(case when status = 'to_reconcile' then 1 else 0 end)`.as('to_reconcile'),
+      eb.fn.max('date').as('last_date'),
+      eb.fn.sum<number>('amount').as('balance'),
+    ])
+    .where('organisation_id', '=', organisationId)
+    .groupBy('bank_account_id');
+  if (accountIds !== null) query = query.where('bank_account_id', 'in', accountIds);
+  for (const row of await query.execute()) {
+    stats.set(row.bank_account_id, {
+      transactions: Number(row.transactions),
+      toReconcile: Number(row.to_reconcile),
+      lastTransactionDate: row.last_date ?? null,
+      balance: Number(row.balance),
+    });
+  }
+  return stats;
+}
+
+/** One account's sums over a period and before it, in its own currency and in home currency. */
+export interface AccountPeriodSums {
+  /** everything dated before the period */
+  openingAmount: number;
+  openingHome: number;
+  inAmount: number;
+  /** positive */
+  outAmount: number;
+  inHome: number;
+  outHome: number;
+  transactions: number;
+  toReconcile: number;
+  reconciled: number;
+}
+
+/**
+ * Per account, the balance before `from` and the money in, out and counts within [from, to], in
+ * one pass over everything up to `to`. Status, search and amount filters do not apply to totals.
+ */
+export async function periodSums(
+  db: Kysely<Database>,
+  organisationId: string,
+  accountIds: string[] | null,
+  from: string,
+  to: string,
+): Promise<Map<string, AccountPeriodSums>> {
+  const sums = new Map<string, AccountPeriodSums>();
+  if (accountIds !== null && accountIds.length === 0) return sums;
+  const before = (column: 'amount' | 'home_amount') => sql<number>`sum(case when date < ${from} then ${sql.ref(column)} else 0 end)`;
+  const within = (column: 'amount' | 'home_amount', sign: '>' | '<') =>
+    sql<number>`sum(case when date >= ${from} and ${sql.ref(column)} ${sql.raw(sign)} 0 then ${sql.ref(column)} else 0 end)`;
+  const count = (condition: ReturnType<typeof sql>) => sql<number>`sum(case when date >= ${from} and ${condition} then 1 else 0 end)`;
+  let query = db
+    .selectFrom('bank_transactions')
+    .select([
+      'bank_account_id',
+      before('amount').as('opening_amount'),
+      before('home_amount').as('opening_home'),
+      within('amount', '>').as('in_amount'),
+      within('amount', '<').as('out_amount'),
+      within('home_amount', '>').as('in_home'),
+      within('home_amount', '<').as('out_home'),
+      count(sql`1 = 1`).as('transactions'),
+      count(sql`status = 'to_reconcile'`).as('to_reconcile'),
+      count(sql`status = 'reconciled'`).as('reconciled'),
+    ])
+    .where('organisation_id', '=', organisationId)
+    .where('date', '<=', to)
+    .groupBy('bank_account_id');
+  if (accountIds !== null) query = query.where('bank_account_id', 'in', accountIds);
+  for (const row of await query.execute()) {
+    sums.set(row.bank_account_id, {
+      openingAmount: Number(row.opening_amount),
+      openingHome: Number(row.opening_home),
+      inAmount: Number(row.in_amount),
+      outAmount: -Number(row.out_amount),
+      inHome: Number(row.in_home),
+      outHome: -Number(row.out_home),
+      transactions: Number(row.transactions),
+      toReconcile: Number(row.to_reconcile),
+      reconciled: Number(row.reconciled),
+    });
+  }
+  return sums;
+}
+
+export interface TransactionFilter {
+  organisationId: string;
+  accountIds: string[] | null;
+  from: string;
+  to: string;
+  status: 'to_reconcile' | 'reconciled' | null;
+  /** lower-case text contained in the narration or the linked document's supplier */
+  search: string | null;
+  /** bounds on the size of the amount, minor units of `amountColumn` */
+  amountMin: number | null;
+  amountMax: number | null;
+  /** `amount` for one account (its currency), `home_amount` across several */
+  amountColumn: 'amount' | 'home_amount';
+}
+
+/** A LIKE pattern matching `text` literally anywhere (backslash is the escape character). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** One page of transactions, newest or oldest first, ties broken by id; `limit` rows at most. */
+export async function transactionPage(
+  db: Kysely<Database>,
+  filter: TransactionFilter,
+  order: 'newest' | 'oldest',
+  limit: number,
+  offset: number,
+): Promise<BankTransactionRow[]> {
+  if (filter.accountIds !== null && filter.accountIds.length === 0) return [];
+  const direction = order === 'newest' ? 'desc' : 'asc';
+  let query = db
+    .selectFrom('bank_transactions as t')
+    .selectAll('t')
+    .where('t.organisation_id', '=', filter.organisationId)
+    .where('t.date', '>=', filter.from)
+    .where('t.date', '<=', filter.to);
+  if (filter.accountIds !== null) query = query.where('t.bank_account_id', 'in', filter.accountIds);
+  if (filter.status !== null) query = query.where('t.status', '=', filter.status);
+  const size = sql`abs(${sql.ref(`t.${filter.amountColumn}`)})`;
+  if (filter.amountMin !== null) query = query.where(sql<SqlBool>`${size} >= ${filter.amountMin}`);
+  if (filter.amountMax !== null) query = query.where(sql<SqlBool>`${size} <= ${filter.amountMax}`);
+  if (filter.search !== null) {
+    const pattern = containsPattern(filter.search);
+    // supplier matches are looked up once in documents rather than joined row by row
+    query = query.where((eb) =>
+      eb.or([
+        sql<SqlBool>`lower(${eb.ref('t.description')}) like ${pattern} escape '\\'`,
+        eb(
+          't.document_id',
+          'in',
+          eb
+            .selectFrom('documents as d')
+            .select('d.id')
+            .where('d.organisation_id', '=', filter.organisationId)
+            .where(sql<SqlBool>`lower(${sql.ref('d.supplier')}) like ${pattern} escape '\\'`),
+        ),
+      ]),
+    );
+  }
+  return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(limit).offset(offset).execute();
+}
+
+/**
+ * Where a running balance is counted from. `forward`: the balance before `from` plus every
+ * transaction from `from` up to each row. `backward`: the balance at the end of `to` less every
+ * transaction after each row up to `to`. Either way only the rows between the period edge and the
+ * page are read, so the first pages of either order stay cheap however long the history is.
+ */
+export type RunningAnchor =
+  | { kind: 'forward'; from: string; through: { date: string; id: string } }
+  | { kind: 'backward'; to: string; since: { date: string; id: string } };
+
+/**
+ * For the given rows of one account: `forward` gives the sum from the period start through each
+ * row; `backward` gives the sum of the rows after each one up to the period end.
+ */
+export async function runningSums(
+  db: Kysely<Database>,
+  organisationId: string,
+  accountId: string,
+  rowIds: string[],
+  anchor: RunningAnchor,
+): Promise<Map<string, number>> {
+  const edge = (eb: ExpressionBuilder<Database, 'bank_transactions'>): Expression<SqlBool> =>
+    anchor.kind === 'forward'
+      ? eb.and([eb('date', '>=', anchor.from), eb(eb.refTuple('date', 'id'), '<=', eb.tuple(anchor.through.date, anchor.through.id))])
+      : eb.and([eb('date', '<=', anchor.to), eb(eb.refTuple('date', 'id'), '>=', eb.tuple(anchor.since.date, anchor.since.id))]);
+  const direction = anchor.kind === 'forward' ? 'asc' : 'desc';
+  const window = db
+    .selectFrom('bank_transactions')
+    .select((eb) => [
+      'id',
+      'amount',
+      eb.fn
+        .sum<number>('amount')
+        .over((over) => over.orderBy('date', direction).orderBy('id', direction))
+        .as('running'),
+    ])
+    .where('organisation_id', '=', organisationId)
+    .where('bank_account_id', '=', accountId)
+    .where(edge);
+  const rows = await db.selectFrom(window.as('w')).select(['w.id', 'w.amount', 'w.running']).where('w.id', 'in', rowIds).execute();
+  const sums = new Map<string, number>();
+  // the backward window includes the row itself; what follows it is the rest
+  for (const row of rows) sums.set(row.id, anchor.kind === 'forward' ? Number(row.running) : Number(row.running) - Number(row.amount));
+  return sums;
+}
+
+export interface LinkedDocument {
+  document: DocumentRow;
+  codedLines: DocumentCodedLineRow[];
+}
+
+/** The documents the given ids name, each with its coded lines in line order. */
+export async function linkedDocuments(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Map<string, LinkedDocument>> {
+  const linked = new Map<string, LinkedDocument>();
+  if (documentIds.length === 0) return linked;
+  const documents = await db.selectFrom('documents').selectAll().where('organisation_id', '=', organisationId).where('id', 'in', documentIds).execute();
+  for (const document of documents) linked.set(document.id, { document, codedLines: [] });
+  const lines = await db
+    .selectFrom('document_coded_lines')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('document_id', 'in', documentIds)
+    .orderBy('document_id')
+    .orderBy('line_no')
+    .execute();
+  for (const line of lines) linked.get(line.document_id)?.codedLines.push(line);
+  return linked;
+}
