@@ -1,9 +1,10 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Store } from './db.js';
 import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-oauth.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
-const MIGRATIONS = { '001-initial': m001 } as const;
+const MIGRATIONS = { '001-initial': m001, '002-oauth': m002 } as const;
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly store: Store) {}

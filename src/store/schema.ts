@@ -235,6 +235,63 @@ export interface BillFilterRow {
   position: number;
 }
 
+export interface OAuthClientRow {
+  client_id: string;
+  /** api_client | app | dynamic | metadata_document */
+  kind: string;
+  organisation_id: string | null;
+  name: string;
+  verified: number;
+  blocked: number;
+  /** JSON text: the client metadata oidc-provider reads (without the secret) */
+  metadata: string;
+  /** sha-256 of the client secret, for api clients */
+  secret_hash: string | null;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** oidc-provider's records: one row per (model, id); ids of tokens and codes are stored hashed. */
+export interface OAuthStoreRow {
+  model: string;
+  id: string;
+  /** JSON text */
+  payload: string;
+  grant_id: string | null;
+  client_id: string | null;
+  /** the user (oidc-provider's accountId) a record belongs to */
+  account_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  /** epoch milliseconds */
+  expires_at: number | null;
+  /** epoch seconds */
+  consumed_at: number | null;
+}
+
+export interface OAuthConsentRow {
+  grant_id: string;
+  user_id: string;
+  client_id: string;
+  /** 1 = every organisation of the user, including ones joined later */
+  all_organisations: number;
+  /** space separated scopes granted */
+  scope: string;
+  created_at: string;
+}
+
+export interface OAuthConsentOrganisationRow {
+  grant_id: string;
+  organisation_id: string;
+}
+
+export interface ServiceSecretRow {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   organisations: OrganisationRow;
   users: UserRow;
@@ -254,5 +311,10 @@ export interface Database {
   bank_transactions: BankTransactionRow;
   bills: BillRow;
   bill_filters: BillFilterRow;
+  oauth_clients: OAuthClientRow;
+  oauth_store: OAuthStoreRow;
+  oauth_consents: OAuthConsentRow;
+  oauth_consent_organisations: OAuthConsentOrganisationRow;
+  service_secrets: ServiceSecretRow;
 }
 

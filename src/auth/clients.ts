@@ -1,0 +1,184 @@
+/**
+ * OAuth clients as the service keeps them: an organisation's own API clients (client credentials,
+ * secret shown once and stored hashed), apps an admin registered (verified), apps that registered
+ * themselves (unverified), and Client ID Metadata Document clients. oidc-provider reads them
+ * through the adapter; the admin pages and CLI list and revoke them here.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { newId, nowIso } from '../store/ids.js';
+import type { Database, OAuthClientRow } from '../store/schema.js';
+import { sha256 } from './hash.js';
+
+export type ClientKind = 'api_client' | 'app' | 'dynamic' | 'metadata_document';
+
+export const SERVICE_SCOPES = ['service.read', 'service.write'] as const;
+
+/** What oidc-provider sees of a client: its stored metadata, plus the secret's hash for API clients. */
+export function clientMetadataFromRow(row: OAuthClientRow): Record<string, unknown> {
+  return {
+    ...(JSON.parse(row.metadata) as Record<string, unknown>),
+    client_id: row.client_id,
+    ...(row.secret_hash ? { client_secret: row.secret_hash } : {}),
+  };
+}
+
+/** A client that registered itself (RFC 7591): public and unverified until an admin says otherwise. */
+export async function insertDynamicClient(db: Kysely<Database>, payload: Record<string, unknown>): Promise<void> {
+  const { client_id, client_secret: _secret, ...metadata } = payload;
+  const name = typeof metadata.client_name === 'string' && metadata.client_name.trim() ? metadata.client_name.trim() : 'Unnamed app';
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      client_id: String(client_id),
+      kind: 'dynamic',
+      organisation_id: null,
+      name,
+      verified: 0,
+      blocked: 0,
+      metadata: JSON.stringify(metadata),
+      secret_hash: null,
+      created_by: null,
+      created_at: nowIso(),
+      last_used_at: null,
+    })
+    .onConflict((oc) => oc.column('client_id').doUpdateSet({ metadata: JSON.stringify(metadata), name }))
+    .execute();
+}
+
+export interface CreatedApiClient {
+  clientId: string;
+  clientSecret: string;
+  organisationId: string;
+  name: string;
+  scopes: string[];
+}
+
+/** An organisation's own client for client_credentials; the secret exists only in the return value. */
+export async function createApiClient(
+  db: Kysely<Database>,
+  input: { organisationId: string; name: string; scopes?: string[]; createdBy?: string | null },
+): Promise<CreatedApiClient> {
+  const scopes = input.scopes?.length ? input.scopes : ['service.read'];
+  for (const s of scopes) if (!(SERVICE_SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope "${s}" (allowed: ${SERVICE_SCOPES.join(', ')})`);
+  const name = input.name.trim();
+  if (!name) throw new Error('the client needs a name');
+  const clientId = newId('cli');
+  const clientSecret = `lls_${randomBytes(32).toString('base64url')}`;
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      client_id: clientId,
+      kind: 'api_client',
+      organisation_id: input.organisationId,
+      name,
+      verified: 1,
+      blocked: 0,
+      metadata: JSON.stringify({
+        client_name: name,
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: 'client_secret_post',
+        scope: scopes.join(' '),
+      }),
+      secret_hash: sha256(clientSecret),
+      created_by: input.createdBy ?? null,
+      created_at: nowIso(),
+      last_used_at: null,
+    })
+    .execute();
+  return { clientId, clientSecret, organisationId: input.organisationId, name, scopes };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Redirect URIs must be https, or http on the loopback address (desktop apps). */
+export function redirectUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `"${uri}" is not a URL`;
+  }
+  if (url.hash) return `"${uri}" must not have a fragment`;
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return null;
+  return `"${uri}" must be https, or http on the loopback address`;
+}
+
+/** An app registered by an admin: a public client (PKCE), shown as verified on the consent screen. */
+export async function registerApp(
+  db: Kysely<Database>,
+  input: { name: string; redirectUris: string[]; createdBy?: string | null; organisationId?: string | null },
+): Promise<{ clientId: string; name: string; redirectUris: string[] }> {
+  const name = input.name.trim();
+  if (!name) throw new Error('the app needs a name');
+  if (input.redirectUris.length === 0) throw new Error('the app needs at least one redirect URI');
+  const problems = input.redirectUris.map(redirectUriProblem).filter((p): p is string => p !== null);
+  if (problems.length) throw new Error(problems.join('; '));
+  const clientId = newId('app');
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      client_id: clientId,
+      kind: 'app',
+      organisation_id: input.organisationId ?? null,
+      name,
+      verified: 1,
+      blocked: 0,
+      metadata: JSON.stringify({
+        client_name: name,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: input.redirectUris,
+        token_endpoint_auth_method: 'none',
+        application_type: 'web',
+      }),
+      secret_hash: null,
+      created_by: input.createdBy ?? null,
+      created_at: nowIso(),
+      last_used_at: null,
+    })
+    .execute();
+  return { clientId, name, redirectUris: input.redirectUris };
+}
+
+export async function getClient(db: Kysely<Database>, clientId: string): Promise<OAuthClientRow | undefined> {
+  return db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+}
+
+export async function listApiClients(db: Kysely<Database>, organisationId: string): Promise<OAuthClientRow[]> {
+  return db
+    .selectFrom('oauth_clients')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'api_client')
+    .orderBy('created_at')
+    .execute();
+}
+
+/**
+ * Revokes a client at once: the client, every token, code and grant it holds, and its consents.
+ * The token check also looks the client up on every call, so nothing it issued works afterwards.
+ */
+export async function revokeClient(db: Kysely<Database>, clientId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom('oauth_clients').where('client_id', '=', clientId).executeTakeFirst();
+    await trx.deleteFrom('oauth_store').where('client_id', '=', clientId).execute();
+    const grants = await trx.selectFrom('oauth_consents').select('grant_id').where('client_id', '=', clientId).execute();
+    if (grants.length) {
+      const ids = grants.map((g) => g.grant_id);
+      await trx.deleteFrom('oauth_store').where('model', '=', 'Grant').where('id', 'in', ids).execute();
+      await trx.deleteFrom('oauth_consents').where('grant_id', 'in', ids).execute();
+    }
+    return Number(deleted.numDeletedRows) > 0;
+  });
+}
+
+/** Records use at most once a minute, so a busy client does not write on every call. */
+export async function touchClient(db: Kysely<Database>, row: Pick<OAuthClientRow, 'client_id' | 'last_used_at'>): Promise<void> {
+  const now = Date.now();
+  if (row.last_used_at && now - Date.parse(row.last_used_at) < 60_000) return;
+  await db.updateTable('oauth_clients').set({ last_used_at: new Date(now).toISOString() }).where('client_id', '=', row.client_id).execute();
+}

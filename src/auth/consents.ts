@@ -1,0 +1,65 @@
+/**
+ * What a user approved an app for: the organisations picked on the consent screen (or all of
+ * them, which also covers organisations joined later), keyed by oidc-provider's grant id.
+ */
+import type { Kysely } from 'kysely';
+import { nowIso } from '../store/ids.js';
+import type { Database } from '../store/schema.js';
+
+export interface Consent {
+  grantId: string;
+  userId: string;
+  clientId: string;
+  allOrganisations: boolean;
+  organisationIds: string[];
+  scope: string;
+}
+
+export async function saveConsent(db: Kysely<Database>, consent: Consent): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('oauth_consents').where('grant_id', '=', consent.grantId).execute();
+    await trx
+      .insertInto('oauth_consents')
+      .values({
+        grant_id: consent.grantId,
+        user_id: consent.userId,
+        client_id: consent.clientId,
+        all_organisations: consent.allOrganisations ? 1 : 0,
+        scope: consent.scope,
+        created_at: nowIso(),
+      })
+      .execute();
+    if (!consent.allOrganisations && consent.organisationIds.length) {
+      await trx
+        .insertInto('oauth_consent_organisations')
+        .values(consent.organisationIds.map((organisation_id) => ({ grant_id: consent.grantId, organisation_id })))
+        .execute();
+    }
+  });
+}
+
+export async function findConsent(db: Kysely<Database>, grantId: string): Promise<Consent | undefined> {
+  const row = await db.selectFrom('oauth_consents').selectAll().where('grant_id', '=', grantId).executeTakeFirst();
+  if (!row) return undefined;
+  const orgs = row.all_organisations
+    ? []
+    : await db.selectFrom('oauth_consent_organisations').select('organisation_id').where('grant_id', '=', grantId).execute();
+  return {
+    grantId: row.grant_id,
+    userId: row.user_id,
+    clientId: row.client_id,
+    allOrganisations: row.all_organisations === 1,
+    organisationIds: orgs.map((o) => o.organisation_id),
+    scope: row.scope,
+  };
+}
+
+/** Revokes a consent at once: the grant and every token issued under it. */
+export async function revokeConsent(db: Kysely<Database>, grantId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('oauth_store').where('grant_id', '=', grantId).execute();
+    await trx.deleteFrom('oauth_store').where('model', '=', 'Grant').where('id', '=', grantId).execute();
+    const deleted = await trx.deleteFrom('oauth_consents').where('grant_id', '=', grantId).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  });
+}

@@ -1,0 +1,212 @@
+/**
+ * The OAuth 2.0 authorization server: oidc-provider configured for the spec's surface. Its known
+ * traps (DESIGN.md, "OAuth") are handled here, each where it arises, with the reason beside it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Database } from '../store/schema.js';
+import { escapeHtml } from '../web/html.js';
+import { createAdapterClass } from './adapter.js';
+import { redirectUriProblem, SERVICE_SCOPES } from './clients.js';
+import { constantTimeEqual, sha256 } from './hash.js';
+import type { ServiceSecrets } from './secrets.js';
+
+export const TOKEN_TTL = {
+  accessToken: 3600,
+  authorizationCode: 300,
+  refreshToken: 30 * 24 * 3600,
+} as const;
+
+export interface AuthServerOptions {
+  db: Kysely<Database>;
+  baseUrl: string;
+  secrets: ServiceSecrets;
+  /** seconds a just-rotated refresh token still works (default 10) */
+  refreshGraceSeconds?: number;
+  /** how Client ID Metadata Documents are fetched (tests point this at loopback) */
+  fetch?: typeof fetch;
+  /** allow http:// Client ID Metadata Document URLs on loopback (tests only) */
+  allowLoopbackMetadataDocuments?: boolean;
+}
+
+export interface Resources {
+  api: string;
+  mcp: string;
+}
+
+export function resourcesFor(baseUrl: string): Resources {
+  return { api: `${baseUrl}/v1`, mcp: `${baseUrl}/mcp` };
+}
+
+/** The resource a token is for, with the MCP resource accepted with or without a trailing slash. */
+export function canonicalResource(resource: string, resources: Resources): string | undefined {
+  const trimmed = resource.replace(/\/+$/, '');
+  return trimmed === resources.api || trimmed === resources.mcp ? trimmed : undefined;
+}
+
+export function createAuthServer(options: AuthServerOptions): Provider {
+  const { db, baseUrl, secrets } = options;
+  const resources = resourcesFor(baseUrl);
+  const Adapter = createAdapterClass(db, { refreshGraceSeconds: options.refreshGraceSeconds ?? 10 });
+
+  const configuration: Configuration = {
+    adapter: Adapter as any,
+    jwks: secrets.jwks as any,
+    cookies: { keys: secrets.cookieKeys, long: { signed: true, httpOnly: true, sameSite: 'lax' }, short: { signed: true, httpOnly: true, sameSite: 'lax' } },
+    async findAccount(_ctx, id) {
+      const user = await db.selectFrom('users').select(['id']).where('id', '=', id).executeTakeFirst();
+      return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
+    },
+    routes: {
+      authorization: '/oauth/authorize',
+      token: '/oauth/token',
+      revocation: '/oauth/revoke',
+      registration: '/oauth/register',
+      jwks: '/oauth/jwks',
+      introspection: '/oauth/introspect',
+      end_session: '/oauth/logout',
+      pushed_authorization_request: '/oauth/par',
+      userinfo: '/oauth/userinfo',
+      code_verification: '/oauth/device',
+      device_authorization: '/oauth/device/auth',
+      backchannel_authentication: '/oauth/backchannel',
+      challenge: '/oauth/challenge',
+    },
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    // no openid scope: this is an OAuth server for an API, not a sign-in provider for apps
+    scopes: ['offline_access', ...SERVICE_SCOPES],
+    claims: {},
+    responseTypes: ['code'],
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      userinfo: { enabled: false },
+      introspection: { enabled: false },
+      clientCredentials: { enabled: true },
+      // a client may revoke only its own tokens
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      registration: {
+        enabled: true,
+        initialAccessToken: false,
+        issueRegistrationAccessToken: false,
+        idFactory: () => `dyn_${randomBytes(12).toString('hex')}`,
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: async (_ctx, clientId) => {
+          const url = new URL(clientId);
+          if (url.protocol === 'https:') return true;
+          return !!options.allowLoopbackMetadataDocuments && url.protocol === 'http:' && ['127.0.0.1', 'localhost'].includes(url.hostname);
+        },
+        allowClient: async (_ctx, client) => (client.redirectUris ?? []).every((u: string) => redirectUriProblem(u) === null),
+      },
+      resourceIndicators: {
+        enabled: true,
+        // a request that names no resource gets the REST API
+        defaultResource: async (_ctx, _client, oneOf) => (oneOf ? oneOf[0]! : resources.api),
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resource, client) => {
+          const canonical = canonicalResource(resource, resources);
+          if (!canonical) throw new errors.InvalidTarget(`unknown resource; use ${resources.api} or ${resources.mcp}`);
+          const allowed = client.scope ? SERVICE_SCOPES.filter((s) => client.scope!.split(' ').includes(s)) : [...SERVICE_SCOPES];
+          return { scope: allowed.join(' '), audience: canonical, accessTokenFormat: 'opaque', accessTokenTTL: TOKEN_TTL.accessToken };
+        },
+      },
+    },
+    extraClientMetadata: {
+      properties: ['x_ledgerline'],
+      validator(ctx, key, _value, metadata) {
+        if (key !== 'x_ledgerline') return;
+        delete metadata.x_ledgerline;
+        // self-registration can never make a confidential, pre-trusted or machine-to-machine client
+        if ((ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration') {
+          metadata.token_endpoint_auth_method = 'none';
+          metadata.application_type = 'web'; // exact redirect URI matching
+          const grants = (metadata.grant_types as string[] | undefined) ?? ['authorization_code'];
+          if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
+            throw new errors.InvalidClientMetadata('only authorization_code and refresh_token grants can be registered');
+          for (const uri of (metadata.redirect_uris as string[] | undefined) ?? []) {
+            const problem = redirectUriProblem(uri);
+            if (problem) throw new errors.InvalidRedirectUri(problem);
+          }
+        }
+      },
+    },
+    ttl: {
+      AccessToken: TOKEN_TTL.accessToken,
+      ClientCredentials: TOKEN_TTL.accessToken,
+      AuthorizationCode: TOKEN_TTL.authorizationCode,
+      // every rotation issues a token with a fresh 30 days: a rolling lifetime
+      RefreshToken: TOKEN_TTL.refreshToken,
+      // extended on every refresh (below), so a connection in use never expires under its tokens
+      Grant: TOKEN_TTL.refreshToken,
+      Interaction: 3600,
+      Session: 24 * 3600,
+    },
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    clientBasedCORS(_ctx, origin, client) {
+      // browser-based public clients (e.g. MCP inspectors) call the token endpoint from their own origin
+      if (origin === 'null') return false;
+      return client.clientAuthMethod === 'none' && (client.redirectUris ?? []).some((uri: string) => URL.parse(uri)?.origin === origin);
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = errorPage(out as unknown as Record<string, string>);
+    },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  } as Configuration;
+
+  const provider = new Provider(baseUrl, configuration);
+  provider.proxy = true;
+
+  // API clients' secrets are stored as SHA-256 hashes; compare the hash of what was sent, in constant time
+  (provider.Client.prototype as any).compareClientSecret = async function (this: { clientSecret?: string }, actual: unknown) {
+    return typeof actual === 'string' && typeof this.clientSecret === 'string' && constantTimeEqual(sha256(actual), this.clientSecret);
+  };
+
+  provider.use(async (ctx, next) => {
+    // oidc-provider applies OpenID Connect's "offline_access needs prompt=consent" rule to plain OAuth
+    // requests and silently drops offline_access; our consent screen always runs, so ask for it
+    if (ctx.method === 'GET' && ctx.path === '/oauth/authorize') {
+      const q = new URLSearchParams(ctx.querystring);
+      if (q.get('scope')?.split(' ').includes('offline_access') && !q.has('prompt')) {
+        q.set('prompt', 'consent');
+        ctx.querystring = q.toString();
+      }
+    }
+    await next();
+    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
+      // API scopes reach tokens through resource indicators, so the provider does not list them itself
+      (ctx.body as Record<string, unknown>).scopes_supported = [...SERVICE_SCOPES, 'offline_access'];
+    }
+    if (ctx.oidc?.route === 'token' && ctx.status === 200 && ctx.oidc.params?.grant_type === 'refresh_token') {
+      // rolling 30 days: the grant lives as long as its newest refresh token
+      const grant = ctx.oidc.entities.Grant;
+      if (grant) {
+        (grant as any).exp = undefined;
+        await grant.save(TOKEN_TTL.refreshToken);
+      }
+    }
+  });
+
+  return provider;
+}
+
+function errorPage(out: Record<string, string>): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in problem</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/assets/site.css"></head>
+<body><main class="card"><h1>Something went wrong</h1><p>${escapeHtml(out.error_description ?? out.error ?? 'The request could not be completed.')}</p>
+<p class="muted">Error code: <code>${escapeHtml(out.error ?? 'server_error')}</code></p></main></body></html>`;
+}

@@ -1,0 +1,125 @@
+/**
+ * The resource server's check, on every call: the bearer token, its grant, its client, its
+ * audience, the consent's organisations and the user's live memberships. One code path for REST
+ * and MCP. Nothing is cached, so a revocation or a removed membership applies to the next call.
+ */
+import type { Kysely } from 'kysely';
+import type Provider from 'oidc-provider';
+import type { Coverage, Principal } from '../operations/context.js';
+import { OperationError } from '../operations/errors.js';
+import type { Database } from '../store/schema.js';
+import { organisationsOfUser } from '../store/users.js';
+import { touchClient } from './clients.js';
+import { findConsent } from './consents.js';
+import { sha256 } from './hash.js';
+
+export interface Caller {
+  principal: Principal;
+  coverage: Coverage;
+  /** organisations the consent names but the user no longer belongs to */
+  leftOrganisationIds: string[];
+  scopes: Set<string>;
+  clientId: string;
+  /** hash of the token, for rate limits and logs (never the token itself) */
+  tokenKey: string;
+}
+
+export class AuthenticationError extends OperationError {
+  constructor(message: string, readonly bearerError: 'invalid_token' | 'invalid_request' = 'invalid_token') {
+    super(401, 'invalid_token', 'Unauthorized', message);
+  }
+}
+
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/;
+
+export async function authenticate(
+  provider: Provider,
+  db: Kysely<Database>,
+  authorization: string | undefined,
+  audience: string,
+): Promise<Caller> {
+  if (!authorization) throw new AuthenticationError('send an access token: Authorization: Bearer <token>', 'invalid_request');
+  const match = BEARER.exec(authorization.trim());
+  if (!match) throw new AuthenticationError('the Authorization header must be "Bearer <token>"', 'invalid_request');
+  const value = match[1]!;
+  const token = (await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value));
+  if (!token || !token.isValid) throw new AuthenticationError('the access token is invalid, expired or revoked');
+  const tokenAudience = (token as { aud?: string | string[] }).aud;
+  if (!(Array.isArray(tokenAudience) ? tokenAudience.includes(audience) : tokenAudience === audience)) {
+    throw new AuthenticationError(`the access token was issued for another resource; request one for ${audience}`);
+  }
+  const client = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', token.clientId!).executeTakeFirst();
+  if (!client || client.blocked) throw new AuthenticationError('the client this token was issued to has been revoked');
+  const scopes = new Set(String(token.scope ?? '').split(' ').filter(Boolean));
+  const tokenKey = sha256(value);
+  await touchClient(db, client);
+
+  if (token.kind === 'ClientCredentials') {
+    if (client.kind !== 'api_client' || !client.organisation_id) throw new AuthenticationError('this client cannot use client credentials');
+    const org = await db.selectFrom('organisations').select(['id', 'name']).where('id', '=', client.organisation_id).executeTakeFirst();
+    if (!org) throw new AuthenticationError('the organisation of this client no longer exists');
+    return {
+      principal: { kind: 'client', clientId: client.client_id },
+      coverage: { organisations: [org], all: false },
+      leftOrganisationIds: [],
+      scopes,
+      clientId: client.client_id,
+      tokenKey,
+    };
+  }
+
+  const grantId = (token as { grantId?: string }).grantId;
+  const accountId = (token as { accountId?: string }).accountId;
+  const [grant, consent] = grantId ? await Promise.all([provider.Grant.find(grantId), findConsent(db, grantId)]) : [undefined, undefined];
+  if (!grant || !consent || consent.userId !== accountId || consent.clientId !== client.client_id) {
+    throw new AuthenticationError('the approval behind this token has been revoked');
+  }
+  const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', consent.userId).executeTakeFirst();
+  if (!user) throw new AuthenticationError('the user behind this token no longer exists');
+  const memberships = await organisationsOfUser(db, user.id);
+  const approved = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
+  const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
+  return {
+    // the role is read again, live, for the organisation the call acts for
+    principal: { kind: 'user', userId: user.id, email: user.email, role: approved[0]?.role ?? 'custom' },
+    coverage: { organisations: approved.map((m) => ({ id: m.id, name: m.name })), all: consent.allOrganisations },
+    leftOrganisationIds: left,
+    scopes,
+    clientId: client.client_id,
+    tokenKey,
+  };
+}
+
+/**
+ * The one organisation a call acts for: from the token, with the header (REST) or argument (MCP)
+ * naming it only when the token covers several. Never from the operation's own input.
+ */
+export function resolveOrganisation(caller: Caller, requested: string | undefined): string {
+  const covered = caller.coverage.organisations;
+  if (caller.principal.kind === 'client') {
+    const own = covered[0]!.id;
+    if (requested !== undefined && requested !== own) {
+      throw new OperationError(403, 'organisation_not_allowed', 'Forbidden', "an organisation's own API client acts only for that organisation");
+    }
+    return own;
+  }
+  if (requested !== undefined) {
+    if (covered.some((o) => o.id === requested)) return requested;
+    if (caller.leftOrganisationIds.includes(requested))
+      throw new OperationError(403, 'not_a_member', 'Forbidden', 'you are no longer a member of this organisation');
+    throw new OperationError(403, 'organisation_not_approved', 'Forbidden', 'this connection was not approved for that organisation');
+  }
+  if (covered.length === 1) return covered[0]!.id;
+  if (covered.length === 0)
+    throw new OperationError(403, 'no_organisation', 'Forbidden', 'this connection covers no organisation you are still a member of');
+  throw new OperationError(
+    400,
+    'organisation_required',
+    'Organisation required',
+    `this token covers ${covered.length} organisations: name one with the Service-Organisation header (see GET /v1/organisations)`,
+  );
+}
+
+export function requireScope(caller: Caller, scope: string): void {
+  if (!caller.scopes.has(scope)) throw new OperationError(403, 'insufficient_scope', 'Forbidden', `this call needs the ${scope} scope`);
+}

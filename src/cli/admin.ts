@@ -1,0 +1,84 @@
+/** Operator commands: migrate, orgs, users, members. */
+import { parseArgs } from 'node:util';
+import { hash } from '@node-rs/argon2';
+import { ROLES, type Role } from '../operations/context.js';
+import { migrate } from '../store/migrate.js';
+import { findOrganisation, listOrganisations } from '../store/organisations.js';
+import { createUser, findUserByEmail, isPlausibleEmail, removeMembership, setMembership } from '../store/users.js';
+import { printJson, readStdin, UsageError, withStore } from './io.js';
+
+export async function migrateCommand(): Promise<number> {
+  return withStore(async (store) => {
+    // withStore has migrated already; report the state
+    const applied = await migrate(store);
+    process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+    return 0;
+  });
+}
+
+export async function orgsCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  if (positionals[0] !== 'list') throw new UsageError('usage: ledgerline orgs list [--json]');
+  return withStore(async (store) => {
+    const orgs = (await listOrganisations(store.db)).map((o) => ({
+      id: o.id,
+      name: o.name,
+      currency: o.home_currency,
+      timeZone: o.time_zone,
+      financialYearStartMonth: o.fy_start_month,
+      accountingSystem: o.accounting_system,
+    }));
+    if (values.json) printJson(orgs);
+    else for (const o of orgs) process.stdout.write(`${o.id}  ${o.name} (${o.currency}, ${o.timeZone}, FY from month ${o.financialYearStartMonth}, ${o.accountingSystem})\n`);
+    return 0;
+  });
+}
+
+export async function usersCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { email: { type: 'string' }, name: { type: 'string' }, 'password-stdin': { type: 'boolean' }, json: { type: 'boolean' } },
+  });
+  if (positionals[0] !== 'create' || !values.email || !values.name)
+    throw new UsageError('usage: ledgerline users create --email E --name N [--password-stdin] [--json]');
+  if (!isPlausibleEmail(values.email)) throw new UsageError(`"${values.email}" is not an email address`);
+  let passwordHash: string | null = null;
+  if (values['password-stdin']) {
+    const password = (await readStdin()).replace(/\r?\n$/, '');
+    if (password.length < 10) throw new UsageError('the password must be at least 10 characters');
+    passwordHash = await hash(password);
+  }
+  return withStore(async (store) => {
+    if (await findUserByEmail(store.db, values.email!)) throw new UsageError(`a user with email ${values.email} exists already`);
+    const user = await createUser(store.db, { email: values.email!, name: values.name!, passwordHash });
+    printJson({ id: user.id, email: user.email, name: user.name, password: passwordHash !== null });
+    return 0;
+  });
+}
+
+export async function membersCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+  });
+  const action = positionals[0];
+  if ((action !== 'add' && action !== 'remove') || !values.org || !values.email)
+    throw new UsageError('usage: ledgerline members add --org ORG --email E --role ROLE | members remove --org ORG --email E');
+  if (action === 'add' && !ROLES.includes(values.role as Role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return withStore(async (store) => {
+    const org = await findOrganisation(store.db, values.org!);
+    if (!org) throw new UsageError(`no organisation "${values.org}"`);
+    const user = await findUserByEmail(store.db, values.email!);
+    if (!user) throw new UsageError(`no user with email ${values.email}`);
+    if (action === 'add') {
+      await setMembership(store.db, org.id, user.id, values.role as Role);
+      printJson({ organisation: org.id, user: user.email, role: values.role });
+    } else {
+      if (!(await removeMembership(store.db, org.id, user.id))) throw new UsageError(`${user.email} is not a member of ${org.name}`);
+      printJson({ organisation: org.id, user: user.email, removed: true });
+    }
+    return 0;
+  });
+}

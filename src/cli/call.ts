@@ -1,0 +1,49 @@
+/** `ledgerline call OPERATION --org ORG [--as EMAIL] [--today DATE] [name=value ...]` */
+import { parseArgs } from 'node:util';
+import { isValidDate } from '../domain/dates.js';
+import type { Principal } from '../operations/context.js';
+import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
+import { findOperation, OPERATIONS } from '../operations/index.js';
+import { findOrganisation, listOrganisations } from '../store/organisations.js';
+import { findUserByEmail, organisationsOfUser } from '../store/users.js';
+import { printJson, UsageError, withStore } from './io.js';
+
+export async function callCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { org: { type: 'string' }, as: { type: 'string' }, today: { type: 'string' } },
+  });
+  const [name, ...pairs] = positionals;
+  if (!name) throw new UsageError(`which operation? one of: ${OPERATIONS.map((o) => o.name).join(', ')}`);
+  const op = findOperation(name);
+  if (!op) throw new UsageError(`unknown operation "${name}"; one of: ${OPERATIONS.map((o) => o.name).join(', ')}`);
+  if (values.today !== undefined && !isValidDate(values.today)) throw new UsageError('--today must be a date written yyyy-MM-dd');
+  const input: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`parameters are name=value, got "${pair}"`);
+    input[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return withStore(async (store, config) => {
+    const env = { db: store.db, baseUrl: config.baseUrl, ...(values.today ? { today: values.today } : {}) };
+    let principal: Principal = { kind: 'client', clientId: 'cli' };
+    let userId: string | undefined;
+    if (values.as) {
+      const user = await findUserByEmail(store.db, values.as);
+      if (!user) throw new UsageError(`no user with email ${values.as}`);
+      principal = { kind: 'user', userId: user.id, email: user.email, role: 'custom' };
+      userId = user.id;
+    }
+    if (op.kind === 'caller') {
+      const organisations = userId ? await organisationsOfUser(store.db, userId) : await listOrganisations(store.db);
+      printJson(await runCallerOperation(env, op, principal, { organisations, all: true }, { input, textInput: true }));
+      return 0;
+    }
+    if (!values.org) throw new UsageError(`${op.name} acts for one organisation: give --org ID or name`);
+    const org = await findOrganisation(store.db, values.org);
+    if (!org) throw new UsageError(`no organisation "${values.org}" (see: ledgerline orgs list)`);
+    printJson(await runOrganisationOperation(env, op, principal, org.id, { input, textInput: true }));
+    return 0;
+  });
+}

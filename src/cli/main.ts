@@ -1,0 +1,60 @@
+/** The `ledgerline` command line. */
+import { ConfigError } from '../config.js';
+import { OperationError } from '../operations/errors.js';
+import { membersCommand, migrateCommand, orgsCommand, usersCommand } from './admin.js';
+import { callCommand } from './call.js';
+import { demoCommand } from './demo.js';
+import { UsageError } from './io.js';
+import { serveCommand } from './serve.js';
+
+const HELP = `ledgerline — the accounting data service
+
+  ledgerline serve                          run the service (loads the demo into an empty database)
+  ledgerline migrate                        bring the database schema up to date
+  ledgerline demo [--date D] [--seed N] [--scale N]
+                                            generate the demo organisations into an empty database
+  ledgerline call OPERATION --org ORG [--as EMAIL] [--today D] [name=value ...]
+                                            run an operation and print its JSON result
+  ledgerline orgs list [--json]
+  ledgerline users create --email E --name N [--password-stdin]
+  ledgerline members add --org ORG --email E --role super_admin|admin|submitter|custom
+  ledgerline members remove --org ORG --email E
+
+Settings come from the environment: DATABASE_URL, LEDGERLINE_SQLITE_PATH, HOST, PORT, BASE_URL (see README.md).
+`;
+
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  serve: serveCommand,
+  migrate: migrateCommand,
+  demo: demoCommand,
+  call: callCommand,
+  orgs: orgsCommand,
+  users: usersCommand,
+  members: membersCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(HELP);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`unknown command "${name}"\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    return await command(args);
+  } catch (error) {
+    if (error instanceof OperationError) {
+      process.stderr.write(JSON.stringify({ status: error.status, code: error.code, detail: error.message, errors: error.errors, ...error.extra }, null, 2) + '\n');
+      return 1;
+    }
+    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`ledgerline: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

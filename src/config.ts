@@ -1,0 +1,96 @@
+/**
+ * Settings from the environment, checked once at start with messages that say what to fix.
+ * README.md lists every setting.
+ */
+import type { JWK } from 'jose';
+import { defaultRateLimits, type RateLimits } from './http/service.js';
+import { isPostgresUrl } from './store/db.js';
+
+export interface Config {
+  production: boolean;
+  host: string;
+  port: number;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  sqlitePath: string;
+  poolSize: number;
+  /** cookie signing keys, newest first; generated and kept in the database when unset (not in production) */
+  cookieSecrets: string[] | undefined;
+  /** token signing keys (JWKS with private keys); generated and kept in the database when unset (not in production) */
+  signingJwks: { keys: JWK[] } | undefined;
+  rateLimits: RateLimits;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const RATE_SETTINGS = {
+  RATE_LIMIT_PER_TOKEN: 'perToken',
+  RATE_LIMIT_PER_ORGANISATION: 'perOrganisation',
+  RATE_LIMIT_SIGN_IN_PER_ACCOUNT: 'signInPerAccount',
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS: 'signInPerAddress',
+  RATE_LIMIT_TOKEN_ENDPOINT: 'tokenEndpointPerAddress',
+} as const;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const production = env.NODE_ENV === 'production';
+  const host = env.HOST ?? '127.0.0.1';
+  const port = Number(env.PORT ?? '3000');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)');
+  const poolSize = Number(env.DATABASE_POOL_SIZE ?? '10');
+  if (!Number.isInteger(poolSize) || poolSize < 1) problems.push('DATABASE_POOL_SIZE must be a whole number of at least 1');
+  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const baseUrl = (env.BASE_URL ?? `http://${displayHost}:${port}`).replace(/\/+$/, '');
+  try {
+    const u = new URL(baseUrl);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') problems.push('BASE_URL must be an http(s) URL');
+    if (production && u.protocol !== 'https:') problems.push('BASE_URL must be https in production (NODE_ENV=production)');
+    if (u.search || u.hash) problems.push('BASE_URL must not have a query or fragment');
+  } catch {
+    problems.push(`BASE_URL is not a URL: "${env.BASE_URL}"`);
+  }
+
+  let cookieSecrets: string[] | undefined;
+  if (env.COOKIE_SECRETS) {
+    cookieSecrets = env.COOKIE_SECRETS.split(',').map((s) => s.trim()).filter(Boolean);
+    if (cookieSecrets.some((s) => s.length < 32)) problems.push('COOKIE_SECRETS must be comma-separated secrets of at least 32 characters each');
+  } else if (production) problems.push('COOKIE_SECRETS is required in production (comma-separated, newest first, 32+ characters each)');
+
+  let signingJwks: { keys: JWK[] } | undefined;
+  if (env.SIGNING_JWKS) {
+    try {
+      signingJwks = JSON.parse(env.SIGNING_JWKS) as { keys: JWK[] };
+      if (!Array.isArray(signingJwks.keys) || signingJwks.keys.length === 0 || signingJwks.keys.some((k) => !k.d))
+        problems.push('SIGNING_JWKS must be a JWKS whose keys include their private parts');
+    } catch {
+      problems.push('SIGNING_JWKS must be JSON (a JWKS)');
+    }
+  } else if (production) problems.push('SIGNING_JWKS is required in production (a JWKS with private keys)');
+
+  const overrides: Partial<Record<keyof RateLimits, number>> = {};
+  for (const [name, key] of Object.entries(RATE_SETTINGS)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) problems.push(`${name} must be a whole number (0 turns that limit off)`);
+    else overrides[key] = n;
+  }
+
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  return {
+    production,
+    host,
+    port,
+    baseUrl,
+    databaseUrl,
+    sqlitePath: env.LEDGERLINE_SQLITE_PATH ?? './data/ledgerline.sqlite',
+    poolSize,
+    cookieSecrets,
+    signingJwks,
+    rateLimits: defaultRateLimits(overrides),
+  };
+}

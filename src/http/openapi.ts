@@ -1,0 +1,105 @@
+/** The OpenAPI 3.1 document, generated from the operation list and its zod schemas. */
+import { z } from 'zod';
+import { SERVICE_SCOPES } from '../auth/clients.js';
+import { OPERATIONS } from '../operations/index.js';
+
+const problemSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string', description: 'stable, machine-readable error code' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['parameter', 'message'], properties: { parameter: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+export function openApiDocument(baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+  for (const op of OPERATIONS) {
+    const shape = op.input.shape as Record<string, z.ZodType>;
+    const parameters: unknown[] = Object.entries(shape).map(([name, field]) => {
+      const schema = jsonSchema(field);
+      return {
+        name,
+        in: 'query',
+        required: !field.safeParse(undefined).success,
+        description: field.description ?? (schema.description as string | undefined) ?? '',
+        schema,
+      };
+    });
+    if (op.kind === 'organisation') {
+      parameters.push({
+        name: 'Service-Organisation',
+        in: 'header',
+        required: false,
+        description: 'The organisation id, required only when the token covers several organisations (see GET /v1/organisations).',
+        schema: { type: 'string' },
+      });
+    }
+    const path = op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`;
+    paths[path] = {
+      get: {
+        operationId: op.name,
+        summary: op.summary,
+        description: op.description,
+        ...(op.tool ? { 'x-mcp-tool': op.tool } : {}),
+        ...(op.kind === 'organisation' ? { 'x-default-roles': op.defaultRoles } : {}),
+        security: [{ oauth2: [op.scope] }],
+        parameters,
+        responses: {
+          '200': { description: 'OK', content: { 'application/json': { schema: jsonSchema(op.output) } } },
+          '400': problem('Invalid parameters (invalid_request, every bad parameter listed), or organisation_required'),
+          '401': problem('No valid access token (invalid_token)'),
+          '403': problem('Scope, role (role_not_allowed) or organisation does not allow the call'),
+          '404': problem('Something named in the parameters does not exist'),
+          '429': problem('Rate limited (rate_limited); see Retry-After'),
+        },
+      },
+    };
+  }
+  const scopes = Object.fromEntries(
+    [...SERVICE_SCOPES, 'offline_access'].map((s) => [
+      s,
+      s === 'service.read' ? 'read accounting data' : s === 'service.write' ? 'create or change records' : 'a refresh token',
+    ]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Ledgerline API',
+      version: '1',
+      description: "Read an organisation's accounting data. Every call acts for exactly one organisation, taken from the token.",
+    },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      schemas: { Problem: problemSchema },
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${baseUrl}/oauth/authorize`,
+              tokenUrl: `${baseUrl}/oauth/token`,
+              refreshUrl: `${baseUrl}/oauth/token`,
+              scopes,
+            },
+            clientCredentials: { tokenUrl: `${baseUrl}/oauth/token`, scopes },
+          },
+        },
+      },
+    },
+  };
+}

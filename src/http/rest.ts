@@ -1,0 +1,82 @@
+/**
+ * The REST transport: GET /v1/organisations and GET /v1/operations/<name> for every operation in
+ * the list. It turns a request into (caller, organisation, input), runs the operation through the
+ * one shared path, and serialises the result or the problem. No business logic lives here.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate, requireScope, resolveOrganisation, AuthenticationError, type Caller } from '../auth/verify.js';
+import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
+import { OPERATIONS } from '../operations/index.js';
+import { OperationError } from '../operations/errors.js';
+import type { AnyOperation } from '../operations/operation.js';
+import { rateLimitHeaders, type Limit, type RateLimiter } from './rate-limit.js';
+import type { ServiceContext } from './service.js';
+
+export const ORGANISATION_HEADER = 'service-organisation';
+
+export function registerRest(app: FastifyInstance, service: ServiceContext): void {
+  const audience = service.resources.api;
+
+  async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
+    try {
+      return await authenticate(service.provider, service.db, request.headers.authorization, audience);
+    } catch (error) {
+      if (error instanceof AuthenticationError) {
+        reply.header(
+          'www-authenticate',
+          `Bearer realm="ledgerline", error="${error.bearerError}", error_description="${error.message.replace(/"/g, "'")}", resource_metadata="${service.baseUrl}/.well-known/oauth-protected-resource/v1"`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async function limit(reply: FastifyReply, c: Caller, organisationId: string | null): Promise<void> {
+    await applyRateLimits(service.limiter, service.limits, reply, c, organisationId);
+  }
+
+  for (const op of OPERATIONS) {
+    const path = op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`;
+    app.get(path, async (request, reply) => {
+      const c = await caller(request, reply);
+      requireScope(c, op.scope);
+      const input = request.query as Record<string, unknown>;
+      if (op.kind === 'caller') {
+        await limit(reply, c, null);
+        return runCallerOperation(service.env, op, c.principal, c.coverage, { input, textInput: true });
+      }
+      const header = request.headers[ORGANISATION_HEADER];
+      const organisationId = resolveOrganisation(c, Array.isArray(header) ? header[0] : header);
+      await limit(reply, c, organisationId);
+      return runOrganisationOperation(service.env, op, c.principal, organisationId, { input, textInput: true });
+    });
+  }
+
+  app.get('/v1/operations/:name', async (request) => {
+    const { name } = request.params as { name: string };
+    throw new OperationError(404, 'unknown_operation', 'Not found', `no operation "${name}"; see ${service.baseUrl}/openapi.json`, [], {
+      operations: OPERATIONS.filter((o) => o.kind === 'organisation').map((o) => o.name),
+    });
+  });
+}
+
+/** Per token and per organisation, with the standard headers on every answer and Retry-After on 429. */
+export async function applyRateLimits(
+  limiter: RateLimiter,
+  limits: { perToken: Limit; perOrganisation: Limit },
+  reply: FastifyReply,
+  c: Caller,
+  organisationId: string | null,
+): Promise<void> {
+  const checks = [{ limit: limits.perToken, result: await limiter.check(limits.perToken, c.tokenKey) }];
+  if (organisationId) checks.push({ limit: limits.perOrganisation, result: await limiter.check(limits.perOrganisation, organisationId) });
+  reply.headers(rateLimitHeaders(checks));
+  const refused = checks.filter((x) => !x.result.allowed);
+  if (refused.length) {
+    const wait = Math.max(...refused.map((x) => x.result.resetSeconds));
+    reply.header('retry-after', String(wait));
+    throw new OperationError(429, 'rate_limited', 'Too many requests', `rate limit reached (${refused.map((x) => x.limit.name).join(', ')}); retry in ${wait} s`);
+  }
+}
+
+export type { AnyOperation };

@@ -1,0 +1,45 @@
+/** Everything the HTTP transports share, built once per server. */
+import type { Kysely } from 'kysely';
+import type Provider from 'oidc-provider';
+import type { Resources } from '../auth/provider.js';
+import type { ServiceSecrets } from '../auth/secrets.js';
+import type { CallEnvironment } from '../operations/execute.js';
+import type { Store } from '../store/db.js';
+import type { Database } from '../store/schema.js';
+import type { Limit, RateLimiter } from './rate-limit.js';
+
+export interface RateLimits {
+  perToken: Limit;
+  perOrganisation: Limit;
+  signInPerAccount: Limit;
+  signInPerAddress: Limit;
+  /** token and registration endpoints, per client address */
+  tokenEndpointPerAddress: Limit;
+}
+
+export interface ServiceContext {
+  store: Store;
+  db: Kysely<Database>;
+  baseUrl: string;
+  resources: Resources;
+  provider: Provider;
+  secrets: ServiceSecrets;
+  env: CallEnvironment;
+  limiter: RateLimiter;
+  limits: RateLimits;
+}
+
+export function defaultRateLimits(overrides: Partial<Record<keyof RateLimits, number>> = {}): RateLimits {
+  const make = (name: string, key: keyof RateLimits, limit: number, windowSeconds: number): Limit => ({
+    name,
+    limit: overrides[key] ?? limit,
+    windowSeconds,
+  });
+  return {
+    perToken: make('per-token', 'perToken', 600, 60),
+    perOrganisation: make('per-organisation', 'perOrganisation', 1200, 60),
+    signInPerAccount: make('sign-in-account', 'signInPerAccount', 10, 900),
+    signInPerAddress: make('sign-in-address', 'signInPerAddress', 50, 900),
+    tokenEndpointPerAddress: make('token-endpoint', 'tokenEndpointPerAddress', 120, 60),
+  };
+}

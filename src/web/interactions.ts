@@ -1,0 +1,205 @@
+/**
+ * The sign-in and consent steps of the authorization code flow. oidc-provider hands the browser
+ * here (/oauth/interaction/:uid); we show the page, check the form, and hand the result back.
+ */
+import { hash, verify } from '@node-rs/argon2';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type Provider from 'oidc-provider';
+import { getClient } from '../auth/clients.js';
+import { saveConsent } from '../auth/consents.js';
+import { nowIso } from '../store/ids.js';
+import type { Database } from '../store/schema.js';
+import { findUserByEmail, organisationsOfUser } from '../store/users.js';
+import type { RateLimiter, Limit } from '../http/rate-limit.js';
+import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
+import { consentPage, type ConsentView } from './pages/consent.js';
+import { signInPage } from './pages/signin.js';
+
+export interface InteractionOptions {
+  provider: Provider;
+  db: Kysely<Database>;
+  baseUrl: string;
+  csrfKey: string;
+  limiter: RateLimiter;
+  signInLimits: { perAccount: Limit; perAddress: Limit };
+}
+
+type Form = Record<string, string | string[] | undefined>;
+
+const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+// verifying against this keeps a wrong email as slow as a wrong password
+const DUMMY_HASH = hash('ledgerline-timing-equaliser');
+
+export function registerInteractions(app: FastifyInstance, o: InteractionOptions): void {
+  const html = (reply: FastifyReply, body: string, status = 200) =>
+    reply
+      .code(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-frame-options', 'DENY')
+      .header('content-security-policy', "default-src 'none'; style-src 'self'; form-action 'self' *; frame-ancestors 'none'; base-uri 'none'")
+      .send(body);
+
+  async function clientView(clientId: string) {
+    const client = await o.provider.Client.find(clientId);
+    const row = await getClient(o.db, clientId);
+    const name = row?.name ?? client?.clientName ?? clientId;
+    return { client, row, name, verified: row?.verified === 1 };
+  }
+
+  app.get('/oauth/interaction/:uid', async (request, reply) => {
+    const details = await o.provider.interactionDetails(request.raw, reply.raw);
+    const uid = details.uid;
+    const { name } = await clientView(String(details.params.client_id));
+    if (details.prompt.name === 'login') {
+      return html(reply, signInPage({ action: `/oauth/interaction/${uid}/login`, csrf: csrfToken(o.csrfKey, uid), clientName: name }));
+    }
+    return html(reply, await renderConsent(details));
+  });
+
+  async function renderConsent(details: Awaited<ReturnType<Provider['interactionDetails']>>, error?: string): Promise<string> {
+    const accountId = String(details.session?.accountId);
+    const user = await o.db.selectFrom('users').select(['email']).where('id', '=', accountId).executeTakeFirst();
+    const orgs = await organisationsOfUser(o.db, accountId);
+    const { client, name, verified } = await clientView(String(details.params.client_id));
+    const requested = new Set(String(details.params.scope ?? '').split(' '));
+    const redirect = String(details.params.redirect_uri ?? client?.redirectUris?.[0] ?? '');
+    const view: ConsentView = {
+      action: `/oauth/interaction/${details.uid}/consent`,
+      csrf: csrfToken(o.csrfKey, details.uid),
+      clientName: name,
+      verified,
+      redirectHost: URL.parse(redirect)?.host ?? redirect,
+      userEmail: user?.email ?? '',
+      organisations: orgs.length > 1 ? orgs.map((g) => ({ id: g.id, name: g.name })) : null,
+      ...(orgs.length === 1 ? { singleOrganisation: orgs[0]!.name } : {}),
+      readRequested: requested.has('service.read') || !requested.has('service.write'),
+      writeRequested: requested.has('service.write'),
+      offline: requested.has('offline_access'),
+      ...(error ? { error } : {}),
+    };
+    return consentPage(view);
+  }
+
+  function checkForm(request: FastifyRequest, uid: string, form: Form): string | null {
+    if (!sameOrigin(o.baseUrl, request.headers as { origin?: string; referer?: string })) return 'This form must be sent from Ledgerline itself.';
+    if (!csrfValid(o.csrfKey, uid, one(form.csrf))) return 'This form has expired. Go back to the app and start again.';
+    return null;
+  }
+
+  app.post('/oauth/interaction/:uid/login', async (request, reply) => {
+    const details = await o.provider.interactionDetails(request.raw, reply.raw);
+    if (details.prompt.name !== 'login') return reply.redirect(`/oauth/interaction/${details.uid}`, 303);
+    const form = (request.body ?? {}) as Form;
+    const { name } = await clientView(String(details.params.client_id));
+    const email = (one(form.email) ?? '').trim().toLowerCase();
+    const again = (error: string, status: number) =>
+      html(reply, signInPage({ action: `/oauth/interaction/${details.uid}/login`, csrf: csrfToken(o.csrfKey, details.uid), clientName: name, email, error }), status);
+    const refused = checkForm(request, details.uid, form);
+    if (refused) return again(refused, 403);
+    // throttled per account and per address against password guessing
+    const byAccount = await o.limiter.check(o.signInLimits.perAccount, email);
+    const byAddress = await o.limiter.check(o.signInLimits.perAddress, request.ip);
+    if (!byAccount.allowed || !byAddress.allowed) {
+      const wait = Math.max(byAccount.allowed ? 0 : byAccount.resetSeconds, byAddress.allowed ? 0 : byAddress.resetSeconds);
+      reply.header('retry-after', String(wait));
+      return again(`Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, 429);
+    }
+    const password = one(form.password) ?? '';
+    const user = email ? await findUserByEmail(o.db, email) : undefined;
+    const ok = user?.password_hash ? await verify(user.password_hash, password).catch(() => false) : (await verify(await DUMMY_HASH, password), false);
+    if (!user || !ok) return again('That email and password do not match an account.', 401);
+    reply.hijack();
+    await o.provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+  });
+
+  app.post('/oauth/interaction/:uid/consent', async (request, reply) => {
+    const details = await o.provider.interactionDetails(request.raw, reply.raw);
+    if (details.prompt.name !== 'consent') return reply.redirect(`/oauth/interaction/${details.uid}`, 303);
+    const form = (request.body ?? {}) as Form;
+    const refused = checkForm(request, details.uid, form);
+    if (refused) return html(reply, await renderConsent(details, refused), 403);
+    if (one(form.decision) !== 'approve') {
+      reply.hijack();
+      await o.provider.interactionFinished(
+        request.raw,
+        reply.raw,
+        { error: 'access_denied', error_description: 'the user did not allow access' },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    const accountId = String(details.session!.accountId);
+    const clientId = String(details.params.client_id);
+    const memberships = await organisationsOfUser(o.db, accountId);
+    if (memberships.length === 0) return html(reply, await renderConsent(details, 'You are not a member of any organisation yet, so there is nothing to connect.'), 400);
+    let all = false;
+    let chosen: string[];
+    if (memberships.length === 1) chosen = [memberships[0]!.id];
+    else {
+      all = one(form.all_organisations) === '1';
+      chosen = all ? [] : [...new Set(list(form.organisation))];
+      if (!all && chosen.length === 0) return html(reply, await renderConsent(details, 'Pick at least one organisation.'), 400);
+      if (chosen.some((id) => !memberships.some((m) => m.id === id)))
+        return html(reply, await renderConsent(details, 'You can only pick organisations you belong to.'), 400);
+    }
+    const allowWrite = one(form.write) === '1';
+
+    const grant = details.grantId ? await o.provider.Grant.find(details.grantId) : new o.provider.Grant({ accountId, clientId });
+    if (!grant) return html(reply, await renderConsent(details, 'This request has expired. Go back to the app and start again.'), 400);
+    const prompt = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    if (prompt.missingOIDCScope?.length) grant.addOIDCScope(prompt.missingOIDCScope.filter((s) => s !== 'service.write').join(' '));
+    const granted: string[] = [];
+    for (const [resource, scopes] of Object.entries(prompt.missingResourceScopes ?? {})) {
+      const allowed = scopes.filter((s) => s !== 'service.write' || allowWrite);
+      if (allowed.length) grant.addResourceScope(resource, allowed.join(' '));
+      if (!allowWrite && scopes.includes('service.write')) grant.rejectResourceScope(resource, 'service.write');
+      granted.push(...allowed);
+    }
+    const grantId = await grant.save();
+    await ensureClientRow(o.db, clientId, await o.provider.Client.find(clientId));
+    await saveConsent(o.db, {
+      grantId,
+      userId: accountId,
+      clientId,
+      allOrganisations: all,
+      organisationIds: chosen,
+      scope: [...new Set([...granted, ...(prompt.missingOIDCScope ?? [])])].join(' '),
+    });
+    reply.hijack();
+    await o.provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  });
+}
+
+/**
+ * A Client ID Metadata Document client exists only as a URL until a user connects it; keep a row
+ * so it shows up among connected apps, can be revoked, and passes the token check.
+ */
+async function ensureClientRow(db: Kysely<Database>, clientId: string, client: { clientName?: string; metadata(): Record<string, unknown> } | undefined) {
+  if (!client) return;
+  const existing = await getClient(db, clientId);
+  if (existing) return;
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      client_id: clientId,
+      kind: 'metadata_document',
+      organisation_id: null,
+      name: client.clientName ?? new URL(clientId).host,
+      verified: 0,
+      blocked: 0,
+      metadata: JSON.stringify(client.metadata()),
+      secret_hash: null,
+      created_by: null,
+      created_at: nowIso(),
+      last_used_at: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}

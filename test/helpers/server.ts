@@ -1,0 +1,23 @@
+/** A real server on a loopback port, with its own store, for tests that speak HTTP. */
+import { createServer } from 'node:net';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
+import type { Store } from '../../src/store/db.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(store: Store, options: Partial<AppOptions> = {}) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { app, service } = await buildApp({ store, baseUrl, ...options });
+  await app.listen({ host: '127.0.0.1', port });
+  return { app, service, baseUrl, close: () => app.close() };
+}
