@@ -14,6 +14,8 @@ export interface WindowResult {
 export interface CounterStore {
   /** Counts one hit on key in a window of windowSeconds; answers the count so far. */
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>;
+  /** The count so far, without counting. */
+  peek(key: string): Promise<{ count: number; resetSeconds: number }>;
 }
 
 export class MemoryCounterStore implements CounterStore {
@@ -29,6 +31,13 @@ export class MemoryCounterStore implements CounterStore {
       this.windows.set(key, w);
     }
     w.count++;
+    return { count: w.count, resetSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
+  }
+
+  async peek(key: string): Promise<{ count: number; resetSeconds: number }> {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now) return { count: 0, resetSeconds: 0 };
     return { count: w.count, resetSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
   }
 
@@ -54,6 +63,13 @@ export class RateLimiter {
     if (limit.limit <= 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 };
     const { count, resetSeconds } = await this.store.hit(`${limit.name}:${key}`, limit.windowSeconds);
     return { allowed: count <= limit.limit, limit: limit.limit, remaining: Math.max(0, limit.limit - count), resetSeconds };
+  }
+
+  /** Whether another hit would still be allowed, without counting one (for limits on failures only). */
+  async wouldAllow(limit: Limit, key: string): Promise<WindowResult> {
+    if (limit.limit <= 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 };
+    const { count, resetSeconds } = await this.store.peek(`${limit.name}:${key}`);
+    return { allowed: count < limit.limit, limit: limit.limit, remaining: Math.max(0, limit.limit - count), resetSeconds };
   }
 }
 

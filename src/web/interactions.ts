@@ -100,18 +100,22 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       html(reply, signInPage({ action: `/oauth/interaction/${details.uid}/login`, csrf: csrfToken(o.csrfKey, details.uid), clientName: name, email, error }), status);
     const refused = checkForm(request, details.uid, form);
     if (refused) return again(refused, 403);
-    // throttled per account and per address against password guessing
-    const byAccount = await o.limiter.check(o.signInLimits.perAccount, email);
-    const byAddress = await o.limiter.check(o.signInLimits.perAddress, request.ip);
+    // failed attempts are limited per account and per address, against password guessing
+    const byAccount = await o.limiter.wouldAllow(o.signInLimits.perAccount, email);
+    const byAddress = await o.limiter.wouldAllow(o.signInLimits.perAddress, request.ip);
     if (!byAccount.allowed || !byAddress.allowed) {
       const wait = Math.max(byAccount.allowed ? 0 : byAccount.resetSeconds, byAddress.allowed ? 0 : byAddress.resetSeconds);
       reply.header('retry-after', String(wait));
-      return again(`Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, 429);
+      return again(`Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, 429);
     }
     const password = one(form.password) ?? '';
     const user = email ? await findUserByEmail(o.db, email) : undefined;
     const ok = user?.password_hash ? await verify(user.password_hash, password).catch(() => false) : (await verify(await DUMMY_HASH, password), false);
-    if (!user || !ok) return again('That email and password do not match an account.', 401);
+    if (!user || !ok) {
+      await o.limiter.check(o.signInLimits.perAccount, email);
+      await o.limiter.check(o.signInLimits.perAddress, request.ip);
+      return again('That email and password do not match an account.', 401);
+    }
     reply.hijack();
     await o.provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });
@@ -154,7 +158,10 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       missingOIDCScope?: string[];
       missingResourceScopes?: Record<string, string[]>;
     };
-    if (prompt.missingOIDCScope?.length) grant.addOIDCScope(prompt.missingOIDCScope.filter((s) => s !== 'service.write').join(' '));
+    // a scope the user unticks must be rejected, not just left out, or the provider asks again
+    const oidcScopes = (prompt.missingOIDCScope ?? []).filter((s) => s !== 'service.write' || allowWrite);
+    if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
+    if (!allowWrite && prompt.missingOIDCScope?.includes('service.write')) grant.rejectOIDCScope('service.write');
     const granted: string[] = [];
     for (const [resource, scopes] of Object.entries(prompt.missingResourceScopes ?? {})) {
       const allowed = scopes.filter((s) => s !== 'service.write' || allowWrite);
@@ -170,7 +177,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       clientId,
       allOrganisations: all,
       organisationIds: chosen,
-      scope: [...new Set([...granted, ...(prompt.missingOIDCScope ?? [])])].join(' '),
+      scope: [...new Set([...granted, ...oidcScopes])].join(' '),
     });
     reply.hijack();
     await o.provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });

@@ -66,6 +66,7 @@ export class BuiltinAccounting implements AccountingSystem {
 
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
     const result = new Map<string, number[]>();
+    if (accountIds && accountIds.length === 0) return result;
     for (const [index, range] of ranges.entries()) {
       for (const [account, amount] of await this.rangeTotals(range, accountIds)) {
         let row = result.get(account);
