@@ -45,7 +45,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('publishes RFC 8414 metadata at the spec\'s paths, PKCE S256 only', async () => {
-      const meta = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
+      const meta: any = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
       assert.equal(meta.issuer, base);
       assert.equal(meta.authorization_endpoint, `${base}/oauth/authorize`);
       assert.equal(meta.token_endpoint, `${base}/oauth/token`);
@@ -224,12 +224,12 @@ for (const dialect of DIALECTS) {
       const post = (body: unknown) => fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const http = await post({ redirect_uris: ['http://example.com/callback'] });
       assert.equal(http.status, 400);
-      assert.equal((await http.json()).error, 'invalid_redirect_uri');
+      assert.equal(((await http.json()) as any).error, "invalid_redirect_uri");
       const cc = await post({ redirect_uris: ['https://example.com/cb'], grant_types: ['client_credentials'] });
       assert.equal(cc.status, 400);
       const ok = await post({ redirect_uris: ['https://app.example.com/cb', 'http://localhost:8976/cb'] });
       assert.equal(ok.status, 201);
-      const registered = await ok.json();
+      const registered: any = await ok.json();
       assert.equal(registered.token_endpoint_auth_method, 'none');
     });
 

@@ -3,6 +3,7 @@ import { ConfigError } from '../config.js';
 import { OperationError } from '../operations/errors.js';
 import { membersCommand, migrateCommand, orgsCommand, usersCommand } from './admin.js';
 import { callCommand } from './call.js';
+import { appsCommand, clientsCommand } from './clients.js';
 import { demoCommand } from './demo.js';
 import { UsageError } from './io.js';
 import { serveCommand } from './serve.js';
@@ -19,8 +20,14 @@ const HELP = `ledgerline — the accounting data service
   ledgerline users create --email E --name N [--password-stdin]
   ledgerline members add --org ORG --email E --role super_admin|admin|submitter|custom
   ledgerline members remove --org ORG --email E
+  ledgerline clients create --org ORG --name N [--scopes "service.read"] [--json]
+                                            an API client for client credentials (the secret is shown once)
+  ledgerline clients list --org ORG [--json]
+  ledgerline clients revoke CLIENT_ID
+  ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI ...] [--json]
+                                            a verified app (public client, authorization code with PKCE)
 
-Settings come from the environment: DATABASE_URL, LEDGERLINE_SQLITE_PATH, HOST, PORT, BASE_URL (see README.md).
+Settings come from the environment: DATABASE_URL, LEDGERLINE_SQLITE_PATH, HOST, PORT, BASE_URL, … (see README.md).
 `;
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
@@ -31,6 +38,8 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   orgs: orgsCommand,
   users: usersCommand,
   members: membersCommand,
+  clients: clientsCommand,
+  apps: appsCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,182 @@
+/**
+ * `ledgerline import bank --org ORG --account ACCOUNT FILE... [options] [--json]`: imports bank and
+ * card statements (OFX, QFX, CAMT.053/052/054, MT940, QIF, bank CSV) into one account, each file
+ * in its own database transaction, and prints what each did or why it was refused.
+ */
+import { stat, readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatMoney } from '../domain/money.js';
+import { findBankAccount } from '../operations/banking/find-account.js';
+import { OperationError } from '../operations/errors.js';
+import { CSV_PRESETS } from '../import/csv-presets.js';
+import { CSV_ROLES, type CsvOptions, type CsvRole } from '../import/csv.js';
+import { importStatement, type ImportReport, type NewBankAccount } from '../import/importer.js';
+import { DEFAULT_MAX_BYTES } from '../import/parse.js';
+import { ImportRefusal } from '../import/refusal.js';
+import { FORMATS, type FormatName } from '../import/statement.js';
+import { importSummary, refusalSummary } from '../import/summary.js';
+import { listBankAccounts } from '../store/banking.js';
+import { findOrganisation } from '../store/organisations.js';
+import type { BankAccountRow } from '../store/schema.js';
+import { printJson, UsageError, withStore } from './io.js';
+
+const USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT FILE... [--json]
+  --format ${FORMATS.join('|')}   (default: told from the content)
+  --dry-run                     check and report, write nothing
+  --allow-unbalanced            import a statement whose balances do not reconcile
+  --rate R                      home-currency units per 1 unit of a foreign-currency account
+  --create-account --name N --type bank|credit_card --currency C [--bank B] [--number N]
+                                create the account (in the first file's transaction) if ACCOUNT is not found
+  CSV: --preset ${CSV_PRESETS.map((p) => p.name).join('|')}
+       --column ROLE=NAME (roles ${CSV_ROLES.join(', ')}; NAME a header, #N a position, A+B joined)
+       --date-format dd/MM/yyyy  --decimal dot|comma  --delimiter ';'  --encoding windows-1250  --positive-out`;
+
+export async function importCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      org: { type: 'string' },
+      account: { type: 'string' },
+      format: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'allow-unbalanced': { type: 'boolean' },
+      rate: { type: 'string' },
+      'create-account': { type: 'boolean' },
+      name: { type: 'string' },
+      type: { type: 'string' },
+      currency: { type: 'string' },
+      bank: { type: 'string' },
+      number: { type: 'string' },
+      preset: { type: 'string' },
+      column: { type: 'string', multiple: true },
+      'date-format': { type: 'string' },
+      decimal: { type: 'string' },
+      delimiter: { type: 'string' },
+      encoding: { type: 'string' },
+      'positive-out': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+  });
+  const [what, ...files] = positionals;
+  if (what !== 'bank' || !values.org || files.length === 0) throw new UsageError(USAGE);
+  const accountTerm = values.account ?? (values['create-account'] ? values.name : undefined);
+  if (!accountTerm) throw new UsageError(`--account is needed (or --create-account with --name)\n${USAGE}`);
+  if (values.format !== undefined && !FORMATS.includes(values.format as FormatName)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  const create = values['create-account'] ? newAccountOptions(values, accountTerm) : null;
+  const csv = csvOptions(values);
+
+  return withStore(async (store) => {
+    const org = await findOrganisation(store.db, values.org!);
+    if (!org) throw new UsageError(`no organisation "${values.org}" (see: ledgerline orgs list)`);
+    let account = await lookUpAccount(store.db, org.id, accountTerm, create !== null);
+    const results: unknown[] = [];
+    let refused = 0;
+    for (const path of files) {
+      const name = basename(path);
+      try {
+        const size = (await stat(path)).size;
+        // refused before reading, so an oversized upload costs nothing
+        if (size > DEFAULT_MAX_BYTES) throw new ImportRefusal('too_large', `the file is ${size} bytes, over the import limit of ${DEFAULT_MAX_BYTES} bytes; split it into smaller statements`);
+        const report = await importStatement(store, {
+          organisation: org,
+          account: account ?? { create: create! },
+          fileName: name,
+          bytes: await readFile(path),
+          options: {
+            ...(values.format ? { format: values.format as FormatName } : {}),
+            ...(values['dry-run'] ? { dryRun: true } : {}),
+            ...(values['allow-unbalanced'] ? { allowUnbalanced: true } : {}),
+            ...(values.rate !== undefined ? { rate: values.rate } : {}),
+            csv,
+          },
+        });
+        if (report.account.created && !report.dryRun) account = await lookUpAccount(store.db, org.id, report.account.id, false);
+        results.push(importSummary(report));
+        if (!values.json) printReport(report);
+      } catch (error) {
+        if (!(error instanceof ImportRefusal)) throw error;
+        refused++;
+        results.push(refusalSummary(name, error));
+        if (!values.json) process.stdout.write(`${name}: refused (${error.code}): ${error.message}\nnothing from ${name} was written\n`);
+      }
+    }
+    if (values.json) printJson({ organisation: org.id, files: results, imported: files.length - refused, refused });
+    return refused ? 1 : 0;
+  });
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+function newAccountOptions(values: Values, term: string): NewBankAccount {
+  const type = values.type as string | undefined;
+  const currency = values.currency as string | undefined;
+  if (type !== 'bank' && type !== 'credit_card') throw new UsageError('--create-account needs --type bank or --type credit_card');
+  if (!currency) throw new UsageError('--create-account needs --currency (ISO 4217, e.g. GBP)');
+  return {
+    name: (values.name as string | undefined) ?? term,
+    type,
+    currency: currency.toUpperCase(),
+    ...(values.bank ? { bank: values.bank as string } : {}),
+    ...(values.number ? { number: values.number as string } : {}),
+  };
+}
+
+function csvOptions(values: Values): CsvOptions {
+  const options: CsvOptions = {};
+  if (values.preset) options.preset = values.preset as string;
+  if (values['date-format']) options.dateFormat = values['date-format'] as string;
+  if (values.decimal) {
+    const mark = { dot: '.', point: '.', '.': '.', comma: ',', ',': ',' }[values.decimal as string];
+    if (!mark) throw new UsageError('--decimal must be dot or comma');
+    options.decimal = mark as '.' | ',';
+  }
+  if (values.delimiter) options.delimiter = (values.delimiter as string) === '\\t' || values.delimiter === 'tab' ? '\t' : (values.delimiter as string);
+  if (values.encoding) options.encoding = values.encoding as string;
+  if (values['positive-out']) options.positiveOut = true;
+  const columns = (values.column as string[] | undefined) ?? [];
+  if (columns.length) {
+    options.columns = {};
+    for (const pair of columns) {
+      const eq = pair.indexOf('=');
+      const role = pair.slice(0, eq).trim() as CsvRole;
+      if (eq <= 0 || !CSV_ROLES.includes(role)) throw new UsageError(`--column takes ROLE=NAME with ROLE one of ${CSV_ROLES.join(', ')}; got "${pair}"`);
+      options.columns[role] = pair.slice(eq + 1);
+    }
+  }
+  return options;
+}
+
+/** The account by id, number or name; null when it is not found and may be created. */
+async function lookUpAccount(db: Parameters<typeof listBankAccounts>[0], organisationId: string, term: string, mayCreate: boolean): Promise<BankAccountRow | null> {
+  const accounts = await listBankAccounts(db, organisationId, null);
+  try {
+    return findBankAccount(accounts, term);
+  } catch (error) {
+    if (mayCreate && error instanceof OperationError && error.code === 'account_not_found') return null;
+    throw error;
+  }
+}
+
+function printReport(report: ImportReport): void {
+  const money = (minor: number | null) => (minor === null ? '—' : formatMoney(minor, report.account.currency));
+  const out = process.stdout;
+  const verb = report.dryRun ? 'would import' : 'imported';
+  out.write(
+    `${report.file}: ${report.format} → ${report.account.name} (${report.account.id}${report.account.created ? ', created' : ''}): ` +
+      `${verb} ${report.new} new, ${report.alreadyPresent} already present, ${report.skipped.length} skipped\n`,
+  );
+  for (const s of report.statements) {
+    const b = s.balances;
+    out.write(`  ${s.source} (${s.where}): ${s.transactions} transactions, in ${money(s.moneyIn)}, out ${money(s.moneyOut)}\n`);
+    out.write(
+      `    statement opening ${money(b.statementOpening)} closing ${money(b.statementClosing)}; opening + entries ${money(b.computedClosing)} [${b.check}]; ` +
+        `Ledgerline before ${money(b.ledgerlineOpening)} through ${money(b.ledgerlineClosing)}\n`,
+    );
+    for (const p of b.problems) out.write(`    ! ${p.where}: ${p.message}\n`);
+  }
+  for (const s of report.skipped) out.write(`  skipped ${s.where}: ${s.reason}\n`);
+  for (const n of report.notes) out.write(`  note: ${n}\n`);
+  out.write(`  account balance ${money(report.accountBalance)} over ${report.accountTransactions} transactions\n`);
+}
