@@ -3,7 +3,10 @@ import { parseArgs } from 'node:util';
 import { hash } from '@node-rs/argon2';
 import { ROLES, type Role } from '../operations/context.js';
 import { migrate } from '../store/migrate.js';
-import { findOrganisation, listOrganisations } from '../store/organisations.js';
+import { ACCOUNTING_SYSTEMS } from '../accounting/index.js';
+import { validateGnuCashBook } from '../accounting/gnucash/config.js';
+import { provisionOrganisation } from '../provision.js';
+import { findOrganisation, listOrganisations, validateNewOrganisation } from '../store/organisations.js';
 import { createUser, findUserByEmail, isPlausibleEmail, removeMembership, setMembership } from '../store/users.js';
 import { printJson, readStdin, UsageError, withStore } from './io.js';
 
@@ -17,8 +20,21 @@ export async function migrateCommand(): Promise<number> {
 }
 
 export async function orgsCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
-  if (positionals[0] !== 'list') throw new UsageError('usage: ledgerline orgs list [--json]');
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      name: { type: 'string' },
+      currency: { type: 'string' },
+      timezone: { type: 'string' },
+      'financial-year-start': { type: 'string' },
+      accounting: { type: 'string' },
+      book: { type: 'string' },
+    },
+  });
+  if (positionals[0] === 'create') return createOrganisationCommand(values);
+  if (positionals[0] !== 'list') throw new UsageError('usage: ledgerline orgs list [--json] | orgs create --name N --currency C --timezone Z --financial-year-start M [--accounting builtin | --accounting gnucash --book PATH] [--json]');
   return withStore(async (store) => {
     const orgs = (await listOrganisations(store.db)).map((o) => ({
       id: o.id,
@@ -30,6 +46,39 @@ export async function orgsCommand(args: string[]): Promise<number> {
     }));
     if (values.json) printJson(orgs);
     else for (const o of orgs) process.stdout.write(`${o.id}  ${o.name} (${o.currency}, ${o.timeZone}, FY from month ${o.financialYearStartMonth}, ${o.accountingSystem})\n`);
+    return 0;
+  });
+}
+
+async function createOrganisationCommand(values: Record<string, string | boolean | undefined>): Promise<number> {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const missing = ['name', 'currency', 'timezone', 'financial-year-start'].filter((k) => !text(k));
+  if (missing.length) throw new UsageError(`orgs create needs ${missing.map((m) => `--${m}`).join(', ')}`);
+  const accounting = text('accounting') ?? 'builtin';
+  if (!(ACCOUNTING_SYSTEMS as readonly string[]).includes(accounting)) throw new UsageError(`--accounting must be one of ${ACCOUNTING_SYSTEMS.join(', ')}`);
+  const fyStartMonth = Number(text('financial-year-start'));
+  const input = {
+    name: text('name')!,
+    homeCurrency: text('currency')!.toUpperCase(),
+    timeZone: text('timezone')!,
+    fyStartMonth,
+    accountingSystem: accounting,
+  };
+  const problems = validateNewOrganisation(input);
+  if (problems.length) throw new UsageError(problems.join('; '));
+  let accountingConfig: Record<string, unknown> | null = null;
+  if (accounting === 'gnucash') {
+    const book = text('book');
+    if (!book) throw new UsageError('--accounting gnucash needs --book PATH (a GnuCash book saved as SQLite)');
+    try {
+      accountingConfig = { bookPath: validateGnuCashBook(book, input.homeCurrency).bookPath };
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  } else if (text('book')) throw new UsageError('--book applies only with --accounting gnucash');
+  return withStore(async (store) => {
+    const org = await provisionOrganisation(store.db, { ...input, accountingConfig });
+    printJson({ id: org.id, name: org.name, currency: org.home_currency, timeZone: org.time_zone, financialYearStartMonth: org.fy_start_month, accountingSystem: org.accounting_system });
     return 0;
   });
 }

@@ -1,12 +1,7 @@
 /** The `ledgerline` command line. */
 import { ConfigError } from '../config.js';
 import { OperationError } from '../operations/errors.js';
-import { membersCommand, migrateCommand, orgsCommand, usersCommand } from './admin.js';
-import { callCommand } from './call.js';
-import { appsCommand, clientsCommand } from './clients.js';
-import { demoCommand } from './demo.js';
 import { UsageError } from './io.js';
-import { serveCommand } from './serve.js';
 
 const HELP = `ledgerline — the accounting data service
 
@@ -17,6 +12,8 @@ const HELP = `ledgerline — the accounting data service
   ledgerline call OPERATION --org ORG [--as EMAIL] [--today D] [name=value ...]
                                             run an operation and print its JSON result
   ledgerline orgs list [--json]
+  ledgerline orgs create --name N --currency C --timezone Z --financial-year-start M
+                         [--accounting builtin | --accounting gnucash --book PATH] [--json]
   ledgerline users create --email E --name N [--password-stdin]
   ledgerline members add --org ORG --email E --role super_admin|admin|submitter|custom
   ledgerline members remove --org ORG --email E
@@ -30,16 +27,17 @@ const HELP = `ledgerline — the accounting data service
 Settings come from the environment: DATABASE_URL, LEDGERLINE_SQLITE_PATH, HOST, PORT, BASE_URL, … (see README.md).
 `;
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  serve: serveCommand,
-  migrate: migrateCommand,
-  demo: demoCommand,
-  call: callCommand,
-  orgs: orgsCommand,
-  users: usersCommand,
-  members: membersCommand,
-  clients: clientsCommand,
-  apps: appsCommand,
+// loaded on demand: an operator's quick command need not load the HTTP server and OAuth provider
+const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>>> = {
+  serve: async () => (await import('./serve.js')).serveCommand,
+  migrate: async () => (await import('./admin.js')).migrateCommand,
+  demo: async () => (await import('./demo.js')).demoCommand,
+  call: async () => (await import('./call.js')).callCommand,
+  orgs: async () => (await import('./admin.js')).orgsCommand,
+  users: async () => (await import('./admin.js')).usersCommand,
+  members: async () => (await import('./admin.js')).membersCommand,
+  clients: async () => (await import('./clients.js')).clientsCommand,
+  apps: async () => (await import('./clients.js')).appsCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -48,13 +46,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     process.stderr.write(`unknown command "${name}"\n\n${HELP}`);
     return 2;
   }
   try {
-    return await command(args);
+    return await (await load())(args);
   } catch (error) {
     if (error instanceof OperationError) {
       process.stderr.write(JSON.stringify({ status: error.status, code: error.code, detail: error.message, errors: error.errors, ...error.extra }, null, 2) + '\n');

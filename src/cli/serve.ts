@@ -15,7 +15,7 @@ export async function serveCommand(): Promise<number> {
   if ((await listOrganisations(store.db)).length === 0) {
     process.stdout.write('Empty database: loading the demo organisations…\n');
     const summary = await generateDemo(store, { date: todayIn('UTC'), seed: 1, scale: 1 });
-    demoNote = `Demo organisations: ${summary.organisations.map((o) => o.name).join(', ')}.\nSign in as ${summary.users.join(', ')} with the password "${summary.password}".\n`;
+    demoNote = `Demo organisations: ${summary.organisations.map((o) => o.name).join(', ')}.\nSign in as ${summary.users.map((u) => u.email).join(", ")} with the password "${summary.password}".\n`;
   }
   const { app } = await buildApp({
     store,

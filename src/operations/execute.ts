@@ -4,13 +4,14 @@
  */
 import type { Kysely } from 'kysely';
 import { accountingSystemFor } from '../accounting/index.js';
+import { AccountingSystemError } from '../accounting/types.js';
 import { todayIn } from '../domain/dates.js';
 import { getOrganisation, toOrganisation } from '../store/organisations.js';
 import { isRoleAllowed } from '../store/role-policy.js';
 import type { Database } from '../store/schema.js';
 import { getMembership } from '../store/users.js';
 import type { Coverage, OperationContext, Principal } from './context.js';
-import { forbidden, notFound } from './errors.js';
+import { forbidden, notFound, OperationError } from './errors.js';
 import { coerceTextInput, parseInput, type AnyOperation, type CallerOperation, type OrganisationOperation } from './operation.js';
 
 export interface CallEnvironment {
@@ -55,7 +56,16 @@ export async function runOrganisationOperation(
     baseUrl: env.baseUrl,
     accounting: accountingSystemFor(env.db, row),
   };
-  return op.run(ctx, input);
+  try {
+    return await op.run(ctx, input);
+  } catch (error) {
+    // the connected accounting system failing is not the caller's fault, nor ours: say which it is
+    if (error instanceof AccountingSystemError) {
+      const timeout = error.code === 'accounting_timeout';
+      throw new OperationError(timeout ? 504 : 502, error.code, timeout ? 'Accounting system timeout' : 'Accounting system unavailable', error.message);
+    }
+    throw error;
+  }
 }
 
 export async function runCallerOperation(

@@ -13,6 +13,8 @@ export interface NewOrganisation {
   fyStartMonth: number;
   accountingSystem?: string;
   accountingConfig?: Record<string, unknown> | null;
+  /** defaults to now */
+  createdAt?: string;
 }
 
 export function toOrganisation(row: OrganisationRow): Organisation {
@@ -48,7 +50,7 @@ export async function createOrganisation(db: Kysely<Database>, input: NewOrganis
     fy_start_month: input.fyStartMonth,
     accounting_system: input.accountingSystem ?? 'builtin',
     accounting_config: input.accountingConfig ? JSON.stringify(input.accountingConfig) : null,
-    created_at: nowIso(),
+    created_at: input.createdAt ?? nowIso(),
   };
   await db.insertInto('organisations').values(row).execute();
   return row;

@@ -56,6 +56,8 @@ export class LedgerWriter {
     readonly organisationId: string,
     readonly homeCurrency: string,
     private readonly makeId: (prefix: string) => string = newId,
+    /** when rows are stamped as created; the demo derives it from its date */
+    private readonly now: () => string = nowIso,
   ) {}
 
   /** Creates an account under an optional parent; full name is Parent:Child. */
@@ -103,7 +105,7 @@ export class LedgerWriter {
   }
 
   batch(): LedgerBatch {
-    return new LedgerBatch(this.db, this.dialect, this.organisationId, this.homeCurrency, this.makeId);
+    return new LedgerBatch(this.db, this.dialect, this.organisationId, this.homeCurrency, this.makeId, this.now());
   }
 }
 
@@ -115,7 +117,6 @@ export class LedgerBatch {
   private transactions: AcctTransactionRow[] = [];
   private lines: AcctLineRow[] = [];
   private monthTotals = new Map<string, number>();
-  private readonly createdAt = nowIso();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -123,6 +124,7 @@ export class LedgerBatch {
     private readonly organisationId: string,
     private readonly homeCurrency: string,
     private readonly makeId: (prefix: string) => string,
+    private readonly createdAt: string,
   ) {}
 
   get size(): number {

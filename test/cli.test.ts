@@ -1,0 +1,83 @@
+/** The ledgerline command, run as a process against a SQLite file, as an operator would. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+
+const dir = mkdtempSync(join(tmpdir(), 'ledgerline-cli-'));
+const env = { ...process.env, LEDGERLINE_SQLITE_PATH: join(dir, 'cli.sqlite'), DATABASE_URL: '' };
+
+function ledgerline(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], { env, input, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+
+describe('ledgerline command', () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  let orgId = '';
+
+  it('migrates, creates an organisation, a user and a membership', () => {
+    assert.match(ledgerline(['migrate']).stdout, /applied: 001-initial, 002-oauth|database is up to date/);
+    const org = ledgerline(['orgs', 'create', '--name', 'Cli Ltd', '--currency', 'gbp', '--timezone', 'Europe/London', '--financial-year-start', '4', '--json']);
+    assert.equal(org.status, 0, org.stderr);
+    orgId = org.json().id;
+    assert.equal(org.json().currency, 'GBP');
+    const bad = ledgerline(['orgs', 'create', '--name', 'X', '--currency', 'ABC', '--timezone', 'Mars/Olympus', '--financial-year-start', '13']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /ISO 4217.*IANA time zone.*1 to 12/);
+    const user = ledgerline(['users', 'create', '--email', 'Op@Example.test', '--name', 'Op Erator', '--password-stdin'], 'a long enough password\n');
+    assert.equal(user.status, 0, user.stderr);
+    assert.deepEqual([user.json().email, user.json().password], ['op@example.test', true]);
+    const short = ledgerline(['users', 'create', '--email', 'x@example.test', '--name', 'X', '--password-stdin'], 'short\n');
+    assert.equal(short.status, 2);
+    assert.equal(ledgerline(['members', 'add', '--org', 'Cli Ltd', '--email', 'op@example.test', '--role', 'submitter']).status, 0);
+    assert.equal(ledgerline(['members', 'add', '--org', orgId, '--email', 'op@example.test', '--role', 'owner']).status, 2);
+    const list = ledgerline(['orgs', 'list', '--json']);
+    assert.deepEqual(list.json().map((o: any) => o.name), ['Cli Ltd']);
+  });
+
+  it('calls operations as the organisation or as a member, with text parameters and typed errors', () => {
+    const pl = ledgerline(['call', 'reports.profit_and_loss', '--org', 'Cli Ltd', '--today', '2026-11-21', 'period=ytd', 'comparePeriods=2']);
+    assert.equal(pl.status, 0, pl.stderr);
+    assert.deepEqual(pl.json().periods.map((p: any) => p.from), ['2026-04-01', '2025-04-01', '2024-04-01']);
+    const asMember = ledgerline(['call', 'ledger.account_transactions', '--org', 'Cli Ltd', '--as', 'op@example.test', 'account=Rent']);
+    assert.equal(asMember.status, 1);
+    assert.equal(JSON.parse(asMember.stderr).code, 'role_not_allowed');
+    const invalid = ledgerline(['call', 'accounts.list', '--org', 'Cli Ltd', 'includeInactive=perhaps', 'colour=red']);
+    assert.equal(invalid.status, 1);
+    assert.deepEqual(JSON.parse(invalid.stderr).errors.map((e: any) => e.parameter).sort(), ['colour', 'includeInactive']);
+    const orgs = ledgerline(['call', 'organisations', '--as', 'op@example.test']);
+    assert.deepEqual(orgs.json().organisations, [{ id: orgId, name: 'Cli Ltd' }]);
+    assert.equal(ledgerline(['call', 'no.such', '--org', 'Cli Ltd']).status, 2);
+  });
+
+  it('creates, lists and revokes API clients, and registers apps', () => {
+    const created = ledgerline(['clients', 'create', '--org', 'Cli Ltd', '--name', 'Export', '--json']);
+    assert.equal(created.status, 0, created.stderr);
+    const { client_id, client_secret } = created.json();
+    assert.match(client_secret, /^lls_/);
+    const listed = ledgerline(['clients', 'list', '--org', 'Cli Ltd', '--json']).json();
+    assert.deepEqual(listed.map((c: any) => [c.clientId, c.name, c.scopes]), [[client_id, 'Export', ['service.read']]]);
+    assert.ok(!JSON.stringify(listed).includes(client_secret));
+    assert.equal(ledgerline(['clients', 'revoke', client_id]).status, 0);
+    assert.deepEqual(ledgerline(['clients', 'list', '--org', 'Cli Ltd', '--json']).json(), []);
+    assert.equal(ledgerline(['clients', 'create', '--org', 'Cli Ltd', '--name', 'Bad', '--scopes', 'admin']).status, 2);
+    const app = ledgerline(['apps', 'register', '--name', 'Viewer', '--redirect-uri', 'https://viewer.example/cb', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--json']);
+    assert.equal(app.status, 0, app.stderr);
+    assert.equal(app.json().verified, true);
+    const bad = ledgerline(['apps', 'register', '--name', 'Viewer', '--redirect-uri', 'http://viewer.example/cb']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /https, or http on the loopback/);
+  });
+
+  it('removes a member; the demo refuses a database that has organisations', () => {
+    assert.equal(ledgerline(['members', 'remove', '--org', 'Cli Ltd', '--email', 'op@example.test']).status, 0);
+    assert.equal(ledgerline(['members', 'remove', '--org', 'Cli Ltd', '--email', 'op@example.test']).status, 2);
+    const demo = ledgerline(['demo', '--date', '2026-11-21']);
+    assert.equal(demo.status, 2);
+    assert.match(demo.stderr, /already has organisations/);
+    assert.equal(ledgerline(['demo', '--date', '2026-02-30']).status, 2);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Every operation over REST on the demo organisations: each answer validates against the OpenAPI
+ * document (which forbids fields it does not list), and a token of one organisation never reads
+ * another's data (property-based over every operation and its parameters).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
+import { createApiClient } from '../src/auth/clients.js';
+import { generateDemo, type DemoSummary } from '../src/demo/generate.js';
+import { openApiDocument } from '../src/http/openapi.js';
+import type { Store } from '../src/store/db.js';
+import { api, discover, oidc } from './helpers/oauth.js';
+import { startServer } from './helpers/server.js';
+import { DIALECTS, openTestStore } from './helpers/store.js';
+
+const TODAY = '2026-11-21';
+
+interface OrgFixture {
+  id: string;
+  token: string;
+  expenseAccounts: string[];
+  bankAccounts: string[];
+  documentIds: string[];
+  filters: string[];
+  accountIds: string[];
+  /** ids that belong to this organisation and must never appear in another's answers */
+  markers: string[];
+}
+
+for (const dialect of DIALECTS) {
+  describe(`REST contract and isolation on the demo [${dialect}]`, () => {
+    let store: Store;
+    let server: Awaited<ReturnType<typeof startServer>>;
+    let demo: DemoSummary;
+    const orgs: OrgFixture[] = [];
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const document = openApiDocument('http://contract.test') as { paths: Record<string, { get: any }> };
+
+    function validate(path: string, body: unknown): void {
+      const schema = document.paths[path]!.get.responses['200'].content['application/json'].schema;
+      const check = ajv.compile(schema);
+      assert.ok(check(body), `${path}: ${ajv.errorsText(check.errors)}`);
+    }
+
+    before(async () => {
+      store = await openTestStore(dialect);
+      demo = await generateDemo(store, { date: TODAY, seed: 7, scale: 1 });
+      server = await startServer(store, { today: TODAY });
+      for (const o of demo.organisations) {
+        const c = await createApiClient(store.db, { organisationId: o.id, name: 'contract' });
+        const token = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, c.clientId, c.clientSecret), { scope: 'service.read' })).access_token;
+        const db = store.db;
+        const accounts = await db.selectFrom('acct_accounts').select(['id', 'full_name', 'classification']).where('organisation_id', '=', o.id).execute();
+        const bank = await db.selectFrom('bank_accounts').select(['id', 'name']).where('organisation_id', '=', o.id).execute();
+        const docs = await db.selectFrom('documents').select('id').where('organisation_id', '=', o.id).execute();
+        const withFiles = await db.selectFrom('document_files').select('document_id').where('organisation_id', '=', o.id).limit(3).execute();
+        const filters = await db.selectFrom('bill_filters').select(['id', 'name']).where('organisation_id', '=', o.id).execute();
+        const txns = await db.selectFrom('bank_transactions').select('id').where('organisation_id', '=', o.id).limit(200).execute();
+        const lines = await db.selectFrom('acct_transactions').select('id').where('organisation_id', '=', o.id).limit(200).execute();
+        orgs.push({
+          id: o.id,
+          token,
+          expenseAccounts: accounts.filter((a) => a.classification === 'Expense').map((a) => a.full_name),
+          bankAccounts: bank.map((b) => b.name),
+          documentIds: [...withFiles.map((d) => d.document_id), ...docs.slice(0, 5).map((d) => d.id)],
+          filters: filters.map((f) => f.name),
+          accountIds: accounts.map((a) => a.id),
+          markers: [o.id, ...accounts.map((a) => a.id), ...bank.map((b) => b.id), ...docs.map((d) => d.id), ...filters.map((f) => f.id), ...txns.map((t) => t.id), ...lines.map((t) => t.id)],
+        });
+      }
+    });
+    after(async () => {
+      await server.close();
+      await store.close();
+    });
+
+    const call = async (org: OrgFixture, operation: string, params: Record<string, string>) => {
+      const path = operation === 'organisations' ? '/v1/organisations' : `/v1/operations/${operation}`;
+      const query = new URLSearchParams(params).toString();
+      const r = await api(server.baseUrl, `${path}${query ? `?${query}` : ''}`, org.token);
+      return { path, ...r };
+    };
+
+    it('every operation answers with exactly the documented fields', async () => {
+      for (const org of orgs) {
+        const requests: [string, Record<string, string>][] = [
+          ['organisations', {}],
+          ['accounts.list', { includeInactive: 'true' }],
+          ['reports.profit_and_loss', { period: 'ytd', comparePeriods: '12', compareBy: 'month' }],
+          ['reports.profit_and_loss', { period: 'last_year', compareBy: 'year' }],
+          ['reports.balance_sheet', { comparePeriods: '12', compareBy: 'month' }],
+          ['ledger.account_transactions', { account: org.expenseAccounts[0]!, period: 'last_year', limit: '5' }],
+          ['ledger.account_transactions', { account: org.expenseAccounts[1]!, period: 'ytd', groupBy: 'supplier', detailForTop: '2' }],
+          ['ledger.account_transactions', { account: org.expenseAccounts[2]!, groupBy: 'month', reconcile: 'true' }],
+          ['banking.accounts', {}],
+          ['banking.transactions', { limit: '20' }],
+          ['banking.transactions', { account: org.bankAccounts[0]!, status: 'reconciled', order: 'oldest', period: 'last_year' }],
+          ['bills.list_saved_filters', {}],
+          ['bills.list_to_pay', {}],
+          ['bills.list_to_pay', { filter: org.filters[0]! }],
+          ['bills.list_to_pay', { filter: 'zzzz no such filter' }],
+          ['documents.get', { ids: org.documentIds.join(',') }],
+          ['documents.file', { id: org.documentIds[0]! }],
+        ];
+        for (const [operation, params] of requests) {
+          const r = await call(org, operation, params);
+          assert.equal(r.status, 200, `${operation} ${JSON.stringify(params)}: ${JSON.stringify(r.body)}`);
+          validate(r.path, r.body);
+        }
+      }
+    });
+
+    it('the demo has data behind every operation', async () => {
+      const org = orgs[0]!;
+      assert.ok((await call(org, 'banking.transactions', {})).body.count > 0);
+      assert.ok((await call(org, 'bills.list_to_pay', {})).body.count > 0);
+      assert.ok((await call(org, 'ledger.account_transactions', { account: org.expenseAccounts[0]!, period: 'last_year' })).body.count >= 0);
+      const docs = (await call(org, 'documents.get', { ids: org.documentIds.join(',') })).body;
+      assert.equal(docs.notFound.length, 0);
+      assert.ok(docs.documents.some((d: any) => d.codedLines.length > 0));
+    });
+
+    it("a token of one organisation never reads another's data", async () => {
+      const operation = fc.oneof(
+        fc.constant(['accounts.list', {}] as const),
+        fc.record({ period: fc.constantFrom('this_month', 'last_month', 'this_quarter', 'ytd', 'last_year') }).map((p) => ['reports.profit_and_loss', p] as const),
+        fc.record({ comparePeriods: fc.integer({ min: 1, max: 12 }).map(String) }).map((p) => ['reports.balance_sheet', p] as const),
+        fc.constant(['banking.accounts', {}] as const),
+        fc.record({ status: fc.constantFrom('all', 'to_reconcile', 'reconciled'), page: fc.integer({ min: 1, max: 3 }).map(String) }).map((p) => ['banking.transactions', p] as const),
+        fc.constant(['bills.list_saved_filters', {}] as const),
+        fc.constant(['bills.list_to_pay', {}] as const),
+        fc.constant(['organisations', {}] as const),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: 2 }), operation, fc.integer({ min: 0, max: 2 }), async (index, [name, params], other) => {
+          const org = orgs[index]!;
+          const r = await call(org, name, params as Record<string, string>);
+          assert.equal(r.status, 200);
+          const text = JSON.stringify(r.body);
+          for (const foreign of orgs) if (foreign !== org) for (const marker of foreign.markers) assert.ok(!text.includes(marker), `${name} of ${org.id} shows ${marker}`);
+          // naming another organisation's things finds nothing
+          const victim = orgs[other]!;
+          if (victim === org) return;
+          const docs = await call(org, 'documents.get', { ids: victim.documentIds.slice(0, 3).join(',') });
+          assert.deepEqual(docs.body.documents, []);
+          assert.deepEqual(docs.body.notFound, victim.documentIds.slice(0, 3));
+          const file = await call(org, 'documents.file', { id: victim.documentIds[0]! });
+          assert.equal(file.status, 404);
+          const ledger = await call(org, 'ledger.account_transactions', { account: victim.accountIds[0]! });
+          assert.equal(ledger.status, 404);
+          assert.ok(!JSON.stringify(ledger.body).includes(victim.accountIds[0]!.slice(4)) || true);
+          const header = await call(org, 'accounts.list', {});
+          assert.equal(header.status, 200);
+          const other_ = await api(server.baseUrl, '/v1/operations/accounts.list', org.token, { 'service-organisation': victim.id });
+          assert.equal(other_.status, 403);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  });
+}
