@@ -24,6 +24,8 @@ export interface StoreConfig {
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectCapabilities;
+  /** PostgreSQL: the schema in use, when not the default */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,7 @@ export function openStore(config: StoreConfig): Store {
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: CAPABILITIES.postgres, close: () => db.destroy() };
+    return { db, dialect: CAPABILITIES.postgres, ...(config.pgSchema ? { schema: config.pgSchema } : {}), close: () => db.destroy() };
   }
   const path = config.sqlitePath ?? './data/ledgerline.sqlite';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

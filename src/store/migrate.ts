@@ -18,7 +18,12 @@ class StaticProvider implements MigrationProvider {
 
 /** Brings the schema up to date; safe to run on every start and from several instances. */
 export async function migrate(store: Store): Promise<string[]> {
-  const migrator = new Migrator({ db: store.db, provider: new StaticProvider(store) });
+  // with a schema of its own, the bookkeeping tables are looked for there and not in any schema
+  const migrator = new Migrator({
+    db: store.db,
+    provider: new StaticProvider(store),
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
