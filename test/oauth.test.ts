@@ -284,6 +284,30 @@ for (const dialect of DIALECTS) {
       assert.match(wrong.body, /do not match/);
     });
 
+    it('escapes what an app says about itself on the consent screen', async () => {
+      const config = await oidc.dynamicClientRegistration(
+        new URL(base),
+        { redirect_uris: [REDIRECT], client_name: '<script>alert("x")</script> & Co', token_endpoint_auth_method: 'none' },
+        oidc.None(),
+        { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
+      );
+      const { browser } = await authorizeInBrowserUntilConsent(base, config);
+      assert.ok(!browser.lastPage.includes('<script>alert'));
+      assert.match(browser.lastPage, /&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp; Co <span class="badge unverified">Unverified app<\/span>/);
+      assert.match(browser.lastPage, /has not been checked by an administrator/);
+    });
+
+    it('serves the OpenAPI document and the reference page generated from the operations', async () => {
+      const doc: any = await (await fetch(`${base}/openapi.json`)).json();
+      assert.equal(doc.openapi, '3.1.0');
+      assert.equal(Object.keys(doc.paths).length, 11);
+      assert.ok(doc.paths['/v1/operations/banking.transactions'].get.parameters.some((p: any) => p.name === 'limit' && p.in === 'query'));
+      assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${base}/oauth/token`);
+      const page = await (await fetch(`${base}/docs`)).text();
+      for (const name of Object.keys(doc.paths)) assert.ok(page.includes(`GET ${name}`), name);
+      assert.match(page, /id="error-role_not_allowed"/);
+    });
+
     it('unknown query parameters are refused, and every error is problem+json', async () => {
       const created = await createApiClient(store.db, { organisationId: books.org.id, name: 'Params' });
       const config = await discover(base, created.clientId, created.clientSecret);
