@@ -8,6 +8,8 @@ describe('money', () => {
     assert.equal(minorDigits('GBP'), 2);
     assert.equal(minorDigits('JPY'), 0);
     assert.equal(minorDigits('KWD'), 3);
+    assert.equal(minorDigits('HUF'), 2, 'ISO 4217, not the display rounding of CLDR');
+    assert.equal(minorDigits('IQD'), 3);
   });
 
   it('converts minor units to numbers and back exactly', () => {

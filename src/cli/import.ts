@@ -71,6 +71,9 @@ export async function importCommand(args: string[]): Promise<number> {
     const org = await findOrganisation(store.db, values.org!);
     if (!org) throw new UsageError(`no organisation "${values.org}" (see: ledgerline orgs list)`);
     let account = await lookUpAccount(store.db, org.id, accountTerm, create !== null);
+    if (account && create && (account.currency !== create.currency || account.type !== create.type)) {
+      throw new UsageError(`account "${account.name}" exists already as a ${account.type} account in ${account.currency}, not a ${create.type} account in ${create.currency}`);
+    }
     const results: unknown[] = [];
     let refused = 0;
     for (const path of files) {

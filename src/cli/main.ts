@@ -21,6 +21,8 @@ const HELP = `ledgerline — the accounting data service
                                             an API client for client credentials (the secret is shown once)
   ledgerline clients list --org ORG [--json]
   ledgerline clients revoke CLIENT_ID
+  ledgerline import bank --org ORG --account ACCOUNT FILE... [--format F] [--dry-run] [--create-account --name N --type bank|credit_card --currency C] [--json]
+                                            import bank or card statements (OFX, QFX, CAMT, CSV, MT940, QIF); see docs/import.md
   ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI ...] [--json]
                                             a verified app (public client, authorization code with PKCE)
 
@@ -38,6 +40,7 @@ const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>
   members: async () => (await import('./admin.js')).membersCommand,
   clients: async () => (await import('./clients.js')).clientsCommand,
   apps: async () => (await import('./clients.js')).appsCommand,
+  import: async () => (await import('./import.js')).importCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

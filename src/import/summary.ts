@@ -1,0 +1,51 @@
+/**
+ * The import summary people read (the CLI's --json output, and later the admin upload page):
+ * the report with amounts in major units of the account currency, the only place they leave
+ * integer minor units.
+ */
+import { toMajor } from '../domain/money.js';
+import type { ImportReport } from './importer.js';
+import type { ImportRefusal } from './refusal.js';
+
+export function importSummary(report: ImportReport) {
+  const major = (minor: number | null) => (minor === null ? null : toMajor(minor, report.account.currency));
+  return {
+    file: report.file,
+    status: report.dryRun ? 'dry_run' : 'imported',
+    format: report.format,
+    account: report.account,
+    new: report.new,
+    alreadyPresent: report.alreadyPresent,
+    skipped: report.skipped,
+    statements: report.statements.map((s) => ({
+      where: s.where,
+      accountId: s.accountId,
+      currency: s.currency,
+      source: s.source,
+      period: s.period,
+      transactions: s.transactions,
+      moneyIn: major(s.moneyIn),
+      moneyOut: major(s.moneyOut),
+      new: s.new,
+      alreadyPresent: s.alreadyPresent,
+      balances: {
+        statementOpening: major(s.balances.statementOpening),
+        statementClosing: major(s.balances.statementClosing),
+        computedClosing: major(s.balances.computedClosing),
+        check: s.balances.check,
+        problems: s.balances.problems,
+        ledgerlineOpening: major(s.balances.ledgerlineOpening),
+        ledgerlineClosing: major(s.balances.ledgerlineClosing),
+      },
+    })),
+    accountBalance: major(report.accountBalance),
+    accountTransactions: report.accountTransactions,
+    homeCurrency: report.homeCurrency,
+    rate: report.rate,
+    notes: report.notes,
+  };
+}
+
+export function refusalSummary(file: string, refusal: ImportRefusal) {
+  return { file, status: 'refused', code: refusal.code, message: refusal.message, problems: refusal.problems };
+}

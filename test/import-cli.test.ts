@@ -1,0 +1,138 @@
+/**
+ * `ledgerline import bank` end to end on a SQLite file: creating the account, the JSON summary in
+ * major units, re-running, a refused file beside an accepted one, the size limit checked before a
+ * file is read, and usage errors.
+ */
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { importCommand } from '../src/cli/import.js';
+import { UsageError } from '../src/cli/io.js';
+import { DEFAULT_MAX_BYTES } from '../src/import/parse.js';
+import { provisionOrganisation } from '../src/provision.js';
+import { openStore } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+
+const FIXTURES = path.resolve('..', 'shared', 'fixtures', 'bank-statements');
+const dir = mkdtempSync(path.join(tmpdir(), 'ledgerline-import-'));
+const saved = { sqlite: process.env.LEDGERLINE_SQLITE_PATH, url: process.env.DATABASE_URL };
+
+/** Runs the command, returning its exit code and what it printed. */
+async function run(args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const write = process.stdout.write;
+  // the command writes text; the test runner's own reports to its parent are binary and pass through
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (typeof chunk !== 'string') return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+    out += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return { code: await importCommand(args), out };
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+describe('ledgerline import bank', () => {
+  before(async () => {
+    process.env.LEDGERLINE_SQLITE_PATH = path.join(dir, 'cli.sqlite');
+    process.env.DATABASE_URL = '';
+    const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH });
+    await migrate(store);
+    await provisionOrganisation(store.db, { id: 'org_cli', name: 'Cli GmbH', homeCurrency: 'EUR', timeZone: 'Europe/Berlin', fyStartMonth: 1 });
+    await store.close();
+  });
+  after(() => {
+    if (saved.sqlite === undefined) delete process.env.LEDGERLINE_SQLITE_PATH;
+    else process.env.LEDGERLINE_SQLITE_PATH = saved.sqlite;
+    if (saved.url === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved.url;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const vr = path.join(FIXTURES, 'camt053/vr-bank-de-camt053-v02-zka-codes.xml');
+
+  it('creates the account, imports, and prints the summary in major units', async () => {
+    const { code, out } = await run(['bank', '--org', 'cli gmbh', '--create-account', '--name', 'Giro', '--type', 'bank', '--currency', 'eur', '--bank', 'VR-Bank', '--json', vr]);
+    assert.equal(code, 0);
+    const result = JSON.parse(out);
+    assert.deepEqual([result.organisation, result.imported, result.refused], ['org_cli', 1, 0]);
+    const file = result.files[0];
+    assert.equal(file.status, 'imported');
+    assert.deepEqual([file.account.name, file.account.number, file.account.currency, file.account.created], ['Giro', 'DE14740618130000033626', 'EUR', true]);
+    assert.deepEqual([file.new, file.alreadyPresent, file.accountBalance], [4, 0, -10]);
+    assert.deepEqual(file.statements[0].balances, {
+      statementOpening: 33.06,
+      statementClosing: 23.06,
+      computedClosing: 23.06,
+      check: 'reconciled',
+      problems: [],
+      ledgerlineOpening: 0,
+      ledgerlineClosing: -10,
+    });
+    assert.deepEqual([file.statements[0].moneyIn, file.statements[0].moneyOut], [1, 11]);
+  });
+
+  it('adds nothing on a second run, and the same command with --create-account finds the account instead of making another', async () => {
+    const again = await run(['bank', '--org', 'org_cli', '--account', 'Giro', '--json', vr]);
+    assert.equal(again.code, 0);
+    assert.deepEqual([JSON.parse(again.out).files[0].new, JSON.parse(again.out).files[0].alreadyPresent], [0, 4]);
+    const recreate = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'Giro', '--type', 'bank', '--currency', 'EUR', '--json', vr]);
+    const file = JSON.parse(recreate.out).files[0];
+    assert.deepEqual([file.account.created, file.new], [false, 0]);
+    await assert.rejects(
+      importCommand(['bank', '--org', 'org_cli', '--create-account', '--name', 'Giro', '--type', 'credit_card', '--currency', 'EUR', vr]),
+      /account "Giro" exists already as a bank account in EUR, not a credit_card account in EUR/,
+    );
+  });
+
+  it('imports the good file and reports the refused one, exiting 1', async () => {
+    const abn = path.join(FIXTURES, 'mt940/abnamro-two-statements.sta');
+    const genkgo = path.join(FIXTURES, 'camt053/genkgo-camt053-v02-multi-statement.xml');
+    const { code, out } = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'Other', '--type', 'bank', '--currency', 'EUR', '--json', abn, genkgo]);
+    assert.equal(code, 1);
+    const result = JSON.parse(out);
+    assert.deepEqual(result.files.map((f: any) => [f.file, f.status, f.code ?? f.new]), [
+      ['abnamro-two-statements.sta', 'refused', 'unbalanced'],
+      ['genkgo-camt053-v02-multi-statement.xml', 'imported', 2],
+    ]);
+    assert.equal(result.files[0].problems.length, 2);
+    // the refused file came first, so the account was created with the second one
+    assert.equal(result.files[1].account.created, true);
+    // 'Other' took the number of the genkgo account, so the ABN AMRO statement is not its own
+    const wrong = await run(['bank', '--org', 'org_cli', '--account', 'Other', '--allow-unbalanced', abn]);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.out, /refused \(wrong_account\): the file is not about account "Other" \(number NL26VAYB8060476890\)/);
+    const override = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'ABN', '--type', 'bank', '--currency', 'EUR', '--allow-unbalanced', '--dry-run', abn]);
+    assert.equal(override.code, 0, override.out);
+    assert.match(override.out, /would import 10 new, 0 already present, 0 skipped/);
+    assert.match(override.out, /\[unbalanced_allowed\]/);
+  });
+
+  it('refuses an oversized file without reading it', async () => {
+    const big = path.join(dir, 'big.csv');
+    const fd = openSync(big, 'w');
+    closeSync(fd);
+    // a sparse file: its size is over the limit, its bytes are never read
+    await import('node:fs/promises').then((fs) => fs.truncate(big, DEFAULT_MAX_BYTES + 1));
+    const { code, out } = await run(['bank', '--org', 'org_cli', '--account', 'Giro', big]);
+    assert.equal(code, 1);
+    assert.match(out, new RegExp(`big\\.csv: refused \\(too_large\\): the file is ${DEFAULT_MAX_BYTES + 1} bytes, over the import limit`));
+    assert.match(out, /nothing from big\.csv was written/);
+  });
+
+  it('explains its usage', async () => {
+    await assert.rejects(importCommand(['bank', '--account', 'Giro', vr]), UsageError);
+    await assert.rejects(importCommand(['bank', '--org', 'org_cli', vr]), /--account is needed/);
+    await assert.rejects(importCommand(['bank', '--org', 'org_cli', '--create-account', '--name', 'X', vr]), /--create-account needs --type bank or --type credit_card/);
+    await assert.rejects(importCommand(['bank', '--org', 'org_cli', '--account', 'Giro', '--format', 'pdf', vr]), /--format must be one of ofx, camt, csv, mt940, qif/);
+    await assert.rejects(importCommand(['bank', '--org', 'org_cli', '--account', 'Giro', '--column', 'when=Date', vr]), /--column takes ROLE=NAME/);
+    await assert.rejects(importCommand(['bank', '--org', 'nobody', '--account', 'Giro', vr]), /no organisation "nobody"/);
+    const csv = path.join(dir, 'x.csv');
+    writeFileSync(csv, 'Date,Description,Amount\n2026-01-02,Coffee,-3.50\n');
+    await assert.rejects(importCommand(['bank', '--org', 'org_cli', '--account', 'Missing', csv]), /no bank account "Missing"/);
+  });
+});
