@@ -1,23 +1,57 @@
+/**
+ * The accounting systems an organisation can be connected to, by the name stored with it, and the
+ * time limit every call to one of them runs under.
+ */
 import type { Kysely } from 'kysely';
 import type { Database, OrganisationRow } from '../store/schema.js';
 import { BuiltinAccounting } from './builtin/reader.js';
 import { gnuCashAccountingFor } from './gnucash/config.js';
 import { AccountingSystemError, type AccountingSystem } from './types.js';
 
+type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'>;
+type Factory = (db: Kysely<Database>, organisation: ConnectedOrganisation) => AccountingSystem;
+
+const FACTORIES = new Map<string, Factory>([
+  ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id)],
+  // never throws: a bad book fails this organisation's calls with the reason, not the others'
+  ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
+]);
+
 export const ACCOUNTING_SYSTEMS = ['builtin', 'gnucash'] as const;
 
-/** The accounting systems an organisation can be connected to, by the name stored with it. */
+/** Adds a connector (tests use this for a deliberately slow or failing system). */
+export function registerAccountingSystem(name: string, factory: Factory): void {
+  FACTORIES.set(name, factory);
+}
+
+export const DEFAULT_ACCOUNTING_TIMEOUT_MS = 10_000;
+
 export function accountingSystemFor(
   db: Kysely<Database>,
-  organisation: Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'>,
+  organisation: ConnectedOrganisation,
+  timeoutMs: number = DEFAULT_ACCOUNTING_TIMEOUT_MS,
 ): AccountingSystem {
-  switch (organisation.accounting_system) {
-    case 'builtin':
-      return new BuiltinAccounting(db, organisation.id);
-    case 'gnucash':
-      // never throws: a bad book fails this organisation's calls with the reason, not the others'
-      return gnuCashAccountingFor(organisation);
-    default:
-      throw new AccountingSystemError(`unknown accounting system "${organisation.accounting_system}"`);
-  }
+  const factory = FACTORIES.get(organisation.accounting_system);
+  if (!factory) throw new AccountingSystemError(`unknown accounting system "${organisation.accounting_system}"`);
+  return withTimeout(factory(db, organisation), timeoutMs);
+}
+
+/** Every call answers within the limit or fails with accounting_timeout: a slow system never hangs a request. */
+function withTimeout(system: AccountingSystem, ms: number): AccountingSystem {
+  return new Proxy(system, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new AccountingSystemError(`the accounting system (${target.kind}) did not answer within ${ms} ms`, 'accounting_timeout')),
+            ms,
+          );
+        });
+        return Promise.race([Promise.resolve(value.apply(target, args)), timeout]).finally(() => clearTimeout(timer));
+      };
+    },
+  });
 }

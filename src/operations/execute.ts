@@ -15,7 +15,12 @@ import { forbidden, notFound, OperationError } from './errors.js';
 import { coerceTextInput, parseInput, type AnyOperation, type CallerOperation, type OrganisationOperation } from './operation.js';
 
 export interface CallEnvironment {
+  /** the primary: membership and role policy are read here, so changes apply at once */
   db: Kysely<Database>;
+  /** where the operations' own reads go (a read replica), if not the primary */
+  readDb?: Kysely<Database>;
+  /** limit for every call to the accounting system */
+  accountingTimeoutMs?: number;
   baseUrl: string;
   /** the instant "today" is taken at */
   now?: () => Date;
@@ -48,13 +53,14 @@ export async function runOrganisationOperation(
   }
   const input = parseInput(op.input, call.textInput ? coerceTextInput(op.input, call.input) : call.input);
   const organisation = toOrganisation(row);
+  const readDb = env.readDb ?? env.db;
   const ctx: OperationContext = {
-    db: env.db,
+    db: readDb,
     organisation,
     principal,
     today: env.today ?? todayIn(organisation.timeZone, env.now?.() ?? new Date()),
     baseUrl: env.baseUrl,
-    accounting: accountingSystemFor(env.db, row),
+    accounting: accountingSystemFor(readDb, row, env.accountingTimeoutMs),
   };
   try {
     return await op.run(ctx, input);

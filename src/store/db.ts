@@ -26,6 +26,8 @@ export interface Store {
   dialect: DialectCapabilities;
   /** PostgreSQL: the schema in use, when not the default */
   schema?: string;
+  /** PostgreSQL: the connection pool's state, for metrics */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -51,10 +53,21 @@ export function openStore(config: StoreConfig): Store {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.poolSize ?? 10,
+      // fail fast while the database is away, so callers get a 503 rather than a hung request
+      connectionTimeoutMillis: 2000,
+      idleTimeoutMillis: 30_000,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: CAPABILITIES.postgres, ...(config.pgSchema ? { schema: config.pgSchema } : {}), close: () => db.destroy() };
+    // an idle client whose server went away must not crash the process; the pool replaces it
+    pool.on('error', () => {});
+    return {
+      db,
+      dialect: CAPABILITIES.postgres,
+      ...(config.pgSchema ? { schema: config.pgSchema } : {}),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   const path = config.sqlitePath ?? './data/ledgerline.sqlite';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

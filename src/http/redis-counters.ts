@@ -1,0 +1,93 @@
+/**
+ * Rate-limit counters in Redis, so several instances share one budget. When Redis cannot be
+ * reached, counting falls back to this instance's memory (limits then hold per instance), says so
+ * once in the log and in a metric, and returns to Redis by itself when it answers again.
+ */
+import { Redis } from 'ioredis';
+import { MemoryCounterStore, type CounterStore } from './rate-limit.js';
+
+// INCR and set the window's expiry on its first hit, atomically; answers [count, ms to reset]
+const HIT = `local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local t = redis.call('PTTL', KEYS[1])
+if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
+return {c, t}`;
+
+export class RedisCounterStore implements CounterStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'ledgerline:rl:',
+  ) {}
+
+  async hit(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }> {
+    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, String(windowSeconds * 1000))) as [number, number];
+    return { count, resetSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
+  }
+
+  async peek(key: string): Promise<{ count: number; resetSeconds: number }> {
+    const [value, ttl] = (await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec())!.map((r) => r[1]) as [string | null, number];
+    return { count: Number(value ?? 0), resetSeconds: ttl > 0 ? Math.ceil(ttl / 1000) : 0 };
+  }
+}
+
+export interface DegradationEvents {
+  degraded(error: Error): void;
+  recovered(): void;
+}
+
+export class FallbackCounterStore implements CounterStore {
+  private readonly local = new MemoryCounterStore();
+  private down = false;
+
+  constructor(
+    private readonly shared: CounterStore,
+    private readonly events: DegradationEvents,
+  ) {}
+
+  get degraded(): boolean {
+    return this.down;
+  }
+
+  private async attempt<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
+    try {
+      const result = await shared();
+      if (this.down) {
+        this.down = false;
+        this.events.recovered();
+      }
+      return result;
+    } catch (error) {
+      if (!this.down) {
+        this.down = true;
+        this.events.degraded(error as Error);
+      }
+      return local();
+    }
+  }
+
+  hit(key: string, windowSeconds: number) {
+    return this.attempt(
+      () => this.shared.hit(key, windowSeconds),
+      () => this.local.hit(key, windowSeconds),
+    );
+  }
+
+  peek(key: string) {
+    return this.attempt(
+      () => this.shared.peek(key),
+      () => this.local.peek(key),
+    );
+  }
+}
+
+/** A client that fails fast while Redis is away (no queueing) and keeps reconnecting. */
+export function connectRedis(url: string): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    commandTimeout: 250,
+    lazyConnect: false,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+}
