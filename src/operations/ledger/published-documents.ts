@@ -1,6 +1,7 @@
 /** The service documents that were published as given accounting transactions, with their coded lines. */
 import type { Kysely } from 'kysely';
 import { toMajor } from '../../domain/money.js';
+import { listCodedLines } from '../../store/documents.js';
 import type { Database } from '../../store/schema.js';
 
 export interface PublishedDocument {
@@ -28,18 +29,11 @@ export async function publishedDocuments(
     .where('accounting_transaction_id', 'in', [...new Set(transactionIds)])
     .execute();
   if (docs.length === 0) return result;
-  const lines = await db
-    .selectFrom('document_coded_lines')
-    .select(['document_id', 'description', 'account_name', 'quantity', 'subtotal', 'tax', 'total'])
-    .where('organisation_id', '=', organisationId)
-    .where(
-      'document_id',
-      'in',
-      docs.map((d) => d.id),
-    )
-    .orderBy('document_id')
-    .orderBy('line_no')
-    .execute();
+  const lines = await listCodedLines(
+    db,
+    organisationId,
+    docs.map((d) => d.id),
+  );
   const byDoc = new Map<string, PublishedDocument>();
   for (const d of docs) {
     const doc: PublishedDocument = {
