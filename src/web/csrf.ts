@@ -26,3 +26,16 @@ export function sameOrigin(baseUrl: string, headers: { origin?: string | undefin
   }
   return false;
 }
+
+/** Why a form post must be refused (another origin, or a missing or wrong token), or null. */
+export function formRefusal(
+  baseUrl: string,
+  key: string,
+  binding: string,
+  headers: { origin?: string | undefined; referer?: string | undefined },
+  token: unknown,
+): string | null {
+  if (!sameOrigin(baseUrl, headers)) return 'This form must be sent from Ledgerline itself.';
+  if (!csrfValid(key, binding, token)) return 'This form has expired. Go back, reload the page and try again.';
+  return null;
+}

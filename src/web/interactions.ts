@@ -2,7 +2,6 @@
  * The sign-in and consent steps of the authorization code flow. oidc-provider hands the browser
  * here (/oauth/interaction/:uid); we show the page, check the form, and hand the result back.
  */
-import { hash, verify } from '@node-rs/argon2';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
@@ -10,10 +9,12 @@ import { getClient } from '../auth/clients.js';
 import { saveConsent } from '../auth/consents.js';
 import { nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
-import { findUserByEmail, organisationsOfUser } from '../store/users.js';
+import { organisationsOfUser } from '../store/users.js';
+import { readExternalIdentity } from '../config.js';
 import type { RateLimiter, Limit } from '../http/rate-limit.js';
 import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
 import { consentPage, type ConsentView } from './pages/consent.js';
+import { checkPassword } from './password-check.js';
 import { signInPage } from './pages/signin.js';
 
 export interface InteractionOptions {
@@ -30,10 +31,10 @@ type Form = Record<string, string | string[] | undefined>;
 const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-// verifying against this keeps a wrong email as slow as a wrong password
-const DUMMY_HASH = hash('ledgerline-timing-equaliser');
-
 export function registerInteractions(app: FastifyInstance, o: InteractionOptions): void {
+  // single sign-on beside the password when an external identity provider is configured (src/web/routes/external-routes.ts)
+  const externalConfig = readExternalIdentity().config;
+  const external = (uid: string) => (externalConfig ? { external: { href: `/oauth/interaction/${uid}/external`, label: new URL(externalConfig.issuer).host } } : {});
   const html = (reply: FastifyReply, body: string, status = 200) =>
     reply
       .code(status)
@@ -55,7 +56,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     const uid = details.uid;
     const { name } = await clientView(String(details.params.client_id));
     if (details.prompt.name === 'login') {
-      return html(reply, signInPage({ action: `/oauth/interaction/${uid}/login`, csrf: csrfToken(o.csrfKey, uid), clientName: name }));
+      return html(reply, signInPage({ action: `/oauth/interaction/${uid}/login`, csrf: csrfToken(o.csrfKey, uid), clientName: name, ...external(uid) }));
     }
     return html(reply, await renderConsent(details));
   });
@@ -97,25 +98,18 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     const { name } = await clientView(String(details.params.client_id));
     const email = (one(form.email) ?? '').trim().toLowerCase();
     const again = (error: string, status: number) =>
-      html(reply, signInPage({ action: `/oauth/interaction/${details.uid}/login`, csrf: csrfToken(o.csrfKey, details.uid), clientName: name, email, error }), status);
+      html(reply, signInPage({ action: `/oauth/interaction/${details.uid}/login`, csrf: csrfToken(o.csrfKey, details.uid), clientName: name, email, error, ...external(details.uid) }), status);
     const refused = checkForm(request, details.uid, form);
     if (refused) return again(refused, 403);
-    // failed attempts are limited per account and per address, against password guessing
-    const byAccount = await o.limiter.wouldAllow(o.signInLimits.perAccount, email);
-    const byAddress = await o.limiter.wouldAllow(o.signInLimits.perAddress, request.ip);
-    if (!byAccount.allowed || !byAddress.allowed) {
-      const wait = Math.max(byAccount.allowed ? 0 : byAccount.resetSeconds, byAddress.allowed ? 0 : byAddress.resetSeconds);
-      reply.header('retry-after', String(wait));
-      return again(`Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, 429);
+    const result = await checkPassword(
+      { db: o.db, limiter: o.limiter, limits: o.signInLimits },
+      { email, password: one(form.password) ?? '', address: request.ip },
+    );
+    if (!result.ok) {
+      if (result.retryAfter) reply.header('retry-after', String(result.retryAfter));
+      return again(result.message, result.status);
     }
-    const password = one(form.password) ?? '';
-    const user = email ? await findUserByEmail(o.db, email) : undefined;
-    const ok = user?.password_hash ? await verify(user.password_hash, password).catch(() => false) : (await verify(await DUMMY_HASH, password), false);
-    if (!user || !ok) {
-      await o.limiter.check(o.signInLimits.perAccount, email);
-      await o.limiter.check(o.signInLimits.perAddress, request.ip);
-      return again('That email and password do not match an account.', 401);
-    }
+    const user = result.user;
     reply.hijack();
     await o.provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });

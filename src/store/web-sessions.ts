@@ -1,0 +1,79 @@
+/**
+ * People's sessions on the web pages. The cookie carries a random value; the table keeps only its
+ * SHA-256, so a copy of the database holds no usable session. A session ends after a spell of
+ * inactivity or at an absolute time, whichever comes first.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { sha256 } from '../auth/hash.js';
+import type { Database, UserRow } from './schema.js';
+import { withWebTables } from './web-schema.js';
+
+export const SESSION_IDLE_SECONDS = 30 * 60;
+export const SESSION_ABSOLUTE_SECONDS = 12 * 3600;
+/** last_seen_at is written at most this often, so reading pages does not write on every request */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface WebSession {
+  idHash: string;
+  user: Pick<UserRow, 'id' | 'email' | 'name'>;
+  method: string;
+  expiresAt: string;
+}
+
+export async function createWebSession(
+  db: Kysely<Database>,
+  userId: string,
+  method: 'password' | 'external',
+  now = new Date(),
+): Promise<{ token: string; idHash: string }> {
+  const w = withWebTables(db);
+  const token = randomBytes(32).toString('base64url');
+  const idHash = sha256(token);
+  const iso = now.toISOString();
+  // sweep what has ended, so the table does not grow without bound
+  await w
+    .deleteFrom('web_sessions')
+    .where((eb) =>
+      eb.or([eb('expires_at', '<', iso), eb('last_seen_at', '<', new Date(now.getTime() - SESSION_IDLE_SECONDS * 1000).toISOString())]),
+    )
+    .execute();
+  await w
+    .insertInto('web_sessions')
+    .values({
+      id_hash: idHash,
+      user_id: userId,
+      method,
+      created_at: iso,
+      last_seen_at: iso,
+      expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000).toISOString(),
+    })
+    .execute();
+  return { token, idHash };
+}
+
+/** The live session for a cookie value, or undefined when it is unknown, idle too long or over. */
+export async function findWebSession(db: Kysely<Database>, token: string, now = new Date()): Promise<WebSession | undefined> {
+  const w = withWebTables(db);
+  const idHash = sha256(token);
+  const row = await w
+    .selectFrom('web_sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id_hash', 's.method', 's.last_seen_at', 's.expires_at', 'u.id', 'u.email', 'u.name'])
+    .where('s.id_hash', '=', idHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const t = now.getTime();
+  if (Date.parse(row.expires_at) <= t || Date.parse(row.last_seen_at) + SESSION_IDLE_SECONDS * 1000 <= t) {
+    await w.deleteFrom('web_sessions').where('id_hash', '=', idHash).execute();
+    return undefined;
+  }
+  if (t - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) {
+    await w.updateTable('web_sessions').set({ last_seen_at: now.toISOString() }).where('id_hash', '=', idHash).execute();
+  }
+  return { idHash, user: { id: row.id, email: row.email, name: row.name }, method: row.method, expiresAt: row.expires_at };
+}
+
+export async function endWebSession(db: Kysely<Database>, token: string): Promise<void> {
+  await withWebTables(db).deleteFrom('web_sessions').where('id_hash', '=', sha256(token)).execute();
+}

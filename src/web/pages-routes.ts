@@ -1,0 +1,46 @@
+/**
+ * The web pages for people: password and single sign-on sign-in with a session cookie, their
+ * connected apps, and organisation settings for super admins and admins (API clients, apps, role
+ * permissions, connections, members, audit log). Server-rendered, working without JavaScript.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { ConfigError, readExternalIdentity } from '../config.js';
+import type { ServiceContext } from '../http/service.js';
+import { ExternalIdentity } from './external-identity.js';
+import { registerAccountRoutes } from './routes/account-routes.js';
+import { registerExternalRoutes } from './routes/external-routes.js';
+import { registerApiClientRoutes } from './routes/org-api-clients-routes.js';
+import { registerAppRoutes } from './routes/org-apps-routes.js';
+import { registerAuditRoutes } from './routes/org-audit-routes.js';
+import { registerConnectionRoutes } from './routes/org-connections-routes.js';
+import { registerMemberRoutes } from './routes/org-members-routes.js';
+import { registerRoleRoutes } from './routes/org-roles-routes.js';
+import { registerSessionRoutes } from './routes/session-routes.js';
+import { createWebContext } from './web-context.js';
+
+// read from the source tree, like the stylesheet, so the compiled server serves the same file
+const COPY_SCRIPT = readFileSync(new URL('../../src/web/assets/copy.js', import.meta.url));
+
+/** The external identity provider of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, if set. */
+export function externalIdentityFor(baseUrl: string, env: NodeJS.ProcessEnv = process.env): ExternalIdentity | undefined {
+  const { config, problems } = readExternalIdentity(env);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  return config ? new ExternalIdentity(config, baseUrl) : undefined;
+}
+
+export function registerWebPages(app: FastifyInstance, service: ServiceContext): void {
+  const w = createWebContext(service, externalIdentityFor(service.baseUrl));
+  app.get('/assets/copy.js', async (_req, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(COPY_SCRIPT),
+  );
+  registerSessionRoutes(app, w);
+  registerExternalRoutes(app, w);
+  registerAccountRoutes(app, w);
+  registerApiClientRoutes(app, w);
+  registerAppRoutes(app, w);
+  registerRoleRoutes(app, w);
+  registerConnectionRoutes(app, w);
+  registerMemberRoutes(app, w);
+  registerAuditRoutes(app, w);
+}

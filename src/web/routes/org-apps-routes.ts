@@ -1,0 +1,109 @@
+/** Apps: register a verified one; verify, block or unblock self-registered apps members connected; remove a registered one. */
+import type { FastifyInstance } from 'fastify';
+import { getClient, registerApp, revokeClient } from '../../auth/clients.js';
+import { writeAudit } from '../../store/audit-log.js';
+import { appsRegisteredByOrganisation, selfRegisteredAppsInOrganisation, setClientTrust } from '../../store/connections.js';
+import { html } from '../html.js';
+import { confirmPage } from '../pages/chrome.js';
+import { appsPage, redirectUrisOf } from '../pages/org-apps.js';
+import { one, seeOther, sendPage } from '../respond.js';
+import type { WebContext } from '../web-context.js';
+import { notFoundPage, type OrgAccess } from './guards.js';
+import { noticeFrom, orgRouter } from './org-routing.js';
+
+const NOTICES = {
+  registered: 'App registered. People now see it as verified when they connect it.',
+  removed: 'App removed. Its connections and tokens stopped working at once.',
+  verified: 'App verified. People now see it as verified when they connect it.',
+  blocked: 'App blocked. Its tokens are refused from the next call, and no one can connect it.',
+  unblocked: 'App unblocked. Existing connections work again.',
+};
+
+export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
+  const db = w.service.db;
+  const r = orgRouter(app, w);
+  const back = (a: OrgAccess) => `/orgs/${a.org.id}/apps`;
+
+  async function render(a: OrgAccess, options: Parameters<typeof appsPage>[4] = {}) {
+    const [registered, connected] = await Promise.all([appsRegisteredByOrganisation(db, a.org.id), selfRegisteredAppsInOrganisation(db, a.org.id)]);
+    return appsPage(a.viewer, a.org, registered, connected, options);
+  }
+
+  r.page('/apps', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
+
+  r.action('/apps', async (a, _p, _request, reply) => {
+    const name = (one(a.form.name) ?? '').trim();
+    const text = one(a.form.redirect_uris) ?? '';
+    const redirectUris = [...new Set(text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean))];
+    let problem: string | null = name.length > 100 ? 'The name can be up to 100 characters.' : null;
+    if (!problem) {
+      try {
+        const created = await registerApp(db, { name, redirectUris, createdBy: a.session.user.id, organisationId: a.org.id });
+        await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'app.registered', target: created.clientId, detail: { name, redirectUris } });
+        return seeOther(reply, `${back(a)}?done=registered`);
+      } catch (error) {
+        const message = (error as Error).message;
+        problem = `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+      }
+    }
+    return sendPage(reply, await render(a, { error: problem, name, redirectUris: text }), 400);
+  });
+
+  /** A self-registered app is actionable here only if members of this organisation connected it. */
+  const connectedApp = async (a: OrgAccess, clientId: string) => (await selfRegisteredAppsInOrganisation(db, a.org.id, clientId))[0]?.client;
+
+  const trust = (path: string, change: { verified?: boolean; blocked?: boolean }, action: string, done: keyof typeof NOTICES) =>
+    r.action(`/apps/:clientId/${path}`, async (a, p, _request, reply) => {
+      const client = await connectedApp(a, p.clientId!);
+      if (!client) return notFoundPage(reply, a.viewer, 'That app', back(a));
+      await setClientTrust(db, client.client_id, change);
+      await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action, target: client.client_id, detail: { name: client.name } });
+      return seeOther(reply, `${back(a)}?done=${done}`);
+    });
+  trust('verify', { verified: true }, 'app.verified', 'verified');
+  trust('block', { blocked: true }, 'app.blocked', 'blocked');
+  trust('unblock', { blocked: false }, 'app.unblocked', 'unblocked');
+
+  r.page('/apps/:clientId/block', async (a, p, _request, reply) => {
+    const client = await connectedApp(a, p.clientId!);
+    if (!client) return notFoundPage(reply, a.viewer, 'That app', back(a));
+    return sendPage(
+      reply,
+      confirmPage(a.viewer, {
+        title: `Block ${client.name}?`,
+        explanation: html`<p>Every token of <strong>${client.name}</strong> is refused from the next call, for everyone who connected it, in every organisation, and no one can connect it until it is unblocked.</p>`,
+        action: `/orgs/${a.org.id}/apps/${client.client_id}/block`,
+        button: 'Block app',
+        back: back(a),
+      }),
+    );
+  });
+
+  const ownApp = async (a: OrgAccess, clientId: string) => {
+    const row = await getClient(db, clientId);
+    return row && row.kind === 'app' && row.organisation_id === a.org.id ? row : undefined;
+  };
+
+  r.page('/apps/:clientId/remove', async (a, p, _request, reply) => {
+    const row = await ownApp(a, p.clientId!);
+    if (!row) return notFoundPage(reply, a.viewer, 'That app', back(a));
+    return sendPage(
+      reply,
+      confirmPage(a.viewer, {
+        title: `Remove ${row.name}?`,
+        explanation: html`<p><strong>${row.name}</strong> (<code>${row.client_id}</code>, redirecting to ${redirectUrisOf(row).join(', ')}) is removed: every connection people made with it, and its tokens, stop working at once. This cannot be undone.</p>`,
+        action: `/orgs/${a.org.id}/apps/${row.client_id}/remove`,
+        button: 'Remove app',
+        back: back(a),
+      }),
+    );
+  });
+
+  r.action('/apps/:clientId/remove', async (a, p, _request, reply) => {
+    const row = await ownApp(a, p.clientId!);
+    if (!row) return notFoundPage(reply, a.viewer, 'That app', back(a));
+    await revokeClient(db, row.client_id);
+    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'app.removed', target: row.client_id, detail: { name: row.name } });
+    return seeOther(reply, `${back(a)}?done=removed`);
+  });
+}

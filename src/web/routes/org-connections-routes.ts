@@ -1,0 +1,76 @@
+/** Connections: every consent and live token acting for the organisation, each revocable. */
+import type { FastifyInstance } from 'fastify';
+import { listApiClients } from '../../auth/clients.js';
+import { revokeConsent } from '../../auth/consents.js';
+import { writeAudit } from '../../store/audit-log.js';
+import { consentForOrganisation, consentsForOrganisation, liveTokens } from '../../store/connections.js';
+import { html } from '../html.js';
+import { confirmPage } from '../pages/chrome.js';
+import { connectionsPage } from '../pages/org-connections.js';
+import { seeOther, sendPage } from '../respond.js';
+import type { WebContext } from '../web-context.js';
+import { notFoundPage } from './guards.js';
+import { noticeFrom, orgRouter } from './org-routing.js';
+
+const NOTICES = {
+  revoked: 'Disconnected. Its tokens stopped working at once.',
+};
+
+export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): void {
+  const db = w.service.db;
+  const r = orgRouter(app, w);
+
+  r.page('/connections', async (a, _p, request, reply) => {
+    const [consents, clients, members] = await Promise.all([
+      consentsForOrganisation(db, a.org.id),
+      listApiClients(db, a.org.id),
+      db.selectFrom('memberships').select('user_id').where('organisation_id', '=', a.org.id).execute(),
+    ]);
+    const [byGrant, byClient] = await Promise.all([
+      liveTokens(db, { grantIds: consents.map((c) => c.grantId) }),
+      liveTokens(db, { clientIds: clients.map((c) => c.client_id) }),
+    ]);
+    const memberIds = new Set(members.map((m) => m.user_id));
+    return sendPage(
+      reply,
+      connectionsPage(
+        a.viewer,
+        a.org,
+        consents.map((consent) => ({ consent, tokens: byGrant.get(consent.grantId), member: memberIds.has(consent.userId) })),
+        clients.map((row) => ({ row, tokens: byClient.get(row.client_id) })),
+        noticeFrom(request, NOTICES),
+      ),
+    );
+  });
+
+  r.page('/connections/:grantId/revoke', async (a, p, _request, reply) => {
+    const consent = await consentForOrganisation(db, a.org.id, p.grantId!);
+    if (!consent) return notFoundPage(reply, a.viewer, 'That connection', `/orgs/${a.org.id}/connections`);
+    const elsewhere = consent.allOrganisations || consent.organisationIds.length > 1;
+    return sendPage(
+      reply,
+      confirmPage(a.viewer, {
+        title: `Disconnect ${consent.clientName} for ${consent.userEmail}?`,
+        explanation: html`<p>${consent.clientName} stops acting for ${consent.userEmail} at once: every token of this connection is refused from the next call.</p>
+${elsewhere ? html`<p class="notice">This connection also covers ${consent.allOrganisations ? 'all of their organisations' : 'other organisations of theirs'}; disconnecting ends it there too. They can connect the app again.</p>` : ''}`,
+        action: `/orgs/${a.org.id}/connections/${consent.grantId}/revoke`,
+        button: 'Disconnect',
+        back: `/orgs/${a.org.id}/connections`,
+      }),
+    );
+  });
+
+  r.action('/connections/:grantId/revoke', async (a, p, _request, reply) => {
+    const consent = await consentForOrganisation(db, a.org.id, p.grantId!);
+    if (!consent) return notFoundPage(reply, a.viewer, 'That connection', `/orgs/${a.org.id}/connections`);
+    await revokeConsent(db, consent.grantId);
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'connection.revoked',
+      target: consent.clientId,
+      detail: { app: consent.clientName, user: consent.userEmail, userId: consent.userId, clientId: consent.clientId },
+    });
+    return seeOther(reply, `/orgs/${a.org.id}/connections?done=revoked`);
+  });
+}

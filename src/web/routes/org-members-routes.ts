@@ -1,0 +1,81 @@
+/** Members: list, change a role, remove; the rules live in src/store/members.ts. */
+import type { FastifyInstance } from 'fastify';
+import { writeAudit } from '../../store/audit-log.js';
+import { changeMember, isRole, listMembers } from '../../store/members.js';
+import { html } from '../html.js';
+import { confirmPage } from '../pages/chrome.js';
+import { membersPage } from '../pages/org-members.js';
+import { one, seeOther, sendPage } from '../respond.js';
+import type { WebContext } from '../web-context.js';
+import { isAdminRole, roleLabel } from '../words.js';
+import { notFoundPage, type OrgAccess } from './guards.js';
+import { noticeFrom, orgRouter } from './org-routing.js';
+
+const NOTICES = {
+  changed: 'Role changed. It applies from the next call.',
+  unchanged: 'That person already had that role.',
+  removed: 'Member removed. Their apps can no longer act for this organisation.',
+};
+
+export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void {
+  const db = w.service.db;
+  const r = orgRouter(app, w);
+  const back = (a: OrgAccess) => `/orgs/${a.org.id}/members`;
+
+  const render = async (a: OrgAccess, options: { notice?: string; error?: string } = {}) =>
+    membersPage(a.viewer, a.org, await listMembers(db, a.org.id), { userId: a.session.user.id, role: a.role }, options);
+
+  r.page('/members', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
+
+  r.action('/members/:userId/role', async (a, p, _request, reply) => {
+    const role = one(a.form.role);
+    if (!isRole(role)) return sendPage(reply, await render(a, { error: 'Pick one of the roles listed.' }), 400);
+    const target = (await listMembers(db, a.org.id)).find((m) => m.userId === p.userId);
+    if (!target) return notFoundPage(reply, a.viewer, 'That member', back(a));
+    const result = await changeMember(db, { organisationId: a.org.id, actorRole: a.role, userId: target.userId, newRole: role });
+    if (!result.ok) return sendPage(reply, await render(a, { error: result.problem }), result.status);
+    if (result.from === role) return seeOther(reply, `${back(a)}?done=unchanged`);
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'member.role_changed',
+      target: target.userId,
+      detail: { email: target.email, from: result.from, to: role },
+    });
+    // someone who just gave up their own admin role can no longer see these settings
+    if (target.userId === a.session.user.id && !isAdminRole(role)) return seeOther(reply, '/account');
+    return seeOther(reply, `${back(a)}?done=changed`);
+  });
+
+  r.page('/members/:userId/remove', async (a, p, _request, reply) => {
+    const target = (await listMembers(db, a.org.id)).find((m) => m.userId === p.userId);
+    if (!target) return notFoundPage(reply, a.viewer, 'That member', back(a));
+    const you = target.userId === a.session.user.id;
+    return sendPage(
+      reply,
+      confirmPage(a.viewer, {
+        title: you ? `Leave ${a.org.name}?` : `Remove ${target.name || target.email}?`,
+        explanation: html`<p>${you ? 'You' : html`<strong>${target.email}</strong> (${roleLabel(target.role)})`} will no longer be a member of ${a.org.name}. Apps ${you ? 'you' : 'they'} connected stop acting for ${a.org.name} from the next call.</p>`,
+        action: `/orgs/${a.org.id}/members/${target.userId}/remove`,
+        button: you ? 'Leave organisation' : 'Remove member',
+        back: back(a),
+      }),
+    );
+  });
+
+  r.action('/members/:userId/remove', async (a, p, _request, reply) => {
+    const target = (await listMembers(db, a.org.id)).find((m) => m.userId === p.userId);
+    if (!target) return notFoundPage(reply, a.viewer, 'That member', back(a));
+    const result = await changeMember(db, { organisationId: a.org.id, actorRole: a.role, userId: target.userId, newRole: null });
+    if (!result.ok) return sendPage(reply, await render(a, { error: result.problem }), result.status);
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'member.removed',
+      target: target.userId,
+      detail: { email: target.email, role: result.from },
+    });
+    if (target.userId === a.session.user.id) return seeOther(reply, '/account');
+    return seeOther(reply, `${back(a)}?done=removed`);
+  });
+}

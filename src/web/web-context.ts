@@ -1,0 +1,66 @@
+/**
+ * What the web pages share: the service, the key their CSRF tokens and sealed cookies are signed
+ * with, cookie names and attributes (Secure and the __Host- prefix when the service is on https),
+ * the external identity provider when one is configured, and the signed-in person.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../http/service.js';
+import { findWebSession, SESSION_ABSOLUTE_SECONDS, type WebSession } from '../store/web-sessions.js';
+import { clearedCookie, cookieName, readCookie, serializeCookie } from './cookies.js';
+import { csrfToken } from './csrf.js';
+import type { ExternalIdentity } from './external-identity.js';
+
+export interface WebContext {
+  service: ServiceContext;
+  key: string;
+  secure: boolean;
+  external: ExternalIdentity | undefined;
+  cookies: {
+    session: string;
+    /** a random value the signed-out sign-in form's CSRF token is bound to */
+    signIn: string;
+    /** an external sign-in in progress (state, nonce, PKCE verifier) */
+    external: string;
+    /** an external sign-in finished for an OAuth interaction */
+    externalDone: string;
+  };
+}
+
+export function createWebContext(service: ServiceContext, external: ExternalIdentity | undefined): WebContext {
+  const secure = new URL(service.baseUrl).protocol === 'https:';
+  return {
+    service,
+    key: service.secrets.cookieKeys[0]!,
+    secure,
+    external,
+    cookies: {
+      session: cookieName('ledgerline_session', secure, '/'),
+      signIn: cookieName('ledgerline_signin', secure, '/'),
+      external: 'ledgerline_external',
+      externalDone: 'ledgerline_external_done',
+    },
+  };
+}
+
+export async function currentSession(w: WebContext, request: FastifyRequest): Promise<WebSession | undefined> {
+  const token = readCookie(request.headers.cookie, w.cookies.session);
+  return token ? findWebSession(w.service.db, token) : undefined;
+}
+
+export function sessionToken(w: WebContext, request: FastifyRequest): string | undefined {
+  return readCookie(request.headers.cookie, w.cookies.session);
+}
+
+/** The CSRF token of every form a signed-in person sends. */
+export function sessionCsrf(w: WebContext, session: WebSession): string {
+  return csrfToken(w.key, `session:${session.idHash}`);
+}
+
+export function setSessionCookie(w: WebContext, reply: FastifyReply, token: string): void {
+  // the browser may keep it no longer than the session's absolute end; idle expiry is checked on the server
+  reply.header('set-cookie', serializeCookie(w.cookies.session, token, { path: '/', secure: w.secure, maxAge: SESSION_ABSOLUTE_SECONDS }));
+}
+
+export function clearSessionCookie(w: WebContext, reply: FastifyReply): void {
+  reply.header('set-cookie', clearedCookie(w.cookies.session, { path: '/', secure: w.secure }));
+}

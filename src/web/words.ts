@@ -1,0 +1,105 @@
+/** What the pages say about roles, scopes, times and audit entries, in plain words. */
+import type { Role } from '../operations/context.js';
+
+export const ROLE_LABELS: Record<Role, string> = {
+  super_admin: 'Super admin',
+  admin: 'Admin',
+  submitter: 'Submitter',
+  custom: 'Custom',
+};
+
+export function roleLabel(role: string): string {
+  return ROLE_LABELS[role as Role] ?? role;
+}
+
+export function isAdminRole(role: string): boolean {
+  return role === 'super_admin' || role === 'admin';
+}
+
+/** What a connection with these scopes can do, one sentence per ability. */
+export function scopeSentences(scopes: string[]): string[] {
+  const has = new Set(scopes);
+  const out: string[] = [];
+  if (has.has('service.read') || !has.has('service.write'))
+    out.push('Read accounting data: reports, the chart of accounts, ledger lines, bank and card transactions, bills to pay, and documents with their files.');
+  if (has.has('service.write')) out.push('Make changes to records.');
+  if (has.has('offline_access')) out.push('Stay connected while you are away, until disconnected or after 30 days without use.');
+  return out;
+}
+
+export function scopeSummary(scopes: string[]): string {
+  const has = new Set(scopes);
+  const access = has.has('service.write') ? 'Read and change' : 'Read only';
+  return has.has('offline_access') ? `${access}, stays connected` : access;
+}
+
+const INSTANT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** "21 Nov 2026, 14:03 UTC" */
+export function formatInstant(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const d = new Date(typeof value === 'number' ? value : Date.parse(value));
+  return Number.isNaN(d.getTime()) ? '' : `${INSTANT.format(d)} UTC`;
+}
+
+export function formatDay(value: string | null | undefined): string {
+  if (!value) return '';
+  const d = new Date(Date.parse(value));
+  return Number.isNaN(d.getTime()) ? '' : DAY.format(d);
+}
+
+export function clientKindLabel(kind: string): string {
+  switch (kind) {
+    case 'api_client':
+      return 'API client';
+    case 'app':
+      return 'Registered by an admin';
+    case 'dynamic':
+      return 'Registered itself';
+    case 'metadata_document':
+      return 'Client ID metadata document';
+    default:
+      return kind;
+  }
+}
+
+type Detail = Record<string, unknown>;
+const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+
+/** One audit entry as a sentence (the actor and time are shown beside it). */
+export function auditSentence(action: string, detail: Detail): string {
+  const name = text(detail.name);
+  switch (action) {
+    case 'api_client.created':
+      return `Created API client “${name}” (${text((detail.scopes as string[] | undefined)?.join(' '))})`;
+    case 'api_client.revoked':
+      return `Revoked API client “${name}”`;
+    case 'app.registered':
+      return `Registered app “${name}” for ${text((detail.redirectUris as string[] | undefined)?.join(', '))}`;
+    case 'app.removed':
+      return `Removed registered app “${name}”`;
+    case 'app.verified':
+      return `Verified app “${name}”`;
+    case 'app.blocked':
+      return `Blocked app “${name}”`;
+    case 'app.unblocked':
+      return `Unblocked app “${name}”`;
+    case 'role_policy.changed': {
+      const fmt = (xs: unknown) => ((xs as { operation: string; role: string }[] | undefined) ?? []).map((x) => `${roleLabel(x.role)} → ${x.operation}`).join(', ');
+      const allowed = fmt(detail.allowed);
+      const refused = fmt(detail.refused);
+      return ['Changed role permissions', allowed && `allowed ${allowed}`, refused && `refused ${refused}`].filter(Boolean).join('; ');
+    }
+    case 'connection.revoked':
+      return `Disconnected “${text(detail.app)}” for ${text(detail.user)}`;
+    case 'account.connection_revoked':
+      return `${text(detail.user)} disconnected “${text(detail.app)}”`;
+    case 'member.role_changed':
+      return `Changed ${text(detail.email)} from ${roleLabel(text(detail.from))} to ${roleLabel(text(detail.to))}`;
+    case 'member.removed':
+      return `Removed ${text(detail.email)} (${roleLabel(text(detail.role))})`;
+    default:
+      return action;
+  }
+}
