@@ -4,13 +4,13 @@
  * one shared path, and serialises the result or the problem. No business logic lives here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, requireScope, resolveOrganisation, AuthenticationError, type Caller } from '../auth/verify.js';
+import { requireScope, resolveOrganisation, AuthenticationError, type Caller } from '../auth/verify.js';
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
 import { OPERATIONS } from '../operations/index.js';
 import { OperationError } from '../operations/errors.js';
 import type { AnyOperation } from '../operations/operation.js';
-import { rateLimitHeaders, type Limit, type RateLimiter } from './rate-limit.js';
-import type { ServiceContext } from './service.js';
+import { applyRateLimits } from './call-limits.js';
+import { authenticateCaller, type ServiceContext } from './service.js';
 
 export const ORGANISATION_HEADER = 'service-organisation';
 
@@ -19,7 +19,7 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
     try {
-      return await authenticate(service.provider, service.db, request.headers.authorization, audience);
+      return await authenticateCaller(service, request.headers.authorization, audience);
     } catch (error) {
       if (error instanceof AuthenticationError) {
         reply.header(
@@ -32,7 +32,7 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
   }
 
   async function limit(reply: FastifyReply, c: Caller, organisationId: string | null): Promise<void> {
-    await applyRateLimits(service.limiter, service.limits, reply, c, organisationId);
+    await applyRateLimits(service, reply, c, organisationId);
   }
 
   for (const op of OPERATIONS) {
@@ -58,25 +58,6 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       operations: OPERATIONS.filter((o) => o.kind === 'organisation').map((o) => o.name),
     });
   });
-}
-
-/** Per token and per organisation, with the standard headers on every answer and Retry-After on 429. */
-export async function applyRateLimits(
-  limiter: RateLimiter,
-  limits: { perToken: Limit; perOrganisation: Limit },
-  reply: FastifyReply,
-  c: Caller,
-  organisationId: string | null,
-): Promise<void> {
-  const checks = [{ limit: limits.perToken, result: await limiter.check(limits.perToken, c.tokenKey) }];
-  if (organisationId) checks.push({ limit: limits.perOrganisation, result: await limiter.check(limits.perOrganisation, organisationId) });
-  reply.headers(rateLimitHeaders(checks));
-  const refused = checks.filter((x) => !x.result.allowed);
-  if (refused.length) {
-    const wait = Math.max(...refused.map((x) => x.result.resetSeconds));
-    reply.header('retry-after', String(wait));
-    throw new OperationError(429, 'rate_limited', 'Too many requests', `rate limit reached (${refused.map((x) => x.limit.name).join(', ')}); retry in ${wait} s`);
-  }
 }
 
 export type { AnyOperation };

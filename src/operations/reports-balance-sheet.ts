@@ -20,8 +20,12 @@ export const reportsBalanceSheet = defineOperation({
   input: z
     .object({
       asAt: dateParam('Balance date, yyyy-MM-dd. Overrides period. Omitted (and no period) means today.').optional(),
-      period: periodParam('Balances are taken at the last day of the period; used when asAt is absent.')
+      // exclude() makes a new schema without the description, so it is given again here
+      period: periodParam('')
         .exclude(['custom'])
+        .describe(
+          "Balances at the last day of a period preset, used when asAt is absent: this_month, last_month, this_quarter, last_quarter (financial quarters), ytd (today) or last_year (the end of the last complete financial year), relative to the organisation's local today and its financial year. The end of this_month and this_quarter may be after today.",
+        )
         .optional(),
       comparePeriods: comparePeriodsParam.describe('How many earlier dates to compare with, 1 to 12. Given alone, compareBy defaults to month.').optional(),
       compareBy: compareByParam

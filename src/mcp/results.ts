@@ -1,0 +1,34 @@
+/**
+ * Operation answers as MCP tool results: structuredContent (validated by clients against the
+ * tool's outputSchema) with its JSON as text, as the MCP specification recommends for clients that
+ * read only text; errors as isError results carrying the REST problem (same code, same detail).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { documentFileLink } from '../operations/documents-get.js';
+import { documentsFile } from '../operations/documents-file.js';
+import type { OrganisationOperation } from '../operations/operation.js';
+import type { Problem } from '../http/problem.js';
+
+export function toolResult(op: OrganisationOperation<any, any>, output: unknown, baseUrl: string): CallToolResult {
+  const structured = output as Record<string, unknown>;
+  if (op.name === documentsFile.name) return fileResult(structured, baseUrl);
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/**
+ * The file as content a client can show: an image, or the PDF as an embedded resource. The text
+ * leaves the base64 out, so a model reading text is not handed megabytes of it.
+ */
+function fileResult(file: Record<string, unknown>, baseUrl: string): CallToolResult {
+  const { data, ...fields } = file as { data: string; id: string; contentType: string; [k: string]: unknown };
+  const image = fields.contentType.startsWith('image/');
+  const shown: CallToolResult['content'][number] = image
+    ? { type: 'image', data, mimeType: fields.contentType }
+    : { type: 'resource', resource: { uri: documentFileLink(baseUrl, fields.id), mimeType: fields.contentType, blob: data } };
+  const text = `${JSON.stringify(fields)}\nThe file is attached ${image ? 'as an image' : 'as an embedded resource'}; structuredContent.data holds it as base64.`;
+  return { content: [{ type: 'text', text }, shown], structuredContent: file };
+}
+
+export function errorResult(problem: Problem): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
+}

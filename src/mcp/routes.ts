@@ -1,0 +1,132 @@
+/**
+ * The MCP endpoint, Streamable HTTP at /mcp (and /mcp/), stateless: every POST carries its bearer
+ * token, is authenticated like a REST call (audience: the MCP resource), and is answered by a
+ * server built for that caller. No sessions and no server-initiated stream, so any instance can
+ * answer any request; GET and DELETE answer 405 as the transport specification allows.
+ *
+ * It is an OAuth protected resource (MCP authorization): without a valid token, 401 with a
+ * WWW-Authenticate challenge pointing at the RFC 9728 metadata, from which a client that knows
+ * only this URL finds the authorization server, registers and signs the user in.
+ */
+import type { ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AuthenticationError, requireScope, type Caller } from '../auth/verify.js';
+import { authenticateCaller, type ServiceContext } from '../http/service.js';
+import { OperationError } from '../operations/errors.js';
+import type { Scope } from '../operations/operation.js';
+import { createMcpServer } from './server.js';
+
+const MCP_PATHS = ['/mcp', '/mcp/'] as const;
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The scope every tool needs, so the one a client is told to ask for. */
+const REQUIRED_SCOPE: Scope = 'service.read';
+
+// browser-based clients (MCP Inspector) call from their own origin with a bearer token, never cookies
+const CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+  'access-control-expose-headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
+  'access-control-max-age': '86400',
+};
+
+export interface McpOptions {
+  log?: (entry: Record<string, unknown>) => void;
+}
+
+export function registerMcp(app: FastifyInstance, service: ServiceContext, options: McpOptions = {}): void {
+  const log = options.log ?? (() => {});
+  const metadataUrl = `${service.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+
+  // A server on a loopback address answers only loopback host names: a page whose own name was
+  // rebound to 127.0.0.1 (DNS rebinding) is refused before anything else, as the SDK's
+  // localhostHostValidation does. Elsewhere the bearer token is the protection, and proxies decide Host.
+  const loopbackOnly = LOOPBACK_HOSTNAMES.has(new URL(service.baseUrl).hostname);
+  const checkHost = (request: FastifyRequest) => {
+    if (!loopbackOnly) return;
+    const host = request.headers.host;
+    const hostname = host ? URL.parse(`http://${host}`)?.hostname : undefined;
+    if (!hostname || !LOOPBACK_HOSTNAMES.has(hostname))
+      throw new OperationError(403, 'invalid_host', 'Forbidden', `this server answers only on its loopback address, not on "${host ?? ''}"`);
+  };
+
+  // on the raw response so they survive hijacking; Node merges them into whatever is written later
+  const allowCors = (res: ServerResponse) => {
+    for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
+  };
+
+  function challenge(error?: { code: string; description: string }): string {
+    const parts = error ? [`error="${error.code}"`, `error_description="${error.description.replace(/["\\]/g, "'")}"`] : [];
+    return ['Bearer', [...parts, `resource_metadata="${metadataUrl}"`, `scope="${REQUIRED_SCOPE}"`].join(', ')].join(' ');
+  }
+
+  async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
+    const authorization = request.headers.authorization?.trim() || undefined;
+    try {
+      const c = await authenticateCaller(service, authorization, service.resources.mcp);
+      requireScope(c, REQUIRED_SCOPE);
+      return c;
+    } catch (error) {
+      // RFC 6750: a request with no credentials at all gets the challenge without an error code
+      if (error instanceof AuthenticationError) reply.header('www-authenticate', challenge(authorization ? { code: error.bearerError, description: error.message } : undefined));
+      else if (error instanceof OperationError && error.code === 'insufficient_scope')
+        reply.header('www-authenticate', challenge({ code: 'insufficient_scope', description: error.message }));
+      throw error;
+    }
+  }
+
+  async function post(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    allowCors(reply.raw);
+    checkHost(request);
+    const c = await caller(request, reply);
+    reply.hijack();
+    const res = reply.raw;
+    res.setHeader('x-request-id', request.id);
+    res.setHeader('x-content-type-options', 'nosniff');
+    const server = createMcpServer({
+      service,
+      caller: c,
+      headers: { header: (name, value) => (res.headersSent ? undefined : res.setHeader(name, value)) },
+      requestId: request.id,
+      log,
+    });
+    // JSON answers rather than an SSE stream: every tool answers once, and headers set while a call
+    // runs (rate limits) are still unsent when the answer is written
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void server.close());
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, res, request.body);
+    } catch (error) {
+      log({ level: 'error', requestId: request.id, message: (error as Error).message, stack: (error as Error).stack });
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error (request id ${request.id})` }, id: null }));
+      }
+    }
+  }
+
+  async function methodNotAllowed(request: FastifyRequest, reply: FastifyReply) {
+    allowCors(reply.raw);
+    checkHost(request);
+    await caller(request, reply);
+    return reply
+      .code(405)
+      .header('allow', 'POST, OPTIONS')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; send JSON-RPC messages with POST' }, id: null });
+  }
+
+  for (const path of MCP_PATHS) {
+    app.options(path, async (request, reply) => {
+      allowCors(reply.raw);
+      checkHost(request);
+      return reply.code(204).send();
+    });
+    app.post(path, post);
+    app.get(path, methodNotAllowed);
+    app.delete(path, methodNotAllowed);
+  }
+}

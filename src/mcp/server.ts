@@ -1,0 +1,68 @@
+/**
+ * The MCP server of one request: tools/list and tools/call for the authenticated caller. It is
+ * built per request because the tools' organisation argument depends on the token, and because
+ * the endpoint is stateless (any instance answers any request).
+ *
+ * The SDK's low-level Server is used rather than McpServer: McpServer validates arguments itself
+ * and answers with its own messages, where a call must fail exactly as on REST (parseInput's
+ * invalid_request naming each parameter), and it takes zod shapes where the organisation enum is
+ * built per token.
+ */
+import { readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { requireScope, resolveOrganisation, type Caller } from '../auth/verify.js';
+import { applyRateLimits, type HeaderSink } from '../http/call-limits.js';
+import { internalProblem, problemFrom } from '../http/problem.js';
+import type { ServiceContext } from '../http/service.js';
+import { invalidParameter, OperationError } from '../operations/errors.js';
+import { runOrganisationOperation } from '../operations/execute.js';
+import type { OrganisationOperation } from '../operations/operation.js';
+import { errorResult, toolResult } from './results.js';
+import { findToolOperation, instructionsFor, ORGANISATION_ARGUMENT, toolsFor } from './tools.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export interface McpRequestContext {
+  service: ServiceContext;
+  caller: Caller;
+  /** the HTTP response's headers, for the rate limit headers */
+  headers: HeaderSink;
+  requestId: string;
+  log: (entry: Record<string, unknown>) => void;
+}
+
+export function createMcpServer(context: McpRequestContext): Server {
+  const { caller, service } = context;
+  const server = new Server(
+    { name: 'ledgerline', title: 'Ledgerline', version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(caller) },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(caller) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const op = findToolOperation(request.params.name);
+    // an unknown tool is a protocol error (MCP: tools), not a tool result; a plain error with a code,
+    // because McpError puts "MCP error -32602:" into the message and the client adds it again
+    if (!op) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
+    try {
+      const output = await callOperation(context, op, request.params.arguments ?? {});
+      return toolResult(op, output, service.baseUrl);
+    } catch (error) {
+      if (error instanceof OperationError) return errorResult(problemFrom(error, service.baseUrl));
+      context.log({ level: 'error', requestId: context.requestId, tool: op.tool, message: (error as Error).message, stack: (error as Error).stack });
+      return errorResult(internalProblem(service.baseUrl, context.requestId));
+    }
+  });
+  return server;
+}
+
+/** The REST route's steps, in the same order: scope, organisation, rate limits, then the operation. */
+async function callOperation(context: McpRequestContext, op: OrganisationOperation<any, any>, args: Record<string, unknown>): Promise<unknown> {
+  const { caller, service } = context;
+  const { [ORGANISATION_ARGUMENT]: organisation, ...input } = args;
+  if (organisation !== undefined && typeof organisation !== 'string') throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id (text)');
+  requireScope(caller, op.scope);
+  const organisationId = resolveOrganisation(caller, organisation);
+  await applyRateLimits(service, context.headers, caller, organisationId);
+  return runOrganisationOperation(service.env, op, caller.principal, organisationId, { input });
+}

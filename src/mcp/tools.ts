@@ -1,0 +1,161 @@
+/**
+ * MCP tool definitions, generated from the operation list: the spec's tool names, the operation's
+ * input schema plus the `organisation` argument, its output schema, and descriptions for a model
+ * that has never seen the API. The organisation part depends on the token, so the list is built
+ * per request from the caller's coverage; everything else is built once.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Caller } from '../auth/verify.js';
+import { isOrganisationOperation } from '../operations/execute.js';
+import { OPERATIONS } from '../operations/index.js';
+import type { OrganisationOperation } from '../operations/operation.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Every tool only reads, touches nothing outside the service's own data, and can be repeated. */
+const TOOL_ANNOTATIONS = { readOnlyHint: true, openWorldHint: false, idempotentHint: true } as const;
+
+/** The argument that names the organisation (REST: the Service-Organisation header). */
+export const ORGANISATION_ARGUMENT = 'organisation';
+
+const TOOL_OPERATIONS = OPERATIONS.filter(isOrganisationOperation).filter((op) => op.tool !== null);
+
+/** What a tool's answer looks like in MCP beyond the operation's fields (results.ts). */
+const MCP_NOTES: Record<string, string> = {
+  documents_file: ' The file also comes back as content the client can show: an image for images, an embedded resource for a PDF.',
+};
+
+// descriptions name other operations by their REST names; a model sees the tools by their tool names
+const renames = TOOL_OPERATIONS.map((op) => ({
+  pattern: new RegExp(`(?<![\\w./])${op.name.replace(/\./g, '\\.')}(?![\\w])`, 'g'),
+  tool: op.tool!,
+}));
+
+function withToolNames(text: string): string {
+  return renames.reduce((t, r) => t.replace(r.pattern, r.tool), text);
+}
+
+function renameDescriptions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(renameDescriptions);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? withToolNames(v) : renameDescriptions(v)]),
+  );
+}
+
+/**
+ * `type: ["string", "null"]` (zod's nullable) as anyOf branches of one type each: the same schema,
+ * in the spelling that clients mapping tool schemas onto single-type dialects accept.
+ */
+function singleTypes(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(singleTypes);
+  if (!schema || typeof schema !== 'object') return schema;
+  const entries = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'enum' || k === 'const' || k === 'default' ? v : singleTypes(v)]));
+  const { type, description, ...rest } = entries as { type?: unknown; description?: unknown };
+  if (!Array.isArray(type) || type.length < 2) return entries;
+  return { ...(description !== undefined ? { description } : {}), anyOf: type.map((t) => (t === 'null' ? { type: 'null' } : { ...rest, type: t })) };
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  // no $schema: MCP takes 2020-12 as the default, and some clients' validators refuse the URI
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return singleTypes(renameDescriptions(rest)) as JsonSchema;
+}
+
+interface ToolBase {
+  op: OrganisationOperation<any, any>;
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema & { properties: Record<string, JsonSchema>; required?: string[] };
+  outputSchema: JsonSchema;
+}
+
+const TOOLS: ReadonlyMap<string, ToolBase> = new Map(
+  TOOL_OPERATIONS.map((op) => {
+    if (ORGANISATION_ARGUMENT in op.input.shape) throw new Error(`${op.name}: "${ORGANISATION_ARGUMENT}" is the MCP transport's own argument`);
+    const input = jsonSchema(op.input, 'input') as ToolBase['inputSchema'];
+    return [
+      op.tool!,
+      {
+        op,
+        name: op.tool!,
+        title: op.title,
+        description: withToolNames(op.description) + (MCP_NOTES[op.tool!] ?? ''),
+        inputSchema: { ...input, properties: input.properties ?? {} },
+        outputSchema: jsonSchema(op.output, 'output'),
+      },
+    ];
+  }),
+);
+
+export function findToolOperation(name: string): OrganisationOperation<any, any> | undefined {
+  return TOOLS.get(name)?.op;
+}
+
+/** Same rule as the organisation list's organisationRequired and resolveOrganisation. */
+export function organisationRequired(caller: Caller): boolean {
+  return caller.principal.kind === 'user' && caller.coverage.organisations.length > 1;
+}
+
+function organisationList(caller: Caller): string {
+  return caller.coverage.organisations.map((o) => `${o.id} (${o.name})`).join(', ');
+}
+
+/** The tools as this caller sees them: `organisation` required and enumerated when it covers several. */
+export function toolsFor(caller: Caller): Tool[] {
+  const several = organisationRequired(caller);
+  const only = caller.coverage.organisations.length === 1 ? caller.coverage.organisations[0] : undefined;
+  return [...TOOLS.values()].map((t) => {
+    const inputSchema = several
+      ? {
+          ...t.inputSchema,
+          properties: {
+            [ORGANISATION_ARGUMENT]: {
+              type: 'string',
+              enum: caller.coverage.organisations.map((o) => o.id),
+              description: `Id of the organisation to act for. This connection covers several, so every call must name one: ${organisationList(caller)}.`,
+            },
+            ...t.inputSchema.properties,
+          },
+          required: [ORGANISATION_ARGUMENT, ...(t.inputSchema.required ?? [])],
+        }
+      : t.inputSchema;
+    const acting = several
+      ? ' Acts for the organisation named by the organisation argument.'
+      : only
+        ? ` Acts for ${only.name}${only.name.endsWith('.') ? '' : '.'}`
+        : '';
+    return {
+      name: t.name,
+      title: t.title,
+      description: `${t.description}${acting}`,
+      inputSchema: inputSchema as Tool['inputSchema'],
+      outputSchema: t.outputSchema as Tool['outputSchema'],
+      annotations: { title: t.title, ...TOOL_ANNOTATIONS },
+    };
+  });
+}
+
+/** What the server tells the model once, at initialisation. */
+export function instructionsFor(caller: Caller): string {
+  const orgs = caller.coverage.organisations;
+  const scope =
+    orgs.length === 0
+      ? 'This connection covers no organisation you are still a member of.'
+      : organisationRequired(caller)
+        ? `This connection covers ${orgs.length} organisations: ${organisationList(caller)}. Every tool needs the organisation argument, one of these ids.`
+        : `This connection acts for ${orgs[0]!.name} (${orgs[0]!.id}); no organisation argument is needed.`;
+  return [
+    "Ledgerline gives read-only access to an organisation's accounting data: profit and loss, balance sheet, chart of accounts,",
+    'everything coded to an account, bank and card transactions, bills to pay, and the documents (bills, receipts) behind them with their original files.',
+    'Amounts are numbers in major units (12.5 is twelve and a half) of the currency given beside them; dates are yyyy-MM-dd;',
+    "periods such as this_month or ytd are relative to the organisation's local today and its financial year.",
+    'Use accounts_list to find an account before ledger_account_transactions, banking_accounts before banking_transactions,',
+    'and bills_list_saved_filters before bills_list_to_pay with a filter; documents_get and documents_file take the document ids that',
+    'ledger_account_transactions and banking_transactions return.',
+    'A failed call returns isError with a JSON problem whose code says what to change.',
+    scope,
+  ].join(' ');
+}
