@@ -19,6 +19,20 @@ export interface Config {
   /** token signing keys (JWKS with private keys); generated and kept in the database when unset (not in production) */
   signingJwks: { keys: JWK[] } | undefined;
   rateLimits: RateLimits;
+  /** sign-in through an external OpenID Connect identity provider, when configured */
+  externalIdentity: ExternalIdentityConfig | undefined;
+  /** a PostgreSQL read replica for the operations' reads */
+  databaseReadUrl: string | undefined;
+  /** Redis for rate-limit counters shared by every instance */
+  redisUrl: string | undefined;
+  /** limit for every call to an accounting system */
+  accountingTimeoutMs: number;
+}
+
+export interface ExternalIdentityConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 export class ConfigError extends Error {
@@ -41,6 +55,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)');
+  const databaseReadUrl = env.DATABASE_READ_URL || undefined;
+  if (databaseReadUrl && !isPostgresUrl(databaseReadUrl)) problems.push('DATABASE_READ_URL must be a postgres:// URL');
+  if (databaseReadUrl && !databaseUrl) problems.push('DATABASE_READ_URL needs DATABASE_URL (a read replica of that PostgreSQL database)');
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const accountingTimeoutMs = Number(env.ACCOUNTING_TIMEOUT_MS ?? '10000');
+  if (!Number.isInteger(accountingTimeoutMs) || accountingTimeoutMs < 100) problems.push('ACCOUNTING_TIMEOUT_MS must be a whole number of milliseconds, at least 100');
   const poolSize = Number(env.DATABASE_POOL_SIZE ?? '10');
   if (!Number.isInteger(poolSize) || poolSize < 1) problems.push('DATABASE_POOL_SIZE must be a whole number of at least 1');
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
@@ -80,6 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else overrides[key] = n;
   }
 
+  const external = readExternalIdentity(env, production);
+  problems.push(...external.problems);
+
   if (problems.length) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {
     production,
@@ -92,5 +116,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecrets,
     signingJwks,
     rateLimits: defaultRateLimits(overrides),
+    externalIdentity: external.config,
+    databaseReadUrl,
+    redisUrl,
+    accountingTimeoutMs,
   };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: all three, or none. The issuer must be https
+ * (http only on the loopback address, for local identity providers in development and tests).
+ */
+export function readExternalIdentity(
+  env: NodeJS.ProcessEnv = process.env,
+  production = env.NODE_ENV === 'production',
+): { config: ExternalIdentityConfig | undefined; problems: string[] } {
+  const issuer = env.OIDC_ISSUER?.trim() || undefined;
+  const clientId = env.OIDC_CLIENT_ID?.trim() || undefined;
+  const clientSecret = env.OIDC_CLIENT_SECRET || undefined;
+  if (!issuer && !clientId && !clientSecret) return { config: undefined, problems: [] };
+  const problems: string[] = [];
+  if (!issuer || !clientId || !clientSecret) problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three, or none');
+  if (issuer) {
+    const url = URL.parse(issuer);
+    if (!url) problems.push(`OIDC_ISSUER is not a URL: "${issuer}"`);
+    else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname) && !production))
+      problems.push('OIDC_ISSUER must be an https URL (http only on the loopback address, outside production)');
+  }
+  if (problems.length) return { config: undefined, problems };
+  return { config: { issuer: issuer!, clientId: clientId!, clientSecret: clientSecret! }, problems };
 }

@@ -26,8 +26,6 @@ export interface AuthServerOptions {
   refreshGraceSeconds?: number;
   /** how Client ID Metadata Documents are fetched (tests point this at loopback) */
   fetch?: typeof fetch;
-  /** allow http:// Client ID Metadata Document URLs on loopback (tests only) */
-  allowLoopbackMetadataDocuments?: boolean;
 }
 
 export interface Resources {
@@ -104,11 +102,8 @@ export function createAuthServer(options: AuthServerOptions): Provider {
       clientIdMetadataDocument: {
         enabled: true,
         ack: 'draft-02',
-        allowFetch: async (_ctx, clientId) => {
-          const url = new URL(clientId);
-          if (url.protocol === 'https:') return true;
-          return !!options.allowLoopbackMetadataDocuments && url.protocol === 'http:' && ['127.0.0.1', 'localhost'].includes(url.hostname);
-        },
+        // oidc-provider fetches only https client ids, through its SSRF-guarded fetch
+        allowFetch: async () => true,
         allowClient: async (_ctx, client) => (client.redirectUris ?? []).every((u: string) => redirectUriProblem(u) === null),
       },
       resourceIndicators: {

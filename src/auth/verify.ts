@@ -116,7 +116,7 @@ export function resolveOrganisation(caller: Caller, requested: string | undefine
     400,
     'organisation_required',
     'Organisation required',
-    `this token covers ${covered.length} organisations: name one with the Service-Organisation header (see GET /v1/organisations)`,
+    `this token covers ${covered.length} organisations: name one with the Service-Organisation header (REST) or the organisation argument (MCP); GET /v1/organisations lists them`,
   );
 }
 

@@ -1,41 +1,77 @@
-/** `ledgerline serve`: migrate, load the demo into an empty database, and listen. */
+/**
+ * `ledgerline serve`: migrate, load the demo into an empty database, and listen. With REDIS_URL the
+ * rate-limit counters are shared by every instance; with DATABASE_READ_URL the operations read from
+ * a replica. SIGTERM/SIGINT stop accepting, finish the requests in flight, then close.
+ */
 import { loadConfig } from '../config.js';
 import { generateDemo } from '../demo/generate.js';
 import { todayIn } from '../domain/dates.js';
 import { buildApp } from '../http/app.js';
+import { Metrics } from '../http/metrics.js';
+import { connectRedis, FallbackCounterStore, RedisCounterStore } from '../http/redis-counters.js';
 import { openStore } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { listOrganisations } from '../store/organisations.js';
 
+const log = (entry: Record<string, unknown>) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+
 export async function serveCommand(): Promise<number> {
   const config = loadConfig();
   const store = openStore({ databaseUrl: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: config.poolSize });
+  const readStore = config.databaseReadUrl ? openStore({ databaseUrl: config.databaseReadUrl, poolSize: config.poolSize }) : undefined;
   await migrate(store);
   let demoNote = '';
   if ((await listOrganisations(store.db)).length === 0) {
     process.stdout.write('Empty database: loading the demo organisations…\n');
     const summary = await generateDemo(store, { date: todayIn('UTC'), seed: 1, scale: 1 });
-    demoNote = `Demo organisations: ${summary.organisations.map((o) => o.name).join(', ')}.\nSign in as ${summary.users.map((u) => u.email).join(", ")} with the password "${summary.password}".\n`;
+    demoNote = `Demo organisations: ${summary.organisations.map((o) => o.name).join(', ')}.\nSign in at ${config.baseUrl}/signin as ${summary.users.map((u) => u.email).join(', ')} with the password "${summary.password}".\n`;
   }
+
+  const metrics = new Metrics(store.poolStats);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  redis?.on('error', () => {}); // reported through the fallback below, not as unhandled errors
+  const counters = redis
+    ? new FallbackCounterStore(new RedisCounterStore(redis), {
+        degraded(error) {
+          metrics.rateLimitDegraded.set(1);
+          log({ level: 'warn', message: 'Redis unreachable: rate limits now hold per instance', detail: error.message });
+        },
+        recovered() {
+          metrics.rateLimitDegraded.set(0);
+          log({ level: 'info', message: 'Redis reachable again: rate limits are shared' });
+        },
+      })
+    : undefined;
+
   const { app } = await buildApp({
     store,
     baseUrl: config.baseUrl,
     secrets: { ...(config.cookieSecrets ? { cookieKeys: config.cookieSecrets } : {}), ...(config.signingJwks ? { jwks: config.signingJwks } : {}) },
     rateLimits: config.rateLimits,
-    log: (entry) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n'),
+    metrics,
+    accountingTimeoutMs: config.accountingTimeoutMs,
+    ...(readStore ? { readStore } : {}),
+    ...(counters ? { counters, countersReady: async () => (await redis!.ping()) === 'PONG' } : {}),
+    log,
   });
   await app.listen({ host: config.host, port: config.port });
   process.stdout.write(
-    `Ledgerline is listening on ${config.baseUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : config.sqlitePath}).\n` +
-      `API reference: ${config.baseUrl}/docs · OAuth metadata: ${config.baseUrl}/.well-known/oauth-authorization-server\n` +
+    `Ledgerline is listening on ${config.baseUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : config.sqlitePath}${redis ? ', rate limits in Redis' : ''}).\n` +
+      `API reference: ${config.baseUrl}/docs · MCP: ${config.baseUrl}/mcp · OAuth metadata: ${config.baseUrl}/.well-known/oauth-authorization-server\n` +
       demoNote,
   );
-  const stop = async () => {
-    await app.close();
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log({ level: 'info', message: `${signal}: finishing requests in flight` });
+    await app.close(); // stops accepting, waits for in-flight requests
+    redis?.disconnect();
+    await readStore?.close();
     await store.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
   return new Promise<number>(() => {});
 }

@@ -1,7 +1,7 @@
 /**
  * The HTTP server: the authorization server (oidc-provider) under /oauth and its metadata, the
- * sign-in and consent pages, the REST API under /v1, protected resource metadata, the OpenAPI
- * document and reference page, health checks, and one error format for all of it.
+ * sign-in and consent pages, the REST API under /v1, the MCP endpoint at /mcp, protected resource
+ * metadata, the OpenAPI document and reference page, health checks, and one error format for all of it.
  */
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -10,14 +10,18 @@ import middie from '@fastify/middie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuthServer, resourcesFor } from '../auth/provider.js';
 import { loadSecrets, type ServiceSecrets } from '../auth/secrets.js';
+import { registerMcp } from '../mcp/routes.js';
 import { OperationError } from '../operations/errors.js';
 import type { Store } from '../store/db.js';
 import { registerInteractions } from '../web/interactions.js';
+import { registerWebPages } from '../web/pages-routes.js';
 import { registerDocs } from './docs.js';
 import { internalProblem, problemFrom, sendProblem } from './problem.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './rate-limit.js';
 import { registerRest } from './rest.js';
+import { Metrics } from './metrics.js';
 import { defaultRateLimits, type RateLimits, type ServiceContext } from './service.js';
+import { isDatabaseUnavailable } from '../store/errors.js';
 import { registerProtectedResourceMetadata } from './well-known.js';
 
 export interface AppOptions {
@@ -31,8 +35,14 @@ export interface AppOptions {
   refreshGraceSeconds?: number;
   /** Client ID Metadata Document fetching, for tests on loopback */
   metadataDocumentFetch?: typeof fetch;
-  allowLoopbackMetadataDocuments?: boolean;
   log?: (entry: Record<string, unknown>) => void;
+  /** a read replica for the operations' own reads (DATABASE_READ_URL) */
+  readStore?: Store;
+  /** limit for every call to an accounting system */
+  accountingTimeoutMs?: number;
+  /** answers whether the shared rate-limit store (Redis) is reachable, for /readyz */
+  countersReady?: () => Promise<boolean>;
+  metrics?: Metrics;
 }
 
 // the stylesheet is read from the source tree, so the compiled server serves the same file
@@ -48,10 +58,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     secrets,
     ...(options.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: options.refreshGraceSeconds } : {}),
     ...(options.metadataDocumentFetch ? { fetch: options.metadataDocumentFetch } : {}),
-    ...(options.allowLoopbackMetadataDocuments ? { allowLoopbackMetadataDocuments: true } : {}),
   });
   const limits = options.rateLimits ?? defaultRateLimits();
   const limiter = new RateLimiter(options.counters ?? new MemoryCounterStore());
+  const metrics = options.metrics ?? new Metrics(store.poolStats);
   const service: ServiceContext = {
     store,
     db,
@@ -59,9 +69,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     resources: resourcesFor(baseUrl),
     provider,
     secrets,
-    env: { db, baseUrl, ...(options.today ? { today: options.today } : {}) },
+    env: {
+      db,
+      baseUrl,
+      ...(options.readStore ? { readDb: options.readStore.db } : {}),
+      ...(options.accountingTimeoutMs ? { accountingTimeoutMs: options.accountingTimeoutMs } : {}),
+      ...(options.today ? { today: options.today } : {}),
+    },
     limiter,
     limits,
+    metrics,
   };
   const log = options.log ?? (() => {});
 
@@ -78,9 +95,24 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
   });
+  // one structured line per request, and the request metrics; never headers, bodies or query strings
+  app.addHook('onResponse', async (request, reply) => {
+    const route = routeLabel(request.routeOptions.url, request.url);
+    const status = String(reply.statusCode);
+    const seconds = reply.elapsedTime / 1000;
+    metrics.requests.inc({ route, method: request.method, status });
+    metrics.latency.observe({ route, status }, seconds);
+    log({ level: reply.statusCode >= 500 ? 'error' : 'info', requestId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
+  });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof OperationError) return sendProblem(reply, problemFrom(error, baseUrl));
+    if (isDatabaseUnavailable(error)) {
+      // the pool reconnects by itself when the database is back; tell the caller when to retry
+      log({ level: 'warn', requestId: request.id, message: 'database unavailable', detail: (error as Error).message });
+      reply.header('retry-after', '5');
+      return sendProblem(reply, problemFrom(new OperationError(503, 'database_unavailable', 'Service unavailable', 'the database is unavailable; retry shortly'), baseUrl));
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
@@ -119,20 +151,43 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       path === '/.well-known/oauth-authorization-server' ||
       path === '/.well-known/openid-configuration' ||
       (path.startsWith('/oauth/') && !path.startsWith('/oauth/interaction/'));
-    if (forProvider) return providerCallback(req, res);
+    if (forProvider) {
+      // the provider answers these itself, past Fastify's hooks: count them here
+      const started = process.hrtime.bigint();
+      res.once('finish', () => {
+        const status = String(res.statusCode);
+        metrics.requests.inc({ route: 'oauth', method: req.method, status });
+        metrics.latency.observe({ route: 'oauth', status }, Number(process.hrtime.bigint() - started) / 1e9);
+      });
+      return providerCallback(req, res);
+    }
     next();
   });
 
   app.get('/assets/site.css', async (_req, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
-    try {
-      await db.selectFrom('organisations').select('id').limit(1).execute();
-      return { status: 'ready' };
-    } catch {
-      return reply.code(503).header('retry-after', '5').send({ status: 'unavailable' });
-    }
+    const checks: Record<string, 'ok' | 'unavailable'> = {};
+    const probe = async (name: string, check: () => Promise<unknown>) => {
+      try {
+        checks[name] = (await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))])) === false ? 'unavailable' : 'ok';
+      } catch {
+        checks[name] = 'unavailable';
+      }
+    };
+    await Promise.all([
+      probe('database', () => db.selectFrom('organisations').select('id').limit(1).execute()),
+      ...(options.readStore ? [probe('readReplica', () => options.readStore!.db.selectFrom('organisations').select('id').limit(1).execute())] : []),
+      ...(options.countersReady ? [probe('redis', options.countersReady)] : []),
+      // the builtin accounting system lives in the database; connected books are checked per organisation on use
+      probe('accounting', () => db.selectFrom('acct_accounts').select('id').limit(1).execute()),
+    ]);
+    const ready = Object.values(checks).every((c) => c === 'ok');
+    if (!ready) reply.code(503).header('retry-after', '5');
+    return { status: ready ? 'ready' : 'unavailable', checks };
   });
+  app.get('/metrics', async (_req, reply) => reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics()));
+;
 
   registerInteractions(app, {
     provider,
@@ -144,7 +199,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
   registerProtectedResourceMetadata(app, service);
   registerRest(app, service);
+  registerMcp(app, service, { log });
   registerDocs(app, service);
+  registerWebPages(app, service);
 
   return { app, service };
+}
+
+/** The metrics label of a request: the operation for API calls, the route pattern otherwise. */
+function routeLabel(pattern: string | undefined, url: string): string {
+  if (pattern === '/v1/operations/:name') return 'unknown_operation';
+  if (pattern?.startsWith('/v1/operations/')) return pattern.slice('/v1/operations/'.length);
+  if (pattern === '/v1/organisations') return 'organisations';
+  if (pattern) return pattern;
+  return url.startsWith('/oauth/') || url.startsWith('/.well-known/') ? 'oauth' : 'unmatched';
 }

@@ -9,7 +9,7 @@ import type { ServiceContext } from './service.js';
 
 const ERRORS: [string, number, string][] = [
   ['invalid_request', 400, 'A parameter is missing, unknown or invalid; errors[] names each one.'],
-  ['organisation_required', 400, 'The token covers several organisations: send the Service-Organisation header.'],
+  ['organisation_required', 400, 'The token covers several organisations: send the Service-Organisation header (REST) or the organisation argument (MCP).'],
   ['invalid_token', 401, 'No access token, or it is expired, revoked, or for another resource.'],
   ['insufficient_scope', 403, 'The token lacks the scope the operation needs.'],
   ['role_not_allowed', 403, "Your role in this organisation may not call this operation (the organisation's role policy)."],
@@ -17,6 +17,9 @@ const ERRORS: [string, number, string][] = [
   ['not_a_member', 403, 'You are no longer a member of that organisation.'],
   ['organisation_not_allowed', 403, "An organisation's own API client named another organisation."],
   ['no_organisation', 403, 'The connection covers no organisation you are still a member of.'],
+  ['invalid_host', 403, 'The MCP endpoint of a loopback server answers loopback host names only (DNS rebinding).'],
+  ['accounting_unavailable', 502, "The organisation's accounting system could not be read."],
+  ['accounting_timeout', 504, "The organisation's accounting system did not answer in time."],
   ['account_not_found', 404, 'No such account; candidates lists close matches.'],
   ['supplier_not_found', 404, 'No such supplier; candidates lists close matches.'],
   ['not_found', 404, 'No such document or file, or nothing at that path.'],

@@ -6,6 +6,8 @@ import type { ServiceSecrets } from '../auth/secrets.js';
 import type { CallEnvironment } from '../operations/execute.js';
 import type { Store } from '../store/db.js';
 import type { Database } from '../store/schema.js';
+import { authenticate, AuthenticationError, type Caller } from '../auth/verify.js';
+import type { Metrics } from './metrics.js';
 import type { Limit, RateLimiter } from './rate-limit.js';
 
 export interface RateLimits {
@@ -27,6 +29,19 @@ export interface ServiceContext {
   env: CallEnvironment;
   limiter: RateLimiter;
   limits: RateLimits;
+  metrics: Metrics;
+}
+
+/** The token check every transport makes, counted for the metrics. */
+export async function authenticateCaller(service: ServiceContext, authorization: string | undefined, audience: string): Promise<Caller> {
+  try {
+    const caller = await authenticate(service.provider, service.db, authorization, audience);
+    service.metrics.tokenChecks.inc({ result: 'valid' });
+    return caller;
+  } catch (error) {
+    service.metrics.tokenChecks.inc({ result: error instanceof AuthenticationError ? 'refused' : 'error' });
+    throw error;
+  }
 }
 
 export function defaultRateLimits(overrides: Partial<Record<keyof RateLimits, number>> = {}): RateLimits {

@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { CAPABILITIES, type DialectCapabilities } from './dialect.js';
 import type { Database } from './schema.js';
+import { keepPlannerStatistics, withStatementCache } from './sqlite-tuning.js';
 
 export interface StoreConfig {
   /** postgres://… selects PostgreSQL; otherwise sqlitePath is used */
@@ -59,8 +60,10 @@ export function openStore(config: StoreConfig): Store {
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    // an idle client whose server went away must not crash the process; the pool replaces it
+    // a client whose server went away must not crash the process: its query fails (and is answered
+    // as 503), and the pool replaces the client; this holds for idle and checked-out clients alike
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     return {
       db,
       dialect: CAPABILITIES.postgres,
@@ -76,6 +79,7 @@ export function openStore(config: StoreConfig): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  keepPlannerStatistics(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: CAPABILITIES.sqlite, close: () => db.destroy() };
 }
