@@ -5,6 +5,7 @@ import { bankingAccounts } from '../src/operations/banking-accounts.js';
 import { bankingTransactions } from '../src/operations/banking-transactions.js';
 import { OperationError } from '../src/operations/errors.js';
 import { provisionOrganisation } from '../src/provision.js';
+import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
 import type { Store } from '../src/store/db.js';
 import { setRoleAllowed } from '../src/store/role-policy.js';
 import type { BankTransactionRow } from '../src/store/schema.js';
@@ -144,7 +145,10 @@ async function setup(store: Store): Promise<void> {
   }));
   // a transaction of another organisation on the same dates must never count
   rows.push({ ...rows[2]!, id: 'btx_twin', organisation_id: TWIN_ORG, bank_account_id: 'bac_twin1', fingerprint: 'fp-twin' });
-  await db.insertInto('bank_transactions').values(rows).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('bank_transactions').values(rows).execute();
+    await refreshBankDailyTotalsFor(trx, rows);
+  });
 }
 
 const txns = (store: Store, input: Record<string, unknown>, options: { today?: string; principal?: any; text?: boolean } = {}) =>

@@ -5,6 +5,7 @@
  * scheduled for the month (payments, statements, tax returns). Books are written once a month.
  */
 import { addDays, daysBetween, daysInMonth, formatDate, maxDate, parseDate } from '../domain/dates.js';
+import { busyCardSpend } from './card-feed.js';
 import { CATEGORY_TAGS } from './catalog.js';
 import { contactId, dayBetween, demoMonths, makeItems, type OrgContext } from './context.js';
 import { cashSalesPayout, salesInvoice, sundryDeposit } from './income.js';
@@ -68,6 +69,7 @@ export async function generateActivity(ctx: OrgContext, log?: (message: string) 
     repeat(ctx, v.invoices, first, last, salesInvoice);
     repeat(ctx, v.cashSales, first, last, cashSalesPayout);
     repeat(ctx, v.sundryDeposits, first, last, sundryDeposit);
+    busyCardSpend(ctx, first, last);
     // a claim submitted a couple of days ago is always waiting to be reimbursed
     if (last === ctx.asOf) expenseClaim(ctx, maxDate(first, addDays(ctx.asOf, -2)));
     payroll(ctx, first);

@@ -44,6 +44,8 @@ export interface OrgContext extends DocumentContext {
   volume: number;
   /** how much bigger the business is in money (payroll, cash): max(1, volume) */
   size: number;
+  /** the benchmark's bankScale: above 1, busy card spending adds feed items (see card-feed.ts) */
+  bankScale: number;
   rng: Random;
   books: Books;
   narrate: Narrator;

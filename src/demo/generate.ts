@@ -3,7 +3,10 @@
  * feeds, documents with original files, bills to pay and saved filters, and users in every role.
  * The same (date, seed, scale) always writes the same rows: every id and choice comes from a seeded
  * stream and every timestamp from the date. `scale` multiplies the activity of the first
- * organisation only, the benchmark one; about 400 gives it a million ledger lines.
+ * organisation only, the benchmark one; about 400 gives it a million ledger lines. `bankScale`
+ * multiplies that organisation's bank and card feed on top (busy card spending booked as one card
+ * charge per merchant and day, see card-feed.ts): about 3.1 at scale 400 gives 500,000 bank
+ * transactions while the ledger stays near a million lines. Left at 1, nothing changes.
  */
 import { insertChunked } from '../accounting/builtin/writer.js';
 import { addMonths, isValidDate, startOfMonth } from '../domain/dates.js';
@@ -22,6 +25,8 @@ export interface DemoOptions {
   seed: number;
   /** activity of the first organisation, times its usual volume */
   scale: number;
+  /** bank and card feed items of the first organisation, times what its ledger alone would give; default 1 */
+  bankScale?: number;
   log?: (message: string) => void;
 }
 
@@ -40,6 +45,7 @@ export interface DemoSummary {
   from: string;
   seed: number;
   scale: number;
+  bankScale: number;
   organisations: DemoOrganisationSummary[];
   users: { email: string; name: string; roles: { organisation: string; role: Role }[] }[];
   password: string;
@@ -50,9 +56,11 @@ export const DEMO_MONTHS = 26;
 
 export async function generateDemo(store: Store, options: DemoOptions): Promise<DemoSummary> {
   const { date, seed, scale, log } = options;
+  const bankScale = options.bankScale ?? 1;
   if (!isValidDate(date)) throw new RangeError(`demo date must be a yyyy-MM-dd date, not "${date}"`);
   if (!Number.isSafeInteger(seed)) throw new RangeError(`demo seed must be an integer, not ${seed}`);
   if (!Number.isFinite(scale) || scale <= 0 || scale > 10_000) throw new RangeError(`demo scale must be above 0 and at most 10000, not ${scale}`);
+  if (!Number.isFinite(bankScale) || bankScale < 1 || bankScale > 100) throw new RangeError(`demo bankScale must be from 1 to 100, not ${bankScale}`);
 
   const start = startOfMonth(addMonths(date, -DEMO_MONTHS));
   const createdAt = `${start}T09:00:00.000Z`;
@@ -63,7 +71,7 @@ export async function generateDemo(store: Store, options: DemoOptions): Promise<
   for (const [index, def] of DEMO_ORGANISATIONS.entries()) {
     const volume = index === 0 ? scale : 1;
     const began = Date.now();
-    const ctx = await setupOrganisation(store, def, { asOf: date, start, volume, rng: root.fork(def.key), userIds, createdAt });
+    const ctx = await setupOrganisation(store, def, { asOf: date, start, volume, bankScale: index === 0 ? bankScale : 1, rng: root.fork(def.key), userIds, createdAt });
     await generateActivity(ctx, log);
     await insertChunked(store.db, 'bill_filters', savedFilterRows(ctx.organisationId, ctx.makeId), store.dialect);
     await addDemoMemberships(store, def.key, ctx.organisationId, userIds, createdAt);
@@ -79,6 +87,7 @@ export async function generateDemo(store: Store, options: DemoOptions): Promise<
     from: start,
     seed,
     scale,
+    bankScale,
     organisations,
     users: DEMO_USERS.map((u) => ({
       email: u.email,

@@ -6,6 +6,7 @@
  * a month, so memory stays bounded and there is no await per row.
  */
 import { insertChunked, type LedgerBatch, type LedgerWriter, type NewTransaction } from '../accounting/builtin/writer.js';
+import { refreshBankDailyTotalsFor } from '../store/bank-totals.js';
 import type { Store } from '../store/db.js';
 import type {
   BankAccountRow,
@@ -30,6 +31,11 @@ export interface PostOptions {
   documentId?: string | null;
   /** an unpublished document in the service is a likely match for the bank movement */
   suggest?: boolean;
+  /**
+   * The bank line arrives in the feed as these separate items (account currency, summing to the
+   * line), as a day's card purchases do when they are booked as one charge. Home-currency accounts only.
+   */
+  feedItems?: number[];
 }
 
 export interface BookCounts {
@@ -90,18 +96,24 @@ export class Books {
       else throw new Error(`a ${currency} transaction cannot move the ${bank.currency} account ${bank.name}`);
       this.bankBalances.set(line.accountId, (this.bankBalances.get(line.accountId) ?? 0) + amount);
       const narration = typeof options.narration === 'function' ? options.narration(bank) : (options.narration ?? txn.description);
-      this.bankTransactions.push(
-        bankTransactionRow(this.feed, {
-          bank,
-          date: txn.date,
-          description: narration,
-          amount,
-          homeAmount: line.amount,
-          documentId: options.documentId ?? null,
-          suggest: options.suggest ?? false,
-        }),
-      );
-      this.counts.bankTransactions += 1;
+      const items = options.feedItems ?? [amount];
+      if (options.feedItems && (bank.currency !== this.homeCurrency || items.reduce((s, a) => s + a, 0) !== amount)) {
+        throw new Error(`feed items must be in the home currency and add up to the bank line on ${bank.name}`);
+      }
+      for (const item of items) {
+        this.bankTransactions.push(
+          bankTransactionRow(this.feed, {
+            bank,
+            date: txn.date,
+            description: narration,
+            amount: item,
+            homeAmount: options.feedItems ? item : line.amount,
+            documentId: options.documentId ?? null,
+            suggest: options.suggest ?? false,
+          }),
+        );
+      }
+      this.counts.bankTransactions += items.length;
     }
     if (this.batch.size >= FLUSH_LINES) {
       this.full.push(this.batch);
@@ -168,6 +180,7 @@ export class Books {
       // a few thousand files of a few kilobytes per statement is plenty
       for (let i = 0; i < rows.files.length; i += 500) await insertChunked(trx, 'document_files', rows.files.slice(i, i + 500), dialect);
       await insertChunked(trx, 'bank_transactions', rows.bankTransactions, dialect);
+      await refreshBankDailyTotalsFor(trx, rows.bankTransactions);
       await insertChunked(trx, 'bills', rows.bills, dialect);
     });
   }

@@ -59,6 +59,8 @@ export interface SetupOptions {
   asOf: string;
   start: string;
   volume: number;
+  /** bank and card feed items, times what the ledger alone would mirror (1: none added) */
+  bankScale: number;
   rng: Random;
   userIds: Map<string, string>;
   createdAt: string;
@@ -125,6 +127,7 @@ export async function setupOrganisation(store: Store, def: DemoOrganisationDef, 
     start: options.start,
     volume,
     size: Math.max(1, volume),
+    bankScale: options.bankScale,
     rng: data,
     makeId,
     chart,

@@ -78,23 +78,32 @@ export function splitTags(tags: string): string[] {
 }
 
 export function matchesBill(criteria: BillCriteria, bill: BillFacts, ctx: MatchContext): boolean {
+  return billMatcher(criteria, ctx)(bill);
+}
+
+/**
+ * The test of one filter, prepared once for many bills: today checked, the due window, tags and
+ * suppliers worked out before the loop rather than for every bill.
+ */
+export function billMatcher(criteria: BillCriteria, ctx: MatchContext): (bill: BillFacts) => boolean {
   if (!isValidDate(ctx.today)) throw new RangeError(`today is not a yyyy-MM-dd date: ${ctx.today}`);
-  if (criteria.kinds && !criteria.kinds.some((k) => k === bill.kind)) return false;
-  if (criteria.tagsAny) {
-    const wanted = new Set(criteria.tagsAny.map((t) => t.trim().toLowerCase()));
-    if (!splitTags(bill.tags).some((t) => wanted.has(t))) return false;
-  }
-  if (criteria.suppliers) {
-    const supplier = bill.supplier.trim().toLowerCase();
-    if (!criteria.suppliers.some((s) => s.trim().toLowerCase() === supplier)) return false;
-  }
-  if (criteria.dueWithinDays !== undefined) {
-    const last = addDays(ctx.today, criteria.dueWithinDays);
-    if (bill.dueDate < ctx.today || bill.dueDate > last) return false;
-  }
-  if (criteria.overdue !== undefined && (bill.dueDate < ctx.today) !== criteria.overdue) return false;
-  if (criteria.scheduled !== undefined && (bill.scheduledDate !== null) !== criteria.scheduled) return false;
-  if (criteria.foreignCurrency !== undefined && (bill.currency !== ctx.homeCurrency) !== criteria.foreignCurrency) return false;
-  if (criteria.minAmountDue !== undefined && bill.amountDue < criteria.minAmountDue) return false;
-  return true;
+  const today = ctx.today;
+  const kinds = criteria.kinds;
+  const tags = criteria.tagsAny ? new Set(criteria.tagsAny.map((t) => t.trim().toLowerCase())) : undefined;
+  const suppliers = criteria.suppliers?.map((s) => s.trim().toLowerCase());
+  const last = criteria.dueWithinDays !== undefined ? addDays(today, criteria.dueWithinDays) : undefined;
+  return (bill) => {
+    if (kinds && !kinds.some((k) => k === bill.kind)) return false;
+    if (tags && !splitTags(bill.tags).some((t) => tags.has(t))) return false;
+    if (suppliers) {
+      const supplier = bill.supplier.trim().toLowerCase();
+      if (!suppliers.some((s) => s === supplier)) return false;
+    }
+    if (last !== undefined && (bill.dueDate < today || bill.dueDate > last)) return false;
+    if (criteria.overdue !== undefined && (bill.dueDate < today) !== criteria.overdue) return false;
+    if (criteria.scheduled !== undefined && (bill.scheduledDate !== null) !== criteria.scheduled) return false;
+    if (criteria.foreignCurrency !== undefined && (bill.currency !== ctx.homeCurrency) !== criteria.foreignCurrency) return false;
+    if (criteria.minAmountDue !== undefined && bill.amountDue < criteria.minAmountDue) return false;
+    return true;
+  };
 }

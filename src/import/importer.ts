@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { convert, formatMoney, isCurrencyCode } from '../domain/money.js';
+import { refreshBankDailyTotals, withBankTotals } from '../store/bank-totals.js';
 import type { Store } from '../store/db.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { BankAccountRow, BankTransactionRow, Database, OrganisationRow } from '../store/schema.js';
@@ -203,6 +204,7 @@ export async function importStatement(store: Pick<Store, 'db' | 'dialect'>, requ
         created_at: createdAt,
       }));
       await insertNew(trx, store.dialect.maxParameters, rows);
+      await refreshBankDailyTotals(trx, org.id, target.id, rows.map((r) => r.date));
       return { account: target, outcome: result, created: !existing };
     }));
   }
@@ -364,9 +366,9 @@ async function accountTotals(db: Db, organisationId: string, accountId: string |
   let balance = pending.reduce((s, l) => s + l.amount, 0);
   let count = pending.length;
   if (accountId) {
-    const row = await db
-      .selectFrom('bank_transactions')
-      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('amount').as('balance')])
+    const row = await withBankTotals(db)
+      .selectFrom('bank_daily_totals')
+      .select([sql<number>`coalesce(sum(transactions), 0)`.as('count'), sql<number>`coalesce(sum(amount_in - amount_out), 0)`.as('balance')])
       .where('organisation_id', '=', organisationId)
       .where('bank_account_id', '=', accountId)
       .executeTakeFirstOrThrow();
@@ -389,11 +391,11 @@ async function ledgerBalances(
   let opening = pending.reduce((s, l) => s + (l.date < from ? l.amount : 0), 0);
   let closing = pending.reduce((s, l) => s + (l.date <= to ? l.amount : 0), 0);
   if (accountId) {
-    const row = await db
-      .selectFrom('bank_transactions')
+    const row = await withBankTotals(db)
+      .selectFrom('bank_daily_totals')
       .select([
-        sql<number>`coalesce(sum(case when date < ${from} then amount else 0 end), 0)`.as('opening'),
-        sql<number>`coalesce(sum(case when date <= ${to} then amount else 0 end), 0)`.as('closing'),
+        sql<number>`coalesce(sum(case when date < ${from} then amount_in - amount_out else 0 end), 0)`.as('opening'),
+        sql<number>`coalesce(sum(case when date <= ${to} then amount_in - amount_out else 0 end), 0)`.as('closing'),
       ])
       .where('organisation_id', '=', organisationId)
       .where('bank_account_id', '=', accountId)

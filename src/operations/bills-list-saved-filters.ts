@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { matchesBill, type MatchContext } from '../domain/bill-criteria.js';
+import { billMatcher, type BillFacts, type MatchContext } from '../domain/bill-criteria.js';
 import { sum, toMajor } from '../domain/money.js';
-import { listOutstandingBills, listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
+import { listOutstandingBillFacts, listSavedBillFilters, type SavedBillFilter } from '../store/bills.js';
 import type { OperationContext } from './context.js';
 import { defaultRolesOf } from './default-roles.js';
 import { defineOperation } from './operation.js';
@@ -21,9 +21,9 @@ export function matchContext(ctx: OperationContext): MatchContext {
 }
 
 /** Each filter with the number and total of the outstanding bills it matches, in filter order. */
-export function summariseFilters(filters: SavedBillFilter[], bills: OutstandingBill[], match: MatchContext): SavedFilterSummary[] {
+export function summariseFilters(filters: SavedBillFilter[], bills: BillFacts[], match: MatchContext): SavedFilterSummary[] {
   return filters.map((f) => {
-    const matched = bills.filter((b) => matchesBill(f.criteria, b, match));
+    const matched = bills.filter(billMatcher(f.criteria, match));
     return {
       id: f.id,
       name: f.name,
@@ -59,7 +59,7 @@ export const billsListSavedFilters = defineOperation({
   async run(ctx) {
     const [filters, bills] = await Promise.all([
       listSavedBillFilters(ctx.db, ctx.organisation.id),
-      listOutstandingBills(ctx.db, ctx.organisation.id),
+      listOutstandingBillFacts(ctx.db, ctx.organisation.id),
     ]);
     return { baseCurrency: ctx.organisation.homeCurrency, filters: summariseFilters(filters, bills, matchContext(ctx)) };
   },

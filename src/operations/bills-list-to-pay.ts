@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILL_KINDS, matchesBill } from '../domain/bill-criteria.js';
+import { BILL_KINDS, billMatcher } from '../domain/bill-criteria.js';
 import { sum, toMajor } from '../domain/money.js';
 import { listOutstandingBills, listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
 import { defaultRolesOf } from './default-roles.js';
@@ -135,7 +135,7 @@ export const billsListToPay = defineOperation({
         note: choiceNote(choice, input.filter!.trim(), filters),
       };
     }
-    const bills = choice.kind === 'one' ? outstanding.filter((b) => matchesBill(choice.filter.criteria, b, match)) : outstanding;
+    const bills = choice.kind === 'one' ? outstanding.filter(billMatcher(choice.filter.criteria, match)) : outstanding;
     return {
       filter: choice.kind === 'one' ? { id: choice.filter.id, name: choice.filter.name, description: choice.filter.description } : null,
       count: bills.length,

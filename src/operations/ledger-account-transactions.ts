@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type LedgerLine, type LineQuery } from '../accounting/types.js';
+import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type Contact, type LedgerLine, type LineQuery } from '../accounting/types.js';
 import { endOfMonth, monthName, parseDate } from '../domain/dates.js';
 import { formatMoney, toMajor } from '../domain/money.js';
 import type { OperationContext } from './context.js';
@@ -138,11 +138,15 @@ export const ledgerAccountTransactions = defineOperation({
     const period = resolvePeriodInput(input, ctx, 'last_three_months');
     const limit = input.limit ?? LEDGER_LIMIT_DEFAULT;
 
-    const [chart, contacts] = await Promise.all([ctx.accounting.chartOfAccounts(), ctx.accounting.contacts()]);
+    // the contact list is read only when names are needed beyond those the lines carry
+    let contactList: Promise<Contact[]> | undefined;
+    const contacts = () => (contactList ??= ctx.accounting.contacts());
+    const needContacts = input.supplier !== undefined || groupBy === 'supplier';
+    const [chart] = await Promise.all([ctx.accounting.chartOfAccounts(), needContacts ? contacts() : undefined]);
     const account = resolveAccount(chart, input.account);
     const accounts = withDescendants(chart, account);
     const sign = normalSign(account);
-    const suppliers = input.supplier !== undefined ? resolveSuppliers(contacts, input.supplier) : undefined;
+    const suppliers = input.supplier !== undefined ? resolveSuppliers(await contacts(), input.supplier) : undefined;
     const query: LineQuery = {
       accountIds: accounts.map((a) => a.id),
       from: period.from,
@@ -168,7 +172,7 @@ export const ledgerAccountTransactions = defineOperation({
       truncated = count > lines.length;
       if (truncated) notes.push(`Showing the newest ${lines.length} of ${count} lines; total and count cover all of them.`);
     } else {
-      const names = new Map(contacts.map((c) => [c.id, c.name]));
+      const names = new Map((await contacts()).map((c) => [c.id, c.name]));
       const raw = await ctx.accounting.lineTotals(query, groupBy === 'supplier' ? 'contact' : 'month');
       const all = raw.map((g) => ({
         key: g.key,
@@ -269,15 +273,19 @@ const maxOf = (a: string, b: string) => (a > b ? a : b);
 const minOf = (a: string, b: string) => (a < b ? a : b);
 
 /** Turns connector lines into output rows, with the service's published documents attached. */
-function presenter(ctx: OperationContext, chart: ChartAccount[], contacts: { id: string; name: string }[], sign: 1 | -1) {
+function presenter(ctx: OperationContext, chart: ChartAccount[], contacts: () => Promise<Contact[]>, sign: 1 | -1) {
   const accountNames = new Map(chart.map((a) => [a.id, a.fullName]));
-  const contactNames = new Map(contacts.map((c) => [c.id, c.name]));
   return async (lines: LedgerLine[]) => {
-    const documents = await publishedDocuments(
-      ctx.db,
-      ctx.organisation.id,
-      lines.map((l) => l.transactionId),
-    );
+    const [documents, named] = await Promise.all([
+      publishedDocuments(
+        ctx.db,
+        ctx.organisation.id,
+        lines.map((l) => l.transactionId),
+      ),
+      // a connector whose lines carry contact ids without names: name them from its contact list
+      lines.some((l) => l.contactName === null && l.contactId) ? contacts() : [],
+    ]);
+    const contactNames = new Map(named.map((c) => [c.id, c.name]));
     return lines.map((l) => {
       const document: PublishedDocument | undefined = documents.get(l.transactionId);
       return {

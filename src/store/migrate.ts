@@ -2,9 +2,12 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Store } from './db.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-oauth.js';
+import * as m003 from './migrations/003-web.js';
+import * as m004 from './migrations/004-bank-totals.js';
+import * as m005 from './migrations/005-read-paths.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
-const MIGRATIONS = { '001-initial': m001, '002-oauth': m002 } as const;
+const MIGRATIONS = { '001-initial': m001, '002-oauth': m002, '003-web': m003, '004-bank-totals': m004, '005-read-paths': m005 } as const;
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly store: Store) {}

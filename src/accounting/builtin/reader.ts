@@ -1,6 +1,5 @@
 /** The builtin accounting system, read side: SQL over its acct_* tables for one organisation. */
 import { sql, type Kysely } from 'kysely';
-import { addDays, endOfMonth, monthKey, startOfMonth } from '../../domain/dates.js';
 import type { Database } from '../../store/schema.js';
 import {
   ACCOUNT_TYPES,
@@ -14,8 +13,8 @@ import {
   type LineQuery,
   type TransactionType,
 } from '../types.js';
-
-type Totals = Map<string, number>;
+import { readLineTotals } from './line-totals.js';
+import { readAccountTotals } from './range-totals.js';
 
 export class BuiltinAccounting implements AccountingSystem {
   readonly kind = 'builtin';
@@ -64,68 +63,9 @@ export class BuiltinAccounting implements AccountingSystem {
     return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind as Contact['kind'] }));
   }
 
+  /** Whole months from the monthly totals, partial months from the day totals: two statements however many ranges. */
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
-    const result = new Map<string, number[]>();
-    if (accountIds && accountIds.length === 0) return result;
-    for (const [index, range] of ranges.entries()) {
-      for (const [account, amount] of await this.rangeTotals(range, accountIds)) {
-        let row = result.get(account);
-        if (!row) result.set(account, (row = ranges.map(() => 0)));
-        row[index] = amount;
-      }
-    }
-    return result;
-  }
-
-  /**
-   * A range's totals from whole months in acct_month_totals plus the lines of the partial months at
-   * either end, so the cost does not grow with the length of the range.
-   */
-  private async rangeTotals(range: DateRange, accountIds?: string[]): Promise<Totals> {
-    const totals: Totals = new Map();
-    const add = (rows: { account_id: string; amount: number | null }[]) => {
-      for (const r of rows) totals.set(r.account_id, (totals.get(r.account_id) ?? 0) + Number(r.amount ?? 0));
-    };
-    const to = range.to;
-    // the whole months inside the range
-    let firstWholeMonth: string | undefined;
-    if (range.from === undefined) firstWholeMonth = undefined;
-    else firstWholeMonth = range.from === startOfMonth(range.from) ? range.from : addDays(endOfMonth(range.from), 1);
-    const lastWholeMonthEnd = to === endOfMonth(to) ? to : addDays(startOfMonth(to), -1);
-    if (firstWholeMonth === undefined || firstWholeMonth <= lastWholeMonthEnd) {
-      let q = this.db
-        .selectFrom('acct_month_totals')
-        .select(['account_id', sql<number>`sum(amount)`.as('amount')])
-        .where('organisation_id', '=', this.organisationId)
-        .where('month', '<=', monthKey(lastWholeMonthEnd))
-        .groupBy('account_id');
-      if (firstWholeMonth !== undefined) q = q.where('month', '>=', monthKey(firstWholeMonth));
-      if (accountIds) q = q.where('account_id', 'in', accountIds);
-      add(await q.execute());
-    }
-    // partial months at the ends
-    const partials: [string, string][] = [];
-    if (range.from !== undefined && range.from !== startOfMonth(range.from)) {
-      const headEnd = endOfMonth(range.from) < to ? endOfMonth(range.from) : to;
-      partials.push([range.from, headEnd]);
-    }
-    if (to !== endOfMonth(to)) {
-      const tailStart = startOfMonth(to);
-      const already = partials[0];
-      if (!already || already[1] < tailStart) partials.push([range.from !== undefined && range.from > tailStart ? range.from : tailStart, to]);
-    }
-    for (const [from, until] of partials) {
-      let q = this.db
-        .selectFrom('acct_lines')
-        .select(['account_id', sql<number>`sum(amount)`.as('amount')])
-        .where('organisation_id', '=', this.organisationId)
-        .where('date', '>=', from)
-        .where('date', '<=', until)
-        .groupBy('account_id');
-      if (accountIds) q = q.where('account_id', 'in', accountIds);
-      add(await q.execute());
-    }
-    return totals;
+    return readAccountTotals(this.db, this.organisationId, ranges, accountIds);
   }
 
   private filtered(query: LineQuery) {
@@ -152,17 +92,9 @@ export class BuiltinAccounting implements AccountingSystem {
     return q;
   }
 
+  /** Whole months from the stored monthly line totals, partial months from the lines. */
   async lineTotals(query: LineQuery, groupBy: 'none' | 'contact' | 'month'): Promise<LineGroup[]> {
-    if (query.accountIds.length === 0 || query.types.length === 0) return [];
-    const sums = [sql<number>`sum(l.amount)`.as('amount'), sql<number>`count(*)`.as('count')] as const;
-    let rows: { key: string; amount: number; count: number }[];
-    if (groupBy === 'none') {
-      rows = (await this.filtered(query).select(sums).execute()).map((r) => ({ key: '', amount: r.amount, count: r.count }));
-    } else {
-      const key = groupBy === 'contact' ? sql<string>`coalesce(l.contact_id, '')` : sql<string>`substr(l.date, 1, 7)`;
-      rows = await this.filtered(query).select([key.as('key'), ...sums]).groupBy(key).execute();
-    }
-    return rows.filter((r) => Number(r.count) > 0).map((r) => ({ key: r.key, amount: Number(r.amount), count: Number(r.count) }));
+    return readLineTotals(this.db, this.organisationId, query, groupBy);
   }
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {

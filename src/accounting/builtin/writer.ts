@@ -10,6 +10,7 @@ import type { DialectCapabilities } from '../../store/dialect.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { AcctAccountRow, AcctContactRow, AcctLineRow, AcctTransactionRow, Database } from '../../store/schema.js';
 import { ACCOUNT_TYPES, type AccountType, type Contact, type TransactionType } from '../types.js';
+import { addLineAggregates } from './line-aggregates.js';
 
 export interface NewAccount {
   id?: string;
@@ -191,6 +192,7 @@ export class LedgerBatch {
     await this.db.transaction().execute(async (trx) => {
       await insertChunked(trx, 'acct_transactions', transactions, this.dialect);
       await insertChunked(trx, 'acct_lines', lines, this.dialect);
+      await addLineAggregates(trx, this.dialect, lines);
       for (const chunk of chunks(totals, Math.floor(this.dialect.maxParameters / 4))) {
         await trx
           .insertInto('acct_month_totals')

@@ -8,15 +8,17 @@ import type { Kysely } from 'kysely';
 import { runningSums, type AccountPeriodSums, type RunningAnchor } from '../../store/banking.js';
 import type { BankTransactionRow, Database } from '../../store/schema.js';
 
+type PageRow = Pick<BankTransactionRow, 'id' | 'bank_account_id' | 'date'>;
+
 export async function runningBalances(
   db: Kysely<Database>,
   organisationId: string,
-  rows: BankTransactionRow[],
+  rows: PageRow[],
   sums: Map<string, AccountPeriodSums>,
   period: { from: string; to: string },
   order: 'newest' | 'oldest',
 ): Promise<Map<string, number>> {
-  const byAccount = new Map<string, BankTransactionRow[]>();
+  const byAccount = new Map<string, PageRow[]>();
   for (const row of rows) {
     const list = byAccount.get(row.bank_account_id);
     if (list) list.push(row);
@@ -48,8 +50,8 @@ export async function runningBalances(
 }
 
 /** The earliest or latest of the rows in (date, id) order. */
-function edgeRow(rows: BankTransactionRow[], which: 'first' | 'last'): { date: string; id: string } {
-  const later = (a: BankTransactionRow, b: BankTransactionRow) => a.date > b.date || (a.date === b.date && a.id > b.id);
+function edgeRow(rows: PageRow[], which: 'first' | 'last'): { date: string; id: string } {
+  const later = (a: PageRow, b: PageRow) => a.date > b.date || (a.date === b.date && a.id > b.id);
   let edge = rows[0]!;
   for (const row of rows) if (which === 'first' ? later(edge, row) : later(row, edge)) edge = row;
   return { date: edge.date, id: edge.id };

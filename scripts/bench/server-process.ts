@@ -1,0 +1,65 @@
+/**
+ * The Ledgerline server under test, in a process of its own so the load generator does not share
+ * its event loop. Started by run.ts with fork(); settings come in BENCH_SERVER (JSON). It is the
+ * production server but for the rate limits (set far above the load) and logs a line per request
+ * as `ledgerline serve` does. It listens on 127.0.0.1 only, answers { rss } when asked, and stops
+ * when told to, when its parent goes away, or after maxSeconds at the latest.
+ */
+import { createServer } from 'node:net';
+import { buildApp } from '../../src/http/app.js';
+import { defaultRateLimits } from '../../src/http/service.js';
+import { openStore } from '../../src/store/db.js';
+
+export interface ServerSettings {
+  sqlitePath?: string;
+  pgUrl?: string;
+  pgSchema?: string;
+  /** the organisations' local date (the demo date) */
+  today: string;
+  maxSeconds: number;
+}
+
+const settings = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerSettings;
+const store = settings.pgUrl
+  ? openStore({ databaseUrl: settings.pgUrl, pgSchema: settings.pgSchema!, poolSize: 10 })
+  : openStore({ sqlitePath: settings.sqlitePath! });
+
+// the issuer and audience carry the port, so it is chosen before the app is built
+const port = await new Promise<number>((resolve, reject) => {
+  const probe = createServer();
+  probe.once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const { port: free } = probe.address() as { port: number };
+    probe.close(() => resolve(free));
+  });
+});
+
+// rate limits would measure the limiter, not the service: far above what the load can reach
+const unlimited = 1_000_000_000;
+const { app } = await buildApp({
+  store,
+  baseUrl: `http://127.0.0.1:${port}`,
+  today: settings.today,
+  rateLimits: defaultRateLimits({ perToken: unlimited, perOrganisation: unlimited, tokenEndpointPerAddress: unlimited }),
+  // one JSON line per request to stdout, as `ledgerline serve` logs; run.ts sends it to a file
+  log: (entry) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n'),
+});
+await app.listen({ host: '127.0.0.1', port });
+
+let stopping = false;
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    await app.close().catch(() => {});
+    await store.close().catch(() => {});
+  }
+  process.exit(code);
+}
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'rss') process.send?.({ type: 'rss', rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
+  if (message.type === 'stop') void stop(0);
+});
+process.on('disconnect', () => void stop(0));
+setTimeout(() => void stop(2), settings.maxSeconds * 1000).unref();
+process.send?.({ type: 'ready', port });

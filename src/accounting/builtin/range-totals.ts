@@ -1,0 +1,110 @@
+/**
+ * Account totals over many date ranges at once, for the builtin ledger's reports. Each range is
+ * split into its whole months, read from acct_month_totals, and the partial months at its ends,
+ * read from acct_day_totals; then ONE statement per table sums every range at once (a conditional
+ * sum per range), so a report with 12 comparisons costs two small index scans, not 26 statements
+ * or a pass over the lines. Results are debit-positive home-currency minor units.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { addDays, endOfMonth, monthKey, startOfMonth } from '../../domain/dates.js';
+import type { Database } from '../../store/schema.js';
+import type { DateRange } from '../types.js';
+import { withAggregates } from './line-aggregates.js';
+
+export interface RangeParts {
+  /** whole months, yyyy-MM, inclusive; from null = from the beginning */
+  months: { from: string | null; to: string } | null;
+  /** partial months at the ends, yyyy-MM-dd, inclusive */
+  days: [string, string][];
+}
+
+/** How a range splits into whole months and the days of the partial months at either end. */
+export function splitRange(range: DateRange): RangeParts {
+  const to = range.to;
+  const firstWholeMonth = range.from === undefined ? undefined : range.from === startOfMonth(range.from) ? range.from : addDays(endOfMonth(range.from), 1);
+  const lastWholeMonthEnd = to === endOfMonth(to) ? to : addDays(startOfMonth(to), -1);
+  const months =
+    firstWholeMonth === undefined || firstWholeMonth <= lastWholeMonthEnd
+      ? { from: firstWholeMonth === undefined ? null : monthKey(firstWholeMonth), to: monthKey(lastWholeMonthEnd) }
+      : null;
+  const days: [string, string][] = [];
+  if (range.from !== undefined && range.from !== startOfMonth(range.from)) {
+    days.push([range.from, endOfMonth(range.from) < to ? endOfMonth(range.from) : to]);
+  }
+  if (to !== endOfMonth(to)) {
+    const tailStart = startOfMonth(to);
+    const head = days[0];
+    if (!head || head[1] < tailStart) days.push([range.from !== undefined && range.from > tailStart ? range.from : tailStart, to]);
+  }
+  return { months, days };
+}
+
+/** Overlapping or touching day intervals merged, so each stored day is read once. */
+function disjoint(intervals: [string, string][]): [string, string][] {
+  const sorted = [...intervals].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const out: [string, string][] = [];
+  for (const [from, to] of sorted) {
+    const last = out[out.length - 1];
+    if (last && from <= addDays(last[1], 1)) {
+      if (to > last[1]) last[1] = to;
+    } else out.push([from, to]);
+  }
+  return out;
+}
+
+type Row = Record<string, unknown> & { account_id: string; hit: number };
+
+export async function readAccountTotals(
+  db: Kysely<Database>,
+  organisationId: string,
+  ranges: DateRange[],
+  accountIds?: string[],
+): Promise<Map<string, number[]>> {
+  const result = new Map<string, number[]>();
+  if (ranges.length === 0 || (accountIds && accountIds.length === 0)) return result;
+  const parts = ranges.map(splitRange);
+  const accounts = (column: string) => (accountIds ? sql` and ${sql.ref(column)} in (${sql.join(accountIds)})` : sql``);
+  const add = (rows: Row[], indexes: number[]) => {
+    for (const row of rows) {
+      let amounts = result.get(row.account_id);
+      const sums = indexes.map((i) => Number(row[`r${i}`] ?? 0));
+      if (!amounts) {
+        // an account that moved in none of the ranges is not listed, as when each range was read alone
+        if (!Number(row.hit) && sums.every((s) => s === 0)) continue;
+        result.set(row.account_id, (amounts = ranges.map(() => 0)));
+      }
+      indexes.forEach((i, k) => (amounts![i]! += sums[k]!));
+    }
+  };
+
+  const monthly = parts.flatMap((p, i) => (p.months ? [{ i, ...p.months }] : []));
+  if (monthly.length) {
+    const lowest = monthly.some((m) => m.from === null) ? null : monthly.reduce((min, m) => (m.from! < min ? m.from! : min), monthly[0]!.from!);
+    const highest = monthly.reduce((max, m) => (m.to > max ? m.to : max), monthly[0]!.to);
+    const within = (m: { from: string | null; to: string }) => (m.from === null ? sql`month <= ${m.to}` : sql`month >= ${m.from} and month <= ${m.to}`);
+    const columns = monthly.map((m) => sql`sum(case when ${within(m)} then amount else 0 end) as ${sql.ref(`r${m.i}`)}`);
+    const hit = sql.join(monthly.map((m) => sql`(${within(m)})`), sql` or `);
+    const rows = await sql<Row>`
+      select account_id, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
+      from acct_month_totals
+      where organisation_id = ${organisationId} and ${within({ from: lowest, to: highest })}${accounts('account_id')}
+      group by account_id`.execute(db);
+    add(rows.rows, monthly.map((m) => m.i));
+  }
+
+  const daily = parts.flatMap((p, i) => (p.days.length ? [{ i, days: p.days }] : []));
+  if (daily.length) {
+    const inDays = (days: [string, string][]) => sql.join(days.map(([from, to]) => sql`(date >= ${from} and date <= ${to})`), sql` or `);
+    const columns = daily.map((d) => sql`sum(case when ${inDays(d.days)} then amount else 0 end) as ${sql.ref(`r${d.i}`)}`);
+    // one index range per stretch of days, each read once, however many ranges share it
+    const scans: RawBuilder<unknown>[] = disjoint(daily.flatMap((d) => d.days)).map(
+      ([from, to]) => sql`select account_id, date, amount from acct_day_totals where organisation_id = ${organisationId} and date >= ${from} and date <= ${to}${accounts('account_id')}`,
+    );
+    const rows = await sql<Row>`
+      select account_id, ${sql.join(columns)}, 1 as hit
+      from (${sql.join(scans, sql` union all `)}) as days
+      group by account_id`.execute(withAggregates(db));
+    add(rows.rows, daily.map((d) => d.i));
+  }
+  return result;
+}

@@ -1,0 +1,234 @@
+/**
+ * The bearer check of every call in one indexed lookup (two more for a person's token): the token
+ * row by its hashed id, joined to its client and the client's organisation. It answers exactly what
+ * authenticate() in verify.ts answers, without going through oidc-provider's models, which read the
+ * token twice (as an AccessToken, then as ClientCredentials), then the client, then the organisation
+ * (measured in docs/performance.md). Nothing is cached: a revocation applies to the next call.
+ *
+ * What oidc-provider's find() and isValid check is checked here from the same stored row: the record
+ * kind (the row's model), the opaque format, the adapter's expiry, the payload's exp (valid while
+ * exp > now), iat and nbf against the provider's 15 s clock tolerance, and for a token bound to a
+ * sign-in session, that session.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Role } from '../operations/context.js';
+import type { Database, OAuthClientRow } from '../store/schema.js';
+import { touchClient } from './clients.js';
+import { sha256 } from './hash.js';
+import { AuthenticationError, type Caller } from './verify.js';
+
+/** as in verify.ts */
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/;
+const CLOCK_TOLERANCE_SECONDS = 15;
+
+export interface BearerToken {
+  kind: 'AccessToken' | 'ClientCredentials';
+  clientId: string;
+  aud: string | string[] | undefined;
+  scope: string;
+  grantId: string | undefined;
+  accountId: string | undefined;
+  client: Pick<OAuthClientRow, 'client_id' | 'kind' | 'organisation_id' | 'blocked' | 'last_used_at'> | null;
+  /** the client's own organisation (API clients), when it still exists */
+  organisation: { id: string; name: string } | null;
+}
+
+interface StoredPayload {
+  kind?: string;
+  exp?: unknown;
+  iat?: unknown;
+  nbf?: unknown;
+  format?: string;
+  jwt?: unknown;
+  aud?: string | string[];
+  scope?: string;
+  clientId?: string;
+  grantId?: string;
+  accountId?: string;
+  expiresWithSession?: boolean;
+  sessionUid?: string;
+  [key: string]: unknown;
+}
+
+function payloadValid(p: StoredPayload, nowSeconds: number): boolean {
+  if ('jwt' in p || 'jwt-ietf' in p || 'paseto' in p) return false;
+  if (p.format !== undefined && p.format !== 'opaque') return false;
+  if (p.nbf !== undefined && (typeof p.nbf !== 'number' || p.nbf > nowSeconds + CLOCK_TOLERANCE_SECONDS)) return false;
+  if (p.iat !== undefined && typeof p.iat !== 'number') return false;
+  if (p.exp === undefined) return typeof p.iat !== 'number' || p.iat <= nowSeconds + CLOCK_TOLERANCE_SECONDS;
+  // find() tolerates the clock; isValid then wants exp strictly in the future
+  return typeof p.exp === 'number' && p.exp > nowSeconds;
+}
+
+/** The token a bearer value names, with its client and the client's organisation; undefined when not valid. */
+export async function findBearerToken(db: Kysely<Database>, value: string, now = Date.now()): Promise<BearerToken | undefined> {
+  const row = await db
+    .selectFrom('oauth_store as s')
+    .leftJoin('oauth_clients as c', 'c.client_id', 's.client_id')
+    .leftJoin('organisations as o', 'o.id', 'c.organisation_id')
+    .select([
+      's.model',
+      's.payload',
+      's.expires_at',
+      'c.client_id as client_client_id',
+      'c.kind as client_kind',
+      'c.organisation_id as client_organisation_id',
+      'c.blocked as client_blocked',
+      'c.last_used_at as client_last_used_at',
+      'o.id as organisation_id',
+      'o.name as organisation_name',
+    ])
+    .where('s.model', 'in', ['AccessToken', 'ClientCredentials'])
+    .where('s.id', '=', sha256(value))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (row.expires_at !== null && Number(row.expires_at) < now) return undefined;
+  let payload: StoredPayload;
+  try {
+    payload = JSON.parse(row.payload) as StoredPayload;
+  } catch {
+    return undefined;
+  }
+  if (typeof payload !== 'object' || payload === null || !payloadValid(payload, Math.floor(now / 1000))) return undefined;
+  const kind = row.model as BearerToken['kind'];
+  if (kind === 'AccessToken' && payload.expiresWithSession && !(await sessionStillBinds(db, payload, now))) return undefined;
+  return {
+    kind,
+    clientId: String(payload.clientId ?? ''),
+    aud: payload.aud,
+    scope: String(payload.scope ?? ''),
+    grantId: payload.grantId,
+    accountId: payload.accountId,
+    client: row.client_client_id
+      ? {
+          client_id: row.client_client_id,
+          kind: row.client_kind!,
+          organisation_id: row.client_organisation_id,
+          blocked: Number(row.client_blocked),
+          last_used_at: row.client_last_used_at,
+        }
+      : null,
+    organisation: row.organisation_id ? { id: row.organisation_id, name: row.organisation_name! } : null,
+  };
+}
+
+/** A token bound to a sign-in session lives only while that session still holds its grant. */
+async function sessionStillBinds(db: Kysely<Database>, token: StoredPayload, now: number): Promise<boolean> {
+  if (!token.sessionUid) return false;
+  const session = await db
+    .selectFrom('oauth_store')
+    .select(['payload', 'expires_at'])
+    .where('model', '=', 'Session')
+    .where('uid', '=', token.sessionUid)
+    .executeTakeFirst();
+  if (!session || (session.expires_at !== null && Number(session.expires_at) < now)) return false;
+  const s = JSON.parse(session.payload) as { accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> };
+  if (typeof s.exp === 'number' && s.exp <= Math.floor(now / 1000) - CLOCK_TOLERANCE_SECONDS) return false;
+  return s.accountId === token.accountId && s.authorizations?.[token.clientId ?? '']?.grantId === token.grantId;
+}
+
+export interface GrantAndConsent {
+  userId: string;
+  email: string;
+  clientId: string;
+  allOrganisations: boolean;
+  /** organisations the consent names (empty when it covers all of them) */
+  organisationIds: string[];
+  /** the user's live memberships */
+  memberships: { id: string; name: string; role: string }[];
+}
+
+/**
+ * For a person's token: the consent behind its grant (only while the grant itself is still valid),
+ * the user, and their live memberships with the consent's organisations — two indexed reads.
+ */
+export async function findGrantAndConsent(db: Kysely<Database>, grantId: string, now = Date.now()): Promise<GrantAndConsent | undefined> {
+  const row = await db
+    .selectFrom('oauth_consents as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .innerJoin('oauth_store as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 'k.grant_id'))
+    .select(['k.user_id', 'k.client_id', 'k.all_organisations', 'u.email', 'g.payload as grant_payload', 'g.expires_at as grant_expires_at'])
+    .where('k.grant_id', '=', grantId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (row.grant_expires_at !== null && Number(row.grant_expires_at) < now) return undefined;
+  const grant = JSON.parse(row.grant_payload) as StoredPayload;
+  if (!payloadValid(grant, Math.floor(now / 1000))) return undefined;
+  // memberships, and the consent's organisations, in one read: a consent organisation without a
+  // membership row is one the user has left
+  const rows = await sql<{ id: string; name: string | null; role: string | null; named: number }>`
+    select x.id, x.name, x.role, x.named from (
+      select m.organisation_id as id, o.name as name, m.role as role, case when c.organisation_id is null then 0 else 1 end as named
+      from memberships m
+      join organisations o on o.id = m.organisation_id
+      left join oauth_consent_organisations c on c.grant_id = ${grantId} and c.organisation_id = m.organisation_id
+      where m.user_id = ${row.user_id}
+      union all
+      select c.organisation_id as id, null as name, null as role, 1 as named
+      from oauth_consent_organisations c
+      where c.grant_id = ${grantId}
+        and not exists (select 1 from memberships m where m.user_id = ${row.user_id} and m.organisation_id = c.organisation_id)
+    ) as x
+    order by x.name`.execute(db);
+  // in the database's own order by name, as organisationsOfUser lists them
+  const memberships = rows.rows.filter((r) => r.role !== null).map((r) => ({ id: r.id, name: r.name!, role: r.role! }));
+  return {
+    userId: row.user_id,
+    email: row.email,
+    clientId: row.client_id,
+    allOrganisations: Number(row.all_organisations) === 1,
+    organisationIds: rows.rows.filter((r) => Number(r.named) === 1).map((r) => r.id),
+    memberships,
+  };
+}
+
+/**
+ * authenticate() of verify.ts on these lookups: the same Caller, or the same AuthenticationError,
+ * for the same header. One indexed read for an organisation's own API client, three for a person.
+ */
+export async function checkBearer(db: Kysely<Database>, authorization: string | undefined, audience: string): Promise<Caller> {
+  if (!authorization) throw new AuthenticationError('send an access token: Authorization: Bearer <token>', 'invalid_request');
+  const match = BEARER.exec(authorization.trim());
+  if (!match) throw new AuthenticationError('the Authorization header must be "Bearer <token>"', 'invalid_request');
+  const value = match[1]!;
+  const token = await findBearerToken(db, value);
+  if (!token) throw new AuthenticationError('the access token is invalid, expired or revoked');
+  if (!(Array.isArray(token.aud) ? token.aud.includes(audience) : token.aud === audience)) {
+    throw new AuthenticationError(`the access token was issued for another resource; request one for ${audience}`);
+  }
+  const client = token.client;
+  if (!client || client.blocked) throw new AuthenticationError('the client this token was issued to has been revoked');
+  const scopes = new Set(token.scope.split(' ').filter(Boolean));
+  const tokenKey = sha256(value);
+  await touchClient(db, client);
+
+  if (token.kind === 'ClientCredentials') {
+    if (client.kind !== 'api_client' || !client.organisation_id) throw new AuthenticationError('this client cannot use client credentials');
+    if (!token.organisation) throw new AuthenticationError('the organisation of this client no longer exists');
+    return {
+      principal: { kind: 'client', clientId: client.client_id },
+      coverage: { organisations: [token.organisation], all: false },
+      leftOrganisationIds: [],
+      scopes,
+      clientId: client.client_id,
+      tokenKey,
+    };
+  }
+
+  const consent = token.grantId ? await findGrantAndConsent(db, token.grantId) : undefined;
+  if (!consent || consent.userId !== token.accountId || consent.clientId !== client.client_id) {
+    throw new AuthenticationError('the approval behind this token has been revoked');
+  }
+  const memberships = consent.memberships;
+  const approved = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
+  const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
+  return {
+    // the role is read again, live, for the organisation the call acts for
+    principal: { kind: 'user', userId: consent.userId, email: consent.email, role: (approved[0]?.role ?? 'custom') as Role },
+    coverage: { organisations: approved.map((m) => ({ id: m.id, name: m.name })), all: consent.allOrganisations },
+    leftOrganisationIds: left,
+    scopes,
+    clientId: client.client_id,
+    tokenKey,
+  };
+}

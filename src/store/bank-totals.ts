@@ -1,0 +1,103 @@
+/**
+ * Per bank account and day, the sums of its transactions (migration 004-bank-totals): what the
+ * banking totals, balances and counts read instead of the account's whole history. Every writer of
+ * bank_transactions calls refreshBankDailyTotals in the same database transaction as its insert,
+ * and it recomputes the touched days from bank_transactions itself, so the table is always exactly
+ * the aggregate of the rows, whatever was inserted, skipped or inserted twice.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { BankTransactionRow, Database } from './schema.js';
+
+export interface BankDailyTotalRow {
+  organisation_id: string;
+  bank_account_id: string;
+  /** yyyy-MM-dd */
+  date: string;
+  /** account currency minor units: the sum of the day's positive amounts */
+  amount_in: number;
+  /** account currency minor units: the sum of the sizes of the day's negative amounts (positive) */
+  amount_out: number;
+  /** the same in home currency, split by the sign of home_amount */
+  home_in: number;
+  home_out: number;
+  transactions: number;
+  to_reconcile: number;
+}
+
+export interface BankTotalsTables {
+  bank_daily_totals: BankDailyTotalRow;
+}
+
+export type BankTotalsDatabase = Database & BankTotalsTables;
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The same connection, seen with the daily totals table (kept beside schema.ts, not in it). */
+export function withBankTotals(db: Db): Kysely<BankTotalsDatabase> {
+  return db as unknown as Kysely<BankTotalsDatabase>;
+}
+
+/** Days per statement: well under both dialects' parameter limits. */
+const DAYS_PER_STATEMENT = 500;
+
+/**
+ * Recomputes the given days of one account from bank_transactions. Call it inside the transaction
+ * that wrote those days (at the default READ COMMITTED on PostgreSQL). It first takes the account's
+ * row lock, so two imports into one account recompute one after the other and the later one's
+ * aggregate sees the earlier one's committed rows; SQLite has a single writer anyway.
+ */
+export async function refreshBankDailyTotals(trx: Db, organisationId: string, bankAccountId: string, dates: Iterable<string>): Promise<void> {
+  const days = [...new Set(dates)].sort();
+  if (days.length === 0) return;
+  const db = withBankTotals(trx);
+  // a no-op update: the portable way to take the row lock (SQLite has no SELECT … FOR UPDATE)
+  await db.updateTable('bank_accounts').set({ is_default: sql`is_default` }).where('organisation_id', '=', organisationId).where('id', '=', bankAccountId).execute();
+  for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
+    const chunk = days.slice(i, i + DAYS_PER_STATEMENT);
+    await db
+      .deleteFrom('bank_daily_totals')
+      .where('organisation_id', '=', organisationId)
+      .where('bank_account_id', '=', bankAccountId)
+      .where('date', 'in', chunk)
+      .execute();
+    await db
+      .insertInto('bank_daily_totals')
+      .columns(['organisation_id', 'bank_account_id', 'date', 'amount_in', 'amount_out', 'home_in', 'home_out', 'transactions', 'to_reconcile'])
+      .expression(
+        db
+          .selectFrom('bank_transactions')
+          .select([
+            'organisation_id',
+            'bank_account_id',
+            'date',
+            sql<number>`sum(case when amount > 0 then amount else 0 end)`.as('amount_in'),
+            sql<number>`sum(case when amount < 0 then -amount else 0 end)`.as('amount_out'),
+            sql<number>`sum(case when home_amount > 0 then home_amount else 0 end)`.as('home_in'),
+            sql<number>`sum(case when home_amount < 0 then -home_amount else 0 end)`.as('home_out'),
+            sql<number>`count(*)`.as('transactions'),
+            sql<number>`sum(case when status = 'to_reconcile' then 1 else 0 end)`.as('to_reconcile'),
+          ])
+          .where('organisation_id', '=', organisationId)
+          .where('bank_account_id', '=', bankAccountId)
+          .where('date', 'in', chunk)
+          .groupBy(['organisation_id', 'bank_account_id', 'date']),
+      )
+      .execute();
+  }
+}
+
+/** Refreshes every (account, day) the rows touch, accounts in id order so concurrent writers lock alike. */
+export async function refreshBankDailyTotalsFor(
+  trx: Db,
+  rows: Iterable<Pick<BankTransactionRow, 'organisation_id' | 'bank_account_id' | 'date'>>,
+): Promise<void> {
+  const touched = new Map<string, { organisationId: string; accountId: string; dates: Set<string> }>();
+  for (const row of rows) {
+    const key = `${row.organisation_id}\u0000${row.bank_account_id}`;
+    let entry = touched.get(key);
+    if (!entry) touched.set(key, (entry = { organisationId: row.organisation_id, accountId: row.bank_account_id, dates: new Set() }));
+    entry.dates.add(row.date);
+  }
+  const ordered = [...touched.values()].sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0));
+  for (const t of ordered) await refreshBankDailyTotals(trx, t.organisationId, t.accountId, t.dates);
+}
