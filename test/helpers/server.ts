@@ -17,7 +17,7 @@ export async function freePort(): Promise<number> {
 export async function startServer(store: Store, options: Partial<AppOptions> = {}) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const { app, service } = await buildApp({ store, baseUrl, log: (entry) => process.stderr.write(`server: ${JSON.stringify(entry)}\n`), ...options });
+  const { app, service } = await buildApp({ store, baseUrl, log: (entry) => entry.level !== 'info' && process.stderr.write(`server: ${JSON.stringify(entry)}\n`), ...options });
   await app.listen({ host: '127.0.0.1', port });
   return { app, service, baseUrl, close: () => app.close() };
 }
