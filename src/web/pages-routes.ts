@@ -13,6 +13,7 @@ import { registerExternalRoutes } from './routes/external-routes.js';
 import { registerApiClientRoutes } from './routes/org-api-clients-routes.js';
 import { registerAppRoutes } from './routes/org-apps-routes.js';
 import { registerAuditRoutes } from './routes/org-audit-routes.js';
+import { registerBankImportRoutes } from './routes/org-bank-import-routes.js';
 import { registerConnectionRoutes } from './routes/org-connections-routes.js';
 import { registerMemberRoutes } from './routes/org-members-routes.js';
 import { registerRoleRoutes } from './routes/org-roles-routes.js';
@@ -42,5 +43,6 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext):
   registerRoleRoutes(app, w);
   registerConnectionRoutes(app, w);
   registerMemberRoutes(app, w);
+  registerBankImportRoutes(app, w);
   registerAuditRoutes(app, w);
 }

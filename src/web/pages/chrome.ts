@@ -44,6 +44,7 @@ export const SETTINGS_TABS = [
   ['roles', 'Role permissions'],
   ['connections', 'Connections'],
   ['members', 'Members'],
+  ['bank-import', 'Bank statements'],
   ['audit', 'Audit log'],
 ] as const;
 

@@ -1,0 +1,58 @@
+/** Bank statement upload: pick an account and a file; see what the import did, or why it was refused. */
+import { html } from '../html.js';
+import { settingsPage, type Viewer } from './chrome.js';
+
+export interface ImportResultView {
+  file: string;
+  dryRun: boolean;
+  format: string;
+  account: string;
+  new: number;
+  alreadyPresent: number;
+  skipped: { where: string; reason: string }[];
+  statements: { where: string; opening: string; closing: string; computedClosing: string }[];
+  balance: string;
+}
+
+export function bankImportPage(
+  v: Viewer,
+  org: { id: string; name: string },
+  accounts: { id: string; name: string; number: string; currency: string }[],
+  options: { result?: ImportResultView; error?: string; notice?: string } = {},
+): string {
+  const r = options.result;
+  return settingsPage(
+    v,
+    org,
+    'bank-import',
+    html`<p class="muted">Upload a bank or card statement (OFX, QFX, CAMT.053/052/054, CSV, MT940 or QIF, at most 20 MB). Each file is imported whole or not at all, and importing the same file again adds nothing.</p>
+${
+  r
+    ? html`<section class="card" aria-labelledby="import-result"><h2 id="import-result">${r.dryRun ? 'Checked, nothing written' : 'Imported'}: ${r.file}</h2>
+  <p>${r.format} statement for <strong>${r.account}</strong>: <strong>${r.new}</strong> new, ${r.alreadyPresent} already present, ${r.skipped.length} skipped. Balance now ${r.balance}.</p>
+  ${
+    r.statements.length
+      ? html`<table><caption class="visually-hidden">Statement balances beside the ones Ledgerline computes</caption><thead><tr><th scope="col">Statement</th><th scope="col">Opening</th><th scope="col">Closing</th><th scope="col">Closing computed</th></tr></thead><tbody>
+    ${r.statements.map((s) => html`<tr><td>${s.where}</td><td>${s.opening}</td><td>${s.closing}</td><td>${s.computedClosing}</td></tr>`)}
+  </tbody></table>`
+      : ''
+  }
+  ${r.skipped.length ? html`<h3>Skipped</h3><ul>${r.skipped.map((s) => html`<li>${s.where}: ${s.reason}</li>`)}</ul>` : ''}
+</section>`
+    : ''
+}
+<form method="post" action="/orgs/${org.id}/bank-import" enctype="multipart/form-data">
+  <input type="hidden" name="csrf" value="${v.csrf}">
+  <label for="account">Account</label>
+  <select id="account" name="account" required>
+    ${accounts.map((a) => html`<option value="${a.id}">${a.name} (${a.number}, ${a.currency})</option>`)}
+  </select>
+  <label for="file">Statement file</label>
+  <input id="file" name="file" type="file" required>
+  <label class="check"><input type="checkbox" name="dry_run" value="1"> <span>Check only: show what would be imported, write nothing</span></label>
+  <label class="check"><input type="checkbox" name="allow_unbalanced" value="1"> <span>Import even if the statement's own balances do not add up</span></label>
+  <div class="actions"><button type="submit">Import statement</button></div>
+</form>`,
+    options,
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * Statement upload for admins: the same importer as `ledgerline import bank`, with its summary.
+ * Multipart parsing is registered for this route only, so no other form accepts a large body.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { formatMoney } from '../../domain/money.js';
+import { importStatement } from '../../import/importer.js';
+import { DEFAULT_MAX_BYTES } from '../../import/parse.js';
+import { getOrganisation } from '../../store/organisations.js';
+import { writeAudit } from '../../store/audit-log.js';
+import { listBankAccounts } from '../../store/banking.js';
+import { bankImportPage, type ImportResultView } from '../pages/org-bank-import.js';
+import { sendPage } from '../respond.js';
+import type { WebContext } from '../web-context.js';
+import { orgRouter } from './org-routing.js';
+
+export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): void {
+  const store = w.service.store;
+  app.register(async (scoped) => {
+    await scoped.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      // keep the file's name beside its bytes, for the summary
+      async onFile(part) {
+        (part as unknown as { value: unknown }).value = { fileName: part.filename, data: await part.toBuffer() };
+      },
+      limits: { fileSize: DEFAULT_MAX_BYTES, files: 1, fields: 10 },
+      throwFileSizeLimit: true,
+    });
+    const r = orgRouter(scoped, w);
+    const accounts = async (organisationId: string) =>
+      (await listBankAccounts(store.db, organisationId, null)).map((a) => ({ id: a.id, name: a.name, number: a.number, currency: a.currency }));
+
+    r.page('/bank-import', async (a, _p, _request, reply) => sendPage(reply, bankImportPage(a.viewer, a.org, await accounts(a.org.id))));
+
+    r.action('/bank-import', async (a, _p, _request, reply) => {
+      const form = a.form as Record<string, unknown>;
+      const list = await accounts(a.org.id);
+      const again = (error: string, status = 400) => sendPage(reply, bankImportPage(a.viewer, a.org, list, { error }), status);
+      const account = (await listBankAccounts(store.db, a.org.id, null)).find((x) => x.id === form.account);
+      if (!account) return again('Pick one of the organisation’s accounts.');
+      const file = form.file as { fileName?: string; data?: Buffer } | undefined;
+      if (!file?.data || file.data.length === 0) return again('Choose a statement file to upload.');
+      const dryRun = form.dry_run === '1';
+      try {
+        const organisation = (await getOrganisation(store.db, a.org.id))!;
+        const report = await importStatement(store, {
+          organisation,
+          account,
+          fileName: file.fileName || 'uploaded statement',
+          bytes: file.data,
+          options: { dryRun, allowUnbalanced: form.allow_unbalanced === '1' },
+        });
+        const money = (minor: number | null) => (minor === null ? '—' : formatMoney(minor, report.account.currency));
+        const result: ImportResultView = {
+          file: report.file,
+          dryRun,
+          format: report.format,
+          account: report.account.name,
+          new: report.new,
+          alreadyPresent: report.alreadyPresent,
+          skipped: report.skipped.map((s) => ({ where: s.where, reason: s.reason })),
+          statements: report.statements.map((s) => ({
+            where: s.where,
+            opening: money(s.balances.statementOpening),
+            closing: money(s.balances.statementClosing),
+            computedClosing: money(s.balances.computedClosing),
+          })),
+          balance: money(report.accountBalance),
+        };
+        if (!dryRun)
+          await writeAudit(store.db, {
+            organisationId: a.org.id,
+            actorUserId: a.session.user.id,
+            action: 'bank_statement.imported',
+            target: account.id,
+            detail: { account: account.name, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent },
+          });
+        return sendPage(reply, bankImportPage(a.viewer, a.org, list, { result }));
+      } catch (error) {
+        return again(`Nothing was imported: ${(error as Error).message}`, 422);
+      }
+    });
+  });
+}
