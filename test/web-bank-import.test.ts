@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Store } from '../src/store/db.js';
 import { nowIso } from '../src/store/ids.js';
+import { withWebTables } from '../src/store/web-schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
 import { startServer } from './helpers/server.js';
@@ -70,7 +71,7 @@ for (const dialect of DIALECTS) {
       assert.match(first, new RegExp(`<strong>${added}</strong> new, 0 already present`));
       const second = await (await upload(browser, { csrf, account: 'bnk_upload', allow_unbalanced: '1' }, bytes)).text();
       assert.match(second, new RegExp(`<strong>0</strong> new, ${added} already present`));
-      const audit = await store.db.selectFrom('audit_log').select(['action']).where('organisation_id', '=', books.org.id).execute();
+      const audit = await withWebTables(store.db).selectFrom('audit_log').select(['action']).where('organisation_id', '=', books.org.id).execute();
       assert.equal(audit.filter((e) => e.action === 'bank_statement.imported').length, 2);
     });
 
