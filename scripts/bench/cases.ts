@@ -33,7 +33,7 @@ export function benchCases(meta: DatasetMeta): BenchCase[] {
     {
       name: 'pl-12-partial',
       operation: 'reports.profit_and_loss',
-      path: op('reports.profit_and_loss', { period: 'this_month', compareBy: 'month', comparePeriods: 12 }),
+      path: op('reports.profit_and_loss', { period: 'custom', from: `${meta.params.date.slice(0, 8)}01`, to: meta.params.date, compareBy: 'month', comparePeriods: 12 }),
       note: 'month to date and the same days of the 12 months before (13 partial months)',
     },
     { name: 'pl-year', operation: 'reports.profit_and_loss', path: op('reports.profit_and_loss', { period: 'ytd', compareBy: 'year', comparePeriods: 1 }), note: 'year to date against last year' },
