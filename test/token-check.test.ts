@@ -1,20 +1,23 @@
 /**
- * checkBearer (src/auth/token-check.ts) must answer exactly what authenticate (verify.ts) answers,
- * for every kind of token and every way a token stops being valid, while reading the token with one
- * indexed lookup (three for a person's token).
+ * authenticate (src/auth/verify.ts, on the reads of src/auth/token-check.ts) must answer exactly
+ * what a check through oidc-provider's own models answers (the reference below), for every kind of
+ * token and every way a token stops being valid, while reading the token with one indexed lookup
+ * (three for a person's token).
  */
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import type { Kysely, KyselyPlugin } from 'kysely';
+import type Provider from 'oidc-provider';
 import { createApiClient, registerApp, revokeClient } from '../src/auth/clients.js';
 import { revokeConsent, saveConsent } from '../src/auth/consents.js';
-import { checkBearer } from '../src/auth/token-check.js';
-import { authenticate } from '../src/auth/verify.js';
+import { findConsent } from '../src/auth/consents.js';
+import { sha256 } from '../src/auth/hash.js';
+import { authenticate, AuthenticationError, type Caller } from '../src/auth/verify.js';
 import { buildApp } from '../src/http/app.js';
 import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import type { Database } from '../src/store/schema.js';
-import { createUser, removeMembership, setMembership } from '../src/store/users.js';
+import { createUser, organisationsOfUser, removeMembership, setMembership } from '../src/store/users.js';
 import { describeEachDialect } from './helpers/store.js';
 
 const BASE = 'https://ledgerline.test';
@@ -22,6 +25,59 @@ const ORG_A = 'org_tc_a';
 const ORG_B = 'org_tc_b';
 const ORG_C = 'org_tc_c';
 const USER = 'usr_tc';
+
+/**
+ * The reference: the token read through oidc-provider's models (as an AccessToken, then as
+ * ClientCredentials, with their own validity rules), the grant through its Grant model, then the
+ * client, organisation, consent and memberships one by one, as the service checked tokens before.
+ */
+async function referenceCheck(provider: Provider, db: Kysely<Database>, authorization: string | undefined, audience: string): Promise<Caller> {
+  if (!authorization) throw new AuthenticationError('send an access token: Authorization: Bearer <token>', 'invalid_request');
+  const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/.exec(authorization.trim());
+  if (!match) throw new AuthenticationError('the Authorization header must be "Bearer <token>"', 'invalid_request');
+  const value = match[1]!;
+  const token = (await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value));
+  if (!token || !token.isValid) throw new AuthenticationError('the access token is invalid, expired or revoked');
+  const tokenAudience = (token as { aud?: string | string[] }).aud;
+  if (!(Array.isArray(tokenAudience) ? tokenAudience.includes(audience) : tokenAudience === audience)) {
+    throw new AuthenticationError(`the access token was issued for another resource; request one for ${audience}`);
+  }
+  const client = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', token.clientId!).executeTakeFirst();
+  if (!client || client.blocked) throw new AuthenticationError('the client this token was issued to has been revoked');
+  const scopes = new Set(String(token.scope ?? '').split(' ').filter(Boolean));
+  if (token.kind === 'ClientCredentials') {
+    if (client.kind !== 'api_client' || !client.organisation_id) throw new AuthenticationError('this client cannot use client credentials');
+    const org = await db.selectFrom('organisations').select(['id', 'name']).where('id', '=', client.organisation_id).executeTakeFirst();
+    if (!org) throw new AuthenticationError('the organisation of this client no longer exists');
+    return {
+      principal: { kind: 'client', clientId: client.client_id },
+      coverage: { organisations: [org], all: false },
+      leftOrganisationIds: [],
+      scopes,
+      clientId: client.client_id,
+      tokenKey: sha256(value),
+    };
+  }
+  const grantId = (token as { grantId?: string }).grantId;
+  const accountId = (token as { accountId?: string }).accountId;
+  const [grant, consent] = grantId ? await Promise.all([provider.Grant.find(grantId), findConsent(db, grantId)]) : [undefined, undefined];
+  if (!grant || !consent || consent.userId !== accountId || consent.clientId !== client.client_id) {
+    throw new AuthenticationError('the approval behind this token has been revoked');
+  }
+  const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', consent.userId).executeTakeFirst();
+  if (!user) throw new AuthenticationError('the user behind this token no longer exists');
+  const memberships = await organisationsOfUser(db, user.id);
+  const approved = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
+  const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
+  return {
+    principal: { kind: 'user', userId: user.id, email: user.email, role: approved[0]?.role ?? 'custom' },
+    coverage: { organisations: approved.map((m) => ({ id: m.id, name: m.name })), all: consent.allOrganisations },
+    leftOrganisationIds: left,
+    scopes,
+    clientId: client.client_id,
+    tokenKey: sha256(value),
+  };
+}
 
 /** The same header through both checks: the same Caller, or the same error. */
 async function same(store: Store, header: string | undefined, audience?: string): Promise<'ok' | string> {
@@ -34,8 +90,8 @@ async function same(store: Store, header: string | undefined, audience?: string)
       return { error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
     }
   };
-  const before = await outcome(() => authenticate(service.provider, store.db, header, audience));
-  const after = await outcome(() => checkBearer(store.db, header, audience));
+  const before = await outcome(() => referenceCheck(service.provider, store.db, header, audience));
+  const after = await outcome(() => authenticate(store.db, header, audience));
   assert.deepEqual(after, before);
   return 'ok' in before ? 'ok' : before.error!;
 }
@@ -127,16 +183,16 @@ describeEachDialect(
     after(async () => {
       await apps.get(store())?.app.close();
     });
-    it('answers client credentials tokens as authenticate does, reading the token once', async () => {
+    it('answers client credentials tokens as the reference does, reading the token once', async () => {
       const token = await clientToken(store());
       assert.equal(await same(store(), `Bearer ${token}`), 'ok');
       const { db, count } = counting(store().db);
-      const caller = await checkBearer(db, `Bearer ${token}`, (await appFor(store())).service.resources.api);
+      const caller = await authenticate(db, `Bearer ${token}`, (await appFor(store())).service.resources.api);
       assert.equal(count(), 1);
       assert.deepEqual(caller.coverage.organisations, [{ id: ORG_A, name: 'Alpha Ltd' }]);
     });
 
-    it('refuses what authenticate refuses, with the same message', async () => {
+    it('refuses what the reference refuses, with the same message', async () => {
       const token = await clientToken(store());
       assert.match(await same(store(), undefined), /send an access token/);
       assert.match(await same(store(), 'Basic abc'), /must be "Bearer <token>"/);
@@ -181,13 +237,13 @@ describeEachDialect(
       assert.match(await same(store(), `Bearer ${revoked.token}`), /invalid, expired or revoked/);
     });
 
-    it('answers a person’s tokens as authenticate does: organisations, left ones, revoked consent and grant', async () => {
+    it('answers a person’s tokens as the reference does: organisations, left ones, revoked consent and grant', async () => {
       const db = store().db;
       const some = await userToken(store(), { organisations: [ORG_A, ORG_B] });
       assert.equal(await same(store(), `Bearer ${some.value}`), 'ok');
       const { db: counted, count } = counting(db);
-      await checkBearer(counted, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
-      await checkBearer(counted, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
+      await authenticate(counted, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
+      await authenticate(counted, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
       // the token with its client, then the consent with its grant and user, then memberships: per call
       assert.equal(count(), 6);
       const all = await userToken(store(), { organisations: 'all' });
@@ -195,7 +251,7 @@ describeEachDialect(
 
       await removeMembership(db, ORG_B, USER);
       assert.equal(await same(store(), `Bearer ${some.value}`), 'ok');
-      const caller = await checkBearer(db, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
+      const caller = await authenticate(db, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
       assert.deepEqual(caller.leftOrganisationIds, [ORG_B]);
       assert.deepEqual(
         caller.coverage.organisations.map((o) => o.id),

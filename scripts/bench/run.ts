@@ -119,7 +119,7 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     let client: { clientId: string; clientSecret: string };
     try {
       tokenCheck = await tokenCheckTiming(store, meta.organisationId, config.date, config.quick ? 200 : 2000);
-      log(`${backend}: token check ${tokenCheck.microseconds.toFixed(0)} µs, ${tokenCheck.queries} queries (proposed: ${tokenCheck.proposed.microseconds.toFixed(0)} µs, ${tokenCheck.proposed.queries})`);
+      log(`${backend}: token check ${tokenCheck.microseconds.toFixed(0)} µs, ${tokenCheck.queries} queries`);
       reports = await reportTimings(store, meta.organisationId, config.date, runs);
       for (const r of reports) log(`${backend}: ${r.name}: ${r.operationMs.toFixed(1)} ms, floor ${r.floorMs.toFixed(1)} ms (${r.ratio.toFixed(2)}x)`);
       plans = await capturePlans(store, meta.organisationId, config.date, cases);
@@ -260,7 +260,7 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
     '',
-    `token check (in-process): ${result.tokenCheck.microseconds.toFixed(0)} µs, ${result.tokenCheck.queries} queries; proposed checkBearer ${result.tokenCheck.proposed.microseconds.toFixed(0)} µs, ${result.tokenCheck.proposed.queries} query   idle RSS ${mb(result.idleRss)}`,
+    `token check (in-process): ${result.tokenCheck.microseconds.toFixed(0)} µs, ${result.tokenCheck.queries} queries   idle RSS ${mb(result.idleRss)}`,
     `documents.file, 10 MB file (${fmt(result.firstByte.bytes, 0)} bytes of JSON): first byte ${result.firstByte.firstByteMs.toFixed(0)} ms, last byte ${result.firstByte.totalMs.toFixed(0)} ms (median of ${result.firstByte.runs})`,
     ...result.reports.map(
       (r) =>

@@ -1,9 +1,10 @@
 /**
- * The bearer check of every call in one indexed lookup (two more for a person's token): the token
- * row by its hashed id, joined to its client and the client's organisation. It answers exactly what
- * authenticate() in verify.ts answers, without going through oidc-provider's models, which read the
- * token twice (as an AccessToken, then as ClientCredentials), then the client, then the organisation
- * (measured in docs/performance.md). Nothing is cached: a revocation applies to the next call.
+ * The reads behind the bearer check of every call (authenticate() in verify.ts): the token row by
+ * its hashed id, joined to its client and the client's organisation, in one indexed lookup (two
+ * more for a person's token). It answers what oidc-provider's own models would (test/token-check
+ * holds them as the reference) without reading the token twice (as an AccessToken, then as
+ * ClientCredentials), then the client, then the organisation (measured in docs/performance.md).
+ * Nothing is cached: a revocation applies to the next call.
  *
  * What oidc-provider's find() and isValid check is checked here from the same stored row: the record
  * kind (the row's model), the opaque format, the adapter's expiry, the payload's exp (valid while
@@ -11,14 +12,8 @@
  * sign-in session, that session.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Role } from '../operations/context.js';
-import type { Database, OAuthClientRow } from '../store/schema.js';
-import { touchClient } from './clients.js';
 import { sha256 } from './hash.js';
-import { AuthenticationError, type Caller } from './verify.js';
-
-/** as in verify.ts */
-const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/;
+import type { Database, OAuthClientRow } from '../store/schema.js';
 const CLOCK_TOLERANCE_SECONDS = 15;
 
 export interface BearerToken {
@@ -179,56 +174,5 @@ export async function findGrantAndConsent(db: Kysely<Database>, grantId: string,
     allOrganisations: Number(row.all_organisations) === 1,
     organisationIds: rows.rows.filter((r) => Number(r.named) === 1).map((r) => r.id),
     memberships,
-  };
-}
-
-/**
- * authenticate() of verify.ts on these lookups: the same Caller, or the same AuthenticationError,
- * for the same header. One indexed read for an organisation's own API client, three for a person.
- */
-export async function checkBearer(db: Kysely<Database>, authorization: string | undefined, audience: string): Promise<Caller> {
-  if (!authorization) throw new AuthenticationError('send an access token: Authorization: Bearer <token>', 'invalid_request');
-  const match = BEARER.exec(authorization.trim());
-  if (!match) throw new AuthenticationError('the Authorization header must be "Bearer <token>"', 'invalid_request');
-  const value = match[1]!;
-  const token = await findBearerToken(db, value);
-  if (!token) throw new AuthenticationError('the access token is invalid, expired or revoked');
-  if (!(Array.isArray(token.aud) ? token.aud.includes(audience) : token.aud === audience)) {
-    throw new AuthenticationError(`the access token was issued for another resource; request one for ${audience}`);
-  }
-  const client = token.client;
-  if (!client || client.blocked) throw new AuthenticationError('the client this token was issued to has been revoked');
-  const scopes = new Set(token.scope.split(' ').filter(Boolean));
-  const tokenKey = sha256(value);
-  await touchClient(db, client);
-
-  if (token.kind === 'ClientCredentials') {
-    if (client.kind !== 'api_client' || !client.organisation_id) throw new AuthenticationError('this client cannot use client credentials');
-    if (!token.organisation) throw new AuthenticationError('the organisation of this client no longer exists');
-    return {
-      principal: { kind: 'client', clientId: client.client_id },
-      coverage: { organisations: [token.organisation], all: false },
-      leftOrganisationIds: [],
-      scopes,
-      clientId: client.client_id,
-      tokenKey,
-    };
-  }
-
-  const consent = token.grantId ? await findGrantAndConsent(db, token.grantId) : undefined;
-  if (!consent || consent.userId !== token.accountId || consent.clientId !== client.client_id) {
-    throw new AuthenticationError('the approval behind this token has been revoked');
-  }
-  const memberships = consent.memberships;
-  const approved = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
-  const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
-  return {
-    // the role is read again, live, for the organisation the call acts for
-    principal: { kind: 'user', userId: consent.userId, email: consent.email, role: (approved[0]?.role ?? 'custom') as Role },
-    coverage: { organisations: approved.map((m) => ({ id: m.id, name: m.name })), all: consent.allOrganisations },
-    leftOrganisationIds: left,
-    scopes,
-    clientId: client.client_id,
-    tokenKey,
   };
 }

@@ -4,14 +4,12 @@
  * and MCP. Nothing is cached, so a revocation or a removed membership applies to the next call.
  */
 import type { Kysely } from 'kysely';
-import type Provider from 'oidc-provider';
-import type { Coverage, Principal } from '../operations/context.js';
+import type { Coverage, Principal, Role } from '../operations/context.js';
 import { OperationError } from '../operations/errors.js';
 import type { Database } from '../store/schema.js';
-import { organisationsOfUser } from '../store/users.js';
 import { touchClient } from './clients.js';
-import { findConsent } from './consents.js';
 import { sha256 } from './hash.js';
+import { findBearerToken, findGrantAndConsent } from './token-check.js';
 
 export interface Caller {
   principal: Principal;
@@ -32,35 +30,33 @@ export class AuthenticationError extends OperationError {
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/;
 
-export async function authenticate(
-  provider: Provider,
-  db: Kysely<Database>,
-  authorization: string | undefined,
-  audience: string,
-): Promise<Caller> {
+/**
+ * The bearer check: the token (one indexed read joined to its client and the client's
+ * organisation), its audience and client, then for a person's token the consent behind its grant
+ * and the user's live memberships (two more reads).
+ */
+export async function authenticate(db: Kysely<Database>, authorization: string | undefined, audience: string): Promise<Caller> {
   if (!authorization) throw new AuthenticationError('send an access token: Authorization: Bearer <token>', 'invalid_request');
   const match = BEARER.exec(authorization.trim());
   if (!match) throw new AuthenticationError('the Authorization header must be "Bearer <token>"', 'invalid_request');
   const value = match[1]!;
-  const token = (await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value));
-  if (!token || !token.isValid) throw new AuthenticationError('the access token is invalid, expired or revoked');
-  const tokenAudience = (token as { aud?: string | string[] }).aud;
-  if (!(Array.isArray(tokenAudience) ? tokenAudience.includes(audience) : tokenAudience === audience)) {
+  const token = await findBearerToken(db, value);
+  if (!token) throw new AuthenticationError('the access token is invalid, expired or revoked');
+  if (!(Array.isArray(token.aud) ? token.aud.includes(audience) : token.aud === audience)) {
     throw new AuthenticationError(`the access token was issued for another resource; request one for ${audience}`);
   }
-  const client = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', token.clientId!).executeTakeFirst();
+  const client = token.client;
   if (!client || client.blocked) throw new AuthenticationError('the client this token was issued to has been revoked');
-  const scopes = new Set(String(token.scope ?? '').split(' ').filter(Boolean));
+  const scopes = new Set(token.scope.split(' ').filter(Boolean));
   const tokenKey = sha256(value);
   await touchClient(db, client);
 
   if (token.kind === 'ClientCredentials') {
     if (client.kind !== 'api_client' || !client.organisation_id) throw new AuthenticationError('this client cannot use client credentials');
-    const org = await db.selectFrom('organisations').select(['id', 'name']).where('id', '=', client.organisation_id).executeTakeFirst();
-    if (!org) throw new AuthenticationError('the organisation of this client no longer exists');
+    if (!token.organisation) throw new AuthenticationError('the organisation of this client no longer exists');
     return {
       principal: { kind: 'client', clientId: client.client_id },
-      coverage: { organisations: [org], all: false },
+      coverage: { organisations: [token.organisation], all: false },
       leftOrganisationIds: [],
       scopes,
       clientId: client.client_id,
@@ -68,20 +64,16 @@ export async function authenticate(
     };
   }
 
-  const grantId = (token as { grantId?: string }).grantId;
-  const accountId = (token as { accountId?: string }).accountId;
-  const [grant, consent] = grantId ? await Promise.all([provider.Grant.find(grantId), findConsent(db, grantId)]) : [undefined, undefined];
-  if (!grant || !consent || consent.userId !== accountId || consent.clientId !== client.client_id) {
+  const consent = token.grantId ? await findGrantAndConsent(db, token.grantId) : undefined;
+  if (!consent || consent.userId !== token.accountId || consent.clientId !== client.client_id) {
     throw new AuthenticationError('the approval behind this token has been revoked');
   }
-  const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', consent.userId).executeTakeFirst();
-  if (!user) throw new AuthenticationError('the user behind this token no longer exists');
-  const memberships = await organisationsOfUser(db, user.id);
+  const memberships = consent.memberships;
   const approved = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
   const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
   return {
     // the role is read again, live, for the organisation the call acts for
-    principal: { kind: 'user', userId: user.id, email: user.email, role: approved[0]?.role ?? 'custom' },
+    principal: { kind: 'user', userId: consent.userId, email: consent.email, role: (approved[0]?.role ?? 'custom') as Role },
     coverage: { organisations: approved.map((m) => ({ id: m.id, name: m.name })), all: consent.allOrganisations },
     leftOrganisationIds: left,
     scopes,

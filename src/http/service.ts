@@ -35,7 +35,7 @@ export interface ServiceContext {
 /** The token check every transport makes, counted for the metrics. */
 export async function authenticateCaller(service: ServiceContext, authorization: string | undefined, audience: string): Promise<Caller> {
   try {
-    const caller = await authenticate(service.provider, service.db, authorization, audience);
+    const caller = await authenticate(service.db, authorization, audience);
     service.metrics.tokenChecks.inc({ result: 'valid' });
     return caller;
   } catch (error) {
