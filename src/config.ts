@@ -27,6 +27,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** limit for every call to an accounting system */
   accountingTimeoutMs: number;
+  /** memory for reused answers, in bytes of their JSON (0: none) */
+  resultCacheBytes: number;
 }
 
 export interface ExternalIdentityConfig {
@@ -38,6 +40,8 @@ export interface ExternalIdentityConfig {
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
+
+export const DEFAULT_RESULT_CACHE_MB = 64;
 
 const RATE_SETTINGS = {
   RATE_LIMIT_PER_TOKEN: 'perToken',
@@ -62,6 +66,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const accountingTimeoutMs = Number(env.ACCOUNTING_TIMEOUT_MS ?? '10000');
   if (!Number.isInteger(accountingTimeoutMs) || accountingTimeoutMs < 100) problems.push('ACCOUNTING_TIMEOUT_MS must be a whole number of milliseconds, at least 100');
+  const resultCacheMb = Number(env.RESULT_CACHE_MB ?? String(DEFAULT_RESULT_CACHE_MB));
+  if (!Number.isInteger(resultCacheMb) || resultCacheMb < 0) problems.push('RESULT_CACHE_MB must be a whole number of megabytes (0 turns reuse of answers off)');
   const poolSize = Number(env.DATABASE_POOL_SIZE ?? '10');
   if (!Number.isInteger(poolSize) || poolSize < 1) problems.push('DATABASE_POOL_SIZE must be a whole number of at least 1');
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
@@ -120,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseReadUrl,
     redisUrl,
     accountingTimeoutMs,
+    resultCacheBytes: resultCacheMb * 1024 * 1024,
   };
 }
 

@@ -113,6 +113,12 @@ export interface AccountingSystem {
   lines(query: LineQuery, limit: number): Promise<LedgerLine[]>;
   /** Is the system reachable and readable? */
   check(): Promise<void>;
+  /**
+   * Text that changes whenever the books change, so answers can be reused while it stands; null
+   * (or no method) when the system cannot tell, and then nothing is reused. Systems stored in
+   * Ledgerline's own database answer a constant: their changes move organisations.data_version.
+   */
+  changeToken?(): Promise<string | null>;
 }
 
 export class AccountingSystemError extends Error {

@@ -50,6 +50,7 @@ export async function serveCommand(): Promise<number> {
     rateLimits: config.rateLimits,
     metrics,
     accountingTimeoutMs: config.accountingTimeoutMs,
+    resultCacheBytes: config.resultCacheBytes,
     ...(readStore ? { readStore } : {}),
     ...(counters ? { counters, countersReady: async () => (await redis!.ping()) === 'PONG' } : {}),
     log,

@@ -22,6 +22,8 @@ import { registerRest } from './rest.js';
 import { Metrics } from './metrics.js';
 import { defaultRateLimits, type RateLimits, type ServiceContext } from './service.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
+import { DEFAULT_RESULT_CACHE_MB } from '../config.js';
+import { ResultCache } from '../operations/result-cache.js';
 import { registerProtectedResourceMetadata } from './well-known.js';
 
 export interface AppOptions {
@@ -43,6 +45,8 @@ export interface AppOptions {
   /** answers whether the shared rate-limit store (Redis) is reachable, for /readyz */
   countersReady?: () => Promise<boolean>;
   metrics?: Metrics;
+  /** memory for answers reused while an organisation's data stands still, in bytes of JSON; 0 for none (default 64 MB) */
+  resultCacheBytes?: number;
 }
 
 // the stylesheet is read from the source tree, so the compiled server serves the same file
@@ -61,7 +65,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
   const limits = options.rateLimits ?? defaultRateLimits();
   const limiter = new RateLimiter(options.counters ?? new MemoryCounterStore());
+  const resultCacheBytes = options.resultCacheBytes ?? DEFAULT_RESULT_CACHE_MB * 1024 * 1024;
+  const resultCache = resultCacheBytes > 0 ? new ResultCache(resultCacheBytes) : undefined;
   const metrics = options.metrics ?? new Metrics(store.poolStats);
+  if (resultCache) metrics.watchResultCache(resultCache);
   const service: ServiceContext = {
     store,
     db,
@@ -75,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       ...(options.readStore ? { readDb: options.readStore.db } : {}),
       ...(options.accountingTimeoutMs ? { accountingTimeoutMs: options.accountingTimeoutMs } : {}),
       ...(options.today ? { today: options.today } : {}),
+      ...(resultCache ? { resultCache } : {}),
     },
     limiter,
     limits,
@@ -187,7 +195,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     return { status: ready ? 'ready' : 'unavailable', checks };
   });
   app.get('/metrics', async (_req, reply) => reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics()));
-;
 
   registerInteractions(app, {
     provider,

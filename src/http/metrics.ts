@@ -40,6 +40,25 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Reports the answer cache's hits, misses, entries and bytes (result-cache.ts). */
+  watchResultCache(cache: { hits: number; misses: number; size: number; usedBytes: number }): void {
+    const counted = { hit: 0, miss: 0 };
+    new Counter({
+      name: 'ledgerline_result_cache_lookups_total',
+      help: 'Answers looked for in the answer cache, by result (hit, miss)',
+      labelNames: ['result'] as const,
+      registers: [this.registry],
+      collect() {
+        this.inc({ result: 'hit' }, cache.hits - counted.hit);
+        this.inc({ result: 'miss' }, cache.misses - counted.miss);
+        counted.hit = cache.hits;
+        counted.miss = cache.misses;
+      },
+    });
+    new Gauge({ name: 'ledgerline_result_cache_entries', help: 'Answers kept', registers: [this.registry], collect() { this.set(cache.size); } });
+    new Gauge({ name: 'ledgerline_result_cache_bytes', help: 'Bytes of JSON kept', registers: [this.registry], collect() { this.set(cache.usedBytes); } });
+  }
+
   constructor(pool?: () => PoolStats | undefined) {
     collectDefaultMetrics({ register: this.registry, prefix: 'ledgerline_' });
     if (pool) {

@@ -8,6 +8,7 @@ import { requireScope, resolveOrganisation, AuthenticationError, type Caller } f
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
 import { OPERATIONS } from '../operations/index.js';
 import { OperationError } from '../operations/errors.js';
+import { answerJson } from '../operations/result-cache.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { applyRateLimits } from './call-limits.js';
 import { authenticateCaller, type ServiceContext } from './service.js';
@@ -48,7 +49,8 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       const header = request.headers[ORGANISATION_HEADER];
       const organisationId = resolveOrganisation(c, Array.isArray(header) ? header[0] : header);
       await limit(reply, c, organisationId);
-      return runOrganisationOperation(service.env, op, c.principal, organisationId, { input, textInput: true });
+      const answer = await runOrganisationOperation(service.env, op, c.principal, organisationId, { input, textInput: true });
+      return reply.type('application/json; charset=utf-8').send(answerJson(answer));
     });
   }
 

@@ -7,12 +7,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { documentFileLink } from '../operations/documents-get.js';
 import { documentsFile } from '../operations/documents-file.js';
 import type { OrganisationOperation } from '../operations/operation.js';
+import { answerJson } from '../operations/result-cache.js';
 import type { Problem } from '../http/problem.js';
 
 export function toolResult(op: OrganisationOperation<any, any>, output: unknown, baseUrl: string): CallToolResult {
   const structured = output as Record<string, unknown>;
   if (op.name === documentsFile.name) return fileResult(structured, baseUrl);
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: answerJson(structured) }], structuredContent: structured };
 }
 
 /**

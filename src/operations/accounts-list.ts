@@ -37,6 +37,7 @@ export const accountsList = defineOperation({
   }),
   scope: 'service.read',
   defaultRoles: defaultRolesOf('accounts.list'),
+  reuse: 'organisation',
   async run(ctx, input) {
     const words = (input.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const accounts = (await ctx.accounting.chartOfAccounts())

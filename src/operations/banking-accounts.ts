@@ -6,7 +6,7 @@ import type { BankAccountRow } from '../store/schema.js';
 import { defaultRolesOf } from './default-roles.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
-import { bankAccountSchema, bankAccountView, visibleBankAccounts } from './banking/visible-accounts.js';
+import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } from './banking/visible-accounts.js';
 
 const input = z
   .object({
@@ -51,6 +51,8 @@ export const bankingAccounts = defineOperation({
   output,
   scope: 'service.read',
   defaultRoles: defaultRolesOf('banking.accounts'),
+  // the accounts a caller sees depend on who they are (visible-accounts.ts)
+  reuse: bankViewOf,
   async run(ctx, args) {
     const visible = await visibleBankAccounts(ctx.db, ctx.organisation.id, ctx.principal);
     const accounts = visible.accounts.filter((a) => matchesWords(a, args.search));

@@ -12,7 +12,7 @@ import { resolvePeriodInput } from './period-input.js';
 import { findBankAccount } from './banking/find-account.js';
 import { linkedDocumentSchema, linkedDocumentView } from './banking/linked-document.js';
 import { runningBalances } from './banking/running-balances.js';
-import { bankAccountSchema, bankAccountView, visibleBankAccounts } from './banking/visible-accounts.js';
+import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } from './banking/visible-accounts.js';
 
 const amountBound = (what: string) =>
   z
@@ -230,5 +230,7 @@ export const bankingTransactions = defineOperation({
   output,
   scope: 'service.read',
   defaultRoles: defaultRolesOf('banking.transactions'),
+  // the accounts a caller sees depend on who they are (visible-accounts.ts)
+  reuse: bankViewOf,
   run,
 });

@@ -56,6 +56,7 @@ export const billsListSavedFilters = defineOperation({
   }),
   scope: 'service.read',
   defaultRoles: defaultRolesOf(NAME),
+  reuse: 'organisation',
   async run(ctx) {
     const [filters, bills] = await Promise.all([
       listSavedBillFilters(ctx.db, ctx.organisation.id),

@@ -116,6 +116,7 @@ export const billsListToPay = defineOperation({
   }),
   scope: 'service.read',
   defaultRoles: defaultRolesOf(NAME),
+  reuse: 'organisation',
   async run(ctx, input) {
     const baseCurrency = ctx.organisation.homeCurrency;
     const match = matchContext(ctx);

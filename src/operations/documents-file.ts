@@ -59,6 +59,8 @@ export const documentsFile = defineOperation({
   }),
   scope: 'service.read',
   defaultRoles: defaultRolesOf(NAME),
+  // a file is read in one indexed lookup and may be megabytes: keeping it would cost more than it saves
+  reuse: 'never',
   async run(ctx, input) {
     const id = input.id.trim();
     const orgId = ctx.organisation.id;

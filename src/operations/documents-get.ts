@@ -143,6 +143,7 @@ export const documentsGet = defineOperation({
   }),
   scope: 'service.read',
   defaultRoles: defaultRolesOf(NAME),
+  reuse: 'organisation',
   async run(ctx, input) {
     const ids = parseDocumentIds(input.ids);
     const orgId = ctx.organisation.id;

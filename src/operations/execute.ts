@@ -8,10 +8,11 @@ import { AccountingSystemError } from '../accounting/types.js';
 import { todayIn } from '../domain/dates.js';
 import { getOrganisation, toOrganisation } from '../store/organisations.js';
 import { isRoleAllowed } from '../store/role-policy.js';
-import type { Database } from '../store/schema.js';
+import type { Database, OrganisationRow } from '../store/schema.js';
 import { getMembership } from '../store/users.js';
 import type { Coverage, OperationContext, Principal } from './context.js';
 import { forbidden, notFound, OperationError } from './errors.js';
+import type { ResultCache } from './result-cache.js';
 import { coerceTextInput, parseInput, type AnyOperation, type CallerOperation, type OrganisationOperation } from './operation.js';
 
 export interface CallEnvironment {
@@ -26,6 +27,8 @@ export interface CallEnvironment {
   now?: () => Date;
   /** a fixed local date for every organisation (tests, demo replays); overrides now */
   today?: string;
+  /** answers reused while the organisation's data stands still; none when absent */
+  resultCache?: ResultCache;
 }
 
 export interface CallInput {
@@ -62,16 +65,47 @@ export async function runOrganisationOperation(
     baseUrl: env.baseUrl,
     accounting: accountingSystemFor(readDb, row, env.accountingTimeoutMs),
   };
-  try {
-    return await op.run(ctx, input);
-  } catch (error) {
-    // the connected accounting system failing is not the caller's fault, nor ours: say which it is
-    if (error instanceof AccountingSystemError) {
-      const timeout = error.code === 'accounting_timeout';
-      throw new OperationError(timeout ? 504 : 502, error.code, timeout ? 'Accounting system timeout' : 'Accounting system unavailable', error.message);
+  const run = async () => {
+    try {
+      return await op.run(ctx, input);
+    } catch (error) {
+      // the connected accounting system failing is not the caller's fault, nor ours: say which it is
+      if (error instanceof AccountingSystemError) {
+        const timeout = error.code === 'accounting_timeout';
+        throw new OperationError(timeout ? 504 : 502, error.code, timeout ? 'Accounting system timeout' : 'Accounting system unavailable', error.message);
+      }
+      throw error;
     }
-    throw error;
+  };
+  const key = env.resultCache && op.reuse !== 'never' ? await reuseKey(ctx, op, input, row, env.readDb) : null;
+  if (key === null) return run();
+  return (await env.resultCache!.get(key, run)).value;
+}
+
+/**
+ * Everything an answer depends on, or null when the accounting system cannot tell when its books
+ * change. The data version is read where the data is read: from a replica, the version it has
+ * applied, so an answer is never kept under a version newer than its data.
+ */
+async function reuseKey(
+  ctx: OperationContext,
+  op: OrganisationOperation<any, any>,
+  input: unknown,
+  row: OrganisationRow,
+  readDb: Kysely<Database> | undefined,
+): Promise<string | null> {
+  let accounting: unknown = null;
+  try {
+    accounting = await ctx.accounting.changeToken?.();
+  } catch {
+    // a system that cannot say whether its books changed is read afresh; the read reports its failure
   }
+  if (typeof accounting !== 'string') return null;
+  const version = readDb ? (await getOrganisation(readDb, row.id))?.data_version : row.data_version;
+  if (version === undefined) return null;
+  const viewer = typeof op.reuse === 'function' ? op.reuse(ctx.principal) : '';
+  // the organisation row itself (settings shape answers) is covered: changing it moves data_version
+  return JSON.stringify([row.id, String(version), accounting, op.name, ctx.today, viewer, input]);
 }
 
 export async function runCallerOperation(

@@ -127,6 +127,7 @@ export const ledgerAccountTransactions = defineOperation({
   }),
   scope: 'service.read',
   defaultRoles: defaultRolesOf('ledger.account_transactions'),
+  reuse: 'organisation',
   async run(ctx, input) {
     const errors: ParameterError[] = [];
     const groupBy = input.groupBy ?? 'none';

@@ -3,7 +3,7 @@
  * (CLI, REST, MCP, OpenAPI) are generated from the list in index.ts and hold no business logic.
  */
 import { z } from 'zod';
-import type { CallerContext, OperationContext, Role } from './context.js';
+import type { CallerContext, OperationContext, Principal, Role } from './context.js';
 import { invalidRequest, type ParameterError } from './errors.js';
 
 export type Scope = 'service.read' | 'service.write';
@@ -27,6 +27,13 @@ interface OperationBase<I extends z.ZodObject, O extends z.ZodType> {
 export interface OrganisationOperation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends OperationBase<I, O> {
   kind: 'organisation';
   defaultRoles: readonly Role[];
+  /**
+   * Whether an answer may be served again while the organisation's data stands still
+   * (result-cache.ts): 'organisation' when it depends only on the organisation's data, its
+   * settings, today and the input; a function naming the part of the caller it also depends on
+   * (the same text for callers who see the same answer); 'never' for answers not worth keeping.
+   */
+  reuse: 'organisation' | 'never' | ((principal: Principal) => string);
   run(ctx: OperationContext, input: z.infer<I>): Promise<z.infer<O>>;
 }
 

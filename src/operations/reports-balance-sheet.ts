@@ -36,6 +36,7 @@ export const reportsBalanceSheet = defineOperation({
   output: reportOutput,
   scope: 'service.read',
   defaultRoles: defaultRolesOf('reports.balance_sheet'),
+  reuse: 'organisation',
   async run(ctx, input) {
     if (input.asAt !== undefined && input.period !== undefined) {
       throw invalidParameter('period', 'give either asAt or period, not both (asAt would override it)');

@@ -33,6 +33,7 @@ export const reportsProfitAndLoss = defineOperation({
   output: reportOutput,
   scope: 'service.read',
   defaultRoles: defaultRolesOf('reports.profit_and_loss'),
+  reuse: 'organisation',
   async run(ctx, input) {
     const period = resolvePeriodInput(input, ctx, 'this_month');
     const comparing = input.comparePeriods !== undefined || input.compareBy !== undefined;

@@ -5,9 +5,10 @@ import * as m002 from './migrations/002-oauth.js';
 import * as m003 from './migrations/003-web.js';
 import * as m004 from './migrations/004-bank-totals.js';
 import * as m005 from './migrations/005-read-paths.js';
+import * as m006 from './migrations/006-data-version.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
-const MIGRATIONS = { '001-initial': m001, '002-oauth': m002, '003-web': m003, '004-bank-totals': m004, '005-read-paths': m005 } as const;
+const MIGRATIONS = { '001-initial': m001, '002-oauth': m002, '003-web': m003, '004-bank-totals': m004, '005-read-paths': m005, '006-data-version': m006 } as const;
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly store: Store) {}

@@ -14,6 +14,8 @@ export interface OrganisationRow {
   /** JSON text: connector settings, e.g. a GnuCash book path */
   accounting_config: string | null;
   created_at: string;
+  /** grows with every change to the organisation's data (triggers of migration 006); text on PostgreSQL (bigint) */
+  data_version?: number | string;
 }
 
 export interface UserRow {

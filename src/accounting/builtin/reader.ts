@@ -24,6 +24,11 @@ export class BuiltinAccounting implements AccountingSystem {
     private readonly organisationId: string,
   ) {}
 
+  /** constant: every write to these tables moves organisations.data_version (migration 006) */
+  async changeToken(): Promise<string> {
+    return 'builtin';
+  }
+
   async check(): Promise<void> {
     await this.db.selectFrom('acct_accounts').select('id').where('organisation_id', '=', this.organisationId).limit(1).execute();
   }

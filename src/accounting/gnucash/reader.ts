@@ -4,6 +4,7 @@
  * currency (amounts.ts), dates GnuCash's post dates (post-dates.ts), account types and
  * transaction types mapped as docs/gnucash.md describes.
  */
+import { stat } from 'node:fs/promises';
 import type {
   AccountingSystem,
   ChartAccount,
@@ -38,6 +39,24 @@ export class GnuCashAccounting implements AccountingSystem {
 
   check(): Promise<void> {
     return this.read(() => undefined);
+  }
+
+  /**
+   * GnuCash saves the book in place: its size, change time and modification time (nanoseconds),
+   * and those of a write-ahead log beside it, change with every save. A book that cannot be
+   * looked at gives null, so its failure is reported by the read itself and never reused.
+   */
+  async changeToken(): Promise<string | null> {
+    const mark = async (path: string) => {
+      try {
+        const s = await stat(path, { bigint: true });
+        return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'ENOENT' ? '-' : null;
+      }
+    };
+    const [book, wal] = await Promise.all([mark(this.config.bookPath), mark(`${this.config.bookPath}-wal`)]);
+    return book === null || book === '-' || wal === null ? null : `gnucash:${book}:${wal}`;
   }
 
   chartOfAccounts(): Promise<ChartAccount[]> {

@@ -16,6 +16,11 @@ export function holderFilterOf(principal: Principal): string | null {
   return principal.role === 'super_admin' || principal.role === 'admin' ? null : principal.userId;
 }
 
+/** What a caller's view of the bank accounts depends on: all of them, or one holder's. */
+export function bankViewOf(principal: Principal): string {
+  return holderFilterOf(principal) ?? 'all';
+}
+
 export interface VisibleAccounts {
   /** default account first, then by name */
   accounts: BankAccountRow[];

@@ -1,0 +1,90 @@
+/**
+ * Answers reused while an organisation's data stands still. Accounting data is read far more often
+ * than it changes (a dashboard, an assistant asking the same report again), and a report over a
+ * million lines costs milliseconds where checking a token costs microseconds.
+ *
+ * An answer is kept under everything it depends on: the organisation, the operation, its validated
+ * input, the organisation's local today, who is asking where the answer depends on it, and the
+ * version of the data it was computed from (organisations.data_version, moved by the database on
+ * every write, and the accounting system's own change token). A write anywhere (another instance,
+ * the CLI, an import) changes the version every instance reads on its next call, so nothing stale is
+ * served and no instance needs telling. Token, membership, role and rate-limit checks run on every
+ * call before the cache is consulted.
+ *
+ * Bounded by the bytes of the serialised answers (least recently used go first); concurrent calls
+ * for the same key share one computation; failures are never kept.
+ */
+export interface CachedResult {
+  value: unknown;
+  /** the answer as JSON text, made once */
+  json: string;
+}
+
+// the JSON text of kept answers, found from the answer itself, so transports never serialise it again
+const kept = new WeakMap<object, string>();
+
+/** An answer as JSON text: the text made when it was kept, or made now. */
+export function answerJson(value: unknown): string {
+  return (typeof value === 'object' && value !== null && kept.get(value)) || JSON.stringify(value);
+}
+
+export class ResultCache {
+  private readonly entries = new Map<string, CachedResult>();
+  private readonly pending = new Map<string, Promise<CachedResult>>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  /** maxBytes: the budget for the answers' JSON text (the parsed values take about as much again) */
+  constructor(readonly maxBytes: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  /** The answer under key, computing it (once, however many ask at the same time) when absent. */
+  async get(key: string, compute: () => Promise<unknown>): Promise<CachedResult> {
+    const found = this.entries.get(key);
+    if (found) {
+      // most recently used last
+      this.entries.delete(key);
+      this.entries.set(key, found);
+      this.hits += 1;
+      return found;
+    }
+    const inFlight = this.pending.get(key);
+    if (inFlight) {
+      this.hits += 1;
+      return inFlight;
+    }
+    this.misses += 1;
+    const computing = compute().then((value) => {
+      const result = { value, json: JSON.stringify(value) };
+      if (typeof value === 'object' && value !== null) kept.set(value, result.json);
+      this.keep(key, result);
+      return result;
+    });
+    this.pending.set(key, computing);
+    try {
+      return await computing;
+    } finally {
+      this.pending.delete(key);
+    }
+  }
+
+  private keep(key: string, result: CachedResult): void {
+    const size = result.json.length + key.length;
+    if (size > this.maxBytes / 4) return; // one answer never pushes out most of the others
+    this.entries.set(key, result);
+    this.bytes += size;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.json.length + oldest.length;
+    }
+  }
+}
