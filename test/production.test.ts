@@ -246,9 +246,11 @@ describe('faults', () => {
     const { token } = await clientToken(store, server.baseUrl, org.id);
     const inFlight = api(server.baseUrl, '/v1/operations/accounts.list', token);
     await new Promise((r) => setTimeout(r, 100));
+    const began = Date.now();
     const closing = server.close();
     const answer = await inFlight;
     await closing;
+    assert.ok(Date.now() - began < 5_000, `shut down in ${Date.now() - began} ms: an idle keep-alive connection must not hold it`);
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.body, { count: 0, accounts: [] });
   });

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../../src/auth/clients.js';
+import { DEFAULT_RESULT_CACHE_MB } from '../../src/config.js';
 import { benchCases, type BenchCase } from './cases.js';
 import { resultsChart } from './chart.js';
 import { benchConfig, type BenchConfig } from './config.js';
@@ -41,6 +42,8 @@ interface CaseResult extends LoadResult {
   bare: LoadResult;
   /** time inside the server (its request log: request received to answer sent), ms */
   server: { p50: number; p99: number; requests: number };
+  /** the same case on a server without the answer cache: every call computed */
+  computed: LoadResult & { server: { p50: number; p99: number; requests: number } };
   /** requests/s against the floor: the lower of the server's cheapest authenticated route and the bare route of the same size */
   ratioToFloor: number;
   ratioToBare: number;
@@ -130,13 +133,17 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     const plansFile = path.join(config.output, `plans-${backend}.md`);
     writeFileSync(plansFile, plansMarkdown(backend, plans));
 
-    const maxSeconds = String(Math.ceil(cases.length * 2 * (config.durationSeconds + config.warmupSeconds + 15) + 600));
-    const server = await startChild(
-      path.join(here, 'server-process.ts'),
-      { BENCH_SERVER: JSON.stringify({ ...where, today: config.date, maxSeconds: Number(maxSeconds) }) },
-      path.join(config.output, `server-${backend}.log`),
-    );
+    const maxSeconds = String(Math.ceil(cases.length * 3 * (config.durationSeconds + config.warmupSeconds + 15) + 600));
+    const serverLog = path.join(config.output, `server-${backend}.log`);
+    const computingLog = path.join(config.output, `server-${backend}-no-cache.log`);
+    const serverWith = (resultCacheMb: number, logFile: string) =>
+      startChild(path.join(here, 'server-process.ts'), { BENCH_SERVER: JSON.stringify({ ...where, today: config.date, maxSeconds: Number(maxSeconds), resultCacheMb }) }, logFile);
+    // as shipped (RESULT_CACHE_MB's default), and without the cache: what a call costs when computed
+    const server = await serverWith(DEFAULT_RESULT_CACHE_MB, serverLog);
     children.push(server);
+    const computing = await serverWith(0, computingLog);
+    children.push(computing);
+    const computingHeaders = { authorization: `Bearer ${await clientToken(computing.port, client)}`, accept: 'application/json' };
     const token = await clientToken(server.port, client);
     const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
 
@@ -167,6 +174,7 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     for (const c of cases) {
       const measured = await measure(`http://127.0.0.1:${server.port}${c.path}`, { ...load, headers, rss: server.rss });
       const bare = await measure(`http://127.0.0.1:${floorServer.port}/floor/${c.name}`, load);
+      const computed = await measure(`http://127.0.0.1:${computing.port}${c.path}`, { ...load, headers: computingHeaders, rss: computing.rss });
       if (c.name === 'organisations') floorRps = measured.requestsPerSecond;
       // no answer can beat either floor: the cheapest authenticated call, or the bare route sending the same bytes
       const floor = Math.min(floorRps || Infinity, bare.requestsPerSecond || Infinity);
@@ -180,19 +188,26 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
         ...measured,
         bare,
         server: { p50: 0, p99: 0, requests: 0 },
+        computed: { ...computed, server: { p50: 0, p99: 0, requests: 0 } },
         ratioToFloor,
         ratioToBare: bare.requestsPerSecond ? measured.requestsPerSecond / bare.requestsPerSecond : 0,
         meetsTarget: measured.p99 < TARGET_P99_MS && ratioToFloor >= TARGET_SHARE_OF_FLOOR && measured.non2xx === 0 && measured.errors === 0,
       };
       results.push(result);
-      log(`${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${(result.ratioToFloor * 100).toFixed(0)}% of floor`);
+      log(
+        `${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${(result.ratioToFloor * 100).toFixed(0)}% of floor;` +
+          `  computed every call: ${fmt(computed.requestsPerSecond, 0)} req/s  p50 ${computed.p50} ms  p99 ${computed.p99} ms`,
+      );
     }
     await server.stop();
-    const times = serverTimes(path.join(config.output, `server-${backend}.log`));
+    await computing.stop();
+    const inServer = (file: string, route: string, window: LoadResult) => {
+      const xs = serverTimes(file).filter((t) => t.route === route && t.at >= window.startedAt && t.at <= window.finishedAt).map((t) => t.ms);
+      return { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), requests: xs.length };
+    };
     for (const r of results) {
-      const route = r.operation;
-      const xs = times.filter((t) => t.route === route && t.at >= r.startedAt && t.at <= r.finishedAt).map((t) => t.ms);
-      r.server = { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), requests: xs.length };
+      r.server = inServer(serverLog, r.operation, r);
+      r.computed.server = inServer(computingLog, r.operation, r.computed);
     }
     return { backend, tokenCheck, reports, firstByte: firstByteResult, idleRss, cases: results, plansFile: path.relative(process.cwd(), plansFile) };
   } finally {
@@ -237,7 +252,7 @@ function plansMarkdown(backend: string, plans: CasePlans[]): string {
 }
 
 function table(result: BackendResult, connections: number, durationSeconds: number): string {
-  const head = ['case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'bytes', 'peak RSS', 'target'];
+  const head = ['case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'bytes', 'peak RSS', 'target', 'computed: req/s', 'p50', 'p99', 'in server p50/p99'];
   const rows = result.cases.map((c) => [
     c.name,
     fmt(c.requestsPerSecond, 0),
@@ -250,12 +265,17 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
     fmt(c.bytes, 0),
     mb(c.peakRss),
     c.name === 'organisations' ? '' : c.meetsTarget ? 'met' : 'MISSED',
+    fmt(c.computed.requestsPerSecond, 0),
+    String(c.computed.p50),
+    String(c.computed.p99),
+    `${c.computed.server.p50}/${c.computed.server.p99}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [
     `${result.backend}: ${connections} connections, ${durationSeconds} s each after a warm-up. bare = a bare Fastify route answering the same bytes;`,
-    `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms and >= ${TARGET_SHARE_OF_FLOOR * 100}% of floor`,
+    `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms and >= ${TARGET_SHARE_OF_FLOOR * 100}% of floor.`,
+    `The server as shipped keeps answers while the data stands still (RESULT_CACHE_MB=${DEFAULT_RESULT_CACHE_MB}); "computed" is a second server with RESULT_CACHE_MB=0, every call computed.`,
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),

@@ -2,7 +2,7 @@
  * The Ledgerline server under test, in a process of its own so the load generator does not share
  * its event loop. Started by run.ts with fork(); settings come in BENCH_SERVER (JSON). It is the
  * production server but for the rate limits (set far above the load) and logs a line per request
- * as `ledgerline serve` does. It listens on 127.0.0.1 only, answers { rss } when asked, and stops
+ * as `ledgerline serve` does; run.ts starts one with the answer cache as shipped and one without. It listens on 127.0.0.1 only, answers { rss } when asked, and stops
  * when told to, when its parent goes away, or after maxSeconds at the latest.
  */
 import { createServer } from 'node:net';
@@ -17,6 +17,8 @@ export interface ServerSettings {
   /** the organisations' local date (the demo date) */
   today: string;
   maxSeconds: number;
+  /** the answer cache's budget; 0 runs without it (every call computed) */
+  resultCacheMb: number;
 }
 
 const settings = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerSettings;
@@ -40,6 +42,7 @@ const { app } = await buildApp({
   store,
   baseUrl: `http://127.0.0.1:${port}`,
   today: settings.today,
+  resultCacheBytes: settings.resultCacheMb * 1024 * 1024,
   rateLimits: defaultRateLimits({ perToken: unlimited, perOrganisation: unlimited, tokenEndpointPerAddress: unlimited }),
   // one JSON line per request to stdout, as `ledgerline serve` logs; run.ts sends it to a file
   log: (entry) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n'),

@@ -99,9 +99,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
     },
   });
+  // once closing, answers in flight end their connection: an idle keep-alive connection would
+  // otherwise hold the shutdown for the server's keep-alive timeout (72 s)
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    if (closing) reply.header('connection', 'close');
   });
   // one structured line per request, and the request metrics; never headers, bodies or query strings
   app.addHook('onResponse', async (request, reply) => {
