@@ -8,9 +8,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { it } from 'node:test';
+import { describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { LedgerWriter } from '../src/accounting/builtin/writer.js';
+import { createApiClient } from '../src/auth/clients.js';
+import { acceptsGzip, COMPRESS_FROM_BYTES } from '../src/http/answer.js';
 import { registerAccountingSystem } from '../src/accounting/index.js';
 import { BuiltinAccounting } from '../src/accounting/builtin/reader.js';
 import { loadConfig } from '../src/config.js';
@@ -31,7 +34,9 @@ import { setRoleAllowed } from '../src/store/role-policy.js';
 import { setMembership } from '../src/store/users.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { asUser, BASE_URL, CLIENT } from './helpers/call.js';
-import { describeEachDialect } from './helpers/store.js';
+import { discover, oidc } from './helpers/oauth.js';
+import { startServer } from './helpers/server.js';
+import { describeEachDialect, openTestStore } from './helpers/store.js';
 
 const JOHN_LEWIS = path.resolve('..', 'shared', 'fixtures', 'bank-statements', 'csv', 'john-lewis-uk-credit-card-pending-gbp.csv');
 
@@ -247,4 +252,45 @@ it('RESULT_CACHE_MB sets the budget, 0 turns it off, anything else is refused wi
   assert.equal(loadConfig({ RESULT_CACHE_MB: '8' }).resultCacheBytes, 8 * 1024 * 1024);
   assert.throws(() => loadConfig({ RESULT_CACHE_MB: 'lots' }), /RESULT_CACHE_MB must be a whole number of megabytes/);
   assert.throws(() => loadConfig({ RESULT_CACHE_MB: '-1' }), /RESULT_CACHE_MB/);
+});
+
+describe('answers on the wire', () => {
+  it('are gzipped when the client accepts it and they are big enough, from the kept JSON', async () => {
+    const store = await openTestStore('sqlite');
+    const books = await buildBooks(store);
+    const server = await startServer(store, { today: TODAY });
+    try {
+      const client = await createApiClient(store.db, { organisationId: books.org.id, name: 'wire' });
+      const token = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, client.clientId, client.clientSecret), { scope: 'service.read' })).access_token;
+      const get = (path: string, acceptEncoding?: string) =>
+        server.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}`, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) } });
+      const plain = await get('/v1/operations/accounts.list');
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.ok(plain.body.length > COMPRESS_FROM_BYTES);
+      for (const accept of ['gzip', 'br;q=1, gzip;q=0.5', '*']) {
+        const zipped = await get('/v1/operations/accounts.list', accept);
+        assert.equal(zipped.headers['content-encoding'], 'gzip', accept);
+        assert.equal(zipped.headers.vary, 'accept-encoding');
+        assert.equal(zipped.headers['content-type'], 'application/json; charset=utf-8');
+        assert.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body);
+      }
+      for (const accept of ['gzip;q=0', 'br', 'identity', '*;q=0']) assert.equal((await get('/v1/operations/accounts.list', accept)).headers['content-encoding'], undefined, accept);
+      const small = await get('/v1/operations/banking.accounts', 'gzip');
+      assert.ok(small.body.length < COMPRESS_FROM_BYTES);
+      assert.equal(small.headers['content-encoding'], undefined);
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+
+  it('reads Accept-Encoding as RFC 9110 says', () => {
+    assert.equal(acceptsGzip(undefined), false);
+    assert.equal(acceptsGzip('gzip, deflate, br'), true);
+    assert.equal(acceptsGzip('GZIP;Q=0.3'), true);
+    assert.equal(acceptsGzip('x-gzip'), true);
+    assert.equal(acceptsGzip('gzip;q=0, *'), false);
+    assert.equal(acceptsGzip('br, *;q=0.1'), true);
+    assert.equal(acceptsGzip('deflate'), false);
+  });
 });

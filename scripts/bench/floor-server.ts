@@ -2,7 +2,8 @@
  * The bare floor: a Fastify server with one route that answers a stored JSON body, the same bytes
  * an operation answered, with nothing else done. What the machine, Node and Fastify can do at
  * that response size is the ceiling no operation can pass. Started with fork() by run.ts; bodies
- * come as files in BENCH_FLOOR_DIR (<case>.json).
+ * come as files in BENCH_FLOOR_DIR (<case>.json, or <case>.json.gz when the server sent it gzipped,
+ * sent here gzipped too).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,14 +11,18 @@ import Fastify from 'fastify';
 
 const dir = process.env.BENCH_FLOOR_DIR!;
 const maxSeconds = Number(process.env.BENCH_SERVER_MAX_SECONDS ?? 3600);
-const bodies = new Map<string, Buffer>();
-for (const name of readdirSync(dir)) if (name.endsWith('.json')) bodies.set(name.slice(0, -5), readFileSync(path.join(dir, name)));
+const bodies = new Map<string, { bytes: Buffer; gzip: boolean }>();
+for (const name of readdirSync(dir)) {
+  const match = /^(.+)\.json(\.gz)?$/.exec(name);
+  if (match) bodies.set(match[1]!, { bytes: readFileSync(path.join(dir, name)), gzip: Boolean(match[2]) });
+}
 
 const app = Fastify({ logger: false });
 app.get('/floor/:name', async (request, reply) => {
   const body = bodies.get((request.params as { name: string }).name);
   if (!body) return reply.code(404).send({ error: 'no such body' });
-  return reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  if (body.gzip) reply.header('content-encoding', 'gzip');
+  return reply.header('content-type', 'application/json; charset=utf-8').send(body.bytes);
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

@@ -11,6 +11,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +28,8 @@ import { canReach, loadPostgres } from './postgres.js';
 import { startChild, type Child } from './processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** what every request of the load sends besides its token: JSON, gzip accepted (as curl --compressed, browsers, fetch and requests do) */
+const ACCEPT = { accept: 'application/json', 'accept-encoding': 'gzip' };
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
 /** Targets of the issue, on SQLite at full scale. */
@@ -38,7 +41,10 @@ interface CaseResult extends LoadResult {
   operation: string;
   note: string;
   path: string;
+  /** the answer's JSON */
   bytes: number;
+  /** what was sent: the JSON, or gzipped when it was worth it */
+  wireBytes: number;
   bare: LoadResult;
   /** time inside the server (its request log: request received to answer sent), ms */
   server: { p50: number; p99: number; requests: number };
@@ -60,11 +66,23 @@ interface BackendResult {
   plansFile: string;
 }
 
-async function fetchBody(port: number, pathName: string, token: string): Promise<Buffer> {
-  const response = await fetch(`http://127.0.0.1:${port}${pathName}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-  const body = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`${pathName}: ${response.status} ${body.toString('utf8').slice(0, 300)}`);
-  return body;
+/** One call as the load generator makes it (gzip accepted, as HTTP clients do): the bytes on the wire and their encoding. */
+function fetchBody(port: number, pathName: string, token: string): Promise<{ wire: Buffer; gzip: boolean; jsonBytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: pathName, headers: { authorization: `Bearer ${token}`, ...ACCEPT } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const wire = Buffer.concat(chunks);
+        const gzip = res.headers['content-encoding'] === 'gzip';
+        const json = gzip ? gunzipSync(wire) : wire;
+        if (res.statusCode !== 200) reject(new Error(`${pathName}: ${res.statusCode} ${json.toString('utf8').slice(0, 300)}`));
+        else resolve({ wire, gzip, jsonBytes: json.length });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function clientToken(port: number, client: { clientId: string; clientSecret: string }): Promise<string> {
@@ -84,7 +102,7 @@ function firstByte(port: number, pathName: string, token: string): Promise<{ fir
     const began = performance.now();
     let first = 0;
     let bytes = 0;
-    const req = request({ host: '127.0.0.1', port, path: pathName, headers: { authorization: `Bearer ${token}` } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: pathName, headers: { authorization: `Bearer ${token}`, ...ACCEPT } }, (res) => {
       res.on('data', (chunk: Buffer) => {
         if (first === 0) first = performance.now() - began;
         bytes += chunk.length;
@@ -143,19 +161,19 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     children.push(server);
     const computing = await serverWith(0, computingLog);
     children.push(computing);
-    const computingHeaders = { authorization: `Bearer ${await clientToken(computing.port, client)}`, accept: 'application/json' };
+    const computingHeaders = { authorization: `Bearer ${await clientToken(computing.port, client)}`, ...ACCEPT };
     const token = await clientToken(server.port, client);
-    const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    const headers = { authorization: `Bearer ${token}`, ...ACCEPT };
 
     // one call of each case: it must succeed, and its bytes become the bare floor's body
     const bodies = path.join(config.output, 'bodies', backend);
     rmSync(bodies, { recursive: true, force: true });
     mkdirSync(bodies, { recursive: true });
-    const sizes = new Map<string, number>();
+    const sizes = new Map<string, { json: number; wire: number }>();
     for (const c of cases) {
       const body = await fetchBody(server.port, c.path, token);
-      sizes.set(c.name, body.length);
-      writeFileSync(path.join(bodies, `${c.name}.json`), body);
+      sizes.set(c.name, { json: body.jsonBytes, wire: body.wire.length });
+      writeFileSync(path.join(bodies, `${c.name}.json${body.gzip ? '.gz' : ''}`), body.wire);
     }
     const floorServer = await startChild(path.join(here, 'floor-server.ts'), { BENCH_FLOOR_DIR: bodies, BENCH_SERVER_MAX_SECONDS: maxSeconds });
     children.push(floorServer);
@@ -184,7 +202,8 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
         operation: c.operation,
         note: c.note,
         path: c.path,
-        bytes: sizes.get(c.name)!,
+        bytes: sizes.get(c.name)!.json,
+        wireBytes: sizes.get(c.name)!.wire,
         ...measured,
         bare,
         server: { p50: 0, p99: 0, requests: 0 },
@@ -252,7 +271,7 @@ function plansMarkdown(backend: string, plans: CasePlans[]): string {
 }
 
 function table(result: BackendResult, connections: number, durationSeconds: number): string {
-  const head = ['case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'bytes', 'peak RSS', 'target', 'computed: req/s', 'p50', 'p99', 'in server p50/p99'];
+  const head = ['case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'JSON bytes', 'sent', 'peak RSS', 'target', 'computed: req/s', 'p50', 'p99', 'in server p50/p99'];
   const rows = result.cases.map((c) => [
     c.name,
     fmt(c.requestsPerSecond, 0),
@@ -263,6 +282,7 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
     fmt(c.bare.requestsPerSecond, 0),
     `${(c.ratioToBare * 100).toFixed(0)}%`,
     fmt(c.bytes, 0),
+    fmt(c.wireBytes, 0),
     mb(c.peakRss),
     c.name === 'organisations' ? '' : c.meetsTarget ? 'met' : 'MISSED',
     fmt(c.computed.requestsPerSecond, 0),
@@ -273,7 +293,7 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [
-    `${result.backend}: ${connections} connections, ${durationSeconds} s each after a warm-up. bare = a bare Fastify route answering the same bytes;`,
+    `${result.backend}: ${connections} connections, ${durationSeconds} s each after a warm-up, gzip accepted (answers over 1 KB are sent gzipped). bare = a bare Fastify route answering the same bytes;`,
     `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms and >= ${TARGET_SHARE_OF_FLOOR * 100}% of floor.`,
     `The server as shipped keeps answers while the data stands still (RESULT_CACHE_MB=${DEFAULT_RESULT_CACHE_MB}); "computed" is a second server with RESULT_CACHE_MB=0, every call computed.`,
     line(head),
@@ -322,7 +342,10 @@ async function main(): Promise<void> {
   };
   writeFileSync(path.join(config.output, 'results.json'), JSON.stringify(summary, null, 2));
   const chartRows = backends.flatMap((b) =>
-    b.cases.map((c) => ({ name: c.name, backend: b.backend, requestsPerSecond: c.requestsPerSecond, floorRequestsPerSecond: c.bare.requestsPerSecond, p99: c.p99 })),
+    b.cases.flatMap((c) => [
+      { name: c.name, backend: b.backend, requestsPerSecond: c.requestsPerSecond, floorRequestsPerSecond: c.bare.requestsPerSecond, p99: c.p99 },
+      { name: c.name, backend: `${b.backend}, computed`, requestsPerSecond: c.computed.requestsPerSecond, floorRequestsPerSecond: c.bare.requestsPerSecond, p99: c.computed.p99 },
+    ]),
   );
   writeFileSync(
     path.join(config.output, 'results.svg'),

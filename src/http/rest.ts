@@ -8,8 +8,8 @@ import { requireScope, resolveOrganisation, AuthenticationError, type Caller } f
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
 import { OPERATIONS } from '../operations/index.js';
 import { OperationError } from '../operations/errors.js';
-import { answerJson } from '../operations/result-cache.js';
 import type { AnyOperation } from '../operations/operation.js';
+import { sendAnswer } from './answer.js';
 import { applyRateLimits } from './call-limits.js';
 import { authenticateCaller, type ServiceContext } from './service.js';
 
@@ -50,7 +50,7 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       const organisationId = resolveOrganisation(c, Array.isArray(header) ? header[0] : header);
       await limit(reply, c, organisationId);
       const answer = await runOrganisationOperation(service.env, op, c.principal, organisationId, { input, textInput: true });
-      return reply.type('application/json; charset=utf-8').send(answerJson(answer));
+      return sendAnswer(request, reply, answer);
     });
   }
 

@@ -14,19 +14,34 @@
  * Bounded by the bytes of the serialised answers (least recently used go first); concurrent calls
  * for the same key share one computation; failures are never kept.
  */
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+
 export interface CachedResult {
   value: unknown;
   /** the answer as JSON text, made once */
   json: string;
 }
 
-// the JSON text of kept answers, found from the answer itself, so transports never serialise it again
-const kept = new WeakMap<object, string>();
+// the JSON text of kept answers (and its compressed form, once asked for), found from the answer
+// itself, so transports never serialise or compress it again
+const kept = new WeakMap<object, { json: string; gzip?: Promise<Buffer> }>();
+const keptText = (value: unknown) => (typeof value === 'object' && value !== null ? kept.get(value) : undefined);
 
 /** An answer as JSON text: the text made when it was kept, or made now. */
 export function answerJson(value: unknown): string {
-  return (typeof value === 'object' && value !== null && kept.get(value)) || JSON.stringify(value);
+  return keptText(value)?.json ?? JSON.stringify(value);
 }
+
+/** An answer's JSON text gzipped, off the event loop (zlib's thread pool); made once for a kept answer. */
+export function answerGzip(value: unknown): Promise<Buffer> {
+  const text = keptText(value);
+  if (!text) return gzipText(JSON.stringify(value));
+  text.gzip ??= gzipText(text.json);
+  return text.gzip;
+}
+
+const gzipText = (json: string) => promisify(gzip)(json);
 
 export class ResultCache {
   private readonly entries = new Map<string, CachedResult>();
@@ -64,7 +79,7 @@ export class ResultCache {
     this.misses += 1;
     const computing = compute().then((value) => {
       const result = { value, json: JSON.stringify(value) };
-      if (typeof value === 'object' && value !== null) kept.set(value, result.json);
+      if (typeof value === 'object' && value !== null) kept.set(value, { json: result.json });
       this.keep(key, result);
       return result;
     });

@@ -1,0 +1,36 @@
+/**
+ * An operation's answer on the wire: its JSON text (made once for a kept answer), gzipped when the
+ * client accepts it and the answer is big enough to gain from it. A 380 KB list of bills is 27 KB
+ * gzipped; compressing happens in zlib's thread pool, and once for a kept answer.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answerGzip, answerJson } from '../operations/result-cache.js';
+
+/** Below this many bytes of JSON the answer goes as it is. */
+export const COMPRESS_FROM_BYTES = 1024;
+/**
+ * Nor above this: only a file in base64 (documents.file) is that big, and it gains a quarter at
+ * most (files are mostly compressed already) while its first byte would wait for all of it.
+ */
+export const COMPRESS_UP_TO_BYTES = 2 * 1024 * 1024;
+
+export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: unknown): Promise<FastifyReply> {
+  const json = answerJson(answer);
+  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+  if (json.length < COMPRESS_FROM_BYTES || json.length > COMPRESS_UP_TO_BYTES || !acceptsGzip(request.headers['accept-encoding'])) return reply.send(json);
+  return reply.header('content-encoding', 'gzip').send(await answerGzip(answer));
+}
+
+/** Accept-Encoding names gzip (or *) without q=0 (RFC 9110, section 12.5.3). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of header.toLowerCase().split(',')) {
+    const [coding, ...params] = part.split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    const refused = q !== undefined && Number(q.slice(2)) === 0;
+    if (coding === 'gzip' || coding === 'x-gzip') return !refused;
+    if (coding === '*') star = !refused;
+  }
+  return star;
+}
