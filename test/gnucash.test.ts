@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -521,11 +521,21 @@ describe('GnuCash: read live and read-only, while GnuCash has the book open', ()
     split.run('bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', stationery, 2_999, 2_999);
     split.run('cccccccccccccccccccccccccccccccc', bank, -2_999, -2_999);
     const december = { account: 'Stationery', from: '2026-12-01', to: '2026-12-31' };
+    // a book last written a while ago (answers from a book written in the last 2 s are not kept)
+    const past = new Date(Date.now() - 60_000);
+    const settled = () => utimesSync(open, past, past);
+    settled();
     const during = await runCached(ledgerAccountTransactions, org, december);
     assert.equal(during.count, 0, 'an unsaved change is not read');
     assert.equal(await runCached(ledgerAccountTransactions, org, december), during, 'kept while the book stands still');
     gnucash.exec('COMMIT');
+    const justSaved = await runCached(ledgerAccountTransactions, org, december);
+    assert.equal(justSaved.count, 1, 'a book just written is read afresh');
+    // the same file times as before the save: the header's change counter still tells
+    settled();
     const saved = await runCached(ledgerAccountTransactions, org, december);
+    assert.notEqual(saved, justSaved, 'the settled book is read once more, then kept');
+    assert.equal(await runCached(ledgerAccountTransactions, org, december), saved);
     assert.deepEqual(saved.transactions.map((t: any) => [t.date, t.type, t.description, t.amount]), [['2026-12-10', 'expense', 'Printer ink', 29.99]]);
     assert.deepEqual(gnucash.prepare('SELECT Hostname AS hostname, PID AS pid FROM gnclock').all(), [{ hostname: 'accounts-pc', pid: 4242 }]);
     gnucash.close();

@@ -539,8 +539,10 @@ for (const dialect of DIALECTS) {
         assert.deepEqual([refused.status, refused.code], [429, 'rate_limited']);
         assert.ok(refused.retryAfter >= 1 && refused.retryAfter <= 60);
         assert.equal(responses.at(-1)!.headers.get('retry-after'), String(refused.retryAfter));
-        // the organisation's budget is shared with REST: the three MCP calls spent it
+        // the organisation's budget is shared with REST: the two MCP calls made spent two of its three
+        // (the one refused per token spent none)
         const restToken = await clientCredentialsToken(server.baseUrl, own.clientId, own.clientSecret, `${server.baseUrl}/v1`);
+        assert.equal((await api(server.baseUrl, '/v1/operations/accounts.list', restToken)).status, 200);
         const rest = await api(server.baseUrl, '/v1/operations/accounts.list', restToken);
         assert.equal(rest.status, 429);
         assert.match(rest.body.detail, /per-organisation/);

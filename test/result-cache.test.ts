@@ -17,6 +17,7 @@ import { acceptsGzip, COMPRESS_FROM_BYTES } from '../src/http/answer.js';
 import { registerAccountingSystem } from '../src/accounting/index.js';
 import { BuiltinAccounting } from '../src/accounting/builtin/reader.js';
 import { loadConfig } from '../src/config.js';
+import { generateDemo } from '../src/demo/generate.js';
 import { importStatement } from '../src/import/importer.js';
 import { bankingAccounts } from '../src/operations/banking-accounts.js';
 import { bankingTransactions } from '../src/operations/banking-transactions.js';
@@ -31,7 +32,7 @@ import type { Store } from '../src/store/db.js';
 import { VERSIONED_TABLES } from '../src/store/migrations/006-data-version.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import { setRoleAllowed } from '../src/store/role-policy.js';
-import { setMembership } from '../src/store/users.js';
+import { createUser, setMembership } from '../src/store/users.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { asUser, BASE_URL, CLIENT } from './helpers/call.js';
 import { discover, oidc } from './helpers/oauth.js';
@@ -142,17 +143,22 @@ describeEachDialect('answers reused while the data stands still', (store) => {
     assert.equal(cache.hits, hits + 1);
   });
 
-  it('keeps bank answers per view: a submitter never gets the accounts an admin saw, and a new role applies at once', async () => {
+  it('keeps bank answers per view: each holder sees only their accounts, never what another saw, and a new role applies at once', async () => {
     const admin = asUser(books.users.admin.id);
-    const submitter = asUser(books.users.submitter.id);
+    const sam = asUser(books.users.submitter.id);
+    const tess = await createUser(store().db, { email: `tess-${books.org.id}@example.test`, name: 'Tess Submitter' });
+    await setMembership(store().db, books.org.id, tess.id, 'submitter');
     await setRoleAllowed(store().db, books.org.id, bankingAccounts.name, 'submitter', true);
     const all = await exact(bankingAccounts, books.org.id, {}, admin);
-    assert.ok(all.accounts.length >= 1);
-    const own = await exact(bankingAccounts, books.org.id, {}, submitter);
-    assert.equal(own.accounts.length, 0, 'the submitter holds no account');
+    const card = all.accounts.find((a: { name: string }) => a.name === 'John Lewis card');
+    await store().db.insertInto('bank_account_holders').values({ bank_account_id: card.id, organisation_id: books.org.id, user_id: books.users.submitter.id }).execute();
+    const samSees = await exact(bankingAccounts, books.org.id, {}, sam);
+    assert.deepEqual(samSees.accounts.map((a: { id: string }) => a.id), [card.id]);
+    const tessSees = await exact(bankingAccounts, books.org.id, {}, asUser(tess.id));
+    assert.deepEqual(tessSees.accounts, [], 'Tess holds no account');
     await setMembership(store().db, books.org.id, books.users.submitter.id, 'admin');
-    // the role is read live on every call, before the cache: the same user now sees every account
-    assert.deepEqual(await exact(bankingAccounts, books.org.id, {}, submitter), all);
+    // the role is read live on every call, before the cache: Sam now sees every account
+    assert.deepEqual(await exact(bankingAccounts, books.org.id, {}, sam), await run(bankingAccounts, books.org.id, {}, admin));
     await setMembership(store().db, books.org.id, books.users.submitter.id, 'submitter');
   });
 
@@ -205,13 +211,17 @@ describeEachDialect('answers reused while the data stands still', (store) => {
         : (await sql<{ name: string }>`select distinct trigger_name as name from information_schema.triggers where trigger_schema = current_schema()`.execute(store().db)).rows.map((r) => r.name);
     for (const table of VERSIONED_TABLES) for (const event of ['insert', 'update', 'delete']) assert.ok(triggers.includes(`${table}_${event}_version`), `${table} ${event}`);
 
-    // and they fire: an update that changes nothing still says the data may have changed
+    // and they fire, on a demo organisation, which has rows in every one of them: an update that
+    // changes nothing still says the data may have changed
+    const demo = (await generateDemo(store(), { date: TODAY, seed: 5, scale: 1 })).organisations[0]!.id;
     for (const table of VERSIONED_TABLES) {
-      const has = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where organisation_id = ${books.org.id}`.execute(store().db);
-      if (Number(has.rows[0]!.n) === 0) continue;
-      const version = await versionOf(store(), books.org.id);
-      await sql`update ${sql.table(table)} set organisation_id = organisation_id where organisation_id = ${books.org.id}`.execute(store().db);
-      assert.notEqual(await versionOf(store(), books.org.id), version, table);
+      const has = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where organisation_id = ${demo}`.execute(store().db);
+      assert.ok(Number(has.rows[0]!.n) > 0, `the demo has ${table} rows`);
+      const version = await versionOf(store(), demo);
+      const others = await versionOf(store(), books.org.id);
+      await sql`update ${sql.table(table)} set organisation_id = organisation_id where organisation_id = ${demo}`.execute(store().db);
+      assert.notEqual(await versionOf(store(), demo), version, table);
+      assert.equal(await versionOf(store(), books.org.id), others, `${table}: another organisation's version stands`);
     }
     const version = await versionOf(store(), books.org.id);
     await sql`delete from bank_account_holders where organisation_id = ${books.org.id} and user_id = ${'nobody'}`.execute(store().db);
@@ -275,6 +285,14 @@ describe('answers on the wire', () => {
         assert.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body);
       }
       for (const accept of ['gzip;q=0', 'br', 'identity', '*;q=0']) assert.equal((await get('/v1/operations/accounts.list', accept)).headers['content-encoding'], undefined, accept);
+      assert.equal(plain.headers.vary, 'accept-encoding');
+      const head = await server.app.inject({ method: 'HEAD', url: '/v1/operations/accounts.list', headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' } });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.body, '');
+      const refused = await get('/v1/operations/accounts.list?type=nonsense', 'gzip');
+      assert.equal(refused.statusCode, 400);
+      assert.equal(refused.headers['content-encoding'], undefined, 'problems go as they are');
+      assert.equal(refused.json().code, 'invalid_request');
       const small = await get('/v1/operations/banking.accounts', 'gzip');
       assert.ok(small.body.length < COMPRESS_FROM_BYTES);
       assert.equal(small.headers['content-encoding'], undefined);
@@ -292,5 +310,8 @@ describe('answers on the wire', () => {
     assert.equal(acceptsGzip('gzip;q=0, *'), false);
     assert.equal(acceptsGzip('br, *;q=0.1'), true);
     assert.equal(acceptsGzip('deflate'), false);
+    assert.equal(acceptsGzip('gzip;q=abc'), false);
+    assert.equal(acceptsGzip('gzip;q=0.000'), false);
+    assert.equal(acceptsGzip('gzip;q=0.001'), true);
   });
 });

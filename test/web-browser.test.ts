@@ -105,10 +105,8 @@ for (const dialect of DIALECTS) {
 
       // the identity provider's address must be known before the service starts, and the service's before the provider does
       const idpPort = await freePort();
-      process.env.OIDC_ISSUER = `http://127.0.0.1:${idpPort}`;
-      process.env.OIDC_CLIENT_ID = IDP_CLIENT.id;
-      process.env.OIDC_CLIENT_SECRET = IDP_CLIENT.secret;
-      server = await startServer(store, { today: TODAY });
+      const externalIdentity = { issuer: `http://127.0.0.1:${idpPort}`, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret };
+      server = await startServer(store, { today: TODAY, externalIdentity });
       base = server.baseUrl;
       idp = await startIdentityProvider(idpPort, `${base}/signin/external/callback`);
       idp.addAccount({ sub: 'idp-ines', email: 'Ines@Example.test', email_verified: true });
@@ -121,9 +119,6 @@ for (const dialect of DIALECTS) {
       await server?.close();
       await idp?.close();
       await store?.close();
-      delete process.env.OIDC_ISSUER;
-      delete process.env.OIDC_CLIENT_ID;
-      delete process.env.OIDC_CLIENT_SECRET;
     });
 
     it('an admin creates an API client; the secret, shown once, works at the token endpoint', async () => {

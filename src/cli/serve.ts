@@ -51,6 +51,7 @@ export async function serveCommand(): Promise<number> {
     metrics,
     accountingTimeoutMs: config.accountingTimeoutMs,
     resultCacheBytes: config.resultCacheBytes,
+    ...(config.externalIdentity ? { externalIdentity: config.externalIdentity } : {}),
     ...(readStore ? { readStore } : {}),
     ...(counters ? { counters, countersReady: async () => (await redis!.ping()) === 'PONG' } : {}),
     log,

@@ -18,7 +18,8 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
   const json = answerJson(answer);
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (json.length < COMPRESS_FROM_BYTES || json.length > COMPRESS_UP_TO_BYTES || !acceptsGzip(request.headers['accept-encoding'])) return reply.send(json);
-  return reply.header('content-encoding', 'gzip').send(await answerGzip(answer));
+  const gzipped = await answerGzip(answer, json);
+  return reply.header('content-encoding', 'gzip').send(gzipped);
 }
 
 /** Accept-Encoding names gzip (or *) without q=0 (RFC 9110, section 12.5.3). */
@@ -28,7 +29,9 @@ export function acceptsGzip(header: string | undefined): boolean {
   for (const part of header.toLowerCase().split(',')) {
     const [coding, ...params] = part.split(';').map((p) => p.trim());
     const q = params.find((p) => p.startsWith('q='));
-    const refused = q !== undefined && Number(q.slice(2)) === 0;
+    // q=0 refuses it; a weight that is not one (RFC 9110: 0 to 1, three decimals) counts as 0
+    const weight = q === undefined ? 1 : /^[01](\.\d{0,3})?$/.test(q.slice(2)) ? Number(q.slice(2)) : 0;
+    const refused = weight === 0;
     if (coding === 'gzip' || coding === 'x-gzip') return !refused;
     if (coding === '*') star = !refused;
   }

@@ -22,7 +22,7 @@ import { registerRest } from './rest.js';
 import { Metrics } from './metrics.js';
 import { defaultRateLimits, type RateLimits, type ServiceContext } from './service.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
-import { DEFAULT_RESULT_CACHE_MB } from '../config.js';
+import { DEFAULT_RESULT_CACHE_MB, type ExternalIdentityConfig } from '../config.js';
 import { ResultCache } from '../operations/result-cache.js';
 import { registerProtectedResourceMetadata } from './well-known.js';
 
@@ -45,6 +45,8 @@ export interface AppOptions {
   /** answers whether the shared rate-limit store (Redis) is reachable, for /readyz */
   countersReady?: () => Promise<boolean>;
   metrics?: Metrics;
+  /** single sign-on through an external OpenID Connect provider (OIDC_ISSUER and the rest), if any */
+  externalIdentity?: ExternalIdentityConfig;
   /** memory for answers reused while an organisation's data stands still, in bytes of JSON; 0 for none (default 64 MB) */
   resultCacheBytes?: number;
 }
@@ -210,12 +212,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     csrfKey: secrets.cookieKeys[0]!,
     limiter,
     signInLimits: { perAccount: limits.signInPerAccount, perAddress: limits.signInPerAddress },
+    external: options.externalIdentity,
   });
   registerProtectedResourceMetadata(app, service);
   registerRest(app, service);
   registerMcp(app, service, { log });
   registerDocs(app, service);
-  registerWebPages(app, service);
+  registerWebPages(app, service, options.externalIdentity);
 
   return { app, service };
 }

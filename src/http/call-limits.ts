@@ -20,7 +20,11 @@ export async function applyRateLimits(
   organisationId: string | null,
 ): Promise<void> {
   const checks = [{ limit: limits.perToken, result: await limiter.check(limits.perToken, c.tokenKey) }];
-  if (organisationId) checks.push({ limit: limits.perOrganisation, result: await limiter.check(limits.perOrganisation, organisationId) });
+  // a call its token may not make spends nothing of the organisation's budget: one runaway script
+  // must not use up what the organisation's other clients may still do
+  if (organisationId && checks[0]!.result.allowed) {
+    checks.push({ limit: limits.perOrganisation, result: await limiter.check(limits.perOrganisation, organisationId) });
+  }
   for (const [name, value] of Object.entries(rateLimitHeaders(checks))) headers.header(name, value);
   const refused = checks.filter((x) => !x.result.allowed);
   if (refused.length) {

@@ -105,7 +105,7 @@ async function reuseKey(
   if (version === undefined) return null;
   const viewer = typeof op.reuse === 'function' ? op.reuse(ctx.principal) : '';
   // the organisation row itself (settings shape answers) is covered: changing it moves data_version
-  return JSON.stringify([row.id, String(version), accounting, op.name, ctx.today, viewer, input]);
+  return JSON.stringify([row.id, String(version), accounting, op.name, ctx.today, viewer, ctx.baseUrl, input]);
 }
 
 export async function runCallerOperation(

@@ -33,11 +33,18 @@ export function answerJson(value: unknown): string {
   return keptText(value)?.json ?? JSON.stringify(value);
 }
 
-/** An answer's JSON text gzipped, off the event loop (zlib's thread pool); made once for a kept answer. */
-export function answerGzip(value: unknown): Promise<Buffer> {
+/**
+ * An answer's JSON text (as answerJson gave it) gzipped, off the event loop (zlib's thread pool);
+ * made once for a kept answer.
+ */
+export function answerGzip(value: unknown, json: string): Promise<Buffer> {
   const text = keptText(value);
-  if (!text) return gzipText(JSON.stringify(value));
-  text.gzip ??= gzipText(text.json);
+  if (!text) return gzipText(json);
+  if (!text.gzip) {
+    const made = gzipText(json);
+    text.gzip = made;
+    made.catch(() => text.gzip === made && delete text.gzip); // a failure is not kept
+  }
   return text.gzip;
 }
 

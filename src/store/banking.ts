@@ -5,6 +5,7 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { withBankTotals } from './bank-totals.js';
+import { getDocuments, listCodedLines } from './documents.js';
 import type { BankAccountRow, BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
 
 /** The organisation's bank accounts, or only those a user holds. */
@@ -260,20 +261,10 @@ export interface LinkedDocument {
   codedLines: DocumentCodedLineRow[];
 }
 
-/** The documents the given ids name, each with its coded lines in line order. */
+/** The documents the given ids name, each with its coded lines in line order (two statements). */
 export async function linkedDocuments(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Map<string, LinkedDocument>> {
-  const linked = new Map<string, LinkedDocument>();
-  if (documentIds.length === 0) return linked;
-  const documents = await db.selectFrom('documents').selectAll().where('organisation_id', '=', organisationId).where('id', 'in', documentIds).execute();
-  for (const document of documents) linked.set(document.id, { document, codedLines: [] });
-  const lines = await db
-    .selectFrom('document_coded_lines')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('document_id', 'in', documentIds)
-    .orderBy('document_id')
-    .orderBy('line_no')
-    .execute();
+  const [documents, lines] = await Promise.all([getDocuments(db, organisationId, documentIds), listCodedLines(db, organisationId, documentIds)]);
+  const linked = new Map<string, LinkedDocument>(documents.map((document) => [document.id, { document, codedLines: [] }]));
   for (const line of lines) linked.get(line.document_id)?.codedLines.push(line);
   return linked;
 }

@@ -10,7 +10,7 @@ import { saveConsent } from '../auth/consents.js';
 import { nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
 import { organisationsOfUser } from '../store/users.js';
-import { readExternalIdentity } from '../config.js';
+import type { ExternalIdentityConfig } from '../config.js';
 import type { RateLimiter, Limit } from '../http/rate-limit.js';
 import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
 import { consentPage, type ConsentView } from './pages/consent.js';
@@ -24,6 +24,8 @@ export interface InteractionOptions {
   csrfKey: string;
   limiter: RateLimiter;
   signInLimits: { perAccount: Limit; perAddress: Limit };
+  /** the identity provider for single sign-on, if any */
+  external: ExternalIdentityConfig | undefined;
 }
 
 type Form = Record<string, string | string[] | undefined>;
@@ -33,7 +35,7 @@ const one = (v: string | string[] | undefined): string | undefined => (Array.isA
 
 export function registerInteractions(app: FastifyInstance, o: InteractionOptions): void {
   // single sign-on beside the password when an external identity provider is configured (src/web/routes/external-routes.ts)
-  const externalConfig = readExternalIdentity().config;
+  const externalConfig = o.external;
   const external = (uid: string) => (externalConfig ? { external: { href: `/oauth/interaction/${uid}/external`, label: new URL(externalConfig.issuer).host } } : {});
   const html = (reply: FastifyReply, body: string, status = 200) =>
     reply

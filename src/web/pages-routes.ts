@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { ConfigError, readExternalIdentity } from '../config.js';
+import type { ExternalIdentityConfig } from '../config.js';
 import type { ServiceContext } from '../http/service.js';
 import { ExternalIdentity } from './external-identity.js';
 import { registerAccountRoutes } from './routes/account-routes.js';
@@ -23,15 +23,9 @@ import { createWebContext } from './web-context.js';
 // read from the source tree, like the stylesheet, so the compiled server serves the same file
 const COPY_SCRIPT = readFileSync(new URL('../../src/web/assets/copy.js', import.meta.url));
 
-/** The external identity provider of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, if set. */
-export function externalIdentityFor(baseUrl: string, env: NodeJS.ProcessEnv = process.env): ExternalIdentity | undefined {
-  const { config, problems } = readExternalIdentity(env);
-  if (problems.length) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
-  return config ? new ExternalIdentity(config, baseUrl) : undefined;
-}
-
-export function registerWebPages(app: FastifyInstance, service: ServiceContext): void {
-  const w = createWebContext(service, externalIdentityFor(service.baseUrl));
+/** external: the identity provider for single sign-on (config.ts: OIDC_ISSUER and the rest), if any */
+export function registerWebPages(app: FastifyInstance, service: ServiceContext, external: ExternalIdentityConfig | undefined): void {
+  const w = createWebContext(service, external ? new ExternalIdentity(external, service.baseUrl) : undefined);
   app.get('/assets/copy.js', async (_req, reply) =>
     reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(COPY_SCRIPT),
   );

@@ -4,7 +4,7 @@
  * currency (amounts.ts), dates GnuCash's post dates (post-dates.ts), account types and
  * transaction types mapped as docs/gnucash.md describes.
  */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type {
   AccountingSystem,
   ChartAccount,
@@ -25,6 +25,21 @@ export interface GnuCashConfig {
   bookPath: string;
 }
 
+/** A book changed more recently than this is not reused (file times move in steps). */
+const SETTLED_MS = 2_000;
+
+/** The SQLite header's file change counter, which every commit in rollback-journal mode moves. */
+async function changeCounter(path: string): Promise<number> {
+  const file = await open(path, 'r');
+  try {
+    const header = Buffer.alloc(4);
+    await file.read(header, 0, 4, 24);
+    return header.readUInt32BE(0);
+  } finally {
+    await file.close();
+  }
+}
+
 export class GnuCashAccounting implements AccountingSystem {
   readonly kind = 'gnucash';
 
@@ -42,20 +57,24 @@ export class GnuCashAccounting implements AccountingSystem {
   }
 
   /**
-   * GnuCash saves the book in place: its size, change time and modification time (nanoseconds),
-   * and those of a write-ahead log beside it, change with every save. A book that cannot be
-   * looked at gives null, so its failure is reported by the read itself and never reused.
+   * GnuCash saves the book in place, as SQLite commits: the file's change counter (bytes 24-27 of
+   * its header, moved by every commit), its size and times, and those of a write-ahead log beside
+   * it, together change with every save. File times move in steps (a few milliseconds, whole
+   * seconds on some disks), so a book written in the last two seconds is read afresh and not kept.
+   * A book that cannot be looked at gives null, so its failure is reported by the read itself.
    */
   async changeToken(): Promise<string | null> {
-    const mark = async (path: string) => {
+    const now = Date.now();
+    const mark = async (path: string, header: boolean) => {
       try {
         const s = await stat(path, { bigint: true });
-        return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+        if (now - Number(s.mtimeMs) < SETTLED_MS) return null;
+        return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}${header ? `:${await changeCounter(path)}` : ''}`;
       } catch (error) {
         return (error as NodeJS.ErrnoException).code === 'ENOENT' ? '-' : null;
       }
     };
-    const [book, wal] = await Promise.all([mark(this.config.bookPath), mark(`${this.config.bookPath}-wal`)]);
+    const [book, wal] = await Promise.all([mark(this.config.bookPath, true), mark(`${this.config.bookPath}-wal`, false)]);
     return book === null || book === '-' || wal === null ? null : `gnucash:${book}:${wal}`;
   }
 

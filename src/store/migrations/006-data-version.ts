@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectCapabilities } from '../dialect.js';
 
 /**
- * organisations.data_version: a number that grows whenever anything an operation answers from
- * changes for that organisation, so an answer computed at one version can be served again while the
+ * organisations.data_version: a number that changes (to a random one) whenever anything an
+ * operation answers from changes for that organisation, so an answer computed at one version can be served again while the
  * version stands (src/operations/result-cache.ts). It is kept by the database itself, with
  * triggers on every table of organisation data: every writer (the ledger, imports, the demo, the
  * CLI in another process, another instance, a hand-written statement) moves it in its own
@@ -38,69 +38,81 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
     .execute();
 
   if (dialect.name === 'sqlite') {
+    // a random integer (53 bits, exact in JavaScript): a version never comes back (after a restore from backup,
+    // or an organisation made again with the same id), so a kept answer is never mistaken for another
+    const bump = (organisationId: string) => `update organisations set data_version = random() >> 11 where id = ${organisationId};`;
     for (const table of VERSIONED_TABLES) {
-      for (const [event, row] of [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const) {
-        await sql
-          .raw(
-            `create trigger ${table}_${event}_version after ${event} on ${table} for each row begin
-               update organisations set data_version = data_version + 1 where id = ${row}.organisation_id;
-             end`,
-          )
-          .execute(db);
-      }
+      await sql.raw(`create trigger ${table}_insert_version after insert on ${table} for each row begin ${bump('new.organisation_id')} end`).execute(db);
+      await sql.raw(`create trigger ${table}_delete_version after delete on ${table} for each row begin ${bump('old.organisation_id')} end`).execute(db);
+      // a row moved to another organisation changes both
+      await sql
+        .raw(
+          `create trigger ${table}_update_version after update on ${table} for each row begin
+             ${bump('new.organisation_id')}
+             update organisations set data_version = random() >> 11 where id = old.organisation_id and old.organisation_id <> new.organisation_id;
+           end`,
+        )
+        .execute(db);
     }
-    // the organisation's own settings (time zone, financial year, currency, connector) shape answers too
+    // a new organisation starts at a version of its own; its settings (time zone, financial year,
+    // currency, connector) shape answers too (recursive triggers are off: the bump does not re-fire)
+    await sql.raw(`create trigger organisations_insert_version after insert on organisations for each row begin ${bump('new.id')} end`).execute(db);
     await sql
-      .raw(
-        `create trigger organisations_update_version after update on organisations for each row
-           when new.data_version = old.data_version begin
-           update organisations set data_version = data_version + 1 where id = new.id;
-         end`,
-      )
+      .raw(`create trigger organisations_update_version after update on organisations for each row when new.data_version = old.data_version begin ${bump('new.id')} end`)
       .execute(db);
     return;
   }
 
-  // PostgreSQL: created in the schema first on the search path, as the tables were
-  for (const rows of ['new_rows', 'old_rows'] as const) {
+  // PostgreSQL: the functions are created in the schema first on the search path, as the tables
+  // are, and keep that search path, so a writer with another one still moves these organisations
+  const random = `(floor(random() * 9007199254740991))::bigint`;
+  const functions: Record<string, string> = {
+    new: `select organisation_id from new_rows`,
+    old: `select organisation_id from old_rows`,
+    moved: `select organisation_id from new_rows union select organisation_id from old_rows`,
+  };
+  for (const [name, rows] of Object.entries(functions)) {
     await sql
       .raw(
-        `create function ledgerline_data_version_${rows}() returns trigger language plpgsql as $$
+        `create function ledgerline_data_version_${name}() returns trigger language plpgsql set search_path from current as $$
          begin
-           update organisations set data_version = data_version + 1
-           where id in (select distinct organisation_id from ${rows});
+           update organisations set data_version = ${random} where id in (${rows});
            return null;
          end $$`,
       )
       .execute(db);
   }
+  await sql
+    .raw(
+      `create function ledgerline_data_version_all() returns trigger language plpgsql set search_path from current as $$
+       begin
+         update organisations set data_version = ${random};
+         return null;
+       end $$`,
+    )
+    .execute(db);
   for (const table of VERSIONED_TABLES) {
-    // a transition table serves one event per trigger
-    for (const [event, rows] of [['insert', 'new_rows'], ['update', 'new_rows'], ['delete', 'old_rows']] as const) {
-      const referencing = rows === 'new_rows' ? 'new table as new_rows' : 'old table as old_rows';
-      await sql
-        .raw(
-          `create trigger ${table}_${event}_version after ${event} on ${table}
-           referencing ${referencing} for each statement execute function ledgerline_data_version_${rows}()`,
-        )
-        .execute(db);
-    }
+    // statement triggers over transition tables (one event per trigger when it has them)
+    const triggers = [
+      `create trigger ${table}_insert_version after insert on ${table} referencing new table as new_rows for each statement execute function ledgerline_data_version_new()`,
+      `create trigger ${table}_update_version after update on ${table} referencing old table as old_rows new table as new_rows for each statement execute function ledgerline_data_version_moved()`,
+      `create trigger ${table}_delete_version after delete on ${table} referencing old table as old_rows for each statement execute function ledgerline_data_version_old()`,
+      `create trigger ${table}_truncate_version after truncate on ${table} for each statement execute function ledgerline_data_version_all()`,
+    ];
+    for (const trigger of triggers) await sql.raw(trigger).execute(db);
   }
   await sql
     .raw(
-      `create function ledgerline_organisation_settings_version() returns trigger language plpgsql as $$
+      `create function ledgerline_organisation_version() returns trigger language plpgsql as $$
        begin
-         if new.data_version = old.data_version and (new.*) is distinct from (old.*) then
-           new.data_version := old.data_version + 1;
+         if tg_op = 'INSERT' or (new.data_version = old.data_version and (new.*) is distinct from (old.*)) then
+           new.data_version := ${random};
          end if;
          return new;
        end $$`,
     )
     .execute(db);
   await sql
-    .raw(
-      `create trigger organisations_update_version before update on organisations
-       for each row execute function ledgerline_organisation_settings_version()`,
-    )
+    .raw(`create trigger organisations_version before insert or update on organisations for each row execute function ledgerline_organisation_version()`)
     .execute(db);
 }
