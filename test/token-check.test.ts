@@ -235,6 +235,14 @@ describeEachDialect(
       const revoked = await clientTokenWithId(store());
       await revokeClient(db, revoked.clientId);
       assert.match(await same(store(), `Bearer ${revoked.token}`), /invalid, expired or revoked/);
+
+      // a stored row whose payload names another kind of token is not this one
+      const mislabelled = await clientToken(store());
+      for (const r of await db.selectFrom('oauth_store').select(['id', 'payload']).where('model', '=', 'ClientCredentials').execute()) {
+        const payload = JSON.parse(r.payload) as object;
+        await db.updateTable('oauth_store').set({ payload: JSON.stringify({ ...payload, kind: 'RefreshToken' }) }).where('model', '=', 'ClientCredentials').where('id', '=', r.id).execute();
+      }
+      await assert.rejects(authenticate(db, `Bearer ${mislabelled}`, (await appFor(store())).service.resources.api), /invalid, expired or revoked/);
     });
 
     it('answers a person’s tokens as the reference does: organisations, left ones, revoked consent and grant', async () => {

@@ -23,9 +23,9 @@ export function resultsChart(rows: ChartRow[], title: string, targetP99 = 100): 
   const labelWidth = 170;
   const panelWidth = 360;
   const gap = 60;
-  const top = 58;
+  const top = 74;
   const height = top + names.length * rowHeight + 40;
-  const width = Math.max(labelWidth + panelWidth * 2 + gap + 30, 130 * backends.length + 300);
+  const width = labelWidth + panelWidth * 2 + gap + 30;
   const maxRps = Math.max(1, ...rows.map((r) => Math.max(r.requestsPerSecond, r.floorRequestsPerSecond)));
   const maxP99 = Math.max(targetP99 * 1.5, ...rows.map((r) => r.p99));
   // a log scale keeps both a 10 MB file and a tiny list readable
@@ -37,12 +37,13 @@ export function resultsChart(rows: ChartRow[], title: string, targetP99 = 100): 
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="10" y="20" font-size="14" font-weight="bold">${escape(title)}</text>`,
-    `<text x="${leftPanel}" y="44">requests/s (log scale; grey: bare Fastify floor, same bytes)</text>`,
-    `<text x="${rightPanel}" y="44">p99 latency, ms (red line: ${targetP99} ms target)</text>`,
+    `<text x="${leftPanel}" y="60">requests/s (log scale; grey: bare Fastify floor, same bytes)</text>`,
+    `<text x="${rightPanel}" y="60">p99 latency, ms (red line: ${targetP99} ms target)</text>`,
   ];
   backends.forEach((b, i) => {
-    const x = width - 130 * backends.length + i * 130;
-    parts.push(`<rect x="${x}" y="10" width="10" height="10" fill="${COLOURS[b] ?? '#666'}"/><text x="${x + 14}" y="19">${escape(b)}</text>`);
+    // the legend on its own line under the title
+    const x = 10 + i * 130;
+    parts.push(`<rect x="${x}" y="30" width="10" height="10" fill="${COLOURS[b] ?? '#666'}"/><text x="${x + 14}" y="39">${escape(b)}</text>`);
   });
   for (const [i, name] of names.entries()) {
     const y0 = top + i * rowHeight;

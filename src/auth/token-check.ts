@@ -86,6 +86,8 @@ export async function findBearerToken(db: Kysely<Database>, value: string, now =
   }
   if (typeof payload !== 'object' || payload === null || !payloadValid(payload, Math.floor(now / 1000))) return undefined;
   const kind = row.model as BearerToken['kind'];
+  // a stored row whose payload says it is something else is not this kind of token
+  if (payload.kind !== undefined && payload.kind !== kind) return undefined;
   if (kind === 'AccessToken' && payload.expiresWithSession && !(await sessionStillBinds(db, payload, now))) return undefined;
   return {
     kind,
@@ -117,7 +119,12 @@ async function sessionStillBinds(db: Kysely<Database>, token: StoredPayload, now
     .where('uid', '=', token.sessionUid)
     .executeTakeFirst();
   if (!session || (session.expires_at !== null && Number(session.expires_at) < now)) return false;
-  const s = JSON.parse(session.payload) as { accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> };
+  let s: { accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> };
+  try {
+    s = JSON.parse(session.payload) as typeof s;
+  } catch {
+    return false; // a damaged session binds nothing: the token is refused (401), not a 500
+  }
   if (typeof s.exp === 'number' && s.exp <= Math.floor(now / 1000) - CLOCK_TOLERANCE_SECONDS) return false;
   return s.accountId === token.accountId && s.authorizations?.[token.clientId ?? '']?.grantId === token.grantId;
 }
