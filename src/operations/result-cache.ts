@@ -48,7 +48,7 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
   return text.gzip;
 }
 
-const gzipText = (json: string) => promisify(gzip)(json);
+const gzipText: (json: string) => Promise<Buffer> = promisify(gzip);
 
 export class ResultCache {
   private readonly entries = new Map<string, CachedResult>();
