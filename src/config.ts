@@ -5,6 +5,7 @@
 import type { JWK } from 'jose';
 import { defaultRateLimits, type RateLimits } from './http/service.js';
 import { isPostgresUrl } from './store/db.js';
+import { isLoopbackHost } from './http/loopback.js';
 
 export interface Config {
   production: boolean;
@@ -130,8 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
  * OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: all three, or none. The issuer must be https
  * (http only on the loopback address, for local identity providers in development and tests).
@@ -149,7 +148,7 @@ export function readExternalIdentity(
   if (issuer) {
     const url = URL.parse(issuer);
     if (!url) problems.push(`OIDC_ISSUER is not a URL: "${issuer}"`);
-    else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname) && !production))
+    else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname) && !production))
       problems.push('OIDC_ISSUER must be an https URL (http only on the loopback address, outside production)');
   }
   if (problems.length) return { config: undefined, problems };

@@ -269,6 +269,10 @@ describeEachDialect(
 
       await db.updateTable('oauth_store').set({ expires_at: Date.now() - 1000 }).where('model', '=', 'Grant').where('id', '=', all.grantId).execute();
       assert.match(await same(store(), `Bearer ${all.value}`), /approval behind this token has been revoked/);
+      // a damaged grant row is no approval: refused (401), not an error
+      const damaged = await userToken(store(), { organisations: 'all' });
+      await db.updateTable('oauth_store').set({ payload: '{not json' }).where('model', '=', 'Grant').where('id', '=', damaged.grantId).execute();
+      await assert.rejects(authenticate(db, `Bearer ${damaged.value}`, (await appFor(store())).service.resources.api), /approval behind this token has been revoked/);
       await revokeConsent(db, some.grantId);
       assert.match(await same(store(), `Bearer ${some.value}`), /invalid, expired or revoked/);
     });

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, OAuthClientRow } from '../store/schema.js';
 import { sha256 } from './hash.js';
+import { isLoopbackHost } from '../http/loopback.js';
 
 export type ClientKind = 'api_client' | 'app' | 'dynamic' | 'metadata_document';
 
@@ -91,8 +92,6 @@ export async function createApiClient(
   return { clientId, clientSecret, organisationId: input.organisationId, name, scopes };
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** Redirect URIs must be https, or http on the loopback address (desktop apps). */
 export function redirectUriProblem(uri: string): string | null {
   let url: URL;
@@ -103,7 +102,7 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (url.hash) return `"${uri}" must not have a fragment`;
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return null;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return null;
   return `"${uri}" must be https, or http on the loopback address`;
 }
 

@@ -12,7 +12,6 @@
  * sign-in session, that session.
  */
 import { sql, type Kysely } from 'kysely';
-import { sha256 } from './hash.js';
 import type { Database, OAuthClientRow } from '../store/schema.js';
 const CLOCK_TOLERANCE_SECONDS = 15;
 
@@ -55,8 +54,22 @@ function payloadValid(p: StoredPayload, nowSeconds: number): boolean {
   return typeof p.exp === 'number' && p.exp > nowSeconds;
 }
 
+/**
+ * A stored row's payload while the row lives: not past the adapter's expiry, and JSON of an
+ * object. A damaged row is no token (refused, 401), never an error.
+ */
+function livePayload<T extends object>(payload: string, expiresAt: number | string | null, now: number): T | undefined {
+  if (expiresAt !== null && Number(expiresAt) < now) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The token a bearer value names, with its client and the client's organisation; undefined when not valid. */
-export async function findBearerToken(db: Kysely<Database>, value: string, now = Date.now()): Promise<BearerToken | undefined> {
+export async function findBearerToken(db: Kysely<Database>, tokenKey: string, now = Date.now()): Promise<BearerToken | undefined> {
   const row = await db
     .selectFrom('oauth_store as s')
     .leftJoin('oauth_clients as c', 'c.client_id', 's.client_id')
@@ -74,17 +87,11 @@ export async function findBearerToken(db: Kysely<Database>, value: string, now =
       'o.name as organisation_name',
     ])
     .where('s.model', 'in', ['AccessToken', 'ClientCredentials'])
-    .where('s.id', '=', sha256(value))
+    .where('s.id', '=', tokenKey)
     .executeTakeFirst();
   if (!row) return undefined;
-  if (row.expires_at !== null && Number(row.expires_at) < now) return undefined;
-  let payload: StoredPayload;
-  try {
-    payload = JSON.parse(row.payload) as StoredPayload;
-  } catch {
-    return undefined;
-  }
-  if (typeof payload !== 'object' || payload === null || !payloadValid(payload, Math.floor(now / 1000))) return undefined;
+  const payload = livePayload<StoredPayload>(row.payload, row.expires_at, now);
+  if (!payload || !payloadValid(payload, Math.floor(now / 1000))) return undefined;
   const kind = row.model as BearerToken['kind'];
   // a stored row whose payload says it is something else is not this kind of token
   if (payload.kind !== undefined && payload.kind !== kind) return undefined;
@@ -118,13 +125,8 @@ async function sessionStillBinds(db: Kysely<Database>, token: StoredPayload, now
     .where('model', '=', 'Session')
     .where('uid', '=', token.sessionUid)
     .executeTakeFirst();
-  if (!session || (session.expires_at !== null && Number(session.expires_at) < now)) return false;
-  let s: { accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> };
-  try {
-    s = JSON.parse(session.payload) as typeof s;
-  } catch {
-    return false; // a damaged session binds nothing: the token is refused (401), not a 500
-  }
+  const s = session && livePayload<{ accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> }>(session.payload, session.expires_at, now);
+  if (!s) return false;
   if (typeof s.exp === 'number' && s.exp <= Math.floor(now / 1000) - CLOCK_TOLERANCE_SECONDS) return false;
   return s.accountId === token.accountId && s.authorizations?.[token.clientId ?? '']?.grantId === token.grantId;
 }
@@ -153,9 +155,8 @@ export async function findGrantAndConsent(db: Kysely<Database>, grantId: string,
     .where('k.grant_id', '=', grantId)
     .executeTakeFirst();
   if (!row) return undefined;
-  if (row.grant_expires_at !== null && Number(row.grant_expires_at) < now) return undefined;
-  const grant = JSON.parse(row.grant_payload) as StoredPayload;
-  if (!payloadValid(grant, Math.floor(now / 1000))) return undefined;
+  const grant = livePayload<StoredPayload>(row.grant_payload, row.grant_expires_at, now);
+  if (!grant || !payloadValid(grant, Math.floor(now / 1000))) return undefined;
   // memberships, and the consent's organisations, in one read: a consent organisation without a
   // membership row is one the user has left
   const rows = await sql<{ id: string; name: string | null; role: string | null; named: number }>`

@@ -39,8 +39,9 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
   if (!authorization) throw new AuthenticationError('send an access token: Authorization: Bearer <token>', 'invalid_request');
   const match = BEARER.exec(authorization.trim());
   if (!match) throw new AuthenticationError('the Authorization header must be "Bearer <token>"', 'invalid_request');
-  const value = match[1]!;
-  const token = await findBearerToken(db, value);
+  // the token's stored id: its hash, which also keys rate limits and logs
+  const tokenKey = sha256(match[1]!);
+  const token = await findBearerToken(db, tokenKey);
   if (!token) throw new AuthenticationError('the access token is invalid, expired or revoked');
   if (!(Array.isArray(token.aud) ? token.aud.includes(audience) : token.aud === audience)) {
     throw new AuthenticationError(`the access token was issued for another resource; request one for ${audience}`);
@@ -48,7 +49,6 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
   const client = token.client;
   if (!client || client.blocked) throw new AuthenticationError('the client this token was issued to has been revoked');
   const scopes = new Set(token.scope.split(' ').filter(Boolean));
-  const tokenKey = sha256(value);
   await touchClient(db, client);
 
   if (token.kind === 'ClientCredentials') {

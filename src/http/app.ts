@@ -115,10 +115,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // one structured line per request, and the request metrics; never headers, bodies or query strings
   app.addHook('onResponse', async (request, reply) => {
     const route = routeLabel(request.routeOptions.url, request.url);
-    const status = String(reply.statusCode);
-    const seconds = reply.elapsedTime / 1000;
-    metrics.requests.inc({ route, method: request.method, status });
-    metrics.latency.observe({ route, status }, seconds);
+    metrics.observeRequest(route, request.method, String(reply.statusCode), reply.elapsedTime / 1000);
     log({ level: reply.statusCode >= 500 ? 'error' : 'info', requestId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
   });
 
@@ -172,9 +169,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       // the provider answers these itself, past Fastify's hooks: count them here
       const started = process.hrtime.bigint();
       res.once('finish', () => {
-        const status = String(res.statusCode);
-        metrics.requests.inc({ route: 'oauth', method: req.method, status });
-        metrics.latency.observe({ route: 'oauth', status }, Number(process.hrtime.bigint() - started) / 1e9);
+        metrics.observeRequest('oauth', req.method, String(res.statusCode), Number(process.hrtime.bigint() - started) / 1e9);
       });
       return providerCallback(req, res);
     }
@@ -186,10 +181,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.get('/readyz', async (_req, reply) => {
     const checks: Record<string, 'ok' | 'unavailable'> = {};
     const probe = async (name: string, check: () => Promise<unknown>) => {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        checks[name] = (await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))])) === false ? 'unavailable' : 'ok';
+        const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2000)));
+        checks[name] = (await Promise.race([check(), timeout])) === false ? 'unavailable' : 'ok';
       } catch {
         checks[name] = 'unavailable';
+      } finally {
+        clearTimeout(timer); // a probe that answered leaves no 2 s timer behind
       }
     };
     await Promise.all([

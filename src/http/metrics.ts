@@ -40,6 +40,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** One request answered: counted, and its time observed, by route and status. */
+  observeRequest(route: string, method: string, status: string, seconds: number): void {
+    this.requests.inc({ route, method, status });
+    this.latency.observe({ route, status }, seconds);
+  }
+
   /** Reports the answer cache's hits, misses, entries and bytes (result-cache.ts). */
   watchResultCache(cache: { hits: number; misses: number; size: number; usedBytes: number }): void {
     const counted = { hit: 0, miss: 0 };

@@ -32,10 +32,6 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
     }
   }
 
-  async function limit(reply: FastifyReply, c: Caller, organisationId: string | null): Promise<void> {
-    await applyRateLimits(service, reply, c, organisationId);
-  }
-
   for (const op of OPERATIONS) {
     const path = op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`;
     app.get(path, async (request, reply) => {
@@ -43,12 +39,12 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       requireScope(c, op.scope);
       const input = request.query as Record<string, unknown>;
       if (op.kind === 'caller') {
-        await limit(reply, c, null);
+        await applyRateLimits(service, reply, c, null);
         return runCallerOperation(service.env, op, c.principal, c.coverage, { input, textInput: true });
       }
       const header = request.headers[ORGANISATION_HEADER];
       const organisationId = resolveOrganisation(c, Array.isArray(header) ? header[0] : header);
-      await limit(reply, c, organisationId);
+      await applyRateLimits(service, reply, c, organisationId);
       const answer = await runOrganisationOperation(service.env, op, c.principal, organisationId, { input, textInput: true });
       return sendAnswer(request, reply, answer);
     });

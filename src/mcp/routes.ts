@@ -16,10 +16,9 @@ import { authenticateCaller, type ServiceContext } from '../http/service.js';
 import { OperationError } from '../operations/errors.js';
 import type { Scope } from '../operations/operation.js';
 import { createMcpServer } from './server.js';
+import { isLoopbackHost } from '../http/loopback.js';
 
 const MCP_PATHS = ['/mcp', '/mcp/'] as const;
-
-const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The scope every tool needs, so the one a client is told to ask for. */
 const REQUIRED_SCOPE: Scope = 'service.read';
@@ -44,12 +43,12 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
   // A server on a loopback address answers only loopback host names: a page whose own name was
   // rebound to 127.0.0.1 (DNS rebinding) is refused before anything else, as the SDK's
   // localhostHostValidation does. Elsewhere the bearer token is the protection, and proxies decide Host.
-  const loopbackOnly = LOOPBACK_HOSTNAMES.has(new URL(service.baseUrl).hostname);
+  const loopbackOnly = isLoopbackHost(new URL(service.baseUrl).hostname);
   const checkHost = (request: FastifyRequest) => {
     if (!loopbackOnly) return;
     const host = request.headers.host;
     const hostname = host ? URL.parse(`http://${host}`)?.hostname : undefined;
-    if (!hostname || !LOOPBACK_HOSTNAMES.has(hostname))
+    if (!hostname || !isLoopbackHost(hostname))
       throw new OperationError(403, 'invalid_host', 'Forbidden', `this server answers only on its loopback address, not on "${host ?? ''}"`);
   };
 

@@ -7,6 +7,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Caller } from '../auth/verify.js';
+import { organisationRequired } from '../operations/context.js';
 import { isOrganisationOperation } from '../operations/execute.js';
 import { OPERATIONS } from '../operations/index.js';
 import type { OrganisationOperation } from '../operations/operation.js';
@@ -94,18 +95,13 @@ export function findToolOperation(name: string): OrganisationOperation<any, any>
   return TOOLS.get(name)?.op;
 }
 
-/** Same rule as the organisation list's organisationRequired and resolveOrganisation. */
-export function organisationRequired(caller: Caller): boolean {
-  return caller.principal.kind === 'user' && caller.coverage.organisations.length > 1;
-}
-
 function organisationList(caller: Caller): string {
   return caller.coverage.organisations.map((o) => `${o.id} (${o.name})`).join(', ');
 }
 
 /** The tools as this caller sees them: `organisation` required and enumerated when it covers several. */
 export function toolsFor(caller: Caller): Tool[] {
-  const several = organisationRequired(caller);
+  const several = organisationRequired(caller.principal, caller.coverage);
   const only = caller.coverage.organisations.length === 1 ? caller.coverage.organisations[0] : undefined;
   return [...TOOLS.values()].map((t) => {
     const inputSchema = several
@@ -144,7 +140,7 @@ export function instructionsFor(caller: Caller): string {
   const scope =
     orgs.length === 0
       ? 'This connection covers no organisation you are still a member of.'
-      : organisationRequired(caller)
+      : organisationRequired(caller.principal, caller.coverage)
         ? `This connection covers ${orgs.length} organisations: ${organisationList(caller)}. Every tool needs the organisation argument, one of these ids.`
         : `This connection acts for ${orgs[0]!.name} (${orgs[0]!.id}); no organisation argument is needed.`;
   return [

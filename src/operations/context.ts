@@ -28,6 +28,11 @@ export interface Coverage {
   all: boolean;
 }
 
+/** A call must name its organisation when a person's connection covers several (an API client has one). */
+export function organisationRequired(principal: Principal, coverage: Coverage): boolean {
+  return principal.kind === 'user' && coverage.organisations.length > 1;
+}
+
 /** Everything an operation may use. The organisation is fixed before run() is called. */
 export interface OperationContext {
   db: Kysely<Database>;

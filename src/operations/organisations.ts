@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { organisationRequired } from './context.js';
 import { defineCallerOperation } from './operation.js';
 
 /** GET /v1/organisations: which organisations the token can act for. No MCP tool (spec). */
@@ -22,7 +23,7 @@ export const organisationsList = defineCallerOperation({
     return {
       organisations,
       allOrganisations: ctx.coverage.all,
-      organisationRequired: ctx.principal.kind === 'user' && organisations.length > 1,
+      organisationRequired: organisationRequired(ctx.principal, ctx.coverage),
     };
   },
 });
