@@ -79,7 +79,7 @@ export async function runOrganisationOperation(
   };
   const key = env.resultCache && op.reuse !== 'never' ? await reuseKey(ctx, op, input, row, env.readDb) : null;
   if (key === null) return run();
-  return (await env.resultCache!.get(key, run)).value;
+  return env.resultCache!.get(key, run);
 }
 
 /**

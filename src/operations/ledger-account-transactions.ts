@@ -141,7 +141,9 @@ export const ledgerAccountTransactions = defineOperation({
 
     // the contact list is read only when names are needed beyond those the lines carry
     let contactList: Promise<Contact[]> | undefined;
+    let nameMap: Promise<Map<string, string>> | undefined;
     const contacts = () => (contactList ??= ctx.accounting.contacts());
+    const contactNames = () => (nameMap ??= contacts().then((list) => new Map(list.map((c) => [c.id, c.name]))));
     const needContacts = input.supplier !== undefined || groupBy === 'supplier';
     const [chart] = await Promise.all([ctx.accounting.chartOfAccounts(), needContacts ? contacts() : undefined]);
     const account = resolveAccount(chart, input.account);
@@ -160,7 +162,7 @@ export const ledgerAccountTransactions = defineOperation({
     const [overall] = await ctx.accounting.lineTotals(query, 'none');
     const total = overall?.amount ?? 0;
     const count = overall?.count ?? 0;
-    const present = presenter(ctx, chart, contacts, sign);
+    const present = presenter(ctx, chart, contactNames, sign);
     const notes: string[] = [];
     if (accounts.length > 1) notes.push(`Includes ${accounts.length - 1} sub-account(s) of ${account.fullName}.`);
 
@@ -173,11 +175,11 @@ export const ledgerAccountTransactions = defineOperation({
       truncated = count > lines.length;
       if (truncated) notes.push(`Showing the newest ${lines.length} of ${count} lines; total and count cover all of them.`);
     } else {
-      const names = new Map((await contacts()).map((c) => [c.id, c.name]));
+      const names = groupBy === 'supplier' ? await contactNames() : undefined;
       const raw = await ctx.accounting.lineTotals(query, groupBy === 'supplier' ? 'contact' : 'month');
       const all = raw.map((g) => ({
         key: g.key,
-        name: groupBy === 'month' ? monthLabel(g.key) : g.key === '' ? '(no supplier)' : (names.get(g.key) ?? g.key),
+        name: groupBy === 'month' ? monthLabel(g.key) : g.key === '' ? '(no supplier)' : (names?.get(g.key) ?? g.key),
         amount: sign * g.amount,
         count: g.count,
       }));
@@ -274,26 +276,25 @@ const maxOf = (a: string, b: string) => (a > b ? a : b);
 const minOf = (a: string, b: string) => (a < b ? a : b);
 
 /** Turns connector lines into output rows, with the service's published documents attached. */
-function presenter(ctx: OperationContext, chart: ChartAccount[], contacts: () => Promise<Contact[]>, sign: 1 | -1) {
+function presenter(ctx: OperationContext, chart: ChartAccount[], contactNames: () => Promise<Map<string, string>>, sign: 1 | -1) {
   const accountNames = new Map(chart.map((a) => [a.id, a.fullName]));
   return async (lines: LedgerLine[]) => {
-    const [documents, named] = await Promise.all([
+    const [documents, names] = await Promise.all([
       publishedDocuments(
         ctx.db,
         ctx.organisation.id,
         lines.map((l) => l.transactionId),
       ),
       // a connector whose lines carry contact ids without names: name them from its contact list
-      lines.some((l) => l.contactName === null && l.contactId) ? contacts() : [],
+      lines.some((l) => l.contactName === null && l.contactId) ? contactNames() : new Map<string, string>(),
     ]);
-    const contactNames = new Map(named.map((c) => [c.id, c.name]));
     return lines.map((l) => {
       const document: PublishedDocument | undefined = documents.get(l.transactionId);
       return {
         date: l.date,
         type: l.type,
         number: l.number,
-        supplier: l.contactName ?? (l.contactId ? (contactNames.get(l.contactId) ?? null) : null),
+        supplier: l.contactName ?? (l.contactId ? (names.get(l.contactId) ?? null) : null),
         description: l.description,
         account: accountNames.get(l.accountId) ?? l.accountId,
         amount: toMajor(sign * l.amount, ctx.organisation.homeCurrency),

@@ -17,12 +17,6 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 
-export interface CachedResult {
-  value: unknown;
-  /** the answer as JSON text, made once */
-  json: string;
-}
-
 // the JSON text of kept answers (and its compressed form, once asked for), found from the answer
 // itself, so transports never serialise or compress it again
 const kept = new WeakMap<object, { json: string; gzip?: Promise<Buffer> }>();
@@ -51,8 +45,9 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
 const gzipText: (json: string) => Promise<Buffer> = promisify(gzip);
 
 export class ResultCache {
-  private readonly entries = new Map<string, CachedResult>();
-  private readonly pending = new Map<string, Promise<CachedResult>>();
+  /** answers by key, least recently used first, each with the bytes it is counted as */
+  private readonly entries = new Map<string, { value: unknown; bytes: number }>();
+  private readonly pending = new Map<string, Promise<unknown>>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -68,15 +63,18 @@ export class ResultCache {
     return this.bytes;
   }
 
-  /** The answer under key, computing it (once, however many ask at the same time) when absent. */
-  async get(key: string, compute: () => Promise<unknown>): Promise<CachedResult> {
+  /**
+   * The answer under key, computing it (once, however many ask at the same time) when absent. Its
+   * JSON text is made once, here, and found again by answerJson.
+   */
+  async get(key: string, compute: () => Promise<unknown>): Promise<unknown> {
     const found = this.entries.get(key);
     if (found) {
       // most recently used last
       this.entries.delete(key);
       this.entries.set(key, found);
       this.hits += 1;
-      return found;
+      return found.value;
     }
     const inFlight = this.pending.get(key);
     if (inFlight) {
@@ -85,10 +83,10 @@ export class ResultCache {
     }
     this.misses += 1;
     const computing = compute().then((value) => {
-      const result = { value, json: JSON.stringify(value) };
-      if (typeof value === 'object' && value !== null) kept.set(value, { json: result.json });
-      this.keep(key, result);
-      return result;
+      const json = JSON.stringify(value);
+      if (typeof value === 'object' && value !== null) kept.set(value, { json });
+      this.keep(key, value, json.length + key.length);
+      return value;
     });
     this.pending.set(key, computing);
     try {
@@ -98,15 +96,14 @@ export class ResultCache {
     }
   }
 
-  private keep(key: string, result: CachedResult): void {
-    const size = result.json.length + key.length;
-    if (size > this.maxBytes / 4) return; // one answer never pushes out most of the others
-    this.entries.set(key, result);
-    this.bytes += size;
+  private keep(key: string, value: unknown, bytes: number): void {
+    if (bytes > this.maxBytes / 4) return; // one answer never pushes out most of the others
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= entry.json.length + oldest.length;
+      this.bytes -= entry.bytes;
     }
   }
 }
