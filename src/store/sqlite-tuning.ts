@@ -13,17 +13,10 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 /** Distinct SQL texts kept; IN lists of many lengths make some texts rare, and those fall out first. */
 export const STATEMENT_CACHE_SIZE = 1000;
 
-export interface CachingSqliteDatabase extends SqliteDatabase {
-  /** statements compiled and found in the cache so far */
-  readonly stats: { prepared: number; reused: number; size: number };
-}
-
 /** Wraps a better-sqlite3 database for Kysely's SqliteDialect: `new SqliteDialect({ database: withStatementCache(sqlite) })`. */
-export function withStatementCache(database: BetterSqlite3.Database, size = STATEMENT_CACHE_SIZE): CachingSqliteDatabase {
+export function withStatementCache(database: BetterSqlite3.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
-  const stats = { prepared: 0, reused: 0, get size() { return cache.size; } };
   return {
-    stats,
     close: () => {
       cache.clear();
       database.close();
@@ -35,11 +28,9 @@ export function withStatementCache(database: BetterSqlite3.Database, size = STAT
         // most recently used last, so the first key is the one to evict
         cache.delete(sql);
         cache.set(sql, cached);
-        stats.reused += 1;
         return cached as unknown as SqliteStatement;
       }
       const statement = database.prepare(sql);
-      stats.prepared += 1;
       if (!cached) {
         cache.set(sql, statement);
         if (cache.size > size) cache.delete(cache.keys().next().value!);
