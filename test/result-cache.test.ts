@@ -133,6 +133,19 @@ describeEachDialect('answers reused while the data stands still', (store) => {
     await sql`update organisations set fy_start_month = 4 where id = ${books.org.id}`.execute(store().db);
   });
 
+  it("keeps answers through an update of the organisation that changes nothing (a member change's row lock)", async () => {
+    const version = await versionOf(store(), books.org.id);
+    // as changeMember (src/store/members.ts) locks the row
+    await sql`update organisations set name = name where id = ${books.org.id}`.execute(store().db);
+    assert.equal(await versionOf(store(), books.org.id), version);
+    if (store().dialect.name === 'sqlite') {
+      // SQLite's trigger names the columns it watches: every one of the organisation's but the version
+      const columns = (await sql<{ name: string }>`select name from pragma_table_info('organisations')`.execute(store().db)).rows.map((r) => r.name);
+      const trigger = (await sql<{ sql: string }>`select sql from sqlite_master where name = 'organisations_update_version'`.execute(store().db)).rows[0]!.sql;
+      for (const column of columns.filter((c) => c !== 'data_version')) assert.match(trigger, new RegExp(`new\\.${column} is not old\\.${column}`), column);
+    }
+  });
+
   it("never serves one organisation's answer to another, and a write to one leaves the other's kept", async () => {
     const mine = await exact(accountsList, books.org.id);
     const theirs = await exact(accountsList, other.id);

@@ -14,7 +14,7 @@ import { migrate } from '../../src/store/migrate.js';
 import type { BenchConfig } from './config.js';
 
 /** Raise when what the cache holds changes for the same parameters. */
-const DATASET_VERSION = 5; // 5: migration 006 as it stands
+const DATASET_VERSION = 6; // 6: migration 006 as it stands
 
 export const BIG_DOCUMENT_ID = 'doc_bench_10mb';
 

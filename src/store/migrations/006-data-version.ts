@@ -31,6 +31,9 @@ export const VERSIONED_TABLES = [
   'bill_filters',
 ] as const;
 
+/** The organisation's own columns, as migration 001 made them (data_version is added below). */
+const ORGANISATION_COLUMNS = ['id', 'name', 'home_currency', 'time_zone', 'fy_start_month', 'accounting_system', 'accounting_config', 'created_at'];
+
 export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise<void> {
   await db.schema
     .alterTable('organisations')
@@ -55,10 +58,17 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
         .execute(db);
     }
     // a new organisation starts at a version of its own; its settings (time zone, financial year,
-    // currency, connector) shape answers too (recursive triggers are off: the bump does not re-fire)
+    // currency, connector) shape answers too, when one of them really changes: an update that
+    // changes nothing (a row lock, members.ts) moves nothing, as on PostgreSQL. Every column but
+    // data_version is listed (test/result-cache.test.ts checks it); recursive triggers are off, so
+    // the bump does not fire this again
+    const changed = ORGANISATION_COLUMNS.map((c) => `new.${c} is not old.${c}`).join(' or ');
     await sql.raw(`create trigger organisations_insert_version after insert on organisations for each row begin ${bump('new.id')} end`).execute(db);
     await sql
-      .raw(`create trigger organisations_update_version after update on organisations for each row when new.data_version = old.data_version begin ${bump('new.id')} end`)
+      .raw(
+        `create trigger organisations_update_version after update on organisations for each row
+         when new.data_version = old.data_version and (${changed}) begin ${bump('new.id')} end`,
+      )
       .execute(db);
     return;
   }
