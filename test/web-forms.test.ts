@@ -208,6 +208,15 @@ for (const dialect of DIALECTS) {
       await setMembership(store.db, books.org.id, sam.id, 'submitter');
     });
 
+    it('shows only its own notices: a notice code naming anything else shows nothing', async () => {
+      const browser = await signIn(base, sue.email);
+      for (const code of ['constructor', 'toString', '__proto__']) {
+        const { response, body } = await browser.follow(`/account?done=${code}`);
+        assert.equal(response.status, 200, code);
+        assert.doesNotMatch(body, /role="status"|function|\[native code\]/, code);
+      }
+    });
+
     it('the sign-in form refuses a post without its token or from another origin', async () => {
       const browser = new Browser(base);
       const page = await browser.follow('/signin');

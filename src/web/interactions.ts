@@ -9,7 +9,7 @@ import { getClient } from '../auth/clients.js';
 import { saveConsent } from '../auth/consents.js';
 import { nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
-import { organisationsOfUser } from '../store/users.js';
+import { normaliseEmail, organisationsOfUser } from '../store/users.js';
 import type { ExternalIdentityConfig } from '../config.js';
 import type { RateLimiter, Limit } from '../http/rate-limit.js';
 import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
@@ -98,7 +98,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     if (details.prompt.name !== 'login') return reply.redirect(`/oauth/interaction/${details.uid}`, 303);
     const form = (request.body ?? {}) as Form;
     const { name } = await clientView(String(details.params.client_id));
-    const email = (one(form.email) ?? '').trim().toLowerCase();
+    const email = normaliseEmail(one(form.email) ?? '');
     const again = (error: string, status: number) =>
       html(reply, signInPage({ action: `/oauth/interaction/${details.uid}/login`, csrf: csrfToken(o.csrfKey, details.uid), clientName: name, email, error, ...external(details.uid) }), status);
     const refused = checkForm(request, details.uid, form);

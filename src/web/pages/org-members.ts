@@ -1,6 +1,6 @@
 /** Members: who belongs to the organisation, with what role; change a role or remove someone. */
 import { ROLES, type Role } from '../../operations/context.js';
-import type { Member } from '../../store/members.js';
+import { memberChangeProblem, type Member } from '../../store/members.js';
 import { html } from '../html.js';
 import { formatDay, roleLabel } from '../words.js';
 import { settingsPage, type Viewer } from './chrome.js';
@@ -13,8 +13,8 @@ export function membersPage(
   options: { notice?: string; error?: string } = {},
 ): string {
   const superAdmins = members.filter((m) => m.role === 'super_admin').length;
-  // offer only what the rules allow; the server checks them again on every post
-  const mayChange = (m: Member) => me.role === 'super_admin' || m.role !== 'super_admin';
+  // offer only what the rules allow (the same rules the server checks again on every post):
+  // a member who may not be removed may not be changed either
   const lastSuper = (m: Member) => m.role === 'super_admin' && superAdmins <= 1;
   const roleChoices = ROLES.filter((r) => me.role === 'super_admin' || r !== 'super_admin');
   return settingsPage(
@@ -27,7 +27,7 @@ export function membersPage(
   <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Member since</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${members.map((m) => {
     const you = m.userId === me.userId;
-    const changeable = mayChange(m) && !lastSuper(m);
+    const changeable = memberChangeProblem({ actorRole: me.role, targetRole: m.role, newRole: null, superAdmins }) === null;
     return html`<tr>
     <td>${m.name}${you ? html` <span class="muted">(you)</span>` : ''}</td>
     <td>${m.email}</td>

@@ -10,6 +10,7 @@ import { confirmPage } from '../pages/chrome.js';
 import { seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { formSession, notFoundPage, pageSession } from './guards.js';
+import { noticeFrom } from './org-routing.js';
 
 const NOTICES: Record<string, string> = {
   disconnected: 'Disconnected. The app can no longer use your books; its tokens stopped working at once.',
@@ -25,7 +26,6 @@ export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void
     const [organisations, connections] = await Promise.all([organisationsOfUser(db, userId), consentsOfUser(db, userId)]);
     const named = [...new Set(connections.flatMap((c) => c.organisationIds))];
     const names = named.length ? await db.selectFrom('organisations').select(['id', 'name']).where('id', 'in', named).execute() : [];
-    const notice = NOTICES[String((request.query as { done?: string }).done)];
     return sendPage(
       reply,
       accountPage({
@@ -33,7 +33,7 @@ export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void
         organisations,
         connections,
         organisationNames: new Map(names.map((o) => [o.id, o.name])),
-        ...(notice ? { notice } : {}),
+        ...noticeFrom(request, NOTICES),
       }),
     );
   });
