@@ -19,6 +19,7 @@ import type { Store } from '../../src/store/db.js';
 import { keepPlannerStatistics, withStatementCache } from '../../src/store/sqlite-tuning.js';
 import type { Database } from '../../src/store/schema.js';
 import type { BenchCase } from './cases.js';
+import { percentile } from './stats.js';
 
 export interface CapturedQuery {
   sql: string;
@@ -79,11 +80,6 @@ export function tracedStore(target: { sqlitePath: string } | { pgUrl: string; pg
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-
 async function timed(runs: number, fn: () => Promise<unknown>): Promise<number> {
   await fn();
   const times: number[] = [];
@@ -92,7 +88,7 @@ async function timed(runs: number, fn: () => Promise<unknown>): Promise<number> 
     await fn();
     times.push(performance.now() - began);
   }
-  return median(times);
+  return percentile(times, 0.5);
 }
 
 function operationNamed(name: string): OrganisationOperation<any, any> {

@@ -25,6 +25,7 @@ import { ensureDataset, workingCopy, type DatasetMeta } from './dataset.js';
 import { capturePlans, reportTimings, tokenCheckTiming, tracedStore, type CasePlans, type ReportTiming, type TokenCheckTiming } from './inprocess.js';
 import { measure, type LoadResult } from './load.js';
 import { canReach, loadPostgres } from './postgres.js';
+import { percentile } from './stats.js';
 import { startChild, type Child } from './processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -181,8 +182,8 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     const bigPath = `/v1/operations/documents.file?id=${encodeURIComponent(meta.bigDocumentId)}`;
     const fb: { firstByteMs: number; totalMs: number; bytes: number }[] = [];
     for (let i = 0; i < (config.quick ? 3 : 7); i++) fb.push(await firstByte(server.port, bigPath, token));
-    const mid = <T>(xs: T[], key: (x: T) => number) => xs.map(key).sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const firstByteResult = { bytes: fb[0]!.bytes, firstByteMs: mid(fb, (x) => x.firstByteMs), totalMs: mid(fb, (x) => x.totalMs), runs: fb.length };
+    const median = (key: (x: (typeof fb)[number]) => number) => percentile(fb.map(key), 0.5);
+    const firstByteResult = { bytes: fb[0]!.bytes, firstByteMs: median((x) => x.firstByteMs), totalMs: median((x) => x.totalMs), runs: fb.length };
     log(`${backend}: documents.file 10 MB: first byte ${firstByteResult.firstByteMs.toFixed(0)} ms, all ${firstByteResult.totalMs.toFixed(0)} ms`);
     const idleRss = await server.rss();
 
@@ -220,8 +221,10 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     }
     await server.stop();
     await computing.stop();
+    // each server's request log, read once
+    const logged = new Map([serverLog, computingLog].map((file) => [file, serverTimes(file)]));
     const inServer = (file: string, route: string, window: LoadResult) => {
-      const xs = serverTimes(file).filter((t) => t.route === route && t.at >= window.startedAt && t.at <= window.finishedAt).map((t) => t.ms);
+      const xs = logged.get(file)!.filter((t) => t.route === route && t.at >= window.startedAt && t.at <= window.finishedAt).map((t) => t.ms);
       return { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), requests: xs.length };
     };
     for (const r of results) {
@@ -248,12 +251,6 @@ function serverTimes(file: string): { route: string; at: number; ms: number }[] 
     }
   }
   return out;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
