@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { convert, formatMoney, isCurrencyCode } from '../domain/money.js';
 import { refreshBankDailyTotals, withBankTotals } from '../store/bank-totals.js';
+import { chunks } from '../store/chunks.js';
 import type { Store } from '../store/db.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { BankAccountRow, BankTransactionRow, Database, OrganisationRow } from '../store/schema.js';
@@ -334,14 +335,13 @@ async function presentFingerprints(
   prints: string[],
 ): Promise<Map<string, { date: string; amount: number }>> {
   const present = new Map<string, { date: string; amount: number }>();
-  const size = maxParameters - 10;
-  for (let i = 0; i < prints.length; i += size) {
+  for (const chunk of chunks(prints, maxParameters - 10)) {
     const rows = await db
       .selectFrom('bank_transactions')
       .select(['fingerprint', 'date', 'amount'])
       .where('organisation_id', '=', organisationId)
       .where('bank_account_id', '=', accountId)
-      .where('fingerprint', 'in', prints.slice(i, i + size))
+      .where('fingerprint', 'in', chunk)
       .execute();
     for (const r of rows) present.set(r.fingerprint, { date: r.date, amount: Number(r.amount) });
   }
@@ -350,12 +350,11 @@ async function presentFingerprints(
 
 async function insertNew(db: Db, maxParameters: number, rows: BankTransactionRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const size = Math.max(1, Math.floor(maxParameters / Object.keys(rows[0]!).length));
-  for (let i = 0; i < rows.length; i += size) {
+  for (const chunk of chunks(rows, Math.max(1, Math.floor(maxParameters / Object.keys(rows[0]!).length)))) {
     // the unique (account, fingerprint) index backs the check above against a concurrent import
     await db
       .insertInto('bank_transactions')
-      .values(rows.slice(i, i + size))
+      .values(chunk)
       .onConflict((oc) => oc.columns(['bank_account_id', 'fingerprint']).doNothing())
       .execute();
   }

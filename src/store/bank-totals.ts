@@ -6,6 +6,7 @@
  * the aggregate of the rows, whatever was inserted, skipped or inserted twice.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { chunks } from './chunks.js';
 import type { BankTransactionRow, Database } from './schema.js';
 
 export interface BankDailyTotalRow {
@@ -52,8 +53,7 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
   const db = withBankTotals(trx);
   // a no-op update: the portable way to take the row lock (SQLite has no SELECT … FOR UPDATE)
   await db.updateTable('bank_accounts').set({ is_default: sql`is_default` }).where('organisation_id', '=', organisationId).where('id', '=', bankAccountId).execute();
-  for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
-    const chunk = days.slice(i, i + DAYS_PER_STATEMENT);
+  for (const chunk of chunks(days, DAYS_PER_STATEMENT)) {
     await db
       .deleteFrom('bank_daily_totals')
       .where('organisation_id', '=', organisationId)

@@ -1,17 +1,18 @@
 /**
- * Aggregates of the builtin ledger's lines, kept like the monthly totals: summed in memory for a
- * batch and added to the stored rows in the batch's own database transaction (migration
- * 005-read-paths). Adding rather than recomputing keeps concurrent batches right: each upsert
- * locks its row.
- * - acct_day_totals: per account and day, so a report's partial months read a few hundred day
+ * Aggregates of the builtin ledger's lines: summed in memory for a batch and added to the stored
+ * rows in the batch's own database transaction. Adding rather than recomputing keeps concurrent
+ * batches right: each upsert locks its row.
+ * - acct_month_totals (migration 001): per account and month, what reports' whole months read;
+ * - acct_day_totals (005): per account and day, so a report's partial months read a few hundred day
  *   rows instead of every line of those days;
- * - acct_month_line_totals: per account, month, transaction type and contact, with the count, so
+ * - acct_month_line_totals (005): per account, month, transaction type and contact, with the count, so
  *   the ledger's totals (overall, by supplier, by month) over whole months never read the lines.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { monthKey } from '../../domain/dates.js';
+import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
-import type { AcctLineRow, Database } from '../../store/schema.js';
+import type { AcctLineRow, AcctMonthTotalRow, Database } from '../../store/schema.js';
 
 export interface AcctDayTotalRow {
   organisation_id: string;
@@ -45,16 +46,21 @@ export function withAggregates(db: Db): Kysely<AggregatesDatabase> {
 
 type AggregatedLine = Pick<AcctLineRow, 'organisation_id' | 'account_id' | 'date' | 'type' | 'contact_id' | 'amount'>;
 
-/** Adds the lines to both aggregates; call it in the transaction that inserts the lines. */
+/** Adds the lines to every aggregate; call it in the transaction that inserts the lines. */
 export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, lines: AggregatedLine[]): Promise<void> {
+  const totals = new Map<string, AcctMonthTotalRow>();
   const days = new Map<string, AcctDayTotalRow>();
   const months = new Map<string, AcctMonthLineTotalRow>();
   for (const line of lines) {
+    const month = monthKey(line.date);
+    const totalKey = `${line.organisation_id}\u0000${line.account_id}\u0000${month}`;
+    const total = totals.get(totalKey);
+    if (total) total.amount += line.amount;
+    else totals.set(totalKey, { organisation_id: line.organisation_id, account_id: line.account_id, month, amount: line.amount });
     const dayKey = `${line.organisation_id}\u0000${line.account_id}\u0000${line.date}`;
     const day = days.get(dayKey);
     if (day) day.amount += line.amount;
     else days.set(dayKey, { organisation_id: line.organisation_id, account_id: line.account_id, date: line.date, amount: line.amount });
-    const month = monthKey(line.date);
     const contact = line.contact_id ?? '';
     const monthKeyText = `${line.organisation_id}\u0000${line.account_id}\u0000${month}\u0000${line.type}\u0000${contact}`;
     const row = months.get(monthKeyText);
@@ -65,20 +71,25 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
       months.set(monthKeyText, { organisation_id: line.organisation_id, account_id: line.account_id, month, type: line.type, contact_key: contact, amount: line.amount, count: 1 });
     }
   }
+  for (const chunk of chunks([...totals.values()], Math.floor(dialect.maxParameters / 4))) {
+    await trx
+      .insertInto('acct_month_totals')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['organisation_id', 'account_id', 'month']).doUpdateSet({ amount: sql`acct_month_totals.amount + excluded.amount` }))
+      .execute();
+  }
   const db = withAggregates(trx);
-  const dayRows = [...days.values()];
-  for (let i = 0, size = Math.floor(dialect.maxParameters / 4); i < dayRows.length; i += size) {
+  for (const chunk of chunks([...days.values()], Math.floor(dialect.maxParameters / 4))) {
     await db
       .insertInto('acct_day_totals')
-      .values(dayRows.slice(i, i + size))
+      .values(chunk)
       .onConflict((oc) => oc.columns(['organisation_id', 'account_id', 'date']).doUpdateSet({ amount: sql`acct_day_totals.amount + excluded.amount` }))
       .execute();
   }
-  const monthRows = [...months.values()];
-  for (let i = 0, size = Math.floor(dialect.maxParameters / 7); i < monthRows.length; i += size) {
+  for (const chunk of chunks([...months.values()], Math.floor(dialect.maxParameters / 7))) {
     await db
       .insertInto('acct_month_line_totals')
-      .values(monthRows.slice(i, i + size))
+      .values(chunk)
       .onConflict((oc) =>
         oc.columns(['organisation_id', 'account_id', 'month', 'type', 'contact_key']).doUpdateSet({
           amount: sql`acct_month_line_totals.amount + excluded.amount`,

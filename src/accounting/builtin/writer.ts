@@ -3,9 +3,10 @@
  * totals per account are kept in the same database transaction as the lines they sum, so reports
  * can read them instead of the lines. The demo generator and tests write through this and nothing else.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { monthKey, isValidDate } from '../../domain/dates.js';
+import type { Kysely, Transaction } from 'kysely';
+import { isValidDate } from '../../domain/dates.js';
 import { assertMinor } from '../../domain/money.js';
+import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { AcctAccountRow, AcctContactRow, AcctLineRow, AcctTransactionRow, Database } from '../../store/schema.js';
@@ -112,12 +113,11 @@ export class LedgerWriter {
 
 /**
  * Collects transactions and writes them in few statements: the demo writes a million lines through
- * this. Monthly totals are summed in memory and added to the stored ones with one upsert per row.
+ * this. The lines' aggregates are summed in memory and added to the stored ones (line-aggregates.ts).
  */
 export class LedgerBatch {
   private transactions: AcctTransactionRow[] = [];
   private lines: AcctLineRow[] = [];
-  private monthTotals = new Map<string, number>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -156,7 +156,6 @@ export class LedgerBatch {
       exchange_rate: txn.exchangeRate ?? '1',
       created_at: this.createdAt,
     });
-    const month = monthKey(txn.date);
     txn.lines.forEach((line, index) => {
       this.lines.push({
         id: `${id}.${index + 1}`,
@@ -172,8 +171,6 @@ export class LedgerBatch {
         amount_in_currency: line.amountInCurrency ?? line.amount,
         currency,
       });
-      const key = `${line.accountId}\u0000${month}`;
-      this.monthTotals.set(key, (this.monthTotals.get(key) ?? 0) + line.amount);
     });
     return id;
   }
@@ -182,32 +179,14 @@ export class LedgerBatch {
     if (this.transactions.length === 0) return;
     const transactions = this.transactions;
     const lines = this.lines;
-    const totals = [...this.monthTotals].map(([key, amount]) => {
-      const [account_id, month] = key.split('\u0000') as [string, string];
-      return { organisation_id: this.organisationId, account_id, month, amount };
-    });
     this.transactions = [];
     this.lines = [];
-    this.monthTotals = new Map();
     await this.db.transaction().execute(async (trx) => {
       await insertChunked(trx, 'acct_transactions', transactions, this.dialect);
       await insertChunked(trx, 'acct_lines', lines, this.dialect);
       await addLineAggregates(trx, this.dialect, lines);
-      for (const chunk of chunks(totals, Math.floor(this.dialect.maxParameters / 4))) {
-        await trx
-          .insertInto('acct_month_totals')
-          .values(chunk)
-          .onConflict((oc) =>
-            oc.columns(['organisation_id', 'account_id', 'month']).doUpdateSet({ amount: sql`acct_month_totals.amount + excluded.amount` }),
-          )
-          .execute();
-      }
     });
   }
-}
-
-export function* chunks<T>(rows: T[], size: number): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
 }
 
 /** Inserts many rows in as few statements as the dialect's parameter limit allows. */
