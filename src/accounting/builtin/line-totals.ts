@@ -17,6 +17,32 @@ function contactKeys(query: LineQuery): string[] | undefined {
   return query.contactIds ? [...new Set(query.contactIds)] : undefined;
 }
 
+/**
+ * The organisation's lines a query matches, as `l`: its accounts, dates and transaction types and,
+ * when it names contacts, those ('' stands for "no contact", so the lines without a supplier can be
+ * asked for too; naming none matches nothing).
+ */
+export function matchingLines(db: Kysely<Database>, organisationId: string, query: LineQuery) {
+  let q = db
+    .selectFrom('acct_lines as l')
+    .where('l.organisation_id', '=', organisationId)
+    .where('l.account_id', 'in', query.accountIds)
+    .where('l.date', '>=', query.from)
+    .where('l.date', '<=', query.to)
+    .where('l.type', 'in', [...query.types]);
+  if (query.contactIds) {
+    const ids = query.contactIds.filter((id) => id !== '');
+    const withNone = ids.length < query.contactIds.length;
+    q = q.where((eb) => {
+      const terms: Expression<SqlBool>[] = [];
+      if (ids.length) terms.push(eb('l.contact_id', 'in', ids));
+      if (withNone) terms.push(eb('l.contact_id', 'is', null));
+      return terms.length ? eb.or(terms) : eb(sql.lit(1), '=', sql.lit(0));
+    });
+  }
+  return q;
+}
+
 export async function readLineTotals(db: Kysely<Database>, organisationId: string, query: LineQuery, groupBy: LineGrouping): Promise<LineGroup[]> {
   if (query.accountIds.length === 0 || query.types.length === 0) return [];
   const keys = contactKeys(query);
@@ -48,24 +74,11 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
 
   for (const [from, to] of days) {
     const key = groupBy === 'contact' ? sql<string>`coalesce(contact_id, '')` : groupBy === 'month' ? sql<string>`substr(date, 1, 7)` : sql<string>`''`;
-    let q = db
-      .selectFrom('acct_lines')
-      .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`count(*)`.as('count')])
-      .where('organisation_id', '=', organisationId)
-      .where('account_id', 'in', query.accountIds)
-      .where('date', '>=', from)
-      .where('date', '<=', to)
-      .where('type', 'in', [...query.types]);
-    if (keys) {
-      const ids = keys.filter((k) => k !== '');
-      const withNone = ids.length < keys.length;
-      q = q.where((eb) => {
-        const terms: Expression<SqlBool>[] = [];
-        if (ids.length) terms.push(eb('contact_id', 'in', ids));
-        if (withNone) terms.push(eb('contact_id', 'is', null));
-        return eb.or(terms);
-      });
-    }
+    const q = matchingLines(db, organisationId, { ...query, from, to }).select([
+      key.as('key'),
+      sql<number>`sum(amount)`.as('amount'),
+      sql<number>`count(*)`.as('count'),
+    ]);
     add(await (groupBy === 'none' ? q : q.groupBy(key)).execute());
   }
 

@@ -1,5 +1,5 @@
 /** The builtin accounting system, read side: SQL over its acct_* tables for one organisation. */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import {
   ACCOUNT_TYPES,
@@ -13,7 +13,7 @@ import {
   type LineQuery,
   type TransactionType,
 } from '../types.js';
-import { readLineTotals } from './line-totals.js';
+import { matchingLines, readLineTotals } from './line-totals.js';
 import { readAccountTotals } from './range-totals.js';
 
 export class BuiltinAccounting implements AccountingSystem {
@@ -73,30 +73,6 @@ export class BuiltinAccounting implements AccountingSystem {
     return readAccountTotals(this.db, this.organisationId, ranges, accountIds);
   }
 
-  private filtered(query: LineQuery) {
-    let q = this.db
-      .selectFrom('acct_lines as l')
-      .where('l.organisation_id', '=', this.organisationId)
-      .where('l.account_id', 'in', query.accountIds)
-      .where('l.date', '>=', query.from)
-      .where('l.date', '<=', query.to)
-      .where('l.type', 'in', [...query.types]);
-    if (query.contactIds) {
-      // '' stands for "no contact", so a group of lines without a supplier can be asked for too
-      const ids = query.contactIds.filter((id) => id !== '');
-      const withNone = ids.length < query.contactIds.length;
-      q = q.where((eb) =>
-        eb.or([
-          ...(ids.length ? [eb('l.contact_id', 'in', ids)] : []),
-          ...(withNone ? [eb('l.contact_id', 'is', null)] : []),
-          // no contact asked for at all: match nothing
-          ...(ids.length === 0 && !withNone ? [eb(sql.lit(1), '=', sql.lit(0))] : []),
-        ]),
-      );
-    }
-    return q;
-  }
-
   /** Whole months from the stored monthly line totals, partial months from the lines. */
   async lineTotals(query: LineQuery, groupBy: 'none' | 'contact' | 'month'): Promise<LineGroup[]> {
     return readLineTotals(this.db, this.organisationId, query, groupBy);
@@ -104,7 +80,7 @@ export class BuiltinAccounting implements AccountingSystem {
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (query.accountIds.length === 0 || query.types.length === 0 || limit <= 0) return [];
-    const rows = await this.filtered(query)
+    const rows = await matchingLines(this.db, this.organisationId, query)
       .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
       .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
       .select([
