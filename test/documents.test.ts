@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Kysely } from 'kysely';
 import { billsListToPay } from '../src/operations/bills-list-to-pay.js';
 import { documentsFile } from '../src/operations/documents-file.js';
 import { documentsGet } from '../src/operations/documents-get.js';
@@ -9,7 +9,7 @@ import type { Store } from '../src/store/db.js';
 import type { Database } from '../src/store/schema.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { asUser, call, rejection } from './helpers/call.js';
-import { describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 const TODAY = '2026-03-15';
 const ORG = 'org_docs_gbp';
@@ -165,17 +165,8 @@ const PNG_DOC = {
 
 /** The same store, counting the statements run through it. */
 function counting(store: Store): { store: Store; count: () => number } {
-  let n = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery(args) {
-      n++;
-      return args.node;
-    },
-    async transformResult(args) {
-      return args.result;
-    },
-  };
-  return { store: { ...store, db: store.db.withPlugin(plugin) }, count: () => n };
+  const { db, count } = countingQueries(store.db);
+  return { store: { ...store, db }, count };
 }
 
 describeEachDialect(

@@ -14,8 +14,8 @@ import { DEFAULT_MAX_BYTES } from '../src/import/parse.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { openStore } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
+import { FIXTURES } from './helpers/bank-statements.js';
 
-const FIXTURES = path.resolve('..', 'shared', 'fixtures', 'bank-statements');
 const dir = mkdtempSync(path.join(tmpdir(), 'ledgerline-import-'));
 const saved = { sqlite: process.env.LEDGERLINE_SQLITE_PATH, url: process.env.DATABASE_URL };
 

@@ -6,7 +6,6 @@
  * with allowUnbalanced; unusable files are refused in import-refusals.test.ts.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 import { minorDigits, toMajor } from '../src/domain/money.js';
@@ -19,8 +18,8 @@ import type { Store } from '../src/store/db.js';
 import type { BankAccountRow, OrganisationRow } from '../src/store/schema.js';
 import { call, rejection } from './helpers/call.js';
 import { describeEachDialect } from './helpers/store.js';
+import { fixture } from './helpers/bank-statements.js';
 
-export const FIXTURES = path.resolve('..', 'shared', 'fixtures', 'bank-statements');
 const TODAY = '2026-03-15';
 
 interface Case {
@@ -156,9 +155,6 @@ if (HUF_HAS_MINOR_UNITS) {
   CASES.push({ file: 'mt940/sberbank-hu-ns-fields-crlf-mojibake.sta', currency: 'HUF', count: 3, moneyIn: 0, moneyOut: 943_700, lastDate: '2017-10-11', checks: ['reconciled'], closing: 61_787_430 });
 }
 
-export function fixture(file: string): Buffer {
-  return readFileSync(path.join(FIXTURES, file));
-}
 
 const organisations = new Map<string, OrganisationRow>();
 async function organisationFor(store: Store, currency: string): Promise<OrganisationRow> {

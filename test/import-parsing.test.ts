@@ -19,8 +19,8 @@ import { detectFormat, parseStatementFile } from '../src/import/parse.js';
 import { parseQif } from '../src/import/qif.js';
 import { ImportRefusal } from '../src/import/refusal.js';
 import { joinNarration, type StatementLine } from '../src/import/statement.js';
+import { FIXTURES } from './helpers/bank-statements.js';
 
-const FIXTURES = path.resolve('..', 'shared', 'fixtures', 'bank-statements');
 const minor = (r: ReturnType<typeof parseAmount>) => ('error' in r ? r.error : r.minor);
 const refusal = (fn: () => unknown): ImportRefusal => {
   try {

@@ -5,8 +5,6 @@
  * entities, and bank ids that contradict each other or what was imported before.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { it } from 'node:test';
 import { importStatement, type ImportOptions, type ImportRequest } from '../src/import/importer.js';
 import { DEFAULT_MAX_BYTES } from '../src/import/parse.js';
@@ -16,9 +14,8 @@ import type { Store } from '../src/store/db.js';
 import type { BankAccountRow, OrganisationRow } from '../src/store/schema.js';
 import { rejection } from './helpers/call.js';
 import { describeEachDialect } from './helpers/store.js';
+import { fixture } from './helpers/bank-statements.js';
 
-const FIXTURES = path.resolve('..', 'shared', 'fixtures', 'bank-statements');
-const fixture = (file: string) => readFileSync(path.join(FIXTURES, file));
 const ORG = 'org_refuse';
 
 let seq = 0;

@@ -6,8 +6,6 @@
  * cover every table of organisation data.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
@@ -38,8 +36,8 @@ import { asUser, BASE_URL, CLIENT } from './helpers/call.js';
 import { discover, oidc } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { describeEachDialect, openTestStore } from './helpers/store.js';
+import { fixture } from './helpers/bank-statements.js';
 
-const JOHN_LEWIS = path.resolve('..', 'shared', 'fixtures', 'bank-statements', 'csv', 'john-lewis-uk-credit-card-pending-gbp.csv');
 
 /** Tables with an organisation_id that are not the organisation's data, each with why. */
 const NOT_DATA = {
@@ -105,7 +103,7 @@ describeEachDialect('answers reused while the data stands still', (store) => {
       organisation: (await getOrganisation(store().db, books.org.id))!,
       account: { create: { name: 'John Lewis card', type: 'credit_card', currency: 'GBP' } },
       fileName: 'jl.csv',
-      bytes: readFileSync(JOHN_LEWIS),
+      bytes: fixture('csv/john-lewis-uk-credit-card-pending-gbp.csv'),
     });
     const accounts = await exact(bankingAccounts, books.org.id);
     assert.equal(accounts.accounts.length, empty.accounts.length + 1);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
 import { createApiClient, registerApp, revokeClient } from '../src/auth/clients.js';
 import { revokeConsent, saveConsent } from '../src/auth/consents.js';
@@ -18,7 +18,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import type { Database } from '../src/store/schema.js';
 import { createUser, organisationsOfUser, removeMembership, setMembership } from '../src/store/users.js';
-import { describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 const BASE = 'https://ledgerline.test';
 const ORG_A = 'org_tc_a';
@@ -94,18 +94,6 @@ async function same(store: Store, header: string | undefined, audience?: string)
   const after = await outcome(() => authenticate(store.db, header, audience));
   assert.deepEqual(after, before);
   return 'ok' in before ? 'ok' : before.error!;
-}
-
-function counting(db: Kysely<Database>): { db: Kysely<Database>; count: () => number } {
-  let n = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
-      n += 1;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return { db: db.withPlugin(plugin), count: () => n };
 }
 
 async function clientToken(store: Store, resource?: string): Promise<string> {
@@ -186,7 +174,7 @@ describeEachDialect(
     it('answers client credentials tokens as the reference does, reading the token once', async () => {
       const token = await clientToken(store());
       assert.equal(await same(store(), `Bearer ${token}`), 'ok');
-      const { db, count } = counting(store().db);
+      const { db, count } = countingQueries(store().db);
       const caller = await authenticate(db, `Bearer ${token}`, (await appFor(store())).service.resources.api);
       assert.equal(count(), 1);
       assert.deepEqual(caller.coverage.organisations, [{ id: ORG_A, name: 'Alpha Ltd' }]);
@@ -249,7 +237,7 @@ describeEachDialect(
       const db = store().db;
       const some = await userToken(store(), { organisations: [ORG_A, ORG_B] });
       assert.equal(await same(store(), `Bearer ${some.value}`), 'ok');
-      const { db: counted, count } = counting(db);
+      const { db: counted, count } = countingQueries(db);
       await authenticate(counted, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
       await authenticate(counted, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
       // the token with its client, then the consent with its grant and user, then memberships: per call

@@ -16,6 +16,7 @@ import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
 import { consentPage, type ConsentView } from './pages/consent.js';
 import { checkPassword } from './password-check.js';
 import { signInPage } from './pages/signin.js';
+import { list, one, type Form } from './respond.js';
 
 export interface InteractionOptions {
   provider: Provider;
@@ -27,11 +28,6 @@ export interface InteractionOptions {
   /** the identity provider for single sign-on, if any */
   external: ExternalIdentityConfig | undefined;
 }
-
-type Form = Record<string, string | string[] | undefined>;
-
-const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export function registerInteractions(app: FastifyInstance, o: InteractionOptions): void {
   // single sign-on beside the password when an external identity provider is configured (src/web/routes/external-routes.ts)

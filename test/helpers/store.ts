@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { after, before, describe } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type Kysely, type KyselyPlugin } from 'kysely';
 import { openStore, type Store } from '../../src/store/db.js';
 import type { DialectName } from '../../src/store/dialect.js';
 import { migrate } from '../../src/store/migrate.js';
+import type { Database } from '../../src/store/schema.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const DIALECTS: DialectName[] = (process.env.LEDGERLINE_TEST_DIALECTS ?? 'sqlite,postgres').split(',') as DialectName[];
@@ -52,4 +53,17 @@ export function describeEachDialect(name: string, body: (store: () => Store) => 
       });
     });
   }
+}
+
+/** The same database, counting the statements run through it. */
+export function countingQueries(db: Kysely<Database>): { db: Kysely<Database>; count: () => number } {
+  let n = 0;
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      n += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { db: db.withPlugin(plugin), count: () => n };
 }
