@@ -3,7 +3,8 @@
  * accounts, the books being written, the random stream, and a scheduler for things that happen
  * later (a bill's payment, a card statement, a tax return) and so only if before the demo date.
  */
-import { addDays, addMonths, daysBetween, endOfMonth, formatDate, humanDate, monthName, parseDate } from '../domain/dates.js';
+import { addDays, addMonths, daysBetween, endOfMonth, humanDate, monthLabel } from '../domain/dates.js';
+import { financialYearStart } from '../domain/periods.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { Narrator } from './banking.js';
 import type { BankDef, CustomerDef, ItemTemplate, SupplierDef, TaxKind } from './catalog.js';
@@ -120,16 +121,9 @@ export function dayBetween(ctx: OrgContext, first: string, last: string): string
   return addDays(first, ctx.rng.int(0, Math.max(0, daysBetween(first, last))));
 }
 
-function monthLabel(date: string): string {
-  const p = parseDate(date)!;
-  return `${monthName(p.month, true)} ${p.year}`;
-}
-
 /** The last day of the financial year that ended most recently before `date`. */
 function lastYearEnd(date: string, fyStartMonth: number): string {
-  const p = parseDate(date)!;
-  const startYear = p.month >= fyStartMonth ? p.year : p.year - 1;
-  return addDays(formatDate(startYear, fyStartMonth, 1), -1);
+  return addDays(financialYearStart(date, fyStartMonth), -1);
 }
 
 export function fillTemplate(text: string, date: string, fyStartMonth: number): string {

@@ -3,7 +3,7 @@
  * journals, loan repayments, bank fees and interest, the card statement paid from the current
  * account, tax returns paid after each period, and moving spare cash between accounts.
  */
-import { addDays, addMonths, formatDate, monthName, parseDate } from '../domain/dates.js';
+import { addDays, addMonths, formatDate, monthLabel, parseDate } from '../domain/dates.js';
 import { convert } from '../domain/money.js';
 import type { BankAccountRow } from '../store/schema.js';
 import { accountId, bankRow, contactId, nextNumber, type OrgContext } from './context.js';
@@ -11,11 +11,6 @@ import { exchangeRate } from './rates.js';
 
 function journalNumber(ctx: OrgContext): string {
   return `JNL-${String(nextNumber(ctx, 'journal', 1)).padStart(4, '0')}`;
-}
-
-function monthLabel(date: string): string {
-  const p = parseDate(date)!;
-  return `${monthName(p.month, true)} ${p.year}`;
 }
 
 /** The annual premium held in prepayments at the start, for the months of cover still to come. */

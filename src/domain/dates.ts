@@ -120,6 +120,11 @@ export function monthName(month: number, long = false): string {
   return (long ? LONG_MONTHS : MONTHS)[month - 1]!;
 }
 
+/** "March 2026", for a date or a month (yyyy-MM-dd or yyyy-MM). */
+export function monthLabel(dateOrMonth: string): string {
+  return `${monthName(Number(dateOrMonth.slice(5, 7)), true)} ${Number(dateOrMonth.slice(0, 4))}`;
+}
+
 /** "21 Nov 2026" */
 export function humanDate(date: IsoDate): string {
   const { year, month, day } = parts(date);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type Contact, type LedgerLine, type LineQuery } from '../accounting/types.js';
-import { endOfMonth, monthName, parseDate } from '../domain/dates.js';
+import { endOfMonth, maxDate, minDate, monthLabel } from '../domain/dates.js';
 import { formatMoney, toMajor } from '../domain/money.js';
 import type { OperationContext } from './context.js';
 import { defaultRolesOf } from './default-roles.js';
@@ -208,7 +208,7 @@ export const ledgerAccountTransactions = defineOperation({
           const narrowed: LineQuery =
             groupBy === 'supplier'
               ? { ...query, contactIds: [g.key] }
-              : { ...query, from: maxOf(query.from, `${g.key}-01`), to: minOf(query.to, endOfMonth(`${g.key}-01`)) };
+              : { ...query, from: maxDate(query.from, `${g.key}-01`), to: minDate(query.to, endOfMonth(`${g.key}-01`)) };
           const lines = await ctx.accounting.lines(narrowed, limit);
           if (lines.length < g.count) notes.push(`Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines.`);
           return { ...group, transactions: await present(lines) };
@@ -266,14 +266,6 @@ export const ledgerAccountTransactions = defineOperation({
     };
   },
 });
-
-function monthLabel(key: string): string {
-  const p = parseDate(`${key}-01`)!;
-  return `${monthName(p.month, true)} ${p.year}`;
-}
-
-const maxOf = (a: string, b: string) => (a > b ? a : b);
-const minOf = (a: string, b: string) => (a < b ? a : b);
 
 /** Turns connector lines into output rows, with the service's published documents attached. */
 function presenter(ctx: OperationContext, chart: ChartAccount[], contactNames: () => Promise<Map<string, string>>, sign: 1 | -1) {
