@@ -2,6 +2,7 @@
  * Settings from the environment, checked once at start with messages that say what to fix.
  * README.md lists every setting.
  */
+import { isIP } from 'node:net';
 import type { JWK } from 'jose';
 import { defaultRateLimits, type RateLimits } from './http/service.js';
 import { isPostgresUrl } from './store/db.js';
@@ -30,6 +31,10 @@ export interface Config {
   accountingTimeoutMs: number;
   /** memory for reused answers, in bytes of their JSON (0: none) */
   resultCacheBytes: number;
+  /** reverse proxies whose X-Forwarded-For is believed: addresses, CIDR ranges or proxy-addr's names; empty for none */
+  trustProxy: string[];
+  /** the bearer token /metrics wants; /metrics is off without one */
+  metricsToken: string | undefined;
 }
 
 export interface ExternalIdentityConfig {
@@ -50,6 +55,7 @@ const RATE_SETTINGS = {
   RATE_LIMIT_SIGN_IN_PER_ACCOUNT: 'signInPerAccount',
   RATE_LIMIT_SIGN_IN_PER_ADDRESS: 'signInPerAddress',
   RATE_LIMIT_TOKEN_ENDPOINT: 'tokenEndpointPerAddress',
+  RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: 'registrationsPerAddress',
 } as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -78,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (u.protocol !== 'https:' && u.protocol !== 'http:') problems.push('BASE_URL must be an http(s) URL');
     if (production && u.protocol !== 'https:') problems.push('BASE_URL must be https in production (NODE_ENV=production)');
     if (u.search || u.hash) problems.push('BASE_URL must not have a query or fragment');
+    // the service answers at the root of its origin: the authorization server's endpoint URLs are built that way
+    if (u.pathname !== '/') problems.push('BASE_URL must be an origin without a path (scheme, host and port): the service answers at the root');
   } catch {
     problems.push(`BASE_URL is not a URL: "${env.BASE_URL}"`);
   }
@@ -108,6 +116,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else overrides[key] = n;
   }
 
+  const trustProxy = readTrustProxy(env.TRUST_PROXY);
+  problems.push(...trustProxy.problems);
+
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken && metricsToken.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters (leave it unset to turn /metrics off)');
+
   const external = readExternalIdentity(env, production);
   problems.push(...external.problems);
 
@@ -128,7 +142,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     accountingTimeoutMs,
     resultCacheBytes: resultCacheMb * 1024 * 1024,
+    trustProxy: trustProxy.entries,
+    metricsToken,
   };
+}
+
+/** proxy-addr's names for well-known ranges, which Fastify's trustProxy accepts beside addresses and CIDRs */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: comma-separated addresses or CIDR ranges of the reverse proxies in front of the service
+ * (or loopback, linklocal, uniquelocal). Unset or empty: none, the client address is the connection's.
+ * "true", "*" or a hop count are refused: trusting every sender lets any caller choose its address.
+ */
+export function readTrustProxy(value: string | undefined): { entries: string[]; problems: string[] } {
+  const entries = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => {
+    if (TRUST_PROXY_NAMES.has(entry)) return false;
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (!family || rest.length) return true;
+    if (prefix === undefined) return false;
+    const bits = Number(prefix);
+    return !/^\d{1,3}$/.test(prefix) || bits > (family === 4 ? 32 : 128);
+  });
+  return bad.length
+    ? { entries: [], problems: [`TRUST_PROXY must be comma-separated addresses or CIDR ranges of your reverse proxies (or loopback, linklocal, uniquelocal); not ${bad.map((b) => `"${b}"`).join(', ')}`] }
+    : { entries, problems: [] };
 }
 
 /**

@@ -22,6 +22,8 @@ import { openTestStore, TEST_DATABASE_URL } from './helpers/store.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 
 const REDIS = { host: '127.0.0.1', port: 6379 };
+const METRICS_TOKEN = 'metrics-token-for-the-production-tests';
+const scrape = async (baseUrl: string) => (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
 async function clientToken(store: Store, baseUrl: string, organisationId: string) {
   const c = await createApiClient(store.db, { organisationId, name: 'production test' });
@@ -137,14 +139,14 @@ describe('faults', () => {
         metrics.rateLimitDegraded.set(0);
       },
     });
-    const server = await startServer(store, { today: TODAY, counters, metrics, countersReady: async () => (await redis.ping()) === 'PONG' });
+    const server = await startServer(store, { today: TODAY, counters, metrics, metricsToken: METRICS_TOKEN, countersReady: async () => (await redis.ping()) === 'PONG' });
     try {
       const { token } = await clientToken(store, server.baseUrl, orgId);
       assert.equal((await api(server.baseUrl, '/v1/operations/accounts.list', token)).status, 200);
       proxy.cut();
       for (let i = 0; i < 3; i++) assert.equal((await api(server.baseUrl, '/v1/operations/accounts.list', token)).status, 200);
       assert.deepEqual(events, ['degraded']);
-      assert.match(await (await fetch(`${server.baseUrl}/metrics`)).text(), /ledgerline_rate_limit_degraded 1/);
+      assert.match(await scrape(server.baseUrl), /ledgerline_rate_limit_degraded 1/);
       const ready: any = await (await fetch(`${server.baseUrl}/readyz`)).json();
       assert.equal(ready.checks.redis, 'unavailable');
       proxy.restore();
@@ -208,7 +210,7 @@ describe('faults', () => {
 
   it('health, metrics by operation and status, request ids, and logs without secrets', async () => {
     const lines: Record<string, unknown>[] = [];
-    const server = await startServer(store, { today: TODAY, log: (e) => lines.push(e) });
+    const server = await startServer(store, { today: TODAY, metricsToken: METRICS_TOKEN, log: (e) => lines.push(e) });
     try {
       assert.deepEqual(await (await fetch(`${server.baseUrl}/healthz`)).json(), { status: 'ok' });
       const ready: any = await (await fetch(`${server.baseUrl}/readyz`)).json();
@@ -220,7 +222,7 @@ describe('faults', () => {
       const again = await fetch(`${server.baseUrl}/v1/operations/reports.profit_and_loss`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(await again.text(), await r.text(), 'the kept answer, byte for byte');
       await api(server.baseUrl, '/v1/operations/reports.profit_and_loss?bad=1', token);
-      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      const text = await scrape(server.baseUrl);
       assert.match(text, /ledgerline_http_requests_total\{route="reports.profit_and_loss",method="GET",status="200"\} 2/);
       assert.match(text, /ledgerline_result_cache_lookups_total\{result="hit"\} 1\n/);
       assert.match(text, /ledgerline_result_cache_lookups_total\{result="miss"\} 1\n/);

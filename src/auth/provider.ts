@@ -164,7 +164,7 @@ export function createAuthServer(options: AuthServerOptions): Provider {
   } as Configuration;
 
   const provider = new Provider(baseUrl, configuration);
-  provider.proxy = true;
+  provider.proxy = true; // reads X-Forwarded-For/-Proto, which src/http/auth-server-handoff.ts pins to the trusted address and BASE_URL's scheme
 
   // API clients' secrets are stored as SHA-256 hashes; compare the hash of what was sent, in constant time
   (provider.Client.prototype as any).compareClientSecret = async function (this: { clientSecret?: string }, actual: unknown) {

@@ -51,6 +51,8 @@ export async function serveCommand(): Promise<number> {
     metrics,
     accountingTimeoutMs: config.accountingTimeoutMs,
     resultCacheBytes: config.resultCacheBytes,
+    trustProxy: config.trustProxy,
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     ...(config.externalIdentity ? { externalIdentity: config.externalIdentity } : {}),
     ...(readStore ? { readStore } : {}),
     ...(counters ? { counters, countersReady: async () => (await redis!.ping()) === 'PONG' } : {}),

@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import middie from '@fastify/middie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuthServer, resourcesFor } from '../auth/provider.js';
 import { loadSecrets, type ServiceSecrets } from '../auth/secrets.js';
@@ -16,7 +15,7 @@ import type { Store } from '../store/db.js';
 import { registerInteractions } from '../web/interactions.js';
 import { registerWebPages } from '../web/pages-routes.js';
 import { registerDocs } from './docs.js';
-import { internalProblem, problemFrom, sendProblem } from './problem.js';
+import { clientErrorHandler, internalProblem, problemFrom, sendProblem } from './problem.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './rate-limit.js';
 import { registerRest } from './rest.js';
 import { Metrics } from './metrics.js';
@@ -25,6 +24,8 @@ import { isDatabaseUnavailable } from '../store/errors.js';
 import { DEFAULT_RESULT_CACHE_MB, type ExternalIdentityConfig } from '../config.js';
 import { ResultCache } from '../operations/result-cache.js';
 import { registerProtectedResourceMetadata } from './well-known.js';
+import { registerAuthServer } from './auth-server-handoff.js';
+import { registerMetrics } from './metrics-route.js';
 
 export interface AppOptions {
   store: Store;
@@ -49,6 +50,13 @@ export interface AppOptions {
   externalIdentity?: ExternalIdentityConfig;
   /** memory for answers reused while an organisation's data stands still, in bytes of JSON; 0 for none (default 64 MB) */
   resultCacheBytes?: number;
+  /**
+   * addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY);
+   * none by default, so the client address is the connection's
+   */
+  trustProxy?: string[];
+  /** the bearer token /metrics wants (METRICS_TOKEN); without one /metrics is off */
+  metricsToken?: string;
 }
 
 // the stylesheet is read from the source tree, so the compiled server serves the same file
@@ -95,7 +103,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const app = Fastify({
     logger: false,
     bodyLimit: 64 * 1024,
-    trustProxy: true,
+    // a forwarded address is believed only from a configured proxy: otherwise any caller picks its own
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
+    clientErrorHandler: clientErrorHandler(baseUrl),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -130,7 +140,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
-      return sendProblem(reply, problemFrom(new OperationError(status, code, 'Bad request', (error as Error).message), baseUrl));
+      const title = status === 413 ? 'Payload too large' : status === 415 ? 'Unsupported media type' : 'Bad request';
+      return sendProblem(reply, problemFrom(new OperationError(status, code, title, (error as Error).message), baseUrl));
     }
     log({ level: 'error', requestId: request.id, message: (error as Error).message, stack: (error as Error).stack });
     return sendProblem(reply, internalProblem(baseUrl, request.id));
@@ -140,41 +151,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   );
 
   await app.register(formbody);
-  await app.register(middie);
-
-  // the token and registration endpoints are throttled per client address against guessing and floods
-  app.use(async (req: any, res: any, next: () => void) => {
-    const path = String(req.url ?? '').split('?')[0];
-    if (req.method === 'POST' && (path === '/oauth/token' || path === '/oauth/register')) {
-      const address = String(req.socket?.remoteAddress ?? 'unknown');
-      const result = await limiter.check(limits.tokenEndpointPerAddress, address);
-      if (!result.allowed) {
-        res.statusCode = 429;
-        res.setHeader('content-type', 'application/json');
-        res.setHeader('retry-after', String(result.resetSeconds));
-        res.end(JSON.stringify({ error: 'rate_limited', error_description: `too many requests; retry in ${result.resetSeconds} s` }));
-        return;
-      }
-    }
-    next();
-  });
-  const providerCallback = provider.callback();
-  app.use((req: any, res: any, next: () => void) => {
-    const path = String(req.url ?? '').split('?')[0]!;
-    const forProvider =
-      path === '/.well-known/oauth-authorization-server' ||
-      path === '/.well-known/openid-configuration' ||
-      (path.startsWith('/oauth/') && !path.startsWith('/oauth/interaction/'));
-    if (forProvider) {
-      // the provider answers these itself, past Fastify's hooks: count them here
-      const started = process.hrtime.bigint();
-      res.once('finish', () => {
-        metrics.observeRequest('oauth', req.method, String(res.statusCode), Number(process.hrtime.bigint() - started) / 1e9);
-      });
-      return providerCallback(req, res);
-    }
-    next();
-  });
+  await registerAuthServer(app, service);
 
   app.get('/assets/site.css', async (_req, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -202,7 +179,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     if (!ready) reply.code(503).header('retry-after', '5');
     return { status: ready ? 'ready' : 'unavailable', checks };
   });
-  app.get('/metrics', async (_req, reply) => reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics()));
+  registerMetrics(app, metrics, baseUrl, options.metricsToken);
 
   registerInteractions(app, {
     provider,

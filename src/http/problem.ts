@@ -2,6 +2,8 @@
  * Errors as RFC 9457 problem details (application/problem+json): type, title, status, detail, a
  * stable code, and errors[] naming each bad parameter. Nothing internal ever reaches the body.
  */
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import { OperationError } from '../operations/errors.js';
 
@@ -29,6 +31,37 @@ export function problemFrom(error: OperationError, baseUrl: string): Problem {
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   return reply.code(problem.status).header('content-type', 'application/problem+json; charset=utf-8').send(problem);
+}
+
+/** A problem on a raw Node response, for answers given outside Fastify's reply (the provider's hand-off). */
+export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(problem);
+  res.writeHead(problem.status, { ...headers, 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * Fastify's clientErrorHandler: errors Node's HTTP parser meets before any request exists (headers too
+ * large, malformed request lines, timeouts), answered as problem+json like everything else, then the
+ * connection closed as Node itself does.
+ */
+export function clientErrorHandler(baseUrl: string) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, code, detail] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'request_header_fields_too_large', 'the request header fields are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'request_timeout', 'the request was not received in time']
+          : [400, 'bad_request', 'the request is not valid HTTP'];
+    const body = JSON.stringify(problemFrom(new OperationError(status, code, STATUS_CODES[status]!, detail), baseUrl));
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    socket.destroy(error);
+  };
 }
 
 export function internalProblem(baseUrl: string, requestId: string): Problem {

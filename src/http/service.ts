@@ -17,6 +17,8 @@ export interface RateLimits {
   signInPerAddress: Limit;
   /** token and registration endpoints, per client address */
   tokenEndpointPerAddress: Limit;
+  /** self-registrations (POST /oauth/register), per client address */
+  registrationsPerAddress: Limit;
 }
 
 export interface ServiceContext {
@@ -56,5 +58,6 @@ export function defaultRateLimits(overrides: Partial<Record<keyof RateLimits, nu
     signInPerAccount: make('sign-in-account', 'signInPerAccount', 10, 900),
     signInPerAddress: make('sign-in-address', 'signInPerAddress', 50, 900),
     tokenEndpointPerAddress: make('token-endpoint', 'tokenEndpointPerAddress', 120, 60),
+    registrationsPerAddress: make('registrations', 'registrationsPerAddress', 20, 3600),
   };
 }

@@ -1,6 +1,7 @@
 /** RFC 9728 protected resource metadata for the REST API and the MCP endpoint. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SERVICE_SCOPES } from '../auth/clients.js';
+import { METADATA_CACHE_CONTROL } from './auth-server-handoff.js';
 import type { ServiceContext } from './service.js';
 
 export function registerProtectedResourceMetadata(app: FastifyInstance, service: ServiceContext): void {
@@ -14,8 +15,11 @@ export function registerProtectedResourceMetadata(app: FastifyInstance, service:
   });
   const api = metadata(service.resources.api, 'Ledgerline REST API');
   const mcp = metadata(service.resources.mcp, 'Ledgerline MCP server');
-  app.get('/.well-known/oauth-protected-resource/v1', async (_req, reply) => reply.header('access-control-allow-origin', '*').send(api));
-  app.get('/.well-known/oauth-protected-resource/mcp', async (_req, reply) => reply.header('access-control-allow-origin', '*').send(mcp));
+  // every URL in it is from BASE_URL, never from the request, so it can be cached by anyone
+  const serve = (document: object) => async (_req: unknown, reply: FastifyReply) =>
+    reply.header('access-control-allow-origin', '*').header('cache-control', METADATA_CACHE_CONTROL).send(document);
+  app.get('/.well-known/oauth-protected-resource/v1', serve(api));
+  app.get('/.well-known/oauth-protected-resource/mcp', serve(mcp));
   // a client that asks the root gets the MCP endpoint's, the one that is discovered without set-up
-  app.get('/.well-known/oauth-protected-resource', async (_req, reply) => reply.header('access-control-allow-origin', '*').send(mcp));
+  app.get('/.well-known/oauth-protected-resource', serve(mcp));
 }
