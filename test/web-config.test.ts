@@ -1,4 +1,4 @@
-/** The external identity provider's settings: all three or none, and an https issuer (http only on loopback, outside production). */
+/** Settings checked at start: the external identity provider's (all three or none, an https issuer), the proxies trusted, the metrics token, the limits and BASE_URL. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ConfigError, loadConfig, readExternalIdentity } from '../src/config.js';
@@ -23,4 +23,29 @@ it('wants an https issuer, allowing http on the loopback address outside product
   assert.equal(readExternalIdentity({ ...ALL, OIDC_ISSUER: 'http://127.0.0.1:4000', NODE_ENV: 'production' }).config, undefined);
   assert.deepEqual(readExternalIdentity({ ...ALL, OIDC_ISSUER: 'not a url' }).problems, ['OIDC_ISSUER is not a URL: "not a url"']);
   assert.throws(() => loadConfig({ OIDC_CLIENT_ID: 'x' }), (e: unknown) => e instanceof ConfigError && /OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together/.test(e.message));
+});
+
+it('TRUST_PROXY: addresses and CIDR ranges of the proxies, none by default; trusting everyone is refused (issue 13, item 3)', () => {
+  assert.deepEqual(loadConfig({}).trustProxy, []);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '' }).trustProxy, []);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 172.28.0.0/16,::1,fd00::/8,loopback' }).trustProxy, ['10.0.0.5', '172.28.0.0/16', '::1', 'fd00::/8', 'loopback']);
+  for (const value of ['true', '*', '1', '10.0.0.0/33', '10.0.0.1/x', 'proxy.internal', '10.0.0.1/8/8', '::1/129'])
+    assert.throws(() => loadConfig({ TRUST_PROXY: value }), (e: unknown) => e instanceof ConfigError && /TRUST_PROXY must be comma-separated addresses or CIDR ranges/.test(e.message), value);
+});
+
+it('METRICS_TOKEN: off when unset, at least 32 characters when set (issue 13, item 7b)', () => {
+  assert.equal(loadConfig({}).metricsToken, undefined);
+  assert.equal(loadConfig({ METRICS_TOKEN: 'm'.repeat(32) }).metricsToken, 'm'.repeat(32));
+  assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (e: unknown) => e instanceof ConfigError && /METRICS_TOKEN must be at least 32 characters/.test(e.message));
+});
+
+it('RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: 20 an hour by default, settable (issue 13, item 2)', () => {
+  assert.deepEqual(loadConfig({}).rateLimits.registrationsPerAddress, { name: 'registrations', limit: 20, windowSeconds: 3600 });
+  assert.equal(loadConfig({ RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: '5' }).rateLimits.registrationsPerAddress.limit, 5);
+  assert.throws(() => loadConfig({ RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: 'many' }), ConfigError);
+});
+
+it('BASE_URL is an origin: every published URL is built from it at the root (issue 13, item 4)', () => {
+  assert.equal(loadConfig({ BASE_URL: 'https://books.example.com/' }).baseUrl, 'https://books.example.com');
+  assert.throws(() => loadConfig({ BASE_URL: 'https://books.example.com/ledgerline' }), (e: unknown) => e instanceof ConfigError && /BASE_URL must be an origin without a path/.test(e.message));
 });
