@@ -12,6 +12,8 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+# Behind a reverse proxy set TRUST_PROXY to its address or range (compose.yaml does); unset, the
+# client address is the connection's and X-Forwarded-For is ignored. /metrics wants METRICS_TOKEN.
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/web/assets ./src/web/assets
