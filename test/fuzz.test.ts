@@ -65,9 +65,14 @@ const KNOWN_BUGS = {
    * refuses (labelFor throws). dateParam (src/operations/params.ts) accepts dates the period arithmetic cannot go past.
    */
   pastYear9999: true,
+  /** on PostgreSQL, a NUL in text that reaches a statement answers 500 (banking.transactions?search=%00, documents.get?ids=%00, documents.file?id=%00): textParam (src/operations/params.ts) lets it through */
+  nulOnPostgres: true,
 };
-/** what the server logs for pastYear9999 */
-const YEAR_10000 = /SQL string contains no statements|not a yyyy-MM-dd date: 10000-/;
+/** The known 500s, told apart by what the server logged and what was sent. */
+const KNOWN_500S = [
+  { on: KNOWN_BUGS.pastYear9999, logged: /SQL string contains no statements|not a yyyy-MM-dd date: 10000-/, sent: (t: string) => t.startsWith('9999-') },
+  { on: KNOWN_BUGS.nulOnPostgres, logged: /invalid byte sequence for encoding "UTF8": 0x00/, sent: (t: string) => t.includes('\u0000') },
+];
 const PROTOTYPE_KEY = new RegExp(`(^|&)(${Object.getOwnPropertyNames(Object.prototype).join('|')})(=|&|$)`);
 
 function runParameters(): fc.Parameters<unknown> {
@@ -195,7 +200,8 @@ for (const dialect of DIALECTS) {
     function checkCommon(what: string, a: Answer, sent: readonly string[]): boolean {
       // taken first, so what this request logged is never blamed on the next one
       const logged = errorsLogged.splice(0);
-      if (KNOWN_BUGS.pastYear9999 && logged.length > 0 && logged.every((e) => YEAR_10000.test(String(e.message))) && sent.some((t) => t.startsWith('9999-'))) return false;
+      const known = KNOWN_500S.find((k) => k.on && logged.length > 0 && logged.every((e) => k.logged.test(String(e.message))) && sent.some(k.sent));
+      if (known) return false;
       assert.ok(a.status < 500, describeRequest(what, a));
       assert.deepEqual(logged, [], `the server logged an error for ${describeRequest(what, a)}`);
       assert.deepEqual(leaksIn(a.text, sent, foreign), [], describeRequest(what, a));
@@ -356,6 +362,14 @@ for (const dialect of DIALECTS) {
         const a = await send(`/v1/operations/reports.profit_and_loss?${query}`, { headers: headerSet(restTokens[0]!, {}) });
         assert.ok(a.status < 500, describeRequest(query, a));
         checkRest(query, a, []);
+      }
+    });
+
+    it('a NUL in text parameters is answered, or refused with a 400', { todo: KNOWN_BUGS.nulOnPostgres && dialect === 'postgres' && '500 on PostgreSQL today' }, async () => {
+      for (const query of ['banking.transactions?search=%00', 'documents.get?ids=%00', 'documents.file?id=a%00b', 'accounts.list?search=%00', 'bills.list_to_pay?filter=%00']) {
+        const a = await send(`/v1/operations/${query}`, { headers: headerSet(restTokens[0]!, {}) });
+        assert.ok(a.status < 500, describeRequest(query, a));
+        checkRest(query, a, ['\u0000']);
       }
     });
 
