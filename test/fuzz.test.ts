@@ -96,6 +96,28 @@ interface Answer {
   text: string;
 }
 
+describe('the fuzz checks', () => {
+  it('leaksIn finds internal detail and foreign markers, and forgives what the caller sent', () => {
+    const foreign = ['Quillfeather Foreign Holdings'];
+    assert.deepEqual(leaksIn('{"detail":"no account named Office"}', [], foreign), []);
+    for (const body of [
+      '{"detail":"boom\\n    at run (x.js:1:1)"}',
+      '{"detail":"cannot open /app/src/store/db.ts"}',
+      '{"detail":"cannot find module node_modules/pg"}',
+      '{"detail":"SQLITE_ERROR: near \\"x\\": syntax error"}',
+      '{"detail":"select id from documents where id = $1"}',
+      '{"detail":"must be at most undefined characters"}',
+      '{"total":"NaN"}',
+      '{"detail":"[object Object]"}',
+      '{"supplier":"Quillfeather Foreign Holdings"}',
+    ])
+      assert.equal(leaksIn(body, [], foreign).length, 1, body);
+    assert.deepEqual(leaksIn('{"detail":"no account named NaN"}', ['NaN'], foreign), [], 'an echo of what was sent is no leak');
+    assert.deepEqual(leaksIn('{"notFound":["a\\"select x from y"]}', ['a"select x from y'], foreign), [], 'nor is it when JSON-escaped');
+    assert.equal(leaksIn('{"detail":"NaN and undefined"}', ['NaN'], foreign).length, 1, 'what was not sent still counts');
+  });
+});
+
 for (const dialect of DIALECTS) {
   describe(`HTTP fuzz [${dialect}]`, () => {
     let store: Store;
