@@ -10,11 +10,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { hash } from '@node-rs/argon2';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { LedgerWriter } from '../src/accounting/builtin/writer.js';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
-import { hash } from '@node-rs/argon2';
 import { defaultRateLimits } from '../src/http/service.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { provisionOrganisation } from '../src/provision.js';
