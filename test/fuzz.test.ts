@@ -58,7 +58,7 @@ const KNOWN_BUGS = {
   /** a tools/call whose params fail the SDK's own schema (arguments null, no name) answers -32603 with zod's issues as the message (src/mcp/server.ts; issue 13 item 7) */
   mcpParamsInternalError: true,
   /** a path with invalid UTF-8 (/v1/operations/%ED%A0%80) answers Fastify's own 400 JSON, not problem+json, without X-Request-Id (src/http/app.ts: frameworkErrors) */
-  badUrlNotProblem: true,
+  badUrlNotProblem: false,
   /**
    * a custom period at the end of year 9999 (from=to=9999-12-31; from=9999-11-01&to=9999-12-31) answers 500: date arithmetic
    * makes "10000-01-01", which sorts before "9999-12-31" (range-totals.ts builds an empty statement) and which parseDate then

@@ -106,6 +106,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // a forwarded address is believed only from a configured proxy: otherwise any caller picks its own
     trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     clientErrorHandler: clientErrorHandler(baseUrl),
+    // a URL Fastify cannot route (invalid percent-encoding or UTF-8) gets a problem like any other 400
+    // (answered before any hook runs, so it sets the headers onSend would)
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff'), problemFrom(new OperationError(400, 'bad_request', 'Bad request', error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding or UTF-8)' : 'the request could not be routed'), baseUrl)),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
