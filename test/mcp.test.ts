@@ -21,7 +21,7 @@ import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { buildMcpBooks, PDF, PNG } from './helpers/mcp-books.js';
-import { BrowserAuth, connectWithOAuth, connectWithToken } from './helpers/mcp.js';
+import { BrowserAuth, clientCredentialsToken, connectWithOAuth, connectWithToken } from './helpers/mcp.js';
 import { api, connect, discover } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
@@ -57,10 +57,11 @@ function problemOf(result: CallToolResult): Record<string, any> {
   return JSON.parse((first as { text: string }).text);
 }
 
-async function postMcp(url: string, token?: string, body: unknown = INITIALIZE, method = 'POST') {
+async function postMcp(url: string, token?: string, body: unknown = INITIALIZE, method = 'POST', extraHeaders: Record<string, string> = {}) {
   const response = await fetch(url, {
     method,
     headers: {
+      ...extraHeaders,
       ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
       accept: 'application/json, text/event-stream',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -90,17 +91,6 @@ async function postWithHost(url: string, host: string, token: string): Promise<{
     req.on('error', reject);
     req.end(body);
   });
-}
-
-async function clientCredentialsToken(base: string, clientId: string, secret: string, resource: string, scope = 'service.read'): Promise<string> {
-  const response = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope, resource }),
-  });
-  const body = (await response.json()) as { access_token: string };
-  assert.equal(response.status, 200, JSON.stringify(body));
-  return body.access_token;
 }
 
 /** Calls every tool once (documents_file twice: an image and a PDF) and checks each figure. */
@@ -251,11 +241,11 @@ for (const dialect of DIALECTS) {
 
     it('answers 401 with the challenge that starts discovery, with CORS for browser clients', async () => {
       const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read"`;
-      const none = await postMcp(mcp);
+      const none = await postMcp(mcp, undefined, INITIALIZE, 'POST', { origin: 'http://localhost:6274' });
       assert.equal(none.status, 401);
       assert.equal(none.headers.get('www-authenticate'), challenge);
       assert.equal(none.body.code, 'invalid_token');
-      assert.equal(none.headers.get('access-control-allow-origin'), '*');
+      assert.equal(none.headers.get('access-control-allow-origin'), 'http://localhost:6274');
       assert.match(none.headers.get('access-control-expose-headers')!, /WWW-Authenticate/);
       assert.match(none.headers.get('access-control-expose-headers')!, /Mcp-Session-Id/);
       const bad = await postMcp(mcp, 'not-a-real-token');
@@ -270,7 +260,7 @@ for (const dialect of DIALECTS) {
         headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
       });
       assert.equal(preflight.status, 204);
-      assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:6274');
       for (const h of ['Authorization', 'Content-Type', 'Mcp-Session-Id', 'Mcp-Protocol-Version']) assert.match(preflight.headers.get('access-control-allow-headers')!, new RegExp(h));
       assert.match(preflight.headers.get('access-control-allow-methods')!, /POST/);
 
