@@ -24,6 +24,7 @@ import { buildMcpBooks, PDF, PNG } from './helpers/mcp-books.js';
 import { BrowserAuth, clientCredentialsToken, connectWithOAuth, connectWithToken } from './helpers/mcp.js';
 import { api, connect, discover } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
+import { assertEveryPropertyRequired, assertSchemaRequiresSpecFields, assertSpecFields } from './helpers/spec-fields.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
 const PASSWORD = 'correct horse battery';
@@ -102,6 +103,7 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
     const tool = tools.find((t) => t.name === name)!;
     const check = ajv.compile(tool.outputSchema!);
     assert.ok(check(result.structuredContent), `${name}: ${ajv.errorsText(check.errors)}`);
+    assertSpecFields(name.replace('_', '.'), result.structuredContent);
     if (name !== 'documents_file') assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), result.structuredContent);
     called.add(name);
     return { structured: result.structuredContent as any, content: result.content };
@@ -117,6 +119,10 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   );
   assert.equal(ledger.transactions[4].amountInCurrency, 120);
   assert.equal(ledger.transactions[4].document.id, 'doc_acme');
+  assert.deepEqual([ledger.groups, ledger.reconciliation, ledger.transactions[0].document], [null, null, null], 'fields that do not apply are null, not left out');
+  const grouped = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', groupBy: 'supplier', detailForTop: 1 })).structured;
+  assert.equal(grouped.transactions, null);
+  assert.deepEqual(grouped.groups.map((g: any) => [g.name, g.transactions === null ? null : g.transactions.length]), [['Acme Software', 4], ['Paper Co', null]]);
 
   const pl = (await call('reports_profit_and_loss')).structured;
   assert.deepEqual(pl.periods, [{ label: 'Nov 2026', from: '2026-11-01', to: '2026-11-30' }]);
@@ -151,7 +157,7 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   assert.equal(bills.total, 2096);
   assert.deepEqual(
     bills.bills.map((b: any) => [b.supplier, b.dueDate, b.currency, b.originalAmount, b.amountDue]),
-    [['Acme Software', '2026-09-14', 'USD', 120, 96], ['Landlord Ltd', '2026-11-30', 'GBP', undefined, 2000]],
+    [['Acme Software', '2026-09-14', 'USD', 120, 96], ['Landlord Ltd', '2026-11-30', 'GBP', null, 2000]],
   );
 
   const filters = (await call('bills_list_saved_filters')).structured;
@@ -189,6 +195,9 @@ function assertToolDefinitions(tools: Tool[]) {
     assert.equal(t.outputSchema?.type, 'object');
     assert.equal((t.inputSchema as any).additionalProperties, false, `${t.name}: unknown arguments are refused, so the schema says so`);
     for (const [name, p] of Object.entries<any>(t.inputSchema.properties ?? {})) assert.ok(p.description, `${t.name}.${name} has a description`);
+    // every field the spec lists is declared and required; no field is ever left out of an answer
+    assertSchemaRequiresSpecFields(t.name.replace('_', '.'), t.outputSchema!);
+    assertEveryPropertyRequired(t.name, t.outputSchema!);
     // other operations are named by their tool names, the names the model sees
     assert.doesNotMatch(t.description!, /\b(ledger\.account_transactions|banking\.accounts|documents\.(get|file)|bills\.list_saved_filters)\b/, t.name);
   }
