@@ -264,7 +264,7 @@ describeEachDialect(
       assert.equal(byId.account.id, DOLLAR);
     });
 
-    it('shapes each transaction, with linked only when matched to a document', async () => {
+    it('shapes each transaction, with linked null unless matched to a document', async () => {
       const result = await txns(store(), { account: CURRENT, order: 'oldest' });
       const [a03, a04, a05] = result.transactions;
       assert.deepEqual(a04, {
@@ -280,11 +280,12 @@ describeEachDialect(
         suggestedMatch: true,
         report: `statement-${CURRENT}`,
         runningBalance: 6254.51,
+        linked: null,
       });
       assert.equal(a03.direction, 'in');
       assert.equal(a03.reconciledIn, 'service');
       assert.equal(a03.suggestedMatch, false);
-      assert.ok(!('linked' in a03));
+      assert.equal(a03.linked, null);
       assert.deepEqual(a05.linked, {
         documentId: 'doc_gwr',
         number: 'INV-889',

@@ -128,12 +128,12 @@ async function setup(store: { db: Kysely<Database> }): Promise<void> {
 
 // --- expected outputs ---
 
-const AARDVARK = { supplier: 'Aardvark Ltd', invoiceNumber: 'AA-1', type: 'bill', date: '2026-02-10', dueDate: '2026-03-01', scheduledDate: null, tags: 'Office', currency: 'GBP', amountDue: 10, latestNote: null };
-const ACME_LTD = { supplier: 'acme ltd', invoiceNumber: 'AL-5', type: 'bill', date: '2026-02-20', dueDate: '2026-03-01', scheduledDate: null, tags: 'office', currency: 'GBP', amountDue: 2.5, latestNote: null };
-const ACME = { supplier: 'Acme Supplies', invoiceNumber: 'INV-1', type: 'bill', date: '2026-02-01', dueDate: '2026-03-01', scheduledDate: null, tags: 'Office, Urgent', currency: 'GBP', amountDue: 120, latestNote: 'Chased twice' };
+const AARDVARK = { supplier: 'Aardvark Ltd', invoiceNumber: 'AA-1', type: 'bill', date: '2026-02-10', dueDate: '2026-03-01', scheduledDate: null, tags: 'Office', currency: 'GBP', originalAmount: null, amountDue: 10, latestNote: null };
+const ACME_LTD = { supplier: 'acme ltd', invoiceNumber: 'AL-5', type: 'bill', date: '2026-02-20', dueDate: '2026-03-01', scheduledDate: null, tags: 'office', currency: 'GBP', originalAmount: null, amountDue: 2.5, latestNote: null };
+const ACME = { supplier: 'Acme Supplies', invoiceNumber: 'INV-1', type: 'bill', date: '2026-02-01', dueDate: '2026-03-01', scheduledDate: null, tags: 'Office, Urgent', currency: 'GBP', originalAmount: null, amountDue: 120, latestNote: 'Chased twice' };
 const DELTA = { supplier: 'Delta Ltd', invoiceNumber: 'D-9', type: 'bill', date: '2026-03-05', dueDate: '2026-03-15', scheduledDate: null, tags: ' urgent ,Travel', currency: 'USD', originalAmount: 1000, amountDue: 799.99, latestNote: null };
 const BOREALIS = { supplier: 'Borealis GmbH', invoiceNumber: 'RE-77', type: 'bill', date: '2026-03-01', dueDate: '2026-03-20', scheduledDate: '2026-03-19', tags: 'IT', currency: 'EUR', originalAmount: 500, amountDue: 432.1, latestNote: null };
-const CAROL = { supplier: 'Carol Jones — Client visit Leeds', invoiceNumber: 'EXP-3', type: 'expense_claim', date: '2026-03-10', dueDate: '2026-03-31', scheduledDate: null, tags: '', currency: 'GBP', amountDue: 45.5, latestNote: 'Receipts attached' };
+const CAROL = { supplier: 'Carol Jones — Client visit Leeds', invoiceNumber: 'EXP-3', type: 'expense_claim', date: '2026-03-10', dueDate: '2026-03-31', scheduledDate: null, tags: '', currency: 'GBP', originalAmount: null, amountDue: 45.5, latestNote: 'Receipts attached' };
 
 const SUMMARIES = [
   { id: 'flt_overdue', name: 'Overdue', description: 'Bills past their due date', count: 3, total: 132.5 },
@@ -147,6 +147,9 @@ const SUMMARIES = [
   { id: 'flt_soon', name: 'Due soon', description: 'Due within five days', count: 2, total: 1232.09 },
   { id: 'flt_everything', name: 'Everything', description: 'All outstanding', count: 6, total: 1410.09 },
 ];
+
+/** candidates and note when the filter text chose one filter, or none was given */
+const NO_CHOICE = { candidates: null, note: null };
 
 const filterOf = (id: string) => {
   const s = SUMMARIES.find((f) => f.id === id)!;
@@ -170,34 +173,35 @@ describeEachDialect(
     });
 
     it('lists every outstanding bill, ordered by due date then supplier, when no filter is given', async () => {
-      const expected = { filter: null, count: 6, total: 1410.09, baseCurrency: 'GBP', bills: [AARDVARK, ACME_LTD, ACME, DELTA, BOREALIS, CAROL] };
+      const expected = { filter: null, count: 6, total: 1410.09, baseCurrency: 'GBP', bills: [AARDVARK, ACME_LTD, ACME, DELTA, BOREALIS, CAROL], ...NO_CHOICE };
       assert.deepEqual(await listToPay({}), expected);
       assert.deepEqual(await listToPay({ filter: '' }, true), expected);
       assert.deepEqual(await listToPay({ filter: '   ' }), expected);
     });
 
-    it('gives originalAmount only for bills in a currency other than the base currency', async () => {
+    it('gives originalAmount for bills in a currency other than the base currency, null for the others', async () => {
       const out = await listToPay({});
-      const withOriginal = out.bills.filter((b: object) => 'originalAmount' in b).map((b: { supplier: string }) => b.supplier);
+      assert.ok(out.bills.every((b: object) => 'originalAmount' in b), 'always present');
+      const withOriginal = out.bills.filter((b: { originalAmount: number | null }) => b.originalAmount !== null).map((b: { supplier: string }) => b.supplier);
       assert.deepEqual(withOriginal, ['Delta Ltd', 'Borealis GmbH']);
     });
 
     it('resolves a filter by exact name, case-insensitively, ahead of a word match', async () => {
       // "overdue" is also a word of "Not overdue": the exact name must win
-      const expected = { filter: filterOf('flt_overdue'), count: 3, total: 132.5, baseCurrency: 'GBP', bills: [AARDVARK, ACME_LTD, ACME] };
+      const expected = { filter: filterOf('flt_overdue'), count: 3, total: 132.5, baseCurrency: 'GBP', bills: [AARDVARK, ACME_LTD, ACME], ...NO_CHOICE };
       assert.deepEqual(await listToPay({ filter: 'OVERDUE' }), expected);
       assert.deepEqual(await listToPay({ filter: '  overdue ' }), expected);
     });
 
     it('resolves a filter by its id', async () => {
       assert.deepEqual(await listToPay({ filter: 'flt_foreign' }), {
-        filter: filterOf('flt_foreign'), count: 2, total: 1232.09, baseCurrency: 'GBP', bills: [DELTA, BOREALIS],
+        filter: filterOf('flt_foreign'), count: 2, total: 1232.09, baseCurrency: 'GBP', bills: [DELTA, BOREALIS], ...NO_CHOICE,
       });
     });
 
     it('resolves a filter by words of its name and description', async () => {
       assert.deepEqual(await listToPay({ filter: 'Reimburse employee' }), {
-        filter: filterOf('flt_claims'), count: 1, total: 45.5, baseCurrency: 'GBP', bills: [CAROL],
+        filter: filterOf('flt_claims'), count: 1, total: 45.5, baseCurrency: 'GBP', bills: [CAROL], ...NO_CHOICE,
       });
     });
 
@@ -239,6 +243,7 @@ describeEachDialect(
         total: 999.99,
         baseCurrency: 'USD',
         bills: [{ supplier: 'Zed Corp', invoiceNumber: 'Z-1', type: 'bill', date: '2026-02-01', dueDate: '2026-03-01', scheduledDate: null, tags: 'Urgent', currency: 'JPY', originalAmount: 150000, amountDue: 999.99, latestNote: null }],
+        ...NO_CHOICE,
       });
       // the GBP organisation's USD bill is foreign there; in the USD organisation a USD bill would not be
       const saved = await call(store(), billsListSavedFilters, OTHER, {}, { today: TODAY });

@@ -21,9 +21,10 @@ import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { buildMcpBooks, PDF, PNG } from './helpers/mcp-books.js';
-import { BrowserAuth, connectWithOAuth, connectWithToken } from './helpers/mcp.js';
+import { BrowserAuth, clientCredentialsToken, connectWithOAuth, connectWithToken } from './helpers/mcp.js';
 import { api, connect, discover } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
+import { assertEveryPropertyRequired, assertSchemaRequiresSpecFields, assertSpecFields } from './helpers/spec-fields.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
 const PASSWORD = 'correct horse battery';
@@ -57,10 +58,11 @@ function problemOf(result: CallToolResult): Record<string, any> {
   return JSON.parse((first as { text: string }).text);
 }
 
-async function postMcp(url: string, token?: string, body: unknown = INITIALIZE, method = 'POST') {
+async function postMcp(url: string, token?: string, body: unknown = INITIALIZE, method = 'POST', extraHeaders: Record<string, string> = {}) {
   const response = await fetch(url, {
     method,
     headers: {
+      ...extraHeaders,
       ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
       accept: 'application/json, text/event-stream',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -92,17 +94,6 @@ async function postWithHost(url: string, host: string, token: string): Promise<{
   });
 }
 
-async function clientCredentialsToken(base: string, clientId: string, secret: string, resource: string, scope = 'service.read'): Promise<string> {
-  const response = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope, resource }),
-  });
-  const body = (await response.json()) as { access_token: string };
-  assert.equal(response.status, 200, JSON.stringify(body));
-  return body.access_token;
-}
-
 /** Calls every tool once (documents_file twice: an image and a PDF) and checks each figure. */
 async function callEveryTool(client: Client, tools: Tool[], base: string, extra: Record<string, unknown> = {}) {
   const called = new Set<string>();
@@ -112,6 +103,7 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
     const tool = tools.find((t) => t.name === name)!;
     const check = ajv.compile(tool.outputSchema!);
     assert.ok(check(result.structuredContent), `${name}: ${ajv.errorsText(check.errors)}`);
+    assertSpecFields(name.replace('_', '.'), result.structuredContent);
     if (name !== 'documents_file') assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), result.structuredContent);
     called.add(name);
     return { structured: result.structuredContent as any, content: result.content };
@@ -127,6 +119,10 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   );
   assert.equal(ledger.transactions[4].amountInCurrency, 120);
   assert.equal(ledger.transactions[4].document.id, 'doc_acme');
+  assert.deepEqual([ledger.groups, ledger.reconciliation, ledger.transactions[0].document], [null, null, null], 'fields that do not apply are null, not left out');
+  const grouped = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', groupBy: 'supplier', detailForTop: 1 })).structured;
+  assert.equal(grouped.transactions, null);
+  assert.deepEqual(grouped.groups.map((g: any) => [g.name, g.transactions === null ? null : g.transactions.length]), [['Acme Software', 4], ['Paper Co', null]]);
 
   const pl = (await call('reports_profit_and_loss')).structured;
   assert.deepEqual(pl.periods, [{ label: 'Nov 2026', from: '2026-11-01', to: '2026-11-30' }]);
@@ -161,7 +157,7 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   assert.equal(bills.total, 2096);
   assert.deepEqual(
     bills.bills.map((b: any) => [b.supplier, b.dueDate, b.currency, b.originalAmount, b.amountDue]),
-    [['Acme Software', '2026-09-14', 'USD', 120, 96], ['Landlord Ltd', '2026-11-30', 'GBP', undefined, 2000]],
+    [['Acme Software', '2026-09-14', 'USD', 120, 96], ['Landlord Ltd', '2026-11-30', 'GBP', null, 2000]],
   );
 
   const filters = (await call('bills_list_saved_filters')).structured;
@@ -199,6 +195,9 @@ function assertToolDefinitions(tools: Tool[]) {
     assert.equal(t.outputSchema?.type, 'object');
     assert.equal((t.inputSchema as any).additionalProperties, false, `${t.name}: unknown arguments are refused, so the schema says so`);
     for (const [name, p] of Object.entries<any>(t.inputSchema.properties ?? {})) assert.ok(p.description, `${t.name}.${name} has a description`);
+    // every field the spec lists is declared and required; no field is ever left out of an answer
+    assertSchemaRequiresSpecFields(t.name.replace('_', '.'), t.outputSchema!);
+    assertEveryPropertyRequired(t.name, t.outputSchema!);
     // other operations are named by their tool names, the names the model sees
     assert.doesNotMatch(t.description!, /\b(ledger\.account_transactions|banking\.accounts|documents\.(get|file)|bills\.list_saved_filters)\b/, t.name);
   }
@@ -251,11 +250,11 @@ for (const dialect of DIALECTS) {
 
     it('answers 401 with the challenge that starts discovery, with CORS for browser clients', async () => {
       const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read"`;
-      const none = await postMcp(mcp);
+      const none = await postMcp(mcp, undefined, INITIALIZE, 'POST', { origin: 'http://localhost:6274' });
       assert.equal(none.status, 401);
       assert.equal(none.headers.get('www-authenticate'), challenge);
       assert.equal(none.body.code, 'invalid_token');
-      assert.equal(none.headers.get('access-control-allow-origin'), '*');
+      assert.equal(none.headers.get('access-control-allow-origin'), 'http://localhost:6274');
       assert.match(none.headers.get('access-control-expose-headers')!, /WWW-Authenticate/);
       assert.match(none.headers.get('access-control-expose-headers')!, /Mcp-Session-Id/);
       const bad = await postMcp(mcp, 'not-a-real-token');
@@ -270,7 +269,7 @@ for (const dialect of DIALECTS) {
         headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
       });
       assert.equal(preflight.status, 204);
-      assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:6274');
       for (const h of ['Authorization', 'Content-Type', 'Mcp-Session-Id', 'Mcp-Protocol-Version']) assert.match(preflight.headers.get('access-control-allow-headers')!, new RegExp(h));
       assert.match(preflight.headers.get('access-control-allow-methods')!, /POST/);
 

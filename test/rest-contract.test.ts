@@ -1,7 +1,8 @@
 /**
  * Every operation over REST on the demo organisations: each answer validates against the OpenAPI
- * document (which forbids fields it does not list), and a token of one organisation never reads
- * another's data (property-based over every operation and its parameters).
+ * document (which forbids fields it does not list and requires every field it lists), carries every
+ * field the spec lists, and a token of one organisation never reads another's data (property-based
+ * over every operation and its parameters).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,8 +11,10 @@ import fc from 'fast-check';
 import { createApiClient } from '../src/auth/clients.js';
 import { generateDemo, type DemoSummary } from '../src/demo/generate.js';
 import { openApiDocument } from '../src/http/openapi.js';
+import { OPERATIONS } from '../src/operations/index.js';
 import type { Store } from '../src/store/db.js';
 import { api, discover, oidc } from './helpers/oauth.js';
+import { assertEveryPropertyRequired, assertSchemaRequiresSpecFields, assertSpecFields, SPEC_FIELDS } from './helpers/spec-fields.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -38,8 +41,10 @@ for (const dialect of DIALECTS) {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const document = openApiDocument('http://contract.test') as { paths: Record<string, { get: any }> };
 
+    const outputSchema = (path: string) => document.paths[path]!.get.responses['200'].content['application/json'].schema;
+
     function validate(path: string, body: unknown): void {
-      const schema = document.paths[path]!.get.responses['200'].content['application/json'].schema;
+      const schema = outputSchema(path);
       const check = ajv.compile(schema);
       assert.ok(check(body), `${path}: ${ajv.errorsText(check.errors)}`);
     }
@@ -108,8 +113,41 @@ for (const dialect of DIALECTS) {
           const r = await call(org, operation, params);
           assert.equal(r.status, 200, `${operation} ${JSON.stringify(params)}: ${JSON.stringify(r.body)}`);
           validate(r.path, r.body);
+          assertSpecFields(operation, r.body);
         }
       }
+    });
+
+    it('the OpenAPI output schemas list every field the spec lists, and require every field they list (null where it does not apply)', () => {
+      assert.deepEqual(OPERATIONS.map((op) => op.name).sort(), Object.keys(SPEC_FIELDS).sort(), 'a spec field list per operation');
+      for (const op of OPERATIONS) {
+        const schema = outputSchema(op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`);
+        assertSchemaRequiresSpecFields(op.name, schema);
+        assertEveryPropertyRequired(op.name, schema);
+      }
+    });
+
+    it('fields that do not apply are present as null: ledger groups, transactions, nested lines, reconciliation, documents; bank links; bill amounts', async () => {
+      const org = orgs[0]!;
+      const lines = (await call(org, 'ledger.account_transactions', { account: org.expenseAccounts[0]!, period: 'last_year' })).body;
+      assert.deepEqual([lines.groups, lines.reconciliation, Array.isArray(lines.transactions)], [null, null, true]);
+      assert.ok(lines.transactions.every((t: any) => t.document === null || typeof t.document.id === 'string'));
+      let grouped: any;
+      for (const account of org.expenseAccounts) {
+        grouped = (await call(org, 'ledger.account_transactions', { account, period: 'last_year', groupBy: 'supplier', detailForTop: '1', reconcile: 'true' })).body;
+        if (grouped.groups.length > 1) break;
+      }
+      assert.equal(grouped.transactions, null);
+      assert.ok(grouped.groups.length > 1, 'an account with several suppliers');
+      assert.ok(Array.isArray(grouped.groups[0].transactions), 'the top group carries its lines');
+      assert.ok(grouped.groups.slice(1).every((g: any) => g.transactions === null), 'the others say they were not fetched');
+      assert.equal(typeof grouped.reconciliation.difference, 'number');
+      const bank = (await call(org, 'banking.transactions', { limit: '200', period: 'last_year' })).body;
+      assert.ok(bank.transactions.some((t: any) => t.linked === null));
+      const bills = (await call(org, 'bills.list_to_pay', {})).body;
+      assert.ok(bills.bills.every((b: any) => (b.currency === bills.baseCurrency ? b.originalAmount === null : typeof b.originalAmount === 'number')));
+      assert.ok(bills.bills.some((b: any) => b.originalAmount === null));
+      assert.deepEqual([bills.candidates, bills.note], [null, null]);
     });
 
     it('the demo has data behind every operation', async () => {

@@ -15,25 +15,35 @@ import { AuthenticationError, requireScope, type Caller } from '../auth/verify.j
 import { authenticateCaller, type ServiceContext } from '../http/service.js';
 import { OperationError } from '../operations/errors.js';
 import type { Scope } from '../operations/operation.js';
+import { refuseInvalidParams } from './invalid-params.js';
 import { createMcpServer } from './server.js';
 import { isLoopbackHost } from '../http/loopback.js';
+import { isRefusedBatch } from './batches.js';
+import { DEFAULT_ALLOWED_ORIGINS, originPolicy } from './origins.js';
 
 const MCP_PATHS = ['/mcp', '/mcp/'] as const;
 
 /** The scope every tool needs, so the one a client is told to ask for. */
 const REQUIRED_SCOPE: Scope = 'service.read';
 
-// browser-based clients (MCP Inspector) call from their own origin with a bearer token, never cookies
+// browser-based clients (MCP Inspector) call from an allowed origin (origins.ts) with a bearer token,
+// never cookies; the allowed origin is echoed, so Vary says the answer depends on it
 const CORS: Record<string, string> = {
-  'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
   'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
   'access-control-expose-headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
   'access-control-max-age': '86400',
 };
 
+/** A JSON-RPC error about the HTTP request as a whole, so answered with no id (MCP transports). */
+function transportError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
 export interface McpOptions {
   log?: (entry: Record<string, unknown>) => void;
+  /** browser origins allowed besides BASE_URL's: parseAllowedOrigins(MCP_ALLOWED_ORIGINS); default loopback */
+  allowedOrigins?: readonly string[];
 }
 
 export function registerMcp(app: FastifyInstance, service: ServiceContext, options: McpOptions = {}): void {
@@ -52,9 +62,27 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
       throw new OperationError(403, 'invalid_host', 'Forbidden', `this server answers only on its loopback address, not on "${host ?? ''}"`);
   };
 
-  // on the raw response so they survive hijacking; Node merges them into whatever is written later
-  const allowCors = (res: ServerResponse) => {
-    for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
+  /**
+   * The Host check, then the Origin check (origins.ts), before authentication as the transport
+   * specification wants: a refused origin gets 403 with a JSON-RPC error and no CORS headers, so its
+   * page reads nothing. Headers go on the raw response so they survive hijacking; Node merges them
+   * into whatever is written later. Returns false when the request was answered.
+   */
+  const originAllowed = originPolicy(service.baseUrl, options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS);
+  const admit = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    checkHost(request);
+    const res = reply.raw;
+    res.setHeader('vary', 'Origin');
+    const origin = request.headers.origin;
+    if (!originAllowed(origin)) {
+      void reply.code(403).type('application/json').send(transportError(-32000, 'Forbidden: this Origin may not call the MCP endpoint (MCP_ALLOWED_ORIGINS)'));
+      return false;
+    }
+    if (origin !== undefined) {
+      res.setHeader('access-control-allow-origin', origin);
+      for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
+    }
+    return true;
   };
 
   function challenge(error?: { code: string; description: string }): string {
@@ -78,9 +106,11 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
   }
 
   async function post(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    allowCors(reply.raw);
-    checkHost(request);
+    if (!admit(request, reply)) return;
     const c = await caller(request, reply);
+    if (isRefusedBatch(request.body, request.headers['mcp-protocol-version'])) {
+      return void reply.code(400).type('application/json').send(transportError(-32600, 'Invalid Request: JSON-RPC batches are not part of this protocol version (removed in 2025-06-18); send one message per request'));
+    }
     reply.hijack();
     const res = reply.raw;
     res.setHeader('x-request-id', request.id);
@@ -98,30 +128,29 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     res.on('close', () => void server.close());
     try {
       await server.connect(transport);
+      refuseInvalidParams(transport);
       await transport.handleRequest(request.raw, res, request.body);
     } catch (error) {
       log({ level: 'error', requestId: request.id, message: (error as Error).message, stack: (error as Error).stack });
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error (request id ${request.id})` }, id: null }));
+        res.end(JSON.stringify(transportError(-32603, `Internal error (request id ${request.id})`)));
       }
     }
   }
 
   async function methodNotAllowed(request: FastifyRequest, reply: FastifyReply) {
-    allowCors(reply.raw);
-    checkHost(request);
+    if (!admit(request, reply)) return reply;
     await caller(request, reply);
     return reply
       .code(405)
       .header('allow', 'POST, OPTIONS')
-      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; send JSON-RPC messages with POST' }, id: null });
+      .send(transportError(-32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST'));
   }
 
   for (const path of MCP_PATHS) {
     app.options(path, async (request, reply) => {
-      allowCors(reply.raw);
-      checkHost(request);
+      if (!admit(request, reply)) return reply;
       return reply.code(204).send();
     });
     app.post(path, post);

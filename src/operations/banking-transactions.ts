@@ -64,7 +64,7 @@ const transactionSchema = z.object({
   suggestedMatch: z.boolean(),
   report: z.string().describe('the statement or feed the transaction came from'),
   runningBalance: z.number().describe("the account's balance just after this transaction, in the account currency"),
-  linked: linkedDocumentSchema.optional().describe('present when the transaction is matched to a document in the service'),
+  linked: linkedDocumentSchema.nullable().describe('the document the transaction is matched to in the service; null when it is not matched'),
 });
 
 const output = z.object({
@@ -204,7 +204,7 @@ async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof o
             suggestedMatch: Number(row.suggested_match) === 1,
             report: row.source,
             runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
-            ...(linked ? { linked: linkedDocumentView(linked, ctx.baseUrl) } : {}),
+            linked: linked ? linkedDocumentView(linked, ctx.baseUrl) : null,
           };
         }),
       };

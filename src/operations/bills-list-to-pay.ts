@@ -52,7 +52,7 @@ const billSchema = z.object({
   scheduledDate: z.string().nullable().describe('the date payment is scheduled for; null when not scheduled'),
   tags: z.string().describe('comma separated'),
   currency: z.string().describe("the bill's own currency"),
-  originalAmount: z.number().optional().describe("amount in the bill's own currency; present only when it differs from the base currency"),
+  originalAmount: z.number().nullable().describe("amount in the bill's own currency when it differs from the base currency; null when it is the base currency"),
   amountDue: z.number().describe('base currency'),
   latestNote: z.string().nullable(),
 });
@@ -70,7 +70,7 @@ function toBillOutput(bill: OutstandingBill, baseCurrency: string): BillOutput {
     scheduledDate: bill.scheduledDate,
     tags: bill.tags,
     currency: bill.currency,
-    ...(foreign ? { originalAmount: toMajor(bill.originalAmount, bill.currency) } : {}),
+    originalAmount: foreign ? toMajor(bill.originalAmount, bill.currency) : null,
     amountDue: toMajor(bill.amountDue, baseCurrency),
     latestNote: bill.latestNote,
   };
@@ -93,7 +93,7 @@ export const billsListToPay = defineOperation({
     'candidates (every saved filter with its count and total) and a note; call again with one candidate name.',
     'Each bill: supplier (for an expense claim, the employee and the claim), invoiceNumber, type (bill or expense_claim),',
     'date, dueDate, scheduledDate (null when not scheduled), tags (comma separated), currency (the bill\'s own),',
-    'originalAmount (in the bill\'s currency, only when that is not the base currency), amountDue (base currency), latestNote.',
+    'originalAmount (in the bill\'s currency, null when that is the base currency), amountDue (base currency), latestNote.',
   ].join(' '),
   input: z
     .object({
@@ -111,8 +111,8 @@ export const billsListToPay = defineOperation({
     total: z.number().describe('total amount due, base currency'),
     baseCurrency: z.string(),
     bills: z.array(billSchema),
-    candidates: z.array(savedFilterSummarySchema).optional().describe('present when the filter text matched no saved filter or several'),
-    note: z.string().optional(),
+    candidates: z.array(savedFilterSummarySchema).nullable().describe('every saved filter, when the filter text matched no saved filter or several; null otherwise'),
+    note: z.string().nullable().describe('what to do when the filter text matched no saved filter or several; null otherwise'),
   }),
   scope: 'service.read',
   defaultRoles: defaultRolesOf(NAME),
@@ -143,6 +143,8 @@ export const billsListToPay = defineOperation({
       total: toMajor(sum(bills.map((b) => b.amountDue)), baseCurrency),
       baseCurrency,
       bills: bills.map((b) => toBillOutput(b, baseCurrency)),
+      candidates: null,
+      note: null,
     };
   },
 });

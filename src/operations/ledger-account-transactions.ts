@@ -48,7 +48,7 @@ const transactionSchema = z.object({
   amountInCurrency: z.number(),
   accountingSystemId: z.string(),
   link: z.string().nullable(),
-  document: documentSchema.optional().describe('the service document this transaction was published from'),
+  document: documentSchema.nullable().describe('the service document this transaction was published from; null when the service did not publish it'),
 });
 
 const entrySchema = z.object({
@@ -68,7 +68,7 @@ export const ledgerAccountTransactions = defineOperation({
   title: 'Ledger account transactions',
   summary: 'Everything coded to one account in a period, in home currency, one row per line.',
   description:
-    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order; detailForTop nests the lines of the largest N groups. reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
+    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null); detailForTop nests the lines of the largest N groups (the other groups\' `transactions` are null). reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise). A line\'s `document` is the service document it was published from, null when there is none. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
   input: z
     .object({
       account: textParam().min(1, { message: 'must not be empty' }).describe('The account: its name, full name (Parent:Child), number or id (see accounts_list). Sub-accounts are included.'),
@@ -106,11 +106,15 @@ export const ledgerAccountTransactions = defineOperation({
           total: z.number(),
           count: z.number().int(),
           share: z.number().describe('fraction of the overall total, 4 decimals'),
-          transactions: z.array(transactionSchema).optional(),
+          transactions: z
+            .array(transactionSchema)
+            .nullable()
+            .describe("the group's lines when it is one of the detailForTop largest groups; null otherwise (not fetched)"),
         }),
       )
-      .optional(),
-    transactions: z.array(transactionSchema).optional(),
+      .nullable()
+      .describe('the groups with groupBy supplier or month; null with groupBy none'),
+    transactions: z.array(transactionSchema).nullable().describe('the lines with groupBy none; null when grouped (see groups)'),
     truncated: z.boolean(),
     reconciliation: z
       .object({
@@ -122,7 +126,8 @@ export const ledgerAccountTransactions = defineOperation({
         entries: z.array(entrySchema),
         entriesCount: z.number().int(),
       })
-      .optional(),
+      .nullable()
+      .describe('with reconcile true; null otherwise'),
     notes: z.array(z.string()),
   }),
   scope: 'service.read',
@@ -166,8 +171,8 @@ export const ledgerAccountTransactions = defineOperation({
     const notes: string[] = [];
     if (accounts.length > 1) notes.push(`Includes ${accounts.length - 1} sub-account(s) of ${account.fullName}.`);
 
-    let groups;
-    let transactions;
+    let groups = null;
+    let transactions = null;
     let truncated: boolean;
     if (groupBy === 'none') {
       const lines = await ctx.accounting.lines(query, limit);
@@ -203,6 +208,7 @@ export const ledgerAccountTransactions = defineOperation({
             total: toMajor(g.amount, currency),
             count: g.count,
             share: signedTotal === 0 ? 0 : Math.round((g.amount / signedTotal) * 10_000) / 10_000,
+            transactions: null,
           };
           if (!top.has(g.key)) return group;
           const narrowed: LineQuery =
@@ -216,7 +222,7 @@ export const ledgerAccountTransactions = defineOperation({
       );
     }
 
-    let reconciliation;
+    let reconciliation = null;
     if (input.reconcile) {
       const own = await ctx.accounting.accountTotals([{ from: period.from, to: period.to }], query.accountIds);
       let accountingTotal = 0;
@@ -258,10 +264,10 @@ export const ledgerAccountTransactions = defineOperation({
       total: money(total),
       count,
       groupBy,
-      ...(groups ? { groups } : {}),
-      ...(transactions ? { transactions } : {}),
+      groups,
+      transactions,
       truncated,
-      ...(reconciliation ? { reconciliation } : {}),
+      reconciliation,
       notes,
     };
   },
@@ -294,7 +300,7 @@ function presenter(ctx: OperationContext, chart: ChartAccount[], contactNames: (
         amountInCurrency: toMajor(sign * l.amountInCurrency, l.currency),
         accountingSystemId: l.transactionId,
         link: document ? `${ctx.baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(document.id)}` : l.link,
-        ...(document ? { document } : {}),
+        document: document ?? null,
       };
     });
   };

@@ -3,6 +3,7 @@
  * /mcp URL, with an OAuth client provider whose "redirect" is a browser that walks through the real
  * sign-in and consent pages and hands back the authorization code.
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -142,4 +143,16 @@ export async function connectWithToken(mcpUrl: string, token: string): Promise<C
   const client = new Client({ name: 'ledgerline-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, responses };
+}
+
+/** A client credentials token for a resource (the MCP endpoint, or /v1), as an organisation's own client gets one. */
+export async function clientCredentialsToken(base: string, clientId: string, secret: string, resource: string, scope = 'service.read'): Promise<string> {
+  const response = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope, resource }),
+  });
+  const body = (await response.json()) as { access_token: string };
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return body.access_token;
 }
