@@ -7,6 +7,7 @@ import type { JWK } from 'jose';
 import { defaultRateLimits, type RateLimits } from './http/service.js';
 import { isPostgresUrl } from './store/db.js';
 import { isLoopbackHost } from './http/loopback.js';
+import { parseAllowedOrigins } from './mcp/origins.js';
 
 export interface Config {
   production: boolean;
@@ -35,6 +36,8 @@ export interface Config {
   trustProxy: string[];
   /** the bearer token /metrics wants; /metrics is off without one */
   metricsToken: string | undefined;
+  /** browser origins allowed to call /mcp besides BASE_URL's (origins, or "loopback") */
+  mcpAllowedOrigins: string[];
 }
 
 export interface ExternalIdentityConfig {
@@ -122,6 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken && metricsToken.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters (leave it unset to turn /metrics off)');
 
+  let mcpAllowedOrigins: string[] = [];
+  try {
+    mcpAllowedOrigins = parseAllowedOrigins(env.MCP_ALLOWED_ORIGINS);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
   const external = readExternalIdentity(env, production);
   problems.push(...external.problems);
 
@@ -144,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resultCacheBytes: resultCacheMb * 1024 * 1024,
     trustProxy: trustProxy.entries,
     metricsToken,
+    mcpAllowedOrigins,
   };
 }
 

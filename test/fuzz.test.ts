@@ -48,46 +48,8 @@ const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 30_000);
 const TOOL_OPERATIONS = OPERATIONS.filter((op) => op.kind === 'organisation' && op.tool !== null);
 const PROPERTIES = OPERATIONS.length + TOOL_OPERATIONS.length + 2;
 
-/**
- * Bugs the fuzz found in files this test does not own, each with a todo test below that shows it.
- * The fuzz steps around exactly these (and nothing else) until they are fixed: then delete the entry.
- */
-const KNOWN_BUGS = {
-  /** ?__proto__=1, ?constructor=1, ?toString=1 … answer 500: coerceTextInput (src/operations/operation.ts) reads shape[key] through the prototype */
-  prototypeQueryKeys: true,
-  /** a tools/call whose params fail the SDK's own schema (arguments null, no name) answers -32603 with zod's issues as the message (src/mcp/server.ts; issue 13 item 7) */
-  mcpParamsInternalError: true,
-  /** a path with invalid UTF-8 (/v1/operations/%ED%A0%80) answers Fastify's own 400 JSON, not problem+json, without X-Request-Id (src/http/app.ts: frameworkErrors) */
-  badUrlNotProblem: false,
-  /**
-   * a custom period at the end of year 9999 (from=to=9999-12-31; from=9999-11-01&to=9999-12-31) answers 500: date arithmetic
-   * makes "10000-01-01", which sorts before "9999-12-31" (range-totals.ts builds an empty statement) and which parseDate then
-   * refuses (labelFor throws). dateParam (src/operations/params.ts) accepts dates the period arithmetic cannot go past.
-   */
-  pastYear9999: true,
-  /** on PostgreSQL, a NUL in text that reaches a statement answers 500 (banking.transactions?search=%00, documents.get?ids=%00, documents.file?id=%00): textParam (src/operations/params.ts) lets it through */
-  nulOnPostgres: true,
-};
-/** The known 500s, told apart by what the server logged and what was sent. */
-const KNOWN_500S = [
-  { on: KNOWN_BUGS.pastYear9999, logged: /SQL string contains no statements|not a yyyy-MM-dd date: 10000-/, sent: (t: string) => t.startsWith('9999-') },
-  { on: KNOWN_BUGS.nulOnPostgres, logged: /invalid byte sequence for encoding "UTF8": 0x00/, sent: (t: string) => t.includes('\u0000') },
-];
-const PROTOTYPE_KEY = new RegExp(`(^|&)(${Object.getOwnPropertyNames(Object.prototype).join('|')})(=|&|$)`);
-
 function runParameters(): fc.Parameters<unknown> {
   return { seed: FUZZ_SEED, numRuns: FUZZ_RUNS, includeErrorInReport: true, plugins: [fc.interruptAfterTimeLimit(Math.floor(BUDGET_MS / PROPERTIES))] };
-}
-
-/** The SDK's answer to params that fail its CallToolRequest schema: -32603, zod's issues (under params) as JSON. */
-function isSdkParamsError(error: { code: number; message: string }): boolean {
-  if (error.code !== -32603) return false;
-  try {
-    const issues = JSON.parse(error.message) as { path?: unknown[] }[];
-    return Array.isArray(issues) && issues.every((i) => i.path?.[0] === 'params');
-  } catch {
-    return false;
-  }
 }
 
 interface Answer {
@@ -198,7 +160,7 @@ for (const dialect of DIALECTS) {
       await store?.close();
     });
 
-    // what a test left logged (a todo test stops at its first assertion) is not the next test's
+    // what a test left logged (a failing test stops at its first assertion) is not the next test's
     beforeEach(() => {
       errorsLogged.length = 0;
     });
@@ -218,17 +180,14 @@ for (const dialect of DIALECTS) {
 
     const describeRequest = (what: string, a: Answer) => `${what}\n→ ${a.status} ${a.text.slice(0, 600)}`;
 
-    /** What holds for every answer, on either transport; false when the answer is a known bug (KNOWN_BUGS) and no more is to be checked. */
-    function checkCommon(what: string, a: Answer, sent: readonly string[]): boolean {
+    /** What holds for every answer, on either transport. */
+    function checkCommon(what: string, a: Answer, sent: readonly string[]): void {
       // taken first, so what this request logged is never blamed on the next one
       const logged = errorsLogged.splice(0);
-      const known = KNOWN_500S.find((k) => k.on && logged.length > 0 && logged.every((e) => k.logged.test(String(e.message))) && sent.some(k.sent));
-      if (known) return false;
       assert.ok(a.status < 500, describeRequest(what, a));
       assert.deepEqual(logged, [], `the server logged an error for ${describeRequest(what, a)}`);
       assert.deepEqual(leaksIn(a.text, sent, foreign), [], describeRequest(what, a));
       assert.match(a.headers.get('x-request-id') ?? '', /^[\w.:-]{1,100}$/, 'the request id echoed is always a plain one');
-      return true;
     }
 
     function checkProblem(what: string, a: Answer): void {
@@ -239,8 +198,7 @@ for (const dialect of DIALECTS) {
     }
 
     function checkRest(what: string, a: Answer, sent: readonly string[]): void {
-      if (KNOWN_BUGS.badUrlNotProblem && a.status === 400 && a.text.includes('"FST_ERR_BAD_URL"')) return;
-      if (!checkCommon(what, a, sent)) return;
+      checkCommon(what, a, sent);
       if (a.status >= 400) checkProblem(what, a);
       else if (a.status === 200) assert.doesNotThrow(() => JSON.parse(a.text), describeRequest(what, a));
     }
@@ -253,9 +211,7 @@ for (const dialect of DIALECTS) {
       } catch {
         assert.fail(`not JSON: ${describeRequest(what, a)}`);
       }
-      // its message is zod's issues, "received undefined" and all
-      if (KNOWN_BUGS.mcpParamsInternalError && message.error && isSdkParamsError(message.error)) return;
-      if (!checkCommon(what, a, sent)) return;
+      checkCommon(what, a, sent);
       // refused before JSON-RPC is reached (token, body size): a problem, as on REST
       if (!('jsonrpc' in message)) return checkProblem(what, a);
       assert.equal(message.jsonrpc, '2.0', describeRequest(what, a));
@@ -281,7 +237,7 @@ for (const dialect of DIALECTS) {
         const path = op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`;
         await fc.assert(
           // the user's token covers two organisations, so it mostly names one (without, the answer is organisation_required)
-          fc.asyncProperty(restQuery(schema, known).filter((q) => !(KNOWN_BUGS.prototypeQueryKeys && PROTOTYPE_KEY.test(q.wire))), fc.nat(restTokens.length - 1), fc.nat(7), async (query: Sent, t, dice) => {
+          fc.asyncProperty(restQuery(schema, known), fc.nat(restTokens.length - 1), fc.nat(7), async (query: Sent, t, dice) => {
             const named = t === 0 ? dice === 0 : dice !== 0;
             const headers = headerSet(restTokens[t]!, named ? { 'service-organisation': orgIds[0]! } : {});
             const a = await send(`${path}?${query.wire}`, { headers });
@@ -356,8 +312,8 @@ for (const dialect of DIALECTS) {
       );
     });
 
-    // each known bug, exactly: a todo until fixed (then KNOWN_BUGS loses its entry and this test guards it)
-    it('a query key named like an Object.prototype member is an unknown parameter', { todo: KNOWN_BUGS.prototypeQueryKeys && '500 today' }, async () => {
+    // what the fuzz found once (issue 13), each kept exactly as a regression test
+    it('a query key named like an Object.prototype member is an unknown parameter', async () => {
       for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
         const a = await send(`/v1/operations/accounts.list?${key}=1`, { headers: headerSet(restTokens[0]!, {}) });
         assert.equal(a.status, 400, describeRequest(key, a));
@@ -366,20 +322,20 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('tools/call with params the protocol does not allow: -32602 invalid params', { todo: KNOWN_BUGS.mcpParamsInternalError && '-32603 today' }, async () => {
+    it('tools/call with params the protocol does not allow: -32602 invalid params', async () => {
       for (const params of ['{"name":"accounts_list","arguments":null}', '{"name":"accounts_list","arguments":[]}', '{}', '{"name":1}']) {
         const a = await postMcp(mcpTokens[0]!, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":${params}}`);
         assert.equal(JSON.parse(a.text).error?.code, -32602, describeRequest(params, a));
       }
     });
 
-    it('a path that is not valid UTF-8 is answered with a problem', { todo: KNOWN_BUGS.badUrlNotProblem && "Fastify's own JSON today" }, async () => {
+    it('a path that is not valid UTF-8 is answered with a problem', async () => {
       const a = await send('/v1/operations/%ED%A0%80', { headers: headerSet(restTokens[0]!, {}) });
       assert.equal(a.status, 400);
       checkRest('GET /v1/operations/%ED%A0%80', a, []);
     });
 
-    it('a custom period at the end of year 9999 is answered, or refused with a 400', { todo: KNOWN_BUGS.pastYear9999 && '500 today' }, async () => {
+    it('a custom period at the end of year 9999 is answered, or refused with a 400', async () => {
       for (const query of ['from=9999-12-31&to=9999-12-31', 'from=9999-11-01&to=9999-12-31']) {
         const a = await send(`/v1/operations/reports.profit_and_loss?${query}`, { headers: headerSet(restTokens[0]!, {}) });
         assert.ok(a.status < 500, describeRequest(query, a));
@@ -387,7 +343,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('a NUL in text parameters is answered, or refused with a 400', { todo: KNOWN_BUGS.nulOnPostgres && dialect === 'postgres' && '500 on PostgreSQL today' }, async () => {
+    it('a NUL in text parameters is answered, or refused with a 400', async () => {
       for (const query of ['banking.transactions?search=%00', 'documents.get?ids=%00', 'documents.file?id=a%00b', 'accounts.list?search=%00', 'bills.list_to_pay?filter=%00']) {
         const a = await send(`/v1/operations/${query}`, { headers: headerSet(restTokens[0]!, {}) });
         assert.ok(a.status < 500, describeRequest(query, a));

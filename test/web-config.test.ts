@@ -49,3 +49,10 @@ it('BASE_URL is an origin: every published URL is built from it at the root (iss
   assert.equal(loadConfig({ BASE_URL: 'https://books.example.com/' }).baseUrl, 'https://books.example.com');
   assert.throws(() => loadConfig({ BASE_URL: 'https://books.example.com/ledgerline' }), (e: unknown) => e instanceof ConfigError && /BASE_URL must be an origin without a path/.test(e.message));
 });
+
+it('MCP_ALLOWED_ORIGINS: loopback origins by default, origins or "loopback" when set, a typo stops start-up (issue 13, item 8)', () => {
+  assert.deepEqual(loadConfig({}).mcpAllowedOrigins, ['loopback']);
+  assert.deepEqual(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://inspector.example.com/, loopback' }).mcpAllowedOrigins, ['https://inspector.example.com', 'loopback']);
+  assert.deepEqual(loadConfig({ MCP_ALLOWED_ORIGINS: '' }).mcpAllowedOrigins, []);
+  assert.throws(() => loadConfig({ MCP_ALLOWED_ORIGINS: '*' }), (e: unknown) => e instanceof ConfigError && /MCP_ALLOWED_ORIGINS: "\*" is not an origin/.test(e.message));
+});

@@ -52,6 +52,7 @@ export async function serveCommand(): Promise<number> {
     accountingTimeoutMs: config.accountingTimeoutMs,
     resultCacheBytes: config.resultCacheBytes,
     trustProxy: config.trustProxy,
+    mcpAllowedOrigins: config.mcpAllowedOrigins,
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     ...(config.externalIdentity ? { externalIdentity: config.externalIdentity } : {}),
     ...(readStore ? { readStore } : {}),

@@ -57,6 +57,8 @@ export interface AppOptions {
   trustProxy?: string[];
   /** the bearer token /metrics wants (METRICS_TOKEN); without one /metrics is off */
   metricsToken?: string;
+  /** browser origins allowed to call /mcp besides BASE_URL's (MCP_ALLOWED_ORIGINS; default loopback ones) */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 // the stylesheet is read from the source tree, so the compiled server serves the same file
@@ -196,7 +198,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
   registerProtectedResourceMetadata(app, service);
   registerRest(app, service);
-  registerMcp(app, service, { log });
+  registerMcp(app, service, { log, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
   registerDocs(app, service);
   registerWebPages(app, service, options.externalIdentity);
 

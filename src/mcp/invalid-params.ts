@@ -23,6 +23,11 @@ const REQUEST_SCHEMAS = new Map<string, typeof CallToolRequestSchema | typeof In
   [InitializeRequestSchema, PingRequestSchema, ListToolsRequestSchema, CallToolRequestSchema].map((schema) => [schema.shape.method.value, schema] as const),
 );
 
+/** zod's message, said without its "received undefined" for what is simply missing. */
+function plainIssue(issue: { code: string; message: string; input?: unknown }): string {
+  return issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+}
+
 /** Wraps the delivery of a connected transport's messages; call it after server.connect(transport). */
 export function refuseInvalidParams(transport: Transport): void {
   const deliver = transport.onmessage;
@@ -30,7 +35,7 @@ export function refuseInvalidParams(transport: Transport): void {
   transport.onmessage = (message, extra) => {
     const parsed = isJSONRPCRequest(message) ? REQUEST_SCHEMAS.get(message.method)?.safeParse(message) : undefined;
     if (!parsed || parsed.success) return deliver(message, extra);
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`).join('; ');
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${plainIssue(issue)}`).join('; ');
     void transport.send({ jsonrpc: '2.0', id: (message as { id: string | number }).id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problems}` } });
   };
 }

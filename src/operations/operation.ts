@@ -75,21 +75,19 @@ export function scalarKind(schema: z.ZodType): Kind {
  * that does not convert is passed on as text so validation names it; an empty text means absent.
  */
 export function coerceTextInput(schema: z.ZodObject, raw: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
   const shape = schema.shape as Record<string, z.ZodType>;
-  for (const [key, value] of Object.entries(raw)) {
-    const field = shape[key];
-    if (!field || typeof value !== 'string') {
-      out[key] = value;
-      continue;
-    }
-    if (value === '') continue;
+  const converted = Object.entries(raw).flatMap(([key, value]): [string, unknown][] => {
+    // own keys only: ?__proto__=1 or ?constructor=1 name no parameter (validation calls them unknown)
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+    if (!field || typeof value !== 'string') return [[key, value]];
+    if (value === '') return [];
     const kind = scalarKind(field);
-    if (kind === 'number' && /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value.trim())) out[key] = Number(value);
-    else if (kind === 'boolean' && /^(true|false|1|0)$/i.test(value)) out[key] = /^(true|1)$/i.test(value);
-    else out[key] = value;
-  }
-  return out;
+    if (kind === 'number' && /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value.trim())) return [[key, Number(value)]];
+    if (kind === 'boolean' && /^(true|false|1|0)$/i.test(value)) return [[key, /^(true|1)$/i.test(value)]];
+    return [[key, value]];
+  });
+  // fromEntries defines each key as the object's own, so a key named __proto__ stays a key
+  return Object.fromEntries(converted);
 }
 
 function issueToErrors(issue: z.core.$ZodIssue): ParameterError[] {
@@ -102,7 +100,19 @@ function issueToErrors(issue: z.core.$ZodIssue): ParameterError[] {
 
 /** Validates an input, answering every bad parameter at once as a typed 400 error. */
 export function parseInput<I extends z.ZodObject>(schema: I, raw: unknown): z.infer<I> {
+  const withNul = parametersWithNul(raw);
+  if (withNul.length) throw invalidRequest(withNul.map((parameter) => ({ parameter, message: 'must not contain the NUL character' })));
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;
   throw invalidRequest(result.error.issues.flatMap(issueToErrors));
+}
+
+/**
+ * Parameters whose text holds U+0000: no name, id or search means it, and PostgreSQL cannot take it
+ * in a statement, so every operation refuses it here, once, whatever the transport.
+ */
+function parametersWithNul(raw: unknown): string[] {
+  if (typeof raw !== 'object' || raw === null) return [];
+  const hasNul = (v: unknown): boolean => (typeof v === 'string' ? v.includes('\u0000') : Array.isArray(v) ? v.some(hasNul) : false);
+  return Object.entries(raw).filter(([, v]) => hasNul(v)).map(([k]) => k);
 }

@@ -3,10 +3,18 @@ import { z } from 'zod';
 import { isValidDate } from '../domain/dates.js';
 import { PERIOD_PRESETS } from '../domain/periods.js';
 
+/**
+ * Dates a report can work with: periods reach a day past their end and comparisons go back up to
+ * twelve years, so the years stay four digits (and sort as text) only well inside 0000-9999.
+ */
+export const EARLIEST_DATE = '1000-01-01';
+export const LATEST_DATE = '9998-12-31';
+
 export const dateParam = (description: string) =>
   z
     .string()
     .refine(isValidDate, { message: 'must be a calendar date written yyyy-MM-dd' })
+    .refine((d) => !isValidDate(d) || (d >= EARLIEST_DATE && d <= LATEST_DATE), { message: `must be a date from ${EARLIEST_DATE} to ${LATEST_DATE}` })
     .describe(description);
 
 export const periodParam = (omitted: string) =>
