@@ -7,8 +7,10 @@ import { page } from '../web/layout.js';
 import { openApiDocument } from './openapi.js';
 import type { ServiceContext } from './service.js';
 
-const ERRORS: [string, number, string][] = [
+/** Every problem code the service answers, with its status and meaning: the anchors problem `type` links point at. */
+export const ERRORS: [string, number, string][] = [
   ['invalid_request', 400, 'A parameter is missing, unknown or invalid; errors[] names each one.'],
+  ['bad_request', 400, 'The request itself could not be read: malformed JSON, an invalid URL, or broken HTTP.'],
   ['organisation_required', 400, 'The token covers several organisations: send the Service-Organisation header (REST) or the organisation argument (MCP).'],
   ['invalid_token', 401, 'No access token, or it is expired, revoked, or for another resource.'],
   ['insufficient_scope', 403, 'The token lacks the scope the operation needs.'],
@@ -22,11 +24,17 @@ const ERRORS: [string, number, string][] = [
   ['accounting_timeout', 504, "The organisation's accounting system did not answer in time."],
   ['account_not_found', 404, 'No such account; candidates lists close matches.'],
   ['supplier_not_found', 404, 'No such supplier; candidates lists close matches.'],
+  ['organisation_not_found', 404, 'The organisation the call acts for no longer exists.'],
   ['not_found', 404, 'No such document or file, or nothing at that path.'],
   ['unknown_operation', 404, 'No operation of that name.'],
+  ['request_timeout', 408, 'The request did not arrive in time.'],
   ['file_too_large', 413, 'The stored file is over the 10 MB limit.'],
+  ['payload_too_large', 413, 'The request body is over the limit for its endpoint.'],
+  ['unsupported_media_type', 415, 'The request body is of a type this endpoint does not read.'],
+  ['request_header_fields_too_large', 431, 'The request headers are over the limit (16 KB in all).'],
   ['rate_limited', 429, 'Too many requests; wait for Retry-After seconds.'],
   ['internal_error', 500, 'Something failed on our side; quote the request id.'],
+  ['database_unavailable', 503, 'The database is unavailable for a moment; retry after Retry-After seconds.'],
 ];
 
 export function registerDocs(app: FastifyInstance, service: ServiceContext): void {
