@@ -127,6 +127,9 @@ export function createAuthServer(options: AuthServerOptions): Provider {
         // self-registration can never make a confidential, pre-trusted or machine-to-machine client
         if ((ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration') {
           metadata.token_endpoint_auth_method = 'none';
+          // a public client has no secret (RFC 7591 §3.2.1); oidc-provider made one when the request named no auth method
+          delete metadata.client_secret;
+          delete metadata.client_secret_expires_at;
           metadata.application_type = 'web'; // exact redirect URI matching
           const grants = (metadata.grant_types as string[] | undefined) ?? ['authorization_code'];
           if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
