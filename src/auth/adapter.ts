@@ -49,8 +49,15 @@ export interface AdapterPayload {
   consumed?: number;
 }
 
+/** A refresh token another request rotated first (refresh-replay.ts answers with that request's pair). */
+export class RefreshTokenConsumedElsewhere extends Error {
+  constructor() {
+    super('refresh token consumed by a concurrent request');
+  }
+}
+
 export interface AdapterOptions {
-  /** seconds a just-rotated refresh token keeps working (concurrent refreshes by real clients) */
+  /** seconds in which a just-rotated refresh token, presented again, gets the same answer (refresh-replay.ts) */
   refreshGraceSeconds: number;
 }
 
@@ -117,7 +124,7 @@ export function createAdapterClass(db: Kysely<Database>, options: AdapterOptions
       if (jti !== undefined) payload.jti = jti;
       if (row.consumed_at === null) return payload;
       const consumedAt = Number(row.consumed_at);
-      // a refresh token rotated a moment ago still works once more, for clients that refresh concurrently
+      // a refresh token rotated a moment ago is not yet reuse: refresh-replay.ts answers it with the pair it was rotated into
       const inGrace = this.model === 'RefreshToken' && Date.now() / 1000 - consumedAt < options.refreshGraceSeconds;
       return inGrace ? payload : { ...payload, consumed: consumedAt };
     }
@@ -148,13 +155,15 @@ export function createAdapterClass(db: Kysely<Database>, options: AdapterOptions
     }
 
     async consume(id: string): Promise<void> {
-      await db
+      const result = await db
         .updateTable('oauth_store')
         .set({ consumed_at: Math.floor(Date.now() / 1000) })
         .where('model', '=', this.model)
         .where('id', '=', this.key(id))
         .where('consumed_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
+      // one refresh rotates a refresh token; one that lost the race must not mint a second branch
+      if (this.model === 'RefreshToken' && Number(result.numUpdatedRows) === 0) throw new RefreshTokenConsumedElsewhere();
     }
 
     async destroy(id: string): Promise<void> {

@@ -4,11 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC, type TokenEndpointGrantContext } from 'oidc-provider';
 import type { Database } from '../store/schema.js';
 import { escapeHtml } from '../web/html.js';
 import { createAdapterClass } from './adapter.js';
 import { redirectUriProblem, SERVICE_SCOPES } from './clients.js';
+import { withRefreshReplay, type GrantHandler } from './refresh-replay.js';
 import { constantTimeEqual, sha256 } from './hash.js';
 import type { ServiceSecrets } from './secrets.js';
 
@@ -18,11 +19,13 @@ export const TOKEN_TTL = {
   refreshToken: 30 * 24 * 3600,
 } as const;
 
+type RegisterGrantTypeRest = Parameters<Provider['registerGrantType']> extends [unknown, unknown, ...infer Rest] ? Rest : never;
+
 export interface AuthServerOptions {
   db: Kysely<Database>;
   baseUrl: string;
   secrets: ServiceSecrets;
-  /** seconds a just-rotated refresh token still works (default 10) */
+  /** seconds in which a just-rotated refresh token, presented again, gets the same answer (default 10) */
   refreshGraceSeconds?: number;
   /** how Client ID Metadata Documents are fetched (tests point this at loopback) */
   fetch?: typeof fetch;
@@ -46,7 +49,9 @@ export function canonicalResource(resource: string, resources: Resources): strin
 export function createAuthServer(options: AuthServerOptions): Provider {
   const { db, baseUrl, secrets } = options;
   const resources = resourcesFor(baseUrl);
-  const Adapter = createAdapterClass(db, { refreshGraceSeconds: options.refreshGraceSeconds ?? 10 });
+  const refreshGraceSeconds = options.refreshGraceSeconds ?? 10;
+  const Adapter = createAdapterClass(db, { refreshGraceSeconds });
+  const replays = new Adapter('RefreshReplay');
 
   const configuration: Configuration = {
     adapter: Adapter as any,
@@ -166,7 +171,14 @@ export function createAuthServer(options: AuthServerOptions): Provider {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   } as Configuration;
 
-  const provider = new Provider(baseUrl, configuration);
+  // oidc-provider registers its grant handlers while it is constructed: the refresh_token one is
+  // wrapped as it is registered, so a replay inside the grace window gets the same answer
+  class ServiceProvider extends Provider {
+    override registerGrantType<Params extends object>(name: string, handler: GrantHandler<TokenEndpointGrantContext<Params>>, ...rest: RegisterGrantTypeRest): void {
+      super.registerGrantType(name, name === 'refresh_token' ? withRefreshReplay(handler, replays, refreshGraceSeconds) : handler, ...rest);
+    }
+  }
+  const provider: Provider = new ServiceProvider(baseUrl, configuration);
   provider.proxy = true;
 
   // API clients' secrets are stored as SHA-256 hashes; compare the hash of what was sent, in constant time
