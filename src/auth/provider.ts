@@ -9,6 +9,7 @@ import type { Database } from '../store/schema.js';
 import { escapeHtml } from '../web/html.js';
 import { createAdapterClass } from './adapter.js';
 import { redirectUriProblem, SERVICE_SCOPES } from './clients.js';
+import { redirectUriAllowed } from './redirect-uris.js';
 import { withRefreshReplay, type GrantHandler } from './refresh-replay.js';
 import { constantTimeEqual, sha256 } from './hash.js';
 import type { ServiceSecrets } from './secrets.js';
@@ -135,7 +136,7 @@ export function createAuthServer(options: AuthServerOptions): Provider {
           // a public client has no secret (RFC 7591 §3.2.1); oidc-provider made one when the request named no auth method
           delete metadata.client_secret;
           delete metadata.client_secret_expires_at;
-          metadata.application_type = 'web'; // exact redirect URI matching
+          metadata.application_type = 'web'; // no custom-scheme redirects; loopback ports are matched in redirect-uris.ts
           const grants = (metadata.grant_types as string[] | undefined) ?? ['authorization_code'];
           if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
             throw new errors.InvalidClientMetadata('only authorization_code and refresh_token grants can be registered');
@@ -184,6 +185,12 @@ export function createAuthServer(options: AuthServerOptions): Provider {
   // API clients' secrets are stored as SHA-256 hashes; compare the hash of what was sent, in constant time
   (provider.Client.prototype as any).compareClientSecret = async function (this: { clientSecret?: string }, actual: unknown) {
     return typeof actual === 'string' && typeof this.clientSecret === 'string' && constantTimeEqual(sha256(actual), this.clientSecret);
+  };
+
+  // loopback redirect URIs of native apps match on any port; every other one exactly (redirect-uris.ts).
+  // Self-registered clients stay application_type web, so oidc-provider's own native rules never apply
+  (provider.Client.prototype as any).redirectUriAllowed = function (this: { redirectUris?: string[] }, value: unknown) {
+    return typeof value === 'string' && redirectUriAllowed(value, this.redirectUris ?? []);
   };
 
   provider.use(async (ctx, next) => {
