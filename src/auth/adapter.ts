@@ -1,15 +1,19 @@
 /**
  * oidc-provider's persistence on the service store. Tokens, codes, grants, sessions and
- * interactions live in oauth_store, one row per (model, id); the ids of bearer secrets (tokens and
- * codes, whose opaque value is their id) are stored as SHA-256 hashes so the table never holds a
- * usable credential. Clients live in oauth_clients, the table the admin pages list.
+ * interactions live in oauth_store, one row per (model, id). The table never holds a usable
+ * credential: the ids of bearer secrets (tokens and codes, whose opaque value is their id, and
+ * sign-in sessions, whose id is the session cookie's value) are stored as SHA-256 hashes, and the
+ * copy of the id oidc-provider keeps in every payload (jti) is left out and put back from the id a
+ * lookup was given. Clients live in oauth_clients, the table the admin pages list.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { sha256 } from './hash.js';
 import { clientMetadataFromRow, insertDynamicClient } from './clients.js';
 
-const HASHED_MODELS = new Set([
+/** Models whose id is a credential: kept as its hash, and their payload without the id. */
+export const HASHED_MODELS = new Set([
+  'Session',
   'AccessToken',
   'ClientCredentials',
   'RefreshToken',
@@ -18,7 +22,24 @@ const HASHED_MODELS = new Set([
   'InitialAccessToken',
   'DeviceCode',
   'BackchannelAuthenticationRequest',
+  'RefreshReplay',
 ]);
+
+/**
+ * The payload as it may be stored: without the credential it belongs to. An Interaction keeps a
+ * copy of its sign-in session's id (session.cookie) that oidc-provider never reads back: left out.
+ */
+export function storablePayload(model: string, payload: AdapterPayload): AdapterPayload {
+  if (HASHED_MODELS.has(model)) {
+    const { jti: _jti, ...rest } = payload;
+    return rest;
+  }
+  if (model === 'Interaction' && payload.session && typeof payload.session === 'object' && 'cookie' in payload.session) {
+    const { cookie: _cookie, ...session } = payload.session as Record<string, unknown>;
+    return { ...payload, session };
+  }
+  return payload;
+}
 
 export interface AdapterPayload {
   [key: string]: unknown;
@@ -28,8 +49,15 @@ export interface AdapterPayload {
   consumed?: number;
 }
 
+/** A refresh token another request rotated first (refresh-replay.ts answers with that request's pair). */
+export class RefreshTokenConsumedElsewhere extends Error {
+  constructor() {
+    super('refresh token consumed by a concurrent request');
+  }
+}
+
 export interface AdapterOptions {
-  /** seconds a just-rotated refresh token keeps working (concurrent refreshes by real clients) */
+  /** seconds in which a just-rotated refresh token, presented again, gets the same answer (refresh-replay.ts) */
   refreshGraceSeconds: number;
 }
 
@@ -49,7 +77,7 @@ export function createAdapterClass(db: Kysely<Database>, options: AdapterOptions
       const row = {
         model: this.model,
         id: this.key(id),
-        payload: JSON.stringify(payload),
+        payload: JSON.stringify(storablePayload(this.model, payload)),
         grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
         client_id: typeof payload.clientId === 'string' ? payload.clientId : null,
         account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
@@ -86,19 +114,26 @@ export function createAdapterClass(db: Kysely<Database>, options: AdapterOptions
         .where('model', '=', this.model)
         .where('id', '=', this.key(id))
         .executeTakeFirst();
-      return row ? this.present(row) : undefined;
+      // the id the lookup was given is the credential itself: the payload's jti comes back from it
+      return row ? this.present(row, HASHED_MODELS.has(this.model) ? id : undefined) : undefined;
     }
 
-    private present(row: { payload: string; expires_at: number | null; consumed_at: number | null }): AdapterPayload | undefined {
+    private present(row: { payload: string; expires_at: number | null; consumed_at: number | null }, jti?: string): AdapterPayload | undefined {
       if (row.expires_at !== null && Number(row.expires_at) < Date.now()) return undefined;
       const payload = JSON.parse(row.payload) as AdapterPayload;
+      if (jti !== undefined) payload.jti = jti;
       if (row.consumed_at === null) return payload;
       const consumedAt = Number(row.consumed_at);
-      // a refresh token rotated a moment ago still works once more, for clients that refresh concurrently
+      // a refresh token rotated a moment ago is not yet reuse: refresh-replay.ts answers it with the pair it was rotated into
       const inGrace = this.model === 'RefreshToken' && Date.now() / 1000 - consumedAt < options.refreshGraceSeconds;
       return inGrace ? payload : { ...payload, consumed: consumedAt };
     }
 
+    /**
+     * A Session by its uid, when oidc-provider checks an interaction's or a token's session. The
+     * session's id (its cookie value) is not known here and not stored, so the payload comes without
+     * jti; oidc-provider only reads such a session (accountId, authorizations), never saves it.
+     */
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
       const row = await db
         .selectFrom('oauth_store')
@@ -120,13 +155,15 @@ export function createAdapterClass(db: Kysely<Database>, options: AdapterOptions
     }
 
     async consume(id: string): Promise<void> {
-      await db
+      const result = await db
         .updateTable('oauth_store')
         .set({ consumed_at: Math.floor(Date.now() / 1000) })
         .where('model', '=', this.model)
         .where('id', '=', this.key(id))
         .where('consumed_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
+      // one refresh rotates a refresh token; one that lost the race must not mint a second branch
+      if (this.model === 'RefreshToken' && Number(result.numUpdatedRows) === 0) throw new RefreshTokenConsumedElsewhere();
     }
 
     async destroy(id: string): Promise<void> {

@@ -4,11 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC, type TokenEndpointGrantContext } from 'oidc-provider';
 import type { Database } from '../store/schema.js';
 import { escapeHtml } from '../web/html.js';
 import { createAdapterClass } from './adapter.js';
 import { redirectUriProblem, SERVICE_SCOPES } from './clients.js';
+import { redirectUriAllowed } from './redirect-uris.js';
+import { withRefreshReplay, type GrantHandler } from './refresh-replay.js';
 import { constantTimeEqual, sha256 } from './hash.js';
 import type { ServiceSecrets } from './secrets.js';
 
@@ -18,11 +20,13 @@ export const TOKEN_TTL = {
   refreshToken: 30 * 24 * 3600,
 } as const;
 
+type RegisterGrantTypeRest = Parameters<Provider['registerGrantType']> extends [unknown, unknown, ...infer Rest] ? Rest : never;
+
 export interface AuthServerOptions {
   db: Kysely<Database>;
   baseUrl: string;
   secrets: ServiceSecrets;
-  /** seconds a just-rotated refresh token still works (default 10) */
+  /** seconds in which a just-rotated refresh token, presented again, gets the same answer (default 10) */
   refreshGraceSeconds?: number;
   /** how Client ID Metadata Documents are fetched (tests point this at loopback) */
   fetch?: typeof fetch;
@@ -46,7 +50,9 @@ export function canonicalResource(resource: string, resources: Resources): strin
 export function createAuthServer(options: AuthServerOptions): Provider {
   const { db, baseUrl, secrets } = options;
   const resources = resourcesFor(baseUrl);
-  const Adapter = createAdapterClass(db, { refreshGraceSeconds: options.refreshGraceSeconds ?? 10 });
+  const refreshGraceSeconds = options.refreshGraceSeconds ?? 10;
+  const Adapter = createAdapterClass(db, { refreshGraceSeconds });
+  const replays = new Adapter('RefreshReplay');
 
   const configuration: Configuration = {
     adapter: Adapter as any,
@@ -127,7 +133,10 @@ export function createAuthServer(options: AuthServerOptions): Provider {
         // self-registration can never make a confidential, pre-trusted or machine-to-machine client
         if ((ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration') {
           metadata.token_endpoint_auth_method = 'none';
-          metadata.application_type = 'web'; // exact redirect URI matching
+          // a public client has no secret (RFC 7591 §3.2.1); oidc-provider made one when the request named no auth method
+          delete metadata.client_secret;
+          delete metadata.client_secret_expires_at;
+          metadata.application_type = 'web'; // no custom-scheme redirects; loopback ports are matched in redirect-uris.ts
           const grants = (metadata.grant_types as string[] | undefined) ?? ['authorization_code'];
           if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
             throw new errors.InvalidClientMetadata('only authorization_code and refresh_token grants can be registered');
@@ -163,12 +172,25 @@ export function createAuthServer(options: AuthServerOptions): Provider {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   } as Configuration;
 
-  const provider = new Provider(baseUrl, configuration);
+  // oidc-provider registers its grant handlers while it is constructed: the refresh_token one is
+  // wrapped as it is registered, so a replay inside the grace window gets the same answer
+  class ServiceProvider extends Provider {
+    override registerGrantType<Params extends object>(name: string, handler: GrantHandler<TokenEndpointGrantContext<Params>>, ...rest: RegisterGrantTypeRest): void {
+      super.registerGrantType(name, name === 'refresh_token' ? withRefreshReplay(handler, replays, refreshGraceSeconds) : handler, ...rest);
+    }
+  }
+  const provider: Provider = new ServiceProvider(baseUrl, configuration);
   provider.proxy = true; // reads X-Forwarded-For/-Proto, which src/http/auth-server-handoff.ts pins to the trusted address and BASE_URL's scheme
 
   // API clients' secrets are stored as SHA-256 hashes; compare the hash of what was sent, in constant time
   (provider.Client.prototype as any).compareClientSecret = async function (this: { clientSecret?: string }, actual: unknown) {
     return typeof actual === 'string' && typeof this.clientSecret === 'string' && constantTimeEqual(sha256(actual), this.clientSecret);
+  };
+
+  // loopback redirect URIs of native apps match on any port; every other one exactly (redirect-uris.ts).
+  // Self-registered clients stay application_type web, so oidc-provider's own native rules never apply
+  (provider.Client.prototype as any).redirectUriAllowed = function (this: { redirectUris?: string[] }, value: unknown) {
+    return typeof value === 'string' && redirectUriAllowed(value, this.redirectUris ?? []);
   };
 
   provider.use(async (ctx, next) => {
