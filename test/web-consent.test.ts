@@ -191,8 +191,15 @@ for (const dialect of DIALECTS) {
       assert.match(both.page.body, /has not been checked by the admins of Second Org/);
       assert.match(both.page.body, new RegExp(`value="${books.org.id}"> <span>Test Books Ltd</span> <span class="muted small">\\(verified by its admins\\)</span>`));
       assert.doesNotMatch(both.page.body, /Second Org<\/span> <span class="muted small">/);
+      // the pages that list connections say the same: verified for A's member and on A's page, not for B's
+      const aAccount = await (await signIn(base, 'a-member@example.test')).follow('/account');
+      assert.match(aAccount.body, /Org Assistant <span class="badge verified">Verified app<\/span>/);
+      const aConnections = await admin.follow(`/orgs/${books.org.id}/connections`);
+      assert.match(aConnections.body, /Org Assistant <span class="badge verified">Verified app<\/span>/);
       // B's admins see it unverified on their own page too (once a member of B connects it)
       await submitAsBrowser(b.browser, {});
+      const bAccount = await (await signIn(base, 'b-member@example.test')).follow('/account');
+      assert.match(bAccount.body, /Org Assistant <span class="badge unverified">Unverified app<\/span>/);
       const bAdmin = await user('b-admin@example.test', []);
       await setMembership(store.db, orgB.id, bAdmin.id, 'admin');
       const bApps = await (await signIn(base, 'b-admin@example.test')).follow(`/orgs/${orgB.id}/apps`);

@@ -28,6 +28,15 @@ export async function organisationsVerifying(db: Kysely<Database>, clientId: str
   return new Set(rows.map((r) => r.organisation_id));
 }
 
+/** For each of these apps, the organisations whose admins verified it. */
+export async function verificationsOf(db: Kysely<Database>, clientIds: string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (clientIds.length === 0) return out;
+  const rows = await db.selectFrom('oauth_client_verifications').select(['client_id', 'organisation_id']).where('client_id', 'in', [...new Set(clientIds)]).execute();
+  for (const r of rows) out.set(r.client_id, (out.get(r.client_id) ?? new Set()).add(r.organisation_id));
+  return out;
+}
+
 /** The apps this organisation's admins verified. */
 export async function clientsVerifiedBy(db: Kysely<Database>, organisationId: string): Promise<Set<string>> {
   const rows = await db.selectFrom('oauth_client_verifications').select('client_id').where('organisation_id', '=', organisationId).execute();

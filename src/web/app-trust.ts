@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { organisationsVerifying } from '../store/client-verifications.js';
 import type { Database, OAuthClientRow } from '../store/schema.js';
 
-interface Org {
+export interface Org {
   id: string;
   name: string;
 }
@@ -22,15 +22,21 @@ export interface AppTrust {
   notVerifiedBy: Org[];
 }
 
+/** The rule itself: given the operator's mark and the organisations whose admins verified the app. */
+export function trustOf(operatorVerified: boolean, verifying: ReadonlySet<string>, organisations: Org[]): AppTrust {
+  if (operatorVerified) return { verified: true, verifiedBy: [], notVerifiedBy: [] };
+  const verifiedBy = organisations.filter((o) => verifying.has(o.id));
+  const notVerifiedBy = verifiedBy.length ? organisations.filter((o) => !verifying.has(o.id)) : [];
+  return { verified: verifiedBy.length > 0 && notVerifiedBy.length === 0, verifiedBy, notVerifiedBy };
+}
+
 export async function appTrustFor(db: Kysely<Database>, row: Pick<OAuthClientRow, 'client_id' | 'verified'> | undefined, organisations: Org[]): Promise<AppTrust> {
-  if (!row) return { verified: false, verifiedBy: [], notVerifiedBy: [] };
-  if (row.verified === 1) return { verified: true, verifiedBy: [], notVerifiedBy: [] };
-  const by = await organisationsVerifying(
+  if (!row) return trustOf(false, new Set(), []);
+  if (row.verified === 1) return trustOf(true, new Set(), organisations);
+  const verifying = await organisationsVerifying(
     db,
     row.client_id,
     organisations.map((o) => o.id),
   );
-  const verifiedBy = organisations.filter((o) => by.has(o.id));
-  const notVerifiedBy = verifiedBy.length ? organisations.filter((o) => !by.has(o.id)) : [];
-  return { verified: verifiedBy.length > 0 && notVerifiedBy.length === 0, verifiedBy, notVerifiedBy };
+  return trustOf(false, verifying, organisations);
 }
