@@ -46,6 +46,7 @@ const NOT_DATA = {
   audit_log: 'never part of an answer',
   oauth_clients: 'tokens and clients: checked on every call',
   oauth_consent_organisations: 'consents: checked on every call',
+  oauth_client_verifications: 'organisations\' verifications of apps: read by the web pages only, never part of an answer',
   acct_month_totals: 'written only with acct_lines, which moves the version',
   acct_day_totals: 'written only with acct_lines',
   acct_month_line_totals: 'written only with acct_lines',

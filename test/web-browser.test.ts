@@ -317,7 +317,10 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Register app' }).click();
       await notice(page, 'App registered');
       const registered = await store.db.selectFrom('oauth_clients').selectAll().where('name', '=', 'Month-end Pack').executeTakeFirstOrThrow();
-      assert.deepEqual([registered.kind, registered.verified, registered.organisation_id], ['app', 1, books.org.id]);
+      // verified for this organisation (its own row), not by the operator for everyone
+      assert.deepEqual([registered.kind, registered.verified, registered.organisation_id], ['app', 0, books.org.id]);
+      const verifiedBy = await store.db.selectFrom('oauth_client_verifications').select('organisation_id').where('client_id', '=', registered.client_id).execute();
+      assert.deepEqual(verifiedBy, [{ organisation_id: books.org.id }]);
       assert.deepEqual(JSON.parse(registered.metadata).redirect_uris, ['https://monthend.example/callback', 'http://127.0.0.1:7777/cb']);
       await shot(page, 'apps');
 

@@ -100,6 +100,7 @@ for (const dialect of DIALECTS) {
       return {
         clients,
         roles,
+        verifications: await store.db.selectFrom('oauth_client_verifications').select(['client_id', 'organisation_id']).orderBy('client_id').orderBy('organisation_id').execute(),
         consents: await count('oauth_consents'),
         policy: await count('operation_roles'),
         tokens: await count('oauth_store'),

@@ -1,7 +1,10 @@
-/** Operator commands: migrate, orgs, users, members. */
+/** Operator commands: migrate, orgs, users, members, and verifying apps for everyone. */
 import { parseArgs } from 'node:util';
 import { hash } from '@node-rs/argon2';
+import { getClient } from '../auth/clients.js';
 import { ROLES, type Role } from '../operations/context.js';
+import { writeAudit } from '../store/audit-log.js';
+import { setOperatorVerification } from '../store/client-verifications.js';
 import { migrate } from '../store/migrate.js';
 import { ACCOUNTING_SYSTEMS } from '../accounting/index.js';
 import { validateGnuCashBook } from '../accounting/gnucash/config.js';
@@ -128,6 +131,25 @@ export async function membersCommand(args: string[]): Promise<number> {
       if (!(await removeMembership(store.db, org.id, user.id))) throw new UsageError(`${user.email} is not a member of ${org.name}`);
       printJson({ organisation: org.id, user: user.email, removed: true });
     }
+    return 0;
+  });
+}
+
+/**
+ * `ledgerline apps verify|unverify CLIENT_ID`: the operator's verification, shown on every
+ * organisation's consent screen (an organisation admin's "Verify" holds for that organisation only).
+ */
+export async function appVerificationCommand(args: string[]): Promise<number> {
+  const [action, clientId, ...rest] = args;
+  if ((action !== 'verify' && action !== 'unverify') || !clientId || rest.length) throw new UsageError('usage: ledgerline apps verify CLIENT_ID | apps unverify CLIENT_ID');
+  const verified = action === 'verify';
+  return withStore(async (store) => {
+    const row = await getClient(store.db, clientId);
+    if (!row || row.kind === 'api_client') throw new UsageError(row ? `${clientId} is an API client, not an app` : `no app ${clientId}`);
+    await setOperatorVerification(store.db, clientId, verified);
+    // belongs to no one organisation: kept in the log with none
+    await writeAudit(store.db, { organisationId: null, actorUserId: null, action: verified ? 'app.verified_by_operator' : 'app.unverified_by_operator', target: clientId, detail: { name: row.name } });
+    printJson({ client_id: clientId, name: row.name, verified });
     return 0;
   });
 }

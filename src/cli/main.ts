@@ -25,6 +25,7 @@ const HELP = `ledgerline — the accounting data service
                                             import bank or card statements (OFX, QFX, CAMT, CSV, MT940, QIF); see docs/import.md
   ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI ...] [--json]
                                             a verified app (public client, authorization code with PKCE)
+  ledgerline apps verify|unverify CLIENT_ID  verified for every organisation (or not), as the operator
 
 Settings come from the environment: DATABASE_URL, LEDGERLINE_SQLITE_PATH, HOST, PORT, BASE_URL, … (see README.md).
 `;

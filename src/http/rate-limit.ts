@@ -14,8 +14,8 @@ export interface WindowResult {
 export interface CounterStore {
   /** Counts one hit on key in a window of windowSeconds; answers the count so far. */
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>;
-  /** The count so far, without counting. */
-  peek(key: string): Promise<{ count: number; resetSeconds: number }>;
+  /** Takes back one hit on key, atomically, if its window is still open (never below zero). */
+  giveBack(key: string): Promise<void>;
 }
 
 export class MemoryCounterStore implements CounterStore {
@@ -34,11 +34,9 @@ export class MemoryCounterStore implements CounterStore {
     return { count: w.count, resetSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
   }
 
-  async peek(key: string): Promise<{ count: number; resetSeconds: number }> {
-    const now = Date.now();
+  async giveBack(key: string): Promise<void> {
     const w = this.windows.get(key);
-    if (!w || w.resetAt <= now) return { count: 0, resetSeconds: 0 };
-    return { count: w.count, resetSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
+    if (w && w.resetAt > Date.now() && w.count > 0) w.count--;
   }
 
   /** Drops expired windows now and then so the map does not grow without bound. */
@@ -65,11 +63,14 @@ export class RateLimiter {
     return { allowed: count <= limit.limit, limit: limit.limit, remaining: Math.max(0, limit.limit - count), resetSeconds };
   }
 
-  /** Whether another hit would still be allowed, without counting one (for limits on failures only). */
-  async wouldAllow(limit: Limit, key: string): Promise<WindowResult> {
-    if (limit.limit <= 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 };
-    const { count, resetSeconds } = await this.store.peek(`${limit.name}:${key}`);
-    return { allowed: count < limit.limit, limit: limit.limit, remaining: Math.max(0, limit.limit - count), resetSeconds };
+  /**
+   * Takes back a hit counted by check(), for limits on failures only: the attempt is counted before
+   * it is tried (so concurrent attempts cannot all pass a look at the count) and given back when it
+   * turns out not to be a failure.
+   */
+  async giveBack(limit: Limit, key: string): Promise<void> {
+    if (limit.limit <= 0) return;
+    await this.store.giveBack(`${limit.name}:${key}`);
   }
 }
 

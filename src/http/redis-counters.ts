@@ -13,6 +13,11 @@ local t = redis.call('PTTL', KEYS[1])
 if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); t = tonumber(ARGV[1]) end
 return {c, t}`;
 
+// DECR only a live window with a count above zero, so a give-back never creates or negates a key
+const GIVE_BACK = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 export class RedisCounterStore implements CounterStore {
   constructor(
     private readonly redis: Redis,
@@ -24,9 +29,8 @@ export class RedisCounterStore implements CounterStore {
     return { count, resetSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
   }
 
-  async peek(key: string): Promise<{ count: number; resetSeconds: number }> {
-    const [value, ttl] = (await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec())!.map((r) => r[1]) as [string | null, number];
-    return { count: Number(value ?? 0), resetSeconds: ttl > 0 ? Math.ceil(ttl / 1000) : 0 };
+  async giveBack(key: string): Promise<void> {
+    await this.redis.eval(GIVE_BACK, 1, this.prefix + key);
   }
 }
 
@@ -72,10 +76,10 @@ export class FallbackCounterStore implements CounterStore {
     );
   }
 
-  peek(key: string) {
+  giveBack(key: string) {
     return this.attempt(
-      () => this.shared.peek(key),
-      () => this.local.peek(key),
+      () => this.shared.giveBack(key),
+      () => this.local.giveBack(key),
     );
   }
 }

@@ -7,11 +7,18 @@ import * as m004 from './migrations/004-bank-totals.js';
 import * as m005 from './migrations/005-read-paths.js';
 import * as m006 from './migrations/006-data-version.js';
 import * as m007 from './migrations/007-credentials-at-rest.js';
+import * as m008 from './migrations/008-client-verifications.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
-  '001-initial': m001, '002-oauth': m002, '003-web': m003, '004-bank-totals': m004, '005-read-paths': m005, '006-data-version': m006,
+  '001-initial': m001,
+  '002-oauth': m002,
+  '003-web': m003,
+  '004-bank-totals': m004,
+  '005-read-paths': m005,
+  '006-data-version': m006,
   '007-credentials-at-rest': m007,
+  '008-client-verifications': m008,
 } as const;
 
 class StaticProvider implements MigrationProvider {

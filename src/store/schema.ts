@@ -243,6 +243,7 @@ export interface OAuthClientRow {
   kind: string;
   organisation_id: string | null;
   name: string;
+  /** 1 = verified by the operator, for every organisation (organisations' own: oauth_client_verifications) */
   verified: number;
   blocked: number;
   /** JSON text: the client metadata oidc-provider reads (without the secret) */
@@ -288,6 +289,15 @@ export interface OAuthConsentOrganisationRow {
   organisation_id: string;
 }
 
+/** An app verified by one organisation's admins, shown as verified to that organisation only. */
+export interface OAuthClientVerificationRow {
+  client_id: string;
+  organisation_id: string;
+  /** the admin's user id; null when not known */
+  verified_by: string | null;
+  verified_at: string;
+}
+
 export interface ServiceSecretRow {
   name: string;
   value: string;
@@ -317,6 +327,7 @@ export interface Database {
   oauth_store: OAuthStoreRow;
   oauth_consents: OAuthConsentRow;
   oauth_consent_organisations: OAuthConsentOrganisationRow;
+  oauth_client_verifications: OAuthClientVerificationRow;
   service_secrets: ServiceSecretRow;
 }
 

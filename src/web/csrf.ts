@@ -27,6 +27,16 @@ export function sameOrigin(baseUrl: string, headers: { origin?: string | undefin
   return false;
 }
 
+/** Why a post must be refused for where it comes from (another origin, or none named), or null. */
+export function originRefusal(baseUrl: string, headers: { origin?: string | undefined; referer?: string | undefined }): string | null {
+  return sameOrigin(baseUrl, headers) ? null : 'This form must be sent from Ledgerline itself.';
+}
+
+/** Why a post must be refused for its token (missing or wrong), or null. */
+export function tokenRefusal(key: string, binding: string, token: unknown): string | null {
+  return csrfValid(key, binding, token) ? null : 'This form has expired. Go back, reload the page and try again.';
+}
+
 /** Why a form post must be refused (another origin, or a missing or wrong token), or null. */
 export function formRefusal(
   baseUrl: string,
@@ -35,7 +45,5 @@ export function formRefusal(
   headers: { origin?: string | undefined; referer?: string | undefined },
   token: unknown,
 ): string | null {
-  if (!sameOrigin(baseUrl, headers)) return 'This form must be sent from Ledgerline itself.';
-  if (!csrfValid(key, binding, token)) return 'This form has expired. Go back, reload the page and try again.';
-  return null;
+  return originRefusal(baseUrl, headers) ?? tokenRefusal(key, binding, token);
 }

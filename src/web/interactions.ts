@@ -14,6 +14,7 @@ import type { ExternalIdentityConfig } from '../config.js';
 import type { RateLimiter, Limit } from '../http/rate-limit.js';
 import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
 import { consentPage, type ConsentView } from './pages/consent.js';
+import { appTrustFor } from './app-trust.js';
 import { checkPassword } from './password-check.js';
 import { signInPage } from './pages/signin.js';
 import { list, one, type Form } from './respond.js';
@@ -46,7 +47,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     const client = await o.provider.Client.find(clientId);
     const row = await getClient(o.db, clientId);
     const name = row?.name ?? client?.clientName ?? clientId;
-    return { client, row, name, verified: row?.verified === 1 };
+    return { client, row, name };
   }
 
   app.get('/oauth/interaction/:uid', async (request, reply) => {
@@ -59,25 +60,28 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     return html(reply, await renderConsent(details));
   });
 
-  async function renderConsent(details: Awaited<ReturnType<Provider['interactionDetails']>>, error?: string): Promise<string> {
+  /** The consent page; after an error, `form` is what the person sent, so their ticks stay as they left them. */
+  async function renderConsent(details: Awaited<ReturnType<Provider['interactionDetails']>>, error?: string, form: Form = {}): Promise<string> {
     const accountId = String(details.session?.accountId);
     const user = await o.db.selectFrom('users').select(['email']).where('id', '=', accountId).executeTakeFirst();
-    const orgs = await organisationsOfUser(o.db, accountId);
-    const { client, name, verified } = await clientView(String(details.params.client_id));
+    const orgs = (await organisationsOfUser(o.db, accountId)).map((g) => ({ id: g.id, name: g.name }));
+    const { client, row, name } = await clientView(String(details.params.client_id));
+    const trust = await appTrustFor(o.db, row, orgs);
     const requested = new Set(String(details.params.scope ?? '').split(' '));
     const redirect = String(details.params.redirect_uri ?? client?.redirectUris?.[0] ?? '');
     const view: ConsentView = {
       action: `/oauth/interaction/${details.uid}/consent`,
       csrf: csrfToken(o.csrfKey, details.uid),
       clientName: name,
-      verified,
+      ...trust,
       redirectHost: URL.parse(redirect)?.host ?? redirect,
       userEmail: user?.email ?? '',
-      organisations: orgs.length > 1 ? orgs.map((g) => ({ id: g.id, name: g.name })) : null,
+      organisations: orgs.length > 1 ? orgs : null,
       ...(orgs.length === 1 ? { singleOrganisation: orgs[0]!.name } : {}),
       readRequested: requested.has('service.read') || !requested.has('service.write'),
       writeRequested: requested.has('service.write'),
       offline: requested.has('offline_access'),
+      chosen: { write: one(form.write) === '1', allOrganisations: one(form.all_organisations) === '1', organisations: list(form.organisation) },
       ...(error ? { error } : {}),
     };
     return consentPage(view);
@@ -138,9 +142,9 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     else {
       all = one(form.all_organisations) === '1';
       chosen = all ? [] : [...new Set(list(form.organisation))];
-      if (!all && chosen.length === 0) return html(reply, await renderConsent(details, 'Pick at least one organisation.'), 400);
+      if (!all && chosen.length === 0) return html(reply, await renderConsent(details, 'Pick at least one organisation.', form), 400);
       if (chosen.some((id) => !memberships.some((m) => m.id === id)))
-        return html(reply, await renderConsent(details, 'You can only pick organisations you belong to.'), 400);
+        return html(reply, await renderConsent(details, 'You can only pick organisations you belong to.', form), 400);
     }
     const allowWrite = one(form.write) === '1';
 

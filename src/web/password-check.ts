@@ -26,9 +26,11 @@ export async function checkPassword(
   input: { email: string; password: string; address: string },
 ): Promise<PasswordCheck> {
   const email = input.email.trim().toLowerCase();
-  // only failed attempts are counted; a throttled account or address is refused before checking
-  const byAccount = await deps.limiter.wouldAllow(deps.limits.perAccount, email);
-  const byAddress = await deps.limiter.wouldAllow(deps.limits.perAddress, input.address);
+  // Every attempt is counted before the password is checked, atomically in the counter store, so
+  // concurrent attempts cannot all slip past a look at the count; a success gives its count back,
+  // so only failures (and attempts refused while throttled) use up the limits.
+  const byAccount = await deps.limiter.check(deps.limits.perAccount, email);
+  const byAddress = await deps.limiter.check(deps.limits.perAddress, input.address);
   if (!byAccount.allowed || !byAddress.allowed) {
     const wait = Math.max(byAccount.allowed ? 0 : byAccount.resetSeconds, byAddress.allowed ? 0 : byAddress.resetSeconds);
     return { ok: false, status: 429, retryAfter: wait, message: `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).` };
@@ -37,10 +39,8 @@ export async function checkPassword(
   const ok = user?.password_hash
     ? await verify(user.password_hash, input.password).catch(() => false)
     : (await verify(await DUMMY_HASH, input.password).catch(() => false), false);
-  if (!user || !ok) {
-    await deps.limiter.check(deps.limits.perAccount, email);
-    await deps.limiter.check(deps.limits.perAddress, input.address);
-    return { ok: false, status: 401, message: 'That email and password do not match an account.' };
-  }
+  if (!user || !ok) return { ok: false, status: 401, message: 'That email and password do not match an account.' };
+  await deps.limiter.giveBack(deps.limits.perAccount, email);
+  await deps.limiter.giveBack(deps.limits.perAddress, input.address);
   return { ok: true, user };
 }

@@ -80,7 +80,7 @@ export function auditSentence(action: string, detail: Detail): string {
     case 'app.removed':
       return `Removed registered app “${name}”`;
     case 'app.verified':
-      return `Verified app “${name}”`;
+      return `Verified app “${name}” for this organisation`;
     case 'app.blocked':
       return `Blocked app “${name}”`;
     case 'app.unblocked':

@@ -5,7 +5,12 @@ export interface ConsentView {
   action: string;
   csrf: string;
   clientName: string;
+  /** verified by the operator, or by the admins of every organisation the person can pick (src/web/app-trust.ts) */
   verified: boolean;
+  /** the person's organisations whose admins verified the app, when the operator has not */
+  verifiedBy: { id: string; name: string }[];
+  /** the person's other organisations, when some (not all) of them verified it */
+  notVerifiedBy: { id: string; name: string }[];
   redirectHost: string;
   userEmail: string;
   /** null when the user is in one organisation only and is not asked */
@@ -14,7 +19,21 @@ export interface ConsentView {
   readRequested: boolean;
   writeRequested: boolean;
   offline: boolean;
+  /** what the person ticked: nothing at first (write access is opt-in), their choice when the page comes back with an error */
+  chosen: { write: boolean; allOrganisations: boolean; organisations: string[] };
   error?: string;
+}
+
+const names = (orgs: { name: string }[]) => orgs.map((o) => o.name).join(', ');
+const checked = (on: boolean) => (on ? html` checked` : '');
+
+/** What the badge rests on, said plainly: whose admins checked the app, and whose did not. */
+function trustNote(v: ConsentView) {
+  if (v.verified) return v.verifiedBy.length ? html`<p class="muted">Verified by the admins of ${names(v.verifiedBy)}.</p>` : '';
+  const advice = 'Only continue if you trust it and started this connection yourself.';
+  if (v.verifiedBy.length)
+    return html`<p class="notice">The admins of ${names(v.verifiedBy)} verified this app, but it has not been checked by the admins of ${names(v.notVerifiedBy)}. ${advice}</p>`;
+  return html`<p class="notice">This app has not been checked by an administrator of Ledgerline or of your organisations. ${advice}</p>`;
 }
 
 export function consentPage(v: ConsentView): string {
@@ -26,7 +45,7 @@ export function consentPage(v: ConsentView): string {
     html`<div class="card">
   <h1>${v.clientName} ${badge}</h1>
   <p>wants to connect to your books as <strong>${v.userEmail}</strong>.</p>
-  ${v.verified ? '' : html`<p class="notice">This app registered itself and has not been checked by an administrator. Only continue if you trust it and started this connection yourself.</p>`}
+  ${trustNote(v)}
   ${v.error ? html`<div class="error" role="alert">${v.error}</div>` : ''}
   <form method="post" action="${v.action}">
     <input type="hidden" name="csrf" value="${v.csrf}">
@@ -38,16 +57,19 @@ export function consentPage(v: ConsentView): string {
     ${
       v.writeRequested
         ? html`<fieldset><legend>Changes</legend>
-      <label class="check"><input type="checkbox" name="write" value="1" checked> <span>Also allow it to make changes to your records. Untick to give read-only access.</span></label>
+      <label class="check"><input type="checkbox" name="write" value="1"${checked(v.chosen.write)}> <span>Also allow it to make changes to your records. Leave unticked for read-only access.</span></label>
     </fieldset>`
         : ''
     }
     ${
       v.organisations
         ? html`<fieldset><legend>Organisations it may use</legend>
-      <label class="check"><input type="checkbox" name="all_organisations" value="1"> <span>All my organisations, including ones I join later</span></label>
+      <label class="check"><input type="checkbox" name="all_organisations" value="1"${checked(v.chosen.allOrganisations)}> <span>All my organisations, including ones I join later</span></label>
       ${v.organisations.map(
-        (o) => html`<label class="check"><input type="checkbox" name="organisation" value="${o.id}"> <span>${o.name}</span></label>`,
+        (o) =>
+          html`<label class="check"><input type="checkbox" name="organisation" value="${o.id}"${checked(v.chosen.organisations.includes(o.id))}> <span>${o.name}</span>${
+            v.notVerifiedBy.length && v.verifiedBy.some((b) => b.id === o.id) ? html` <span class="muted small">(verified by its admins)</span>` : ''
+          }</label>`,
       )}
     </fieldset>`
         : html`<p>Organisation: <strong>${v.singleOrganisation ?? ''}</strong></p>`

@@ -1,4 +1,4 @@
-/** Apps: ones this organisation's admins registered (verified), and ones members connected that registered themselves. */
+/** Apps: ones this organisation's admins registered (verified here), and ones members connected that registered themselves. */
 import type { ConnectedApp } from '../../store/connections.js';
 import type { OAuthClientRow } from '../../store/schema.js';
 import { html } from '../html.js';
@@ -23,13 +23,17 @@ export function appsPage(
   org: Org,
   registered: OAuthClientRow[],
   connected: ConnectedApp[],
+  /** apps this organisation's admins verified */
+  verifiedHere: Set<string>,
   options: { notice?: string; error?: string; name?: string; redirectUris?: string } = {},
 ): string {
+  // verified for this organisation's members: by the operator, or by this organisation's admins
+  const verified = (row: OAuthClientRow) => row.verified === 1 || verifiedHere.has(row.client_id);
   return settingsPage(
     v,
     org,
     'apps',
-    html`<p class="muted">Apps people connect with their own sign-in. An app registered here is shown as verified on the consent screen; one that registered itself is shown as unverified until you verify it.</p>
+    html`<p class="muted">Apps people connect with their own sign-in. An app registered here is shown as verified to members of ${org.name} on the consent screen; one that registered itself is shown as unverified until you verify it. Your verification holds for ${org.name} only: other organisations' members see the app as their own admins decide.</p>
 <form method="post" action="/orgs/${org.id}/apps" class="card inline-form" novalidate>
   <input type="hidden" name="csrf" value="${v.csrf}">
   <h3>Register an app</h3>
@@ -50,7 +54,7 @@ ${
   <thead><tr><th scope="col">App</th><th scope="col">Client ID</th><th scope="col">Redirect URIs</th><th scope="col">Registered</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${registered.map(
     (row) => html`<tr>
-    <td>${row.name} ${appBadge({ verified: row.verified === 1, blocked: row.blocked === 1 })}</td>
+    <td>${row.name} ${appBadge({ verified: verified(row), blocked: row.blocked === 1 })}</td>
     <td><code>${row.client_id}</code></td>
     <td>${uriList(row)}</td>
     <td>${formatInstant(row.created_at)}</td>
@@ -62,7 +66,7 @@ ${
 }
 
 <h3>Connected by members</h3>
-<p class="muted">Apps that registered themselves and that members of ${org.name} connected. Verifying or blocking an app applies wherever it is used, since the app is one and the same.</p>
+<p class="muted">Apps that registered themselves and that members of ${org.name} connected. Verifying an app applies to ${org.name} only; blocking it applies wherever it is used, since the app is one and the same.</p>
 ${
   connected.length === 0
     ? html`<p class="muted">No member has connected a self-registered app.</p>`
@@ -71,7 +75,7 @@ ${
   <thead><tr><th scope="col">App</th><th scope="col">How it registered</th><th scope="col">Redirect URIs</th><th scope="col">Members</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${connected.map(
     ({ client: row, members }) => html`<tr>
-    <td>${row.name} ${appBadge({ verified: row.verified === 1, blocked: row.blocked === 1 })}<br><code class="small">${row.client_id}</code></td>
+    <td>${row.name} ${appBadge({ verified: verified(row), blocked: row.blocked === 1 })}<br><code class="small">${row.client_id}</code></td>
     <td>${clientKindLabel(row.kind)}</td>
     <td>${uriList(row)}</td>
     <td>${members}</td>
@@ -81,7 +85,7 @@ ${
         ? html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/unblock" class="inline">
         <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Unblock<span class="visually-hidden"> ${row.name}</span></button></form>`
         : html`${
-            row.verified
+            verified(row)
               ? ''
               : html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/verify" class="inline">
         <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Verify<span class="visually-hidden"> ${row.name}</span></button></form>`

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { revokeConsent } from '../../auth/consents.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { consentsOfUser } from '../../store/connections.js';
+import { verificationsOf } from '../../store/client-verifications.js';
 import { organisationsOfUser } from '../../store/users.js';
+import { trustOf } from '../app-trust.js';
 import { html } from '../html.js';
 import { accountPage } from '../pages/account.js';
 import { confirmPage } from '../pages/chrome.js';
@@ -23,7 +25,16 @@ export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void
     const signed = await pageSession(w, request, reply);
     if (!signed) return reply;
     const userId = signed.session.user.id;
-    const [organisations, connections] = await Promise.all([organisationsOfUser(db, userId), consentsOfUser(db, userId)]);
+    const [organisations, consents] = await Promise.all([organisationsOfUser(db, userId), consentsOfUser(db, userId)]);
+    // verified as the consent screen says it: by the operator, or by every organisation the connection acts for
+    const verifying = await verificationsOf(
+      db,
+      consents.map((c) => c.clientId),
+    );
+    const connections = consents.map((c) => {
+      const actsFor = c.allOrganisations ? organisations : c.organisationIds.map((id) => ({ id, name: '' }));
+      return { ...c, verified: trustOf(c.verified, verifying.get(c.clientId) ?? new Set(), actsFor).verified };
+    });
     const named = [...new Set(connections.flatMap((c) => c.organisationIds))];
     const names = named.length ? await db.selectFrom('organisations').select(['id', 'name']).where('id', 'in', named).execute() : [];
     return sendPage(

@@ -8,7 +8,7 @@ import type { Role } from '../../operations/context.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { getMembership, organisationsOfUser } from '../../store/users.js';
 import type { WebSession } from '../../store/web-sessions.js';
-import { formRefusal } from '../csrf.js';
+import { originRefusal, tokenRefusal } from '../csrf.js';
 import { messagePage, type Viewer } from '../pages/chrome.js';
 import { one, sendPage, type Form } from '../respond.js';
 import { currentSession, sessionCsrf, type WebContext } from '../web-context.js';
@@ -45,22 +45,40 @@ export async function pageSession(w: WebContext, request: FastifyRequest, reply:
   return { session, viewer: await viewerOf(w, session) };
 }
 
-/** For a form post: same origin, a live session, and that session's CSRF token; else a 403 page. */
-export async function formSession(w: WebContext, request: FastifyRequest, reply: FastifyReply): Promise<(Signed & { form: Form }) | null> {
-  const form = (request.body ?? {}) as Form;
-  const headers = request.headers as { origin?: string; referer?: string };
+/**
+ * For a post, from its headers alone: a live session and the same origin; else a 403 page. Nothing
+ * of the body is needed, so an upload is refused before it is read (src/web/routes/org-routing.ts).
+ */
+export async function postSession(w: WebContext, request: FastifyRequest, reply: FastifyReply): Promise<Signed | null> {
   const session = await currentSession(w, request);
   if (!session) {
     sendPage(reply, messagePage('Signed out', 'Your session has ended, so nothing was changed. Sign in and try again.', { href: '/signin', label: 'Sign in' }), 403);
     return null;
   }
   const viewer = await viewerOf(w, session);
-  const refused = formRefusal(w.service.baseUrl, w.key, `session:${session.idHash}`, headers, one(form.csrf));
-  if (refused) {
-    sendPage(reply, messagePage('Nothing was changed', refused, { href: '/account', label: 'Back to your account' }, viewer), 403);
-    return null;
-  }
-  return { session, viewer, form };
+  const refused = originRefusal(w.service.baseUrl, request.headers as { origin?: string; referer?: string });
+  if (refused) return refuse(reply, viewer, refused);
+  return { session, viewer };
+}
+
+/** The session's CSRF token, from the form: true when it is right, else the 403 page is sent. */
+export function tokenAccepted(w: WebContext, signed: Signed, reply: FastifyReply, token: unknown): boolean {
+  const refused = tokenRefusal(w.key, `session:${signed.session.idHash}`, token);
+  if (refused) refuse(reply, signed.viewer, refused);
+  return !refused;
+}
+
+/** For a form post: same origin, a live session, and that session's CSRF token; else a 403 page. */
+export async function formSession(w: WebContext, request: FastifyRequest, reply: FastifyReply): Promise<(Signed & { form: Form }) | null> {
+  const signed = await postSession(w, request, reply);
+  if (!signed) return null;
+  const form = (request.body ?? {}) as Form;
+  return tokenAccepted(w, signed, reply, one(form.csrf)) ? { ...signed, form } : null;
+}
+
+function refuse(reply: FastifyReply, viewer: Viewer, message: string): null {
+  sendPage(reply, messagePage('Nothing was changed', message, { href: '/account', label: 'Back to your account' }, viewer), 403);
+  return null;
 }
 
 /** Organisation settings are for its super admins and admins; everyone else gets the same 403. */

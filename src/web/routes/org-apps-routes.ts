@@ -1,7 +1,12 @@
-/** Apps: register a verified one; verify, block or unblock self-registered apps members connected; remove a registered one. */
+/**
+ * Apps: register one (verified for this organisation); verify for this organisation, block or
+ * unblock self-registered apps members connected; remove a registered one. An admin's verification
+ * holds for their organisation only (src/web/app-trust.ts); blocking holds everywhere.
+ */
 import type { FastifyInstance } from 'fastify';
 import { getClient, registerApp, revokeClient } from '../../auth/clients.js';
 import { writeAudit } from '../../store/audit-log.js';
+import { clientsVerifiedBy, setOperatorVerification, verifyForOrganisation } from '../../store/client-verifications.js';
 import { appsRegisteredByOrganisation, selfRegisteredAppsInOrganisation, setClientTrust } from '../../store/connections.js';
 import { html } from '../html.js';
 import { confirmPage } from '../pages/chrome.js';
@@ -12,9 +17,9 @@ import { notFoundPage, type OrgAccess } from './guards.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
 
 const NOTICES = {
-  registered: 'App registered. People now see it as verified when they connect it.',
+  registered: 'App registered. Members of this organisation see it as verified when they connect it.',
   removed: 'App removed. Its connections and tokens stopped working at once.',
-  verified: 'App verified. People now see it as verified when they connect it.',
+  verified: 'App verified for this organisation. Its members now see it as verified when they connect it; other organisations decide for themselves.',
   blocked: 'App blocked. Its tokens are refused from the next call, and no one can connect it.',
   unblocked: 'App unblocked. Existing connections work again.',
 };
@@ -24,9 +29,13 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
   const r = orgRouter(app, w);
   const back = (a: OrgAccess) => `/orgs/${a.org.id}/apps`;
 
-  async function render(a: OrgAccess, options: Parameters<typeof appsPage>[4] = {}) {
-    const [registered, connected] = await Promise.all([appsRegisteredByOrganisation(db, a.org.id), selfRegisteredAppsInOrganisation(db, a.org.id)]);
-    return appsPage(a.viewer, a.org, registered, connected, options);
+  async function render(a: OrgAccess, options: Parameters<typeof appsPage>[5] = {}) {
+    const [registered, connected, verifiedHere] = await Promise.all([
+      appsRegisteredByOrganisation(db, a.org.id),
+      selfRegisteredAppsInOrganisation(db, a.org.id),
+      clientsVerifiedBy(db, a.org.id),
+    ]);
+    return appsPage(a.viewer, a.org, registered, connected, verifiedHere, options);
   }
 
   r.page('/apps', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
@@ -38,7 +47,13 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
     let problem: string | null = name.length > 100 ? 'The name can be up to 100 characters.' : null;
     if (!problem) {
       try {
-        const created = await registerApp(db, { name, redirectUris, createdBy: a.session.user.id, organisationId: a.org.id });
+        // registered by this organisation's admin, so verified for this organisation only, not by the operator
+        const created = await db.transaction().execute(async (trx) => {
+          const app = await registerApp(trx, { name, redirectUris, createdBy: a.session.user.id, organisationId: a.org.id });
+          await setOperatorVerification(trx, app.clientId, false);
+          await verifyForOrganisation(trx, { clientId: app.clientId, organisationId: a.org.id, userId: a.session.user.id });
+          return app;
+        });
         await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'app.registered', target: created.clientId, detail: { name, redirectUris } });
         return seeOther(reply, `${back(a)}?done=registered`);
       } catch (error) {
@@ -52,17 +67,17 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
   /** A self-registered app is actionable here only if members of this organisation connected it. */
   const connectedApp = async (a: OrgAccess, clientId: string) => (await selfRegisteredAppsInOrganisation(db, a.org.id, clientId))[0]?.client;
 
-  const trust = (path: string, change: { verified?: boolean; blocked?: boolean }, action: string, done: keyof typeof NOTICES) =>
+  const trust = (path: string, change: (a: OrgAccess, clientId: string) => Promise<void>, action: string, done: keyof typeof NOTICES) =>
     r.action(`/apps/:clientId/${path}`, async (a, p, _request, reply) => {
       const client = await connectedApp(a, p.clientId!);
       if (!client) return notFoundPage(reply, a.viewer, 'That app', back(a));
-      await setClientTrust(db, client.client_id, change);
+      await change(a, client.client_id);
       await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action, target: client.client_id, detail: { name: client.name } });
       return seeOther(reply, `${back(a)}?done=${done}`);
     });
-  trust('verify', { verified: true }, 'app.verified', 'verified');
-  trust('block', { blocked: true }, 'app.blocked', 'blocked');
-  trust('unblock', { blocked: false }, 'app.unblocked', 'unblocked');
+  trust('verify', (a, clientId) => verifyForOrganisation(db, { clientId, organisationId: a.org.id, userId: a.session.user.id }), 'app.verified', 'verified');
+  trust('block', (_a, clientId) => setClientTrust(db, clientId, { blocked: true }), 'app.blocked', 'blocked');
+  trust('unblock', (_a, clientId) => setClientTrust(db, clientId, { blocked: false }), 'app.unblocked', 'unblocked');
 
   r.page('/apps/:clientId/block', async (a, p, _request, reply) => {
     const client = await connectedApp(a, p.clientId!);

@@ -1,8 +1,9 @@
 /**
  * Statement upload for admins: the same importer as `ledgerline import bank`, with its summary.
- * Multipart parsing is registered for this route only, so no other form accepts a large body.
+ * Multipart parsing is registered for this route only, so no other form accepts a large body, and
+ * the body is read only after the session, origin, role and CSRF token are checked (orgRouter.upload).
  */
-import multipart from '@fastify/multipart';
+import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { formatMoney } from '../../domain/money.js';
 import { importStatement } from '../../import/importer.js';
@@ -19,12 +20,7 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
   const store = w.service.store;
   app.register(async (scoped) => {
     await scoped.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      // keep the file's name beside its bytes, for the summary
-      async onFile(part) {
-        (part as unknown as { value: unknown }).value = { fileName: part.filename, data: await part.toBuffer() };
-      },
-      limits: { fileSize: DEFAULT_MAX_BYTES, files: 1, fields: 10 },
+      limits: { fileSize: DEFAULT_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096 },
       throwFileSizeLimit: true,
     });
     const r = orgRouter(scoped, w);
@@ -33,13 +29,12 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
 
     r.page('/bank-import', async (a, _p, _request, reply) => sendPage(reply, bankImportPage(a.viewer, a.org, await accounts(a.org.id))));
 
-    r.action('/bank-import', async (a, _p, _request, reply) => {
-      const form = a.form as Record<string, unknown>;
+    r.upload('/bank-import', async (a, _p, _request, reply) => {
+      const { form, file } = await readUpload(a.parts);
       const list = await accounts(a.org.id);
       const again = (error: string, status = 400) => sendPage(reply, bankImportPage(a.viewer, a.org, list, { error }), status);
       const account = (await listBankAccounts(store.db, a.org.id, null)).find((x) => x.id === form.account);
       if (!account) return again('Pick one of the organisation’s accounts.');
-      const file = form.file as { fileName?: string; data?: Buffer } | undefined;
       if (!file?.data || file.data.length === 0) return again('Choose a statement file to upload.');
       const dryRun = form.dry_run === '1';
       try {
@@ -82,4 +77,15 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
       }
     });
   });
+}
+
+/** The rest of the form: its fields, and the file with its name (for the summary). */
+async function readUpload(parts: AsyncIterableIterator<Multipart>): Promise<{ form: Record<string, string>; file?: { fileName: string; data: Buffer } }> {
+  const form: Record<string, string> = {};
+  let file: { fileName: string; data: Buffer } | undefined;
+  for await (const part of parts) {
+    if (part.type === 'file') file = { fileName: part.filename, data: await part.toBuffer() };
+    else if (typeof part.value === 'string') form[part.fieldname] = part.value;
+  }
+  return file ? { form, file } : { form };
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { listApiClients } from '../../auth/clients.js';
 import { revokeConsent } from '../../auth/consents.js';
 import { writeAudit } from '../../store/audit-log.js';
+import { clientsVerifiedBy } from '../../store/client-verifications.js';
 import { consentForOrganisation, consentsForOrganisation, liveTokens } from '../../store/connections.js';
 import { html } from '../html.js';
 import { confirmPage } from '../pages/chrome.js';
@@ -21,11 +22,14 @@ export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): v
   const r = orgRouter(app, w);
 
   r.page('/connections', async (a, _p, request, reply) => {
-    const [consents, clients, members] = await Promise.all([
+    const [listed, clients, members, verifiedHere] = await Promise.all([
       consentsForOrganisation(db, a.org.id),
       listApiClients(db, a.org.id),
       db.selectFrom('memberships').select('user_id').where('organisation_id', '=', a.org.id).execute(),
+      clientsVerifiedBy(db, a.org.id),
     ]);
+    // verified for this organisation: by the operator, or by its own admins
+    const consents = listed.map((c) => ({ ...c, verified: c.verified || verifiedHere.has(c.clientId) }));
     const [byGrant, byClient] = await Promise.all([
       liveTokens(db, { grantIds: consents.map((c) => c.grantId) }),
       liveTokens(db, { clientIds: clients.map((c) => c.client_id) }),
