@@ -115,8 +115,11 @@ for (const dialect of DIALECTS) {
       const flow = await authorizeInBrowser(base, { config, redirectUri: REDIRECT, email: alice.email, password: PASSWORD, decision: 'deny' });
       assert.ok(flow.callback.startsWith(REDIRECT));
       assert.equal(new URL(flow.callback).searchParams.get('error'), 'access_denied');
-      const browser = (await authorizeInBrowserUntilConsent(base, config)).browser;
+      const { browser, response } = await authorizeInBrowserUntilConsent(base, config);
       const page = browser.lastPage;
+      // another site cannot frame the consent page and trick a click on Allow (RFC 9700 §4.16)
+      assert.equal(response.headers.get('x-frame-options'), 'DENY');
+      assert.match(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
       assert.match(page, /Books Viewer <span class="badge verified">Verified app<\/span>/);
       assert.match(page, new RegExp(`name="organisation" value="${books.org.id}"`));
       assert.match(page, new RegExp(`name="organisation" value="${orgB.id}"`));
@@ -343,6 +346,6 @@ async function authorizeInBrowserUntilSignIn(base: string, config: oidc.Configur
 
 async function authorizeInBrowserUntilConsent(base: string, config: oidc.Configuration, email = 'alice@example.test') {
   const { browser } = await authorizeInBrowserUntilSignIn(base, config);
-  await browser.submit({ email, password: PASSWORD });
-  return { browser };
+  const consent = await browser.submit({ email, password: PASSWORD });
+  return { browser, response: consent.response };
 }

@@ -106,7 +106,11 @@ export function redirectUriProblem(uri: string): string | null {
   return `"${uri}" must be https, or http on the loopback address`;
 }
 
-/** An app registered by an admin: a public client (PKCE), shown as verified on the consent screen. */
+/**
+ * A registered app: a public client (PKCE). Registered by the operator (no organisation), it is
+ * verified for everyone; registered by an organisation's admin, it is not operator-verified, and
+ * the caller records that organisation's own verification (src/store/client-verifications.ts).
+ */
 export async function registerApp(
   db: Kysely<Database>,
   input: { name: string; redirectUris: string[]; createdBy?: string | null; organisationId?: string | null },
@@ -124,7 +128,7 @@ export async function registerApp(
       kind: 'app',
       organisation_id: input.organisationId ?? null,
       name,
-      verified: 1,
+      verified: input.organisationId ? 0 : 1,
       blocked: 0,
       metadata: JSON.stringify({
         client_name: name,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getClient, registerApp, revokeClient } from '../../auth/clients.js';
 import { writeAudit } from '../../store/audit-log.js';
-import { clientsVerifiedBy, setOperatorVerification, verifyForOrganisation } from '../../store/client-verifications.js';
+import { clientsVerifiedBy, verifyForOrganisation } from '../../store/client-verifications.js';
 import { appsRegisteredByOrganisation, selfRegisteredAppsInOrganisation, setClientTrust } from '../../store/connections.js';
 import { html } from '../html.js';
 import { confirmPage } from '../pages/chrome.js';
@@ -50,7 +50,6 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
         // registered by this organisation's admin, so verified for this organisation only, not by the operator
         const created = await db.transaction().execute(async (trx) => {
           const app = await registerApp(trx, { name, redirectUris, createdBy: a.session.user.id, organisationId: a.org.id });
-          await setOperatorVerification(trx, app.clientId, false);
           await verifyForOrganisation(trx, { clientId: app.clientId, organisationId: a.org.id, userId: a.session.user.id });
           return app;
         });
