@@ -18,7 +18,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import { up as migrateCredentialsAtRest } from '../src/store/migrations/007-credentials-at-rest.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { Browser } from './helpers/browser.js';
-import { api, discover, oidc } from './helpers/oauth.js';
+import { api, discover, oidc, authorizationRequest } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { describeEachDialect } from './helpers/store.js';
 
@@ -99,14 +99,7 @@ describeEachDialect('credentials at rest', (store) => {
 
   /** Signs in and approves in the browser; answers the code and the tokens it buys. */
   async function authorizationCode(browser: RecordingBrowser, config: oidc.Configuration) {
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'service.read offline_access',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: 'st',
-    });
+    const { url, verifier, state } = await authorizationRequest(config, REDIRECT, 'service.read offline_access');
     let page = await browser.follow(url.href);
     if (page.body.includes('name="password"')) page = await browser.submit({ email, password: PASSWORD });
     if (page.body.includes('name="decision"')) {
@@ -118,7 +111,7 @@ describeEachDialect('credentials at rest', (store) => {
     assert.ok(page.url.startsWith(REDIRECT), page.body.slice(0, 300));
     const code = new URL(page.url).searchParams.get('code')!;
     remember('authorization code', code);
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url), { pkceCodeVerifier: verifier, expectedState: 'st' });
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url), { pkceCodeVerifier: verifier, expectedState: state });
     remember('access token', tokens.access_token);
     remember('refresh token', tokens.refresh_token);
     return { code, tokens };
@@ -194,13 +187,7 @@ describeEachDialect('credentials at rest', (store) => {
 
   /** Whether this cookie header signs its bearer in: the authorization goes on to consent or back to the app, not to the sign-in form. */
   async function signsIn(cookie: string): Promise<boolean> {
-    const url = oidc.buildAuthorizationUrl(await discover(base, appClientId), {
-      redirect_uri: REDIRECT,
-      scope: 'service.read',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-      state: 'st',
-    });
+    const { url } = await authorizationRequest(await discover(base, appClientId), REDIRECT);
     const browser = new Browser(base);
     const page = await browser.follow(url.href, { headers: { cookie } });
     if (page.url.startsWith(REDIRECT)) return new URL(page.url).searchParams.has('code');

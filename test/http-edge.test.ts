@@ -14,7 +14,7 @@ import { defaultRateLimits } from '../src/http/service.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
-import { discover, oidc } from './helpers/oauth.js';
+import { discover, oidc, authorizationRequest } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { openTestStore } from './helpers/store.js';
 
@@ -205,14 +205,7 @@ describe('the HTTP edge', () => {
       const redirectUri = 'http://127.0.0.1:53682/callback';
       const app = await registerApp(store.db, { name: 'Host test', redirectUris: [redirectUri] });
       const config = await discover(server.baseUrl, app.clientId);
-      const verifier = oidc.randomPKCECodeVerifier();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri,
-        scope: 'service.read',
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state: 'st',
-      });
+      const { url } = await authorizationRequest(config, redirectUri);
       // the first request with the forged Host; the interaction continues with its cookies
       const first = await send(server.baseUrl, 'GET', url.pathname + url.search, EVIL);
       assert.ok(first.status >= 300 && first.status < 400, `${first.status} ${first.body.slice(0, 200)}`);

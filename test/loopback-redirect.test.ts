@@ -10,7 +10,7 @@ import { registerApp } from '../src/auth/clients.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { Browser } from './helpers/browser.js';
-import { api, connect, discover, oidc } from './helpers/oauth.js';
+import { api, connect, discover, oidc, authorizationRequest } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { describeEachDialect } from './helpers/store.js';
 
@@ -36,13 +36,7 @@ describeEachDialect('loopback redirect URIs', (store) => {
 
   /** Whether the authorization server accepts this redirect URI for the client (the sign-in page, not an error). */
   async function accepted(clientId: string, redirectUri: string): Promise<boolean> {
-    const url = oidc.buildAuthorizationUrl(await discover(base, clientId), {
-      redirect_uri: redirectUri,
-      scope: 'service.read',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-      state: 's',
-    });
+    const { url } = await authorizationRequest(await discover(base, clientId), redirectUri);
     const page = await new Browser(base).follow(url.href);
     if (page.body.includes('name="password"')) return true;
     assert.equal(page.response.status, 400, page.body.slice(0, 300));

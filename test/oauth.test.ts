@@ -7,7 +7,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import { createUser, removeMembership, setMembership } from '../src/store/users.js';
 import { buildBooks, TODAY } from './helpers/books.js';
-import { api, authorizeInBrowser, connect, discover, oidc } from './helpers/oauth.js';
+import { api, authorizeInBrowser, connect, discover, oidc, authorizationRequest } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -333,13 +333,7 @@ for (const dialect of DIALECTS) {
 async function authorizeInBrowserUntilSignIn(base: string, config: oidc.Configuration) {
   const { Browser } = await import('./helpers/browser.js');
   const browser = new Browser(base);
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'service.read',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-    state: 's',
-  });
+  const { url } = await authorizationRequest(config, REDIRECT);
   await browser.follow(url.href);
   return { browser };
 }

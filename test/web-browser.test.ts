@@ -17,7 +17,7 @@ import { withWebTables } from '../src/store/web-schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { launchBrowser, screenshot, type PersonBrowser } from './helpers/chromium.js';
 import { IDP_CLIENT, startIdentityProvider } from './helpers/identity-provider.js';
-import { api, connect, discover, oidc } from './helpers/oauth.js';
+import { api, connect, discover, oidc, authorizationRequest } from './helpers/oauth.js';
 import { freePort, startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -41,15 +41,7 @@ async function signIn(page: Page, base: string, email: string, next = '/account'
 
 /** Starts an app's authorization in the browser; the app's redirect URI is answered by the test. */
 async function startAuthorization(page: Page, config: oidc.Configuration) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'service.read offline_access',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  });
+  const { url, verifier, state } = await authorizationRequest(config, REDIRECT, 'service.read offline_access');
   await page.route('http://127.0.0.1:53682/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }));
   await page.goto(url.href);
   return {

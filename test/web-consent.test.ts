@@ -20,7 +20,7 @@ import { createUser, setMembership } from '../src/store/users.js';
 import { withWebTables } from '../src/store/web-schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
-import { discover, oidc } from './helpers/oauth.js';
+import { discover, oidc, authorizationRequest } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -43,15 +43,7 @@ async function selfRegistered(base: string, name: string) {
 
 /** Signs in through the authorization request and stops at the consent screen. */
 async function untilConsent(base: string, config: oidc.Configuration, email: string, scope = 'service.read') {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  });
+  const { url, verifier, state } = await authorizationRequest(config, REDIRECT, scope);
   const browser = new Browser(base);
   await browser.follow(url.href);
   const page = await browser.submit({ email, password: PASSWORD });

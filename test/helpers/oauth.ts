@@ -22,20 +22,24 @@ export async function discover(baseUrl: string, clientId: string, secret?: strin
   });
 }
 
-/** Runs the browser part of the flow; answers the redirect back to the app. */
-export async function authorizeInBrowser(baseUrl: string, c: Connect, extra: Record<string, string> = {}) {
+/** An authorization request with PKCE (S256): its URL, and the verifier and state to redeem it with. */
+export async function authorizationRequest(config: oidc.Configuration, redirectUri: string, scope = 'service.read', extra: Record<string, string> = {}) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const params: Record<string, string> = {
-    redirect_uri: c.redirectUri,
-    scope: c.scope ?? 'service.read offline_access',
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
-    ...(c.resource ? { resource: c.resource } : {}),
     ...extra,
-  };
-  const url = oidc.buildAuthorizationUrl(c.config, params);
+  });
+  return { url, verifier, state };
+}
+
+/** Runs the browser part of the flow; answers the redirect back to the app. */
+export async function authorizeInBrowser(baseUrl: string, c: Connect, extra: Record<string, string> = {}) {
+  const { url, verifier, state } = await authorizationRequest(c.config, c.redirectUri, c.scope ?? 'service.read offline_access', { ...(c.resource ? { resource: c.resource } : {}), ...extra });
   const browser = new Browser(baseUrl);
   let page = await browser.follow(url.href);
   if (page.body.includes('name="password"')) {
