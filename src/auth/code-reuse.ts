@@ -33,16 +33,17 @@ function isReuse(error: unknown): boolean {
 /** Wraps oidc-provider's authorization_code grant (registered in provider.ts). */
 export function withSingleUseCode<C extends KoaContextWithOIDC>(handler: GrantHandler<C>): GrantHandler<C> {
   return async (ctx: C) => {
+    // the code's grant, read first: once oidc-provider has revoked it, the code is gone too
+    const code = await ctx.oidc.provider.AuthorizationCode.find(String(ctx.oidc.params?.code ?? ''), { ignoreExpiration: true });
+    const grantId = code?.grantId;
     try {
       await handler(ctx);
     } catch (error) {
       if (!isReuse(error)) throw error;
-      // the handler checked the code (client, PKCE, redirect URI) before it tried to consume it
-      const code = await ctx.oidc.provider.AuthorizationCode.find(String(ctx.oidc.params?.code ?? ''), { ignoreExpiration: true });
-      if (code?.grantId) await revokeGrant(ctx, code.grantId);
+      // the handler checked the code (client, PKCE, redirect URI) before it found it used
+      if (grantId) await revokeGrant(ctx, grantId);
       throw error instanceof AuthorizationCodeConsumedElsewhere ? new errors.InvalidGrant(REUSE_DETAIL) : error;
     }
-    const grantId = ctx.oidc.entities.AuthorizationCode?.grantId;
     if (grantId && !(await ctx.oidc.provider.Grant.find(grantId))) {
       // a concurrent redemption of this code revoked the grant while this one issued its tokens
       await revokeGrant(ctx, grantId);
