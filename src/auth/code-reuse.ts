@@ -9,7 +9,8 @@
  * The winner may still be saving its tokens while a loser revokes. The grant goes first and the
  * tokens after it; a winner checks its grant once its tokens are saved. Either the winner finds the
  * grant gone (and revokes again, and fails too), or its tokens were saved before the revocation
- * deleted the tokens, so they are deleted with them.
+ * deleted the tokens, so they are deleted with them. oidc-provider's own revocation (a request that
+ * found the code used) deletes in no particular order, so it is done again here, in this one.
  */
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { AuthorizationCodeConsumedElsewhere } from './adapter.js';
