@@ -263,6 +263,33 @@ describe('the HTTP edge', () => {
       }
     });
 
+    it('413: chunked bodies (no Content-Length) too large for the token and registration endpoints; a small one still reaches them', async () => {
+      const server = await start();
+      /** the body in Transfer-Encoding: chunked, 16 KiB a chunk */
+      const chunked = (body: string) => {
+        const parts: string[] = [];
+        for (let i = 0; i < body.length; i += 16 * 1024) {
+          const part = body.slice(i, i + 16 * 1024);
+          parts.push(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
+        }
+        return parts.join('') + '0\r\n\r\n';
+      };
+      const head = (path: string, type: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
+      const big = 'grant_type=client_credentials&padding=' + 'a'.repeat(100_000);
+      const bigJson = JSON.stringify({ redirect_uris: ['https://app.example/cb'], padding: 'a'.repeat(100_000) });
+      for (const [path, type, body] of [['/oauth/token', FORM['content-type'], big], ['/oauth/register', JSON_BODY['content-type'], bigJson]] as const) {
+        const r = await overSocket(server.baseUrl, head(path, type), chunked(body));
+        assert.equal(r.status, 413, `${path}: ${r.head}\n${r.body.slice(0, 200)}`);
+        assert.match(r.head, /content-type: application\/problem\+json/i, path);
+        assert.match(r.head, /connection: close/i, path);
+        assert.equal(JSON.parse(r.body).code, 'payload_too_large', path);
+      }
+      // under the limit, chunked is read as before: the provider answers about the grant, not the body
+      const small = await overSocket(server.baseUrl, head('/oauth/token', FORM['content-type']), chunked('grant_type=client_credentials&client_id=nobody'));
+      assert.equal(small.status, 401, `${small.head}\n${small.body}`);
+      assert.equal(JSON.parse(small.body).error, 'invalid_client');
+    });
+
     it('413: a statement upload over the file limit', async () => {
       const server = await start();
       const browser = new Browser(server.baseUrl);

@@ -56,6 +56,13 @@ export class RefreshTokenConsumedElsewhere extends Error {
   }
 }
 
+/** An authorization code another request redeemed first (code-reuse.ts fails this one and revokes the grant). */
+export class AuthorizationCodeConsumedElsewhere extends Error {
+  constructor() {
+    super('authorization code consumed by a concurrent request');
+  }
+}
+
 export interface AdapterOptions {
   /** seconds in which a just-rotated refresh token, presented again, gets the same answer (refresh-replay.ts) */
   refreshGraceSeconds: number;
@@ -162,8 +169,11 @@ export function createAdapterClass(db: Kysely<Database>, options: AdapterOptions
         .where('id', '=', this.key(id))
         .where('consumed_at', 'is', null)
         .executeTakeFirst();
-      // one refresh rotates a refresh token; one that lost the race must not mint a second branch
-      if (this.model === 'RefreshToken' && Number(result.numUpdatedRows) === 0) throw new RefreshTokenConsumedElsewhere();
+      if (Number(result.numUpdatedRows) > 0) return;
+      // oidc-provider checked the record unused before consuming it; a request that lost the race to
+      // mark it must not go on to issue tokens: one refresh rotates a refresh token, one request redeems a code
+      if (this.model === 'RefreshToken') throw new RefreshTokenConsumedElsewhere();
+      if (this.model === 'AuthorizationCode') throw new AuthorizationCodeConsumedElsewhere();
     }
 
     async destroy(id: string): Promise<void> {

@@ -10,6 +10,7 @@ import { escapeHtml } from '../web/html.js';
 import { createAdapterClass } from './adapter.js';
 import { redirectUriProblem, SERVICE_SCOPES } from './clients.js';
 import { redirectUriAllowed } from './redirect-uris.js';
+import { withSingleUseCode } from './code-reuse.js';
 import { withRefreshReplay, type GrantHandler } from './refresh-replay.js';
 import { constantTimeEqual, sha256 } from './hash.js';
 import type { ServiceSecrets } from './secrets.js';
@@ -172,11 +173,17 @@ export function createAuthServer(options: AuthServerOptions): Provider {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   } as Configuration;
 
-  // oidc-provider registers its grant handlers while it is constructed: the refresh_token one is
-  // wrapped as it is registered, so a replay inside the grace window gets the same answer
+  // oidc-provider registers its grant handlers while it is constructed: they are wrapped as they are
+  // registered, so a refresh token replayed inside the grace window gets the same answer
+  // (refresh-replay.ts), and a code redeemed by concurrent requests is redeemed once (code-reuse.ts)
+  const wrap = <C extends KoaContextWithOIDC>(name: string, handler: GrantHandler<C>): GrantHandler<C> => {
+    if (name === 'refresh_token') return withRefreshReplay(handler, replays, refreshGraceSeconds);
+    if (name === 'authorization_code') return withSingleUseCode(handler);
+    return handler;
+  };
   class ServiceProvider extends Provider {
     override registerGrantType<Params extends object>(name: string, handler: GrantHandler<TokenEndpointGrantContext<Params>>, ...rest: RegisterGrantTypeRest): void {
-      super.registerGrantType(name, name === 'refresh_token' ? withRefreshReplay(handler, replays, refreshGraceSeconds) : handler, ...rest);
+      super.registerGrantType(name, wrap(name, handler), ...rest);
     }
   }
   const provider: Provider = new ServiceProvider(baseUrl, configuration);

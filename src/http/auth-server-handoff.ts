@@ -79,17 +79,44 @@ export async function registerAuthServer(app: FastifyInstance, service: ServiceC
   const callback = provider.callback();
   app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (!isAuthServerPath((req.url ?? '').split('?')[0]!)) return next();
-    if (Number(req.headers['content-length']) > AUTH_SERVER_BODY_LIMIT) {
+    const tooLarge = () => {
       const problem = problemFrom(new OperationError(413, 'payload_too_large', 'Payload too large', `the request body is larger than ${AUTH_SERVER_BODY_LIMIT} bytes`), baseUrl);
-      // the body is not read: the connection cannot carry another request
-      return writeProblem(res, problem, { connection: 'close' });
-    }
+      // the rest of the body is not read: the connection cannot carry another request
+      writeProblem(res, problem, { connection: 'close' });
+    };
+    if (Number(req.headers['content-length']) > AUTH_SERVER_BODY_LIMIT) return tooLarge();
+    limitBodyAsRead(req, tooLarge);
     req.headers.host = base.host;
     // the provider answers these itself, past Fastify's hooks: count them here
     const started = process.hrtime.bigint();
     res.once('finish', () => metrics.observeRequest('oauth', req.method ?? '', String(res.statusCode), Number(process.hrtime.bigint() - started) / 1e9));
     return callback(req, res);
   });
+}
+
+/**
+ * A body without Content-Length (Transfer-Encoding: chunked) shows its size only as it arrives. The
+ * provider reads every body through req.iterator (lib/shared/selective_body.js, pinned in
+ * package.json); this one counts the bytes as the provider reads them, and at the limit answers
+ * 413 and stops reading. The provider then fails to read the body; its own error answer is dropped,
+ * as Koa writes nothing to a response already ended.
+ */
+function limitBodyAsRead(req: IncomingMessage, tooLarge: () => void): void {
+  const iterate = req.iterator.bind(req);
+  req.iterator = (options) => {
+    const chunks = iterate(options);
+    return (async function* counted() {
+      let received = 0;
+      for await (const chunk of chunks) {
+        received += (chunk as Buffer).length;
+        if (received > AUTH_SERVER_BODY_LIMIT) {
+          tooLarge();
+          throw new Error('request body over the limit');
+        }
+        yield chunk;
+      }
+    })();
+  };
 }
 
 /**
