@@ -39,7 +39,21 @@ export async function migrate(store: Store): Promise<string[]> {
     provider: new StaticProvider(store),
     ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt < 3 && isSchemaDroppedMeanwhile(error, store.schema)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Kysely's migrator looks for its tables by listing every schema's tables, calling
+ * has_schema_privilege(name) on each: a schema someone else drops during that listing (another
+ * service's, or another test run's) fails the listing with 3F000. Nothing was migrated then, and
+ * the listing is safe to run again.
+ */
+function isSchemaDroppedMeanwhile(error: unknown, ours: string | undefined): boolean {
+  const e = error as { code?: string; message?: string };
+  return e.code === '3F000' && !(ours !== undefined && e.message?.includes(`"${ours}"`));
 }
