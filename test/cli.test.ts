@@ -1,16 +1,16 @@
 /** The ledgerline command, run as a process against a SQLite file, as an operator would. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { runLedgerline } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledgerline-cli-'));
 const env = { ...process.env, LEDGERLINE_SQLITE_PATH: join(dir, 'cli.sqlite'), DATABASE_URL: '' };
 
 function ledgerline(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], { env, input, encoding: 'utf8' });
+  const r = runLedgerline(args, { env, input });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
+import { LISTED_TYPES } from '../src/accounting/types.js';
 import { createApiClient } from '../src/auth/clients.js';
 import { generateDemo, type DemoSummary } from '../src/demo/generate.js';
 import { openApiDocument } from '../src/http/openapi.js';
@@ -152,12 +153,43 @@ for (const dialect of DIALECTS) {
 
     it('the demo has data behind every operation', async () => {
       const org = orgs[0]!;
-      assert.ok((await call(org, 'banking.transactions', {})).body.count > 0);
-      assert.ok((await call(org, 'bills.list_to_pay', {})).body.count > 0);
-      assert.ok((await call(org, 'ledger.account_transactions', { account: org.expenseAccounts[0]!, period: 'last_year' })).body.count >= 0);
-      const docs = (await call(org, 'documents.get', { ids: org.documentIds.join(',') })).body;
-      assert.equal(docs.notFound.length, 0);
-      assert.ok(docs.documents.some((d: any) => d.codedLines.length > 0));
+      const nonZero = (report: any) => report.sections.some((s: any) => s.total.some((t: number) => t !== 0));
+      const checks: Record<string, [Record<string, string>, (body: any) => boolean | Promise<boolean>]> = {
+        organisations: [{}, (b) => b.organisations.some((o: any) => o.id === org.id)],
+        'accounts.list': [{}, (b) => b.count > 0 && b.accounts.length === b.count],
+        'reports.profit_and_loss': [{ period: 'last_year' }, nonZero],
+        'reports.balance_sheet': [{}, nonZero],
+        'banking.accounts': [{}, (b) => b.count > 0],
+        'banking.transactions': [{}, (b) => b.count > 0],
+        'bills.list_saved_filters': [{}, (b) => b.filters.length > 0 && b.filters.some((f: any) => f.count > 0)],
+        'bills.list_to_pay': [{}, (b) => b.count > 0],
+        // the count is every listed line coded to the account (or its sub-accounts) in last (financial) year, read from the books themselves
+        'ledger.account_transactions': [
+          { account: org.expenseAccounts[0]!, period: 'last_year' },
+          async (b) => {
+            const name = org.expenseAccounts[0]!;
+            const { n } = await store.db
+              .selectFrom('acct_lines as l')
+              .innerJoin('acct_accounts as a', 'a.id', 'l.account_id')
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .where('l.organisation_id', '=', org.id)
+              .where((eb) => eb.or([eb('a.full_name', '=', name), eb('a.full_name', 'like', `${name}:%`)]))
+              .where('l.date', '>=', b.period.from)
+              .where('l.date', '<=', b.period.to)
+              .where('l.type', 'in', [...LISTED_TYPES])
+              .executeTakeFirstOrThrow();
+            return Number(n) > 0 && b.count === Number(n);
+          },
+        ],
+        'documents.get': [{ ids: org.documentIds.join(',') }, (b) => b.notFound.length === 0 && b.documents.some((d: any) => d.codedLines.length > 0)],
+        'documents.file': [{ id: org.documentIds[0]! }, (b) => b.size > 0 && b.data.length > 0],
+      };
+      assert.deepEqual(Object.keys(checks).sort(), OPERATIONS.map((op) => op.name).sort(), 'a check per operation');
+      for (const [operation, [params, check]] of Object.entries(checks)) {
+        const r = await call(org, operation, params);
+        assert.equal(r.status, 200, operation);
+        assert.ok(await check(r.body), `${operation} ${JSON.stringify(params)}: ${JSON.stringify(r.body).slice(0, 300)}`);
+      }
     });
 
     it("a token of one organisation never reads another's data", async () => {
@@ -188,7 +220,10 @@ for (const dialect of DIALECTS) {
           assert.equal(file.status, 404);
           const ledger = await call(org, 'ledger.account_transactions', { account: victim.accountIds[0]! });
           assert.equal(ledger.status, 404);
-          assert.ok(!JSON.stringify(ledger.body).includes(victim.accountIds[0]!.slice(4)) || true);
+          assert.equal(ledger.body.code, 'account_not_found');
+          // the answer echoes what was asked for, and nothing else of the other organisation's
+          const answer = JSON.stringify(ledger.body).replaceAll(victim.accountIds[0]!, '');
+          for (const marker of victim.markers) assert.ok(!answer.includes(marker), `the 404 shows ${marker}`);
           const header = await call(org, 'accounts.list', {});
           assert.equal(header.status, 200);
           const other_ = await api(server.baseUrl, '/v1/operations/accounts.list', org.token, { 'service-organisation': victim.id });

@@ -1,19 +1,20 @@
 /** The admin page that uploads a bank statement: same importer and summary as the CLI, CSRF-protected. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Store } from '../src/store/db.js';
 import { nowIso } from '../src/store/ids.js';
 import { withWebTables } from '../src/store/web-schema.js';
+import { FIXTURES } from './helpers/bank-statements.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
 const PASSWORD = 'correct horse battery';
-const FIXTURE = resolve('..', 'shared', 'fixtures', 'bank-statements', 'ofx2', 'multiple-accounts-gbp.ofx');
+const FIXTURE = join(FIXTURES, 'ofx2', 'multiple-accounts-gbp.ofx');
 
 for (const dialect of DIALECTS) {
   describe(`bank statement upload page [${dialect}]`, () => {

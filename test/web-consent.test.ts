@@ -5,7 +5,6 @@
  * the operator's `ledgerline apps verify` makes it verified for everyone.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +19,8 @@ import { createUser, setMembership } from '../src/store/users.js';
 import { withWebTables } from '../src/store/web-schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
-import { discover, oidc, authorizationRequest } from './helpers/oauth.js';
+import { runLedgerline } from './helpers/cli.js';
+import { authorizationRequest, discover, oidc } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -284,7 +284,7 @@ describe('ledgerline apps verify: the operator verifies an app for everyone', ()
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-verify-'));
   const file = join(dir, 'verify.sqlite');
   const env = { ...process.env, LEDGERLINE_SQLITE_PATH: file, DATABASE_URL: '' };
-  const ledgerline = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], { env, encoding: 'utf8' });
+  const ledgerline = (args: string[]) => runLedgerline(args, { env });
   let store: Store;
   let server: Awaited<ReturnType<typeof startServer>>;
 

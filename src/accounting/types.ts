@@ -6,6 +6,7 @@
  * Amounts are integer minor units of the organisation's home currency, signed debit-positive.
  */
 import type { IsoDate } from '../domain/dates.js';
+import type { ProblemCode } from '../domain/problems.js';
 
 export const CLASSIFICATIONS = ['Asset', 'Liability', 'Equity', 'Revenue', 'Expense'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
@@ -124,7 +125,7 @@ export interface AccountingSystem {
 export class AccountingSystemError extends Error {
   constructor(
     message: string,
-    readonly code: 'accounting_unavailable' | 'accounting_timeout' = 'accounting_unavailable',
+    readonly code: Extract<ProblemCode, 'accounting_unavailable' | 'accounting_timeout'> = 'accounting_unavailable',
   ) {
     super(message);
     this.name = 'AccountingSystemError';

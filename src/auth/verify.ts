@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Coverage, Principal, Role } from '../operations/context.js';
-import { OperationError } from '../operations/errors.js';
+import { OperationError } from '../domain/problems.js';
 import type { Database } from '../store/schema.js';
 import { touchClient } from './clients.js';
 import { sha256 } from './hash.js';
@@ -24,7 +24,7 @@ export interface Caller {
 
 export class AuthenticationError extends OperationError {
   constructor(message: string, readonly bearerError: 'invalid_token' | 'invalid_request' = 'invalid_token') {
-    super(401, 'invalid_token', 'Unauthorized', message);
+    super('invalid_token', message);
   }
 }
 
@@ -91,27 +91,25 @@ export function resolveOrganisation(caller: Caller, requested: string | undefine
   if (caller.principal.kind === 'client') {
     const own = covered[0]!.id;
     if (requested !== undefined && requested !== own) {
-      throw new OperationError(403, 'organisation_not_allowed', 'Forbidden', "an organisation's own API client acts only for that organisation");
+      throw new OperationError('organisation_not_allowed', "an organisation's own API client acts only for that organisation");
     }
     return own;
   }
   if (requested !== undefined) {
     if (covered.some((o) => o.id === requested)) return requested;
     if (caller.leftOrganisationIds.includes(requested))
-      throw new OperationError(403, 'not_a_member', 'Forbidden', 'you are no longer a member of this organisation');
-    throw new OperationError(403, 'organisation_not_approved', 'Forbidden', 'this connection was not approved for that organisation');
+      throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
+    throw new OperationError('organisation_not_approved', 'this connection was not approved for that organisation');
   }
   if (covered.length === 1) return covered[0]!.id;
   if (covered.length === 0)
-    throw new OperationError(403, 'no_organisation', 'Forbidden', 'this connection covers no organisation you are still a member of');
+    throw new OperationError('no_organisation', 'this connection covers no organisation you are still a member of');
   throw new OperationError(
-    400,
     'organisation_required',
-    'Organisation required',
     `this token covers ${covered.length} organisations: name one with the Service-Organisation header (REST) or the organisation argument (MCP); GET /v1/organisations lists them`,
   );
 }
 
 export function requireScope(caller: Caller, scope: string): void {
-  if (!caller.scopes.has(scope)) throw new OperationError(403, 'insufficient_scope', 'Forbidden', `this call needs the ${scope} scope`);
+  if (!caller.scopes.has(scope)) throw new OperationError('insufficient_scope', `this call needs the ${scope} scope`);
 }

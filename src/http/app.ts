@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuthServer, resourcesFor } from '../auth/provider.js';
 import { loadSecrets, type ServiceSecrets } from '../auth/secrets.js';
 import { registerMcp } from '../mcp/routes.js';
-import { OperationError } from '../operations/errors.js';
+import { OperationError } from '../domain/problems.js';
 import type { Store } from '../store/db.js';
 import { registerInteractions } from '../web/interactions.js';
 import { registerWebPages } from '../web/pages-routes.js';
@@ -111,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // a URL Fastify cannot route (invalid percent-encoding or UTF-8) gets a problem like any other 400
     // (answered before any hook runs, so it sets the headers onSend would)
     frameworkErrors: (error, request, reply) =>
-      sendProblem(reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff'), problemFrom(new OperationError(400, 'bad_request', 'Bad request', error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding or UTF-8)' : 'the request could not be routed'), baseUrl)),
+      sendProblem(reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff'), problemFrom(new OperationError('bad_request', error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding or UTF-8)' : 'the request could not be routed'), baseUrl)),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -141,19 +141,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       // the pool reconnects by itself when the database is back; tell the caller when to retry
       log({ level: 'warn', requestId: request.id, message: 'database unavailable', detail: (error as Error).message });
       reply.header('retry-after', '5');
-      return sendProblem(reply, problemFrom(new OperationError(503, 'database_unavailable', 'Service unavailable', 'the database is unavailable; retry shortly'), baseUrl));
+      return sendProblem(reply, problemFrom(new OperationError('database_unavailable', 'the database is unavailable; retry shortly'), baseUrl));
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
+      // Fastify's own 4xx errors (body parsing) are 400, 413 or 415
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
-      const title = status === 413 ? 'Payload too large' : status === 415 ? 'Unsupported media type' : 'Bad request';
-      return sendProblem(reply, problemFrom(new OperationError(status, code, title, (error as Error).message), baseUrl));
+      return sendProblem(reply, problemFrom(new OperationError(code, (error as Error).message), baseUrl));
     }
     log({ level: 'error', requestId: request.id, message: (error as Error).message, stack: (error as Error).stack });
     return sendProblem(reply, internalProblem(baseUrl, request.id));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problemFrom(new OperationError(404, 'not_found', 'Not found', `nothing at ${request.method} ${request.url.split('?')[0]}`), baseUrl)),
+    sendProblem(reply, problemFrom(new OperationError('not_found', `nothing at ${request.method} ${request.url.split('?')[0]}`), baseUrl)),
   );
 
   await app.register(formbody);

@@ -16,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import middie from '@fastify/middie';
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
-import { OperationError } from '../operations/errors.js';
+import { OperationError } from '../domain/problems.js';
 import { problemFrom, writeProblem } from './problem.js';
 import type { Limit } from './rate-limit.js';
 import type { ServiceContext } from './service.js';
@@ -67,7 +67,7 @@ export async function registerAuthServer(app: FastifyInstance, service: ServiceC
         ctx.type = 'application/problem+json; charset=utf-8';
         const detail = `too many requests from this address; retry in ${result.resetSeconds} s`;
         // error and error_description too, for OAuth clients that read only those
-        ctx.body = JSON.stringify({ ...problemFrom(new OperationError(429, 'rate_limited', 'Too many requests', detail), baseUrl), error: 'rate_limited', error_description: detail });
+        ctx.body = JSON.stringify({ ...problemFrom(new OperationError('rate_limited', detail), baseUrl), error: 'rate_limited', error_description: detail });
         return;
       }
     }
@@ -80,7 +80,7 @@ export async function registerAuthServer(app: FastifyInstance, service: ServiceC
   app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (!isAuthServerPath((req.url ?? '').split('?')[0]!)) return next();
     const tooLarge = () => {
-      const problem = problemFrom(new OperationError(413, 'payload_too_large', 'Payload too large', `the request body is larger than ${AUTH_SERVER_BODY_LIMIT} bytes`), baseUrl);
+      const problem = problemFrom(new OperationError('payload_too_large', `the request body is larger than ${AUTH_SERVER_BODY_LIMIT} bytes`), baseUrl);
       // the rest of the body is not read: the connection cannot carry another request
       writeProblem(res, problem, { connection: 'close' });
     };

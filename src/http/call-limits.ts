@@ -4,7 +4,7 @@
  * answer and Retry-After when refused.
  */
 import type { Caller } from '../auth/verify.js';
-import { OperationError } from '../operations/errors.js';
+import { OperationError } from '../domain/problems.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import type { ServiceContext } from './service.js';
 
@@ -31,7 +31,7 @@ export async function applyRateLimits(
     for (const r of refused) metrics.rateLimitRefusals.inc({ limit: r.limit.name });
     const wait = Math.max(...refused.map((x) => x.result.resetSeconds));
     headers.header('retry-after', String(wait));
-    throw new OperationError(429, 'rate_limited', 'Too many requests', `rate limit reached (${refused.map((x) => x.limit.name).join(', ')}); retry in ${wait} s`, [], {
+    throw new OperationError('rate_limited', `rate limit reached (${refused.map((x) => x.limit.name).join(', ')}); retry in ${wait} s`, [], {
       retryAfter: wait,
     });
   }

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { constantTimeEqual } from '../auth/hash.js';
-import { OperationError } from '../operations/errors.js';
+import { OperationError } from '../domain/problems.js';
 import type { Metrics } from './metrics.js';
 import { problemFrom, sendProblem } from './problem.js';
 
@@ -16,7 +16,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, baseUrl:
     const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? '';
     if (!constantTimeEqual(given, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
-      return sendProblem(reply, problemFrom(new OperationError(401, 'invalid_token', 'Unauthorized', 'the metrics want the bearer token set in METRICS_TOKEN'), baseUrl));
+      return sendProblem(reply, problemFrom(new OperationError('invalid_token', 'the metrics want the bearer token set in METRICS_TOKEN'), baseUrl));
     }
     return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics());
   });

@@ -5,7 +5,7 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
-import { OperationError } from '../operations/errors.js';
+import { OperationError, PROBLEMS, problemAnchor, type ProblemCode } from '../domain/problems.js';
 
 export interface Problem {
   type: string;
@@ -17,10 +17,15 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
+/** The `type` of a problem: its row in the /docs errors table. */
+export function problemType(baseUrl: string, code: ProblemCode): string {
+  return `${baseUrl}/docs#${problemAnchor(code)}`;
+}
+
 export function problemFrom(error: OperationError, baseUrl: string): Problem {
   return {
     ...error.extra,
-    type: `${baseUrl}/docs#error-${error.code}`,
+    type: problemType(baseUrl, error.code),
     title: error.title,
     status: error.status,
     detail: error.message,
@@ -48,16 +53,16 @@ export function writeProblem(res: ServerResponse, problem: Problem, headers: Rec
 export function clientErrorHandler(baseUrl: string) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const [status, code, detail] =
+    const problem =
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'request_header_fields_too_large', 'the request header fields are too large']
+        ? new OperationError('request_header_fields_too_large', 'the request header fields are too large')
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'request_timeout', 'the request was not received in time']
-          : [400, 'bad_request', 'the request is not valid HTTP'];
-    const body = JSON.stringify(problemFrom(new OperationError(status, code, STATUS_CODES[status]!, detail), baseUrl));
+          ? new OperationError('request_timeout', 'the request was not received in time')
+          : new OperationError('bad_request', 'the request is not valid HTTP');
+    const body = JSON.stringify(problemFrom(problem, baseUrl));
     if (socket.writable)
       socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+        `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     socket.destroy(error);
@@ -65,13 +70,8 @@ export function clientErrorHandler(baseUrl: string) {
 }
 
 export function internalProblem(baseUrl: string, requestId: string): Problem {
-  return {
-    type: `${baseUrl}/docs#error-internal_error`,
-    title: 'Internal error',
-    status: 500,
-    detail: `Something went wrong on our side. Quote request id ${requestId} if you contact support.`,
-    code: 'internal_error',
-  };
+  const error = new OperationError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact support.`);
+  return problemFrom(error, baseUrl);
 }
 
 export { OperationError };

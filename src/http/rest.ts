@@ -52,7 +52,7 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
 
   app.get('/v1/operations/:name', async (request) => {
     const { name } = request.params as { name: string };
-    throw new OperationError(404, 'unknown_operation', 'Not found', `no operation "${name}"; see ${service.baseUrl}/openapi.json`, [], {
+    throw new OperationError('unknown_operation', `no operation "${name}"; see ${service.baseUrl}/openapi.json`, [], {
       operations: OPERATIONS.filter((o) => o.kind === 'organisation').map((o) => o.name),
     });
   });

@@ -13,7 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationError, requireScope, type Caller } from '../auth/verify.js';
 import { authenticateCaller, type ServiceContext } from '../http/service.js';
-import { OperationError } from '../operations/errors.js';
+import { OperationError } from '../domain/problems.js';
 import type { Scope } from '../operations/operation.js';
 import { refuseInvalidParams } from './invalid-params.js';
 import { createMcpServer } from './server.js';
@@ -59,7 +59,7 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     const host = request.headers.host;
     const hostname = host ? URL.parse(`http://${host}`)?.hostname : undefined;
     if (!hostname || !isLoopbackHost(hostname))
-      throw new OperationError(403, 'invalid_host', 'Forbidden', `this server answers only on its loopback address, not on "${host ?? ''}"`);
+      throw new OperationError('invalid_host', `this server answers only on its loopback address, not on "${host ?? ''}"`);
   };
 
   /**

@@ -1,7 +1,7 @@
 /** Finding one chart account from what a caller typed: id, number, full name or name. */
 import type { ChartAccount } from '../accounting/types.js';
 import { closeMatches } from '../domain/close-matches.js';
-import { invalidParameter, notFound } from './errors.js';
+import { invalidParameter, OperationError } from './errors.js';
 
 export function resolveAccount(chart: ChartAccount[], text: string, parameter = 'account'): ChartAccount {
   const wanted = text.trim();
@@ -22,7 +22,7 @@ export function resolveAccount(chart: ChartAccount[], text: string, parameter = 
     number: a.number,
   }));
   const hint = candidates.length ? ` Did you mean ${candidates.map((c) => `"${c.fullName}"`).join(', ')}?` : '';
-  throw notFound('account_not_found', `No account "${wanted}" in this organisation's chart of accounts.${hint}`, { candidates });
+  throw new OperationError('account_not_found', `No account "${wanted}" in this organisation's chart of accounts.${hint}`, [], { candidates });
 }
 
 /** The account and every account below it, in chart order. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDocumentFileData, getDocumentFileInfo } from '../store/documents.js';
 import { defaultRolesOf } from './default-roles.js';
-import { notFound, OperationError } from './errors.js';
+import { OperationError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
 
@@ -22,9 +22,7 @@ export function documentContentType(stored: string, documentId: string): Documen
 
 function fileTooLarge(documentId: string, size: number): OperationError {
   return new OperationError(
-    413,
     'file_too_large',
-    'File too large',
     `the file of document ${documentId} is ${size} bytes; documents.file returns files of at most ${MAX_FILE_BYTES} bytes (10 MB)`,
   );
 }
@@ -65,13 +63,13 @@ export const documentsFile = defineOperation({
     const id = input.id.trim();
     const orgId = ctx.organisation.id;
     const info = await getDocumentFileInfo(ctx.db, orgId, id);
-    if (!info) throw notFound('not_found', `no document ${id} in this organisation`);
-    if (!info.file) throw notFound('not_found', `document ${id} has no file`);
+    if (!info) throw new OperationError('not_found', `no document ${id} in this organisation`);
+    if (!info.file) throw new OperationError('not_found', `document ${id} has no file`);
     // refuse on the recorded size before reading the content into memory
     if (info.file.size > MAX_FILE_BYTES) throw fileTooLarge(id, info.file.size);
     const contentType = documentContentType(info.file.contentType, id);
     const data = await getDocumentFileData(ctx.db, orgId, id);
-    if (!data) throw notFound('not_found', `document ${id} has no file`);
+    if (!data) throw new OperationError('not_found', `document ${id} has no file`);
     if (data.length > MAX_FILE_BYTES) throw fileTooLarge(id, data.length);
     return { id, fileName: info.file.fileName, contentType, size: data.length, data: data.toString('base64') };
   },

@@ -11,7 +11,7 @@ import { isRoleAllowed } from '../store/role-policy.js';
 import type { Database, OrganisationRow } from '../store/schema.js';
 import { getMembership } from '../store/users.js';
 import type { Coverage, OperationContext, Principal } from './context.js';
-import { forbidden, notFound, OperationError } from './errors.js';
+import { OperationError } from './errors.js';
 import type { ResultCache } from './result-cache.js';
 import { coerceTextInput, parseInput, type AnyOperation, type CallerOperation, type OrganisationOperation } from './operation.js';
 
@@ -45,13 +45,13 @@ export async function runOrganisationOperation(
   call: CallInput,
 ): Promise<unknown> {
   const row = await getOrganisation(env.db, organisationId);
-  if (!row) throw notFound('organisation_not_found', `organisation ${organisationId} does not exist`);
+  if (!row) throw new OperationError('organisation_not_found', `organisation ${organisationId} does not exist`);
   if (principal.kind === 'user') {
     // membership and role are read live on every call: a removed member or a changed policy applies at once
     const membership = await getMembership(env.db, organisationId, principal.userId);
-    if (!membership) throw forbidden('not_a_member', 'you are no longer a member of this organisation');
+    if (!membership) throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
     if (!(await isRoleAllowed(env.db, organisationId, op.name, membership.role)))
-      throw forbidden('role_not_allowed', `your role (${membership.role}) may not call ${op.name} in this organisation`);
+      throw new OperationError('role_not_allowed', `your role (${membership.role}) may not call ${op.name} in this organisation`);
     principal = { ...principal, role: membership.role };
   }
   const input = parseInput(op.input, call.textInput ? coerceTextInput(op.input, call.input) : call.input);
@@ -72,7 +72,7 @@ export async function runOrganisationOperation(
       // the connected accounting system failing is not the caller's fault, nor ours: say which it is
       if (error instanceof AccountingSystemError) {
         const timeout = error.code === 'accounting_timeout';
-        throw new OperationError(timeout ? 504 : 502, error.code, timeout ? 'Accounting system timeout' : 'Accounting system unavailable', error.message);
+        throw new OperationError(error.code, error.message);
       }
       throw error;
     }

@@ -3,7 +3,7 @@
  * so an account the caller does not hold answers exactly like one that does not exist.
  */
 import type { BankAccountRow } from '../../store/schema.js';
-import { notFound, OperationError } from '../errors.js';
+import { OperationError } from '../errors.js';
 import { bankAccountView } from './visible-accounts.js';
 
 /** By id, then number, then name; each compared case-insensitively and in full. */
@@ -16,9 +16,7 @@ export function findBankAccount(accounts: BankAccountRow[], term: string): BankA
       const candidates = matches.map(bankAccountView);
       const named = candidates.map((c) => `${c.name} (id ${c.id}, number ${c.number})`).join('; ');
       throw new OperationError(
-        400,
         'invalid_request',
-        'Invalid request',
         `account: "${term}" matches several accounts: ${named}; give the id`,
         [{ parameter: 'account', message: `matches several accounts: ${named}; give the id` }],
         { candidates },
@@ -27,7 +25,7 @@ export function findBankAccount(accounts: BankAccountRow[], term: string): BankA
   }
   const candidates = closeMatches(accounts, wanted).map(bankAccountView);
   const hint = candidates.length ? `; did you mean ${candidates.map((c) => `"${c.name}"`).join(', ')}?` : '';
-  throw notFound('account_not_found', `no bank account "${term}"${hint}`, { candidates });
+  throw new OperationError('account_not_found', `no bank account "${term}"${hint}`, [], { candidates });
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The ledger's supplier narrowing: names or ids, comma separated, each resolved to contacts. */
 import type { Contact } from '../../accounting/types.js';
 import { closeMatches } from '../../domain/close-matches.js';
-import { notFound } from '../errors.js';
+import { OperationError } from '../errors.js';
 
 export function resolveSuppliers(contacts: Contact[], text: string): Contact[] {
   const wanted = text
@@ -15,7 +15,7 @@ export function resolveSuppliers(contacts: Contact[], text: string): Contact[] {
     if (matches.length === 0) {
       const candidates = closeMatches(w, contacts, (c) => [c.name]).map((c) => ({ id: c.id, name: c.name }));
       const hint = candidates.length ? ` Did you mean ${candidates.map((c) => `"${c.name}"`).join(', ')}?` : '';
-      throw notFound('supplier_not_found', `No supplier "${w}" in this organisation.${hint}`, { candidates });
+      throw new OperationError('supplier_not_found', `No supplier "${w}" in this organisation.${hint}`, [], { candidates });
     }
     for (const m of matches) found.set(m.id, m);
   }

@@ -1,0 +1,94 @@
+/**
+ * Every problem the service answers, declared once: its stable code, HTTP status, title, and the
+ * meaning the /docs reference shows (its anchor, #error-<code>, is every problem's `type` link).
+ * A thrower names the code and says what happened; status and title come from here, so the same
+ * code always answers the same way (RFC 9457: a type's title does not change between occurrences),
+ * and a code not in this list is a type error. It sits at the bottom floor so that store/, auth/,
+ * http/, mcp/ and web/ can all raise problems without reaching up.
+ */
+
+interface ProblemEntry {
+  status: number;
+  title: string;
+  /** the text of its row in the /docs errors table */
+  meaning: string;
+}
+
+export const PROBLEMS = {
+  invalid_request: { status: 400, title: 'Invalid request', meaning: 'A parameter is missing, unknown or invalid; errors[] names each one.' },
+  bad_request: { status: 400, title: 'Bad request', meaning: 'The request itself could not be read: malformed JSON, an invalid URL, or broken HTTP.' },
+  organisation_required: {
+    status: 400,
+    title: 'Organisation required',
+    meaning: 'The token covers several organisations: send the Service-Organisation header (REST) or the organisation argument (MCP).',
+  },
+  invalid_token: { status: 401, title: 'Unauthorized', meaning: 'No access token, or it is expired, revoked, or for another resource.' },
+  insufficient_scope: { status: 403, title: 'Forbidden', meaning: 'The token lacks the scope the operation needs.' },
+  role_not_allowed: { status: 403, title: 'Forbidden', meaning: "Your role in this organisation may not call this operation (the organisation's role policy)." },
+  organisation_not_approved: { status: 403, title: 'Forbidden', meaning: 'The connection was not approved for that organisation.' },
+  not_a_member: { status: 403, title: 'Forbidden', meaning: 'You are no longer a member of that organisation.' },
+  organisation_not_allowed: { status: 403, title: 'Forbidden', meaning: "An organisation's own API client named another organisation." },
+  no_organisation: { status: 403, title: 'Forbidden', meaning: 'The connection covers no organisation you are still a member of.' },
+  invalid_host: { status: 403, title: 'Forbidden', meaning: 'The MCP endpoint of a loopback server answers loopback host names only (DNS rebinding).' },
+  accounting_unavailable: { status: 502, title: 'Accounting system unavailable', meaning: "The organisation's accounting system could not be read." },
+  accounting_timeout: { status: 504, title: 'Accounting system timeout', meaning: "The organisation's accounting system did not answer in time." },
+  account_not_found: { status: 404, title: 'Not found', meaning: 'No such account; candidates lists close matches.' },
+  supplier_not_found: { status: 404, title: 'Not found', meaning: 'No such supplier; candidates lists close matches.' },
+  organisation_not_found: { status: 404, title: 'Not found', meaning: 'The organisation the call acts for no longer exists.' },
+  not_found: { status: 404, title: 'Not found', meaning: 'No such document or file, or nothing at that path.' },
+  unknown_operation: { status: 404, title: 'Not found', meaning: 'No operation of that name.' },
+  request_timeout: { status: 408, title: 'Request Timeout', meaning: 'The request did not arrive in time.' },
+  file_too_large: { status: 413, title: 'File too large', meaning: 'The stored file is over the 10 MB limit.' },
+  payload_too_large: { status: 413, title: 'Payload too large', meaning: 'The request body is over the limit for its endpoint.' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type', meaning: 'The request body is of a type this endpoint does not read.' },
+  request_header_fields_too_large: {
+    status: 431,
+    title: 'Request Header Fields Too Large',
+    meaning: 'The request headers are over the limit (16 KB in all).',
+  },
+  rate_limited: { status: 429, title: 'Too many requests', meaning: 'Too many requests; wait for Retry-After seconds.' },
+  internal_error: { status: 500, title: 'Internal error', meaning: 'Something failed on our side; quote the request id.' },
+  database_unavailable: { status: 503, title: 'Service unavailable', meaning: 'The database is unavailable for a moment; retry after Retry-After seconds.' },
+} as const satisfies Record<string, ProblemEntry>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+
+/** The anchor on /docs a problem's `type` links to. */
+export function problemAnchor(code: ProblemCode): string {
+  return `error-${code}`;
+}
+
+export interface ParameterError {
+  parameter: string;
+  message: string;
+}
+
+/** A problem to answer the caller with; every transport (REST, MCP, CLI) renders the same fields. */
+export class OperationError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ProblemCode,
+    message: string,
+    readonly errors: ParameterError[] = [],
+    /** extra, machine-readable members of the problem (e.g. close matches) */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'OperationError';
+    this.status = PROBLEMS[code].status;
+    this.title = PROBLEMS[code].title;
+  }
+}
+
+export function invalidRequest(errors: ParameterError[]): OperationError {
+  const detail = errors.map((e) => `${e.parameter}: ${e.message}`).join('; ');
+  return new OperationError('invalid_request', detail, errors);
+}
+
+export function invalidParameter(parameter: string, message: string): OperationError {
+  return invalidRequest([{ parameter, message }]);
+}
