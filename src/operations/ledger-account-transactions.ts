@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type Contact, type LedgerLine, type LineQuery } from '../accounting/types.js';
-import { ledgerGroups, narrowToGroup, sumGroups } from '../domain/ledger-groups.js';
+import { LEDGER_GROUPINGS, ledgerGroups, narrowToGroup, sumGroups } from '../domain/ledger-groups.js';
 import { formatMoney, toMajor } from '../domain/money.js';
 import type { OperationContext } from './context.js';
 import { defaultRolesOf } from './default-roles.js';
@@ -76,7 +76,7 @@ export const ledgerAccountTransactions = defineOperation({
       from: dateParam('With period custom: the first day, yyyy-MM-dd.').optional(),
       to: dateParam('With period custom: the last day, yyyy-MM-dd.').optional(),
       groupBy: z
-        .enum(['none', 'supplier', 'month'], { message: 'must be none, supplier or month' })
+        .enum(LEDGER_GROUPINGS, { message: 'must be none, supplier or month' })
         .describe('none (default): the lines; supplier: totals per supplier, largest first; month: totals per month, in date order.')
         .optional(),
       supplier: textParam(1000).describe('Supplier names or ids, comma separated: only their lines.').optional(),
