@@ -5,6 +5,7 @@
  * transaction types mapped as docs/gnucash.md describes.
  */
 import { open, stat } from 'node:fs/promises';
+import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
 import type {
   AccountingSystem,
   ChartAccount,
@@ -13,7 +14,6 @@ import type {
   LedgerLine,
   LineQuery,
 } from '../types.js';
-import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
 import { bookName, readBook, type Book, type BookContext } from './book.js';
 import { readChart } from './chart.js';
 import { readContacts } from './contacts.js';
