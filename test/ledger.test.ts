@@ -95,6 +95,25 @@ describeEachDialect(
       assert.deepEqual(cut.groups[0].transactions.map((t: any) => t.date), ['2026-08-15']);
     });
 
+    it('reads the grouped totals once: the groups sum to the total and count, with no separate overall query', async () => {
+      // statements that read the stored monthly line totals (the whole months of the period)
+      let reads = 0;
+      const counting = store().db.withPlugin({
+        transformQuery: (args) => {
+          if (JSON.stringify(args.node).includes('acct_month_line_totals')) reads += 1;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      });
+      const grouped = { account: 'Office', ...AUG_NOV, groupBy: 'supplier', limit: 97 };
+      const r = await call({ ...store(), db: counting }, ledgerAccountTransactions, books.org.id, grouped, { today: TODAY });
+      assert.equal(reads, 1, 'one read of the line totals, by supplier');
+      assert.equal(r.total, 111);
+      assert.equal(r.count, 5);
+      assert.equal(r.total, r.groups.reduce((s: number, g: any) => s + g.total, 0));
+      assert.equal(r.count, r.groups.reduce((s: number, g: any) => s + g.count, 0));
+    });
+
     it('narrows to suppliers by name or id, and names close matches for an unknown one', async () => {
       const r = await ledger({ account: 'Office', ...AUG_NOV, supplier: `paper co, ${books.ids.landlord}` });
       assert.equal(r.total, 15);

@@ -238,8 +238,8 @@ describeEachDialect(
         const types = rng.chance(0.5) ? [...LISTED_TYPES] : [...OTHER_TYPES, 'bill' as const];
         const contactIds = rng.chance(0.3) ? [rng.pick(contacts).id, ...(rng.chance(0.5) ? [''] : [])] : undefined;
         const query: LineQuery = { accountIds, from: a, to: b, types, ...(contactIds ? { contactIds } : {}) };
-        for (const groupBy of ['none', 'contact', 'month'] as const) {
-          const key = groupBy === 'contact' ? sql<string>`coalesce(contact_id, '')` : groupBy === 'month' ? sql<string>`substr(date, 1, 7)` : sql<string>`''`;
+        for (const groupBy of ['none', 'supplier', 'month'] as const) {
+          const key = groupBy === 'supplier' ? sql<string>`coalesce(contact_id, '')` : groupBy === 'month' ? sql<string>`substr(date, 1, 7)` : sql<string>`''`;
           let q = db
             .selectFrom('acct_lines')
             .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`count(*)`.as('count')])

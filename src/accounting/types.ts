@@ -6,7 +6,10 @@
  * Amounts are integer minor units of the organisation's home currency, signed debit-positive.
  */
 import type { IsoDate } from '../domain/dates.js';
+import type { LedgerGrouping, LineGroup } from '../domain/ledger-groups.js';
 import type { ProblemCode } from '../domain/problems.js';
+
+export type { LedgerGrouping, LineGroup };
 
 export const CLASSIFICATIONS = ['Asset', 'Liability', 'Equity', 'Revenue', 'Expense'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
@@ -95,21 +98,14 @@ export interface LedgerLine {
   link: string | null;
 }
 
-export interface LineGroup {
-  /** contact id ('' for none) or yyyy-MM */
-  key: string;
-  amount: number;
-  count: number;
-}
-
 export interface AccountingSystem {
   readonly kind: string;
   chartOfAccounts(): Promise<ChartAccount[]>;
   contacts(): Promise<Contact[]>;
   /** For each account with any movement, its debit-positive movement in each range, in order. */
   accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>>;
-  /** Sum and count of the matching lines, grouped by contact, by month, or not at all (key ''). */
-  lineTotals(query: LineQuery, groupBy: 'none' | 'contact' | 'month'): Promise<LineGroup[]>;
+  /** Sum and count of the matching lines by domain/ledger-groups.ts groupKey (supplier: the contact); groups without lines are left out. */
+  lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]>;
   /** The matching lines, newest first, at most `limit` of them. */
   lines(query: LineQuery, limit: number): Promise<LedgerLine[]>;
   /** Is the system reachable and readable? */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type Contact, type LedgerLine, type LineQuery } from '../accounting/types.js';
-import { endOfMonth, maxDate, minDate, monthLabel } from '../domain/dates.js';
+import { LEDGER_GROUPINGS, ledgerGroups, narrowToGroup, sumGroups } from '../domain/ledger-groups.js';
 import { formatMoney, toMajor } from '../domain/money.js';
 import type { OperationContext } from './context.js';
 import { defaultRolesOf } from './default-roles.js';
@@ -76,7 +76,7 @@ export const ledgerAccountTransactions = defineOperation({
       from: dateParam('With period custom: the first day, yyyy-MM-dd.').optional(),
       to: dateParam('With period custom: the last day, yyyy-MM-dd.').optional(),
       groupBy: z
-        .enum(['none', 'supplier', 'month'], { message: 'must be none, supplier or month' })
+        .enum(LEDGER_GROUPINGS, { message: 'must be none, supplier or month' })
         .describe('none (default): the lines; supplier: totals per supplier, largest first; month: totals per month, in date order.')
         .optional(),
       supplier: textParam(1000).describe('Supplier names or ids, comma separated: only their lines.').optional(),
@@ -164,58 +164,33 @@ export const ledgerAccountTransactions = defineOperation({
     };
     const currency = ctx.organisation.homeCurrency;
     const money = (minor: number) => toMajor(sign * minor, currency);
-    const [overall] = await ctx.accounting.lineTotals(query, 'none');
-    const total = overall?.amount ?? 0;
-    const count = overall?.count ?? 0;
     const present = presenter(ctx, chart, contactNames, sign);
     const notes: string[] = [];
     if (accounts.length > 1) notes.push(`Includes ${accounts.length - 1} sub-account(s) of ${account.fullName}.`);
 
+    let total: number;
+    let count: number;
     let groups = null;
     let transactions = null;
     let truncated: boolean;
     if (groupBy === 'none') {
+      ({ amount: total, count } = sumGroups(await ctx.accounting.lineTotals(query, 'none')));
       const lines = await ctx.accounting.lines(query, limit);
       transactions = await present(lines);
       truncated = count > lines.length;
       if (truncated) notes.push(`Showing the newest ${lines.length} of ${count} lines; total and count cover all of them.`);
     } else {
+      // the groups together cover every line: their sum is the total, no separate query for it
       const names = groupBy === 'supplier' ? await contactNames() : undefined;
-      const raw = await ctx.accounting.lineTotals(query, groupBy === 'supplier' ? 'contact' : 'month');
-      const all = raw.map((g) => ({
-        key: g.key,
-        name: groupBy === 'month' ? monthLabel(g.key) : g.key === '' ? '(no supplier)' : (names?.get(g.key) ?? g.key),
-        amount: sign * g.amount,
-        count: g.count,
-      }));
-      if (groupBy === 'supplier') all.sort((a, b) => b.amount - a.amount || a.name.localeCompare(b.name));
-      else all.sort((a, b) => a.key.localeCompare(b.key));
-      const shown = all.slice(0, limit);
-      truncated = all.length > shown.length;
-      if (truncated) notes.push(`Showing ${shown.length} of ${all.length} groups; total and count cover all of them.`);
-      const top = new Set(
-        [...shown]
-          .sort((a, b) => b.amount - a.amount)
-          .slice(0, input.detailForTop ?? 0)
-          .map((g) => g.key),
-      );
-      const signedTotal = sign * total;
+      const arranged = ledgerGroups(groupBy, await ctx.accounting.lineTotals(query, groupBy), { sign, names, limit, detailForTop: input.detailForTop });
+      ({ total, count } = arranged);
+      truncated = arranged.of > arranged.groups.length;
+      if (truncated) notes.push(`Showing ${arranged.groups.length} of ${arranged.of} groups; total and count cover all of them.`);
       groups = await Promise.all(
-        shown.map(async (g) => {
-          const group = {
-            key: g.key,
-            name: g.name,
-            total: toMajor(g.amount, currency),
-            count: g.count,
-            share: signedTotal === 0 ? 0 : Math.round((g.amount / signedTotal) * 10_000) / 10_000,
-            transactions: null,
-          };
-          if (!top.has(g.key)) return group;
-          const narrowed: LineQuery =
-            groupBy === 'supplier'
-              ? { ...query, contactIds: [g.key] }
-              : { ...query, from: maxDate(query.from, `${g.key}-01`), to: minDate(query.to, endOfMonth(`${g.key}-01`)) };
-          const lines = await ctx.accounting.lines(narrowed, limit);
+        arranged.groups.map(async (g) => {
+          const group = { key: g.key, name: g.name, total: toMajor(g.amount, currency), count: g.count, share: g.share, transactions: null };
+          if (!g.detailed) return group;
+          const lines = await ctx.accounting.lines(narrowToGroup(groupBy, g.key, query), limit);
           if (lines.length < g.count) notes.push(`Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines.`);
           return { ...group, transactions: await present(lines) };
         }),
@@ -228,9 +203,9 @@ export const ledgerAccountTransactions = defineOperation({
       let accountingTotal = 0;
       for (const amounts of own.values()) accountingTotal += amounts[0]!;
       const otherQuery: LineQuery = { ...query, types: OTHER_TYPES };
-      const [other] = await ctx.accounting.lineTotals(otherQuery, 'none');
+      const other = sumGroups(await ctx.accounting.lineTotals(otherQuery, 'none'));
       const entries = await ctx.accounting.lines(otherQuery, RECONCILE_ENTRIES_MAX);
-      const explained = other?.amount ?? 0;
+      const explained = other.amount;
       const difference = accountingTotal - total;
       const byId = new Map(chart.map((a) => [a.id, a]));
       reconciliation = {
@@ -248,12 +223,12 @@ export const ledgerAccountTransactions = defineOperation({
           amount: money(l.amount),
           accountingSystemId: l.transactionId,
         })),
-        entriesCount: other?.count ?? 0,
+        entriesCount: other.count,
       };
       if (difference === 0) notes.push('The accounting system\'s own total equals the listed total.');
       else
         notes.push(
-          `The accounting system's own total differs by ${formatMoney(sign * difference, currency)}: ${other?.count ?? 0} journal entries, invoices, payments or transfers make up ${formatMoney(sign * explained, currency)} of it.`,
+          `The accounting system's own total differs by ${formatMoney(sign * difference, currency)}: ${other.count} journal entries, invoices, payments or transfers make up ${formatMoney(sign * explained, currency)} of it.`,
         );
     }
 

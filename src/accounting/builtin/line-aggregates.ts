@@ -10,6 +10,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { monthKey } from '../../domain/dates.js';
+import { groupKey } from '../../domain/ledger-groups.js';
 import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
 import type { AcctLineRow, AcctMonthTotalRow, Database } from '../../store/schema.js';
@@ -61,7 +62,7 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
     const day = days.get(dayKey);
     if (day) day.amount += line.amount;
     else days.set(dayKey, { organisation_id: line.organisation_id, account_id: line.account_id, date: line.date, amount: line.amount });
-    const contact = line.contact_id ?? '';
+    const contact = groupKey('supplier', { contactId: line.contact_id, date: line.date });
     const monthKeyText = `${line.organisation_id}\u0000${line.account_id}\u0000${month}\u0000${line.type}\u0000${contact}`;
     const row = months.get(monthKeyText);
     if (row) {

@@ -5,12 +5,20 @@
  * thousands of lines; the three months up to today read about a month of lines.
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import type { Database } from '../../store/schema.js';
-import type { LineGroup, LineQuery } from '../types.js';
+import type { LineQuery } from '../types.js';
 import { withAggregates } from './line-aggregates.js';
 import { splitRange } from './range-totals.js';
 
-export type LineGrouping = 'none' | 'contact' | 'month';
+/**
+ * domain/ledger-groups.ts groupKey in SQL: over the monthly line totals (which keep the contact as
+ * `contact_key`, '' for none) and over the lines themselves.
+ */
+const KEY = {
+  months: { none: sql<string>`''`, supplier: sql<string>`contact_key`, month: sql<string>`month` },
+  lines: { none: sql<string>`''`, supplier: sql<string>`coalesce(contact_id, '')`, month: sql<string>`substr(date, 1, 7)` },
+} as const;
 
 /** Which contact keys a query asks for: undefined = every one; [] = none at all. */
 function contactKeys(query: LineQuery): string[] | undefined {
@@ -43,7 +51,7 @@ export function matchingLines(db: Kysely<Database>, organisationId: string, quer
   return q;
 }
 
-export async function readLineTotals(db: Kysely<Database>, organisationId: string, query: LineQuery, groupBy: LineGrouping): Promise<LineGroup[]> {
+export async function readLineTotals(db: Kysely<Database>, organisationId: string, query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
   if (query.accountIds.length === 0 || query.types.length === 0) return [];
   const keys = contactKeys(query);
   if (keys && keys.length === 0) return [];
@@ -59,7 +67,7 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
   };
 
   if (months) {
-    const key = groupBy === 'contact' ? sql<string>`contact_key` : groupBy === 'month' ? sql<string>`month` : sql<string>`''`;
+    const key = KEY.months[groupBy];
     let q = withAggregates(db)
       .selectFrom('acct_month_line_totals')
       .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(count)`.as('count')])
@@ -73,7 +81,7 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
   }
 
   for (const [from, to] of days) {
-    const key = groupBy === 'contact' ? sql<string>`coalesce(contact_id, '')` : groupBy === 'month' ? sql<string>`substr(date, 1, 7)` : sql<string>`''`;
+    const key = KEY.lines[groupBy];
     const q = matchingLines(db, organisationId, { ...query, from, to }).select([
       key.as('key'),
       sql<number>`sum(amount)`.as('amount'),

@@ -9,6 +9,7 @@ import {
   type Contact,
   type DateRange,
   type LedgerLine,
+  type LedgerGrouping,
   type LineGroup,
   type LineQuery,
   type TransactionType,
@@ -74,7 +75,7 @@ export class BuiltinAccounting implements AccountingSystem {
   }
 
   /** Whole months from the stored monthly line totals, partial months from the lines. */
-  async lineTotals(query: LineQuery, groupBy: 'none' | 'contact' | 'month'): Promise<LineGroup[]> {
+  async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
     return readLineTotals(this.db, this.organisationId, query, groupBy);
   }
 

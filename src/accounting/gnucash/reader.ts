@@ -5,13 +5,13 @@
  * transaction types mapped as docs/gnucash.md describes.
  */
 import { open, stat } from 'node:fs/promises';
+import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
 import type {
   AccountingSystem,
   ChartAccount,
   Contact,
   DateRange,
   LedgerLine,
-  LineGroup,
   LineQuery,
 } from '../types.js';
 import { bookName, readBook, type Book, type BookContext } from './book.js';
@@ -90,18 +90,8 @@ export class GnuCashAccounting implements AccountingSystem {
     return this.read((db, ctx) => readAccountTotals(db, ctx, new Set(readChart(db, ctx).map((a) => a.id)), ranges, accountIds));
   }
 
-  lineTotals(query: LineQuery, groupBy: 'none' | 'contact' | 'month'): Promise<LineGroup[]> {
-    return this.read((db, ctx) => {
-      const groups = new Map<string, LineGroup>();
-      for (const line of readLines(db, ctx, readChart(db, ctx), readContacts(db), query)) {
-        const key = groupBy === 'none' ? '' : groupBy === 'contact' ? (line.contactId ?? '') : line.date.slice(0, 7);
-        const group = groups.get(key) ?? { key, amount: 0, count: 0 };
-        group.amount += line.amount;
-        group.count += 1;
-        groups.set(key, group);
-      }
-      return [...groups.values()];
-    });
+  lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
+    return this.read((db, ctx) => sumByKey(groupBy, readLines(db, ctx, readChart(db, ctx), readContacts(db), query)));
   }
 
   lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {

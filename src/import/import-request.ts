@@ -1,0 +1,30 @@
+/** What a caller asks of an import: the file, the account it goes into, and how strictly to check. */
+import type { BankAccountRow, OrganisationRow } from '../store/schema.js';
+import type { ParseOptions } from './parse.js';
+
+export interface NewBankAccount {
+  name: string;
+  type: 'bank' | 'credit_card';
+  currency: string;
+  bank?: string;
+  /** defaults to the account identifier of the file */
+  number?: string;
+}
+
+export interface ImportOptions extends ParseOptions {
+  /** import a statement whose balances do not reconcile, reporting the difference */
+  allowUnbalanced?: boolean;
+  /** check and report, write nothing */
+  dryRun?: boolean;
+  /** home-currency units per unit of the account's currency, decimal text; needed for a foreign-currency account */
+  rate?: string;
+}
+
+export interface ImportRequest {
+  organisation: OrganisationRow;
+  /** an existing account, or one to create in the same database transaction as the import */
+  account: BankAccountRow | { create: NewBankAccount };
+  fileName: string;
+  bytes: Uint8Array;
+  options?: ImportOptions;
+}
