@@ -144,6 +144,7 @@ export async function runOrganisationOperation(
   organisationId: string,
   call: CallInput,
 ): Promise<unknown> {
+  // coverage is read only by operations about the caller, never by one acting for an organisation
   return runCallSequence(OPERATION_STEPS, { ...call, env, op, principal, coverage: { organisations: [], all: false }, organisationId });
 }
 
