@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PROBLEM_CODES, PROBLEMS, problemAnchor } from '../domain/problems.js';
 import { OPERATIONS } from '../operations/index.js';
+import { restPathOf } from '../operations/operation.js';
 import { html } from '../web/html.js';
 import { page } from '../web/layout.js';
 import { openApiDocument } from './openapi.js';
@@ -23,7 +24,7 @@ export function registerDocs(app: FastifyInstance, service: ServiceContext): voi
 </div>
 ${OPERATIONS.map((op) => {
   const shape = op.input.shape as Record<string, z.ZodType>;
-  const path = op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`;
+  const path = restPathOf(op);
   return html`<section class="card" id="${op.name}">
   <h2><code>GET ${path}</code></h2>
   <p><strong>${op.title}.</strong> ${op.description}</p>

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SERVICE_SCOPES } from '../auth/clients.js';
 import { OPERATIONS } from '../operations/index.js';
+import { restPathOf } from '../operations/operation.js';
 
 const problemSchema = {
   type: 'object',
@@ -48,7 +49,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         schema: { type: 'string' },
       });
     }
-    const path = op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`;
+    const path = restPathOf(op);
     paths[path] = {
       get: {
         operationId: op.name,

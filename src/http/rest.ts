@@ -4,13 +4,12 @@
  * one shared path, and serialises the result or the problem. No business logic lives here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireScope, resolveOrganisation, AuthenticationError, type Caller } from '../auth/verify.js';
-import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
+import { AuthenticationError, type Caller } from '../auth/verify.js';
 import { OPERATIONS } from '../operations/index.js';
 import { OperationError } from '../operations/errors.js';
-import type { AnyOperation } from '../operations/operation.js';
+import { restPathOf, type AnyOperation } from '../operations/operation.js';
 import { sendAnswer } from './answer.js';
-import { applyRateLimits } from './call-limits.js';
+import { callOperation } from './call-sequence.js';
 import { authenticateCaller, type ServiceContext } from './service.js';
 
 export const ORGANISATION_HEADER = 'service-organisation';
@@ -33,20 +32,14 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
   }
 
   for (const op of OPERATIONS) {
-    const path = op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`;
-    app.get(path, async (request, reply) => {
+    app.get(restPathOf(op), async (request, reply) => {
       const c = await caller(request, reply);
-      requireScope(c, op.scope);
-      const input = request.query as Record<string, unknown>;
-      if (op.kind === 'caller') {
-        await applyRateLimits(service, reply, c, null);
-        return runCallerOperation(service.env, op, c.principal, c.coverage, { input, textInput: true });
-      }
       const header = request.headers[ORGANISATION_HEADER];
-      const organisationId = resolveOrganisation(c, Array.isArray(header) ? header[0] : header);
-      await applyRateLimits(service, reply, c, organisationId);
-      const answer = await runOrganisationOperation(service.env, op, c.principal, organisationId, { input, textInput: true });
-      return sendAnswer(request, reply, answer);
+      const input = request.query as Record<string, unknown>;
+      const organisation = Array.isArray(header) ? header[0] : header;
+      const answer = await callOperation(service, c, op, { organisation, input, textInput: true, headers: reply });
+      // the organisation list goes as Fastify serialises it; an organisation's data by sendAnswer (gzip, kept JSON)
+      return op.kind === 'caller' ? answer : sendAnswer(request, reply, answer);
     });
   }
 

@@ -5,15 +5,32 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { documentFileLink } from '../operations/documents-get.js';
-import { documentsFile } from '../operations/documents-file.js';
 import type { OrganisationOperation } from '../operations/operation.js';
 import { answerJson } from '../operations/result-cache.js';
 import type { Problem } from '../http/problem.js';
 
+/** What a tool's description adds about how its answer is shown, by the operation's toolContent. */
+export const TOOL_CONTENT_NOTES: Readonly<Record<'json' | 'file', string>> = {
+  json: '',
+  file: ' The file also comes back as content the client can show: an image for images, an embedded resource for a PDF.',
+};
+
 export function toolResult(op: OrganisationOperation<any, any>, output: unknown, baseUrl: string): CallToolResult {
-  const structured = output as Record<string, unknown>;
-  if (op.name === documentsFile.name) return fileResult(structured, baseUrl);
+  const structured = checkedOutput(op, output);
+  if (op.toolContent === 'file') return fileResult(structured, baseUrl);
   return { content: [{ type: 'text', text: answerJson(structured) }], structuredContent: structured };
+}
+
+/**
+ * The answer as the tool's outputSchema declares it, checked on every call as the SDK's McpServer
+ * does: a client validates structuredContent against that schema, so an answer that does not match
+ * is our bug. It is thrown as a plain error (logged, answered as an internal error), never sent.
+ */
+function checkedOutput(op: OrganisationOperation<any, any>, output: unknown): Record<string, unknown> {
+  const result = op.output.safeParse(output);
+  if (result.success) return output as Record<string, unknown>;
+  const issues = result.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join('.') || '(answer)'}: ${i.message}`).join('; ');
+  throw new Error(`${op.tool}: the answer does not match its declared output schema: ${issues}`);
 }
 
 /**

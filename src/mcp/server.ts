@@ -11,13 +11,12 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { requireScope, resolveOrganisation, type Caller } from '../auth/verify.js';
-import { applyRateLimits, type HeaderSink } from '../http/call-limits.js';
+import type { Caller } from '../auth/verify.js';
+import type { HeaderSink } from '../http/call-limits.js';
+import { callOperation } from '../http/call-sequence.js';
 import { internalProblem, problemFrom } from '../http/problem.js';
 import type { ServiceContext } from '../http/service.js';
 import { invalidParameter, OperationError } from '../operations/errors.js';
-import { runOrganisationOperation } from '../operations/execute.js';
-import type { OrganisationOperation } from '../operations/operation.js';
 import { errorResult, toolResult } from './results.js';
 import { findToolOperation, instructionsFor, ORGANISATION_ARGUMENT, toolsFor } from './tools.js';
 
@@ -45,7 +44,10 @@ export function createMcpServer(context: McpRequestContext): Server {
     // because McpError puts "MCP error -32602:" into the message and the client adds it again
     if (!op) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
     try {
-      const output = await callOperation(context, op, request.params.arguments ?? {});
+      // the organisation comes as an argument here (REST: a header); the rest is the operation's input
+      const { [ORGANISATION_ARGUMENT]: organisation, ...input } = request.params.arguments ?? {};
+      if (organisation !== undefined && typeof organisation !== 'string') throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id (text)');
+      const output = await callOperation(service, caller, op, { organisation, input, textInput: false, headers: context.headers });
       return toolResult(op, output, service.baseUrl);
     } catch (error) {
       if (error instanceof OperationError) return errorResult(problemFrom(error, service.baseUrl));
@@ -54,15 +56,4 @@ export function createMcpServer(context: McpRequestContext): Server {
     }
   });
   return server;
-}
-
-/** The REST route's steps, in the same order: scope, organisation, rate limits, then the operation. */
-async function callOperation(context: McpRequestContext, op: OrganisationOperation<any, any>, args: Record<string, unknown>): Promise<unknown> {
-  const { caller, service } = context;
-  const { [ORGANISATION_ARGUMENT]: organisation, ...input } = args;
-  if (organisation !== undefined && typeof organisation !== 'string') throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id (text)');
-  requireScope(caller, op.scope);
-  const organisationId = resolveOrganisation(caller, organisation);
-  await applyRateLimits(service, context.headers, caller, organisationId);
-  return runOrganisationOperation(service.env, op, caller.principal, organisationId, { input });
 }

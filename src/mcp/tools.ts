@@ -11,6 +11,7 @@ import { organisationRequired } from '../operations/context.js';
 import { isOrganisationOperation } from '../operations/execute.js';
 import { OPERATIONS } from '../operations/index.js';
 import type { OrganisationOperation } from '../operations/operation.js';
+import { TOOL_CONTENT_NOTES } from './results.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -21,11 +22,6 @@ const TOOL_ANNOTATIONS = { readOnlyHint: true, openWorldHint: false, idempotentH
 export const ORGANISATION_ARGUMENT = 'organisation';
 
 const TOOL_OPERATIONS = OPERATIONS.filter(isOrganisationOperation).filter((op) => op.tool !== null);
-
-/** What a tool's answer looks like in MCP beyond the operation's fields (results.ts). */
-const MCP_NOTES: Record<string, string> = {
-  documents_file: ' The file also comes back as content the client can show: an image for images, an embedded resource for a PDF.',
-};
 
 // descriptions name other operations by their REST names; a model sees the tools by their tool names
 const renames = TOOL_OPERATIONS.map((op) => ({
@@ -83,7 +79,7 @@ const TOOLS: ReadonlyMap<string, ToolBase> = new Map(
         op,
         name: op.tool!,
         title: op.title,
-        description: withToolNames(op.description) + (MCP_NOTES[op.tool!] ?? ''),
+        description: withToolNames(op.description) + TOOL_CONTENT_NOTES[op.toolContent ?? 'json'],
         inputSchema: { ...input, properties: input.properties ?? {} },
         outputSchema: jsonSchema(op.output, 'output'),
       },

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { CLASSIFICATIONS } from '../accounting/types.js';
-import { defaultRolesOf } from './default-roles.js';
 import { defineOperation } from './operation.js';
 import { booleanParam, textParam } from './params.js';
 
@@ -36,7 +35,7 @@ export const accountsList = defineOperation({
     ),
   }),
   scope: 'service.read',
-  defaultRoles: defaultRolesOf('accounts.list'),
+  defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
   reuse: 'organisation',
   async run(ctx, input) {
     const words = (input.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { toMajor } from '../domain/money.js';
 import { bankAccountStats } from '../store/banking.js';
 import type { BankAccountRow } from '../store/schema.js';
-import { defaultRolesOf } from './default-roles.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
 import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } from './banking/visible-accounts.js';
@@ -50,7 +49,7 @@ export const bankingAccounts = defineOperation({
   input,
   output,
   scope: 'service.read',
-  defaultRoles: defaultRolesOf('banking.accounts'),
+  defaultRoles: ['super_admin', 'admin'],
   // the accounts a caller sees depend on who they are (visible-accounts.ts)
   reuse: bankViewOf,
   async run(ctx, args) {

@@ -4,7 +4,6 @@ import { fromMajor, toMajor } from '../domain/money.js';
 import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
-import { defaultRolesOf } from './default-roles.js';
 import { invalidParameter, invalidRequest, type ParameterError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { dateParam, intParam, periodParam, textParam } from './params.js';
@@ -229,7 +228,7 @@ export const bankingTransactions = defineOperation({
   input,
   output,
   scope: 'service.read',
-  defaultRoles: defaultRolesOf('banking.transactions'),
+  defaultRoles: ['super_admin', 'admin'],
   // the accounts a caller sees depend on who they are (visible-accounts.ts)
   reuse: bankViewOf,
   run,

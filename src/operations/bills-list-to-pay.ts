@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { BILL_KINDS, billMatcher } from '../domain/bill-criteria.js';
 import { sum, toMajor } from '../domain/money.js';
 import { listOutstandingBills, listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
-import { defaultRolesOf } from './default-roles.js';
 import { matchContext, savedFilterSummarySchema, summariseFilters } from './bills-list-saved-filters.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
@@ -115,7 +114,7 @@ export const billsListToPay = defineOperation({
     note: z.string().nullable().describe('what to do when the filter text matched no saved filter or several; null otherwise'),
   }),
   scope: 'service.read',
-  defaultRoles: defaultRolesOf(NAME),
+  defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
   reuse: 'organisation',
   async run(ctx, input) {
     const baseCurrency = ctx.organisation.homeCurrency;

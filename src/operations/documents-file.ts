@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { getDocumentFileData, getDocumentFileInfo } from '../store/documents.js';
-import { defaultRolesOf } from './default-roles.js';
 import { OperationError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
@@ -56,7 +55,8 @@ export const documentsFile = defineOperation({
     data: z.string().describe('base64 content'),
   }),
   scope: 'service.read',
-  defaultRoles: defaultRolesOf(NAME),
+  defaultRoles: ['super_admin', 'admin'],
+  toolContent: 'file',
   // a file is read in one indexed lookup and may be megabytes: keeping it would cost more than it saves
   reuse: 'never',
   async run(ctx, input) {

@@ -1,6 +1,7 @@
 /**
- * The one path every transport takes to run an operation: live membership, role policy, input
- * validation, then run() with the organisation fixed. Nothing here depends on how the call arrived.
+ * The one path every transport takes to run an operation, as a list of small steps: the
+ * organisation exists, live membership, role policy, input validation, then run() with the
+ * organisation fixed. Nothing here depends on how the call arrived.
  */
 import type { Kysely } from 'kysely';
 import { accountingSystemFor } from '../accounting/index.js';
@@ -37,24 +38,66 @@ export interface CallInput {
   textInput?: boolean;
 }
 
-export async function runOrganisationOperation(
-  env: CallEnvironment,
-  op: OrganisationOperation<any, any>,
-  principal: Principal,
-  organisationId: string,
-  call: CallInput,
-): Promise<unknown> {
-  const row = await getOrganisation(env.db, organisationId);
-  if (!row) throw new OperationError('organisation_not_found', `organisation ${organisationId} does not exist`);
-  if (principal.kind === 'user') {
-    // membership and role are read live on every call: a removed member or a changed policy applies at once
-    const membership = await getMembership(env.db, organisationId, principal.userId);
-    if (!membership) throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
-    if (!(await isRoleAllowed(env.db, organisationId, op.name, membership.role)))
-      throw new OperationError('role_not_allowed', `your role (${membership.role}) may not call ${op.name} in this organisation`);
-    principal = { ...principal, role: membership.role };
+/**
+ * One call as its steps see it. The transport fills in who calls and what was sent; each step
+ * checks one rule and may add what the next ones need (the organisation's row, the role, the input).
+ */
+export interface Call extends CallInput {
+  env: CallEnvironment;
+  op: AnyOperation;
+  principal: Principal;
+  /** the organisations the caller's token (or CLI session) covers */
+  coverage: Coverage;
+  /** the organisation the call acts for; null for an operation about the caller */
+  organisationId: string | null;
+  row?: OrganisationRow;
+  parsed?: unknown;
+  answer?: unknown;
+}
+
+/** One rule of a call. Steps run in their declared order; the first to refuse ends the call. */
+export type Step<C extends Call = Call> = (call: C) => void | Promise<void>;
+
+/** The organisation named exists. */
+export async function loadOrganisation(call: Call): Promise<void> {
+  if (call.organisationId === null) return;
+  const row = await getOrganisation(call.env.db, call.organisationId);
+  if (!row) throw new OperationError('organisation_not_found', `organisation ${call.organisationId} does not exist`);
+  call.row = row;
+}
+
+/**
+ * A person calling is still a member of the organisation. Membership and role are read live on
+ * every call: a removed member or a changed policy applies at once.
+ */
+export async function checkMembership(call: Call): Promise<void> {
+  if (call.organisationId === null || call.principal.kind !== 'user') return;
+  const membership = await getMembership(call.env.db, call.organisationId, call.principal.userId);
+  if (!membership) throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
+  call.principal = { ...call.principal, role: membership.role };
+}
+
+/** The organisation's role policy lets the person's role call this operation (API clients have no role). */
+export async function checkRole(call: Call): Promise<void> {
+  const { op, principal, organisationId } = call;
+  if (organisationId === null || principal.kind !== 'user') return;
+  if (!(await isRoleAllowed(call.env.db, organisationId, op.name, principal.role)))
+    throw new OperationError('role_not_allowed', `your role (${principal.role}) may not call ${op.name} in this organisation`);
+}
+
+/** The input is what the operation declares, every bad parameter named at once. */
+export function parseCallInput(call: Call): void {
+  call.parsed = parseInput(call.op.input, call.textInput ? coerceTextInput(call.op.input, call.input) : call.input);
+}
+
+/** The operation runs, with the organisation fixed; a kept answer is served while the data stands still. */
+export async function answer(call: Call): Promise<void> {
+  const { env, op, principal } = call;
+  if (op.kind === 'caller') {
+    call.answer = await op.run({ db: env.db, principal, coverage: call.coverage }, call.parsed);
+    return;
   }
-  const input = parseInput(op.input, call.textInput ? coerceTextInput(op.input, call.input) : call.input);
+  const row = call.row!;
   const organisation = toOrganisation(row);
   const readDb = env.readDb ?? env.db;
   const ctx: OperationContext = {
@@ -67,19 +110,41 @@ export async function runOrganisationOperation(
   };
   const run = async () => {
     try {
-      return await op.run(ctx, input);
+      return await op.run(ctx, call.parsed);
     } catch (error) {
       // the connected accounting system failing is not the caller's fault, nor ours: say which it is
       if (error instanceof AccountingSystemError) {
-        const timeout = error.code === 'accounting_timeout';
         throw new OperationError(error.code, error.message);
       }
       throw error;
     }
   };
-  const key = env.resultCache && op.reuse !== 'never' ? await reuseKey(ctx, op, input, row, env.readDb) : null;
-  if (key === null) return run();
-  return env.resultCache!.get(key, run);
+  const key = env.resultCache && op.reuse !== 'never' ? await reuseKey(ctx, op, call.parsed, row, env.readDb) : null;
+  call.answer = key === null ? await run() : await env.resultCache!.get(key, run);
+}
+
+/**
+ * The steps of a call once the organisation is chosen: the tail of every transport's sequence
+ * (http/call-sequence.ts adds the token's scope, its organisations and the rate limits before
+ * them), and all of it for the CLI, which runs as the operator.
+ */
+export const OPERATION_STEPS: readonly Step[] = [loadOrganisation, checkMembership, checkRole, parseCallInput, answer];
+
+/** Runs the steps in order and returns the answer the last one gave. */
+export async function runCallSequence<C extends Call>(steps: readonly Step<C>[], call: C): Promise<unknown> {
+  for (const step of steps) await step(call);
+  return call.answer;
+}
+
+export async function runOrganisationOperation(
+  env: CallEnvironment,
+  op: OrganisationOperation<any, any>,
+  principal: Principal,
+  organisationId: string,
+  call: CallInput,
+): Promise<unknown> {
+  // coverage is read only by operations about the caller, never by one acting for an organisation
+  return runCallSequence(OPERATION_STEPS, { ...call, env, op, principal, coverage: { organisations: [], all: false }, organisationId });
 }
 
 /**
@@ -115,8 +180,7 @@ export async function runCallerOperation(
   coverage: Coverage,
   call: CallInput,
 ): Promise<unknown> {
-  const input = parseInput(op.input, call.textInput ? coerceTextInput(op.input, call.input) : call.input);
-  return op.run({ db: env.db, principal, coverage }, input);
+  return runCallSequence(OPERATION_STEPS, { ...call, env, op, principal, coverage, organisationId: null });
 }
 
 export function isOrganisationOperation(op: AnyOperation): op is OrganisationOperation<any, any> {

@@ -9,8 +9,10 @@ import { invalidRequest, type ParameterError } from './errors.js';
 export type Scope = 'service.read' | 'service.write';
 
 interface OperationBase<I extends z.ZodObject, O extends z.ZodType> {
-  /** e.g. reports.profit_and_loss; the REST path is /v1/operations/<name> */
+  /** e.g. reports.profit_and_loss; the REST path is /v1/operations/<name> unless restPath says otherwise */
   name: string;
+  /** the REST path where the spec gives the operation its own (GET /v1/organisations) */
+  restPath?: string;
   /** MCP tool name, or null where the spec has none */
   tool: string | null;
   title: string;
@@ -26,7 +28,13 @@ interface OperationBase<I extends z.ZodObject, O extends z.ZodType> {
 /** An operation that acts for exactly one organisation, governed by that organisation's role policy. */
 export interface OrganisationOperation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends OperationBase<I, O> {
   kind: 'organisation';
+  /** the spec's default role policy (Endpoints, "Default roles"): new organisations are seeded with it */
   defaultRoles: readonly Role[];
+  /**
+   * How the MCP tool shows the answer beside structuredContent (mcp/results.ts): as its JSON text
+   * (the default), or 'file' for a { contentType, data } answer shown as an image or embedded resource.
+   */
+  toolContent?: 'json' | 'file';
   /**
    * Whether an answer may be served again while the organisation's data stands still
    * (result-cache.ts): 'organisation' when it depends only on the organisation's data, its
@@ -44,6 +52,11 @@ export interface CallerOperation<I extends z.ZodObject = z.ZodObject, O extends 
 }
 
 export type AnyOperation = OrganisationOperation<any, any> | CallerOperation<any, any>;
+
+/** Where REST serves the operation. */
+export function restPathOf(op: AnyOperation): string {
+  return op.restPath ?? `/v1/operations/${op.name}`;
+}
 
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: OrganisationOperation<I, O>): OrganisationOperation<I, O> {
   return op;

@@ -6,6 +6,7 @@ import { defineCallerOperation } from './operation.js';
 export const organisationsList = defineCallerOperation({
   kind: 'caller',
   name: 'organisations',
+  restPath: '/v1/organisations',
   tool: null,
   title: 'Organisations',
   summary: 'The organisations this token can act for.',

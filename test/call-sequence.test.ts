@@ -1,0 +1,117 @@
+/**
+ * One call sequence for every transport, and nothing particular to one operation written in a
+ * transport: REST and MCP run the same declared list of steps; an operation declares its default
+ * roles, its REST path and how MCP shows its answer; an MCP answer that does not match the
+ * operation's declared output schema is our bug and never leaves as structuredContent.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { OPERATIONS } from '../src/operations/index.js';
+import { defineOperation } from '../src/operations/operation.js';
+
+const SRC = new URL('../src/', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, SRC), 'utf8');
+const filesUnder = (dir: string): string[] =>
+  readdirSync(new URL(dir, SRC), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${dir}${f}`);
+
+/** The spec's default role policy (Endpoints, "Default roles"). */
+const ADMINS = ['super_admin', 'admin'];
+const EVERYONE = ['super_admin', 'admin', 'submitter', 'custom'];
+const SPEC_DEFAULT_ROLES: Record<string, string[]> = {
+  'ledger.account_transactions': ADMINS,
+  'banking.transactions': ADMINS,
+  'banking.accounts': ADMINS,
+  'documents.get': ADMINS,
+  'documents.file': ADMINS,
+  'reports.profit_and_loss': EVERYONE,
+  'reports.balance_sheet': EVERYONE,
+  'accounts.list': EVERYONE,
+  'bills.list_to_pay': EVERYONE,
+  'bills.list_saved_filters': EVERYONE,
+};
+
+describe('one call sequence', () => {
+  it('REST and MCP run the declared steps, in the order scope, organisation, rate limits, membership, role, parse, answer', async () => {
+    const { CALL_SEQUENCE } = await import('../src/http/call-sequence.js');
+    assert.deepEqual(
+      CALL_SEQUENCE.map((step: { name: string }) => step.name),
+      ['requireScope', 'chooseOrganisation', 'applyRateLimits', 'loadOrganisation', 'checkMembership', 'checkRole', 'parseCallInput', 'answer'],
+    );
+    for (const transport of ['http/rest.ts', 'mcp/server.ts']) {
+      const source = read(transport);
+      assert.match(source, /from '(\.\/|\.\.\/http\/)call-sequence\.js'/, `${transport} runs the declared sequence`);
+      assert.match(source, /callOperation\(/, `${transport} runs the declared sequence`);
+      // no transport restates a step of it
+      for (const step of ['requireScope(', 'resolveOrganisation(', 'applyRateLimits(', 'runOrganisationOperation(', 'runCallerOperation('])
+        assert.ok(!source.includes(step), `${transport} restates the step ${step}`);
+    }
+  });
+
+  it('no transport tests which operation it is serving', () => {
+    const files = [...filesUnder('http/'), ...filesUnder('mcp/'), ...filesUnder('cli/')];
+    for (const file of files) {
+      const source = read(file);
+      for (const pattern of [/\bop\.name\s*===/, /\.name\s*===\s*['"][a-z]+[._][a-z_]+['"]/, /documentsFile\b/, /MCP_NOTES/])
+        assert.ok(!pattern.test(source), `${file} matches ${pattern}`);
+    }
+  });
+
+  it('every operation declares its default roles in its own definition, the spec’s table', () => {
+    assert.ok(!existsSync(new URL('operations/default-roles.ts', SRC)), 'no side table of default roles');
+    const organisationOps = OPERATIONS.filter((op) => op.kind === 'organisation');
+    assert.deepEqual(Object.fromEntries(organisationOps.map((op) => [op.name, [...op.defaultRoles]])), SPEC_DEFAULT_ROLES);
+    for (const file of filesUnder('operations/')) assert.ok(!read(file).includes('defaultRolesOf'), `${file} looks its default roles up by name`);
+  });
+
+  it('the organisation list declares its REST path; the others take /v1/operations/<name>', async () => {
+    const { restPathOf } = (await import('../src/operations/operation.js')) as any;
+    assert.deepEqual(
+      OPERATIONS.map((op) => restPathOf(op)),
+      OPERATIONS.map((op) => (op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`)),
+    );
+  });
+});
+
+describe('MCP answers are checked against the declared output schema', () => {
+  const op = defineOperation({
+    kind: 'organisation',
+    name: 'test.answer',
+    tool: 'test_answer',
+    title: 'Test',
+    summary: 'Test',
+    description: 'Test',
+    input: z.object({}).strict(),
+    output: z.object({ total: z.number(), currency: z.string() }),
+    scope: 'service.read',
+    defaultRoles: ['admin'],
+    reuse: 'never',
+    async run() {
+      return { total: 1, currency: 'GBP' };
+    },
+  });
+
+  it('an answer that matches goes as structuredContent with its JSON as text', async () => {
+    const { toolResult } = await import('../src/mcp/results.js');
+    const result = toolResult(op, { total: 1, currency: 'GBP' }, 'https://ledgerline.test');
+    assert.deepEqual(result.structuredContent, { total: 1, currency: 'GBP' });
+    assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { total: 1, currency: 'GBP' });
+  });
+
+  it('an answer that does not match is an internal error naming the field, never malformed structuredContent', async () => {
+    const { toolResult } = await import('../src/mcp/results.js');
+    assert.throws(
+      () => toolResult(op, { total: '1', currency: 'GBP' }, 'https://ledgerline.test'),
+      (error: Error) => {
+        assert.ok(!('status' in error), 'not an OperationError: the caller did nothing wrong');
+        assert.match(error.message, /test_answer/);
+        assert.match(error.message, /total/);
+        return true;
+      },
+    );
+    assert.throws(() => toolResult(op, { total: 1 }, 'https://ledgerline.test'), /currency/);
+  });
+});
