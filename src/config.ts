@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { JWK } from 'jose';
 import { defaultRateLimits, type RateLimits } from './http/service.js';
 import { isPostgresUrl } from './store/db.js';
-import { isLoopbackHost } from './http/loopback.js';
+import { isLoopbackHost } from './domain/loopback.js';
 import { parseAllowedOrigins } from './mcp/origins.js';
 
 export interface Config {

@@ -12,7 +12,7 @@ import { after, before, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { sql } from 'kysely';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
-import { sha256 } from '../src/auth/hash.js';
+import { sha256 } from '../src/store/hash.js';
 import { defaultRateLimits } from '../src/http/service.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { up as migrateCredentialsAtRest } from '../src/store/migrations/007-credentials-at-rest.js';

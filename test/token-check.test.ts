@@ -11,7 +11,7 @@ import type Provider from 'oidc-provider';
 import { createApiClient, registerApp, revokeClient } from '../src/auth/clients.js';
 import { revokeConsent, saveConsent } from '../src/auth/consents.js';
 import { findConsent } from '../src/auth/consents.js';
-import { sha256 } from '../src/auth/hash.js';
+import { sha256 } from '../src/store/hash.js';
 import { authenticate, AuthenticationError, type Caller } from '../src/auth/verify.js';
 import { buildApp } from '../src/http/app.js';
 import { provisionOrganisation } from '../src/provision.js';

@@ -1,7 +1,7 @@
 /** Web sessions end after 30 idle minutes or 12 hours in all, whichever comes first; only a hash is stored. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { sha256 } from '../src/auth/hash.js';
+import { sha256 } from '../src/store/hash.js';
 import { createUser } from '../src/store/users.js';
 import { createWebSession, endWebSession, findWebSession } from '../src/store/web-sessions.js';
 import { withWebTables } from '../src/store/web-schema.js';

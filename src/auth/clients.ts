@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, OAuthClientRow } from '../store/schema.js';
-import { sha256 } from './hash.js';
-import { isLoopbackHost } from '../http/loopback.js';
+import { sha256 } from '../store/hash.js';
+import { isLoopbackHost } from '../domain/loopback.js';
 
 export type ClientKind = 'api_client' | 'app' | 'dynamic' | 'metadata_document';
 

@@ -6,13 +6,12 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type TokenEndpointGrantContext } from 'oidc-provider';
 import type { Database } from '../store/schema.js';
-import { escapeHtml } from '../web/html.js';
 import { createAdapterClass } from './adapter.js';
 import { redirectUriProblem, SERVICE_SCOPES } from './clients.js';
 import { redirectUriAllowed } from './redirect-uris.js';
 import { withSingleUseCode } from './code-reuse.js';
 import { withRefreshReplay, type GrantHandler } from './refresh-replay.js';
-import { constantTimeEqual, sha256 } from './hash.js';
+import { constantTimeEqual, sha256 } from '../store/hash.js';
 import type { ServiceSecrets } from './secrets.js';
 
 export const TOKEN_TTL = {
@@ -31,6 +30,8 @@ export interface AuthServerOptions {
   refreshGraceSeconds?: number;
   /** how Client ID Metadata Documents are fetched (tests point this at loopback) */
   fetch?: typeof fetch;
+  /** the page shown when an error cannot be sent back to the app (the pages live above this layer) */
+  errorPage: (out: Record<string, string>) => string;
 }
 
 export interface Resources {
@@ -168,7 +169,7 @@ export function createAuthServer(options: AuthServerOptions): Provider {
     },
     async renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = errorPage(out as unknown as Record<string, string>);
+      ctx.body = options.errorPage(out as unknown as Record<string, string>);
     },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   } as Configuration;
@@ -226,11 +227,4 @@ export function createAuthServer(options: AuthServerOptions): Provider {
   });
 
   return provider;
-}
-
-function errorPage(out: Record<string, string>): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in problem</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/assets/site.css"></head>
-<body><main class="card"><h1>Something went wrong</h1><p>${escapeHtml(out.error_description ?? out.error ?? 'The request could not be completed.')}</p>
-<p class="muted">Error code: <code>${escapeHtml(out.error ?? 'server_error')}</code></p></main></body></html>`;
 }

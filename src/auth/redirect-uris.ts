@@ -4,7 +4,7 @@
  * native app listens on whatever port the system gives it at the time of the request
  * (RFC 8252 §7.3). Only the port may differ; scheme, host, path and query stay exact.
  */
-import { isLoopbackHost } from '../http/loopback.js';
+import { isLoopbackHost } from '../domain/loopback.js';
 
 /** "http://host[:port]" at the start of a URI, with nothing (no user, no other host) in between */
 const HTTP_AUTHORITY = /^http:\/\/(\[[0-9a-fA-F:.]*\]|[^/?#:@[\]]*)(?::\d{1,5})?(?=[/?#]|$)/;

@@ -8,7 +8,7 @@ import type { Coverage, Principal, Role } from '../operations/context.js';
 import { OperationError } from '../domain/problems.js';
 import type { Database } from '../store/schema.js';
 import { touchClient } from './clients.js';
-import { sha256 } from './hash.js';
+import { sha256 } from '../store/hash.js';
 import { findBearerToken, findGrantAndConsent } from './token-check.js';
 
 export interface Caller {

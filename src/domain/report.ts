@@ -3,7 +3,7 @@
  * one per period) to sections, groups, account lines and summary lines, each with one amount per
  * period. Every connector's reports go through here, so they follow the same rules.
  */
-import type { AccountType, ChartAccount } from '../accounting/types.js';
+import type { AccountType, ChartAccount } from './chart.js';
 
 export interface ReportLine {
   name: string;

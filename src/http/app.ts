@@ -14,6 +14,7 @@ import { OperationError } from '../domain/problems.js';
 import type { Store } from '../store/db.js';
 import { registerInteractions } from '../web/interactions.js';
 import { registerWebPages } from '../web/pages-routes.js';
+import { oauthErrorPage } from '../web/pages/oauth-error.js';
 import { registerDocs } from './docs.js';
 import { clientErrorHandler, internalProblem, problemFrom, sendProblem } from './problem.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './rate-limit.js';
@@ -70,6 +71,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const secrets = await loadSecrets(db, { cookieSecrets: options.secrets?.cookieKeys, signingJwks: options.secrets?.jwks });
   const provider = createAuthServer({
     db,
+    errorPage: oauthErrorPage,
     baseUrl,
     secrets,
     ...(options.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: options.refreshGraceSeconds } : {}),

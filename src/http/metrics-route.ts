@@ -5,7 +5,7 @@
  * the same host, where every request comes from loopback.
  */
 import type { FastifyInstance } from 'fastify';
-import { constantTimeEqual } from '../auth/hash.js';
+import { constantTimeEqual } from '../store/hash.js';
 import { OperationError } from '../domain/problems.js';
 import type { Metrics } from './metrics.js';
 import { problemFrom, sendProblem } from './problem.js';

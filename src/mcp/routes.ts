@@ -17,7 +17,7 @@ import { OperationError } from '../domain/problems.js';
 import type { Scope } from '../operations/operation.js';
 import { refuseInvalidParams } from './invalid-params.js';
 import { createMcpServer } from './server.js';
-import { isLoopbackHost } from '../http/loopback.js';
+import { isLoopbackHost } from '../domain/loopback.js';
 import { isRefusedBatch } from './batches.js';
 import { DEFAULT_ALLOWED_ORIGINS, originPolicy } from './origins.js';
 

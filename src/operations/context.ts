@@ -3,35 +3,8 @@ import type { AccountingSystem } from '../accounting/types.js';
 import type { IsoDate } from '../domain/dates.js';
 import type { Database } from '../store/schema.js';
 
-export const ROLES = ['super_admin', 'admin', 'submitter', 'custom'] as const;
-export type Role = (typeof ROLES)[number];
-
-export interface Organisation {
-  id: string;
-  name: string;
-  homeCurrency: string;
-  timeZone: string;
-  /** 1 = January */
-  fyStartMonth: number;
-  accountingSystem: string;
-}
-
-/** Who is calling: a person through an app, or an organisation's own API client. */
-export type Principal =
-  | { kind: 'user'; userId: string; email: string; role: Role }
-  | { kind: 'client'; clientId: string };
-
-/** Which organisations the caller's token (or CLI session) covers. */
-export interface Coverage {
-  organisations: { id: string; name: string }[];
-  /** true when it covers all of the user's organisations, including ones joined later */
-  all: boolean;
-}
-
-/** A call must name its organisation when a person's connection covers several (an API client has one). */
-export function organisationRequired(principal: Principal, coverage: Coverage): boolean {
-  return principal.kind === 'user' && coverage.organisations.length > 1;
-}
+export { ROLES, organisationRequired, type Coverage, type Organisation, type Principal, type Role } from '../domain/access.js';
+import type { Coverage, Organisation, Principal } from '../domain/access.js';
 
 /** Everything an operation may use. The organisation is fixed before run() is called. */
 export interface OperationContext {

@@ -4,7 +4,7 @@
  * the super admin role or change or remove a super admin (so an admin cannot raise themselves).
  */
 import type { Kysely } from 'kysely';
-import { ROLES, type Role } from '../operations/context.js';
+import { ROLES, type Role } from '../domain/access.js';
 import type { Database } from './schema.js';
 
 export interface Member {

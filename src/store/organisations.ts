@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isValidTimeZone } from '../domain/dates.js';
 import { isCurrencyCode } from '../domain/money.js';
-import type { Organisation } from '../operations/context.js';
+import type { Organisation } from '../domain/access.js';
 import { newId, nowIso } from './ids.js';
 import type { Database, OrganisationRow } from './schema.js';
 

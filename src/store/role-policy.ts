@@ -3,7 +3,7 @@
  * default roles when the organisation is created; admins change it later.
  */
 import type { Kysely } from 'kysely';
-import type { Role } from '../operations/context.js';
+import type { Role } from '../domain/access.js';
 import type { Database } from './schema.js';
 
 export async function seedRolePolicy(

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Role } from '../operations/context.js';
+import type { Role } from '../domain/access.js';
 import { newId, nowIso } from './ids.js';
 import type { Database, UserRow } from './schema.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { sha256 } from '../auth/hash.js';
+import { sha256 } from './hash.js';
 import type { Database, UserRow } from './schema.js';
 import { withWebTables } from './web-schema.js';
 

@@ -4,7 +4,7 @@
  * browser (an external sign-in in progress) that must come back unaltered.
  */
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from '../auth/hash.js';
+import { constantTimeEqual } from '../store/hash.js';
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;

@@ -3,7 +3,7 @@
  * session) and signed with the service's cookie key, plus a same-origin check on Origin/Referer.
  */
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from '../auth/hash.js';
+import { constantTimeEqual } from '../store/hash.js';
 
 export function csrfToken(key: string, binding: string): string {
   return createHmac('sha256', key).update(`csrf:${binding}`).digest('base64url');

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { HASHED_MODELS, storablePayload } from '../../auth/adapter.js';
-import { sha256 } from '../../auth/hash.js';
+import { HASHED_MODELS, storablePayload } from '../oauth-rows.js';
+import { sha256 } from '../hash.js';
 import type { DialectCapabilities } from '../dialect.js';
 
 /**

@@ -1,0 +1,64 @@
+/**
+ * The floors of the house (issue 20): domain/ → store/ → accounting/ → operations/ → auth/ →
+ * http/, mcp/, web/, cli/. A file imports only from its own floor or below, and no import chain
+ * comes back to where it started. Read from the sources, so a new file is checked without listing it.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('../src', import.meta.url));
+const FLOORS = [['domain'], ['store'], ['accounting'], ['operations'], ['auth'], ['http', 'mcp', 'web', 'cli']];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Each source file (relative to src/) with the source files it imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/(?:from|import)\s+'(\.[^']+)'/g)].map((m) => relative(SRC, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+    graph.set(relative(SRC, file), targets);
+  }
+  return graph;
+}
+
+/** The floor of a file, or undefined for the files that sit outside the floors (config, demo, import, provision). */
+const floorOf = (file: string) => {
+  const i = FLOORS.findIndex((names) => names.includes(file.split('/')[0]!));
+  return i >= 0 ? i : undefined;
+};
+
+it('no file imports from a floor above its own', () => {
+  const graph = importGraph();
+  assert.ok(graph.size > 150, 'the sources were found');
+  const upward = [...graph].flatMap(([file, targets]) =>
+    targets.filter((t) => floorOf(file) !== undefined && floorOf(t) !== undefined && floorOf(t)! > floorOf(file)!).map((t) => `${file} → ${t}`),
+  );
+  assert.deepEqual(upward, []);
+});
+
+it('no import cycles', () => {
+  const graph = importGraph();
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const t of graph.get(file) ?? []) if (graph.has(t)) visit(t, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  assert.deepEqual(cycles, []);
+});
