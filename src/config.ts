@@ -4,7 +4,6 @@
  */
 import { isIP } from 'node:net';
 import type { JWK } from 'jose';
-import { defaultRateLimits, type RateLimits } from './http/service.js';
 import { isPostgresUrl } from './store/db.js';
 import { isLoopbackHost } from './domain/loopback.js';
 import { parseAllowedOrigins } from './mcp/origins.js';
@@ -38,6 +37,43 @@ export interface Config {
   metricsToken: string | undefined;
   /** browser origins allowed to call /mcp besides BASE_URL's (origins, or "loopback") */
   mcpAllowedOrigins: string[];
+}
+
+/** One rate limit: a count per fixed window. */
+export interface Limit {
+  /** name shown in RateLimit-Policy, e.g. "per-token" */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Every rate limit the service applies (RATE_LIMIT_* settings). */
+export interface RateLimits {
+  perToken: Limit;
+  perOrganisation: Limit;
+  signInPerAccount: Limit;
+  signInPerAddress: Limit;
+  /** token and registration endpoints, per client address */
+  tokenEndpointPerAddress: Limit;
+  /** self-registrations (POST /oauth/register), per client address */
+  registrationsPerAddress: Limit;
+}
+
+/** The limits, with the RATE_LIMIT_* settings that were given. */
+export function defaultRateLimits(overrides: Partial<Record<keyof RateLimits, number>> = {}): RateLimits {
+  const make = (name: string, key: keyof RateLimits, limit: number, windowSeconds: number): Limit => ({
+    name,
+    limit: overrides[key] ?? limit,
+    windowSeconds,
+  });
+  return {
+    perToken: make('per-token', 'perToken', 600, 60),
+    perOrganisation: make('per-organisation', 'perOrganisation', 1200, 60),
+    signInPerAccount: make('sign-in-account', 'signInPerAccount', 10, 900),
+    signInPerAddress: make('sign-in-address', 'signInPerAddress', 50, 900),
+    tokenEndpointPerAddress: make('token-endpoint', 'tokenEndpointPerAddress', 120, 60),
+    registrationsPerAddress: make('registrations', 'registrationsPerAddress', 20, 3600),
+  };
 }
 
 export interface ExternalIdentityConfig {

@@ -13,7 +13,7 @@ import { hash } from '@node-rs/argon2';
 import { sql } from 'kysely';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
 import { sha256 } from '../src/store/hash.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { up as migrateCredentialsAtRest } from '../src/store/migrations/007-credentials-at-rest.js';
 import { createUser, setMembership } from '../src/store/users.js';

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { LedgerWriter } from '../src/accounting/builtin/writer.js';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';

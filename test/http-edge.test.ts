@@ -10,7 +10,7 @@ import { connect as tcpConnect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { registerApp } from '../src/auth/clients.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';

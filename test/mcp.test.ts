@@ -15,7 +15,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
 import { revokeConsent } from '../src/auth/consents.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';

@@ -12,7 +12,7 @@ import { createApiClient } from '../src/auth/clients.js';
 import { buildApp } from '../src/http/app.js';
 import { Metrics } from '../src/http/metrics.js';
 import { connectRedis, FallbackCounterStore, RedisCounterStore } from '../src/http/redis-counters.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApiClient } from '../src/auth/clients.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { api, discover, oidc } from './helpers/oauth.js';

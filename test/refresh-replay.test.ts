@@ -8,7 +8,7 @@ import { after, before, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { KyselyPlugin, QueryId } from 'kysely';
 import { registerApp } from '../src/auth/clients.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { api, connect, discover } from './helpers/oauth.js';

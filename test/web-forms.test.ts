@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
 import { buildApp } from '../src/http/app.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import { setClientTrust } from '../src/store/connections.js';
 import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';

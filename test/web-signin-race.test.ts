@@ -10,7 +10,7 @@ import { hash } from '@node-rs/argon2';
 import { Redis } from 'ioredis';
 import { RedisCounterStore } from '../src/http/redis-counters.js';
 import { MemoryCounterStore, type CounterStore } from '../src/http/rate-limit.js';
-import { defaultRateLimits } from '../src/http/service.js';
+import { defaultRateLimits } from '../src/config.js';
 import type { Store } from '../src/store/db.js';
 import { createUser } from '../src/store/users.js';
 import { Browser } from './helpers/browser.js';

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:net';
 import { buildApp } from '../../src/http/app.js';
-import { defaultRateLimits } from '../../src/http/service.js';
+import { defaultRateLimits } from '../../src/config.js';
 import { openStore } from '../../src/store/db.js';
 
 export interface ServerSettings {

@@ -20,9 +20,9 @@ import { clientErrorHandler, internalProblem, problemFrom, sendProblem } from '.
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './rate-limit.js';
 import { registerRest } from './rest.js';
 import { Metrics } from './metrics.js';
-import { defaultRateLimits, type RateLimits, type ServiceContext } from './service.js';
+import type { ServiceContext } from './service.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
-import { DEFAULT_RESULT_CACHE_MB, type ExternalIdentityConfig } from '../config.js';
+import { DEFAULT_RESULT_CACHE_MB, defaultRateLimits, type ExternalIdentityConfig, type RateLimits } from '../config.js';
 import { ResultCache } from '../operations/result-cache.js';
 import { registerProtectedResourceMetadata } from './well-known.js';
 import { registerAuthServer } from './auth-server-handoff.js';

@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import { OperationError } from '../domain/problems.js';
 import { problemFrom, writeProblem } from './problem.js';
-import type { Limit } from './rate-limit.js';
+import type { Limit } from '../config.js';
 import type { ServiceContext } from './service.js';
 
 /** oidc-provider's own body limit (lib/shared/selective_body.js); larger bodies get 413 here, before it reads them. */

@@ -3,6 +3,8 @@
  * store (Redis, for several instances) take its place without touching the callers.
  */
 
+import type { Limit } from '../config.js';
+
 export interface WindowResult {
   allowed: boolean;
   limit: number;
@@ -47,12 +49,6 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-export interface Limit {
-  /** name shown in RateLimit-Policy, e.g. "per-token" */
-  name: string;
-  limit: number;
-  windowSeconds: number;
-}
 
 export class RateLimiter {
   constructor(private readonly store: CounterStore) {}

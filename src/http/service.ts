@@ -8,18 +8,9 @@ import type { Store } from '../store/db.js';
 import type { Database } from '../store/schema.js';
 import { authenticate, AuthenticationError, type Caller } from '../auth/verify.js';
 import type { Metrics } from './metrics.js';
-import type { Limit, RateLimiter } from './rate-limit.js';
+import type { RateLimits } from '../config.js';
+import type { RateLimiter } from './rate-limit.js';
 
-export interface RateLimits {
-  perToken: Limit;
-  perOrganisation: Limit;
-  signInPerAccount: Limit;
-  signInPerAddress: Limit;
-  /** token and registration endpoints, per client address */
-  tokenEndpointPerAddress: Limit;
-  /** self-registrations (POST /oauth/register), per client address */
-  registrationsPerAddress: Limit;
-}
 
 export interface ServiceContext {
   store: Store;
@@ -44,20 +35,4 @@ export async function authenticateCaller(service: ServiceContext, authorization:
     service.metrics.tokenChecks.inc({ result: error instanceof AuthenticationError ? 'refused' : 'error' });
     throw error;
   }
-}
-
-export function defaultRateLimits(overrides: Partial<Record<keyof RateLimits, number>> = {}): RateLimits {
-  const make = (name: string, key: keyof RateLimits, limit: number, windowSeconds: number): Limit => ({
-    name,
-    limit: overrides[key] ?? limit,
-    windowSeconds,
-  });
-  return {
-    perToken: make('per-token', 'perToken', 600, 60),
-    perOrganisation: make('per-organisation', 'perOrganisation', 1200, 60),
-    signInPerAccount: make('sign-in-account', 'signInPerAccount', 10, 900),
-    signInPerAddress: make('sign-in-address', 'signInPerAddress', 50, 900),
-    tokenEndpointPerAddress: make('token-endpoint', 'tokenEndpointPerAddress', 120, 60),
-    registrationsPerAddress: make('registrations', 'registrationsPerAddress', 20, 3600),
-  };
 }
