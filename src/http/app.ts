@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createAuthServer, resourcesFor } from '../auth/provider.js';
 import { loadSecrets, type ServiceSecrets } from '../auth/secrets.js';
 import { registerMcp } from '../mcp/routes.js';
@@ -104,6 +104,17 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   };
   const log = options.log ?? (() => {});
 
+  // once closing, answers in flight end their connection: an idle keep-alive connection would
+  // otherwise hold the shutdown for the server's keep-alive timeout (72 s)
+  let closing = false;
+  /** The headers every answer carries, set by onSend and by the one answer no hook sees (frameworkErrors). */
+  const stamp = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    if (closing) reply.header('connection', 'close');
+    return reply;
+  };
+
   const app = Fastify({
     logger: false,
     bodyLimit: 64 * 1024,
@@ -111,24 +122,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     clientErrorHandler: clientErrorHandler(baseUrl),
     // a URL Fastify cannot route (invalid percent-encoding or UTF-8) gets a problem like any other 400
-    // (answered before any hook runs, so it sets the headers onSend would)
+    // (answered before any hook runs, so it stamps the headers itself)
     frameworkErrors: (error, request, reply) =>
-      sendProblem(reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff'), problemFrom(new OperationError('bad_request', error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding or UTF-8)' : 'the request could not be routed'), baseUrl)),
+      sendProblem(stamp(request, reply), problemFrom(new OperationError('bad_request', error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding or UTF-8)' : 'the request could not be routed'), baseUrl)),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
     },
   });
-  // once closing, answers in flight end their connection: an idle keep-alive connection would
-  // otherwise hold the shutdown for the server's keep-alive timeout (72 s)
-  let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    if (closing) reply.header('connection', 'close');
+    stamp(request, reply);
   });
   // one structured line per request, and the request metrics; never headers, bodies or query strings
   app.addHook('onResponse', async (request, reply) => {
