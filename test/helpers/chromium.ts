@@ -2,7 +2,7 @@
  * Debian's Chromium (/usr/bin/chromium) driven by playwright-core, each launch with a fresh
  * profile: one launch is one person's browser, with its own cookies. Never a downloaded browser.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,10 +27,22 @@ export interface PersonBrowser {
   close(): Promise<void>;
 }
 
+/** Debian's package; CHROMIUM_PATH names another build of Chromium (never a downloaded one). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** One line, no stack: what is missing and how to get it. */
+function chromiumMissing(): Error {
+  const message = `Chromium is not installed (${CHROMIUM}); the browser tests need Debian's package: apt-get install -y chromium (.ci/run installs it)`;
+  const error = new Error(message);
+  error.stack = message;
+  return error;
+}
+
 export async function launchBrowser(): Promise<PersonBrowser> {
+  if (!existsSync(CHROMIUM)) throw chromiumMissing();
   const profile = await mkdtemp(join(tmpdir(), 'ledgerline-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 860 },
