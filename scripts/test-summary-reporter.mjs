@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 
 const counts = { tests: 0, pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0, suites: 0, duration_ms: 0 };
 const failures = [];
+const stderr = new Map();
 
 /**
  * Failures that only repeat another: a suite whose subtests failed, and tests cancelled because
@@ -28,10 +29,15 @@ const where = (file) => (file ? `  (${relative(process.cwd(), file)})` : '');
 export default async function* summary(source) {
   for await (const event of source) {
     const data = event.data ?? {};
-    if (event.type === 'test:fail' && !repeats(data.details?.error)) {
+    if (event.type === 'test:stderr' && data.file) {
+      stderr.set(data.file, (stderr.get(data.file) ?? '') + data.message);
+    } else if (event.type === 'test:fail' && !repeats(data.details?.error)) {
       failures.push(data);
-      yield `\n✖ ${data.name}${where(data.file)}\n${describe(data.details?.error)
+      // a file that failed as a whole (it did not load, or exited early) says why on its stderr
+      const why = data.nesting === 0 && stderr.get(data.file) ? stderr.get(data.file).trim() : describe(data.details?.error);
+      yield `\n✖ ${data.name}${where(data.file)}\n${why
         .split('\n')
+        .slice(0, 20)
         .map((l) => `    ${l}`)
         .join('\n')}\n`;
     } else if (event.type === 'test:pass' && data.nesting === 0) {

@@ -22,7 +22,7 @@ it('ends with the totals and shows each failure with its file', () => {
       `import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\n` +
         `describe('group', () => { it('adds up', () => assert.equal(1 + 1, 3)); it('passes', () => {}); it.skip('later', () => {}); });\n`,
     );
-    const env = { ...process.env, LEDGERLINE_TEST_FILES: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, LEDGERLINE_TEST_FILES: '1' };
     delete env.NODE_TEST_CONTEXT;
     const run = spawnSync(process.execPath, ['--test', `--test-reporter=${REPORTER}`, file], { cwd: dir, env, encoding: 'utf8' });
     assert.equal(run.status, 1, run.stderr);

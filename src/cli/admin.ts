@@ -8,10 +8,10 @@ import { setOperatorVerification } from '../store/client-verifications.js';
 import { migrate } from '../store/migrate.js';
 import { ACCOUNTING_SYSTEMS } from '../accounting/index.js';
 import { validateGnuCashBook } from '../accounting/gnucash/config.js';
-import { provisionOrganisation } from '../provision.js';
-import { findOrganisation, listOrganisations, validateNewOrganisation } from '../store/organisations.js';
+import { OrganisationNameTaken, provisionOrganisation } from '../provision.js';
+import { listOrganisations, validateNewOrganisation } from '../store/organisations.js';
 import { createUser, findUserByEmail, isPlausibleEmail, removeMembership, setMembership } from '../store/users.js';
-import { printJson, readStdin, UsageError, withStore } from './io.js';
+import { printJson, readStdin, UsageError, withStore, organisationFor } from './io.js';
 
 export async function migrateCommand(): Promise<number> {
   return withStore(async (store) => {
@@ -80,7 +80,9 @@ async function createOrganisationCommand(values: Record<string, string | boolean
     }
   } else if (text('book')) throw new UsageError('--book applies only with --accounting gnucash');
   return withStore(async (store) => {
-    const org = await provisionOrganisation(store.db, { ...input, accountingConfig });
+    const org = await provisionOrganisation(store.db, { ...input, accountingConfig }).catch((error: unknown) => {
+      throw error instanceof OrganisationNameTaken ? new UsageError(error.message) : error;
+    });
     printJson({ id: org.id, name: org.name, currency: org.home_currency, timeZone: org.time_zone, financialYearStartMonth: org.fy_start_month, accountingSystem: org.accounting_system });
     return 0;
   });
@@ -120,8 +122,7 @@ export async function membersCommand(args: string[]): Promise<number> {
     throw new UsageError('usage: ledgerline members add --org ORG --email E --role ROLE | members remove --org ORG --email E');
   if (action === 'add' && !ROLES.includes(values.role as Role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
   return withStore(async (store) => {
-    const org = await findOrganisation(store.db, values.org!);
-    if (!org) throw new UsageError(`no organisation "${values.org}"`);
+    const org = await organisationFor(store.db, values.org!);
     const user = await findUserByEmail(store.db, values.email!);
     if (!user) throw new UsageError(`no user with email ${values.email}`);
     if (action === 'add') {

@@ -4,9 +4,9 @@ import { isValidDate } from '../domain/dates.js';
 import type { Principal } from '../operations/context.js';
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
 import { findOperation, OPERATIONS } from '../operations/index.js';
-import { findOrganisation, listOrganisations } from '../store/organisations.js';
+import { listOrganisations } from '../store/organisations.js';
 import { findUserByEmail, organisationsOfUser } from '../store/users.js';
-import { printJson, UsageError, withStore } from './io.js';
+import { printJson, UsageError, withStore, organisationFor } from './io.js';
 
 export async function callCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -41,9 +41,21 @@ export async function callCommand(args: string[]): Promise<number> {
       return 0;
     }
     if (!values.org) throw new UsageError(`${op.name} acts for one organisation: give --org ID or name`);
-    const org = await findOrganisation(store.db, values.org);
-    if (!org) throw new UsageError(`no organisation "${values.org}" (see: ledgerline orgs list)`);
+    const org = await organisationFor(store.db, values.org!);
     printJson(await runOrganisationOperation(env, op, principal, org.id, { input, textInput: true }));
     return 0;
   });
+}
+
+/** `call --help`: the operations; `call OPERATION --help`: what it returns and its parameters. */
+export function callHelp(args: string[]): string {
+  const op = findOperation(args.find((a) => !a.startsWith('-')) ?? '');
+  if (!op) return `operations:\n${OPERATIONS.map((o) => `  ${o.name.padEnd(30)} ${o.summary}`).join('\n')}\n\nledgerline call OPERATION --help tells its parameters`;
+  const fields = Object.entries(op.input.shape as Record<string, { description?: string; isOptional(): boolean }>);
+  return (
+    `${op.name}: ${op.title}\n\n${op.description}\n\nparameters (name=value):\n` +
+    (fields.length
+      ? fields.map(([name, schema]) => `  ${name}${schema.isOptional() ? '' : ' (required)'}\n      ${schema.description ?? ''}`).join('\n')
+      : '  none')
+  );
 }

@@ -1,8 +1,7 @@
 /** `ledgerline clients …` and `ledgerline apps register`: API clients and verified apps. */
 import { parseArgs } from 'node:util';
 import { createApiClient, listApiClients, registerApp, revokeClient } from '../auth/clients.js';
-import { findOrganisation } from '../store/organisations.js';
-import { printJson, UsageError, withStore } from './io.js';
+import { printJson, UsageError, withStore, organisationFor } from './io.js';
 
 export async function clientsCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -20,8 +19,7 @@ export async function clientsCommand(args: string[]): Promise<number> {
     }
     if (action !== 'create' && action !== 'list') throw new UsageError('usage: ledgerline clients create|list --org ORG … | clients revoke CLIENT_ID');
     if (!values.org) throw new UsageError('--org ORG is required');
-    const org = await findOrganisation(store.db, values.org);
-    if (!org) throw new UsageError(`no organisation "${values.org}"`);
+    const org = await organisationFor(store.db, values.org!);
     if (action === 'list') {
       const rows = await listApiClients(store.db, org.id);
       printJson(

@@ -17,11 +17,10 @@ import { ImportRefusal } from '../import/refusal.js';
 import { FORMATS, type FormatName } from '../import/statement.js';
 import { importSummary, refusalSummary } from '../import/summary.js';
 import { listBankAccounts } from '../store/banking.js';
-import { findOrganisation } from '../store/organisations.js';
 import type { BankAccountRow } from '../store/schema.js';
-import { printJson, UsageError, withStore } from './io.js';
+import { printJson, UsageError, withStore, organisationFor } from './io.js';
 
-const USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT FILE... [--json]
+export const USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT FILE... [--json]
   --format ${FORMATS.join('|')}   (default: told from the content)
   --dry-run                     check and report, write nothing
   --allow-unbalanced            import a statement whose balances do not reconcile
@@ -68,8 +67,7 @@ export async function importCommand(args: string[]): Promise<number> {
   const csv = csvOptions(values);
 
   return withStore(async (store) => {
-    const org = await findOrganisation(store.db, values.org!);
-    if (!org) throw new UsageError(`no organisation "${values.org}" (see: ledgerline orgs list)`);
+    const org = await organisationFor(store.db, values.org!);
     let account = await lookUpAccount(store.db, org.id, accountTerm, create !== null);
     if (account && create && (account.currency !== create.currency || account.type !== create.type)) {
       throw new UsageError(`account "${account.name}" exists already as a ${account.type} account in ${account.currency}, not a ${create.type} account in ${create.currency}`);
@@ -157,8 +155,10 @@ async function lookUpAccount(db: Parameters<typeof listBankAccounts>[0], organis
   try {
     return findBankAccount(accounts, term);
   } catch (error) {
-    if (mayCreate && error instanceof OperationError && error.code === 'account_not_found') return null;
-    throw error;
+    if (!(error instanceof OperationError) || error.code !== 'account_not_found') throw error;
+    if (mayCreate) return null;
+    const known = accounts.length ? `its accounts: ${accounts.map((a) => `"${a.name}"`).join(', ')}` : 'it has none yet';
+    throw new UsageError(`no bank account "${term}" (${known}); to create it, add --create-account --name "${term}" --type bank|credit_card --currency C`);
   }
 }
 

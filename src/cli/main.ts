@@ -1,4 +1,5 @@
 /** The `ledgerline` command line. */
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config.js';
 import { OperationError } from '../operations/errors.js';
 import { UsageError } from './io.js';
@@ -44,16 +45,50 @@ const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>
   import: async () => (await import('./import.js')).importCommand,
 };
 
+/** More than the overview's lines, for the commands that have more to say. */
+const DETAIL: Record<string, (args: string[]) => Promise<string>> = {
+  import: async () => (await import('./import.js')).USAGE,
+  call: async (args) => (await import('./call.js')).callHelp(args),
+};
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
+
+/** A command's own lines of the overview (its usage and the indented lines under it). */
+function overviewOf(name: string): string {
+  let ours = false;
+  return HELP.split('\n')
+    .filter((line) => {
+      if (line.startsWith('  ledgerline ')) ours = line.split(' ')[3] === name;
+      else if (!line.startsWith('    ')) ours = false;
+      return ours;
+    })
+    .join('\n');
+}
+
+function version(): string {
+  // src/cli/main.ts and dist/cli/main.js both sit two folders below package.json
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
+  if (!name || isHelp(name)) {
     process.stdout.write(HELP);
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`ledgerline ${version()}\n`);
+    return 0;
   }
   const load = COMMANDS[name];
   if (!load) {
     process.stderr.write(`unknown command "${name}"\n\n${HELP}`);
     return 2;
+  }
+  // help never runs the command (`serve --help` starts no server)
+  if (args.some(isHelp)) {
+    process.stdout.write(`${overviewOf(name)}\n${DETAIL[name] ? `\n${await DETAIL[name](args)}\n` : ''}`);
+    return 0;
   }
   try {
     return await (await load())(args);
@@ -66,6 +101,18 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`ledgerline: ${(error as Error).message}\n`);
       return 2;
     }
+    const fileProblem = fileProblemOf(error);
+    if (fileProblem) {
+      process.stderr.write(`ledgerline: ${fileProblem}\n`);
+      return 1;
+    }
     throw error;
   }
+}
+
+/** A file the command was given that cannot be read, said in one line rather than a stack trace. */
+function fileProblemOf(error: unknown): string | undefined {
+  const { code, path } = error as { code?: string; path?: string };
+  const reason = { ENOENT: 'no such file', EACCES: 'not allowed to read it', EISDIR: 'a folder, not a file', ENOTDIR: 'no such file' }[code ?? ''];
+  return reason && path ? `${path}: ${reason}` : undefined;
 }

@@ -60,15 +60,6 @@ export async function getOrganisation(db: Kysely<Database>, id: string): Promise
   return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** By id, or by exact name (case-insensitive) when that is unique. */
-export async function findOrganisation(db: Kysely<Database>, idOrName: string): Promise<OrganisationRow | undefined> {
-  const byId = await getOrganisation(db, idOrName);
-  if (byId) return byId;
-  const all = await listOrganisations(db);
-  const matches = all.filter((o) => o.name.toLowerCase() === idOrName.toLowerCase());
-  return matches.length === 1 ? matches[0] : undefined;
-}
-
 export async function listOrganisations(db: Kysely<Database>): Promise<OrganisationRow[]> {
   return db.selectFrom('organisations').selectAll().orderBy('name').execute();
 }
