@@ -13,11 +13,15 @@ import type {
   DateRange,
   LedgerLine,
   LineQuery,
+  PayableBill,
+  SystemDocument,
 } from '../types.js';
 import { bookName, readBook, type Book, type BookContext } from './book.js';
 import { readChart } from './chart.js';
 import { readContacts } from './contacts.js';
+import { readSystemDocuments } from './documents.js';
 import { readLines } from './lines.js';
+import { readPayables } from './payables.js';
 import { readAccountTotals } from './totals.js';
 
 export interface GnuCashConfig {
@@ -97,5 +101,16 @@ export class GnuCashAccounting implements AccountingSystem {
   lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.read((db, ctx) => readLines(db, ctx, readChart(db, ctx), readContacts(db), query).slice(0, limit));
+  }
+
+  /** Posted vendor bills and employee expense vouchers with a balance left on their lot (payables.ts). */
+  payables(): Promise<PayableBill[]> {
+    return this.read(readPayables);
+  }
+
+  /** Posted vendor bills, credit notes and expense vouchers by invoice guid (documents.ts). */
+  documents(documentIds: string[]): Promise<SystemDocument[]> {
+    if (documentIds.length === 0) return Promise.resolve([]);
+    return this.read((db, ctx) => readSystemDocuments(db, ctx, documentIds));
   }
 }
