@@ -12,8 +12,6 @@ import {
   type LedgerGrouping,
   type LineGroup,
   type LineQuery,
-  type PayableBill,
-  type SystemDocument,
   type TransactionType,
 } from '../types.js';
 import { matchingLines, readLineTotals } from './line-totals.js';
@@ -34,15 +32,6 @@ export class BuiltinAccounting implements AccountingSystem {
 
   async check(): Promise<void> {
     await this.db.selectFrom('acct_accounts').select('id').where('organisation_id', '=', this.organisationId).limit(1).execute();
-  }
-
-  /** Nothing: the builtin ledger keeps no documents of its own; the service's bills and documents are its payables. */
-  async payables(): Promise<PayableBill[]> {
-    return [];
-  }
-
-  async documents(): Promise<SystemDocument[]> {
-    return [];
   }
 
   async chartOfAccounts(): Promise<ChartAccount[]> {
