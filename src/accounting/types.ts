@@ -134,6 +134,22 @@ export interface SystemDocument {
   attachmentLink: string | null;
 }
 
+/** A bank or card account of the connected books, which statements can be imported against. */
+export interface SystemBankAccount {
+  /** the ledger account's id (GnuCash: the account's guid), what bank_accounts.ledger_account_id links to */
+  accountId: string;
+  name: string;
+  /** the account's code in the books ('' when it has none) */
+  number: string;
+  type: 'bank' | 'credit_card';
+  /** the account's own currency */
+  currency: string;
+  /** minor units of `currency`, money held positive (a card's balance owed is negative) */
+  balance: number;
+  /** the part of the balance made of lines reconciled in the books, same units */
+  reconciledBalance: number;
+}
+
 export interface AccountingSystem {
   readonly kind: string;
   chartOfAccounts(): Promise<ChartAccount[]>;
@@ -152,6 +168,8 @@ export interface AccountingSystem {
   payables?(): Promise<PayableBill[]>;
   /** The purchase documents with these ids (PayableBill.documentId); unknown ids are left out. */
   documents?(documentIds: string[]): Promise<SystemDocument[]>;
+  /** The books' active bank and card accounts with their balances; left out by systems whose bank accounts are the service's own. */
+  bankAccounts?(): Promise<SystemBankAccount[]>;
   /** Is the system reachable and readable? */
   check(): Promise<void>;
   /**

@@ -109,7 +109,7 @@ function newAccountRow(organisationId: string, account: NewBankAccount, fileAcco
     bank: account.bank?.trim() ?? '',
     currency: account.currency,
     is_default: 0,
-    ledger_account_id: null,
+    ledger_account_id: account.ledgerAccountId ?? null,
     created_at: nowIso(),
   };
 }

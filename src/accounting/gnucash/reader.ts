@@ -14,11 +14,13 @@ import type {
   LedgerLine,
   LineQuery,
   PayableBill,
+  SystemBankAccount,
   SystemDocument,
 } from '../types.js';
 import { bookName, readBook, type Book, type BookContext } from './book.js';
 import { readChart } from './chart.js';
 import { readContacts } from './contacts.js';
+import { readBankAccounts } from './bank-accounts.js';
 import { readSystemDocuments } from './documents.js';
 import { readLines } from './lines.js';
 import { readPayables } from './payables.js';
@@ -112,5 +114,10 @@ export class GnuCashAccounting implements AccountingSystem {
   documents(documentIds: string[]): Promise<SystemDocument[]> {
     if (documentIds.length === 0) return Promise.resolve([]);
     return this.read((db, ctx) => readSystemDocuments(db, ctx, documentIds));
+  }
+
+  /** Bank and card accounts with their book balances (bank-accounts.ts). */
+  bankAccounts(): Promise<SystemBankAccount[]> {
+    return this.read(readBankAccounts);
   }
 }
