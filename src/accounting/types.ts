@@ -170,6 +170,11 @@ export interface AccountingSystem {
   documents?(documentIds: string[]): Promise<SystemDocument[]>;
   /** The books' active bank and card accounts with their balances; left out by systems whose bank accounts are the service's own. */
   bankAccounts?(): Promise<SystemBankAccount[]>;
+  /**
+   * The lines of a bank or card account the books mark reconciled, dated from..to: date and amount
+   * (minor units of the account's currency, money in positive), one per line.
+   */
+  reconciledLines?(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]>;
   /** Is the system reachable and readable? */
   check(): Promise<void>;
   /**

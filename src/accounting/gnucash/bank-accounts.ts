@@ -5,11 +5,13 @@
  * aside. A split GnuCash marks reconciled ('y') counts towards the reconciled balance too.
  * Placeholder accounts (which hold no splits) and hidden accounts are not listed.
  */
+import type { IsoDate } from '../../domain/dates.js';
 import { minorDigits } from '../../domain/money.js';
 import type { SystemBankAccount } from '../types.js';
 import type { Book, BookContext } from './book.js';
 import { readChart } from './chart.js';
 import { fraction, sumOf, toSafeNumber, toUnits, type Fraction } from './fractions.js';
+import { bookDate, postDateCondition } from './post-dates.js';
 
 const BANK_TYPES = ['BANK', 'CHECKING', 'SAVINGS', 'MONEYMRKT'];
 const CARD_TYPES = ['CREDIT'];
@@ -71,4 +73,22 @@ export function readBankAccounts(db: Book, ctx: BookContext): SystemBankAccount[
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.accountId.localeCompare(b.accountId));
+}
+
+/** The splits of one account GnuCash marks reconciled ('y'), dated from..to, in the account's currency. */
+export function readReconciledLines(db: Book, accountId: string, from: IsoDate, to: IsoDate): { date: IsoDate; amount: number }[] {
+  const dates = postDateCondition('t.post_date', from, to);
+  const rows = db
+    .prepare(
+      `SELECT t.post_date, s.quantity_num, s.quantity_denom, c.mnemonic AS currency
+       FROM splits s JOIN transactions t ON t.guid = s.tx_guid JOIN accounts a ON a.guid = s.account_guid
+       JOIN commodities c ON c.guid = a.commodity_guid
+       WHERE s.account_guid = @account AND s.reconcile_state = 'y' AND ${dates.sql}`,
+    )
+    .safeIntegers(true)
+    .all({ ...dates.params, account: accountId }) as { post_date: string; quantity_num: bigint; quantity_denom: bigint; currency: string }[];
+  return rows.map((r) => ({
+    date: bookDate(r.post_date),
+    amount: toSafeNumber(toUnits(fraction(r.quantity_num, r.quantity_denom), 10n ** BigInt(minorDigits(r.currency)))),
+  }));
 }

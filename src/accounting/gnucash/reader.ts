@@ -5,6 +5,7 @@
  * transaction types mapped as docs/gnucash.md describes.
  */
 import { open, stat } from 'node:fs/promises';
+import type { IsoDate } from '../../domain/dates.js';
 import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
 import type {
   AccountingSystem,
@@ -20,7 +21,7 @@ import type {
 import { bookName, readBook, type Book, type BookContext } from './book.js';
 import { readChart } from './chart.js';
 import { readContacts } from './contacts.js';
-import { readBankAccounts } from './bank-accounts.js';
+import { readBankAccounts, readReconciledLines } from './bank-accounts.js';
 import { readSystemDocuments } from './documents.js';
 import { readLines } from './lines.js';
 import { readPayables } from './payables.js';
@@ -119,5 +120,10 @@ export class GnuCashAccounting implements AccountingSystem {
   /** Bank and card accounts with their book balances (bank-accounts.ts). */
   bankAccounts(): Promise<SystemBankAccount[]> {
     return this.read(readBankAccounts);
+  }
+
+  /** Splits of a bank or card account GnuCash marks reconciled (bank-accounts.ts). */
+  reconciledLines(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]> {
+    return this.read((db) => readReconciledLines(db, accountId, from, to));
   }
 }
