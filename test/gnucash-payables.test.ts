@@ -13,6 +13,7 @@ import { billsListSavedFilters } from '../src/operations/bills-list-saved-filter
 import { billsListToPay } from '../src/operations/bills-list-to-pay.js';
 import { documentsFile } from '../src/operations/documents-file.js';
 import { documentsGet } from '../src/operations/documents-get.js';
+import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import type { OrganisationOperation } from '../src/operations/operation.js';
 import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
@@ -202,6 +203,16 @@ describeEachDialect(
       ]);
       const builtin = await run(documentsGet, BUILTIN, { ids: `gnucash:${doc('B-NW-2').guid}` });
       assert.deepEqual(builtin.notFound, [`gnucash:${doc('B-NW-2').guid}`]);
+    });
+
+    it("ledger lines of a book's bill carry its document (gnucash:<guid>); the service's document where it published the bill", async () => {
+      const ledger = (org: string) => run(ledgerAccountTransactions, org, { account: 'Software', from: '2026-05-01', to: '2026-05-31' });
+      const fromBook = (await ledger(ORG)).transactions.find((t: any) => t.number === 'NW-1290');
+      assert.equal(fromBook.document.id, `gnucash:${doc('B-NW-2').guid}`);
+      assert.deepEqual([fromBook.document.type, fromBook.document.total, fromBook.document.lines.length], ['bill', 271.59, 2]);
+      assert.equal(fromBook.link, `https://ledgerline.test/v1/operations/documents.get?ids=gnucash%3A${doc('B-NW-2').guid}`);
+      const published = (await ledger(MERGED)).transactions.find((t: any) => t.number === 'NW-1290');
+      assert.equal(published.document.id, 'doc_nw1290');
     });
 
     it('documents.file for a book document: 404 not_found saying GnuCash keeps no file', async () => {

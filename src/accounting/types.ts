@@ -62,6 +62,8 @@ export interface LedgerLine {
   amountInCurrency: number;
   /** a link to the transaction in the accounting system's own interface, if it has one */
   link: string | null;
+  /** the system's own purchase document the transaction posted (SystemDocument.documentId), if any */
+  documentId?: string | null;
 }
 
 /**

@@ -5,8 +5,9 @@
  * and the id names the same document on every call.
  */
 import { toMajor } from '../domain/money.js';
-import type { SystemDocument } from '../accounting/types.js';
+import type { LedgerLine, SystemDocument } from '../accounting/types.js';
 import type { OperationContext } from './context.js';
+import type { PublishedDocument } from './ledger/published-documents.js';
 
 export function systemDocumentId(kind: string, documentId: string): string {
   return `${kind}:${documentId}`;
@@ -73,4 +74,28 @@ export function systemDocumentOutput(id: string, doc: SystemDocument) {
       amount: major(l.amount),
     })),
   };
+}
+
+/**
+ * For ledger lines the service published no document for: the connected system's own documents
+ * behind them, by transaction id, in the shape ledger.account_transactions shows documents in.
+ */
+export async function systemDocumentsOfLines(ctx: OperationContext, lines: LedgerLine[], published: Map<string, unknown>): Promise<Map<string, PublishedDocument>> {
+  const out = new Map<string, PublishedDocument>();
+  const ids = [...new Set(lines.filter((l) => l.documentId && !published.has(l.transactionId)).map((l) => l.documentId!))];
+  if (ids.length === 0 || !ctx.accounting.documents) return out;
+  for (const doc of await ctx.accounting.documents(ids)) {
+    const shown = systemDocumentOutput(systemDocumentId(ctx.accounting.kind, doc.documentId), doc);
+    out.set(doc.transactionId, {
+      id: shown.id,
+      number: shown.number,
+      type: shown.type,
+      supplier: shown.supplier,
+      date: shown.date,
+      currency: shown.currency,
+      total: shown.total,
+      lines: shown.codedLines.map((l) => ({ description: l.description, account: l.account, quantity: l.quantity, subtotal: l.subtotal, tax: l.tax, total: l.total })),
+    });
+  }
+  return out;
 }
