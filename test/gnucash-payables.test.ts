@@ -232,6 +232,10 @@ describeEachDialect(
       assert.match(listed.note, /^Only the service's own bills are listed: the accounting system's could not be read \(The GnuCash book "no-such-book.gnucash" does not exist\.\)\.$/);
       const error = await rejection(() => run(documentsGet, BROKEN, { ids: 'gnucash:abc' }));
       assert.equal(error.code, 'accounting_unavailable');
+      // the filters' counts would be wrong without the book's bills, and that answer cannot say so
+      const filters = await rejection(() => run(billsListSavedFilters, BROKEN));
+      assert.equal(filters.code, 'accounting_unavailable');
+      assert.match(filters.message, /"no-such-book.gnucash" does not exist/);
     });
   },
   setup,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { billMatcher, type BillFacts, type MatchContext } from '../domain/bill-criteria.js';
 import { sum, toMajor } from '../domain/money.js';
 import { listOutstandingBillFacts, listSavedBillFilters, type SavedBillFilter } from '../store/bills.js';
+import { AccountingSystemError } from '../accounting/types.js';
 import { outstandingBills } from './bills-outstanding.js';
 import type { OperationContext } from './context.js';
 import { defineOperation } from './operation.js';
@@ -60,8 +61,13 @@ export const billsListSavedFilters = defineOperation({
   reuse: 'organisation',
   async run(ctx) {
     // with a system that supplies bills, the filters count what bills.list_to_pay lists: both sources
-    const billFacts = async (): Promise<BillFacts[]> =>
-      ctx.accounting.payables ? (await outstandingBills(ctx)).bills : listOutstandingBillFacts(ctx.db, ctx.organisation.id);
+    const billFacts = async (): Promise<BillFacts[]> => {
+      if (!ctx.accounting.payables) return listOutstandingBillFacts(ctx.db, ctx.organisation.id);
+      const { bills, unavailable } = await outstandingBills(ctx);
+      // counts without the book's bills would be wrong, and this answer has no place to say why
+      if (unavailable !== null) throw new AccountingSystemError(unavailable);
+      return bills;
+    };
     const [filters, bills] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), billFacts()]);
     return { baseCurrency: ctx.organisation.homeCurrency, filters: summariseFilters(filters, bills, matchContext(ctx)) };
   },
