@@ -28,6 +28,7 @@ const ORG = 'org_gnc_payables';
 const MERGED = 'org_gnc_merged';
 const BUILTIN = 'org_builtin_payables';
 const BROKEN = 'org_gnc_missing_book';
+const FOREIGN = 'org_gnc_foreign_bills';
 
 /** GnuCash's ids of the book's documents, by their GnuCash document id (B-NW-2, EV-1, …). */
 function bookDocuments(): Map<string, { guid: string; postTxn: string }> {
@@ -51,6 +52,7 @@ async function setup(store: Store): Promise<void> {
   await gnucashOrganisation(store, ORG, BOOK);
   await gnucashOrganisation(store, MERGED, BOOK);
   await gnucashOrganisation(store, BROKEN, join(GNUCASH_FIXTURES, 'no-such-book.gnucash'));
+  await gnucashOrganisation(store, FOREIGN, join(GNUCASH_FIXTURES, 'payables-foreign.gnucash'));
   await provisionOrganisation(store.db, { id: BUILTIN, name: 'Builtin Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
   const { db } = store;
   // MERGED: the service published Northwind's NW-1290 to the book (its document carries the posted
@@ -224,6 +226,20 @@ describeEachDialect(
       assert.equal(plain.code, 'not_found');
       const unknown = await rejection(() => run(documentsFile, ORG, { id: 'gnucash:0000' }));
       assert.equal(unknown.message, 'no document gnucash:0000 in this organisation');
+    });
+
+    it('a dollar bill in a pound book: its own currency and amount, and what is due in pounds at the rate it was booked at', async () => {
+      const listed = await run(billsListToPay, FOREIGN);
+      // $100.00 at 1.25 dollars to the pound is £80.00; $70.00 is left after $30.00 paid: £56.00
+      assert.deepEqual(listed.bills, [
+        { supplier: 'Acme Inc', invoiceNumber: 'AC-2026-17', type: 'bill', date: '2026-02-01', dueDate: '2026-03-03', scheduledDate: null, tags: '', currency: 'USD', originalAmount: 100, amountDue: 56, latestNote: null },
+      ]);
+      assert.equal(listed.total, 56);
+      const ledger = await run(ledgerAccountTransactions, FOREIGN, { account: 'Software', from: '2026-02-01', to: '2026-02-28' });
+      const document = ledger.transactions[0].document;
+      assert.deepEqual([document.currency, document.total, ledger.transactions[0].amount], ['USD', 100, 80]);
+      const got = await run(documentsGet, FOREIGN, { ids: document.id });
+      assert.deepEqual([got.documents[0].currency, got.documents[0].total, got.documents[0].invoiceLines[0].unitPrice], ['USD', 100, 100]);
     });
 
     it("a book that cannot be read: the service's own bills are listed and the note says why the book's are not", async () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """
-Builds test/fixtures/gnucash/payables.gnucash through GnuCash's own Python bindings (run with the
+Builds test/fixtures/gnucash/payables.gnucash (and payables-foreign.gnucash) through GnuCash's own Python bindings (run with the
 system python: /usr/bin/python3 scripts/gnucash/make-payables.py), the book bills.list_to_pay is
 proved against GnuCash's own Payable Aging report (scripts/gnucash/make-payables-report.sh).
 
@@ -9,14 +9,17 @@ reimbursed, bills paid in full (not listed), and bank and card splits some of wh
 Every transaction is dated on or before the report date, 2026-06-30, and every supplier's open
 bills fall in different aging columns of the report, so each column of a supplier's row is one bill.
 
-Amounts are pence. Uses the Builder of make-book.py, so the books are made the same way.
+payables-foreign.gnucash: a pound book with a dollar bill posted to a dollar payable account at
+1.25 dollars to the pound, part paid from a dollar account.
+
+Amounts are pence (cents). Uses the Builder of make-book.py, so the books are made the same way.
 """
 import datetime
 import importlib.util
 import os
 import sys
 
-from gnucash import GncNumeric
+from gnucash import GncNumeric, GncPrice
 from gnucash.gnucash_business import Bill, Employee, Entry, TaxTable, TaxTableEntry, Vendor
 from gnucash.gnucash_core_c import (
     ACCT_TYPE_ASSET, ACCT_TYPE_BANK, ACCT_TYPE_CREDIT, ACCT_TYPE_EQUITY, ACCT_TYPE_EXPENSE, ACCT_TYPE_LIABILITY,
@@ -139,7 +142,44 @@ def make_payables_book(b):
     T(D(2026, 6, 12), 'Train tickets', [(travel, 4_650), (card, -4_650)])
 
 
+def make_foreign_payables_book(b):
+    A = b.account
+    USD = b.currency('USD')
+    bank = A(None, 'Current Account', ACCT_TYPE_BANK, '1000')
+    dollars = A(None, 'Dollar Account', ACCT_TYPE_BANK, '1010', commodity=USD)
+    capital = A(None, 'Capital', ACCT_TYPE_EQUITY, '3000')
+    payable = A(None, 'Accounts Payable USD', ACCT_TYPE_PAYABLE, '2110', commodity=USD)
+    software = A(None, 'Software', ACCT_TYPE_EXPENSE, '6010')
+    b.txn(D(2026, 1, 2), 'Capital', [(bank, 1_000_000), (capital, -1_000_000)])
+    b.txn(D(2026, 1, 10), 'Buy dollars', [(dollars, 40_000, 50_000), (bank, -40_000)])
+    b.price(USD, D(2026, 1, 1), 80, 100)
+    acme = Vendor(b.book, 'V009', USD, 'Acme Inc')
+    doc = Bill(b.book, 'B-US-1', USD, acme, D(2026, 2, 1))
+    doc.BeginEdit()
+    doc.SetBillingID('AC-2026-17')
+    e = Entry(b.book, doc, D(2026, 2, 1))
+    e.SetDescription('Design tool licence')
+    e.SetQuantity(GncNumeric(1))
+    e.SetBillAccount(software)
+    e.SetBillPrice(GncNumeric(10_000, 100))
+    # the rate GnuCash's post dialog asks for: 1.25 dollars to the pound, kept with the bill
+    rate = GncPrice(b.book)
+    rate.begin_edit()
+    rate.set_commodity(b.home)
+    rate.set_currency(USD)
+    rate.set_time64(datetime.datetime(2026, 2, 1, 10, 59))
+    rate.set_source_string('user:invoice-post')
+    rate.set_typestr('last')
+    rate.set_value(GncNumeric(125, 100))
+    rate.commit_edit()
+    b.book.get_price_db().add_price(rate)
+    doc.AddPrice(rate)
+    doc.CommitEdit()
+    doc.PostToAccount(payable, D(2026, 2, 1), D(2026, 3, 3), '', True, False)
+    doc.ApplyPayment(None, dollars, GncNumeric(-3_000, 100), GncNumeric(1), D(2026, 2, 10), '', '')
+
+
 if __name__ == '__main__':
-    path = os.path.join(make_book.OUT, 'payables.gnucash')
-    make_book.build(path, make_payables_book)
+    make_book.build(os.path.join(make_book.OUT, 'payables.gnucash'), make_payables_book)
+    make_book.build(os.path.join(make_book.OUT, 'payables-foreign.gnucash'), make_foreign_payables_book)
     sys.exit(0)

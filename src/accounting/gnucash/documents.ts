@@ -57,11 +57,13 @@ export function readSystemDocuments(db: Book, ctx: BookContext, guids: string[])
     )
     .safeIntegers(true)
     .all({ txs: json(docs.map((d) => d.postTxn)) }) as SplitRow[];
+  // in GnuCash's own order of a document's entries (gncEntryCompare): date, entered, description, action, guid
   const entries = db
     .prepare(
       `SELECT guid, bill, description, action, quantity_num, quantity_denom, b_acct, b_price_num, b_price_denom,
               b_taxable, b_taxincluded, b_taxtable
-       FROM entries WHERE bill IN (SELECT value FROM json_each(@docs)) ORDER BY rowid`,
+       FROM entries WHERE bill IN (SELECT value FROM json_each(@docs))
+       ORDER BY date, date_entered, description, action, guid`,
     )
     .safeIntegers(true)
     .all({ docs: json(docs.map((d) => d.guid)) }) as EntryRow[];
