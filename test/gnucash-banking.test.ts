@@ -14,7 +14,9 @@ import type { OrganisationOperation } from '../src/operations/operation.js';
 import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import { getOrganisation } from '../src/store/organisations.js';
-import { call, rejection } from './helpers/call.js';
+import { setRoleAllowed } from '../src/store/role-policy.js';
+import { createUser, setMembership } from '../src/store/users.js';
+import { asUser, call, rejection } from './helpers/call.js';
 import { GNUCASH_FIXTURES } from './helpers/gnucash-reports.js';
 import { describeEachDialect } from './helpers/store.js';
 
@@ -43,6 +45,10 @@ async function setup(store: Store): Promise<void> {
   await gnucashOrganisation(store, ORG, BOOK);
   await gnucashOrganisation(store, IMPORTED, BOOK);
   await gnucashOrganisation(store, BROKEN, join(GNUCASH_FIXTURES, 'no-such-book.gnucash'));
+  // a submitter may call banking.accounts here, and holds no account
+  await createUser(store.db, { id: 'usr_sub', email: 'sub@example.test', name: 'Sub' });
+  await setMembership(store.db, ORG, 'usr_sub', 'submitter');
+  await setRoleAllowed(store.db, ORG, 'banking.accounts', 'submitter', true);
 }
 
 // the current account's statement: three lines GnuCash has reconciled, one it has not
@@ -69,6 +75,9 @@ describeEachDialect(
       });
       const searched = await run(bankingAccounts, ORG, { search: 'card' });
       assert.deepEqual(searched.accounts.map((a: any) => a.name), ['Business Credit Card']);
+      // bank transactions belong to the people who hold the accounts: a submitter holding none sees none
+      const submitter = await call(store(), bankingAccounts, ORG, {}, { today: TODAY, principal: asUser('usr_sub') });
+      assert.deepEqual(submitter, { count: 0, accounts: [] });
     });
 
     it("a statement imported into an account named as the book's is linked to it, listed once, and GnuCash's reconciled lines come in reconciled in the accounting system", async () => {

@@ -104,13 +104,12 @@ export const bankingAccounts = defineOperation({
     const everyAccount = !visible.narrowed && accounts.length === visible.accounts.length;
     const [stats, books] = await Promise.all([
       bankAccountStats(ctx.db, ctx.organisation.id, everyAccount ? null : accounts.map((a) => a.id)),
-      bookAccounts(ctx),
+      // a caller who sees only the accounts they hold is shown no book account: the books are not read
+      visible.narrowed ? Promise.resolve([]) : bookAccounts(ctx),
     ]);
     // a book account a service account links to is listed once, as that account; only callers who see every account see the others
     const linked = new Set(visible.accounts.map((a) => a.ledger_account_id).filter((id): id is string => id !== null));
-    const unlinked = visible.narrowed
-      ? []
-      : books.filter((b) => !linked.has(b.accountId) && matchesWords({ name: b.name, number: b.number, bank: '' }, args.search));
+    const unlinked = books.filter((b) => !linked.has(b.accountId) && matchesWords({ name: b.name, number: b.number, bank: '' }, args.search));
     const listed: ListedAccount[] = [
       ...accounts.map((a) => {
         const s = stats.get(a.id);
