@@ -254,7 +254,12 @@ describe('GnuCash: ledger account transactions', () => {
     assert.equal(r.total, 160);
     assert.equal(r.count, 3);
     assert.deepEqual(r.transactions[1].currency, 'GBP');
-    assert.equal(r.transactions[1].link, null);
+    // the bill is a document of the book: documents.get shows it (test/gnucash-payables.test.ts)
+    assert.match(r.transactions[1].link, /^https:\/\/ledgerline\.test\/v1\/operations\/documents\.get\?ids=gnucash%3A[0-9a-f]{32}$/);
+    assert.deepEqual(
+      [r.transactions[1].document.number, r.transactions[1].document.type, r.transactions[1].document.supplier, r.transactions[1].document.total],
+      ['PI-580', 'bill', 'Paper & Ink Supplies', 96],
+    );
     assert.match(r.transactions[1].accountingSystemId, /^[0-9a-f]{32}$/);
   });
 

@@ -62,6 +62,94 @@ export interface LedgerLine {
   amountInCurrency: number;
   /** a link to the transaction in the accounting system's own interface, if it has one */
   link: string | null;
+  /** the system's own purchase document the transaction posted (SystemDocument.documentId), if any */
+  documentId?: string | null;
+}
+
+/**
+ * A bill or expense claim the connected system holds that still has something to pay: a document of
+ * the system's own (GnuCash: a posted vendor bill or employee expense voucher). Credit notes are
+ * not listed: what they credit is already taken off the bills they were applied to.
+ */
+export interface PayableBill {
+  /** the system's id of the document (GnuCash: the invoice's guid) */
+  documentId: string;
+  /** the transaction that published it, as ledger lines carry it (GnuCash: the posted transaction's guid) */
+  transactionId: string;
+  kind: 'bill' | 'expense_claim';
+  /** the supplier; for an expense claim the employee and the claim */
+  supplier: string;
+  /** the supplier's invoice number, else the system's document number */
+  number: string;
+  date: IsoDate;
+  dueDate: IsoDate;
+  /** the document's own currency */
+  currency: string;
+  /** minor units of `currency` */
+  originalAmount: number;
+  /** after part payments and credits, home-currency minor units */
+  amountDue: number;
+  note: string | null;
+}
+
+/** What a document line was published with: one split of the published transaction. */
+export interface SystemCodedLine {
+  id: string;
+  description: string;
+  accountId: string;
+  account: string;
+  /** minor units of the document's currency, positive for what the document charges */
+  amount: number;
+  /** true when the line is the tax the document charges */
+  isTax: boolean;
+}
+
+/** One line of the document as issued (GnuCash: one entry of the bill). */
+export interface SystemInvoiceLine {
+  id: string;
+  description: string;
+  unit: string | null;
+  quantity: number;
+  /** minor units of the document's currency (unit prices may carry more digits: kept as GnuCash has them) */
+  unitPrice: number;
+  tax: number;
+  amount: number;
+}
+
+/** A document behind a published transaction, in the connected system. */
+export interface SystemDocument {
+  documentId: string;
+  transactionId: string;
+  number: string;
+  type: 'bill' | 'expense_claim' | 'supplier_credit';
+  supplier: string;
+  date: IsoDate;
+  dueDate: IsoDate | null;
+  currency: string;
+  /** minor units of `currency` */
+  subtotal: number;
+  tax: number;
+  total: number;
+  codedLines: SystemCodedLine[];
+  invoiceLines: SystemInvoiceLine[];
+  /** a link the system keeps to the original (GnuCash's document link); never a file the service can hand out */
+  attachmentLink: string | null;
+}
+
+/** A bank or card account of the connected books, which statements can be imported against. */
+export interface SystemBankAccount {
+  /** the ledger account's id (GnuCash: the account's guid), what bank_accounts.ledger_account_id links to */
+  accountId: string;
+  name: string;
+  /** the account's code in the books ('' when it has none) */
+  number: string;
+  type: 'bank' | 'credit_card';
+  /** the account's own currency */
+  currency: string;
+  /** minor units of `currency`, money held positive (a card's balance owed is negative) */
+  balance: number;
+  /** the part of the balance made of lines reconciled in the books, same units */
+  reconciledBalance: number;
 }
 
 export interface AccountingSystem {
@@ -74,6 +162,21 @@ export interface AccountingSystem {
   lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]>;
   /** The matching lines, newest first, at most `limit` of them. */
   lines(query: LineQuery, limit: number): Promise<LedgerLine[]>;
+  /**
+   * Bills and expense claims still to pay that the system holds as documents of its own, in no
+   * particular order. Systems without such documents (the builtin ledger: the service's own bills
+   * are its documents) answer an empty list or leave the method out.
+   */
+  payables?(): Promise<PayableBill[]>;
+  /** The purchase documents with these ids (PayableBill.documentId); unknown ids are left out. */
+  documents?(documentIds: string[]): Promise<SystemDocument[]>;
+  /** The books' active bank and card accounts with their balances; left out by systems whose bank accounts are the service's own. */
+  bankAccounts?(): Promise<SystemBankAccount[]>;
+  /**
+   * The lines of a bank or card account the books mark reconciled, dated from..to: date and amount
+   * (minor units of the account's currency, money in positive), one per line.
+   */
+  reconciledLines?(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]>;
   /** Is the system reachable and readable? */
   check(): Promise<void>;
   /**

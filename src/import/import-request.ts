@@ -9,6 +9,8 @@ export interface NewBankAccount {
   bank?: string;
   /** defaults to the account identifier of the file */
   number?: string;
+  /** the ledger account of the organisation's books it is (e.g. a GnuCash bank account's guid), if any */
+  ledgerAccountId?: string;
 }
 
 export interface ImportOptions extends ParseOptions {

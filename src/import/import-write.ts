@@ -1,11 +1,13 @@
 /**
  * The writing side of an import, in one database transaction: create the account if asked, read
  * which of the file's fingerprints the account already has, refuse a bank id already imported with
- * another date or amount, and insert the rest (rows start `to_reconcile`, unmatched). A dry run
- * makes the same reads outside a transaction and writes nothing.
+ * another date or amount, and insert the rest (rows start `to_reconcile`, unmatched, except lines
+ * the connected books already mark reconciled on the linked ledger account: those are reconciled in
+ * the accounting system). A dry run makes the same reads outside a transaction and writes nothing.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { bookAccountFor, reconciledInBooks } from '../accounting/bank-links.js';
 import { convert, formatMoney } from '../domain/money.js';
 import { refreshBankDailyTotals } from '../store/bank-totals.js';
 import { chunks } from '../store/chunks.js';
@@ -32,14 +34,19 @@ export async function writeImport(store: Pick<Store, 'db' | 'dialect'>, plan: Ch
     const fresh = await freshLines(store.db, store.dialect.maxParameters, plan, existing);
     return { account: existing ?? newAccountRow(org.id, plan.creating!, plan.fileAccountId), created: !existing, fresh };
   }
+  // read before the transaction: the books are another system, not to be waited on while it is open
+  const ledgerAccountId = existing
+    ? existing.ledger_account_id
+    : (plan.creating?.ledgerAccountId ?? (plan.creating ? await bookAccountFor(store.db, org, plan.creating) : null));
+  const reconciled = await reconciledInBooks(store.db, org, ledgerAccountId, plan.wanted.map((w) => w.line));
   return store.db.transaction().execute(async (trx) => {
     let target = existing;
     if (!target) {
-      target = newAccountRow(org.id, plan.creating!, plan.fileAccountId);
+      target = newAccountRow(org.id, { ...plan.creating!, ...(ledgerAccountId ? { ledgerAccountId } : {}) }, plan.fileAccountId);
       await trx.insertInto('bank_accounts').values(target).execute();
     }
     const fresh = await freshLines(trx, store.dialect.maxParameters, plan, existing ? target : null);
-    const rows = transactionRows(plan, target.id, fresh);
+    const rows = transactionRows(plan, target.id, fresh, reconciled);
     await insertNew(trx, store.dialect.maxParameters, rows);
     await refreshBankDailyTotals(trx, org.id, target.id, rows.map((r) => r.date));
     return { account: target, created: !existing, fresh };
@@ -65,7 +72,7 @@ async function freshLines(db: Db, maxParameters: number, plan: CheckedImport, ac
   return fresh;
 }
 
-function transactionRows(plan: CheckedImport, accountId: string, fresh: WantedLine[]): BankTransactionRow[] {
+function transactionRows(plan: CheckedImport, accountId: string, fresh: WantedLine[], reconciled: ReadonlySet<unknown>): BankTransactionRow[] {
   const { organisation: org, currency, rate } = plan;
   const createdAt = nowIso();
   const random = randomPool(fresh.length * 16);
@@ -77,8 +84,8 @@ function transactionRows(plan: CheckedImport, accountId: string, fresh: WantedLi
     description: w.line.description,
     amount: w.line.amount,
     home_amount: rate ? convert(w.line.amount, currency, rate, org.home_currency) : w.line.amount,
-    status: 'to_reconcile',
-    reconciled_in: null,
+    status: reconciled.has(w.line) ? 'reconciled' : 'to_reconcile',
+    reconciled_in: reconciled.has(w.line) ? 'accounting_system' : null,
     suggested_match: 0,
     document_id: null,
     source: plan.sources[w.index]!,
@@ -109,7 +116,7 @@ function newAccountRow(organisationId: string, account: NewBankAccount, fileAcco
     bank: account.bank?.trim() ?? '',
     currency: account.currency,
     is_default: 0,
-    ledger_account_id: null,
+    ledger_account_id: account.ledgerAccountId ?? null,
     created_at: nowIso(),
   };
 }

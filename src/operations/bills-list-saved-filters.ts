@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { billMatcher, type BillFacts, type MatchContext } from '../domain/bill-criteria.js';
 import { sum, toMajor } from '../domain/money.js';
 import { listOutstandingBillFacts, listSavedBillFilters, type SavedBillFilter } from '../store/bills.js';
+import { AccountingSystemError } from '../accounting/types.js';
+import { outstandingBills } from './bills-outstanding.js';
 import type { OperationContext } from './context.js';
 import { defineOperation } from './operation.js';
 
@@ -43,7 +45,8 @@ export const billsListSavedFilters = defineOperation({
   summary: 'The saved Bills to Pay filters, each with how many outstanding bills it matches and their total due.',
   description: [
     'Lists the Bills to Pay filters saved for the organisation, in their display order.',
-    'Each filter has an id, a name, a description, the number of outstanding bills and expense claims it matches today (count),',
+    'Each filter has an id, a name, a description, the number of outstanding bills and expense claims it matches today (count;',
+    "the service's own and the connected accounting system's, as bills.list_to_pay lists them),",
     'and their total amount due in the base currency (total, major units). Outstanding means something is still to pay.',
     'Pass a filter name (or its id, or words from its name or description) as `filter` to bills.list_to_pay to list those bills.',
     'No parameters.',
@@ -57,10 +60,15 @@ export const billsListSavedFilters = defineOperation({
   defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
   reuse: 'organisation',
   async run(ctx) {
-    const [filters, bills] = await Promise.all([
-      listSavedBillFilters(ctx.db, ctx.organisation.id),
-      listOutstandingBillFacts(ctx.db, ctx.organisation.id),
-    ]);
+    // with a system that supplies bills, the filters count what bills.list_to_pay lists: both sources
+    const billFacts = async (): Promise<BillFacts[]> => {
+      if (!ctx.accounting.payables) return listOutstandingBillFacts(ctx.db, ctx.organisation.id);
+      const { bills, unavailable } = await outstandingBills(ctx);
+      // counts without the book's bills would be wrong, and this answer has no place to say why
+      if (unavailable !== null) throw new AccountingSystemError(unavailable);
+      return bills;
+    };
+    const [filters, bills] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), billFacts()]);
     return { baseCurrency: ctx.organisation.homeCurrency, filters: summariseFilters(filters, bills, matchContext(ctx)) };
   },
 });

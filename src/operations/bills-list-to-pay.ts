@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BILL_KINDS, billMatcher } from '../domain/bill-criteria.js';
 import { sum, toMajor } from '../domain/money.js';
-import { listOutstandingBills, listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
+import { listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
+import { outstandingBills } from './bills-outstanding.js';
 import { matchContext, savedFilterSummarySchema, summariseFilters } from './bills-list-saved-filters.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
@@ -84,7 +85,8 @@ export const billsListToPay = defineOperation({
   title: 'Bills to pay',
   summary: 'Outstanding bills and expense claims, all of them or those of one saved filter.',
   description: [
-    'Lists the bills and expense claims that still have an amount due, ordered by due date then supplier,',
+    'Lists the bills and expense claims that still have an amount due, ordered by due date then supplier:',
+    "the service's own and those the connected accounting system holds (a GnuCash book's open vendor bills and expense vouchers, amount due after part payments and credit notes), each bill once,",
     'with count and total (sum of amountDue, base currency, major units).',
     'filter (optional): the name of a saved Bills to Pay filter, its id, or words from its name or description',
     '(see bills.list_saved_filters); empty or omitted lists every outstanding bill and answers filter: null.',
@@ -111,7 +113,10 @@ export const billsListToPay = defineOperation({
     baseCurrency: z.string(),
     bills: z.array(billSchema),
     candidates: z.array(savedFilterSummarySchema).nullable().describe('every saved filter, when the filter text matched no saved filter or several; null otherwise'),
-    note: z.string().nullable().describe('what to do when the filter text matched no saved filter or several; null otherwise'),
+    note: z
+      .string()
+      .nullable()
+      .describe("what to do when the filter text matched no saved filter or several; or why the connected accounting system's bills are missing; null otherwise"),
   }),
   scope: 'service.read',
   defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
@@ -119,10 +124,8 @@ export const billsListToPay = defineOperation({
   async run(ctx, input) {
     const baseCurrency = ctx.organisation.homeCurrency;
     const match = matchContext(ctx);
-    const [filters, outstanding] = await Promise.all([
-      listSavedBillFilters(ctx.db, ctx.organisation.id),
-      listOutstandingBills(ctx.db, ctx.organisation.id),
-    ]);
+    const [filters, { bills: outstanding, unavailable }] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), outstandingBills(ctx)]);
+    const missing = unavailable === null ? null : `Only the service's own bills are listed: the accounting system's could not be read (${unavailable}).`;
     const choice = resolveBillFilter(input.filter, filters);
     if (choice.kind === 'none' || choice.kind === 'several') {
       return {
@@ -132,7 +135,7 @@ export const billsListToPay = defineOperation({
         baseCurrency,
         bills: [],
         candidates: summariseFilters(filters, outstanding, match),
-        note: choiceNote(choice, input.filter!.trim(), filters),
+        note: [choiceNote(choice, input.filter!.trim(), filters), missing].filter((n) => n !== null).join(' '),
       };
     }
     const bills = choice.kind === 'one' ? outstanding.filter(billMatcher(choice.filter.criteria, match)) : outstanding;
@@ -143,7 +146,7 @@ export const billsListToPay = defineOperation({
       baseCurrency,
       bills: bills.map((b) => toBillOutput(b, baseCurrency)),
       candidates: null,
-      note: null,
+      note: missing,
     };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getDocumentFileData, getDocumentFileInfo } from '../store/documents.js';
+import { systemDocuments } from './documents-system.js';
 import { OperationError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
@@ -39,6 +40,7 @@ export const documentsFile = defineOperation({
     'size (bytes before base64) and data (the content, base64).',
     'id (required): a document id from ledger.account_transactions or documents.get.',
     'A document that is not in this organisation, or has no file, is answered 404 not_found; a file over 10 MB is refused with 413 file_too_large.',
+    'Documents of a connected GnuCash book (gnucash:<guid>) have no file: GnuCash keeps none.',
   ].join(' '),
   input: z
     .object({
@@ -63,7 +65,13 @@ export const documentsFile = defineOperation({
     const id = input.id.trim();
     const orgId = ctx.organisation.id;
     const info = await getDocumentFileInfo(ctx.db, orgId, id);
-    if (!info) throw new OperationError('not_found', `no document ${id} in this organisation`);
+    if (!info) {
+      const system = (await systemDocuments(ctx, [id])).get(id);
+      if (!system) throw new OperationError('not_found', `no document ${id} in this organisation`);
+      // the connected system keeps no files; a link it records (a path on someone's disk) is not fetched, nor shown
+      const where = system.attachmentLink ? '; the document link recorded with it is not fetched' : '';
+      throw new OperationError('not_found', `document ${id} is kept in the accounting system (${ctx.accounting.kind}), which holds no file for it${where}`);
+    }
     if (!info.file) throw new OperationError('not_found', `document ${id} has no file`);
     // refuse on the recorded size before reading the content into memory
     if (info.file.size > MAX_FILE_BYTES) throw fileTooLarge(id, info.file.size);

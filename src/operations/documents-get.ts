@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toMajor } from '../domain/money.js';
 import { documentsWithFiles, getDocuments, listCodedLines, listInvoiceLines } from '../store/documents.js';
 import type { DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from '../store/schema.js';
+import { systemDocumentOutput, systemDocuments } from './documents-system.js';
 import { invalidParameter } from './errors.js';
 import { defineOperation } from './operation.js';
 
@@ -127,6 +128,8 @@ export const documentsGet = defineOperation({
     'codedLines (what each line was published with: account, accountId, taxCodeId, class, customer, quantity, subtotal, tax, total)',
     'and invoiceLines (what the supplier invoice listed: productCode, unit, quantity, unitPrice, tax, amount).',
     "Amounts are in the document's own currency, major units. Ids that are not documents of this organisation are listed under notFound.",
+    "Documents the connected accounting system holds (a GnuCash book's vendor bills, credit notes and expense vouchers) have ids like gnucash:<guid>:",
+    'their coded lines are the posted splits (tax on its own line), their invoice lines the bill entries, and link is null (GnuCash keeps no files).',
   ].join(' '),
   input: z
     .object({
@@ -146,7 +149,7 @@ export const documentsGet = defineOperation({
   async run(ctx, input) {
     const ids = parseDocumentIds(input.ids);
     const orgId = ctx.organisation.id;
-    const rows = await getDocuments(ctx.db, orgId, ids);
+    const [rows, fromSystem] = await Promise.all([getDocuments(ctx.db, orgId, ids), systemDocuments(ctx, ids)]);
     const found = rows.map((r) => r.id);
     // one query per table for all documents, never one per document
     const [coded, invoice, withFiles] = await Promise.all([
@@ -161,6 +164,11 @@ export const documentsGet = defineOperation({
     const notFound: string[] = [];
     for (const id of ids) {
       const doc = byId.get(id);
+      const system = fromSystem.get(id);
+      if (!doc && system) {
+        documents.push(systemDocumentOutput(id, system));
+        continue;
+      }
       if (!doc) {
         notFound.push(id);
         continue;

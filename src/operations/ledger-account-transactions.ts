@@ -6,6 +6,7 @@ import type { OperationContext } from './context.js';
 import { invalidRequest, type ParameterError } from './errors.js';
 import { normalSign, resolveAccount, withDescendants } from './account-lookup.js';
 import { resolveSuppliers } from './ledger/suppliers.js';
+import { systemDocumentsOfLines } from './documents-system.js';
 import { publishedDocuments, type PublishedDocument } from './ledger/published-documents.js';
 import { defineOperation } from './operation.js';
 import { booleanParam, dateParam, intParam, periodParam, textParam } from './params.js';
@@ -47,7 +48,9 @@ const transactionSchema = z.object({
   amountInCurrency: z.number(),
   accountingSystemId: z.string(),
   link: z.string().nullable(),
-  document: documentSchema.nullable().describe('the service document this transaction was published from; null when the service did not publish it'),
+  document: documentSchema
+    .nullable()
+    .describe("the service document this transaction was published from, else the accounting system's own document behind it (a GnuCash bill: id gnucash:<guid>); null when there is none"),
 });
 
 const entrySchema = z.object({
@@ -67,7 +70,7 @@ export const ledgerAccountTransactions = defineOperation({
   title: 'Ledger account transactions',
   summary: 'Everything coded to one account in a period, in home currency, one row per line.',
   description:
-    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null); detailForTop nests the lines of the largest N groups (the other groups\' `transactions` are null). reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise). A line\'s `document` is the service document it was published from, null when there is none. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
+    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null); detailForTop nests the lines of the largest N groups (the other groups\' `transactions` are null). reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise). A line\'s `document` is the service document it was published from, else the accounting system\'s own document behind it (a GnuCash bill, id gnucash:<guid>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
   input: z
     .object({
       account: textParam().min(1, { message: 'must not be empty' }).describe('The account: its name, full name (Parent:Child), number or id (see accounts_list). Sub-accounts are included.'),
@@ -260,8 +263,10 @@ function presenter(ctx: OperationContext, chart: ChartAccount[], contactNames: (
       // a connector whose lines carry contact ids without names: name them from its contact list
       lines.some((l) => l.contactName === null && l.contactId) ? contactNames() : new Map<string, string>(),
     ]);
+    // the connected system's own documents (a GnuCash bill) where the service published none
+    const theirs = await systemDocumentsOfLines(ctx, lines, documents);
     return lines.map((l) => {
-      const document: PublishedDocument | undefined = documents.get(l.transactionId);
+      const document: PublishedDocument | undefined = documents.get(l.transactionId) ?? theirs.get(l.transactionId);
       return {
         date: l.date,
         type: l.type,

@@ -82,3 +82,23 @@ export async function getDocumentFileData(db: Kysely<Database>, organisationId: 
   // both drivers hand back a Buffer; copy only if a driver ever gives a plain Uint8Array
   return Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data as Uint8Array);
 }
+
+/**
+ * Which of these accounting-system transaction ids a document of the service was published as:
+ * what the connected system supplies for them is the service's own document, not another one.
+ */
+export async function publishedTransactionIds(db: Kysely<Database>, organisationId: string, transactionIds: string[]): Promise<Set<string>> {
+  if (transactionIds.length === 0) return new Set();
+  const found = new Set<string>();
+  // in chunks, so a long list never meets a database's limit on bound parameters
+  for (let i = 0; i < transactionIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('documents')
+      .select('accounting_transaction_id')
+      .where('organisation_id', '=', organisationId)
+      .where('accounting_transaction_id', 'in', transactionIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (r.accounting_transaction_id) found.add(r.accounting_transaction_id);
+  }
+  return found;
+}

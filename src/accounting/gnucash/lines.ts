@@ -160,6 +160,8 @@ export function readLines(db: Book, ctx: BookContext, chart: ChartAccount[], con
       currency: row.currency,
       amountInCurrency: toSafeNumber(toUnits(fraction(row.value_num, row.value_denom), 10n ** BigInt(minorDigits(row.currency)))),
       link: null,
+      // a bill, credit note or expense voucher is a document documents.get can show (payables.ts)
+      documentId: doc && tx.contact?.kind !== 'customer' && (tx.type === 'bill' || tx.type === 'supplier_credit') ? doc.guid : null,
     });
   }
   return lines.sort(

@@ -5,6 +5,7 @@
  * transaction types mapped as docs/gnucash.md describes.
  */
 import { open, stat } from 'node:fs/promises';
+import type { IsoDate } from '../../domain/dates.js';
 import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
 import type {
   AccountingSystem,
@@ -13,11 +14,17 @@ import type {
   DateRange,
   LedgerLine,
   LineQuery,
+  PayableBill,
+  SystemBankAccount,
+  SystemDocument,
 } from '../types.js';
 import { bookName, readBook, type Book, type BookContext } from './book.js';
 import { readChart } from './chart.js';
 import { readContacts } from './contacts.js';
+import { readBankAccounts, readReconciledLines } from './bank-accounts.js';
+import { readSystemDocuments } from './documents.js';
 import { readLines } from './lines.js';
+import { readPayables } from './payables.js';
 import { readAccountTotals } from './totals.js';
 
 export interface GnuCashConfig {
@@ -97,5 +104,26 @@ export class GnuCashAccounting implements AccountingSystem {
   lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.read((db, ctx) => readLines(db, ctx, readChart(db, ctx), readContacts(db), query).slice(0, limit));
+  }
+
+  /** Posted vendor bills and employee expense vouchers with a balance left on their lot (payables.ts). */
+  payables(): Promise<PayableBill[]> {
+    return this.read(readPayables);
+  }
+
+  /** Posted vendor bills, credit notes and expense vouchers by invoice guid (documents.ts). */
+  documents(documentIds: string[]): Promise<SystemDocument[]> {
+    if (documentIds.length === 0) return Promise.resolve([]);
+    return this.read((db, ctx) => readSystemDocuments(db, ctx, documentIds));
+  }
+
+  /** Bank and card accounts with their book balances (bank-accounts.ts). */
+  bankAccounts(): Promise<SystemBankAccount[]> {
+    return this.read(readBankAccounts);
+  }
+
+  /** Splits of a bank or card account GnuCash marks reconciled (bank-accounts.ts). */
+  reconciledLines(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]> {
+    return this.read((db) => readReconciledLines(db, accountId, from, to));
   }
 }
