@@ -3,7 +3,7 @@
  * tool's outputSchema) with its JSON as text, as the MCP specification recommends for clients that
  * read only text; errors as isError results carrying the REST problem (same code, same detail).
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { documentFileLink } from '../operations/documents-get.js';
 import type { OrganisationOperation } from '../operations/operation.js';
 import { answerJson } from '../operations/result-cache.js';

@@ -9,8 +9,7 @@
  * built per token.
  */
 import { readFileSync } from 'node:fs';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { INVALID_PARAMS, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/verify.js';
 import type { HeaderSink } from '../http/call-limits.js';
 import { callOperation } from '../http/call-sequence.js';
@@ -37,12 +36,12 @@ export function createMcpServer(context: McpRequestContext): Server {
     { name: 'ledgerline', title: 'Ledgerline', version: VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(caller) },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(caller) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/list', async () => ({ tools: toolsFor(caller) }));
+  server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const op = findToolOperation(request.params.name);
     // an unknown tool is a protocol error (MCP: tools), not a tool result; a plain error with a code,
     // because McpError puts "MCP error -32602:" into the message and the client adds it again
-    if (!op) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
+    if (!op) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: INVALID_PARAMS });
     try {
       // the organisation comes as an argument here (REST: a header); the rest is the operation's input
       const { [ORGANISATION_ARGUMENT]: organisation, ...input } = request.params.arguments ?? {};

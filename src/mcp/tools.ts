@@ -4,7 +4,7 @@
  * that has never seen the API. The organisation part depends on the token, so the list is built
  * per request from the caller's coverage; everything else is built once.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Caller } from '../auth/verify.js';
 import { organisationRequired } from '../operations/context.js';
