@@ -16,6 +16,10 @@ const REQUEST_SCHEMAS = new Map<string, SpecTypeName>([
   ['ping', 'PingRequest'],
   ['tools/list', 'ListToolsRequest'],
   ['tools/call', 'CallToolRequest'],
+  ['prompts/list', 'ListPromptsRequest'],
+  ['prompts/get', 'GetPromptRequest'],
+  ['completion/complete', 'CompleteRequest'],
+  ['logging/setLevel', 'SetLevelRequest'],
 ]);
 
 interface Issue {

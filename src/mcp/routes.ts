@@ -150,7 +150,7 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     const res = reply.raw;
     res.setHeader('x-request-id', request.id);
     res.setHeader('x-content-type-options', 'nosniff');
-    const server = createMcpServer({
+    const server = await createMcpServer({
       service,
       caller: c,
       headers: { header: (name, value) => (res.headersSent ? undefined : res.setHeader(name, value)) },

@@ -1,5 +1,6 @@
 /**
- * The MCP server of one request: tools/list and tools/call for the authenticated caller. It is
+ * The MCP server of one request for the authenticated caller: tools, prompts, their completions,
+ * and the instructions and icon it introduces itself with. It is
  * built per request because the tools' organisation argument depends on the token, and because
  * the endpoint is stateless (any instance answers any request).
  *
@@ -17,7 +18,10 @@ import { internalProblem, problemFrom } from '../http/problem.js';
 import type { ServiceContext } from '../http/service.js';
 import { invalidParameter, OperationError } from '../operations/errors.js';
 import { errorResult, toolResult } from './results.js';
-import { findToolOperation, instructionsFor, ORGANISATION_ARGUMENT, toolsFor } from './tools.js';
+import { complete } from './completions.js';
+import { instructionsFor } from './instructions.js';
+import { getPrompt, listPrompts } from './prompts.js';
+import { findToolOperation, ORGANISATION_ARGUMENT, toolsFor } from './tools.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -30,12 +34,25 @@ export interface McpRequestContext {
   log: (entry: Record<string, unknown>) => void;
 }
 
-export function createMcpServer(context: McpRequestContext): Server {
+// a ledger page with a rising line, as a data URI so that clients need no second request to show it
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect x="8" y="4" width="48" height="56" rx="6" fill="#1f4e79"/>' +
+  '<path d="M16 44 L28 32 L36 38 L48 20" stroke="#fff" stroke-width="5" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+const ICONS = [{ src: `data:image/svg+xml;base64,${Buffer.from(ICON_SVG).toString('base64')}`, mimeType: 'image/svg+xml', sizes: ['any'] }];
+
+export async function createMcpServer(context: McpRequestContext): Promise<Server> {
   const { caller, service } = context;
   const server = new Server(
-    { name: 'ledgerline', title: 'Ledgerline', version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(caller) },
+    { name: 'ledgerline', title: 'Ledgerline', version: VERSION, icons: ICONS, websiteUrl: service.baseUrl },
+    {
+      // logging: the level a client sets is accepted; a stateless server sends no log notifications
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, completions: {}, logging: {} },
+      instructions: await instructionsFor(service, caller),
+    },
   );
+  server.setRequestHandler('prompts/list', async () => ({ prompts: listPrompts() }));
+  server.setRequestHandler('prompts/get', async (request) => getPrompt(request.params.name, request.params.arguments));
+  server.setRequestHandler('completion/complete', async (request) => complete(service, caller, context.headers, request.params));
   server.setRequestHandler('tools/list', async () => ({ tools: toolsFor(caller) }));
   server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const op = findToolOperation(request.params.name);
