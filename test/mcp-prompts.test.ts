@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createApiClient } from '../src/auth/clients.js';
 import type { Store } from '../src/store/db.js';
 import { TODAY } from './helpers/books.js';
-import { buildMcpBooks } from './helpers/mcp-books.js';
+import { buildMcpBooks, PNG } from './helpers/mcp-books.js';
 import { clientCredentialsToken, connectWithToken } from './helpers/mcp.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
@@ -69,6 +69,22 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await values('bills_due_this_week', 'filter', 'ov'), ['Overdue']);
       assert.deepEqual(await values('explain_variance', 'period', 'la'), [], 'an argument with no source offers nothing');
       await assert.rejects(connected.client.complete({ ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'x', value: '' } }), (e: any) => e.code === -32602);
+    });
+
+    it("documents_get links each document's file as a resource the caller reads over the same connection", async () => {
+      const got = (await connected.client.callTool({ name: 'documents_get', arguments: { ids: 'doc_acme' } })) as { content: any[] };
+      const link = got.content.find((c) => c.type === 'resource_link');
+      assert.ok(link, JSON.stringify(got.content));
+      assert.equal(link.uri, `ledgerline://organisations/${orgId}/documents/doc_acme/file`);
+      const read = await connected.client.readResource({ uri: link.uri });
+      const content = read.contents[0] as { uri: string; mimeType: string; blob: string };
+      assert.deepEqual([content.uri, content.mimeType], [link.uri, 'image/png']);
+      assert.deepEqual(Buffer.from(content.blob, 'base64'), PNG);
+      await assert.rejects(connected.client.readResource({ uri: `ledgerline://organisations/${orgId}/documents/doc_nope/file` }), (e: any) => e.code === -32602 && e.data?.uri !== undefined);
+      await assert.rejects(connected.client.readResource({ uri: 'https://example.com/x' }), (e: any) => e.code === -32602 && e.data?.uri !== undefined);
+      const { resourceTemplates } = await connected.client.listResourceTemplates();
+      assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['ledgerline://organisations/{organisation}/documents/{id}/file']);
+      assert.deepEqual((await connected.client.listResources()).resources, []);
     });
 
     it('accepts a logging level', async () => {

@@ -20,6 +20,9 @@ const REQUEST_SCHEMAS = new Map<string, SpecTypeName>([
   ['prompts/get', 'GetPromptRequest'],
   ['completion/complete', 'CompleteRequest'],
   ['logging/setLevel', 'SetLevelRequest'],
+  ['resources/list', 'ListResourcesRequest'],
+  ['resources/templates/list', 'ListResourceTemplatesRequest'],
+  ['resources/read', 'ReadResourceRequest'],
 ]);
 
 interface Issue {

@@ -19,6 +19,8 @@ import type { ServiceContext } from '../http/service.js';
 import { invalidParameter, OperationError } from '../operations/errors.js';
 import { errorResult, toolResult } from './results.js';
 import { complete } from './completions.js';
+import { documentsGet } from '../operations/documents-get.js';
+import { DOCUMENT_FILE_TEMPLATE, documentLinks, readDocumentFile } from './resources.js';
 import { instructionsFor } from './instructions.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { findToolOperation, ORGANISATION_ARGUMENT, toolsFor } from './tools.js';
@@ -40,19 +42,27 @@ const ICON_SVG =
   '<path d="M16 44 L28 32 L36 38 L48 20" stroke="#fff" stroke-width="5" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 const ICONS = [{ src: `data:image/svg+xml;base64,${Buffer.from(ICON_SVG).toString('base64')}`, mimeType: 'image/svg+xml', sizes: ['any'] }];
 
+/** The organisation a call without the organisation argument acts for: the only one covered. */
+function onlyOrganisation(caller: Caller): string | undefined {
+  return caller.coverage.organisations.length === 1 ? caller.coverage.organisations[0]!.id : undefined;
+}
+
 export async function createMcpServer(context: McpRequestContext): Promise<Server> {
   const { caller, service } = context;
   const server = new Server(
     { name: 'ledgerline', title: 'Ledgerline', version: VERSION, icons: ICONS, websiteUrl: service.baseUrl },
     {
       // logging: the level a client sets is accepted; a stateless server sends no log notifications
-      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, completions: {}, logging: {} },
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, completions: {}, logging: {}, resources: { listChanged: false } },
       instructions: await instructionsFor(service, caller),
     },
   );
   server.setRequestHandler('prompts/list', async () => ({ prompts: listPrompts() }));
   server.setRequestHandler('prompts/get', async (request) => getPrompt(request.params.name, request.params.arguments));
   server.setRequestHandler('completion/complete', async (request) => complete(service, caller, context.headers, request.params));
+  server.setRequestHandler('resources/list', async () => ({ resources: [] }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [DOCUMENT_FILE_TEMPLATE] }));
+  server.setRequestHandler('resources/read', async (request) => readDocumentFile(service, caller, context.headers, request.params.uri));
   server.setRequestHandler('tools/list', async () => ({ tools: toolsFor(caller) }));
   server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const op = findToolOperation(request.params.name);
@@ -64,7 +74,10 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
       const { [ORGANISATION_ARGUMENT]: organisation, ...input } = request.params.arguments ?? {};
       if (organisation !== undefined && typeof organisation !== 'string') throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id (text)');
       const output = await callOperation(service, caller, op, { organisation, input, textInput: false, headers: context.headers });
-      return toolResult(op, output, service.baseUrl);
+      const result = toolResult(op, output, service.baseUrl);
+      // documents' files as resource links the caller can read over this connection (resources.ts)
+      if (op === documentsGet) result.content.push(...documentLinks(organisation ?? onlyOrganisation(caller), output));
+      return result;
     } catch (error) {
       if (error instanceof OperationError) return errorResult(problemFrom(error, service.baseUrl));
       context.log({ level: 'error', requestId: context.requestId, tool: op.tool, message: (error as Error).message, stack: (error as Error).stack });
