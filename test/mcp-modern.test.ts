@@ -90,6 +90,10 @@ for (const dialect of DIALECTS) {
       const noMeta = await post(mcp, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, headers('tools/list'));
       assert.equal(noMeta.body.error?.code, -32602, JSON.stringify(noMeta.body));
 
+      // a browser client (an allowed origin) may send the revision's headers
+      const preflight = await fetch(mcp, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-method, mcp-name' } });
+      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Method, Mcp-Name/);
+
       const anonymous = await post(mcp, { jsonrpc: '2.0', id: 6, method: 'server/discover', params: { _meta: META } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' });
       assert.equal(anonymous.status, 401);
       assert.match(anonymous.headers.get('www-authenticate') ?? '', /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);

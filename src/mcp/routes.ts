@@ -29,7 +29,7 @@ const REQUIRED_SCOPE: Scope = 'service.read';
 // never cookies; the allowed origin is echoed, so Vary says the answer depends on it
 const CORS: Record<string, string> = {
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID',
   'access-control-expose-headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
   'access-control-max-age': '86400',
 };
