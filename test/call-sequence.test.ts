@@ -94,11 +94,11 @@ describe('MCP answers are checked against the declared output schema', () => {
     },
   });
 
-  it('an answer that matches goes as structuredContent with its JSON as text', async () => {
+  it('an answer that matches goes as structuredContent, with a compact text rendering beside it', async () => {
     const { toolResult } = await import('../src/mcp/results.js');
     const result = toolResult(op, { total: 1, currency: 'GBP' }, 'https://ledgerline.test');
     assert.deepEqual(result.structuredContent, { total: 1, currency: 'GBP' });
-    assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), { total: 1, currency: 'GBP' });
+    assert.equal((result.content[0] as { text: string }).text, 'total: 1\ncurrency: GBP');
   });
 
   it('an answer that does not match is an internal error naming the field, never malformed structuredContent', async () => {

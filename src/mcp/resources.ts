@@ -12,7 +12,7 @@ import type { HeaderSink } from '../http/call-limits.js';
 import { callOperation } from '../http/call-sequence.js';
 import type { ServiceContext } from '../http/service.js';
 import { OperationError } from '../operations/errors.js';
-import { documentsFile } from '../operations/documents-file.js';
+import { OPERATIONS } from '../operations/index.js';
 
 const PREFIX = 'ledgerline://organisations/';
 
@@ -46,11 +46,14 @@ export function documentLinks(organisation: string | undefined, answer: unknown)
     .map((d) => ({ type: 'resource_link', uri: documentFileUri(organisation, d.id), name: `${d.id}-file`, title: `File of ${d.supplier} ${d.number}`.trim() }));
 }
 
+/** The operation that answers a file (it declares toolContent: 'file'); the resources read through it. */
+const fileOperation = OPERATIONS.find((op) => op.kind === 'organisation' && op.toolContent === 'file')!;
+
 export async function readDocumentFile(service: ServiceContext, caller: Caller, headers: HeaderSink, uri: string): Promise<ReadResourceResult> {
   const target = parseDocumentFileUri(uri);
   if (!target) throw new ResourceNotFoundError(uri);
   try {
-    const file = (await callOperation(service, caller, documentsFile, { organisation: target.organisation, input: { id: target.id }, textInput: false, headers })) as {
+    const file = (await callOperation(service, caller, fileOperation, { organisation: target.organisation, input: { id: target.id }, textInput: false, headers })) as {
       contentType: string;
       data: string;
     };
