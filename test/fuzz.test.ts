@@ -305,8 +305,8 @@ for (const dialect of DIALECTS) {
           if (v !== undefined) extra['mcp-protocol-version'] = v;
           if (requestId !== undefined) extra['x-request-id'] = requestId;
           const a = await postMcp(mcpTokens[t]!, body, extra);
-          const answerId = a.status === 200 ? JSON.parse(a.text).id : null;
-          checkMcp(`${body.slice(0, 300)} ${JSON.stringify(extra).slice(0, 300)}`, a, [m, params], answerId);
+          // an answer carries the request's id, or null where the id could not be used
+          checkMcp(`${body.slice(0, 300)} ${JSON.stringify(extra).slice(0, 300)}`, a, [m, params], i);
         }),
         runParameters(),
       );
