@@ -1,7 +1,7 @@
 /** Creating an organisation the way the service needs it: the row and its default role policy. */
 import type { Kysely } from 'kysely';
 import { OPERATIONS } from './operations/index.js';
-import { createOrganisation, listOrganisations, type NewOrganisation } from './store/organisations.js';
+import { createOrganisation, organisationsNamed, type NewOrganisation } from './store/organisations.js';
 import { seedRolePolicy } from './store/role-policy.js';
 import type { Database, OrganisationRow } from './store/schema.js';
 
@@ -15,7 +15,7 @@ export class OrganisationNameTaken extends Error {
 
 export async function provisionOrganisation(db: Kysely<Database>, input: NewOrganisation): Promise<OrganisationRow> {
   return db.transaction().execute(async (trx) => {
-    const taken = (await listOrganisations(trx)).find((o) => o.name.trim().toLowerCase() === input.name.trim().toLowerCase());
+    const [taken] = await organisationsNamed(trx, input.name);
     if (taken) throw new OrganisationNameTaken(taken);
     const row = await createOrganisation(trx, input);
     // each operation declares its own default roles (operations that act for no organisation have none)

@@ -2,7 +2,7 @@
 import { loadConfig, type Config } from '../config.js';
 import { openStore, type Store } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
-import { getOrganisation, listOrganisations } from '../store/organisations.js';
+import { getOrganisation, organisationsNamed } from '../store/organisations.js';
 import type { OrganisationRow } from '../store/schema.js';
 
 export class UsageError extends Error {
@@ -34,7 +34,7 @@ export async function readStdin(): Promise<string> {
 export async function organisationFor(db: Store['db'], term: string): Promise<OrganisationRow> {
   const byId = await getOrganisation(db, term);
   if (byId) return byId;
-  const named = (await listOrganisations(db)).filter((o) => o.name.toLowerCase() === term.trim().toLowerCase());
+  const named = await organisationsNamed(db, term);
   if (named.length === 1) return named[0]!;
   if (named.length > 1) throw new UsageError(`${named.length} organisations are named "${term}": give the id, one of ${named.map((o) => o.id).join(', ')}`);
   throw new UsageError(`no organisation "${term}" (see: ledgerline orgs list)`);

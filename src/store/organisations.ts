@@ -60,6 +60,12 @@ export async function getOrganisation(db: Kysely<Database>, id: string): Promise
   return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The organisations with this name, compared as people read names: whole, trimmed, in any case. */
+export async function organisationsNamed(db: Kysely<Database>, name: string): Promise<OrganisationRow[]> {
+  const wanted = name.trim().toLowerCase();
+  return (await listOrganisations(db)).filter((o) => o.name.trim().toLowerCase() === wanted);
+}
+
 export async function listOrganisations(db: Kysely<Database>): Promise<OrganisationRow[]> {
   return db.selectFrom('organisations').selectAll().orderBy('name').execute();
 }
