@@ -4,6 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { openStore } from '../src/store/db.js';
+import { listAudit } from '../src/store/audit-log.js';
+import { auditActor, auditSentence } from '../src/web/words.js';
 import { runLedgerline } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledgerline-cli-'));
@@ -79,5 +82,31 @@ describe('ledgerline command', () => {
     assert.equal(demo.status, 2);
     assert.match(demo.stderr, /already has organisations/);
     assert.equal(ledgerline(['demo', '--date', '2026-02-30']).status, 2);
+  });
+
+  it("puts every change made from the command line in the organisation's audit log, said in words", async () => {
+    assert.equal(ledgerline(['members', 'add', '--org', 'Cli Ltd', '--email', 'op@example.test', '--role', 'admin']).status, 0);
+    assert.equal(ledgerline(['members', 'add', '--org', 'Cli Ltd', '--email', 'op@example.test', '--role', 'admin']).status, 0);
+    assert.equal(ledgerline(['members', 'add', '--org', 'Cli Ltd', '--email', 'op@example.test', '--role', 'submitter']).status, 0);
+    const store = openStore({ sqlitePath: env.LEDGERLINE_SQLITE_PATH! });
+    try {
+      const entries = (await listAudit(store.db, orgId, { limit: 50 })).reverse();
+      const said = entries.map((e) => {
+        const detail = JSON.parse(e.detail) as Record<string, unknown>;
+        return `${auditActor(e, detail)}: ${auditSentence(e.action, detail)}`;
+      });
+      assert.deepEqual(said, [
+        'Operator (command line): Created the organisation “Cli Ltd” (GBP, books in builtin)',
+        'Operator (command line): Added op@example.test as Submitter',
+        'Operator (command line): Created API client “Export” (service.read)',
+        'Operator (command line): Revoked API client “Export”',
+        'Operator (command line): Removed op@example.test (Submitter)',
+        'Operator (command line): Added op@example.test as Admin',
+        // the second add changed nothing and is not logged
+        'Operator (command line): Changed op@example.test from Admin to Submitter',
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 });

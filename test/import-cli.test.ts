@@ -12,7 +12,9 @@ import { importCommand } from '../src/cli/import.js';
 import { UsageError } from '../src/cli/io.js';
 import { DEFAULT_MAX_BYTES } from '../src/import/parse.js';
 import { provisionOrganisation } from '../src/provision.js';
+import { listAudit } from '../src/store/audit-log.js';
 import { openStore } from '../src/store/db.js';
+import { auditActor, auditSentence } from '../src/web/words.js';
 import { migrate } from '../src/store/migrate.js';
 import { FIXTURES } from './helpers/bank-statements.js';
 
@@ -87,6 +89,19 @@ describe('ledgerline import bank', () => {
       importCommand(['bank', '--org', 'org_cli', '--create-account', '--name', 'Giro', '--type', 'credit_card', '--currency', 'EUR', vr]),
       /account "Giro" exists already as a bank account in EUR, not a credit_card account in EUR/,
     );
+    // each run that wrote (or found everything present) is in the organisation's audit log, in words
+    const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH! });
+    try {
+      const said = (await listAudit(store.db, 'org_cli', { limit: 10 })).reverse().map((e) => `${auditActor(e, JSON.parse(e.detail))}: ${auditSentence(e.action, JSON.parse(e.detail))}`);
+      const file = path.basename(vr);
+      assert.deepEqual(said, [
+        `Operator (command line): Imported 4 new lines into “Giro” from ${file} (0 already there)`,
+        `Operator (command line): Imported 0 new lines into “Giro” from ${file} (4 already there)`,
+        `Operator (command line): Imported 0 new lines into “Giro” from ${file} (4 already there)`,
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('imports the good file and reports the refused one, exiting 1', async () => {

@@ -4,13 +4,14 @@ import { hash } from '@node-rs/argon2';
 import { getClient } from '../auth/clients.js';
 import { ROLES, type Role } from '../operations/context.js';
 import { writeAudit } from '../store/audit-log.js';
+import { auditFromCommandLine } from './audit.js';
 import { setOperatorVerification } from '../store/client-verifications.js';
 import { migrate } from '../store/migrate.js';
 import { ACCOUNTING_SYSTEMS } from '../accounting/index.js';
 import { validateGnuCashBook } from '../accounting/gnucash/config.js';
 import { OrganisationNameTaken, provisionOrganisation } from '../provision.js';
 import { listOrganisations, validateNewOrganisation } from '../store/organisations.js';
-import { createUser, findUserByEmail, isPlausibleEmail, removeMembership, setMembership } from '../store/users.js';
+import { createUser, findUserByEmail, getMembership, isPlausibleEmail, removeMembership, setMembership } from '../store/users.js';
 import { printJson, readStdin, UsageError, withStore, organisationFor } from './io.js';
 
 export async function migrateCommand(): Promise<number> {
@@ -83,6 +84,7 @@ async function createOrganisationCommand(values: Record<string, string | boolean
     const org = await provisionOrganisation(store.db, { ...input, accountingConfig }).catch((error: unknown) => {
       throw error instanceof OrganisationNameTaken ? new UsageError(error.message) : error;
     });
+    await auditFromCommandLine(store.db, { organisationId: org.id, action: 'organisation.created', target: org.id, detail: { name: org.name, currency: org.home_currency, accountingSystem: org.accounting_system } });
     printJson({ id: org.id, name: org.name, currency: org.home_currency, timeZone: org.time_zone, financialYearStartMonth: org.fy_start_month, accountingSystem: org.accounting_system });
     return 0;
   });
@@ -126,10 +128,20 @@ export async function membersCommand(args: string[]): Promise<number> {
     const user = await findUserByEmail(store.db, values.email!);
     if (!user) throw new UsageError(`no user with email ${values.email}`);
     if (action === 'add') {
+      const before = await getMembership(store.db, org.id, user.id);
       await setMembership(store.db, org.id, user.id, values.role as Role);
+      if (before?.role !== values.role)
+        await auditFromCommandLine(store.db, {
+          organisationId: org.id,
+          action: before ? 'member.role_changed' : 'member.added',
+          target: user.id,
+          detail: before ? { email: user.email, from: before.role, to: values.role } : { email: user.email, role: values.role },
+        });
       printJson({ organisation: org.id, user: user.email, role: values.role });
     } else {
-      if (!(await removeMembership(store.db, org.id, user.id))) throw new UsageError(`${user.email} is not a member of ${org.name}`);
+      const before = await getMembership(store.db, org.id, user.id);
+      if (!before || !(await removeMembership(store.db, org.id, user.id))) throw new UsageError(`${user.email} is not a member of ${org.name}`);
+      await auditFromCommandLine(store.db, { organisationId: org.id, action: 'member.removed', target: user.id, detail: { email: user.email, role: before.role } });
       printJson({ organisation: org.id, user: user.email, removed: true });
     }
     return 0;

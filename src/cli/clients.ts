@@ -1,6 +1,7 @@
 /** `ledgerline clients …` and `ledgerline apps register`: API clients and verified apps. */
 import { parseArgs } from 'node:util';
-import { createApiClient, listApiClients, registerApp, revokeClient } from '../auth/clients.js';
+import { createApiClient, getClient, listApiClients, registerApp, revokeClient } from '../auth/clients.js';
+import { auditFromCommandLine } from './audit.js';
 import { printJson, UsageError, withStore, organisationFor } from './io.js';
 
 export async function clientsCommand(args: string[]): Promise<number> {
@@ -13,7 +14,10 @@ export async function clientsCommand(args: string[]): Promise<number> {
   return withStore(async (store) => {
     if (action === 'revoke') {
       if (!clientId) throw new UsageError('usage: ledgerline clients revoke CLIENT_ID');
-      if (!(await revokeClient(store.db, clientId))) throw new UsageError(`no client ${clientId}`);
+      const row = await getClient(store.db, clientId);
+      if (!row || !(await revokeClient(store.db, clientId))) throw new UsageError(`no client ${clientId}`);
+      if (row.organisation_id)
+        await auditFromCommandLine(store.db, { organisationId: row.organisation_id, action: row.kind === 'api_client' ? 'api_client.revoked' : 'app.removed', target: clientId, detail: { name: row.name } });
       printJson({ clientId, revoked: true });
       return 0;
     }
@@ -41,6 +45,7 @@ export async function clientsCommand(args: string[]): Promise<number> {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    await auditFromCommandLine(store.db, { organisationId: org.id, action: 'api_client.created', target: created.clientId, detail: { name: created.name, scopes: created.scopes } });
     if (!values.json) process.stderr.write('The client secret is shown once. Keep it somewhere safe; only its hash is stored.\n');
     printJson({ client_id: created.clientId, client_secret: created.clientSecret, organisation: org.id, name: created.name, scopes: created.scopes });
     return 0;

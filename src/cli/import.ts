@@ -11,6 +11,7 @@ import { findBankAccount } from '../operations/banking/find-account.js';
 import { OperationError } from '../operations/errors.js';
 import { CSV_PRESETS } from '../import/csv-presets.js';
 import { CSV_ROLES, type CsvOptions, type CsvRole } from '../import/csv.js';
+import { auditFromCommandLine } from './audit.js';
 import { importStatement, type ImportReport, type NewBankAccount } from '../import/importer.js';
 import { DEFAULT_MAX_BYTES } from '../import/parse.js';
 import { ImportRefusal } from '../import/refusal.js';
@@ -93,6 +94,13 @@ export async function importCommand(args: string[]): Promise<number> {
             csv,
           },
         });
+        if (!report.dryRun)
+          await auditFromCommandLine(store.db, {
+            organisationId: org.id,
+            action: 'bank_statement.imported',
+            target: report.account.id,
+            detail: { account: report.account.name, file: name, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent },
+          });
         if (report.account.created && !report.dryRun) account = await lookUpAccount(store.db, org.id, report.account.id, false);
         results.push(importSummary(report));
         if (!values.json) printReport(report);

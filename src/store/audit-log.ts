@@ -1,8 +1,11 @@
-/** Who changed what, and when, through the web pages; read back per organisation by its admins. */
+/** Who changed what, and when, through the web pages or the command line; read back per organisation by its admins. */
 import type { Kysely } from 'kysely';
 import { newId, nowIso } from './ids.js';
 import type { Database } from './schema.js';
 import { withWebTables, type AuditLogRow } from './web-schema.js';
+
+/** The `via` of an entry made by the operator at the command line (who has no user row). */
+export const VIA_COMMAND_LINE = 'command line';
 
 export interface AuditEntry {
   organisationId: string | null;

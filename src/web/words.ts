@@ -1,5 +1,6 @@
 /** What the pages say about roles, scopes, times and audit entries, in plain words. */
 import type { Role } from '../operations/context.js';
+import { VIA_COMMAND_LINE } from '../store/audit-log.js';
 
 export const ROLE_LABELS: Record<Role, string> = {
   super_admin: 'Super admin',
@@ -67,6 +68,12 @@ export function clientKindLabel(kind: string): string {
 type Detail = Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 
+/** Who made an audit entry: a user, the operator at the command line, or the service itself. */
+export function auditActor(entry: { actor_name: string | null; actor_email: string | null; actor_user_id: string | null }, detail: Detail): string {
+  if (entry.actor_name || entry.actor_email || entry.actor_user_id) return entry.actor_name || entry.actor_email || entry.actor_user_id!;
+  return detail.via === VIA_COMMAND_LINE ? 'Operator (command line)' : 'Ledgerline';
+}
+
 /** One audit entry as a sentence (the actor and time are shown beside it). */
 export function auditSentence(action: string, detail: Detail): string {
   const name = text(detail.name);
@@ -97,6 +104,14 @@ export function auditSentence(action: string, detail: Detail): string {
       return `${text(detail.user)} disconnected “${text(detail.app)}”`;
     case 'member.role_changed':
       return `Changed ${text(detail.email)} from ${roleLabel(text(detail.from))} to ${roleLabel(text(detail.to))}`;
+    case 'member.added':
+      return `Added ${text(detail.email)} as ${roleLabel(text(detail.role))}`;
+    case 'organisation.created':
+      return `Created the organisation “${name}” (${text(detail.currency)}, books in ${text(detail.accountingSystem)})`;
+    case 'bank_statement.imported': {
+      const from = detail.file ? ` from ${text(detail.file)}` : '';
+      return `Imported ${text(detail.new)} new lines into “${text(detail.account)}”${from} (${text(detail.alreadyPresent)} already there)`;
+    }
     case 'member.removed':
       return `Removed ${text(detail.email)} (${roleLabel(text(detail.role))})`;
     default:

@@ -1,7 +1,7 @@
-/** The audit log: every change made in the pages for this organisation, newest first. */
+/** The audit log: every change made to this organisation, in the pages or from the command line, newest first. */
 import type { AuditListing } from '../../store/audit-log.js';
 import { html } from '../html.js';
-import { auditSentence, formatInstant } from '../words.js';
+import { auditActor, auditSentence, formatInstant } from '../words.js';
 import { settingsPage, type Viewer } from './chrome.js';
 
 export function auditPage(v: Viewer, org: { id: string; name: string }, entries: AuditListing[], older: string | null): string {
@@ -9,7 +9,7 @@ export function auditPage(v: Viewer, org: { id: string; name: string }, entries:
     v,
     org,
     'audit',
-    html`<p class="muted">Who changed what in ${org.name}'s settings and connections, and when. Times are UTC.</p>
+    html`<p class="muted">Who changed what in ${org.name}'s settings, connections and books, and when. Times are UTC.</p>
 ${
   entries.length === 0
     ? html`<p class="muted">Nothing has been changed yet.</p>`
@@ -25,7 +25,7 @@ ${
     }
     return html`<tr>
     <td class="nowrap"><time datetime="${e.created_at}">${formatInstant(e.created_at)}</time></td>
-    <td>${e.actor_name || e.actor_email || e.actor_user_id || 'Ledgerline'}${e.actor_email ? html`<br><span class="muted small">${e.actor_email}</span>` : ''}</td>
+    <td>${auditActor(e, detail)}${e.actor_email ? html`<br><span class="muted small">${e.actor_email}</span>` : ''}</td>
     <td>${auditSentence(e.action, detail)}<br><code class="small">${e.action}</code></td>
   </tr>`;
   })}</tbody>

@@ -69,7 +69,7 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
             actorUserId: a.session.user.id,
             action: 'bank_statement.imported',
             target: account.id,
-            detail: { account: account.name, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent },
+            detail: { account: account.name, file: report.file, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent },
           });
         return sendPage(reply, bankImportPage(a.viewer, a.org, list, { result }));
       } catch (error) {
