@@ -53,6 +53,12 @@ describe('ledgerline command', () => {
     assert.deepEqual(JSON.parse(invalid.stderr).errors.map((e: any) => e.parameter).sort(), ['colour', 'includeInactive']);
     const orgs = ledgerline(['call', 'organisations', '--as', 'op@example.test']);
     assert.deepEqual(orgs.json().organisations, [{ id: orgId, name: 'Cli Ltd' }]);
+    // without --as it is the organisation's own client, as a client-credentials token is over REST
+    const asClient = ledgerline(['call', 'organisations', '--org', 'Cli Ltd']);
+    assert.deepEqual(asClient.json(), { organisations: [{ id: orgId, name: 'Cli Ltd' }], allOrganisations: false, organisationRequired: false });
+    const nobody = ledgerline(['call', 'organisations']);
+    assert.equal(nobody.status, 2);
+    assert.match(nobody.stderr, /give --as EMAIL \(a user\) or --org ORG/);
     assert.equal(ledgerline(['call', 'no.such', '--org', 'Cli Ltd']).status, 2);
   });
 

@@ -4,7 +4,6 @@ import { isValidDate } from '../domain/dates.js';
 import type { Principal } from '../operations/context.js';
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
 import { findOperation, OPERATIONS } from '../operations/index.js';
-import { listOrganisations } from '../store/organisations.js';
 import { findUserByEmail, organisationsOfUser } from '../store/users.js';
 import { printJson, UsageError, withStore, organisationFor } from './io.js';
 
@@ -36,8 +35,12 @@ export async function callCommand(args: string[]): Promise<number> {
       userId = user.id;
     }
     if (op.kind === 'caller') {
-      const organisations = userId ? await organisationsOfUser(store.db, userId) : await listOrganisations(store.db);
-      printJson(await runCallerOperation(env, op, principal, { organisations, all: true }, { input, textInput: true }));
+      // as over REST: a user reaches their organisations; the organisation's own client reaches its one
+      if (!userId && !values.org) throw new UsageError(`${op.name} answers for a caller: give --as EMAIL (a user) or --org ORG (that organisation's own client); ledgerline orgs list lists them all`);
+      const coverage = userId
+        ? { organisations: await organisationsOfUser(store.db, userId), all: true }
+        : { organisations: [await organisationFor(store.db, values.org!)], all: false };
+      printJson(await runCallerOperation(env, op, principal, coverage, { input, textInput: true }));
       return 0;
     }
     if (!values.org) throw new UsageError(`${op.name} acts for one organisation: give --org ID or name`);

@@ -5,27 +5,36 @@
  */
 import { loadConfig } from '../config.js';
 import { generateDemo } from '../demo/generate.js';
+import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.js';
 import { todayIn } from '../domain/dates.js';
 import { buildApp } from '../http/app.js';
 import { Metrics } from '../http/metrics.js';
 import { connectRedis, FallbackCounterStore, RedisCounterStore } from '../http/redis-counters.js';
-import { openStore } from '../store/db.js';
+import { openStore, type Store } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { listOrganisations } from '../store/organisations.js';
+import { findUserByEmail } from '../store/users.js';
 
 const log = (entry: Record<string, unknown>) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+
+/** The demo sign-ins, on every start while the demo users exist (not only on the start that made them). */
+async function demoSignIns(store: Store, baseUrl: string): Promise<string> {
+  const present = [];
+  for (const u of DEMO_USERS) if (await findUserByEmail(store.db, u.email)) present.push(u.email);
+  if (!present.length) return '';
+  return `Demo sign-in at ${baseUrl}/signin: ${present.join(', ')}, each with the password "${DEMO_PASSWORD}" unless it was changed.\n`;
+}
 
 export async function serveCommand(): Promise<number> {
   const config = loadConfig();
   const store = openStore({ databaseUrl: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: config.poolSize });
   const readStore = config.databaseReadUrl ? openStore({ databaseUrl: config.databaseReadUrl, poolSize: config.poolSize }) : undefined;
   await migrate(store);
-  let demoNote = '';
   if ((await listOrganisations(store.db)).length === 0) {
     process.stdout.write('Empty database: loading the demo organisations…\n');
-    const summary = await generateDemo(store, { date: todayIn('UTC'), seed: 1, scale: 1 });
-    demoNote = `Demo organisations: ${summary.organisations.map((o) => o.name).join(', ')}.\nSign in at ${config.baseUrl}/signin as ${summary.users.map((u) => u.email).join(', ')} with the password "${summary.password}".\n`;
+    await generateDemo(store, { date: todayIn('UTC'), seed: 1, scale: 1 });
   }
+  const demoNote = await demoSignIns(store, config.baseUrl);
 
   const metrics = new Metrics(store.poolStats);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
