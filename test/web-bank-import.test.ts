@@ -89,6 +89,20 @@ for (const dialect of DIALECTS) {
       assert.equal((await store.db.selectFrom('bank_transactions').select('id').execute()).length, before);
     });
 
+    it('says so when a card statement goes into a current account', async () => {
+      await store.db
+        .insertInto('bank_accounts')
+        .values({ id: 'bnk_eur', organisation_id: books.org.id, name: 'Euro Current', number: '12345678901234567890', type: 'bank', bank: 'Test Bank', currency: 'EUR', is_default: 0, ledger_account_id: null, created_at: nowIso() })
+        .execute();
+      const browser = await signedIn(books.users.admin.email);
+      const page = await browser.follow(`/orgs/${books.org.id}/bank-import`);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const card = await upload(browser, { csrf, account: 'bnk_eur', dry_run: '1', allow_unbalanced: '1', rate: '0.85' }, readFileSync(join(FIXTURES, 'ofx2', 'cc-eur-pending-banktranlistp.ofx')));
+      const text = await card.text();
+      assert.equal(card.status, 200, /role="alert"[^>]*>([^<]*)/.exec(text)?.[1] ?? text.slice(0, 400));
+      assert.match(text, /<div class="notice" role="status"><strong>Check:<\/strong> <ul><li>[^<]* is a credit card statement imported into a bank account<\/li>/);
+    });
+
     it('is for admins only', async () => {
       const browser = await signedIn(books.users.submitter.email);
       const page = await browser.follow(`/orgs/${books.org.id}/bank-import`);

@@ -12,6 +12,8 @@ export interface ImportResultView {
   skipped: { where: string; reason: string }[];
   statements: { where: string; opening: string; closing: string; computedClosing: string }[];
   balance: string;
+  /** what the importer noticed and imported anyway (e.g. a card statement into a current account) */
+  notes: string[];
 }
 
 export function bankImportPage(
@@ -29,6 +31,7 @@ export function bankImportPage(
 ${
   r
     ? html`<section class="card" aria-labelledby="import-result"><h2 id="import-result">${r.dryRun ? 'Checked, nothing written' : 'Imported'}: ${r.file}</h2>
+  ${r.notes.length ? html`<div class="notice" role="status"><strong>Check:</strong> <ul>${r.notes.map((n) => html`<li>${n}</li>`)}</ul></div>` : ''}
   <p>${r.format} statement for <strong>${r.account}</strong>: <strong>${r.new}</strong> new, ${r.alreadyPresent} already present, ${r.skipped.length} skipped. Balance now ${r.balance}.</p>
   ${
     r.statements.length
@@ -47,6 +50,8 @@ ${
   <select id="account" name="account" required>
     ${accounts.map((a) => html`<option value="${a.id}">${a.name} (${a.number}, ${a.currency})</option>`)}
   </select>
+  <label for="rate">Rate to the home currency, for an account in another currency</label>
+  <input id="rate" name="rate" inputmode="decimal" autocomplete="off" placeholder="e.g. 0.8571 (home currency per 1 unit of the account's)">
   <label for="file">Statement file</label>
   <input id="file" name="file" type="file" required>
   <label class="check"><input type="checkbox" name="dry_run" value="1"> <span>Check only: show what would be imported, write nothing</span></label>

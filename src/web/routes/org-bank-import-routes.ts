@@ -44,7 +44,7 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
           account,
           fileName: file.fileName || 'uploaded statement',
           bytes: file.data,
-          options: { dryRun, allowUnbalanced: form.allow_unbalanced === '1' },
+          options: { dryRun, allowUnbalanced: form.allow_unbalanced === '1', ...(form.rate?.trim() ? { rate: form.rate.trim() } : {}) },
         });
         const money = (minor: number | null) => (minor === null ? '—' : formatMoney(minor, report.account.currency));
         const result: ImportResultView = {
@@ -62,6 +62,7 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
             computedClosing: money(s.balances.computedClosing),
           })),
           balance: money(report.accountBalance),
+          notes: report.notes,
         };
         if (!dryRun)
           await writeAudit(store.db, {
