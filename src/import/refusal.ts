@@ -12,8 +12,14 @@ export type RefusalCode =
   | 'wrong_account'
   /** the statement's currency is not the account's */
   | 'wrong_currency'
-  /** opening balance plus the entries is not the closing balance */
+  /** opening balance plus the entries is not the closing balance; a journal transaction whose postings do not sum to zero */
   | 'unbalanced'
+  /** a journal names an account the organisation's chart has not (and no new accounts were allowed) */
+  | 'unknown_account'
+  /** a journal amount in a currency that is not ISO 4217 */
+  | 'unknown_currency'
+  /** a journal's balance assertion does not hold */
+  | 'assertion_failed'
   /** larger than the import size limit */
   | 'too_large'
   /** an XML document type declaration (entity expansion, external entities) */

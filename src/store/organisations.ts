@@ -69,3 +69,12 @@ export async function organisationsNamed(db: Kysely<Database>, name: string): Pr
 export async function listOrganisations(db: Kysely<Database>): Promise<OrganisationRow[]> {
   return db.selectFrom('organisations').selectAll().orderBy('name').execute();
 }
+
+/**
+ * Takes the organisation's row lock for the rest of the transaction, so two writers of its books
+ * (two journal imports) run one after the other. A no-op update is the portable way (SQLite has
+ * no SELECT … FOR UPDATE) and changes nothing, so the data version stands.
+ */
+export async function lockOrganisation(trx: Kysely<Database>, id: string): Promise<void> {
+  await trx.updateTable('organisations').set((eb) => ({ name: eb.ref('name') })).where('id', '=', id).execute();
+}

@@ -177,15 +177,18 @@ export class LedgerBatch {
 
   async flush(): Promise<void> {
     if (this.transactions.length === 0) return;
+    await this.db.transaction().execute((trx) => this.writeIn(trx));
+  }
+
+  /** Writes what was added inside a transaction the caller holds (an import that is one transaction). */
+  async writeIn(trx: Transaction<Database>): Promise<void> {
     const transactions = this.transactions;
     const lines = this.lines;
     this.transactions = [];
     this.lines = [];
-    await this.db.transaction().execute(async (trx) => {
-      await insertChunked(trx, 'acct_transactions', transactions, this.dialect);
-      await insertChunked(trx, 'acct_lines', lines, this.dialect);
-      await addLineAggregates(trx, this.dialect, lines);
-    });
+    await insertChunked(trx, 'acct_transactions', transactions, this.dialect);
+    await insertChunked(trx, 'acct_lines', lines, this.dialect);
+    await addLineAggregates(trx, this.dialect, lines);
   }
 }
 

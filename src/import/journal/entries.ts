@@ -1,0 +1,60 @@
+/**
+ * What a general-journal file says, before any of it is checked against the books: transactions
+ * with their postings, as text where the file had text, each with the line it came from so a
+ * refusal can name it. Both readers (csv-journal.ts, hledger.ts) produce this; settle.ts turns it
+ * into exact minor units and resolve.ts into the organisation's accounts.
+ */
+import type { AccountType } from '../../domain/chart.js';
+
+export interface JournalPosting {
+  /** `line 12` */
+  where: string;
+  /** full name, Parent:Child, or an account number (CSV) */
+  account: string;
+  /** a plain decimal in major units, or null where the file leaves it to balance the transaction */
+  amount: string | null;
+  /** the commodity as written (ISO 4217 code or a symbol such as £); null = the home currency */
+  currency: string | null;
+  /** what the amount is worth in the home currency, when it is in another */
+  price: Price | null;
+  description: string | null;
+  /** a balance the account must have after this posting, in `currency` (hledger's `= AMOUNT`) */
+  assertion: { amount: string; currency: string | null } | null;
+}
+
+/** hledger's `@ unit price` / `@@ total price`, or a CSV rate (a unit price with no commodity). */
+export interface Price {
+  /** a plain unsigned decimal */
+  amount: string;
+  /** must be the home currency where given */
+  commodity: string | null;
+  per: 'unit' | 'total';
+}
+
+export interface JournalEntry {
+  where: string;
+  date: string;
+  number: string | null;
+  /** a Ledgerline transaction type, as the file names it; null = journal */
+  type: string | null;
+  contact: string | null;
+  description: string;
+  postings: JournalPosting[];
+}
+
+export interface DeclaredAccount {
+  where: string;
+  name: string;
+  type: AccountType | null;
+}
+
+export interface ParsedJournal {
+  format: JournalFormat;
+  entries: JournalEntry[];
+  /** accounts the file declares (hledger `account` directives); created with the entries' accounts */
+  accounts: DeclaredAccount[];
+  notes: string[];
+}
+
+export const JOURNAL_FORMATS = ['csv', 'journal'] as const;
+export type JournalFormat = (typeof JOURNAL_FORMATS)[number];

@@ -1,0 +1,262 @@
+/**
+ * A journal file into an organisation's builtin ledger, as one database transaction: read and
+ * settle the file (nothing touched yet), then under the organisation's row lock resolve its
+ * accounts and contacts, leave out the transactions already there, and write the rest through the
+ * ledger's own writer, which keeps the stored monthly totals. Any refusal rolls everything back,
+ * so a refused file leaves the books exactly as they were. A transaction's id is a hash of what it
+ * says (with its occurrence in the file), so importing a file again adds nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import { LedgerWriter } from '../../accounting/builtin/writer.js';
+import type { Contact } from '../../accounting/types.js';
+import { chunks } from '../../store/chunks.js';
+import type { Store } from '../../store/db.js';
+import { lockOrganisation } from '../../store/organisations.js';
+import type { Database, OrganisationRow } from '../../store/schema.js';
+import { ImportRefusal, Problems } from '../refusal.js';
+import { parseCsvJournal } from './csv-journal.js';
+import type { DeclaredAccount, JournalFormat, ParsedJournal } from './entries.js';
+import { parseHledger } from './hledger.js';
+import { ChartIndex, inferAccountType, normaliseAccountName } from './resolve.js';
+import { settleJournal, type SettledEntry } from './settle.js';
+
+/** Journals are larger than statements: a year of a busy business's books. */
+export const JOURNAL_MAX_BYTES = 100 * 1024 * 1024;
+
+export interface JournalImportRequest {
+  organisation: Pick<OrganisationRow, 'id' | 'name' | 'home_currency' | 'accounting_system'>;
+  fileName: string;
+  bytes: Uint8Array;
+  format?: JournalFormat;
+  /** create accounts the chart has not; without it they refuse the file */
+  allowNewAccounts?: boolean;
+  /** check and report, write nothing */
+  dryRun?: boolean;
+}
+
+export interface JournalImportReport {
+  file: string;
+  format: JournalFormat;
+  dryRun: boolean;
+  /** transactions in the file */
+  transactions: number;
+  /** of those, written now (or, with a dry run, to be written) */
+  new: number;
+  alreadyPresent: number;
+  /** ledger lines written */
+  lines: number;
+  period: { from: string; to: string } | null;
+  accountsCreated: string[];
+  contactsCreated: string[];
+  notes: string[];
+}
+
+class DryRunDone extends Error {
+  constructor(readonly report: JournalImportReport) {
+    super('dry run');
+  }
+}
+
+export async function importJournal(store: Pick<Store, 'db' | 'dialect'>, request: JournalImportRequest): Promise<JournalImportReport> {
+  const org = request.organisation;
+  if (org.accounting_system !== 'builtin') {
+    throw new ImportRefusal('bad_options', `${org.name} keeps its books in ${org.accounting_system}; journals load only into Ledgerline's own ledger`);
+  }
+  if (request.bytes.byteLength > JOURNAL_MAX_BYTES) {
+    throw new ImportRefusal('too_large', `the file is ${request.bytes.byteLength} bytes, over the journal limit of ${JOURNAL_MAX_BYTES} bytes; split it by year`);
+  }
+  const journal = parseJournal(request.bytes, request.format ?? journalFormatOf(request.fileName, request.bytes));
+  const entries = settleJournal(journal, org.home_currency);
+  const ids = contentIds(org.id, entries);
+  try {
+    return await store.db.transaction().execute(async (trx) => {
+      await lockOrganisation(trx, org.id);
+      const report = await writeEntries(trx, store, request, journal, entries, ids);
+      if (request.dryRun) throw new DryRunDone(report);
+      return report;
+    });
+  } catch (error) {
+    if (error instanceof DryRunDone) return error.report;
+    throw error;
+  }
+}
+
+function parseJournal(bytes: Uint8Array, format: JournalFormat): ParsedJournal {
+  if (format === 'csv') return parseCsvJournal(bytes);
+  return parseHledger(new TextDecoder('utf-8').decode(bytes));
+}
+
+/** csv by name or by a first line with commas or semicolons that names an account column; else a journal. */
+export function journalFormatOf(fileName: string, bytes: Uint8Array): JournalFormat {
+  if (/\.(csv|tsv|txt)$/i.test(fileName)) return 'csv';
+  if (/\.(journal|hledger|ledger|j|dat|timeclock)$/i.test(fileName)) return 'journal';
+  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 2000));
+  const first = head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+  return /[,;\t]/.test(first) && /account/i.test(first) ? 'csv' : 'journal';
+}
+
+function contentIds(organisationId: string, entries: SettledEntry[]): string[] {
+  const seen = new Map<string, number>();
+  return entries.map((e) => {
+    const content = JSON.stringify([
+      organisationId, e.date, e.number, e.type, e.contact, e.description,
+      e.postings.map((p) => [normaliseAccountName(p.account), p.currency, p.amountInCurrency, p.amount, p.description]),
+    ]);
+    const occurrence = seen.get(content) ?? 0;
+    seen.set(content, occurrence + 1);
+    return `jnl_${createHash('sha256').update(`${content}#${occurrence}`).digest('hex').slice(0, 32)}`;
+  });
+}
+
+async function writeEntries(
+  trx: Transaction<Database>,
+  store: Pick<Store, 'dialect'>,
+  request: JournalImportRequest,
+  journal: ParsedJournal,
+  entries: SettledEntry[],
+  ids: string[],
+): Promise<JournalImportReport> {
+  const org = request.organisation;
+  const present = await presentIds(trx, store.dialect.maxParameters, org.id, ids);
+  const fresh = entries.map((e, i) => ({ e, id: ids[i]! })).filter(({ id }) => !present.has(id));
+  const writer = new LedgerWriter(trx, store.dialect, org.id, org.home_currency);
+  const accounts = await resolveAccounts(trx, writer, org.id, journal.accounts, fresh.map((f) => f.e), request.allowNewAccounts ?? false);
+  const { contactIds, created: contactsCreated } = await resolveContacts(trx, writer, org.id, fresh.map((f) => f.e));
+  const batch = writer.batch();
+  let lines = 0;
+  for (const { e, id } of fresh) {
+    batch.add({
+      id,
+      type: e.type,
+      date: e.date,
+      number: e.number,
+      contactId: e.contact === null ? null : contactIds.get(e.contact.toLowerCase())!,
+      description: e.description,
+      currency: e.currency,
+      exchangeRate: e.exchangeRate,
+      lines: e.postings.map((p) => ({
+        accountId: accounts.ids.get(normaliseAccountName(p.account))!,
+        amount: p.amount,
+        amountInCurrency: p.amountInCurrency,
+        ...(p.description ? { description: p.description } : {}),
+      })),
+    });
+    lines += e.postings.length;
+  }
+  await batch.writeIn(trx);
+  const dates = entries.map((e) => e.date).sort();
+  return {
+    file: request.fileName,
+    format: journal.format,
+    dryRun: request.dryRun ?? false,
+    transactions: entries.length,
+    new: fresh.length,
+    alreadyPresent: entries.length - fresh.length,
+    lines,
+    period: dates.length ? { from: dates[0]!, to: dates[dates.length - 1]! } : null,
+    accountsCreated: accounts.created,
+    contactsCreated,
+    notes: journal.notes,
+  };
+}
+
+async function presentIds(trx: Transaction<Database>, maxParameters: number, organisationId: string, ids: string[]): Promise<Set<string>> {
+  const present = new Set<string>();
+  for (const chunk of chunks(ids, maxParameters - 1)) {
+    const rows = await trx.selectFrom('acct_transactions').select('id').where('organisation_id', '=', organisationId).where('id', 'in', chunk).execute();
+    for (const r of rows) present.add(r.id);
+  }
+  return present;
+}
+
+/** Every account the new transactions name, by its name in the file; creates the missing ones when allowed. */
+async function resolveAccounts(
+  trx: Transaction<Database>,
+  writer: LedgerWriter,
+  organisationId: string,
+  declaredList: DeclaredAccount[],
+  entries: SettledEntry[],
+  allowNew: boolean,
+): Promise<{ ids: Map<string, string>; created: string[] }> {
+  const rows = await trx.selectFrom('acct_accounts').select(['id', 'full_name', 'number']).where('organisation_id', '=', organisationId).execute();
+  const chart = new ChartIndex(rows.map((r) => ({ id: r.id, fullName: r.full_name, number: r.number })));
+  const declared = new Map(declaredList.map((d) => [normaliseAccountName(d.name).toLowerCase(), d]));
+  const ids = new Map<string, string>();
+  const created: string[] = [];
+  const problems = new Problems();
+  const firstUse = new Map<string, string>();
+  for (const e of entries) for (const p of e.postings) if (!firstUse.has(normaliseAccountName(p.account))) firstUse.set(normaliseAccountName(p.account), p.where);
+
+  for (const [name, where] of firstUse) {
+    const found = chart.find(name);
+    if (found) {
+      ids.set(name, found.id);
+      continue;
+    }
+    if (!allowNew) {
+      problems.add(where, `no account "${name}" in the chart of accounts (import with new accounts allowed to create it)`);
+      continue;
+    }
+    const id = await createWithParents(writer, chart, declared, name, created, where, problems);
+    if (id) ids.set(name, id);
+  }
+  if (problems.list.length) {
+    throw ImportRefusal.of(allowNew ? 'malformed' : 'unknown_account', allowNew ? 'accounts cannot be created' : 'the journal names accounts the books have not', problems.list);
+  }
+  return { ids, created };
+}
+
+async function createWithParents(
+  writer: LedgerWriter,
+  chart: ChartIndex,
+  declared: ReadonlyMap<string, DeclaredAccount>,
+  fullName: string,
+  created: string[],
+  where: string,
+  problems: Problems,
+): Promise<string | null> {
+  const parts = fullName.split(':');
+  let parentId: string | null = null;
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const name = parts.slice(0, depth).join(':');
+    const existing = chart.find(name);
+    if (existing) {
+      parentId = existing.id;
+      continue;
+    }
+    const type = inferAccountType(name, declared);
+    if (!type) {
+      problems.add(where, `cannot tell what kind of account "${name}" is; name it under Assets, Liabilities, Equity, Income or Expenses, or declare it (account ${name}  ; type: A|L|E|R|X|C)`);
+      return null;
+    }
+    if (!parts[depth - 1]) {
+      problems.add(where, `"${fullName}" has an empty part`);
+      return null;
+    }
+    const row = await writer.createAccount({ name: parts[depth - 1]!, type, parentId });
+    chart.add({ id: row.id, fullName: row.full_name, number: null });
+    created.push(row.full_name);
+    parentId = row.id;
+  }
+  return parentId;
+}
+
+async function resolveContacts(
+  trx: Transaction<Database>,
+  writer: LedgerWriter,
+  organisationId: string,
+  entries: SettledEntry[],
+): Promise<{ contactIds: Map<string, string>; created: string[] }> {
+  const rows = await trx.selectFrom('acct_contacts').select(['id', 'name']).where('organisation_id', '=', organisationId).execute();
+  const contactIds = new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
+  const created: string[] = [];
+  for (const e of entries) {
+    if (e.contact === null || contactIds.has(e.contact.toLowerCase())) continue;
+    const kind: Contact['kind'] = e.type === 'invoice' ? 'customer' : 'supplier';
+    const row = await writer.createContact(e.contact, kind);
+    contactIds.set(e.contact.toLowerCase(), row.id);
+    created.push(e.contact);
+  }
+  return { contactIds, created };
+}

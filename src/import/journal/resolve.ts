@@ -1,0 +1,82 @@
+/**
+ * A journal's account names against the organisation's chart: a full name (Parent:Child) as
+ * written, then in any case when only one account matches, then an account number. With new
+ * accounts allowed, a name the chart has not is created with its missing parents, its type from
+ * the file's `account` directive or else from the words of its name (Assets:Bank → Bank,
+ * Liabilities:Credit Card → Credit Card, Income → Income …); a name whose type cannot be told
+ * is refused rather than guessed into the wrong report section.
+ */
+import type { AccountType } from '../../domain/chart.js';
+import type { DeclaredAccount } from './entries.js';
+
+export interface ChartEntry {
+  id: string;
+  fullName: string;
+  number: string | null;
+}
+
+export type AccountMatch = { id: string } | { missing: string };
+
+export class ChartIndex {
+  private readonly byName = new Map<string, ChartEntry>();
+  private readonly byLowerName = new Map<string, ChartEntry[]>();
+  private readonly byNumber = new Map<string, ChartEntry>();
+
+  constructor(accounts: Iterable<ChartEntry>) {
+    for (const a of accounts) this.add(a);
+  }
+
+  add(a: ChartEntry): void {
+    this.byName.set(a.fullName, a);
+    const lower = a.fullName.toLowerCase();
+    this.byLowerName.set(lower, [...(this.byLowerName.get(lower) ?? []), a]);
+    if (a.number) this.byNumber.set(a.number, a);
+  }
+
+  find(text: string): ChartEntry | undefined {
+    const name = normaliseAccountName(text);
+    const sameCase = this.byLowerName.get(name.toLowerCase());
+    return this.byName.get(name) ?? (sameCase?.length === 1 ? sameCase[0] : undefined) ?? this.byNumber.get(text.trim());
+  }
+}
+
+/** `Assets : Bank` and `Assets:Bank` are one account. */
+export function normaliseAccountName(text: string): string {
+  return text
+    .split(':')
+    .map((part) => part.trim())
+    .join(':');
+}
+
+const RULES: Array<[RegExp, AccountType]> = [
+  [/^(assets?|current assets?)(:.*)?:[^:]*(bank|checking|cheque|current account|savings|cash|petty)/i, 'Bank'],
+  [/^(assets?|current assets?)(:.*)?:[^:]*(receivable|debtors)/i, 'Accounts Receivable'],
+  [/^(assets?|fixed assets?)(:.*)?:[^:]*(fixed|equipment|property|vehicles?|computers?|furniture)/i, 'Fixed Asset'],
+  [/^fixed assets?(:|$)/i, 'Fixed Asset'],
+  [/^(assets?|current assets?)(:|$)/i, 'Other Current Asset'],
+  [/^(liabilit(y|ies))(:.*)?:[^:]*(payable|creditors)/i, 'Accounts Payable'],
+  [/^(liabilit(y|ies))(:.*)?:[^:]*(credit card|card)/i, 'Credit Card'],
+  [/^(liabilit(y|ies))(:.*)?:[^:]*(loan|mortgage|long.term)/i, 'Long Term Liability'],
+  [/^(liabilit(y|ies))(:|$)/i, 'Other Current Liability'],
+  [/^(equity|capital)(:|$)/i, 'Equity'],
+  [/^(expenses?|costs?)(:.*)?:[^:]*(cost of (goods|sales)|cogs)/i, 'Cost of Goods Sold'],
+  [/^(cost of (goods sold|sales)|cogs)(:|$)/i, 'Cost of Goods Sold'],
+  [/^(expenses?|costs?)(:|$)/i, 'Expense'],
+  [/^other income(:|$)/i, 'Other Income'],
+  [/^(income|revenues?|sales)(:|$)/i, 'Income'],
+];
+
+/** The type a new account gets: declared in the file, else told from its name, else null. */
+export function inferAccountType(fullName: string, declared: ReadonlyMap<string, DeclaredAccount>): AccountType | null {
+  const named = declared.get(fullName.toLowerCase())?.type;
+  if (named) return named;
+  // a declared parent's type is its children's, unless their own name says more
+  const byName = RULES.find(([pattern]) => pattern.test(fullName))?.[1] ?? null;
+  if (byName) return byName;
+  const parts = fullName.split(':');
+  for (let i = parts.length - 1; i > 0; i--) {
+    const parent = declared.get(parts.slice(0, i).join(':').toLowerCase())?.type;
+    if (parent) return parent;
+  }
+  return null;
+}
