@@ -21,7 +21,7 @@ import { listBankAccounts } from '../store/banking.js';
 import type { BankAccountRow } from '../store/schema.js';
 import { printJson, UsageError, withStore, organisationFor } from './io.js';
 
-export const USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT FILE... [--json]
+export const BANK_USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT FILE... [--json]
   --format ${FORMATS.join('|')}   (default: told from the content)
   --dry-run                     check and report, write nothing
   --allow-unbalanced            import a statement whose balances do not reconcile
@@ -33,6 +33,7 @@ export const USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT 
        --date-format dd/MM/yyyy  --decimal dot|comma  --delimiter ';'  --encoding windows-1250  --positive-out`;
 
 export async function importCommand(args: string[]): Promise<number> {
+  if (args[0] === 'ledger') return (await import('./import-ledger.js')).importLedgerCommand(args.slice(1));
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -60,9 +61,9 @@ export async function importCommand(args: string[]): Promise<number> {
     },
   });
   const [what, ...files] = positionals;
-  if (what !== 'bank' || !values.org || files.length === 0) throw new UsageError(USAGE);
+  if (what !== 'bank' || !values.org || files.length === 0) throw new UsageError(BANK_USAGE);
   const accountTerm = values.account ?? (values['create-account'] ? values.name : undefined);
-  if (!accountTerm) throw new UsageError(`--account is needed (or --create-account with --name)\n${USAGE}`);
+  if (!accountTerm) throw new UsageError(`--account is needed (or --create-account with --name)\n${BANK_USAGE}`);
   if (values.format !== undefined && !FORMATS.includes(values.format as FormatName)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
   const create = values['create-account'] ? newAccountOptions(values, accountTerm) : null;
   const csv = csvOptions(values);

@@ -24,6 +24,8 @@ const HELP = `ledgerline — the accounting data service
   ledgerline clients revoke CLIENT_ID
   ledgerline import bank --org ORG --account ACCOUNT FILE... [--format F] [--dry-run] [--create-account --name N --type bank|credit_card --currency C] [--json]
                                             import bank or card statements (OFX, QFX, CAMT, CSV, MT940, QIF); see docs/import.md
+  ledgerline import ledger --org ORG FILE... [--format csv|journal] [--allow-new-accounts] [--dry-run] [--json]
+                                            load books into Ledgerline's own ledger from hledger/Ledger journals or general-journal CSV
   ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI ...] [--json]
                                             a verified app (public client, authorization code with PKCE)
   ledgerline apps verify|unverify CLIENT_ID  verified for every organisation (or not), as the operator
@@ -47,7 +49,7 @@ const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>
 
 /** More than the overview's lines, for the commands that have more to say. */
 const DETAIL: Record<string, (args: string[]) => Promise<string>> = {
-  import: async () => (await import('./import.js')).USAGE,
+  import: async () => `${(await import('./import.js')).BANK_USAGE}\n\n${(await import('./import-ledger.js')).LEDGER_USAGE}`,
   call: async (args) => (await import('./call.js')).callHelp(args),
 };
 

@@ -112,6 +112,10 @@ export function auditSentence(action: string, detail: Detail): string {
       const from = detail.file ? ` from ${text(detail.file)}` : '';
       return `Imported ${text(detail.new)} new lines into “${text(detail.account)}”${from} (${text(detail.alreadyPresent)} already there)`;
     }
+    case 'ledger_journal.imported': {
+      const created = Number(detail.accountsCreated) ? `, creating ${text(detail.accountsCreated)} accounts` : '';
+      return `Loaded ${text(detail.new)} transactions (${text(detail.lines)} ledger lines) from ${text(detail.file)}${created} (${text(detail.alreadyPresent)} already there)`;
+    }
     case 'member.removed':
       return `Removed ${text(detail.email)} (${roleLabel(text(detail.role))})`;
     default:
