@@ -71,13 +71,18 @@ interface Found {
 export function settleJournal(journal: ParsedJournal, homeCurrency: string): SettledEntry[] {
   const found: Found[] = [];
   const problem = (code: RefusalCode, where: string, message: string) => found.push({ code, where, message });
+  const known = new Map<string, string | null>();
   const currencyOf = (commodity: string | null, where: string): string | null => {
     if (commodity === null) return homeCurrency;
-    const candidates = SYMBOLS[commodity];
-    const code = candidates ? (candidates.includes(homeCurrency) ? homeCurrency : candidates[0]!) : commodity.toUpperCase();
-    if (isCurrencyCode(code)) return code;
-    problem('unknown_currency', where, `"${commodity}" is not an ISO 4217 currency code`);
-    return null;
+    let code = known.get(commodity);
+    if (code === undefined) {
+      const candidates = SYMBOLS[commodity];
+      const named = candidates ? (candidates.includes(homeCurrency) ? homeCurrency : candidates[0]!) : commodity.toUpperCase();
+      code = isCurrencyCode(named) ? named : null;
+      known.set(commodity, code);
+    }
+    if (code === null) problem('unknown_currency', where, `"${commodity}" is not an ISO 4217 currency code`);
+    return code;
   };
   const entries = journal.entries.flatMap((entry) => {
     const settled = settleEntry(entry, homeCurrency, currencyOf, problem);
