@@ -59,7 +59,7 @@ function postHeadOnly(base: string, path: string, headers: Record<string, string
   });
 }
 
-describe('statement upload refuses before reading the body', () => {
+for (const page of ['bank-import', 'ledger-import']) describe(`${page} upload refuses before reading the body`, () => {
   let store: Store;
   let server: Awaited<ReturnType<typeof startServer>>;
   let books: Awaited<ReturnType<typeof buildBooks>>;
@@ -83,7 +83,7 @@ describe('statement upload refuses before reading the body', () => {
     books = await buildBooks(store);
     await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
     server = await startServer(store, { today: TODAY });
-    path = `/orgs/${books.org.id}/bank-import`;
+    path = `/orgs/${books.org.id}/${page}`;
   });
   after(async () => {
     await server?.close();

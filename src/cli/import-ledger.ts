@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { JOURNAL_FORMATS, type JournalFormat } from '../import/journal/entries.js';
-import { importJournal, JOURNAL_MAX_BYTES, type JournalImportReport } from '../import/journal/load.js';
+import { auditDetail, importJournal, JOURNAL_MAX_BYTES, type JournalImportReport } from '../import/journal/load.js';
 import { ImportRefusal } from '../import/refusal.js';
 import { auditFromCommandLine } from './audit.js';
 import { organisationFor, printJson, UsageError, withStore } from './io.js';
@@ -69,18 +69,6 @@ export async function importLedgerCommand(args: string[]): Promise<number> {
     if (values.json) printJson({ organisation: org.id, files: results, imported: files.length - refused, refused });
     return refused ? 1 : 0;
   });
-}
-
-/** What the audit log keeps of an import: the file and its counts, never its contents. */
-export function auditDetail(report: JournalImportReport): Record<string, unknown> {
-  return {
-    file: report.file,
-    format: report.format,
-    new: report.new,
-    alreadyPresent: report.alreadyPresent,
-    lines: report.lines,
-    accountsCreated: report.accountsCreated.length,
-  };
 }
 
 function reportText(r: JournalImportReport): string {

@@ -14,6 +14,7 @@ import { registerApiClientRoutes } from './routes/org-api-clients-routes.js';
 import { registerAppRoutes } from './routes/org-apps-routes.js';
 import { registerAuditRoutes } from './routes/org-audit-routes.js';
 import { registerBankImportRoutes } from './routes/org-bank-import-routes.js';
+import { registerLedgerImportRoutes } from './routes/org-ledger-import-routes.js';
 import { registerConnectionRoutes } from './routes/org-connections-routes.js';
 import { registerMemberRoutes } from './routes/org-members-routes.js';
 import { registerRoleRoutes } from './routes/org-roles-routes.js';
@@ -38,5 +39,6 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerConnectionRoutes(app, w);
   registerMemberRoutes(app, w);
   registerBankImportRoutes(app, w);
+  registerLedgerImportRoutes(app, w);
   registerAuditRoutes(app, w);
 }

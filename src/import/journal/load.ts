@@ -52,6 +52,18 @@ export interface JournalImportReport {
   notes: string[];
 }
 
+/** What the audit log keeps of an import: the file and its counts, never its contents. */
+export function auditDetail(report: JournalImportReport): Record<string, unknown> {
+  return {
+    file: report.file,
+    format: report.format,
+    new: report.new,
+    alreadyPresent: report.alreadyPresent,
+    lines: report.lines,
+    accountsCreated: report.accountsCreated.length,
+  };
+}
+
 class DryRunDone extends Error {
   constructor(readonly report: JournalImportReport) {
     super('dry run');

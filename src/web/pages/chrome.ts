@@ -45,6 +45,7 @@ export const SETTINGS_TABS = [
   ['connections', 'Connections'],
   ['members', 'Members'],
   ['bank-import', 'Bank statements'],
+  ['ledger-import', 'Books'],
   ['audit', 'Audit log'],
 ] as const;
 

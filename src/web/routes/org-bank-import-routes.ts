@@ -81,7 +81,7 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
 }
 
 /** The rest of the form: its fields, and the file with its name (for the summary). */
-async function readUpload(parts: AsyncIterableIterator<Multipart>): Promise<{ form: Record<string, string>; file?: { fileName: string; data: Buffer } }> {
+export async function readUpload(parts: AsyncIterableIterator<Multipart>): Promise<{ form: Record<string, string>; file?: { fileName: string; data: Buffer } }> {
   const form: Record<string, string> = {};
   let file: { fileName: string; data: Buffer } | undefined;
   for await (const part of parts) {
