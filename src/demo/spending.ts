@@ -10,6 +10,8 @@ import { outstandingBillRow } from './bills.js';
 import { accountId, bankRow, contactId, gather, makeItems, nextNumber, paymentDay, type OrgContext } from './context.js';
 import { documentLines, documentRows, pricePurchase, type DocumentType, type PricedPurchase, type PurchaseItem } from './documents.js';
 import { exchangeRate } from './rates.js';
+import type { PostOptions } from './ledger.js';
+import type { TransactionType } from '../accounting/types.js';
 
 function initials(name: string): string {
   return (
@@ -219,6 +221,20 @@ function receipt(ctx: OrgContext, merchant: Merchant, date: string, items: Purch
   });
 }
 
+/** Posts a paid-on-the-spot purchase against the account that paid it (card or bank), lines from its paper. */
+function postPurchase(
+  ctx: OrgContext,
+  type: TransactionType,
+  pp: PricedPurchase,
+  paidFrom: string,
+  direction: 1 | -1,
+  options: PostOptions,
+  description = `${pp.supplier} — ${pp.items[0]!.description}`,
+): string {
+  const txn = { type, date: pp.date, number: pp.number, contactId: contactId(ctx, pp.supplier), description, lines: documentLines(pp, ctx.chart, ctx.home, paidFrom, direction) };
+  return ctx.books.post(txn, options);
+}
+
 /** A purchase on the company card, often with its receipt; recent receipts may still await publishing. */
 export function cardCharge(ctx: OrgContext, date: string): void {
   const { rng } = ctx;
@@ -227,17 +243,11 @@ export function cardCharge(ctx: OrgContext, date: string): void {
   const pp = receipt(ctx, merchant, date, makeItems(ctx, merchant.items, [1, 1], date, ctx.def.tax.purchaseDefault), `Card ${card.number.slice(-4)} contactless`);
   const documentId = rng.chance(0.7 * ctx.documentShare) ? ctx.makeId('doc') : null;
   const unpublished = documentId !== null && date >= addDays(ctx.asOf, -14) && rng.chance(0.5);
-  const txnId = ctx.books.post(
-    {
-      type: 'card_charge',
-      date,
-      number: pp.number,
-      contactId: contactId(ctx, merchant.name),
-      description: `${merchant.name} — ${pp.items[0]!.description}`,
-      lines: documentLines(pp, ctx.chart, ctx.home, card.ledger_account_id!, 1),
-    },
-    { narration: ctx.narrate.card(merchant.name, merchant.city), documentId: unpublished ? null : documentId, suggest: unpublished },
-  );
+  const txnId = postPurchase(ctx, 'card_charge', pp, card.ledger_account_id!, 1, {
+    narration: ctx.narrate.card(merchant.name, merchant.city),
+    documentId: unpublished ? null : documentId,
+    suggest: unpublished,
+  });
   if (documentId) ctx.books.addDocument(documentRows(ctx, pp, documentId, unpublished ? null : txnId));
 }
 
@@ -247,17 +257,7 @@ export function cardRefund(ctx: OrgContext, date: string): void {
   const merchant = ctx.rng.pick(refundable.length ? refundable : ctx.def.merchants);
   const card = bankRow(ctx, 'card');
   const pp = receipt(ctx, merchant, date, makeItems(ctx, merchant.items, [1, 1], date, ctx.def.tax.purchaseDefault), 'Refund');
-  ctx.books.post(
-    {
-      type: 'card_refund',
-      date,
-      number: pp.number,
-      contactId: contactId(ctx, merchant.name),
-      description: `Refund from ${merchant.name} — ${pp.items[0]!.description}`,
-      lines: documentLines(pp, ctx.chart, ctx.home, card.ledger_account_id!, -1),
-    },
-    { narration: ctx.narrate.cardRefund(merchant.name, merchant.city) },
-  );
+  postPurchase(ctx, 'card_refund', pp, card.ledger_account_id!, -1, { narration: ctx.narrate.cardRefund(merchant.name, merchant.city) }, `Refund from ${merchant.name} — ${pp.items[0]!.description}`);
 }
 
 /** Paid straight from the current account with the debit card: an expense. */
@@ -267,17 +267,7 @@ export function directSpend(ctx: OrgContext, date: string): void {
   const current = bankRow(ctx, 'current');
   const pp = receipt(ctx, merchant, date, makeItems(ctx, merchant.items, [1, 1], date, ctx.def.tax.purchaseDefault), 'Paid by debit card');
   const documentId = rng.chance(0.5 * ctx.documentShare) ? ctx.makeId('doc') : null;
-  const txnId = ctx.books.post(
-    {
-      type: 'expense',
-      date,
-      number: pp.number,
-      contactId: contactId(ctx, merchant.name),
-      description: `${merchant.name} — ${pp.items[0]!.description}`,
-      lines: documentLines(pp, ctx.chart, ctx.home, current.ledger_account_id!, 1),
-    },
-    { narration: ctx.narrate.debitCard(merchant.name), documentId },
-  );
+  const txnId = postPurchase(ctx, 'expense', pp, current.ledger_account_id!, 1, { narration: ctx.narrate.debitCard(merchant.name), documentId });
   if (documentId) ctx.books.addDocument(documentRows(ctx, pp, documentId, txnId));
 }
 
@@ -297,17 +287,7 @@ export function chequeSpend(ctx: OrgContext, date: string): void {
     items: makeItems(ctx, supplier.items, [1, 1], date, ctx.def.tax.purchaseDefault),
     footer: '',
   });
-  ctx.books.post(
-    {
-      type: 'cheque',
-      date,
-      number,
-      contactId: contactId(ctx, supplier.name),
-      description: `${supplier.name} — ${pp.items[0]!.description}`,
-      lines: documentLines(pp, ctx.chart, ctx.home, current.ledger_account_id!, 1),
-    },
-    { narration: ctx.narrate.cheque(number) },
-  );
+  postPurchase(ctx, 'cheque', pp, current.ledger_account_id!, 1, { narration: ctx.narrate.cheque(number) });
 }
 
 /** An employee's expense claim, owed to them in payables until it is reimbursed. */

@@ -1,39 +1,31 @@
 /** Documents held by the service, their lines and original files, always for one organisation. */
 import type { Kysely } from 'kysely';
-import type { Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
+import type { Database, DocumentRow } from './schema.js';
 
 export async function getDocuments(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<DocumentRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('documents').selectAll().where('organisation_id', '=', organisationId).where('id', 'in', ids).execute();
 }
 
-/** Coded lines of several documents in one query, by document then line number. */
-export async function listCodedLines(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<DocumentCodedLineRow[]> {
-  if (documentIds.length === 0) return [];
-  return db
-    .selectFrom('document_coded_lines')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('document_id', 'in', documentIds)
-    .orderBy('document_id')
-    .orderBy('line_no')
-    .orderBy('id')
-    .execute();
+/** Lines of several documents (coded or invoice lines) in one query, by document then line number. */
+function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(table: T) {
+  return async (db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Database[T][]> => {
+    if (documentIds.length === 0) return [];
+    const rows = await (db as Kysely<Database>)
+      .selectFrom(table as 'document_coded_lines')
+      .selectAll()
+      .where('organisation_id', '=', organisationId)
+      .where('document_id', 'in', documentIds)
+      .orderBy('document_id')
+      .orderBy('line_no')
+      .orderBy('id')
+      .execute();
+    return rows as unknown as Database[T][];
+  };
 }
 
-/** Invoice lines of several documents in one query, by document then line number. */
-export async function listInvoiceLines(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<DocumentInvoiceLineRow[]> {
-  if (documentIds.length === 0) return [];
-  return db
-    .selectFrom('document_invoice_lines')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('document_id', 'in', documentIds)
-    .orderBy('document_id')
-    .orderBy('line_no')
-    .orderBy('id')
-    .execute();
-}
+export const listCodedLines = listLines('document_coded_lines');
+export const listInvoiceLines = listLines('document_invoice_lines');
 
 /** Which of these documents have an original file, without reading the files. */
 export async function documentsWithFiles(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Set<string>> {

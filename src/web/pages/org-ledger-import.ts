@@ -1,19 +1,10 @@
 /** Books upload: load a journal (hledger/Ledger or general-journal CSV) into the organisation's own ledger. */
+import type { JournalImportReport } from '../../import/journal/load.js';
 import { html } from '../html.js';
 import { settingsPage, type Viewer } from './chrome.js';
 
-export interface LedgerImportView {
-  file: string;
-  dryRun: boolean;
-  format: string;
-  transactions: number;
-  new: number;
-  alreadyPresent: number;
-  lines: number;
-  period: { from: string; to: string } | null;
-  accountsCreated: string[];
-  contactsCreated: string[];
-}
+/** What the page shows of a load: the loader's own report. */
+export type LedgerImportView = Omit<JournalImportReport, 'notes'>;
 
 export function ledgerImportPage(
   v: Viewer,
