@@ -62,3 +62,9 @@ it('no import cycles', () => {
   for (const file of graph.keys()) visit(file, []);
   assert.deepEqual(cycles, []);
 });
+
+it('the transports and pages write no queries: web/, http/, mcp/ and cli/ read and write through store/', () => {
+  const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom)\(/;
+  const writing = [...importGraph().keys()].filter((file) => ['web', 'http', 'mcp', 'cli'].includes(file.split('/')[0]!) && QUERY.test(readFileSync(join(SRC, file), 'utf8')));
+  assert.deepEqual(writing, []);
+});

@@ -3,6 +3,7 @@
  * sign-in and consent pages, the REST API under /v1, the MCP endpoint at /mcp, protected resource
  * metadata, the OpenAPI document and reference page, health checks, and one error format for all of it.
  */
+import { readsLedger, readsOrganisations } from '../store/readiness.js';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
@@ -183,11 +184,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       }
     };
     await Promise.all([
-      probe('database', () => db.selectFrom('organisations').select('id').limit(1).execute()),
-      ...(options.readStore ? [probe('readReplica', () => options.readStore!.db.selectFrom('organisations').select('id').limit(1).execute())] : []),
+      probe('database', () => readsOrganisations(db)),
+      ...(options.readStore ? [probe('readReplica', () => readsOrganisations(options.readStore!.db))] : []),
       ...(options.countersReady ? [probe('redis', options.countersReady)] : []),
       // the builtin accounting system lives in the database; connected books are checked per organisation on use
-      probe('accounting', () => db.selectFrom('acct_accounts').select('id').limit(1).execute()),
+      probe('accounting', () => readsLedger(db)),
     ]);
     const ready = Object.values(checks).every((c) => c === 'ok');
     if (!ready) reply.code(503).header('retry-after', '5');

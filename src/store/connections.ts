@@ -205,3 +205,28 @@ export async function setClientTrust(db: Kysely<Database>, clientId: string, cha
     .where('client_id', '=', clientId)
     .execute();
 }
+
+/**
+ * A row for a Client ID Metadata Document client (which exists only as a URL until a user
+ * connects it), so it shows among connected apps, can be revoked, and passes the token check.
+ * Another connection that made the row first wins.
+ */
+export async function insertMetadataDocumentClient(db: Kysely<Database>, clientId: string, name: string, metadata: Record<string, unknown>, createdAt: string): Promise<void> {
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      client_id: clientId,
+      kind: 'metadata_document',
+      organisation_id: null,
+      name,
+      verified: 0,
+      blocked: 0,
+      metadata: JSON.stringify(metadata),
+      secret_hash: null,
+      created_by: null,
+      created_at: createdAt,
+      last_used_at: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}

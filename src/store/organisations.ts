@@ -78,3 +78,9 @@ export async function listOrganisations(db: Kysely<Database>): Promise<Organisat
 export async function lockOrganisation(trx: Kysely<Database>, id: string): Promise<void> {
   await trx.updateTable('organisations').set((eb) => ({ name: eb.ref('name') })).where('id', '=', id).execute();
 }
+
+/** Names of several organisations by id (those that still exist). */
+export async function organisationNames(db: Kysely<Database>, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('organisations').select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute();
+}

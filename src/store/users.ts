@@ -66,3 +66,16 @@ export async function organisationsOfUser(db: Kysely<Database>, userId: string):
     .execute();
   return rows.map((r) => ({ id: r.id, name: r.name, role: r.role as Role }));
 }
+
+/** Emails of several users by id (those that still exist). */
+export async function userEmails(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+/** The ids of an organisation's members. */
+export async function memberIds(db: Kysely<Database>, organisationId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('memberships').select('user_id').where('organisation_id', '=', organisationId).execute();
+  return new Set(rows.map((r) => r.user_id));
+}

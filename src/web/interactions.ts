@@ -9,7 +9,8 @@ import { getClient } from '../auth/clients.js';
 import { saveConsent } from '../auth/consents.js';
 import { nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
-import { normaliseEmail, organisationsOfUser } from '../store/users.js';
+import { insertMetadataDocumentClient } from '../store/connections.js';
+import { normaliseEmail, organisationsOfUser, userEmails } from '../store/users.js';
 import type { ExternalIdentityConfig } from '../config.js';
 import type { Limit } from '../config.js';
 import type { RateLimiter } from '../http/rate-limit.js';
@@ -64,7 +65,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
   /** The consent page; after an error, `form` is what the person sent, so their ticks stay as they left them. */
   async function renderConsent(details: Awaited<ReturnType<Provider['interactionDetails']>>, error?: string, form: Form = {}): Promise<string> {
     const accountId = String(details.session?.accountId);
-    const user = await o.db.selectFrom('users').select(['email']).where('id', '=', accountId).executeTakeFirst();
+    const userEmail = (await userEmails(o.db, [accountId])).get(accountId) ?? '';
     const orgs = (await organisationsOfUser(o.db, accountId)).map((g) => ({ id: g.id, name: g.name }));
     const { client, row, name } = await clientView(String(details.params.client_id));
     const trust = await appTrustFor(o.db, row, orgs);
@@ -76,7 +77,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       clientName: name,
       ...trust,
       redirectHost: URL.parse(redirect)?.host ?? redirect,
-      userEmail: user?.email ?? '',
+      userEmail,
       organisations: orgs.length > 1 ? orgs : null,
       ...(orgs.length === 1 ? { singleOrganisation: orgs[0]!.name } : {}),
       readRequested: requested.has('service.read') || !requested.has('service.write'),
@@ -189,21 +190,5 @@ async function ensureClientRow(db: Kysely<Database>, clientId: string, client: {
   if (!client) return;
   const existing = await getClient(db, clientId);
   if (existing) return;
-  await db
-    .insertInto('oauth_clients')
-    .values({
-      client_id: clientId,
-      kind: 'metadata_document',
-      organisation_id: null,
-      name: client.clientName ?? new URL(clientId).host,
-      verified: 0,
-      blocked: 0,
-      metadata: JSON.stringify(client.metadata()),
-      secret_hash: null,
-      created_by: null,
-      created_at: nowIso(),
-      last_used_at: null,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  await insertMetadataDocumentClient(db, clientId, client.clientName ?? new URL(clientId).host, client.metadata(), nowIso());
 }

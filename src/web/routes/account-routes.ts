@@ -4,6 +4,7 @@ import { revokeConsent } from '../../auth/consents.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { consentsOfUser } from '../../store/connections.js';
 import { verificationsOf } from '../../store/client-verifications.js';
+import { organisationNames } from '../../store/organisations.js';
 import { organisationsOfUser } from '../../store/users.js';
 import { trustOf } from '../app-trust.js';
 import { html } from '../html.js';
@@ -36,7 +37,7 @@ export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void
       return { ...c, verified: trustOf(c.verified, verifying.get(c.clientId) ?? new Set(), actsFor).verified };
     });
     const named = [...new Set(connections.flatMap((c) => c.organisationIds))];
-    const names = named.length ? await db.selectFrom('organisations').select(['id', 'name']).where('id', 'in', named).execute() : [];
+    const names = await organisationNames(db, named);
     return sendPage(
       reply,
       accountPage({

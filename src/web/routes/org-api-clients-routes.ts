@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createApiClient, getClient, listApiClients, revokeClient } from '../../auth/clients.js';
 import { writeAudit } from '../../store/audit-log.js';
+import { userEmails } from '../../store/users.js';
 import { html } from '../html.js';
 import { apiClientCreatedPage, apiClientsPage, scopesOf } from '../pages/org-api-clients.js';
 import { confirmPage } from '../pages/chrome.js';
@@ -20,8 +21,8 @@ export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): vo
   async function listing(a: OrgAccess) {
     const rows = await listApiClients(db, a.org.id);
     const creators = rows.map((c) => c.created_by).filter((x): x is string => !!x);
-    const users = creators.length ? await db.selectFrom('users').select(['id', 'email']).where('id', 'in', creators).execute() : [];
-    return rows.map((row) => ({ row, createdBy: users.find((u) => u.id === row.created_by)?.email ?? null }));
+    const emails = await userEmails(db, creators);
+    return rows.map((row) => ({ row, createdBy: (row.created_by && emails.get(row.created_by)) ?? null }));
   }
 
   const ownClient = async (organisationId: string, clientId: string) => {

@@ -5,6 +5,7 @@ import { revokeConsent } from '../../auth/consents.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { clientsVerifiedBy } from '../../store/client-verifications.js';
 import { consentForOrganisation, consentsForOrganisation, liveTokens } from '../../store/connections.js';
+import { memberIds } from '../../store/users.js';
 import { html } from '../html.js';
 import { confirmPage } from '../pages/chrome.js';
 import { connectionsPage } from '../pages/org-connections.js';
@@ -25,7 +26,7 @@ export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): v
     const [listed, clients, members, verifiedHere] = await Promise.all([
       consentsForOrganisation(db, a.org.id),
       listApiClients(db, a.org.id),
-      db.selectFrom('memberships').select('user_id').where('organisation_id', '=', a.org.id).execute(),
+      memberIds(db, a.org.id),
       clientsVerifiedBy(db, a.org.id),
     ]);
     // verified for this organisation: by the operator, or by its own admins
@@ -34,13 +35,12 @@ export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): v
       liveTokens(db, { grantIds: consents.map((c) => c.grantId) }),
       liveTokens(db, { clientIds: clients.map((c) => c.client_id) }),
     ]);
-    const memberIds = new Set(members.map((m) => m.user_id));
     return sendPage(
       reply,
       connectionsPage(
         a.viewer,
         a.org,
-        consents.map((consent) => ({ consent, tokens: byGrant.get(consent.grantId), member: memberIds.has(consent.userId) })),
+        consents.map((consent) => ({ consent, tokens: byGrant.get(consent.grantId), member: members.has(consent.userId) })),
         clients.map((row) => ({ row, tokens: byClient.get(row.client_id) })),
         noticeFrom(request, NOTICES),
       ),
