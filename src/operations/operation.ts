@@ -68,16 +68,19 @@ export function defineCallerOperation<I extends z.ZodObject, O extends z.ZodType
 
 type Kind = 'string' | 'number' | 'boolean' | 'other';
 
-/** The scalar kind under optional/default/nullable wrappers, so text inputs can be converted. */
+/**
+ * The scalar kind under optional/default/nullable wrappers, so text inputs can be converted. Read
+ * through zod's public schema classes; z.coerce is not used because it would read '' as 0 and
+ * 'abc' as NaN, where the service treats an empty text as absent and names a bad value as it was sent.
+ */
 export function scalarKind(schema: z.ZodType): Kind {
-  let s: any = schema;
-  for (let i = 0; i < 10 && s; i++) {
-    const t = s._zod.def.type as string;
-    if (t === 'optional' || t === 'default' || t === 'nullable' || t === 'prefault') s = s._zod.def.innerType;
-    else if (t === 'pipe') s = s._zod.def.in;
-    else if (t === 'number' || t === 'int') return 'number';
-    else if (t === 'boolean') return 'boolean';
-    else if (t === 'string' || t === 'enum' || t === 'literal') return 'string';
+  let s: z.ZodType = schema;
+  for (let i = 0; i < 10; i++) {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodPrefault) s = s.unwrap() as z.ZodType;
+    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
+    else if (s instanceof z.ZodNumber) return 'number';
+    else if (s instanceof z.ZodBoolean) return 'boolean';
+    else if (s instanceof z.ZodString || s instanceof z.ZodEnum || s instanceof z.ZodLiteral) return 'string';
     else return 'other';
   }
   return 'other';
