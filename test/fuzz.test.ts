@@ -37,7 +37,7 @@ import {
 } from './helpers/fuzz.js';
 import { buildMcpBooks, PNG } from './helpers/mcp-books.js';
 import { connect, discover, oidc } from './helpers/oauth.js';
-import { startServer } from './helpers/server.js';
+import { capturingLogger, startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
 const PASSWORD = 'correct horse battery';
@@ -131,9 +131,9 @@ for (const dialect of DIALECTS) {
         // the fuzz is one caller sending hundreds of requests a minute; the limits have their own tests
         rateLimits: defaultRateLimits({ perToken: 1_000_000, perOrganisation: 1_000_000 }),
         // errors with what went wrong (the access line of a 5xx, written after the answer, repeats only its status)
-        log: (entry) => {
+        logger: capturingLogger((entry) => {
           if (entry.level === 'error' && 'message' in entry) errorsLogged.push(entry);
-        },
+        }),
       });
       base = server.baseUrl;
 

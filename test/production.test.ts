@@ -17,7 +17,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { api, discover, oidc } from './helpers/oauth.js';
-import { freePort, startServer } from './helpers/server.js';
+import { capturingLogger, freePort, startServer } from './helpers/server.js';
 import { openTestStore, TEST_DATABASE_URL } from './helpers/store.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 
@@ -210,7 +210,7 @@ describe('faults', () => {
 
   it('health, metrics by operation and status, request ids, and logs without secrets', async () => {
     const lines: Record<string, unknown>[] = [];
-    const server = await startServer(store, { today: TODAY, metricsToken: METRICS_TOKEN, log: (e) => lines.push(e) });
+    const server = await startServer(store, { today: TODAY, metricsToken: METRICS_TOKEN, logger: capturingLogger((e) => lines.push(e)) });
     try {
       assert.deepEqual(await (await fetch(`${server.baseUrl}/healthz`)).json(), { status: 'ok' });
       const ready: any = await (await fetch(`${server.baseUrl}/readyz`)).json();

@@ -5,6 +5,7 @@
  * as `ledgerline serve` does; run.ts starts one with the answer cache as shipped and one without. It listens on 127.0.0.1 only, answers { rss } when asked, and stops
  * when told to, when its parent goes away, or after maxSeconds at the latest.
  */
+import { createLogger } from '../../src/http/logger.js';
 import { createServer } from 'node:net';
 import { buildApp } from '../../src/http/app.js';
 import { defaultRateLimits } from '../../src/config.js';
@@ -45,7 +46,7 @@ const { app } = await buildApp({
   resultCacheBytes: settings.resultCacheMb * 1024 * 1024,
   rateLimits: defaultRateLimits({ perToken: unlimited, perOrganisation: unlimited, tokenEndpointPerAddress: unlimited }),
   // one JSON line per request to stdout, as `ledgerline serve` logs; run.ts sends it to a file
-  log: (entry) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n'),
+  logger: createLogger(),
 });
 await app.listen({ host: '127.0.0.1', port });
 

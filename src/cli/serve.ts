@@ -3,6 +3,7 @@
  * rate-limit counters are shared by every instance; with DATABASE_READ_URL the operations read from
  * a replica. SIGTERM/SIGINT stop accepting, finish the requests in flight, then close.
  */
+import { createLogger } from '../http/logger.js';
 import { loadConfig } from '../config.js';
 import { generateDemo } from '../demo/generate.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.js';
@@ -15,7 +16,6 @@ import { migrate } from '../store/migrate.js';
 import { listOrganisations } from '../store/organisations.js';
 import { findUserByEmail } from '../store/users.js';
 
-const log = (entry: Record<string, unknown>) => process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
 
 /** The demo sign-ins, on every start while the demo users exist (not only on the start that made them). */
 async function demoSignIns(store: Store, baseUrl: string): Promise<string> {
@@ -36,6 +36,8 @@ export async function serveCommand(): Promise<number> {
   }
   const demoNote = await demoSignIns(store, config.baseUrl);
 
+  // JSON lines on standard output, written asynchronously (flushed before the process ends)
+  const logger = createLogger();
   const metrics = new Metrics(store.poolStats);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   redis?.on('error', () => {}); // reported through the fallback below, not as unhandled errors
@@ -43,11 +45,11 @@ export async function serveCommand(): Promise<number> {
     ? new FallbackCounterStore(new RedisCounterStore(redis), {
         degraded(error) {
           metrics.rateLimitDegraded.set(1);
-          log({ level: 'warn', message: 'Redis unreachable: rate limits now hold per instance', detail: error.message });
+          logger.warn({ detail: error.message }, 'Redis unreachable: rate limits now hold per instance');
         },
         recovered() {
           metrics.rateLimitDegraded.set(0);
-          log({ level: 'info', message: 'Redis reachable again: rate limits are shared' });
+          logger.info('Redis reachable again: rate limits are shared');
         },
       })
     : undefined;
@@ -66,7 +68,7 @@ export async function serveCommand(): Promise<number> {
     ...(config.externalIdentity ? { externalIdentity: config.externalIdentity } : {}),
     ...(readStore ? { readStore } : {}),
     ...(counters ? { counters, countersReady: async () => (await redis!.ping()) === 'PONG' } : {}),
-    log,
+    logger,
   });
   await app.listen({ host: config.host, port: config.port });
   process.stdout.write(
@@ -78,11 +80,12 @@ export async function serveCommand(): Promise<number> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log({ level: 'info', message: `${signal}: finishing requests in flight` });
+    logger.info(`${signal}: finishing requests in flight`);
     await app.close(); // stops accepting, waits for in-flight requests
     redis?.disconnect();
     await readStore?.close();
     await store.close();
+    await new Promise<void>((resolve) => logger.flush(() => resolve())); // the buffered lines, before exiting
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

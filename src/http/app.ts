@@ -3,11 +3,12 @@
  * sign-in and consent pages, the REST API under /v1, the MCP endpoint at /mcp, protected resource
  * metadata, the OpenAPI document and reference page, health checks, and one error format for all of it.
  */
+import { silentLogger, type Logger } from './logger.js';
 import { readsLedger, readsOrganisations } from '../store/readiness.js';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createAuthServer, resourcesFor } from '../auth/provider.js';
 import { loadSecrets, type ServiceSecrets } from '../auth/secrets.js';
 import { registerMcp } from '../mcp/routes.js';
@@ -40,7 +41,8 @@ export interface AppOptions {
   refreshGraceSeconds?: number;
   /** Client ID Metadata Document fetching, for tests on loopback */
   metadataDocumentFetch?: typeof fetch;
-  log?: (entry: Record<string, unknown>) => void;
+  /** where the request log and errors go (createLogger); silent by default */
+  logger?: Logger;
   /** a read replica for the operations' own reads (DATABASE_READ_URL) */
   readStore?: Store;
   /** limit for every call to an accounting system */
@@ -103,7 +105,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     limits,
     metrics,
   };
-  const log = options.log ?? (() => {});
 
   // once closing, answers in flight end their connection: an idle keep-alive connection would
   // otherwise hold the shutdown for the server's keep-alive timeout (72 s)
@@ -117,7 +118,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   };
 
   const app = Fastify({
-    logger: false,
+    // Fastify's instance types are declared on its own logger interface, which pino's satisfies
+    loggerInstance: (options.logger ?? silentLogger()) as FastifyBaseLogger,
+    // one line per request, written by the onResponse hook below with the route and the time taken
+    disableRequestLogging: true,
+    requestIdLogLabel: 'requestId',
     bodyLimit: 64 * 1024,
     // a forwarded address is believed only from a configured proxy: otherwise any caller picks its own
     trustProxy: options.trustProxy?.length ? options.trustProxy : false,
@@ -141,14 +146,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onResponse', async (request, reply) => {
     const route = routeLabel(request.routeOptions.url, request.url);
     metrics.observeRequest(route, request.method, String(reply.statusCode), reply.elapsedTime / 1000);
-    log({ level: reply.statusCode >= 500 ? 'error' : 'info', requestId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
+    request.log[reply.statusCode >= 500 ? 'error' : 'info']({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
   });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof OperationError) return sendProblem(reply, problemFrom(error, baseUrl));
     if (isDatabaseUnavailable(error)) {
       // the pool reconnects by itself when the database is back; tell the caller when to retry
-      log({ level: 'warn', requestId: request.id, message: 'database unavailable', detail: (error as Error).message });
+      request.log.warn({ detail: (error as Error).message }, 'database unavailable');
       reply.header('retry-after', '5');
       return sendProblem(reply, problemFrom(new OperationError('database_unavailable', 'the database is unavailable; retry shortly'), baseUrl));
     }
@@ -158,7 +163,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
       return sendProblem(reply, problemFrom(new OperationError(code, (error as Error).message), baseUrl));
     }
-    log({ level: 'error', requestId: request.id, message: (error as Error).message, stack: (error as Error).stack });
+    request.log.error({ stack: (error as Error).stack }, (error as Error).message);
     return sendProblem(reply, internalProblem(baseUrl, request.id));
   });
   app.setNotFoundHandler((request, reply) =>
@@ -207,7 +212,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
   registerProtectedResourceMetadata(app, service);
   registerRest(app, service);
-  registerMcp(app, service, { log, ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}) });
+  registerMcp(app, service, options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {});
   registerDocs(app, service);
   registerWebPages(app, service, options.externalIdentity);
 

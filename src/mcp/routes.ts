@@ -40,7 +40,6 @@ function transportError(code: number, message: string) {
 }
 
 export interface McpOptions {
-  log?: (entry: Record<string, unknown>) => void;
   /** browser origins allowed besides BASE_URL's: parseAllowedOrigins(MCP_ALLOWED_ORIGINS); default loopback */
   allowedOrigins?: readonly string[];
 }
@@ -82,7 +81,6 @@ async function serveLegacy(server: Server, request: Request, body: unknown): Pro
 }
 
 export function registerMcp(app: FastifyInstance, service: ServiceContext, options: McpOptions = {}): void {
-  const log = options.log ?? (() => {});
   const metadataUrl = `${service.baseUrl}/.well-known/oauth-protected-resource/mcp`;
 
   // A server on a loopback address answers only loopback host names: a page whose own name was
@@ -155,16 +153,16 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
       caller: c,
       headers: { header: (name, value) => (res.headersSent ? undefined : res.setHeader(name, value)) },
       requestId: request.id,
-      log,
+      logger: request.log,
     });
     try {
       const web = webRequest(request);
-      const answer = (await isLegacyRequest(web, request.body)) ? await serveLegacy(server, web, request.body) : await serveModern(server, web, request.body, (error) => log({ level: 'warn', requestId: request.id, message: error.message }));
+      const answer = (await isLegacyRequest(web, request.body)) ? await serveLegacy(server, web, request.body) : await serveModern(server, web, request.body, (error) => request.log.warn(error.message));
       res.statusCode = answer.status;
       answer.headers.forEach((value, name) => res.setHeader(name, value));
       res.end(Buffer.from(await answer.arrayBuffer()));
     } catch (error) {
-      log({ level: 'error', requestId: request.id, message: (error as Error).message, stack: (error as Error).stack });
+      request.log.error({ stack: (error as Error).stack }, (error as Error).message);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify(transportError(-32603, `Internal error (request id ${request.id})`)));

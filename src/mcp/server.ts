@@ -9,6 +9,7 @@
  * invalid_request naming each parameter), and it takes zod shapes where the organisation enum is
  * built per token.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { INVALID_PARAMS, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/verify.js';
@@ -33,7 +34,8 @@ export interface McpRequestContext {
   /** the HTTP response's headers, for the rate limit headers */
   headers: HeaderSink;
   requestId: string;
-  log: (entry: Record<string, unknown>) => void;
+  /** the request's logger (it carries the request id) */
+  logger: FastifyBaseLogger;
 }
 
 // a ledger page with a rising line, as a data URI so that clients need no second request to show it
@@ -80,7 +82,7 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
       return result;
     } catch (error) {
       if (error instanceof OperationError) return errorResult(problemFrom(error, service.baseUrl));
-      context.log({ level: 'error', requestId: context.requestId, tool: op.tool, message: (error as Error).message, stack: (error as Error).stack });
+      context.logger.error({ tool: op.tool, stack: (error as Error).stack }, (error as Error).message);
       return errorResult(internalProblem(service.baseUrl, context.requestId));
     }
   });

@@ -1,6 +1,7 @@
 /** A real server on a loopback port, with its own store, for tests that speak HTTP. */
 import { createServer } from 'node:net';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { createLogger, type Logger } from '../../src/http/logger.js';
 import type { Store } from '../../src/store/db.js';
 
 export async function freePort(): Promise<number> {
@@ -17,7 +18,13 @@ export async function freePort(): Promise<number> {
 export async function startServer(store: Store, options: Partial<AppOptions> = {}) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const { app, service } = await buildApp({ store, baseUrl, log: (entry) => entry.level !== 'info' && process.stderr.write(`server: ${JSON.stringify(entry)}\n`), ...options });
+  const logger = createLogger({ level: 'warn', destination: { write: (line: string) => process.stderr.write(`server: ${line}`) } });
+  const { app, service } = await buildApp({ store, baseUrl, logger, ...options });
   await app.listen({ host: '127.0.0.1', port });
   return { app, service, baseUrl, close: () => app.close() };
+}
+
+/** A logger whose every line (info and up) is handed to `sink` as the parsed JSON entry, for tests that read the log. */
+export function capturingLogger(sink: (entry: Record<string, unknown>) => void): Logger {
+  return createLogger({ level: 'info', destination: { write: (line: string) => sink(JSON.parse(line) as Record<string, unknown>) } });
 }
