@@ -4,6 +4,7 @@
  * themselves (unverified), and Client ID Metadata Document clients. oidc-provider reads them
  * through the adapter; the admin pages and CLI list and revoke them here.
  */
+import { clientsOfOrganisation } from '../store/connections.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { newId, nowIso } from '../store/ids.js';
@@ -151,15 +152,7 @@ export async function getClient(db: Kysely<Database>, clientId: string): Promise
   return db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
 }
 
-export async function listApiClients(db: Kysely<Database>, organisationId: string): Promise<OAuthClientRow[]> {
-  return db
-    .selectFrom('oauth_clients')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('kind', '=', 'api_client')
-    .orderBy('created_at')
-    .execute();
-}
+export const listApiClients = (db: Kysely<Database>, organisationId: string) => clientsOfOrganisation(db, organisationId, 'api_client');
 
 /**
  * Revokes a client at once: the client, every token, code and grant it holds, and its consents.

@@ -30,3 +30,11 @@ export const reportOutput = z.object({
 });
 
 export type ReportOutput = z.infer<typeof reportOutput>;
+
+/** What both reports declare alike: their answer's shape, read scope, every role, answers kept per organisation. */
+export const REPORT_DECLARATION = {
+  output: reportOutput,
+  scope: 'service.read',
+  defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
+  reuse: 'organisation',
+} as const;

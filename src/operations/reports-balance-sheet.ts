@@ -6,7 +6,7 @@ import { balanceSheet, isProfitAndLossAccount, reportToMajor } from '../domain/r
 import { invalidParameter } from './errors.js';
 import { defineOperation } from './operation.js';
 import { compareByParam, comparePeriodsParam, dateParam, periodParam } from './params.js';
-import { reportOutput } from './report-output.js';
+import { REPORT_DECLARATION } from './report-output.js';
 
 export const reportsBalanceSheet = defineOperation({
   kind: 'organisation',
@@ -32,10 +32,7 @@ export const reportsBalanceSheet = defineOperation({
         .optional(),
     })
     .strict(),
-  output: reportOutput,
-  scope: 'service.read',
-  defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
-  reuse: 'organisation',
+  ...REPORT_DECLARATION,
   async run(ctx, input) {
     if (input.asAt !== undefined && input.period !== undefined) {
       throw invalidParameter('period', 'give either asAt or period, not both (asAt would override it)');

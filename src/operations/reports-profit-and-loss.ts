@@ -6,7 +6,7 @@ import { profitAndLoss, reportToMajor } from '../domain/report.js';
 import { defineOperation } from './operation.js';
 import { compareByParam, comparePeriodsParam, dateParam, periodParam } from './params.js';
 import { resolvePeriodInput } from './period-input.js';
-import { reportOutput } from './report-output.js';
+import { REPORT_DECLARATION } from './report-output.js';
 
 export const reportsProfitAndLoss = defineOperation({
   kind: 'organisation',
@@ -29,10 +29,7 @@ export const reportsProfitAndLoss = defineOperation({
         .optional(),
     })
     .strict(),
-  output: reportOutput,
-  scope: 'service.read',
-  defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
-  reuse: 'organisation',
+  ...REPORT_DECLARATION,
   async run(ctx, input) {
     const period = resolvePeriodInput(input, ctx, 'this_month');
     const comparing = input.comparePeriods !== undefined || input.compareBy !== undefined;

@@ -184,16 +184,19 @@ export async function selfRegisteredAppsInOrganisation(db: Kysely<Database>, org
   return rows.map(({ members, ...client }) => ({ client, members: Number(members) }));
 }
 
-/** Apps an admin of this organisation registered (verified, public clients). */
-export async function appsRegisteredByOrganisation(db: Kysely<Database>, organisationId: string): Promise<OAuthClientRow[]> {
+/** An organisation's own clients of one kind: its API clients (oldest first) or the apps its admins registered (by name). */
+export async function clientsOfOrganisation(db: Kysely<Database>, organisationId: string, kind: 'api_client' | 'app'): Promise<OAuthClientRow[]> {
   return db
     .selectFrom('oauth_clients')
     .selectAll()
     .where('organisation_id', '=', organisationId)
-    .where('kind', '=', 'app')
-    .orderBy('name')
+    .where('kind', '=', kind)
+    .orderBy(kind === 'app' ? 'name' : 'created_at')
     .execute();
 }
+
+/** Apps an admin of this organisation registered (verified, public clients). */
+export const appsRegisteredByOrganisation = (db: Kysely<Database>, organisationId: string) => clientsOfOrganisation(db, organisationId, 'app');
 
 export async function setClientTrust(db: Kysely<Database>, clientId: string, change: { verified?: boolean; blocked?: boolean }): Promise<void> {
   await db
