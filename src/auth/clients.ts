@@ -4,7 +4,7 @@
  * themselves (unverified), and Client ID Metadata Document clients. oidc-provider reads them
  * through the adapter; the admin pages and CLI list and revoke them here.
  */
-import { clientsOfOrganisation } from '../store/connections.js';
+import { clientsOfOrganisation, unownedClientRow } from '../store/connections.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { newId, nowIso } from '../store/ids.js';
@@ -31,19 +31,7 @@ export async function insertDynamicClient(db: Kysely<Database>, payload: Record<
   const name = typeof metadata.client_name === 'string' && metadata.client_name.trim() ? metadata.client_name.trim() : 'Unnamed app';
   await db
     .insertInto('oauth_clients')
-    .values({
-      client_id: String(client_id),
-      kind: 'dynamic',
-      organisation_id: null,
-      name,
-      verified: 0,
-      blocked: 0,
-      metadata: JSON.stringify(metadata),
-      secret_hash: null,
-      created_by: null,
-      created_at: nowIso(),
-      last_used_at: null,
-    })
+    .values(unownedClientRow(String(client_id), 'dynamic', name, metadata))
     .onConflict((oc) => oc.column('client_id').doUpdateSet({ metadata: JSON.stringify(metadata), name }))
     .execute();
 }

@@ -5,6 +5,7 @@
  * Token ids are never read here: only which grant or client a token belongs to, and when it ends.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { nowIso } from './ids.js';
 import type { Database, OAuthClientRow } from './schema.js';
 
 type ConsentScope = ExpressionBuilder<Database & { k: Database['oauth_consents'] }, 'k'>;
@@ -209,27 +210,32 @@ export async function setClientTrust(db: Kysely<Database>, clientId: string, cha
     .execute();
 }
 
+/** A client no organisation owns (self-registered, or known by its metadata document): public, unverified, unblocked. */
+export function unownedClientRow(clientId: string, kind: 'dynamic' | 'metadata_document', name: string, metadata: Record<string, unknown>): OAuthClientRow {
+  return {
+    client_id: clientId,
+    kind,
+    organisation_id: null,
+    name,
+    verified: 0,
+    blocked: 0,
+    metadata: JSON.stringify(metadata),
+    secret_hash: null,
+    created_by: null,
+    created_at: nowIso(),
+    last_used_at: null,
+  };
+}
+
 /**
  * A row for a Client ID Metadata Document client (which exists only as a URL until a user
  * connects it), so it shows among connected apps, can be revoked, and passes the token check.
  * Another connection that made the row first wins.
  */
-export async function insertMetadataDocumentClient(db: Kysely<Database>, clientId: string, name: string, metadata: Record<string, unknown>, createdAt: string): Promise<void> {
+export async function insertMetadataDocumentClient(db: Kysely<Database>, clientId: string, name: string, metadata: Record<string, unknown>): Promise<void> {
   await db
     .insertInto('oauth_clients')
-    .values({
-      client_id: clientId,
-      kind: 'metadata_document',
-      organisation_id: null,
-      name,
-      verified: 0,
-      blocked: 0,
-      metadata: JSON.stringify(metadata),
-      secret_hash: null,
-      created_by: null,
-      created_at: createdAt,
-      last_used_at: null,
-    })
+    .values(unownedClientRow(clientId, 'metadata_document', name, metadata))
     .onConflict((oc) => oc.doNothing())
     .execute();
 }

@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
 import { getClient } from '../auth/clients.js';
 import { saveConsent } from '../auth/consents.js';
-import { nowIso } from '../store/ids.js';
 import type { Database } from '../store/schema.js';
 import { insertMetadataDocumentClient } from '../store/connections.js';
 import { normaliseEmail, organisationsOfUser, userEmails } from '../store/users.js';
@@ -190,5 +189,5 @@ async function ensureClientRow(db: Kysely<Database>, clientId: string, client: {
   if (!client) return;
   const existing = await getClient(db, clientId);
   if (existing) return;
-  await insertMetadataDocumentClient(db, clientId, client.clientName ?? new URL(clientId).host, client.metadata(), nowIso());
+  await insertMetadataDocumentClient(db, clientId, client.clientName ?? new URL(clientId).host, client.metadata());
 }
