@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { JWK } from 'jose';
 import { isPostgresUrl } from './store/db.js';
 import { isLoopbackHost } from './domain/loopback.js';
-import { parseAllowedOrigins } from './mcp/origins.js';
+import { parseAllowedOrigins } from './domain/origins.js';
 
 export interface Config {
   production: boolean;

@@ -68,3 +68,20 @@ it('the transports and pages write no queries: web/, http/, mcp/ and cli/ read a
   const writing = [...importGraph().keys()].filter((file) => ['web', 'http', 'mcp', 'cli'].includes(file.split('/')[0]!) && QUERY.test(readFileSync(join(SRC, file), 'utf8')));
   assert.deepEqual(writing, []);
 });
+
+it('the files beside the floors stand on them too: config, provisioning, import and the demo reach no transport, page or OAuth code', () => {
+  // what each may import besides itself; none may reach auth/, http/, mcp/, web/ or cli/
+  const allowed: Record<string, string[]> = {
+    'config.ts': ['domain', 'store'],
+    'provision.ts': ['domain', 'store', 'operations'],
+    import: ['domain', 'store', 'accounting'],
+    demo: ['domain', 'store', 'accounting', 'operations', 'provision.ts', 'import'],
+  };
+  const top = (file: string) => file.split('/')[0]!;
+  const wrong = [...importGraph()].flatMap(([file, targets]) => {
+    const rules = allowed[top(file)];
+    if (!rules) return [];
+    return targets.filter((t) => top(t) !== top(file) && !rules.includes(top(t))).map((t) => `${file} → ${t}`);
+  });
+  assert.deepEqual(wrong, []);
+});

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createApiClient } from '../src/auth/clients.js';
-import { originPolicy, parseAllowedOrigins } from '../src/mcp/origins.js';
+import { originPolicy, parseAllowedOrigins } from '../src/domain/origins.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { clientCredentialsToken, connectWithToken } from './helpers/mcp.js';

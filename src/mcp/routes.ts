@@ -18,7 +18,7 @@ import type { Scope } from '../operations/operation.js';
 import { createMcpServer } from './server.js';
 import { isLoopbackHost } from '../domain/loopback.js';
 import { isRefusedBatch } from './batches.js';
-import { DEFAULT_ALLOWED_ORIGINS, originPolicy } from './origins.js';
+import { DEFAULT_ALLOWED_ORIGINS, originPolicy } from '../domain/origins.js';
 
 const MCP_PATHS = ['/mcp', '/mcp/'] as const;
 

@@ -8,7 +8,7 @@
  * default is "loopback": a page served from the user's own machine on any port, as browser-based
  * clients such as MCP Inspector (http://localhost:6274) are.
  */
-import { isLoopbackHost } from '../domain/loopback.js';
+import { isLoopbackHost } from './loopback.js';
 
 /** The entry of MCP_ALLOWED_ORIGINS that stands for every http(s) origin on a loopback host. */
 export const LOOPBACK_ORIGINS = 'loopback';
