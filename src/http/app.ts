@@ -3,6 +3,8 @@
  * sign-in and consent pages, the REST API under /v1, the MCP endpoint at /mcp, protected resource
  * metadata, the OpenAPI document and reference page, health checks, and one error format for all of it.
  */
+import { notFoundPage } from '../web/pages/not-found.js';
+import { sendPage } from '../web/respond.js';
 import { silentLogger, type Logger } from './logger.js';
 import { readsLedger, readsOrganisations } from '../store/readiness.js';
 import { readFileSync } from 'node:fs';
@@ -166,9 +168,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     request.log.error({ stack: (error as Error).stack }, (error as Error).message);
     return sendProblem(reply, internalProblem(baseUrl, request.id));
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problemFrom(new OperationError('not_found', `nothing at ${request.method} ${request.url.split('?')[0]}`), baseUrl)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // a browser following a link gets a page; API clients (Accept: JSON or anything) get the problem
+    if (request.method === 'GET' && /\btext\/html\b/.test(request.headers.accept ?? '')) return sendPage(reply, notFoundPage(path), 404);
+    return sendProblem(reply, problemFrom(new OperationError('not_found', `nothing at ${request.method} ${path}`), baseUrl));
+  });
 
   await app.register(formbody);
   await registerAuthServer(app, service);

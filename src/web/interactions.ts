@@ -2,6 +2,9 @@
  * The sign-in and consent steps of the authorization code flow. oidc-provider hands the browser
  * here (/oauth/interaction/:uid); we show the page, check the form, and hand the result back.
  */
+import { createWebSession, endWebSession } from '../store/web-sessions.js';
+import { readCookie } from './cookies.js';
+import { sessionCookieName, sessionCookieValue } from './web-context.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
@@ -113,6 +116,13 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       return again(result.message, result.status);
     }
     const user = result.user;
+    // signing in to connect an app signs in to the pages too, so /account needs no second sign-in;
+    // a session the browser had before ends (a fresh session id on every sign-in)
+    const secure = new URL(o.baseUrl).protocol === 'https:';
+    const previous = readCookie(request.headers.cookie, sessionCookieName(secure));
+    if (previous) await endWebSession(o.db, previous);
+    const { token } = await createWebSession(o.db, user.id, 'password');
+    reply.raw.setHeader('set-cookie', sessionCookieValue(secure, token));
     reply.hijack();
     await o.provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });

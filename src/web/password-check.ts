@@ -17,7 +17,7 @@ export interface SignInLimits {
 
 export type PasswordCheck =
   | { ok: true; user: UserRow }
-  | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
+  | { ok: false; status: 400 | 401 | 429; message: string; retryAfter?: number };
 
 // verifying against this keeps a wrong email as slow as a wrong password
 const DUMMY_HASH = hash('ledgerline-timing-equaliser');
@@ -27,6 +27,9 @@ export async function checkPassword(
   input: { email: string; password: string; address: string },
 ): Promise<PasswordCheck> {
   const email = input.email.trim().toLowerCase();
+  // a form sent empty is not an attempt: say what is missing, and count nothing
+  if (!email) return { ok: false, status: 400, message: 'Enter your email address.' };
+  if (!input.password) return { ok: false, status: 400, message: 'Enter your password.' };
   // Every attempt is counted before the password is checked, atomically in the counter store, so
   // concurrent attempts cannot all slip past a look at the count; a success gives its count back,
   // so only failures (and attempts refused while throttled) use up the limits.

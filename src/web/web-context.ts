@@ -26,6 +26,16 @@ export interface WebContext {
   };
 }
 
+/** The pages' session cookie: its name (with the __Host- prefix on https) and a Set-Cookie value for a new session. */
+export function sessionCookieName(secure: boolean): string {
+  return cookieName('ledgerline_session', secure, '/');
+}
+
+export function sessionCookieValue(secure: boolean, token: string): string {
+  // the browser may keep it no longer than the session's absolute end; idle expiry is checked on the server
+  return serializeCookie(sessionCookieName(secure), token, { path: '/', secure, maxAge: SESSION_ABSOLUTE_SECONDS });
+}
+
 export function createWebContext(service: ServiceContext, external: ExternalIdentity | undefined): WebContext {
   const secure = new URL(service.baseUrl).protocol === 'https:';
   return {
@@ -34,7 +44,7 @@ export function createWebContext(service: ServiceContext, external: ExternalIden
     secure,
     external,
     cookies: {
-      session: cookieName('ledgerline_session', secure, '/'),
+      session: sessionCookieName(secure),
       signIn: cookieName('ledgerline_signin', secure, '/'),
       external: 'ledgerline_external',
       externalDone: 'ledgerline_external_done',
@@ -57,8 +67,7 @@ export function sessionCsrf(w: WebContext, session: WebSession): string {
 }
 
 export function setSessionCookie(w: WebContext, reply: FastifyReply, token: string): void {
-  // the browser may keep it no longer than the session's absolute end; idle expiry is checked on the server
-  reply.header('set-cookie', serializeCookie(w.cookies.session, token, { path: '/', secure: w.secure, maxAge: SESSION_ABSOLUTE_SECONDS }));
+  reply.header('set-cookie', sessionCookieValue(w.secure, token));
 }
 
 export function clearSessionCookie(w: WebContext, reply: FastifyReply): void {
