@@ -214,7 +214,9 @@ for (const dialect of DIALECTS) {
       const orgs = await api(base, '/v1/organisations', tokens.access_token);
       assert.deepEqual(orgs.body.organisations.map((o: any) => o.name).sort(), ['Harbour Lights CIC', 'Test Books Ltd']);
 
-      await signIn(page, base, priya.email);
+      // signing in to connect the app signed her in to the pages too
+      await page.goto(`${base}/account`);
+      assert.equal(page.url(), `${base}/account`, 'no second sign-in');
       const card = page.locator('li.connection', { hasText: 'Books Viewer' });
       const text = (await card.textContent())!.replace(/\s+/g, ' ');
       assert.match(text, /Books Viewer Verified app/);
