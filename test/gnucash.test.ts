@@ -243,6 +243,19 @@ describe('GnuCash: ledger account transactions', () => {
   const ledger = (input: Record<string, unknown>) => run(ledgerAccountTransactions, orgs.book, input);
   const rows = (r: any) => r.transactions.map((t: any) => [t.date, t.type, t.number, t.supplier, t.description, t.account, t.amount]);
 
+  it("on every income account the movement is the account's own, equal to GnuCash's P&L row, and a list without its invoices says so", async () => {
+    const chart = await run(accountsList, orgs.book, {});
+    const gnucash = readGnuCashReport('pl-2026');
+    const parents = new Set(chart.accounts.map((a: any) => a.parentId));
+    const income = chart.accounts.filter((a: any) => a.classification === 'Revenue' && !parents.has(a.id) && gnucash.accounts.has(a.id));
+    assert.ok(income.length >= 2, `${income.length} income accounts`);
+    for (const account of income) {
+      const r = await ledger({ account: account.id, from: '2026-01-01', to: '2026-12-31' });
+      assert.equal(Math.round(r.movement * 100), gnucash.accounts.get(account.id), `${account.fullName}: movement equals GnuCash`);
+      if (r.movement !== r.total) assert.match(r.notes[0], new RegExp(`^Not the whole account: .*${account.fullName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} moved`));
+    }
+  });
+
   it('vendor bills and a credit note, typed, numbered and described from the documents', async () => {
     const r = await ledger({ account: '6020', from: '2025-01-01', to: '2025-12-31' });
     assert.equal(r.account.fullName, 'Expenses:Office:Stationery');

@@ -140,6 +140,28 @@ describeEachDialect(
       ]);
     });
 
+    it('never a silent partial answer: movement is the whole account, and notes say what the list leaves out (Sales, Receivable, VAT)', async () => {
+      const june = { from: '2025-06-01', to: '2025-06-30' };
+      const sales = await ledger({ account: 'Sales', ...june });
+      assert.deepEqual([sales.total, sales.count, sales.movement], [0, 0, 10_000], 'the invoice is not a listed type; the movement says what happened');
+      assert.match(sales.notes[0], /^Not the whole account: this list holds the bill, expense, cheque, card_charge, card_refund, supplier_credit, deposit lines \(0\.00 GBP\); Sales moved 10,000\.00 GBP in the period in all, 10,000\.00 GBP of it through 1 invoice, customer payment, journal or transfer line\(s\) not listed here/);
+      const vat = await ledger({ account: 'VAT', ...june });
+      assert.deepEqual([vat.total, vat.movement], [0, 2_000]);
+      assert.match(vat.notes[0], /^Not the whole account/);
+      const receivable = await ledger({ account: 'Accounts Receivable', ...june });
+      assert.deepEqual([receivable.total, receivable.movement], [0, 12_000]);
+      assert.match(receivable.notes[0], /^Not the whole account: .*Accounts Receivable moved 12,000\.00 GBP in the period in all/);
+
+      const rent = await ledger({ account: 'Rent', from: '2026-02-01', to: '2026-02-28' });
+      assert.equal(rent.movement, rent.total, 'an account of listed lines only: movement is the total');
+      assert.ok(!rent.notes.some((n: string) => n.startsWith('Not the whole account')), 'and no note');
+      const office = await ledger({ account: 'Office', ...AUG_NOV });
+      assert.equal(office.movement, office.total, 'the 15 Nov reclass between its sub-accounts moves nothing in all');
+      assert.ok(!office.notes.some((n: string) => n.startsWith('Not the whole account')));
+      const bySupplier = await ledger({ account: 'Office', supplier: 'Acme Software', ...AUG_NOV });
+      assert.ok(!bySupplier.notes.some((n: string) => n.startsWith('Not the whole account')), 'with a supplier the list is meant to be part of the account');
+    });
+
     it('refuses invalid input, naming each parameter', async () => {
       const missing = await rejection(() => ledger({}));
       assert.deepEqual(missing.errors.map((e: any) => e.parameter), ['account']);

@@ -70,7 +70,7 @@ export const ledgerAccountTransactions = defineOperation({
   title: 'Ledger account transactions',
   summary: 'Everything coded to one account in a period, in home currency, one row per line.',
   description:
-    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null); detailForTop nests the lines of the largest N groups (the other groups\' `transactions` are null). reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise). A line\'s `document` is the service document it was published from, else the accounting system\'s own document behind it (a GnuCash bill, id gnucash:<guid>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
+    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null); detailForTop nests the lines of the largest N groups (the other groups\' `transactions` are null). reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise). `movement` is always the account\'s whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement (or reports), not from total. A line\'s `document` is the service document it was published from, else the accounting system\'s own document behind it (a GnuCash bill, id gnucash:<guid>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
   input: z
     .object({
       account: textParam().min(1, { message: 'must not be empty' }).describe('The account: its name, full name (Parent:Child), number or id (see accounts_list). Sub-accounts are included.'),
@@ -118,6 +118,11 @@ export const ledgerAccountTransactions = defineOperation({
       .describe('the groups with groupBy supplier or month; null with groupBy none'),
     transactions: z.array(transactionSchema).nullable().describe('the lines with groupBy none; null when grouped (see groups)'),
     truncated: z.boolean(),
+    movement: z
+      .number()
+      .describe(
+        "the account's whole movement in the period (every transaction type and contact, sub-accounts included), same sign as total; when it differs from total, notes says what the list leaves out",
+      ),
     reconciliation: z
       .object({
         accountingSystemTotal: z.number(),
@@ -199,13 +204,27 @@ export const ledgerAccountTransactions = defineOperation({
       );
     }
 
+    // the account's whole movement, so a list of purchase-side lines is never read as the account's
+    // activity: on Sales or VAT it is mostly invoices and journals, which the list leaves out
+    const own = await ctx.accounting.accountTotals([{ from: period.from, to: period.to }], query.accountIds);
+    let accountingTotal = 0;
+    for (const amounts of own.values()) accountingTotal += amounts[0]!;
+    const otherQuery: LineQuery = { ...query, types: OTHER_TYPES };
+    let other: { amount: number; count: number } | undefined;
+    const otherTotals = async () => (other ??= sumGroups(await ctx.accounting.lineTotals(otherQuery, 'none')));
+    if (suppliers === undefined && !input.reconcile && accountingTotal !== total) {
+      const { amount, count: otherCount } = await otherTotals();
+      notes.unshift(
+        `Not the whole account: this list holds the ${LISTED_TYPES.join(', ')} lines (${formatMoney(sign * total, currency)}); ` +
+          `${account.fullName} moved ${formatMoney(sign * accountingTotal, currency)} in the period in all` +
+          (otherCount ? `, ${formatMoney(sign * amount, currency)} of it through ${otherCount} invoice, customer payment, journal or transfer line(s) not listed here (reconcile=true lists them)` : '') +
+          '. Use movement for the account\'s activity.',
+      );
+    }
+
     let reconciliation = null;
     if (input.reconcile) {
-      const own = await ctx.accounting.accountTotals([{ from: period.from, to: period.to }], query.accountIds);
-      let accountingTotal = 0;
-      for (const amounts of own.values()) accountingTotal += amounts[0]!;
-      const otherQuery: LineQuery = { ...query, types: OTHER_TYPES };
-      const other = sumGroups(await ctx.accounting.lineTotals(otherQuery, 'none'));
+      const other = await otherTotals();
       const entries = await ctx.accounting.lines(otherQuery, RECONCILE_ENTRIES_MAX);
       const explained = other.amount;
       const difference = accountingTotal - total;
@@ -244,6 +263,7 @@ export const ledgerAccountTransactions = defineOperation({
       groups,
       transactions,
       truncated,
+      movement: money(accountingTotal),
       reconciliation,
       notes,
     };
