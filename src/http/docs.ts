@@ -31,11 +31,11 @@ ${OPERATIONS.map((op) => {
   ${op.tool ? html`<p class="muted">MCP tool: <code>${op.tool}</code>. Default roles: ${op.kind === 'organisation' ? op.defaultRoles.join(', ') : 'any'}.</p>` : ''}
   ${
     Object.keys(shape).length
-      ? html`<table><thead><tr><th scope="col">Parameter</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>
+      ? html`<div class="scroll"><table><thead><tr><th scope="col">Parameter</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>
     ${Object.entries(shape).map(
       ([name, field]) => html`<tr><td><code>${name}</code></td><td>${field.safeParse(undefined).success ? 'no' : 'yes'}</td><td>${field.description ?? ''}</td></tr>`,
     )}
-  </tbody></table>`
+  </tbody></table></div>`
       : html`<p class="muted">No parameters.</p>`
   }
 </section>`;
@@ -44,9 +44,9 @@ ${OPERATIONS.map((op) => {
   <h2>Errors</h2>
   <p>Errors are <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>, <code>status</code>,
   <code>detail</code>, a stable <code>code</code>, and <code>errors[]</code> (parameter, message) for invalid input.</p>
-  <table><thead><tr><th scope="col">code</th><th scope="col">status</th><th scope="col">meaning</th></tr></thead><tbody>
+  <div class="scroll"><table><thead><tr><th scope="col">code</th><th scope="col">status</th><th scope="col">meaning</th></tr></thead><tbody>
   ${PROBLEM_CODES.map((code) => html`<tr id="${problemAnchor(code)}"><td><code>${code}</code></td><td>${PROBLEMS[code].status}</td><td>${PROBLEMS[code].meaning}</td></tr>`)}
-  </tbody></table>
+  </tbody></table></div>
 </section>`;
   const rendered = page('API reference', body, { wide: true });
   app.get('/docs', async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').send(rendered));

@@ -56,7 +56,7 @@ ${
   ${
     v.organisations.length === 0
       ? html`<p class="muted">You are not a member of any organisation yet.</p>`
-      : html`<table>
+      : html`<div class="scroll"><table>
     <caption class="visually-hidden">Organisations you belong to and your role in each</caption>
     <thead><tr><th scope="col">Organisation</th><th scope="col">Your role</th><th scope="col"><span class="visually-hidden">Settings</span></th></tr></thead>
     <tbody>${v.organisations.map(
@@ -64,7 +64,7 @@ ${
         isAdminRole(o.role) ? html`<a href="/orgs/${o.id}/api-clients">Manage settings<span class="visually-hidden"> of ${o.name}</span></a>` : ''
       }</td></tr>`,
     )}</tbody>
-  </table>`
+  </table></div>`
   }
 </section>`,
     { current: 'account' },

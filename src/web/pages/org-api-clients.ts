@@ -38,7 +38,7 @@ export function apiClientsPage(
 ${
   clients.length === 0
     ? html`<p class="muted">No API clients yet.</p>`
-    : html`<table>
+    : html`<div class="scroll"><table>
   <caption>API clients of ${org.name}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Access</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${clients.map(
@@ -51,7 +51,7 @@ ${
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/api-clients/${row.client_id}/revoke">Revoke<span class="visually-hidden"> ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>
-</table>`
+</table></div>`
 }`,
     options,
   );

@@ -49,7 +49,7 @@ export function appsPage(
 ${
   registered.length === 0
     ? html`<p class="muted">No apps registered yet.</p>`
-    : html`<table>
+    : html`<div class="scroll"><table>
   <caption class="visually-hidden">Apps registered by ${org.name}</caption>
   <thead><tr><th scope="col">App</th><th scope="col">Client ID</th><th scope="col">Redirect URIs</th><th scope="col">Registered</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${registered.map(
@@ -62,7 +62,7 @@ ${
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/apps/${row.client_id}/remove">Remove<span class="visually-hidden"> ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>
-</table>`
+</table></div>`
 }
 
 <h3>Connected by members</h3>
@@ -70,7 +70,7 @@ ${
 ${
   connected.length === 0
     ? html`<p class="muted">No member has connected a self-registered app.</p>`
-    : html`<table>
+    : html`<div class="scroll"><table>
   <caption class="visually-hidden">Self-registered apps connected by members of ${org.name}</caption>
   <thead><tr><th scope="col">App</th><th scope="col">How it registered</th><th scope="col">Redirect URIs</th><th scope="col">Members</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${connected.map(
@@ -94,7 +94,7 @@ ${
     }</td>
   </tr>`,
   )}</tbody>
-</table>`
+</table></div>`
 }`,
     options,
   );

@@ -13,7 +13,7 @@ export function auditPage(v: Viewer, org: { id: string; name: string }, entries:
 ${
   entries.length === 0
     ? html`<p class="muted">Nothing has been changed yet.</p>`
-    : html`<table>
+    : html`<div class="scroll"><table>
   <caption class="visually-hidden">Audit log of ${org.name}, newest first</caption>
   <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead>
   <tbody>${entries.map((e) => {
@@ -29,7 +29,7 @@ ${
     <td>${auditSentence(e.action, detail)}<br><code class="small">${e.action}</code></td>
   </tr>`;
   })}</tbody>
-</table>`
+</table></div>`
 }
 ${older ? html`<p><a href="${older}">Older entries</a></p>` : ''}`,
   );

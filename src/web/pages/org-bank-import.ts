@@ -35,9 +35,9 @@ ${
   <p>${r.format} statement for <strong>${r.account}</strong>: <strong>${r.new}</strong> new, ${r.alreadyPresent} already present, ${r.skipped.length} skipped. Balance now ${r.balance}.</p>
   ${
     r.statements.length
-      ? html`<table><caption class="visually-hidden">Statement balances beside the ones Ledgerline computes</caption><thead><tr><th scope="col">Statement</th><th scope="col">Opening</th><th scope="col">Closing</th><th scope="col">Closing computed</th></tr></thead><tbody>
+      ? html`<div class="scroll"><table><caption class="visually-hidden">Statement balances beside the ones Ledgerline computes</caption><thead><tr><th scope="col">Statement</th><th scope="col">Opening</th><th scope="col">Closing</th><th scope="col">Closing computed</th></tr></thead><tbody>
     ${r.statements.map((s) => html`<tr><td>${s.where}</td><td>${s.opening}</td><td>${s.closing}</td><td>${s.computedClosing}</td></tr>`)}
-  </tbody></table>`
+  </tbody></table></div>`
       : ''
   }
   ${r.skipped.length ? html`<h3>Skipped</h3><ul>${r.skipped.map((s) => html`<li>${s.where}: ${s.reason}</li>`)}</ul>` : ''}

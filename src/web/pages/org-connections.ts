@@ -30,7 +30,7 @@ export function connectionsPage(
 ${
   consents.length === 0
     ? html`<p class="muted">No one has connected an app to ${org.name}.</p>`
-    : html`<table>
+    : html`<div class="scroll"><table>
   <caption class="visually-hidden">Apps people connected to ${org.name}</caption>
   <thead><tr><th scope="col">Person</th><th scope="col">App</th><th scope="col">Covers</th><th scope="col">Access</th><th scope="col">Live tokens</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${consents.map(
@@ -44,13 +44,13 @@ ${
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/connections/${c.grantId}/revoke">Disconnect<span class="visually-hidden"> ${c.clientName} for ${c.userEmail}</span></a></td>
   </tr>`,
   )}</tbody>
-</table>`
+</table></div>`
 }
 <h3>API clients</h3>
 ${
   clients.length === 0
     ? html`<p class="muted">${org.name} has no API clients.</p>`
-    : html`<table>
+    : html`<div class="scroll"><table>
   <caption class="visually-hidden">API clients of ${org.name} and their live tokens</caption>
   <thead><tr><th scope="col">API client</th><th scope="col">Live tokens</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${clients.map(
@@ -61,7 +61,7 @@ ${
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/api-clients/${row.client_id}/revoke?from=connections">Revoke<span class="visually-hidden"> ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>
-</table>`
+</table></div>`
 }`,
     options,
   );

@@ -22,7 +22,7 @@ export function membersPage(
     org,
     'members',
     html`<p class="muted">A role decides which operations a person's connected apps may call (see Role permissions). Removing someone stops their apps acting for ${org.name} on the next call.</p>
-<table>
+<div class="scroll"><table>
   <caption class="visually-hidden">Members of ${org.name}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Member since</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${members.map((m) => {
@@ -51,7 +51,7 @@ export function membersPage(
     }</td>
   </tr>`;
   })}</tbody>
-</table>`,
+</table></div>`,
     options,
   );
 }

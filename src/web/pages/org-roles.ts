@@ -20,7 +20,7 @@ export function rolesPage(v: Viewer, org: { id: string; name: string }, rows: Ro
 <form method="post" action="/orgs/${org.id}/roles">
   <input type="hidden" name="csrf" value="${v.csrf}">
   <div class="table-scroll">
-  <table class="grid">
+  <div class="scroll"><table class="grid">
     <caption class="visually-hidden">Operations by role: a ticked box allows that role to call the operation</caption>
     <thead><tr><th scope="col">Operation</th>${ROLES.map((r) => html`<th scope="col" class="center">${roleLabel(r)}</th>`)}</tr></thead>
     <tbody>${rows.map(
@@ -32,7 +32,7 @@ export function rolesPage(v: Viewer, org: { id: string; name: string }, rows: Ro
       )}
     </tr>`,
     )}</tbody>
-  </table>
+  </table></div>
   </div>
   <div class="actions"><button type="submit">Save permissions</button></div>
 </form>`,

@@ -1,0 +1,113 @@
+/**
+ * Every page fits a phone (issue 18 item 2): each page, signed out, signed in and as an organisation
+ * admin, at 390 px and at 1280 px in Debian's Chromium, has no horizontal overflow (tables scroll
+ * inside their own box), and is saved as test-output/screenshots/width-<page>-<width>.png to look at.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { hash } from '@node-rs/argon2';
+import type { Page } from 'playwright-core';
+import { createApiClient, registerApp } from '../src/auth/clients.js';
+import type { Store } from '../src/store/db.js';
+import { buildBooks, TODAY } from './helpers/books.js';
+import { launchBrowser, screenshot, type PersonBrowser } from './helpers/chromium.js';
+import { authorizationRequest, discover } from './helpers/oauth.js';
+import { startServer } from './helpers/server.js';
+import { openTestStore } from './helpers/store.js';
+
+const PASSWORD = 'correct horse battery';
+const REDIRECT = 'http://127.0.0.1:53682/callback';
+const WIDTHS = [390, 1280];
+
+/** How far the page is wider than the window, and the widest elements that stick out. */
+async function overflow(page: Page): Promise<{ by: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const by = document.documentElement.scrollWidth - width;
+    const culprits = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > width + 1)
+      // an element inside a box that scrolls sideways is allowed past the window: its box scrolls
+      .filter((e) => !e.parentElement?.closest('.scroll, pre'))
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ').join('.')}` : ''} (${Math.round(e.getBoundingClientRect().right)} px)`);
+    return { by, culprits };
+  });
+}
+
+describe('every page fits a phone and a desktop', () => {
+  let store: Store;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let books: Awaited<ReturnType<typeof buildBooks>>;
+  let browser: PersonBrowser;
+  let pages: Array<[string, string]>;
+
+  before(async () => {
+    // the layout does not depend on the database: one dialect
+    store = await openTestStore('sqlite');
+    books = await buildBooks(store);
+    await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+    // rows with long names and values, as real ones get
+    await createApiClient(store.db, { organisationId: books.org.id, name: 'Nightly export to the finance data warehouse (eu-west)' });
+    await registerApp(store.db, { name: 'Month-end Pack for Accountants', redirectUris: ['https://monthend.example/a/very/long/callback/path', 'http://127.0.0.1:7777/cb'] });
+    server = await startServer(store, { today: TODAY });
+    browser = await launchBrowser();
+    const org = `/orgs/${books.org.id}`;
+    pages = [
+      ['api-clients', `${org}/api-clients`],
+      ['apps', `${org}/apps`],
+      ['roles', `${org}/roles`],
+      ['connections', `${org}/connections`],
+      ['members', `${org}/members`],
+      ['bank-import', `${org}/bank-import`],
+      ['ledger-import', `${org}/ledger-import`],
+      ['audit', `${org}/audit`],
+      ['account', '/account'],
+      ['not-found', '/no/such/page'],
+      ['docs', '/docs'],
+    ];
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await store?.close();
+  });
+
+  const check = async (name: string, problems: string[]) => {
+    for (const width of WIDTHS) {
+      await browser.page.setViewportSize({ width, height: 860 });
+      const { by, culprits } = await overflow(browser.page);
+      await screenshot(browser.page, `width-${name}-${width}`);
+      if (by > 0) problems.push(`${name} at ${width} px: ${by} px too wide (${culprits.join(', ')})`);
+    }
+  };
+
+  it('signed out, signing in to connect an app, and consenting', async () => {
+    const problems: string[] = [];
+    const { page } = browser;
+    await page.goto(`${server.baseUrl}/signin`);
+    await check('signin', problems);
+    const app = await registerApp(store.db, { name: 'Books Viewer with a rather long app name', redirectUris: [REDIRECT] });
+    const { url } = await authorizationRequest(await discover(server.baseUrl, app.clientId), REDIRECT, 'service.read service.write offline_access');
+    await page.goto(url.href);
+    await check('oauth-signin', problems);
+    await page.getByLabel('Email').fill(books.users.admin.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow access' }).waitFor();
+    await check('consent', problems);
+    assert.deepEqual(problems, []);
+  });
+
+  it('every page of the account and of organisation settings, as an admin', async () => {
+    const problems: string[] = [];
+    const { page } = browser;
+    // the consent step above signed this browser in to the pages too
+    for (const [name, path] of pages) {
+      await page.setViewportSize({ width: 1280, height: 860 });
+      const response = await page.goto(`${server.baseUrl}${path}`);
+      assert.equal(response?.status(), name === 'not-found' ? 404 : 200, `${path} opens`);
+      await check(name, problems);
+    }
+    assert.deepEqual(problems, []);
+  });
+});
