@@ -22,9 +22,11 @@ const WIDTHS = [390, 1280];
 /** How far the page is wider than the window, and the widest elements that stick out. */
 async function overflow(page: Page): Promise<{ by: number; culprits: string[] }> {
   return page.evaluate(() => {
+    // runs in the page; the test's own types have no DOM
+    const document = (globalThis as any).document;
     const width = document.documentElement.clientWidth;
     const by = document.documentElement.scrollWidth - width;
-    const culprits = [...document.querySelectorAll('body *')]
+    const culprits = ([...document.querySelectorAll('body *')] as any[])
       .filter((e) => e.getBoundingClientRect().right > width + 1)
       // an element inside a box that scrolls sideways is allowed past the window: its box scrolls
       .filter((e) => !e.parentElement?.closest('.scroll, pre'))
