@@ -10,7 +10,7 @@ import { readsLedger, readsOrganisations } from '../store/readiness.js';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createAuthServer, resourcesFor } from '../auth/provider.js';
 import { loadSecrets, type ServiceSecrets } from '../auth/secrets.js';
 import { registerMcp } from '../mcp/routes.js';
@@ -123,8 +123,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // Fastify's instance types are declared on its own logger interface, which pino's satisfies
     loggerInstance: (options.logger ?? silentLogger()) as FastifyBaseLogger,
     // one line per request, written by the onResponse hook below with the route and the time taken
-    disableRequestLogging: true,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: 64 * 1024,
     // a forwarded address is believed only from a configured proxy: otherwise any caller picks its own
     trustProxy: options.trustProxy?.length ? options.trustProxy : false,

@@ -48,12 +48,15 @@ export async function migrate(store: Store): Promise<string[]> {
 }
 
 /**
- * Kysely's migrator looks for its tables by listing every schema's tables, calling
- * has_schema_privilege(name) on each: a schema someone else drops during that listing (another
- * service's, or another test run's) fails the listing with 3F000. Nothing was migrated then, and
- * the listing is safe to run again.
+ * Kysely's migrator looks for its tables by listing every schema's tables and columns: a schema
+ * someone else drops during that listing (another service's, or another test run's) fails it with
+ * 3F000, and a table or column another schema's migration drops or renames meanwhile with 42P01
+ * or 42703 (seen as 'column "email" of relation "users" does not exist'). Nothing was migrated
+ * then, and the listing is safe to run again; a real fault of our own migrations fails every time.
  */
+const LISTING_RACES = new Set(['3F000', '42P01', '42703']);
+
 function isSchemaDroppedMeanwhile(error: unknown, ours: string | undefined): boolean {
   const e = error as { code?: string; message?: string };
-  return e.code === '3F000' && !(ours !== undefined && e.message?.includes(`"${ours}"`));
+  return LISTING_RACES.has(e.code ?? '') && !(ours !== undefined && e.message?.includes(`"${ours}"`));
 }
