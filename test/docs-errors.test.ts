@@ -44,7 +44,7 @@ describe('the problem catalogue and the /docs errors table', () => {
   before(async () => {
     store = await openTestStore('sqlite');
     server = await startServer(store);
-    const r = await fetch(`${server.baseUrl}/docs`);
+    const r = await fetch(`${server.baseUrl}/docs/reference`);
     assert.equal(r.status, 200);
     docs = await r.text();
   });
@@ -57,7 +57,7 @@ describe('the problem catalogue and the /docs errors table', () => {
     assert.ok(PROBLEM_CODES.length >= 25, `the catalogue has only ${PROBLEM_CODES.length} codes`);
     for (const code of PROBLEM_CODES) {
       const rows = docs.match(new RegExp(`<tr id="error-${code}">(.*?)</tr>`, 'gs')) ?? [];
-      assert.equal(rows.length, 1, `${code}: ${rows.length} rows with id="error-${code}" on /docs`);
+      assert.equal(rows.length, 1, `${code}: ${rows.length} rows with id="error-${code}" on /docs/reference`);
       assert.match(rows[0]!, new RegExp(`<td><code>${code}</code></td><td>${PROBLEMS[code].status}</td>`), code);
     }
   });
@@ -85,7 +85,7 @@ describe('the problem catalogue and the /docs errors table', () => {
     for (const { status, problem } of answers) {
       const entry = PROBLEMS[problem.code];
       assert.deepEqual([status, problem.status, problem.title], [entry.status, entry.status, entry.title], problem.code);
-      assert.equal(problem.type, `${server.baseUrl}/docs#error-${problem.code}`);
+      assert.equal(problem.type, `${server.baseUrl}/docs/reference#error-${problem.code}`);
       assert.ok(docs.includes(`id="error-${problem.code}"`), problem.type);
     }
   });

@@ -249,7 +249,7 @@ describe('the HTTP edge', () => {
       const problem = JSON.parse(r.body);
       assert.equal(problem.status, 431);
       assert.equal(problem.code, 'request_header_fields_too_large');
-      assert.equal(problem.type, `${server.baseUrl}/docs#error-request_header_fields_too_large`);
+      assert.equal(problem.type, `${server.baseUrl}/docs/reference#error-request_header_fields_too_large`);
     });
 
     it('413: bodies too large for the token and registration endpoints, forms and the API', async () => {

@@ -307,8 +307,11 @@ for (const dialect of DIALECTS) {
       assert.equal(Object.keys(doc.paths).length, 11);
       assert.ok(doc.paths['/v1/operations/banking.transactions'].get.parameters.some((p: any) => p.name === 'limit' && p.in === 'query'));
       assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${base}/oauth/token`);
-      const page = await (await fetch(`${base}/docs`)).text();
+      assert.deepEqual(doc.paths['/v1/operations/banking.transactions'].get.security, [{ oauth2: ['service.read'] }, { bearerAuth: [] }], 'an OAuth flow or a token in hand');
+      const page = await (await fetch(`${base}/docs/reference`)).text();
       for (const name of Object.keys(doc.paths)) assert.ok(page.includes(`GET ${name}`), name);
+      assert.match(page, /<td><code>limit<\/code><\/td><td>no<\/td><td>integer 1–500<\/td><td>Transactions per page/, 'types and descriptions from the OpenAPI document');
+      assert.doesNotMatch(page, /`/, 'backticks in descriptions become code');
       assert.match(page, /id="error-role_not_allowed"/);
     });
 

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Page } from 'playwright-core';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
+import { OPERATIONS } from '../src/operations/index.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { launchBrowser, screenshot, type PersonBrowser } from './helpers/chromium.js';
@@ -65,7 +66,7 @@ describe('every page fits a phone and a desktop', () => {
       ['audit', `${org}/audit`],
       ['account', '/account'],
       ['not-found', '/no/such/page'],
-      ['docs', '/docs'],
+      ['docs-reference', '/docs/reference'],
     ];
   });
   after(async () => {
@@ -98,6 +99,45 @@ describe('every page fits a phone and a desktop', () => {
     await page.getByRole('button', { name: 'Allow access' }).waitFor();
     await check('consent', problems);
     assert.deepEqual(problems, []);
+  });
+
+  it('the API reference renders every operation with its parameters described, from this server only', async () => {
+    const page = await browser.context.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && refused.push(m.text()));
+    page.on('request', (r) => !r.url().startsWith(server.baseUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:') && refused.push(`request to ${r.url()}`));
+    try {
+      const problems: string[] = [];
+      await page.goto(`${server.baseUrl}/docs`);
+      // Scalar renders from /openapi.json in the browser, operation by operation as the reader scrolls:
+      // scroll to the end, and every operation's summary and every parameter's description has appeared
+      const expected = OPERATIONS.flatMap((op) => [
+        op.summary,
+        ...Object.values(op.input.shape as Record<string, { description?: string }>).flatMap((f) => (f.description ? [f.description.slice(0, 60)] : [])),
+      ]);
+      await page.getByText(OPERATIONS[0]!.summary).first().waitFor({ timeout: 20_000 });
+      const seen = new Set<string>();
+      for (let step = 0; step < 200 && seen.size < expected.length; step++) {
+        const text = ((await page.locator('body').textContent()) ?? '').replace(/\s+/g, ' ');
+        for (const e of expected) if (text.includes(e.replace(/\s+/g, ' '))) seen.add(e);
+        await page.mouse.wheel(0, 1500);
+        await page.waitForTimeout(100);
+      }
+      assert.deepEqual(expected.filter((e) => !seen.has(e)), [], 'every operation and parameter described on the page');
+      assert.equal(await page.getByText('Ask AI Agent').count(), 0, "Scalar's AI agent is off: it would send the document elsewhere");
+      assert.ok((await page.getByText('Test Request').count()) > 0, 'the try-it console is there');
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 860 });
+        await page.waitForTimeout(300);
+        const { by, culprits } = await overflow(page);
+        await screenshot(page, `width-docs-${width}`);
+        if (by > 0) problems.push(`docs at ${width} px: ${by} px too wide (${culprits.join(', ')})`);
+      }
+      assert.deepEqual(problems, []);
+      assert.deepEqual(refused, [], 'no request elsewhere, nothing the page policy refused');
+    } finally {
+      await page.close();
+    }
   });
 
   it('every page of the account and of organisation settings, as an admin', async () => {

@@ -20,6 +20,7 @@ import { registerInteractions } from '../web/interactions.js';
 import { registerWebPages } from '../web/pages-routes.js';
 import { oauthErrorPage } from '../web/pages/oauth-error.js';
 import { registerDocs } from './docs.js';
+import { registerReference } from './reference.js';
 import { clientErrorHandler, internalProblem, problemFrom, sendProblem } from './problem.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from './rate-limit.js';
 import { registerRest } from './rest.js';
@@ -218,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerRest(app, service);
   registerMcp(app, service, options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {});
   registerDocs(app, service);
+  registerReference(app);
   registerWebPages(app, service, options.externalIdentity);
 
   return { app, service };

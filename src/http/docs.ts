@@ -1,11 +1,17 @@
-/** /openapi.json and a readable reference page at /docs: operations from the operation list, errors from the problem catalogue. */
+/**
+ * /openapi.json, and /docs/reference: the reference as a plain page that needs no JavaScript, with the
+ * errors catalogue every problem `type` links to. Operations and parameters come from the OpenAPI
+ * document (so descriptions, types and allowed values are the ones it publishes); errors from the
+ * problem catalogue. /docs renders the same document with Scalar (reference.ts).
+ */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PROBLEM_CODES, PROBLEMS, problemAnchor } from '../domain/problems.js';
 import { OPERATIONS } from '../operations/index.js';
 import { restPathOf } from '../operations/operation.js';
-import { html } from '../web/html.js';
+import { html, type SafeHtml } from '../web/html.js';
 import { page } from '../web/layout.js';
+import { sendPage } from '../web/respond.js';
 import { openApiDocument } from './openapi.js';
 import type { ServiceContext } from './service.js';
 
@@ -27,13 +33,16 @@ ${OPERATIONS.map((op) => {
   const path = restPathOf(op);
   return html`<section class="card" id="${op.name}">
   <h2><code>GET ${path}</code></h2>
-  <p><strong>${op.title}.</strong> ${op.description}</p>
+  <p><strong>${op.title}.</strong> ${inlineCode(op.description)}</p>
   ${op.tool ? html`<p class="muted">MCP tool: <code>${op.tool}</code>. Default roles: ${op.kind === 'organisation' ? op.defaultRoles.join(', ') : 'any'}.</p>` : ''}
   ${
     Object.keys(shape).length
-      ? html`<div class="scroll"><table><thead><tr><th scope="col">Parameter</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>
+      ? html`<div class="scroll"><table><thead><tr><th scope="col">Parameter</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
     ${Object.entries(shape).map(
-      ([name, field]) => html`<tr><td><code>${name}</code></td><td>${field.safeParse(undefined).success ? 'no' : 'yes'}</td><td>${field.description ?? ''}</td></tr>`,
+      ([name, field]) => {
+        const published = parameterOf(document, path, name);
+        return html`<tr><td><code>${name}</code></td><td>${field.safeParse(undefined).success ? 'no' : 'yes'}</td><td>${typeText(published?.schema)}</td><td>${inlineCode(published?.description ?? field.description ?? '')}</td></tr>`;
+      },
     )}
   </tbody></table></div>`
       : html`<p class="muted">No parameters.</p>`
@@ -49,5 +58,31 @@ ${OPERATIONS.map((op) => {
   </tbody></table></div>
 </section>`;
   const rendered = page('API reference', body, { wide: true });
-  app.get('/docs', async (_req, reply) => reply.header('content-type', 'text/html; charset=utf-8').send(rendered));
+  app.get('/docs/reference', async (_req, reply) => sendPage(reply, rendered));
+}
+
+interface PublishedParameter {
+  name: string;
+  description?: string;
+  schema?: { type?: string; enum?: unknown[]; minimum?: number; maximum?: number; format?: string; pattern?: string };
+}
+
+/** A parameter as the OpenAPI document publishes it. */
+function parameterOf(document: ReturnType<typeof openApiDocument>, path: string, name: string): PublishedParameter | undefined {
+  const item = (document.paths as Record<string, { get?: { parameters?: PublishedParameter[] } }>)[path];
+  return item?.get?.parameters?.find((p) => p.name === name);
+}
+
+/** `integer 1–500`, `one of: none, supplier, month`, `date`: what a value may be. */
+function typeText(schema: PublishedParameter['schema']): string {
+  if (!schema) return '';
+  if (schema.enum) return `one of: ${schema.enum.join(', ')}`;
+  const range = schema.minimum !== undefined && schema.maximum !== undefined ? ` ${schema.minimum}–${schema.maximum}` : '';
+  return `${schema.format === 'date' ? 'date' : (schema.type ?? '')}${range}`;
+}
+
+/** Text whose `backticks` mark code, as the descriptions are written: code elements, everything else escaped. */
+function inlineCode(text: string): SafeHtml {
+  const parts = text.split('`');
+  return html`${parts.map((part, i) => (i % 2 ? html`<code>${part}</code>` : part))}`;
 }

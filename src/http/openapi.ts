@@ -57,7 +57,8 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         description: op.description,
         ...(op.tool ? { 'x-mcp-tool': op.tool } : {}),
         ...(op.kind === 'organisation' ? { 'x-default-roles': op.defaultRoles } : {}),
-        security: [{ oauth2: [op.scope] }],
+        // either an OAuth flow, or an access token already in hand (the reference's try-it console takes one)
+        security: [{ oauth2: [op.scope] }, { bearerAuth: [] }],
         parameters,
         responses: {
           '200': { description: 'OK', content: { 'application/json': { schema: jsonSchema(op.output) } } },
@@ -88,6 +89,11 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     components: {
       schemas: { Problem: problemSchema },
       securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An access token from ${baseUrl}/oauth/token (client credentials or authorization code), sent as Authorization: Bearer. Its scope must include the operation's.`,
+        },
         oauth2: {
           type: 'oauth2',
           flows: {

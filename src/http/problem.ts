@@ -17,9 +17,9 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
-/** The `type` of a problem: its row in the /docs errors table. */
+/** The `type` of a problem: its row in the errors table of /docs/reference. */
 export function problemType(baseUrl: string, code: ProblemCode): string {
-  return `${baseUrl}/docs#${problemAnchor(code)}`;
+  return `${baseUrl}/docs/reference#${problemAnchor(code)}`;
 }
 
 export function problemFrom(error: OperationError, baseUrl: string): Problem {
