@@ -149,7 +149,9 @@ const SUMMARIES = [
 ];
 
 /** candidates and note when the filter text chose one filter, or none was given */
-const NO_CHOICE = { candidates: null, note: null };
+/** the first page at the default size, every bill on it */
+const FIRST_PAGE = { page: 1, pageSize: 100, hasMore: false };
+const NO_CHOICE = { candidates: null, note: null, ...FIRST_PAGE };
 
 const filterOf = (id: string) => {
   const s = SUMMARIES.find((f) => f.id === id)!;
@@ -177,6 +179,19 @@ describeEachDialect(
       assert.deepEqual(await listToPay({}), expected);
       assert.deepEqual(await listToPay({ filter: '' }, true), expected);
       assert.deepEqual(await listToPay({ filter: '   ' }), expected);
+    });
+
+    it('pages with exact totals: count and total cover every bill, the page holds limit of them', async () => {
+      const first = await listToPay({ limit: 4 });
+      assert.deepEqual([first.count, first.total, first.page, first.pageSize, first.hasMore], [6, 1410.09, 1, 4, true]);
+      assert.deepEqual(first.bills, [AARDVARK, ACME_LTD, ACME, DELTA]);
+      const second = await listToPay({ limit: '4', page: '2' }, true);
+      assert.deepEqual([second.count, second.total, second.page, second.hasMore], [6, 1410.09, 2, false]);
+      assert.deepEqual(second.bills, [BOREALIS, CAROL]);
+      const past = await listToPay({ limit: 4, page: 3 });
+      assert.deepEqual([past.bills, past.count, past.hasMore], [[], 6, false]);
+      const error = await rejection(() => listToPay({ limit: 0, page: 0 }));
+      assert.deepEqual(error.errors.map((e: any) => e.parameter).sort(), ['limit', 'page']);
     });
 
     it('gives originalAmount for bills in a currency other than the base currency, null for the others', async () => {
@@ -207,7 +222,7 @@ describeEachDialect(
 
     it('answers an ambiguous filter with the candidates and a note, and no bills', async () => {
       assert.deepEqual(await listToPay({ filter: 'bills' }), {
-        filter: null, count: 0, total: 0, baseCurrency: 'GBP', bills: [], candidates: SUMMARIES,
+        filter: null, count: 0, total: 0, baseCurrency: 'GBP', bills: [], candidates: SUMMARIES, ...FIRST_PAGE,
         note: 'Several saved filters match "bills" ("Overdue", "Large bills", "Not overdue"). Pick one of the candidates by name and pass it as filter.',
       });
     });
@@ -216,7 +231,7 @@ describeEachDialect(
       for (const filter of ['holiday', 'flt_other_overdue']) {
         const out = await listToPay({ filter });
         assert.deepEqual(out, {
-          filter: null, count: 0, total: 0, baseCurrency: 'GBP', bills: [], candidates: SUMMARIES,
+          filter: null, count: 0, total: 0, baseCurrency: 'GBP', bills: [], candidates: SUMMARIES, ...FIRST_PAGE, ...FIRST_PAGE,
           note: `No saved filter matches "${filter}". Pick one of the candidates by name and pass it as filter, or leave filter empty to list every outstanding bill.`,
         });
       }

@@ -5,7 +5,7 @@ import { listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from
 import { outstandingBills } from './bills-outstanding.js';
 import { matchContext, savedFilterSummarySchema, summariseFilters } from './bills-list-saved-filters.js';
 import { defineOperation } from './operation.js';
-import { textParam } from './params.js';
+import { intParam, textParam } from './params.js';
 
 export type FilterChoice =
   | { kind: 'all' }
@@ -87,7 +87,7 @@ export const billsListToPay = defineOperation({
   description: [
     'Lists the bills and expense claims that still have an amount due, ordered by due date then supplier:',
     "the service's own and those the connected accounting system holds (a GnuCash book's open vendor bills and expense vouchers, amount due after part payments and credit notes), each bill once,",
-    'with count and total (sum of amountDue, base currency, major units).',
+    'with count and total (sum of amountDue, base currency, major units) over every matching bill, a page at a time (limit 1-500, default 100; page from 1; hasMore says whether another page exists).',
     'filter (optional): the name of a saved Bills to Pay filter, its id, or words from its name or description',
     '(see bills.list_saved_filters); empty or omitted lists every outstanding bill and answers filter: null.',
     'A filter text that matches no saved filter, or several, lists no bills: the answer has filter: null,',
@@ -101,6 +101,8 @@ export const billsListToPay = defineOperation({
       filter: textParam(200)
         .optional()
         .describe('saved filter name or id, or words from its name or description; empty means every outstanding bill'),
+      limit: intParam(1, 500).default(100).describe('Bills per page, 1 to 500; default 100. count and total always cover every matching bill.'),
+      page: intParam(1, 1_000_000).default(1).describe('Page number, from 1 (default).'),
     })
     .strict(),
   output: z.object({
@@ -108,8 +110,11 @@ export const billsListToPay = defineOperation({
       .object({ id: z.string(), name: z.string(), description: z.string() })
       .nullable()
       .describe('the saved filter applied; null when every outstanding bill is listed or no single filter matched'),
-    count: z.number().int(),
-    total: z.number().describe('total amount due, base currency'),
+    count: z.number().int().describe('every matching bill, on every page'),
+    total: z.number().describe('total amount due of every matching bill, base currency'),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    hasMore: z.boolean().describe('whether another page holds more bills'),
     baseCurrency: z.string(),
     bills: z.array(billSchema),
     candidates: z.array(savedFilterSummarySchema).nullable().describe('every saved filter, when the filter text matched no saved filter or several; null otherwise'),
@@ -132,6 +137,9 @@ export const billsListToPay = defineOperation({
         filter: null,
         count: 0,
         total: 0,
+        page: input.page,
+        pageSize: input.limit,
+        hasMore: false,
         baseCurrency,
         bills: [],
         candidates: summariseFilters(filters, outstanding, match),
@@ -143,8 +151,11 @@ export const billsListToPay = defineOperation({
       filter: choice.kind === 'one' ? { id: choice.filter.id, name: choice.filter.name, description: choice.filter.description } : null,
       count: bills.length,
       total: toMajor(sum(bills.map((b) => b.amountDue)), baseCurrency),
+      page: input.page,
+      pageSize: input.limit,
+      hasMore: bills.length > input.page * input.limit,
       baseCurrency,
-      bills: bills.map((b) => toBillOutput(b, baseCurrency)),
+      bills: bills.slice((input.page - 1) * input.limit, input.page * input.limit).map((b) => toBillOutput(b, baseCurrency)),
       candidates: null,
       note: missing,
     };
