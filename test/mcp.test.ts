@@ -175,6 +175,8 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   );
 
   const bank = (await call('banking_transactions', { period: 'custom', from: '2026-11-01', to: '2026-11-30' })).structured;
+  assert.equal(bank.pageSize, 25, "the tool's own default page: about 25 lines");
+  assert.equal((await call('banking_transactions', { period: 'custom', from: '2026-11-01', to: '2026-11-30', limit: 2 })).structured.pageSize, 2, 'a limit given is kept');
   assert.deepEqual(bank.totals, { openingBalance: 1000, moneyIn: 5.25, moneyOut: 17, closingBalance: 988.25, transactions: 3, toReconcile: 2, reconciled: 1 });
   assert.deepEqual(
     bank.transactions.map((t: any) => [t.id, t.amount, t.runningBalance, t.reconciledIn]),
@@ -233,8 +235,8 @@ function assertToolDefinitions(tools: Tool[]) {
   const byName = new Map(tools.map((t) => [t.name, t]));
   assert.match(byName.get('accounts_list')!.description!, /ledger_account_transactions/);
   assert.deepEqual((byName.get('banking_transactions')!.inputSchema.properties as any).limit, {
-    default: 100,
-    description: 'Transactions per page, 1 to 500; default 100.',
+    default: 25,
+    description: 'Transactions per page, 1 to 500; default 100 (25 for the MCP tool, a page a model reads well).',
     type: 'integer',
     minimum: 1,
     maximum: 500,

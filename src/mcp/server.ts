@@ -24,7 +24,7 @@ import { documentsGet } from '../operations/documents-get.js';
 import { DOCUMENT_FILE_TEMPLATE, documentLinks, readDocumentFile } from './resources.js';
 import { instructionsFor } from './instructions.js';
 import { getPrompt, listPrompts } from './prompts.js';
-import { findToolOperation, ORGANISATION_ARGUMENT, toolsFor } from './tools.js';
+import { findToolOperation, ORGANISATION_ARGUMENT, toolsFor, withToolArguments } from './tools.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -75,7 +75,7 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
       // the organisation comes as an argument here (REST: a header); the rest is the operation's input
       const { [ORGANISATION_ARGUMENT]: organisation, ...input } = request.params.arguments ?? {};
       if (organisation !== undefined && typeof organisation !== 'string') throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id (text)');
-      const output = await callOperation(service, caller, op, { organisation, input, textInput: false, headers: context.headers });
+      const output = await callOperation(service, caller, op, { organisation, input: withToolArguments(op, input), textInput: false, headers: context.headers });
       const result = toolResult(op, output, service.baseUrl);
       // documents' files as resource links the caller can read over this connection (resources.ts)
       if (op === documentsGet) result.content.push(...documentLinks(organisation ?? onlyOrganisation(caller), output));

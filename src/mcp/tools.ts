@@ -72,7 +72,7 @@ interface ToolBase {
 const TOOLS: ReadonlyMap<string, ToolBase> = new Map(
   TOOL_OPERATIONS.map((op) => {
     if (ORGANISATION_ARGUMENT in op.input.shape) throw new Error(`${op.name}: "${ORGANISATION_ARGUMENT}" is the MCP transport's own argument`);
-    const input = jsonSchema(op.input, 'input') as ToolBase['inputSchema'];
+    const input = withToolDefaults(jsonSchema(op.input, 'input') as ToolBase['inputSchema'], op);
     return [
       op.tool!,
       {
@@ -86,6 +86,23 @@ const TOOLS: ReadonlyMap<string, ToolBase> = new Map(
     ];
   }),
 );
+
+/** The operation's tool defaults, shown in the tool's schema where the REST default would be. */
+function withToolDefaults(schema: ToolBase['inputSchema'], op: OrganisationOperation<any, any>): ToolBase['inputSchema'] {
+  const defaults = Object.entries(op.toolDefaults ?? {});
+  if (!defaults.length) return schema;
+  const properties = { ...schema.properties };
+  for (const [name, value] of defaults) {
+    if (!properties[name]) throw new Error(`${op.name}: tool default for unknown parameter ${name}`);
+    properties[name] = { ...properties[name], default: value };
+  }
+  return { ...schema, properties };
+}
+
+/** The arguments a tool call runs with: the operation's tool defaults where the caller gave none. */
+export function withToolArguments(op: OrganisationOperation<any, any>, input: Record<string, unknown>): Record<string, unknown> {
+  return { ...op.toolDefaults, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+}
 
 export function findToolOperation(name: string): OrganisationOperation<any, any> | undefined {
   return TOOLS.get(name)?.op;

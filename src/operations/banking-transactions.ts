@@ -40,7 +40,7 @@ const input = z
     amountMin: amountBound('Lower bound'),
     amountMax: amountBound('Upper bound'),
     order: z.enum(['newest', 'oldest'], { message: 'must be newest or oldest' }).default('newest').describe('newest (default) or oldest first.'),
-    limit: intParam(1, 500).default(100).describe('Transactions per page, 1 to 500; default 100.'),
+    limit: intParam(1, 500).default(100).describe('Transactions per page, 1 to 500; default 100 (25 for the MCP tool, a page a model reads well).'),
     page: z
       .number({ message: 'must be a whole number of at least 1' })
       .int({ message: 'must be a whole number of at least 1' })
@@ -227,6 +227,8 @@ export const bankingTransactions = defineOperation({
     'when it is matched to a document in the service, that document (linked). Submitters and custom roles see only the accounts they hold.',
   input,
   output,
+  // a model reads the totals and about 25 lines well; it can ask for more with limit or page
+  toolDefaults: { limit: 25 },
   scope: 'service.read',
   defaultRoles: ['super_admin', 'admin'],
   // the accounts a caller sees depend on who they are (visible-accounts.ts)

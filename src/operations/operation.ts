@@ -36,6 +36,11 @@ export interface OrganisationOperation<I extends z.ZodObject = z.ZodObject, O ex
    */
   toolContent?: 'json' | 'file';
   /**
+   * Defaults the MCP tool uses instead of the operation's own, for answers sized for a model (a
+   * page of about 25 bank lines rather than 100); the tool's input schema shows them.
+   */
+  toolDefaults?: Partial<Record<keyof z.infer<I> & string, string | number | boolean>>;
+  /**
    * Whether an answer may be served again while the organisation's data stands still
    * (result-cache.ts): 'organisation' when it depends only on the organisation's data, its
    * settings, today and the input; a function naming the part of the caller it also depends on
