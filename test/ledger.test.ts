@@ -138,6 +138,9 @@ describeEachDialect(
       assert.deepEqual(nov.reconciliation.entries, [
         { date: '2026-11-15', type: 'journal', number: 'J-9', description: 'Reclass stationery to software', account: 'Office:Software', amount: 4, accountingSystemId: nov.reconciliation.entries[0].accountingSystemId },
       ]);
+      const limited = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true, limit: 1 });
+      assert.deepEqual([limited.reconciliation.entries.length, limited.reconciliation.entriesCount], [1, 2], 'the entries obey limit; the count covers all');
+      assert.ok(limited.notes.includes('Reconciliation: showing the newest 1 of 2 entries; entriesCount and explainedTotal cover all of them.'));
     });
 
     it('never a silent partial answer: movement is the whole account, and notes say what the list leaves out (Sales, Receivable, VAT)', async () => {

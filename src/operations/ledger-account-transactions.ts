@@ -14,7 +14,6 @@ import { resolvePeriodInput } from './period-input.js';
 
 export const LEDGER_LIMIT_DEFAULT = 100;
 export const LEDGER_LIMIT_MAX = 1000;
-const RECONCILE_ENTRIES_MAX = 100;
 
 const documentSchema = z.object({
   id: z.string(),
@@ -131,7 +130,7 @@ export const ledgerAccountTransactions = defineOperation({
         explainedTotal: z.number(),
         unexplained: z.number(),
         entries: z.array(entrySchema),
-        entriesCount: z.number().int(),
+        entriesCount: z.number().int().describe('every entry that explains the difference; entries lists the newest of them, up to limit'),
       })
       .nullable()
       .describe('with reconcile true; null otherwise'),
@@ -225,7 +224,9 @@ export const ledgerAccountTransactions = defineOperation({
     let reconciliation = null;
     if (input.reconcile) {
       const other = await otherTotals();
-      const entries = await ctx.accounting.lines(otherQuery, RECONCILE_ENTRIES_MAX);
+      // the entries obey limit as the lines do; entriesCount always counts them all
+      const entries = await ctx.accounting.lines(otherQuery, limit);
+      if (entries.length < other.count) notes.push(`Reconciliation: showing the newest ${entries.length} of ${other.count} entries; entriesCount and explainedTotal cover all of them.`);
       const explained = other.amount;
       const difference = accountingTotal - total;
       const byId = new Map(chart.map((a) => [a.id, a]));
