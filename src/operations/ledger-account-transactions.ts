@@ -80,7 +80,9 @@ export const ledgerAccountTransactions = defineOperation({
         .enum(LEDGER_GROUPINGS, { message: 'must be none, supplier or month' })
         .describe('none (default): the lines; supplier: totals per supplier, largest first; month: totals per month, in date order.')
         .optional(),
-      supplier: textParam(1000).describe('Supplier names or ids, comma separated: only their lines.').optional(),
+      supplier: textParam(1000)
+        .describe('Only the lines of these suppliers: a name or id, several comma separated, or a JSON array of names or ids. A name that holds commas ("Smith, Jones & Co") may be given as it is.')
+        .optional(),
       detailForTop: intParam(1, 100)
         .describe('With groupBy supplier or month: nest the lines of the N groups with the largest totals under them.')
         .optional(),
