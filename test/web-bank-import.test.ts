@@ -103,6 +103,27 @@ for (const dialect of DIALECTS) {
       assert.match(text, /<div class="notice" role="status"><strong>Check:<\/strong> <ul><li>[^<]* is a credit card statement imported into a bank account<\/li>/);
     });
 
+    it('creates the account with the first statement when the organisation has none yet', async () => {
+      const browser = await signedIn(books.users.admin.email);
+      const page = await browser.follow(`/orgs/${books.org.id}/bank-import`);
+      assert.match(page.body, /<option value="new">A new account…<\/option>/);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const unnamed = await upload(browser, { csrf, account: 'new', new_type: 'bank', new_currency: 'GBP' }, readFileSync(FIXTURE));
+      assert.equal(unnamed.status, 400);
+      assert.match(await unnamed.text(), /Give the new account a name/);
+      const badCurrency = await upload(browser, { csrf, account: 'new', new_name: 'Savings', new_type: 'bank', new_currency: 'POUNDS' }, readFileSync(FIXTURE));
+      assert.match(await badCurrency.text(), /is not a currency code/);
+      const created = await upload(browser, { csrf, account: 'new', new_name: 'Business Savings', new_type: 'bank', new_currency: 'gbp', new_number: '21252344525548', allow_unbalanced: '1' }, readFileSync(FIXTURE));
+      const text = await created.text();
+      assert.equal(created.status, 200, /role="alert"[^>]*>([^<]*)/.exec(text)?.[1] ?? text.slice(0, 400));
+      assert.match(text, /statement for <strong>Business Savings<\/strong>/);
+      const row = await store.db.selectFrom('bank_accounts').selectAll().where('organisation_id', '=', books.org.id).where('name', '=', 'Business Savings').executeTakeFirst();
+      assert.deepEqual([row?.number, row?.currency, row?.type], ['21252344525548', 'GBP', 'bank']);
+      assert.match(text, /<option value="[^"]+">Business Savings \(21252344525548, GBP\)<\/option>/, 'the page lists it at once');
+      const again = await upload(browser, { csrf, account: 'new', new_name: 'business savings', new_type: 'bank', new_currency: 'GBP' }, readFileSync(FIXTURE));
+      assert.match(await again.text(), /There is already an account named/);
+    });
+
     it('is for admins only', async () => {
       const browser = await signedIn(books.users.submitter.email);
       const page = await browser.follow(`/orgs/${books.org.id}/bank-import`);

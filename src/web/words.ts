@@ -110,7 +110,8 @@ export function auditSentence(action: string, detail: Detail): string {
       return `Created the organisation “${name}” (${text(detail.currency)}, books in ${text(detail.accountingSystem)})`;
     case 'bank_statement.imported': {
       const from = detail.file ? ` from ${text(detail.file)}` : '';
-      return `Imported ${text(detail.new)} new lines into “${text(detail.account)}”${from} (${text(detail.alreadyPresent)} already there)`;
+      const created = detail.created ? 'Created the account and imported' : 'Imported';
+      return `${created} ${text(detail.new)} new lines into “${text(detail.account)}”${from} (${text(detail.alreadyPresent)} already there)`;
     }
     case 'ledger_journal.imported': {
       const created = Number(detail.accountsCreated) ? `, creating ${text(detail.accountsCreated)} accounts` : '';

@@ -21,6 +21,8 @@ export function bankImportPage(
   org: { id: string; name: string },
   accounts: { id: string; name: string; number: string; currency: string }[],
   options: { result?: ImportResultView; error?: string; notice?: string } = {},
+  /** the organisation's home currency: what a new account is in unless said otherwise */
+  currency = '',
 ): string {
   const r = options.result;
   return settingsPage(
@@ -49,7 +51,19 @@ ${
   <label for="account">Account</label>
   <select id="account" name="account" required>
     ${accounts.map((a) => html`<option value="${a.id}">${a.name} (${a.number}, ${a.currency})</option>`)}
+    <option value="new"${accounts.length ? '' : html` selected`}>A new account…</option>
   </select>
+  <fieldset>
+    <legend>A new account (when “A new account…” is chosen; created with the first statement imported into it)</legend>
+    <label for="new_name">Name</label>
+    <input id="new_name" name="new_name" autocomplete="off" placeholder="e.g. Business Current Account">
+    <label for="new_type">Type</label>
+    <select id="new_type" name="new_type"><option value="bank">Bank account</option><option value="credit_card">Credit card</option></select>
+    <label for="new_currency">Currency</label>
+    <input id="new_currency" name="new_currency" autocomplete="off" maxlength="3" placeholder="e.g. GBP" value="${currency}">
+    <label for="new_number">Account number (optional: by default the one the statement gives)</label>
+    <input id="new_number" name="new_number" autocomplete="off">
+  </fieldset>
   <label for="rate">Rate to the home currency, for an account in another currency</label>
   <input id="rate" name="rate" inputmode="decimal" autocomplete="off" placeholder="e.g. 0.8571 (home currency per 1 unit of the account's)">
   <label for="file">Statement file</label>

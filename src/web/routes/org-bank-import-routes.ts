@@ -5,8 +5,8 @@
  */
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { formatMoney } from '../../domain/money.js';
-import { importStatement } from '../../import/importer.js';
+import { formatMoney, isCurrencyCode } from '../../domain/money.js';
+import { importStatement, type NewBankAccount } from '../../import/importer.js';
 import { DEFAULT_MAX_BYTES } from '../../import/parse.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { writeAudit } from '../../store/audit-log.js';
@@ -27,14 +27,20 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
     const accounts = async (organisationId: string) =>
       (await listBankAccounts(store.db, organisationId, null)).map((a) => ({ id: a.id, name: a.name, number: a.number, currency: a.currency }));
 
-    r.page('/bank-import', async (a, _p, _request, reply) => sendPage(reply, bankImportPage(a.viewer, a.org, await accounts(a.org.id))));
+    const home = async (organisationId: string) => (await getOrganisation(store.db, organisationId))?.home_currency ?? '';
+    r.page('/bank-import', async (a, _p, _request, reply) => sendPage(reply, bankImportPage(a.viewer, a.org, await accounts(a.org.id), {}, await home(a.org.id))));
 
     r.upload('/bank-import', async (a, _p, _request, reply) => {
       const { form, file } = await readUpload(a.parts);
       const list = await accounts(a.org.id);
-      const again = (error: string, status = 400) => sendPage(reply, bankImportPage(a.viewer, a.org, list, { error }), status);
-      const account = (await listBankAccounts(store.db, a.org.id, null)).find((x) => x.id === form.account);
-      if (!account) return again('Pick one of the organisation’s accounts.');
+      const currency = await home(a.org.id);
+      const again = (error: string, status = 400) => sendPage(reply, bankImportPage(a.viewer, a.org, list, { error }, currency), status);
+      const creating = form.account === 'new' ? newAccountFrom(form) : null;
+      if (typeof creating === 'string') return again(creating);
+      const existing = creating ? undefined : (await listBankAccounts(store.db, a.org.id, null)).find((x) => x.id === form.account);
+      if (!creating && !existing) return again('Pick one of the organisation’s accounts, or “A new account…”.');
+      if (creating && list.some((x) => x.name.trim().toLowerCase() === creating.name.toLowerCase())) return again(`There is already an account named “${creating.name}”: pick it from the list.`);
+      const account = existing ?? { create: creating! };
       if (!file?.data || file.data.length === 0) return again('Choose a statement file to upload.');
       const dryRun = form.dry_run === '1';
       try {
@@ -69,10 +75,10 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
             organisationId: a.org.id,
             actorUserId: a.session.user.id,
             action: 'bank_statement.imported',
-            target: account.id,
-            detail: { account: account.name, file: report.file, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent },
+            target: report.account.id,
+            detail: { account: report.account.name, file: report.file, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent, ...(report.account.created ? { created: true } : {}) },
           });
-        return sendPage(reply, bankImportPage(a.viewer, a.org, list, { result }));
+        return sendPage(reply, bankImportPage(a.viewer, a.org, report.account.created && !dryRun ? await accounts(a.org.id) : list, { result }, currency));
       } catch (error) {
         return again(`Nothing was imported: ${(error as Error).message}`, 422);
       }
@@ -89,4 +95,16 @@ export async function readUpload(parts: AsyncIterableIterator<Multipart>): Promi
     else if (typeof part.value === 'string') form[part.fieldname] = part.value;
   }
   return file ? { form, file } : { form };
+}
+
+/** The new account the form describes, or what is missing from it. */
+function newAccountFrom(form: Record<string, string>): NewBankAccount | string {
+  const name = (form.new_name ?? '').trim();
+  const currency = (form.new_currency ?? '').trim().toUpperCase();
+  const type = form.new_type;
+  if (!name) return 'Give the new account a name.';
+  if (type !== 'bank' && type !== 'credit_card') return 'Choose whether the new account is a bank account or a credit card.';
+  if (!isCurrencyCode(currency)) return `“${currency}” is not a currency code (ISO 4217, such as GBP or EUR).`;
+  const number = (form.new_number ?? '').trim();
+  return { name, type, currency, ...(number ? { number } : {}) };
 }
