@@ -172,6 +172,7 @@ for (const dialect of DIALECTS) {
           '/orgs/:id/connections/:grant/revoke',
           '/orgs/:id/members/:id/remove',
           '/orgs/:id/members/:id/role',
+          '/orgs/:id/members/add',
           '/orgs/:id/roles',
           '/signout',
         ],

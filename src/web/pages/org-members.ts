@@ -51,7 +51,16 @@ export function membersPage(
     }</td>
   </tr>`;
   })}</tbody>
-</table></div>`,
+</table></div>
+<h3>Add a member</h3>
+<form method="post" action="/orgs/${org.id}/members/add">
+  <input type="hidden" name="csrf" value="${v.csrf}">
+  <label for="add-email">Email of someone with a Ledgerline sign-in</label>
+  <input id="add-email" name="email" type="email" autocomplete="off" required>
+  <label for="add-role">Role</label>
+  <select id="add-role" name="role">${roleChoices.map((r) => html`<option value="${r}" ${r === 'submitter' ? 'selected' : ''}>${roleLabel(r)}</option>`)}</select>
+  <div class="actions"><button type="submit">Add member</button></div>
+</form>`,
     options,
   );
 }

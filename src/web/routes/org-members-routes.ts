@@ -1,7 +1,8 @@
 /** Members: list, change a role, remove; the rules live in src/store/members.ts. */
 import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../../store/audit-log.js';
-import { changeMember, isRole, listMembers } from '../../store/members.js';
+import { addMember, changeMember, isRole, listMembers } from '../../store/members.js';
+import { findUserByEmail, normaliseEmail } from '../../store/users.js';
 import { html } from '../html.js';
 import { confirmPage } from '../pages/chrome.js';
 import { membersPage } from '../pages/org-members.js';
@@ -15,6 +16,7 @@ const NOTICES = {
   changed: 'Role changed. It applies from the next call.',
   unchanged: 'That person already had that role.',
   removed: 'Member removed. Their apps can no longer act for this organisation.',
+  added: 'Member added. They see this organisation when they next sign in or connect an app.',
 };
 
 export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void {
@@ -26,6 +28,24 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
     membersPage(a.viewer, a.org, await listMembers(db, a.org.id), { userId: a.session.user.id, role: a.role }, options);
 
   r.page('/members', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
+
+  r.action('/members/add', async (a, _p, _request, reply) => {
+    const email = normaliseEmail(one(a.form.email) ?? '');
+    const role = one(a.form.role);
+    if (!email) return sendPage(reply, await render(a, { error: 'Enter the email address of the person to add.' }), 400);
+    if (!isRole(role)) return sendPage(reply, await render(a, { error: 'Pick one of the roles listed.' }), 400);
+    const user = await findUserByEmail(db, email);
+    if (!user)
+      return sendPage(
+        reply,
+        await render(a, { error: `No one signs in to Ledgerline as ${email} yet. They can sign in once with single sign-on, or an operator creates them (ledgerline users create); then add them here.` }),
+        404,
+      );
+    const result = await addMember(db, { organisationId: a.org.id, actorRole: a.role, userId: user.id, role });
+    if (!result.ok) return sendPage(reply, await render(a, { error: result.problem }), result.status);
+    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'member.added', target: user.id, detail: { email: user.email, role } });
+    return seeOther(reply, `${back(a)}?done=added`);
+  });
 
   r.action('/members/:userId/role', async (a, p, _request, reply) => {
     const role = one(a.form.role);
