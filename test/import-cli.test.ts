@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importCommand } from '../src/cli/import.js';
 import { UsageError } from '../src/cli/io.js';
+import { captureStdout } from './helpers/cli.js';
 import { DEFAULT_MAX_BYTES } from '../src/import/parse.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { listAudit } from '../src/store/audit-log.js';
@@ -22,21 +23,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ledgerline-import-'));
 const saved = { sqlite: process.env.LEDGERLINE_SQLITE_PATH, url: process.env.DATABASE_URL };
 
 /** Runs the command, returning its exit code and what it printed. */
-async function run(args: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  const write = process.stdout.write;
-  // the command writes text; the test runner's own reports to its parent are binary and pass through
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    if (typeof chunk !== 'string') return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
-    out += chunk;
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return { code: await importCommand(args), out };
-  } finally {
-    process.stdout.write = write;
-  }
-}
+const run = (args: string[]) => captureStdout(() => importCommand(args));
 
 describe('ledgerline import bank', () => {
   before(async () => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importCommand } from '../src/cli/import.js';
 import { UsageError } from '../src/cli/io.js';
+import { captureStdout } from './helpers/cli.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { listAudit } from '../src/store/audit-log.js';
 import { openStore } from '../src/store/db.js';
@@ -20,20 +21,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ledgerline-ledger-'));
 const saved = { sqlite: process.env.LEDGERLINE_SQLITE_PATH, url: process.env.DATABASE_URL };
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'journal', 'small-business');
 
-async function run(args: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  const write = process.stdout.write;
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    if (typeof chunk !== 'string') return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
-    out += chunk;
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return { code: await importCommand(['ledger', ...args]), out };
-  } finally {
-    process.stdout.write = write;
-  }
-}
+const run = (args: string[]) => captureStdout(() => importCommand(['ledger', ...args]));
 
 describe('ledgerline import ledger', () => {
   before(async () => {

@@ -54,6 +54,11 @@ export function memberChangeProblem(input: {
   return null;
 }
 
+/** The member's role row, read inside the caller's transaction (after it took the organisation lock). */
+function roleIn(trx: Kysely<Database>, organisationId: string, userId: string) {
+  return trx.selectFrom('memberships').select('role').where('organisation_id', '=', organisationId).where('user_id', '=', userId).executeTakeFirst();
+}
+
 export type MemberChange = { ok: true; from: Role } | { ok: false; problem: string; status: 403 | 404 | 409 };
 
 /**
@@ -68,12 +73,7 @@ export async function changeMember(
 ): Promise<MemberChange> {
   return db.transaction().execute(async (trx) => {
     await lockOrganisation(trx, input.organisationId);
-    const target = await trx
-      .selectFrom('memberships')
-      .select('role')
-      .where('organisation_id', '=', input.organisationId)
-      .where('user_id', '=', input.userId)
-      .executeTakeFirst();
+    const target = await roleIn(trx, input.organisationId, input.userId);
     if (!target) return { ok: false, problem: 'That person is not a member of this organisation.', status: 404 } as const;
     const from = target.role as Role;
     if (input.newRole === from) return { ok: true, from } as const;
@@ -102,13 +102,7 @@ export async function addMember(db: Kysely<Database>, input: { organisationId: s
     return { ok: false, problem: 'Only a super admin can grant the super admin role.', status: 403 };
   return db.transaction().execute(async (trx) => {
     await lockOrganisation(trx, input.organisationId);
-    const existing = await trx
-      .selectFrom('memberships')
-      .select('role')
-      .where('organisation_id', '=', input.organisationId)
-      .where('user_id', '=', input.userId)
-      .executeTakeFirst();
-    if (existing) return { ok: false, problem: 'That person is already a member; change their role in the list.', status: 409 } as const;
+    if (await roleIn(trx, input.organisationId, input.userId)) return { ok: false, problem: 'That person is already a member; change their role in the list.', status: 409 } as const;
     await setMembership(trx, input.organisationId, input.userId, input.role);
     return { ok: true } as const;
   });
