@@ -9,6 +9,7 @@ import { hash } from '@node-rs/argon2';
 import { registerApp } from '../src/auth/clients.js';
 import { createUser, getMembership } from '../src/store/users.js';
 import type { Store } from '../src/store/db.js';
+import { withWebTables } from '../src/store/web-schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
 import { authorizationRequest, discover } from './helpers/oauth.js';
@@ -96,6 +97,30 @@ describe('the first hour', () => {
     const again = await add({ email: 'newcomer@example.test', role: 'admin' });
     assert.equal(again.response.status, 409);
     assert.match(again.body, /already a member/);
+  });
+
+  it('a signed-in person creates an organisation and becomes its super admin; names stay unique, settings are checked', async () => {
+    const browser = new Browser(server.baseUrl);
+    await browser.follow('/signin');
+    await browser.submit({ email: books.users.submitter.email, password: PASSWORD });
+    const account = await browser.follow('/account');
+    assert.match(account.body, /<a href="\/orgs\/new">Create an organisation<\/a>/);
+    await browser.follow('/orgs/new');
+    const bad = await browser.submit({ name: 'Sam Studio', currency: 'POUNDS', timeZone: 'Mars/Olympus', fyStartMonth: '4' }, { action: '/orgs/new' });
+    assert.equal(bad.response.status, 400);
+    assert.match(bad.body, /currency &quot;POUNDS&quot; is not an ISO 4217 code; time zone &quot;Mars\/Olympus&quot; is not an IANA time zone/);
+    assert.match(bad.body, /value="Sam Studio"/, 'what was typed stays');
+    const taken = await browser.submit({ name: ' test books LTD ', currency: 'gbp', timeZone: 'Europe/London', fyStartMonth: '4' }, { action: '/orgs/new' });
+    assert.equal(taken.response.status, 409);
+    assert.match(taken.body, /An organisation named “Test Books Ltd” exists already/);
+    const created = await browser.submit({ name: 'Sam Studio', currency: 'gbp', timeZone: 'Europe/London', fyStartMonth: '4' }, { action: '/orgs/new' });
+    assert.equal(created.response.status, 200);
+    assert.match(created.url, /\/orgs\/org_[a-z0-9]+\/ledger-import$/, 'on to loading its books');
+    const org = await store.db.selectFrom('organisations').selectAll().where('name', '=', 'Sam Studio').executeTakeFirstOrThrow();
+    assert.deepEqual([org.home_currency, org.time_zone, org.fy_start_month, org.accounting_system], ['GBP', 'Europe/London', 4, 'builtin']);
+    assert.deepEqual(await getMembership(store.db, org.id, books.users.submitter.id), { role: 'super_admin' });
+    const logged = await withWebTables(store.db).selectFrom('audit_log').select(['action', 'actor_user_id']).where('organisation_id', '=', org.id).execute();
+    assert.deepEqual(logged, [{ action: 'organisation.created', actor_user_id: books.users.submitter.id }]);
   });
 
   it('a wrong link: a page for a browser, problem+json for an API client', async () => {

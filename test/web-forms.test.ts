@@ -145,7 +145,7 @@ for (const dialect of DIALECTS) {
       const browser = await signIn(base, sue.email);
       const other = await signIn(base, ada.email);
       const foreignToken = await csrfOf(other);
-      const pages = ['/account', ...['api-clients', 'apps', 'roles', 'connections', 'members', 'audit'].map((t) => `/orgs/${books.org.id}/${t}`)];
+      const pages = ['/account', '/orgs/new', ...['api-clients', 'apps', 'roles', 'connections', 'members', 'audit'].map((t) => `/orgs/${books.org.id}/${t}`)];
       const forms = new Map<string, FoundForm>();
       for (const path of pages) {
         const { response, body } = await browser.follow(path);
@@ -174,6 +174,7 @@ for (const dialect of DIALECTS) {
           '/orgs/:id/members/:id/role',
           '/orgs/:id/members/add',
           '/orgs/:id/roles',
+          '/orgs/new',
           '/signout',
         ],
         'every kind of form was found',

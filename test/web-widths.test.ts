@@ -65,6 +65,7 @@ describe('every page fits a phone and a desktop', () => {
       ['ledger-import', `${org}/ledger-import`],
       ['audit', `${org}/audit`],
       ['account', '/account'],
+      ['new-organisation', '/orgs/new'],
       ['not-found', '/no/such/page'],
       ['docs-reference', '/docs/reference'],
     ];

@@ -9,6 +9,7 @@ import type { ExternalIdentityConfig } from '../config.js';
 import type { ServiceContext } from '../http/service.js';
 import { ExternalIdentity } from './external-identity.js';
 import { registerAccountRoutes } from './routes/account-routes.js';
+import { registerNewOrganisationRoutes } from './routes/new-organisation-routes.js';
 import { registerExternalRoutes } from './routes/external-routes.js';
 import { registerApiClientRoutes } from './routes/org-api-clients-routes.js';
 import { registerAppRoutes } from './routes/org-apps-routes.js';
@@ -33,6 +34,7 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerSessionRoutes(app, w);
   registerExternalRoutes(app, w);
   registerAccountRoutes(app, w);
+  registerNewOrganisationRoutes(app, w);
   registerApiClientRoutes(app, w);
   registerAppRoutes(app, w);
   registerRoleRoutes(app, w);

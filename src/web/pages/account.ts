@@ -66,6 +66,7 @@ ${
     )}</tbody>
   </table></div>`
   }
+  <p><a href="/orgs/new">Create an organisation</a></p>
 </section>`,
     { current: 'account' },
   );
