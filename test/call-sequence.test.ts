@@ -21,6 +21,7 @@ const filesUnder = (dir: string): string[] =>
 /** The spec's default role policy (Endpoints, "Default roles"). */
 const ADMINS = ['super_admin', 'admin'];
 const EVERYONE = ['super_admin', 'admin', 'submitter', 'custom'];
+const SUBMITTERS = ['super_admin', 'admin', 'submitter'];
 const SPEC_DEFAULT_ROLES: Record<string, string[]> = {
   'ledger.account_transactions': ADMINS,
   'banking.transactions': ADMINS,
@@ -32,6 +33,13 @@ const SPEC_DEFAULT_ROLES: Record<string, string[]> = {
   'accounts.list': EVERYONE,
   'bills.list_to_pay': EVERYONE,
   'bills.list_saved_filters': EVERYONE,
+  // the spec's rule for changes: admins change data; a submitter may add (and change) their own documents
+  'documents.create': SUBMITTERS,
+  'documents.update': SUBMITTERS,
+  'documents.delete': SUBMITTERS,
+  'bills.create_saved_filter': ADMINS,
+  'bills.update_saved_filter': ADMINS,
+  'bills.delete_saved_filter': ADMINS,
 };
 
 describe('one call sequence', () => {

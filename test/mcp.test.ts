@@ -221,7 +221,7 @@ function assertToolDefinitions(tools: Tool[]) {
   assert.deepEqual(tools.map((t) => t.name), TOOLS);
   for (const t of tools) {
     assert.ok(t.title && t.description && t.description.length > 80, t.name);
-    assert.deepEqual({ ...t.annotations, title: undefined }, { title: undefined, readOnlyHint: true, openWorldHint: false, idempotentHint: true });
+    assert.deepEqual({ ...t.annotations, title: undefined }, { title: undefined, readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true });
     assert.equal(t.inputSchema.type, 'object');
     assert.equal(t.outputSchema?.type, 'object');
     assert.equal((t.inputSchema as any).additionalProperties, false, `${t.name}: unknown arguments are refused, so the schema says so`);

@@ -304,12 +304,13 @@ for (const dialect of DIALECTS) {
     it('serves the OpenAPI document and the reference page generated from the operations', async () => {
       const doc: any = await (await fetch(`${base}/openapi.json`)).json();
       assert.equal(doc.openapi, '3.1.0');
-      assert.equal(Object.keys(doc.paths).length, 11);
+      assert.equal(Object.keys(doc.paths).length, 17);
+      assert.ok(doc.paths['/v1/operations/documents.create'].post.requestBody, 'a change takes a JSON body');
       assert.ok(doc.paths['/v1/operations/banking.transactions'].get.parameters.some((p: any) => p.name === 'limit' && p.in === 'query'));
       assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${base}/oauth/token`);
       assert.deepEqual(doc.paths['/v1/operations/banking.transactions'].get.security, [{ oauth2: ['service.read'] }, { bearerAuth: [] }], 'an OAuth flow or a token in hand');
       const page = await (await fetch(`${base}/docs/reference`)).text();
-      for (const name of Object.keys(doc.paths)) assert.ok(page.includes(`GET ${name}`), name);
+      for (const [name, item] of Object.entries<Record<string, unknown>>(doc.paths)) assert.ok(page.includes(`${Object.keys(item)[0]!.toUpperCase()} ${name}`), name);
       assert.match(page, /<td><code>limit<\/code><\/td><td>no<\/td><td>integer 1–500<\/td><td>Transactions per page/, 'types and descriptions from the OpenAPI document');
       assert.doesNotMatch(page, /`/, 'backticks in descriptions become code');
       assert.match(page, /id="error-role_not_allowed"/);

@@ -44,6 +44,7 @@ const NOT_DATA = {
   memberships: 'who may call: checked live on every call, before the cache',
   operation_roles: 'the role policy: checked live on every call, before the cache',
   audit_log: 'never part of an answer',
+  idempotency_keys: 'the answers of creates already made, read only to answer a retried create (never cached)',
   oauth_clients: 'tokens and clients: checked on every call',
   oauth_consent_organisations: 'consents: checked on every call',
   oauth_client_verifications: 'organisations\' verifications of apps: read by the web pages only, never part of an answer',

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { z } from 'zod';
-import { coerceTextInput, scalarKind } from '../src/operations/operation.js';
+import { coerceTextInput, effectOf, scalarKind } from '../src/operations/operation.js';
 import { OPERATIONS } from '../src/operations/index.js';
 
 it('numbers, booleans and texts under optional, default, nullable and pipe wrappers', () => {
@@ -26,7 +26,8 @@ it('numbers, booleans and texts under optional, default, nullable and pipe wrapp
 it("every operation's parameters: the kind agrees with the JSON Schema the transports publish", () => {
   const kindOf: Record<string, string> = { integer: 'number', number: 'number', boolean: 'boolean', string: 'string' };
   let checked = 0;
-  for (const op of OPERATIONS) {
+  // a create or an update takes a JSON body, never text (query strings are for reads and deletes)
+  for (const op of OPERATIONS.filter((o) => ['read', 'delete'].includes(effectOf(o)))) {
     const properties = (z.toJSONSchema(op.input, { io: 'input' }) as { properties?: Record<string, { type?: string }> }).properties ?? {};
     for (const [name, field] of Object.entries(op.input.shape as Record<string, z.ZodType>)) {
       const type = properties[name]?.type;

@@ -9,6 +9,7 @@ import { hash } from '@node-rs/argon2';
 import type { Page } from 'playwright-core';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
 import { OPERATIONS } from '../src/operations/index.js';
+import { effectOf } from '../src/operations/operation.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { launchBrowser, screenshot, type PersonBrowser } from './helpers/chromium.js';
@@ -114,7 +115,11 @@ describe('every page fits a phone and a desktop', () => {
       // scroll to the end, and every operation's summary and every parameter's description has appeared
       const expected = OPERATIONS.flatMap((op) => [
         op.summary,
-        ...Object.values(op.input.shape as Record<string, { description?: string }>).flatMap((f) => (f.description ? [f.description.slice(0, 60)] : [])),
+        // Scalar 1.72.1 leaves out a request-body property named `tags` (renaming it shows it: checked
+        // 2026-11-25); /docs/reference shows it, asserted below
+        ...Object.entries(op.input.shape as Record<string, { description?: string }>).flatMap(([name, f]) =>
+          f.description && !(name === 'tags' && effectOf(op) !== 'read' && effectOf(op) !== 'delete') ? [f.description.slice(0, 60)] : [],
+        ),
       ]);
       await page.getByText(OPERATIONS[0]!.summary).first().waitFor({ timeout: 20_000 });
       const seen = new Set<string>();
@@ -125,6 +130,8 @@ describe('every page fits a phone and a desktop', () => {
         await page.waitForTimeout(100);
       }
       assert.deepEqual(expected.filter((e) => !seen.has(e)), [], 'every operation and parameter described on the page');
+      const plain = await (await fetch(`${server.baseUrl}/docs/reference`)).text();
+      assert.match(plain, /<td><code>tags<\/code><\/td><td>no<\/td><td>string or null<\/td><td>bills and expense claims: tags that Bills to Pay filters match/);
       assert.equal(await page.getByText('Ask AI Agent').count(), 0, "Scalar's AI agent is off: it would send the document elsewhere");
       assert.ok((await page.getByText('Test Request').count()) > 0, 'the try-it console is there');
       for (const width of WIDTHS) {

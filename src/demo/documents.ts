@@ -229,6 +229,8 @@ export function documentRows(ctx: DocumentContext, pp: PricedPurchase, id: strin
     accounting_transaction_id: txnId,
     published_at: published ? `${minDate(addDays(pp.date, 1), ctx.asOf)}T14:30:00.000Z` : null,
     created_at: `${pp.date}T10:00:00.000Z`,
+    created_by: null,
+    updated_at: null,
   };
   const codedLines = pp.coded.map((g, i) => {
     const acct = account(ctx.chart, g.account);

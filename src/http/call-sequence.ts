@@ -45,6 +45,8 @@ export interface Arrival {
   /** true when the input is text to convert to the declared types (a query string) */
   textInput: boolean;
   headers: HeaderSink;
+  /** the Idempotency-Key header of a create */
+  idempotencyKey?: string;
 }
 
 /** Runs an operation for an authenticated caller through CALL_SEQUENCE and returns its answer. */
@@ -61,5 +63,6 @@ export function callOperation(service: ServiceContext, caller: Caller, op: AnyOp
     input: arrival.input,
     textInput: arrival.textInput,
     headers: arrival.headers,
+    ...(arrival.idempotencyKey !== undefined ? { idempotencyKey: arrival.idempotencyKey } : {}),
   });
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PROBLEM_CODES, PROBLEMS, problemAnchor } from '../domain/problems.js';
 import { OPERATIONS } from '../operations/index.js';
-import { restPathOf } from '../operations/operation.js';
+import { effectOf, HTTP_METHOD, restPathOf } from '../operations/operation.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { page } from '../web/layout.js';
 import { sendPage } from '../web/respond.js';
@@ -20,8 +20,10 @@ export function registerDocs(app: FastifyInstance, service: ServiceContext): voi
   app.get('/openapi.json', async (_req, reply) => reply.header('access-control-allow-origin', '*').send(document));
   const body = html`<div class="card">
   <h1>Ledgerline API reference</h1>
-  <p>Every operation is a <code>GET</code> with query parameters, needs an OAuth access token with scope <code>service.read</code>
-  (<code>Authorization: Bearer …</code>) and acts for one organisation, taken from the token. When a token covers several
+  <p>Every read is a <code>GET</code> with query parameters and needs an OAuth access token with scope <code>service.read</code>
+  (<code>Authorization: Bearer …</code>); a change is a <code>POST</code> (create) or <code>PATCH</code> (update) with a JSON body, or a
+  <code>DELETE</code> with query parameters, and needs <code>service.write</code>. A create sent with an <code>Idempotency-Key</code> header
+  is made once however often it is retried. Every call acts for one organisation, taken from the token. When a token covers several
   organisations, name one with the <code>Service-Organisation</code> header. Amounts are numbers in major units; dates are
   <code>yyyy-MM-dd</code>. The machine-readable description is <a href="/openapi.json">/openapi.json</a>.</p>
   <p>OAuth: authorization <code>${service.baseUrl}/oauth/authorize</code>, token <code>${service.baseUrl}/oauth/token</code>,
@@ -31,13 +33,15 @@ export function registerDocs(app: FastifyInstance, service: ServiceContext): voi
 ${OPERATIONS.map((op) => {
   const shape = op.input.shape as Record<string, z.ZodType>;
   const path = restPathOf(op);
+  const method = HTTP_METHOD[effectOf(op)];
+  const inBody = method === 'POST' || method === 'PATCH';
   return html`<section class="card" id="${op.name}">
-  <h2><code>GET ${path}</code></h2>
+  <h2><code>${method} ${path}</code></h2>
   <p><strong>${op.title}.</strong> ${inlineCode(op.description)}</p>
   ${op.tool ? html`<p class="muted">MCP tool: <code>${op.tool}</code>. Default roles: ${op.kind === 'organisation' ? op.defaultRoles.join(', ') : 'any'}.</p>` : ''}
   ${
     Object.keys(shape).length
-      ? html`<div class="scroll"><table><thead><tr><th scope="col">Parameter</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
+      ? html`<div class="scroll"><table><thead><tr><th scope="col">${inBody ? 'Body field' : 'Parameter'}</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
     ${Object.entries(shape).map(
       ([name, field]) => {
         const published = parameterOf(document, path, name);
@@ -67,15 +71,26 @@ interface PublishedParameter {
   schema?: { type?: string; enum?: unknown[]; minimum?: number; maximum?: number; format?: string; pattern?: string };
 }
 
-/** A parameter as the OpenAPI document publishes it. */
+type PublishedOperation = {
+  parameters?: PublishedParameter[];
+  requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, PublishedParameter['schema'] & { description?: string }> } } } };
+};
+
+/** A parameter (or a field of the JSON body) as the OpenAPI document publishes it. */
 function parameterOf(document: ReturnType<typeof openApiDocument>, path: string, name: string): PublishedParameter | undefined {
-  const item = (document.paths as Record<string, { get?: { parameters?: PublishedParameter[] } }>)[path];
-  return item?.get?.parameters?.find((p) => p.name === name);
+  const item = (document.paths as Record<string, Record<string, PublishedOperation>>)[path];
+  const operation = item && Object.values(item)[0];
+  const field = operation?.requestBody?.content['application/json'].schema.properties?.[name];
+  if (field) return { name, ...(field.description !== undefined ? { description: field.description } : {}), schema: field };
+  return operation?.parameters?.find((p) => p.name === name);
 }
 
 /** `integer 1–500`, `one of: none, supplier, month`, `date`: what a value may be. */
 function typeText(schema: PublishedParameter['schema']): string {
   if (!schema) return '';
+  // a nullable field (zod's nullable): its type, and that null is allowed
+  const branches = (schema as { anyOf?: PublishedParameter['schema'][] }).anyOf;
+  if (branches) return branches.map((b) => (b?.type === 'null' ? 'null' : typeText(b))).join(' or ');
   if (schema.enum) return `one of: ${schema.enum.join(', ')}`;
   const range = schema.minimum !== undefined && schema.maximum !== undefined ? ` ${schema.minimum}–${schema.maximum}` : '';
   return `${schema.format === 'date' ? 'date' : (schema.type ?? '')}${range}`;

@@ -16,6 +16,7 @@ import { authenticateCaller, type ServiceContext } from '../http/service.js';
 import { OperationError } from '../domain/problems.js';
 import type { Scope } from '../operations/operation.js';
 import { createMcpServer } from './server.js';
+import { scopeOfToolCall } from './tools.js';
 import { isLoopbackHost } from '../domain/loopback.js';
 import { isRefusedBatch } from './batches.js';
 import { DEFAULT_ALLOWED_ORIGINS, originPolicy } from '../domain/origins.js';
@@ -118,9 +119,9 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     return true;
   };
 
-  function challenge(error?: { code: string; description: string }): string {
+  function challenge(error?: { code: string; description: string }, scope: string = REQUIRED_SCOPE): string {
     const parts = error ? [`error="${error.code}"`, `error_description="${error.description.replace(/["\\]/g, "'")}"`] : [];
-    return ['Bearer', [...parts, `resource_metadata="${metadataUrl}"`, `scope="${REQUIRED_SCOPE}"`].join(', ')].join(' ');
+    return ['Bearer', [...parts, `resource_metadata="${metadataUrl}"`, `scope="${scope}"`].join(', ')].join(' ');
   }
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
@@ -143,6 +144,14 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     const c = await caller(request, reply);
     if (isRefusedBatch(request.body, request.headers['mcp-protocol-version'])) {
       return void reply.code(400).type('application/json').send(transportError(-32600, 'Invalid Request: JSON-RPC batches are not part of this protocol version (removed in 2025-06-18); send one message per request'));
+    }
+    // MCP authorization, step-up: a tool that changes records needs service.write; a token without it
+    // gets 403 with the scopes to ask for, so the client can authorise again with them
+    const needed = scopeOfToolCall(request.body);
+    if (needed && !c.scopes.has(needed)) {
+      const scope = [...new Set([...c.scopes, needed])].filter((s) => s.startsWith('service.')).join(' ');
+      reply.header('www-authenticate', challenge({ code: 'insufficient_scope', description: `this tool needs the ${needed} scope` }, scope));
+      return void reply.code(403).type('application/json').send(transportError(-32000, `Forbidden: this tool changes records and needs the ${needed} scope; authorise again with it`));
     }
     reply.hijack();
     const res = reply.raw;
@@ -186,6 +195,7 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
       if (!admit(request, reply)) return reply;
       return reply.code(204).send();
     });
+    // the server's 64 KB body limit holds here too: a tool call's file is small (docs/decisions.md)
     app.post(path, post);
     app.get(path, methodNotAllowed);
     app.delete(path, methodNotAllowed);

@@ -20,7 +20,9 @@ import type { ServiceContext } from '../http/service.js';
 import { invalidParameter, OperationError } from '../operations/errors.js';
 import { errorResult, toolResult } from './results.js';
 import { complete } from './completions.js';
+import { documentsCreate } from '../operations/documents-create.js';
 import { documentsGet } from '../operations/documents-get.js';
+import { documentsUpdate } from '../operations/documents-update.js';
 import { DOCUMENT_FILE_TEMPLATE, documentLinks, readDocumentFile } from './resources.js';
 import { instructionsFor } from './instructions.js';
 import { getPrompt, listPrompts } from './prompts.js';
@@ -79,6 +81,7 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
       const result = toolResult(op, output, service.baseUrl);
       // documents' files as resource links the caller can read over this connection (resources.ts)
       if (op === documentsGet) result.content.push(...documentLinks(organisation ?? onlyOrganisation(caller), output));
+      if (op === documentsCreate || op === documentsUpdate) result.content.push(...documentLinks(organisation ?? onlyOrganisation(caller), { documents: [(output as { document: unknown }).document] }));
       return result;
     } catch (error) {
       if (error instanceof OperationError) return errorResult(problemFrom(error, service.baseUrl));

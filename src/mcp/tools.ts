@@ -10,13 +10,23 @@ import type { Caller } from '../auth/verify.js';
 import { organisationRequired } from '../operations/context.js';
 import { isOrganisationOperation } from '../operations/execute.js';
 import { OPERATIONS } from '../operations/index.js';
-import type { OrganisationOperation } from '../operations/operation.js';
+import { effectOf, type Effect, type OrganisationOperation, type Scope } from '../operations/operation.js';
 import { TOOL_CONTENT_NOTES } from './results.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** Every tool only reads, touches nothing outside the service's own data, and can be repeated. */
-const TOOL_ANNOTATIONS = { readOnlyHint: true, openWorldHint: false, idempotentHint: true } as const;
+/**
+ * What a client may tell its user before a call (MCP ToolAnnotations), from the operation's effect.
+ * No tool reaches outside the service's own data. A create makes a new record each time (REST's
+ * Idempotency-Key is not a tool argument); an update or delete done twice leaves what once does,
+ * and both overwrite or remove what was there.
+ */
+const TOOL_ANNOTATIONS: Record<Effect, { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false }> = {
+  read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  create: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  update: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+};
 
 /** The argument that names the organisation (REST: the Service-Organisation header). */
 export const ORGANISATION_ARGUMENT = 'organisation';
@@ -108,15 +118,25 @@ export function findToolOperation(name: string): OrganisationOperation<any, any>
   return TOOLS.get(name)?.op;
 }
 
+/** The scope a JSON-RPC message needs beyond reading: a tools/call of a tool that changes records. */
+export function scopeOfToolCall(message: unknown): Scope | null {
+  if (!message || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') return null;
+  const name = (message as { params?: { name?: unknown } }).params?.name;
+  const op = typeof name === 'string' ? findToolOperation(name) : undefined;
+  return op && op.scope !== 'service.read' ? op.scope : null;
+}
+
 function organisationList(caller: Caller): string {
   return caller.coverage.organisations.map((o) => `${o.id} (${o.name})`).join(', ');
 }
 
-/** The tools as this caller sees them: `organisation` required and enumerated when it covers several. */
+/** The tools as this caller sees them: those its scopes allow; `organisation` required and enumerated when it covers several. */
 export function toolsFor(caller: Caller): Tool[] {
   const several = organisationRequired(caller.principal, caller.coverage);
   const only = caller.coverage.organisations.length === 1 ? caller.coverage.organisations[0] : undefined;
-  return [...TOOLS.values()].map((t) => {
+  // only the tools this token may call: a read-only connection is not shown changes it cannot make
+  // (a client that calls one anyway is answered 403 with the scope to ask for, routes.ts)
+  return [...TOOLS.values()].filter((t) => caller.scopes.has(t.op.scope)).map((t) => {
     const inputSchema = several
       ? {
           ...t.inputSchema,
@@ -142,7 +162,7 @@ export function toolsFor(caller: Caller): Tool[] {
       description: `${t.description}${acting}`,
       inputSchema: inputSchema as Tool['inputSchema'],
       outputSchema: t.outputSchema as Tool['outputSchema'],
-      annotations: { title: t.title, ...TOOL_ANNOTATIONS },
+      annotations: { title: t.title, ...TOOL_ANNOTATIONS[effectOf(t.op)] },
     };
   });
 }

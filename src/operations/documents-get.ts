@@ -53,7 +53,7 @@ const invoiceLineSchema = z.object({
   amount: z.number(),
 });
 
-const documentSchema = z.object({
+export const documentSchema = z.object({
   id: z.string(),
   number: z.string(),
   type: z.string().describe('bill, receipt, expense_claim or supplier_credit'),

@@ -14,7 +14,8 @@ import { getMembership } from '../store/users.js';
 import type { Coverage, OperationContext, Principal } from './context.js';
 import { OperationError } from './errors.js';
 import type { ResultCache } from './result-cache.js';
-import { coerceTextInput, parseInput, type AnyOperation, type CallerOperation, type OrganisationOperation } from './operation.js';
+import { checkIdempotencyKey, runIdempotent } from './idempotent.js';
+import { coerceTextInput, effectOf, parseInput, type AnyOperation, type CallerOperation, type OrganisationOperation } from './operation.js';
 
 export interface CallEnvironment {
   /** the primary: membership and role policy are read here, so changes apply at once */
@@ -36,6 +37,8 @@ export interface CallInput {
   /** raw parameters; text values are converted to the declared types when textInput is true */
   input: Record<string, unknown>;
   textInput?: boolean;
+  /** the Idempotency-Key a create was sent with (REST) */
+  idempotencyKey?: string;
 }
 
 /**
@@ -99,7 +102,9 @@ export async function answer(call: Call): Promise<void> {
   }
   const row = call.row!;
   const organisation = toOrganisation(row);
-  const readDb = env.readDb ?? env.db;
+  // a change reads what it changes where it writes: the primary, never a replica behind it
+  const changes = effectOf(op) !== 'read';
+  const readDb = changes ? env.db : (env.readDb ?? env.db);
   const ctx: OperationContext = {
     db: readDb,
     organisation,
@@ -119,6 +124,11 @@ export async function answer(call: Call): Promise<void> {
       throw error;
     }
   };
+  if (changes && call.idempotencyKey !== undefined && effectOf(op) === 'create') {
+    const scope = { organisationId: row.id, principal, operation: op.name, key: checkIdempotencyKey(call.idempotencyKey), input: call.parsed };
+    call.answer = await runIdempotent(env.db, scope, run);
+    return;
+  }
   const key = env.resultCache && op.reuse !== 'never' ? await reuseKey(ctx, op, call.parsed, row, env.readDb) : null;
   call.answer = key === null ? await run() : await env.resultCache!.get(key, run);
 }

@@ -1,14 +1,18 @@
 /**
- * Every operation of the service, in the spec's order. The CLI, and later the REST routes, MCP
+ * Every operation of the service: the spec's reads in its order, then the changes. The CLI, and later the REST routes, MCP
  * tools and OpenAPI document, are generated from this list.
  */
 import { accountsList } from './accounts-list.js';
 import { bankingAccounts } from './banking-accounts.js';
 import { bankingTransactions } from './banking-transactions.js';
 import { billsListSavedFilters } from './bills-list-saved-filters.js';
+import { billsCreateSavedFilter, billsDeleteSavedFilter, billsUpdateSavedFilter } from './bills-saved-filter-changes.js';
 import { billsListToPay } from './bills-list-to-pay.js';
+import { documentsCreate } from './documents-create.js';
+import { documentsDelete } from './documents-delete.js';
 import { documentsFile } from './documents-file.js';
 import { documentsGet } from './documents-get.js';
+import { documentsUpdate } from './documents-update.js';
 import { ledgerAccountTransactions } from './ledger-account-transactions.js';
 import type { AnyOperation } from './operation.js';
 import { organisationsList } from './organisations.js';
@@ -27,6 +31,13 @@ export const OPERATIONS: readonly AnyOperation[] = [
   billsListSavedFilters,
   documentsGet,
   documentsFile,
+  // changes (service.write), after the spec's reads
+  documentsCreate,
+  documentsUpdate,
+  documentsDelete,
+  billsCreateSavedFilter,
+  billsUpdateSavedFilter,
+  billsDeleteSavedFilter,
 ];
 
 export function findOperation(name: string): AnyOperation | undefined {

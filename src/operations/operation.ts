@@ -8,6 +8,15 @@ import { invalidRequest, type ParameterError } from './errors.js';
 
 export type Scope = 'service.read' | 'service.write';
 
+/**
+ * What a call does to the organisation's records. A read is a GET with its input in the query; a
+ * change is POST (create, with a JSON body), PATCH (update, JSON body) or DELETE (input in the
+ * query), needs service.write, and is shown to MCP clients with the matching hints.
+ */
+export type Effect = 'read' | 'create' | 'update' | 'delete';
+
+export const HTTP_METHOD: Record<Effect, 'GET' | 'POST' | 'PATCH' | 'DELETE'> = { read: 'GET', create: 'POST', update: 'PATCH', delete: 'DELETE' };
+
 interface OperationBase<I extends z.ZodObject, O extends z.ZodType> {
   /** e.g. reports.profit_and_loss; the REST path is /v1/operations/<name> unless restPath says otherwise */
   name: string;
@@ -23,6 +32,8 @@ interface OperationBase<I extends z.ZodObject, O extends z.ZodType> {
   input: I;
   output: O;
   scope: Scope;
+  /** 'read' when absent */
+  effect?: Effect;
 }
 
 /** An operation that acts for exactly one organisation, governed by that organisation's role policy. */
@@ -58,12 +69,19 @@ export interface CallerOperation<I extends z.ZodObject = z.ZodObject, O extends 
 
 export type AnyOperation = OrganisationOperation<any, any> | CallerOperation<any, any>;
 
+export function effectOf(op: AnyOperation): Effect {
+  return op.effect ?? 'read';
+}
+
 /** Where REST serves the operation. */
 export function restPathOf(op: AnyOperation): string {
   return op.restPath ?? `/v1/operations/${op.name}`;
 }
 
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: OrganisationOperation<I, O>): OrganisationOperation<I, O> {
+  // a change is never served from kept answers and never runs on a read scope
+  if ((op.effect ?? 'read') !== 'read' && (op.scope !== 'service.write' || op.reuse !== 'never'))
+    throw new Error(`${op.name}: an operation that changes records needs scope service.write and reuse 'never'`);
   return op;
 }
 

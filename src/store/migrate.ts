@@ -8,6 +8,7 @@ import * as m005 from './migrations/005-read-paths.js';
 import * as m006 from './migrations/006-data-version.js';
 import * as m007 from './migrations/007-credentials-at-rest.js';
 import * as m008 from './migrations/008-client-verifications.js';
+import * as m009 from './migrations/009-write-operations.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -19,6 +20,7 @@ const MIGRATIONS = {
   '006-data-version': m006,
   '007-credentials-at-rest': m007,
   '008-client-verifications': m008,
+  '009-write-operations': m009,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -119,6 +119,9 @@ export interface DocumentRow {
   accounting_transaction_id: string | null;
   published_at: string | null;
   created_at: string;
+  /** a user id, or client:<id>; null for documents from before write operations */
+  created_by: string | null;
+  updated_at: string | null;
 }
 
 export interface DocumentCodedLineRow {
@@ -304,6 +307,18 @@ export interface ServiceSecretRow {
   created_at: string;
 }
 
+export interface IdempotencyKeyRow {
+  organisation_id: string;
+  /** user:<id> or client:<id> */
+  caller: string;
+  key: string;
+  operation: string;
+  request_hash: string;
+  /** JSON of the answer; null while the first request runs */
+  answer: string | null;
+  created_at: string;
+}
+
 export interface Database {
   organisations: OrganisationRow;
   users: UserRow;
@@ -323,6 +338,7 @@ export interface Database {
   bank_transactions: BankTransactionRow;
   bills: BillRow;
   bill_filters: BillFilterRow;
+  idempotency_keys: IdempotencyKeyRow;
   oauth_clients: OAuthClientRow;
   oauth_store: OAuthStoreRow;
   oauth_consents: OAuthConsentRow;

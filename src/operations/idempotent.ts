@@ -1,0 +1,48 @@
+/**
+ * Idempotency-Key for creates (store/idempotency.ts keeps the keys): the first request with a key
+ * runs and its answer is kept; the same request again gets that answer; the key sent with another
+ * request, or while the first still runs, is refused. Updates and deletes need no key: doing one
+ * twice leaves the records as doing it once does.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { claimIdempotencyKey, recordIdempotentAnswer, releaseIdempotencyKey } from '../store/idempotency.js';
+import type { Database } from '../store/schema.js';
+import type { Principal } from './context.js';
+import { invalidParameter, OperationError } from './errors.js';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** Printable ASCII without spaces, as the IETF draft's examples and every major API's keys are (UUIDs and the like). */
+export function checkIdempotencyKey(key: string): string {
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw invalidParameter(IDEMPOTENCY_HEADER, 'must be 1 to 255 printable ASCII characters without spaces, e.g. a UUID');
+  return key;
+}
+
+export async function runIdempotent(
+  db: Kysely<Database>,
+  scope: { organisationId: string; principal: Principal; operation: string; key: string; input: unknown },
+  run: () => Promise<unknown>,
+): Promise<unknown> {
+  const p = scope.principal;
+  const k = {
+    organisationId: scope.organisationId,
+    caller: p.kind === 'user' ? `user:${p.userId}` : `client:${p.clientId}`,
+    key: scope.key,
+    operation: scope.operation,
+    requestHash: createHash('sha256').update(JSON.stringify(scope.input)).digest('hex'),
+  };
+  const claim = await claimIdempotencyKey(db, k);
+  if (claim.state === 'answered') return claim.answer;
+  if (claim.state === 'in_progress') throw new OperationError('idempotency_key_in_use', `a request with Idempotency-Key ${scope.key} is still being processed; retry in a moment`);
+  if (claim.state === 'other_request')
+    throw new OperationError('idempotency_key_reused', `Idempotency-Key ${scope.key} was used for a different request in the last 24 hours; use a new key for a new request`);
+  try {
+    const answer = await run();
+    await recordIdempotentAnswer(db, k, answer);
+    return answer;
+  } catch (error) {
+    await releaseIdempotencyKey(db, k);
+    throw error;
+  }
+}

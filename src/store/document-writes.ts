@@ -1,0 +1,206 @@
+/**
+ * Writing the service's own documents: one transaction per change, so a document, its lines, its
+ * file and its Bills to Pay row are always written (or removed) together.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { newId, nowIso } from './ids.js';
+import type { BillRow, Database, DocumentRow } from './schema.js';
+
+export interface DocumentToStore {
+  type: string;
+  number: string;
+  supplier: string;
+  date: string;
+  dueDate: string | null;
+  currency: string;
+  subtotal: number;
+  tax: number;
+  total: number;
+  codedLines: {
+    description: string;
+    accountId: string | null;
+    accountName: string | null;
+    taxCodeId: string | null;
+    class: string | null;
+    customer: string | null;
+    quantity: string;
+    subtotal: number;
+    tax: number;
+    total: number;
+  }[];
+  invoiceLines: { description: string; productCode: string | null; unit: string | null; quantity: string; unitPrice: number; tax: number; amount: number }[];
+  /** undefined keeps the stored file; null removes it */
+  file: { fileName: string; contentType: string; data: Buffer } | null | undefined;
+  bill: { dueDate: string; scheduledDate: string | null; tags: string[]; note: string | null } | null;
+}
+
+async function writeParts(trx: Transaction<Database>, organisationId: string, documentId: string, doc: DocumentToStore, billId: string | null): Promise<void> {
+  for (const table of ['document_coded_lines', 'document_invoice_lines'] as const) {
+    await trx.deleteFrom(table).where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
+  }
+  if (doc.codedLines.length) {
+    await trx
+      .insertInto('document_coded_lines')
+      .values(
+        doc.codedLines.map((l, i) => ({
+          id: newId('dcl'),
+          document_id: documentId,
+          organisation_id: organisationId,
+          line_no: i + 1,
+          description: l.description,
+          account_id: l.accountId,
+          account_name: l.accountName,
+          tax_code_id: l.taxCodeId,
+          class: l.class,
+          customer: l.customer,
+          quantity: l.quantity,
+          subtotal: l.subtotal,
+          tax: l.tax,
+          total: l.total,
+        })),
+      )
+      .execute();
+  }
+  if (doc.invoiceLines.length) {
+    await trx
+      .insertInto('document_invoice_lines')
+      .values(
+        doc.invoiceLines.map((l, i) => ({
+          id: newId('dil'),
+          document_id: documentId,
+          organisation_id: organisationId,
+          line_no: i + 1,
+          description: l.description,
+          product_code: l.productCode,
+          unit: l.unit,
+          quantity: l.quantity,
+          unit_price: l.unitPrice,
+          tax: l.tax,
+          amount: l.amount,
+        })),
+      )
+      .execute();
+  }
+  if (doc.file !== undefined) {
+    await trx.deleteFrom('document_files').where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
+    if (doc.file) {
+      await trx
+        .insertInto('document_files')
+        .values({ document_id: documentId, organisation_id: organisationId, file_name: doc.file.fileName, content_type: doc.file.contentType, size: doc.file.data.length, data: doc.file.data })
+        .execute();
+    }
+  }
+  await trx.deleteFrom('bills').where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
+  if (doc.bill) {
+    // nothing of an unpublished document has been paid: all of it is due
+    await trx
+      .insertInto('bills')
+      .values({
+        id: billId ?? newId('bill'),
+        organisation_id: organisationId,
+        document_id: documentId,
+        kind: doc.type,
+        supplier: doc.supplier,
+        invoice_number: doc.number,
+        date: doc.date,
+        due_date: doc.bill.dueDate,
+        scheduled_date: doc.bill.scheduledDate,
+        tags: doc.bill.tags.join(','),
+        currency: doc.currency,
+        original_amount: doc.total,
+        amount_due: doc.total,
+        latest_note: doc.bill.note,
+        created_at: nowIso(),
+      })
+      .execute();
+  }
+}
+
+function header(doc: DocumentToStore) {
+  return {
+    number: doc.number,
+    type: doc.type,
+    supplier: doc.supplier,
+    date: doc.date,
+    due_date: doc.dueDate,
+    currency: doc.currency,
+    subtotal: doc.subtotal,
+    tax: doc.tax,
+    total: doc.total,
+  };
+}
+
+/** A new unpublished document; returns its id. */
+export async function insertDocument(db: Kysely<Database>, organisationId: string, doc: DocumentToStore, createdBy: string): Promise<string> {
+  const id = newId('doc');
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('documents')
+      .values({ id, organisation_id: organisationId, ...header(doc), accounting_transaction_id: null, published_at: null, created_at: nowIso(), created_by: createdBy, updated_at: null })
+      .execute();
+    await writeParts(trx, organisationId, id, doc, null);
+  });
+  return id;
+}
+
+/**
+ * Replaces an unpublished document's content. The row is re-read under the transaction and the
+ * change refused (false) if it was published meanwhile, so a publish and an edit never interleave.
+ */
+export async function replaceDocument(db: Kysely<Database>, organisationId: string, documentId: string, doc: DocumentToStore): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('documents')
+      .set({ ...header(doc), updated_at: nowIso() })
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', documentId)
+      .where('published_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
+    const bill = await billOf(trx, organisationId, documentId);
+    await writeParts(trx, organisationId, documentId, doc, bill?.id ?? null);
+    return true;
+  });
+}
+
+/** Deletes an unpublished document with its lines, file and bill; false if it is published (or gone). */
+export async function deleteUnpublishedDocument(db: Kysely<Database>, organisationId: string, documentId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('bills').where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
+    const deleted = await trx
+      .deleteFrom('documents')
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', documentId)
+      .where('published_at', 'is', null)
+      .executeTakeFirst();
+    // a published document keeps its bill: undo the bill's removal with the transaction
+    if (Number(deleted.numDeletedRows) === 0) throw new DocumentNotDeleted();
+    return true;
+  }).catch((error) => {
+    if (error instanceof DocumentNotDeleted) return false;
+    throw error;
+  });
+}
+
+class DocumentNotDeleted extends Error {}
+
+export async function billOf(db: Kysely<Database>, organisationId: string, documentId: string): Promise<BillRow | undefined> {
+  return db.selectFrom('bills').selectAll().where('organisation_id', '=', organisationId).where('document_id', '=', documentId).executeTakeFirst();
+}
+
+/** The Bills to Pay fields of a published bill, the only part of it that may still change. */
+export async function updateBillPlanning(
+  db: Kysely<Database>,
+  organisationId: string,
+  documentId: string,
+  planning: { scheduledDate?: string | null; tags?: string | null; note?: string | null },
+): Promise<void> {
+  const set: Partial<BillRow> = {};
+  if (planning.scheduledDate !== undefined) set.scheduled_date = planning.scheduledDate;
+  if (planning.tags !== undefined) set.tags = (planning.tags ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '').join(',');
+  if (planning.note !== undefined) set.latest_note = planning.note || null;
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('bills').set(set).where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
+}
+
+export type { DocumentRow };
