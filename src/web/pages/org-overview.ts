@@ -10,7 +10,7 @@ import { html, type SafeHtml } from '../html.js';
 import { settingsPage, type Viewer } from './chrome.js';
 import { bankSection, billsSection } from './overview-bank-bills.js';
 import { amountText, columnMonth, longMonth, monthTable, notShown, shortMonth, type MonthRow } from './overview-parts.js';
-import { COLOURS, svgChart, type Series } from './svg-chart.js';
+import { COLOURS, responsiveChart, type Series } from './svg-chart.js';
 
 export function overviewPage(v: Viewer, org: { id: string; name: string }, o: BooksOverview): string {
   const last = o.months[o.months.length - 1]!;
@@ -48,7 +48,7 @@ function profitAndLoss(r: ReportOutput): SafeHtml {
     ...r.summary.map((s) => ({ label: s.label, values: oldestFirst(s.amounts), total: true })),
   ];
   return html`${net ? html`<p class="figures"><span>Net profit in ${longMonth(ends[ends.length - 1]!)}: <strong>${amountText(net[0]!, r.currency)} ${r.currency}</strong></span></p>` : ''}
-${svgChart({
+${responsiveChart({
   id: 'chart-pl',
   title: `Profit and loss by month, ${r.currency}`,
   description: 'Income and operating expenses as bars and net profit as a line, month by month; the table below gives every figure.',
@@ -58,7 +58,7 @@ ${svgChart({
   lines: series('Net Profit', net, COLOURS.green),
   format: (n) => `${amountText(n, r.currency)} ${r.currency}`,
 })}
-${monthTable(`Profit and loss by month, ${r.currency} (expenses shown positive)`, ends.map(columnMonth), rows, r.currency)}`;
+${monthTable('pl-table', `Profit and loss by month, ${r.currency} (expenses shown positive)`, ends.map(columnMonth), rows, r.currency)}`;
 }
 
 function balanceSheet(r: ReportOutput): SafeHtml {
@@ -69,7 +69,7 @@ function balanceSheet(r: ReportOutput): SafeHtml {
     ...r.sections.flatMap((s) => s.groups.map((g) => ({ label: `${s.title}: ${g.title}`, values: oldestFirst(g.total) }))),
     ...r.summary.map((s) => ({ label: s.label, values: oldestFirst(s.amounts), total: true })),
   ];
-  return html`${svgChart({
+  return html`${responsiveChart({
     id: 'chart-bs',
     title: `Balance sheet at each month end, ${r.currency}`,
     description: 'Total assets, total liabilities and total equity at each month end as lines; the table below gives every figure.',
@@ -82,5 +82,5 @@ function balanceSheet(r: ReportOutput): SafeHtml {
     ],
     format: (n) => `${amountText(n, r.currency)} ${r.currency}`,
   })}
-${monthTable(`Balance sheet at each month end, ${r.currency}`, dates.map(columnMonth), rows, r.currency)}`;
+${monthTable('bs-table', `Balance sheet at each month end, ${r.currency}`, dates.map(columnMonth), rows, r.currency)}`;
 }

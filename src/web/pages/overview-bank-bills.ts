@@ -2,8 +2,8 @@
 import { humanDate } from '../../domain/dates.js';
 import type { AccountHistory, BooksOverview } from '../books-overview.js';
 import { html, type SafeHtml } from '../html.js';
-import { amountText, columnMonth, notShown, shortMonth } from './overview-parts.js';
-import { COLOURS, svgChart } from './svg-chart.js';
+import { amountText, columnMonth, notShown, scrollingTable, shortMonth } from './overview-parts.js';
+import { COLOURS, smallChart } from './svg-chart.js';
 
 export function bankSection(o: BooksOverview): SafeHtml {
   const ends = o.months.map((m) => m.to);
@@ -26,7 +26,7 @@ function accountCard(h: AccountHistory, i: number, ends: string[]): SafeHtml {
   <p class="figures">Now <strong>${amountText(a.balance, a.currency)} ${a.currency}</strong></p>
   ${
     h.monthEnds
-      ? svgChart({
+      ? smallChart({
           id: `chart-bank-${i}`,
           title: `${a.name}: balance at each month end, ${a.currency}`,
           description: 'The balance at each month end as a line; the table below gives every figure.',
@@ -34,7 +34,9 @@ function accountCard(h: AccountHistory, i: number, ends: string[]): SafeHtml {
           longLabels: ends.map((d) => humanDate(d)),
           lines: [{ name: `Balance, ${a.currency}`, values: h.monthEnds, colour: COLOURS.blue }],
           format: (n) => `${amountText(n, a.currency)} ${a.currency}`,
+          width: 240,
           height: 130,
+          labelEvery: 2,
         })
       : html`<p class="muted small">${h.note}</p>`
   }
@@ -42,17 +44,18 @@ function accountCard(h: AccountHistory, i: number, ends: string[]): SafeHtml {
 }
 
 function accountTable(histories: AccountHistory[], ends: string[]): SafeHtml {
-  return html`<div class="scroll"><table class="figures-table">
-<caption>Balance at each month end and now, in each account's currency</caption>
-<thead><tr><th scope="col">Account</th><th scope="col">Currency</th>${ends.map((d) => html`<th scope="col" class="num">${columnMonth(d)}</th>`)}<th scope="col" class="num">Now</th></tr></thead>
+  return scrollingTable(
+    'bank-table',
+    "Balance at each month end and now, in each account's currency",
+    html`<thead><tr><th scope="col">Account</th><th scope="col">Currency</th>${ends.map((d) => html`<th scope="col" class="num">${columnMonth(d)}</th>`)}<th scope="col" class="num">Now</th></tr></thead>
 <tbody>${histories.map(
     (h) =>
       html`<tr><th scope="row">${h.account.name}</th><td>${h.account.currency}</td>${ends.map((_, i) => {
         const v = h.monthEnds?.[i] ?? null;
         return html`<td class="num">${v === null ? '—' : amountText(v, h.account.currency)}</td>`;
       })}<td class="num">${amountText(h.account.balance, h.account.currency)}</td></tr>`,
-  )}</tbody>
-</table></div>`;
+  )}</tbody>`,
+  );
 }
 
 export function billsSection(o: BooksOverview): SafeHtml {
@@ -65,14 +68,15 @@ export function billsSection(o: BooksOverview): SafeHtml {
 ${b.note ? html`<div class="notice" role="status">${b.note}</div>` : ''}
 ${
   b.bills.length
-    ? html`<div class="scroll"><table class="figures-table">
-<caption>The next ${b.bills.length === 1 ? 'bill' : `${b.bills.length} bills`} by due date${b.count > b.bills.length ? `, of ${b.count}` : ''}; amounts due in ${b.baseCurrency}</caption>
-<thead><tr><th scope="col">Due</th><th scope="col">Supplier</th><th scope="col">Invoice</th><th scope="col" class="num">Amount due</th></tr></thead>
+    ? scrollingTable(
+        'bills-table',
+        `The next ${b.bills.length === 1 ? 'bill' : `${b.bills.length} bills`} by due date${b.count > b.bills.length ? `, of ${b.count}` : ''}; amounts due in ${b.baseCurrency}`,
+        html`<thead><tr><th scope="col">Due</th><th scope="col">Supplier</th><th scope="col">Invoice</th><th scope="col" class="num">Amount due</th></tr></thead>
 <tbody>${b.bills.map(
         (bill) =>
           html`<tr><td class="nowrap">${humanDate(bill.dueDate)}${overdue(bill.dueDate) ? html` <span class="badge blocked">overdue</span>` : ''}</td><td>${bill.supplier}</td><td>${bill.invoiceNumber}</td><td class="num">${amountText(bill.amountDue, b.baseCurrency)}</td></tr>`,
-      )}</tbody>
-</table></div>`
+      )}</tbody>`,
+      )
     : html`<p class="muted">Nothing to pay.</p>`
 }`;
   }

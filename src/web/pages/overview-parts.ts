@@ -31,14 +31,25 @@ export interface MonthRow {
   total?: boolean;
 }
 
-/** Rows by month in a box that scrolls sideways on a phone, the label column first. */
-export function monthTable(caption: string, columns: string[], rows: MonthRow[], currency: string): SafeHtml {
-  return html`<div class="scroll"><table class="figures-table">
-<caption>${caption}</caption>
+/**
+ * A wide table in a box that scrolls sideways on a phone, its title above the box: a caption would
+ * be as wide as the table and cut off with it.
+ */
+export function scrollingTable(id: string, title: string, table: SafeHtml): SafeHtml {
+  return html`<p class="table-title" id="${id}">${title}</p>
+<div class="scroll"><table class="figures-table" aria-labelledby="${id}">${table}</table></div>`;
+}
+
+/** Rows by month, the label column first. */
+export function monthTable(id: string, caption: string, columns: string[], rows: MonthRow[], currency: string): SafeHtml {
+  return scrollingTable(
+    id,
+    caption,
+    html`
 <thead><tr><th scope="col">${currency}</th>${columns.map((c) => html`<th scope="col" class="num">${c}</th>`)}</tr></thead>
 <tbody>${rows.map(
     (r) =>
       html`<tr${r.total ? html` class="total"` : ''}><th scope="row">${r.label}</th>${r.values.map((v) => html`<td class="num">${v === null ? '—' : amountText(v, currency)}</td>`)}</tr>`,
-  )}</tbody>
-</table></div>`;
+  )}</tbody>`,
+  );
 }

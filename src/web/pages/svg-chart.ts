@@ -2,8 +2,9 @@
  * Bar and line charts drawn on the server as inline SVG: no script and no chart library, so they
  * render under the pages' script policy, without JavaScript, and in any browser. Colours and sizes
  * are presentation attributes, not style attributes, which the style policy ('self') would refuse.
- * The viewBox scales to the column, so one drawing serves a phone and a desktop; the numbers are
- * in the table beside every chart, which the chart's description points to.
+ * A drawing scales to its column, text with it, so a chart is drawn twice, narrow for a phone and
+ * wide for a desktop, and the stylesheet shows the one that fits (text stays about the same size on
+ * both). The numbers are in the table beside every chart, which the chart's description points to.
  */
 import { html, type SafeHtml } from '../html.js';
 
@@ -29,12 +30,15 @@ export interface ChartInput {
   /** how a value reads in a hover title */
   format: (value: number) => string;
   height?: number;
+  /** width of the drawing, in the units of its text (9 to 11 high) */
+  width?: number;
+  /** label every nth month only, when the drawing is too narrow for all of them */
+  labelEvery?: number;
 }
 
 export const COLOURS = { blue: '#0b5cad', orange: '#b45309', green: '#1d6b3a', purple: '#6b3fa0', grey: '#52606d' } as const;
 
-const WIDTH = 320;
-const PAD = { left: 38, right: 6, top: 8, bottom: 18 };
+const PAD = { left: 40, right: 6, top: 8, bottom: 18 };
 
 /** Round steps (1, 2, 2.5, 5 × a power of ten) from below the lowest value (or 0) to above the highest. */
 export function axisTicks(values: number[], wanted = 4): number[] {
@@ -60,8 +64,23 @@ export function compactNumber(value: number): string {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-export function svgChart(input: ChartInput): SafeHtml {
+/** A chart for every width: the narrow and the wide drawing (only one is shown), then one legend. */
+export function responsiveChart(input: ChartInput): SafeHtml {
+  return html`<div class="chart-narrow">${svgChart({ ...input, id: `${input.id}-narrow`, width: 300, height: 190, labelEvery: Math.max(input.labelEvery ?? 1, 2) })}</div>
+<div class="chart-wide">${svgChart({ ...input, width: 640, height: 230 })}</div>
+${legend(input)}`;
+}
+
+/** A chart of one width, with its legend: for a column that is as narrow on a desktop as on a phone. */
+export function smallChart(input: ChartInput): SafeHtml {
+  return html`${svgChart(input)}${legend(input)}`;
+}
+
+function svgChart(input: ChartInput): SafeHtml {
+  const WIDTH = input.width ?? 300;
   const height = input.height ?? 180;
+  const every = input.labelEvery ?? 1;
+  const size = WIDTH > 400 ? 11 : 10;
   const bars = input.bars ?? [];
   const lines = input.lines ?? [];
   const all = [...bars, ...lines].flatMap((s) => s.values.filter((v): v is number => v !== null));
@@ -77,9 +96,13 @@ export function svgChart(input: ChartInput): SafeHtml {
 
   const grid = ticks.map(
     (t) => html`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(t)}" y2="${y(t)}" stroke="${t === 0 ? COLOURS.grey : '#d5dbe1'}" stroke-width="${t === 0 ? 1 : 0.5}"/>
-<text x="${PAD.left - 4}" y="${y(t) + 3}" text-anchor="end" font-size="9" fill="${COLOURS.grey}">${compactNumber(t)}</text>`,
+<text x="${PAD.left - 4}" y="${y(t) + 3}" text-anchor="end" font-size="${size}" fill="${COLOURS.grey}">${compactNumber(t)}</text>`,
   );
-  const xLabels = input.labels.map((l, i) => html`<text x="${centre(i)}" y="${height - 5}" text-anchor="middle" font-size="9" fill="${COLOURS.grey}">${l}</text>`);
+  // counted from the last month, so the latest always has its label
+  const labelled = (i: number) => (input.labels.length - 1 - i) % every === 0;
+  const xLabels = input.labels.map((l, i) =>
+    labelled(i) ? html`<text x="${centre(i)}" y="${height - 5}" text-anchor="middle" font-size="${size}" fill="${COLOURS.grey}">${l}</text>` : '',
+  );
   const groupW = band * 0.7;
   const barW = groupW / Math.max(1, bars.length);
   const barMarks = bars.flatMap((s, k) =>
@@ -102,11 +125,11 @@ export function svgChart(input: ChartInput): SafeHtml {
 <title id="${input.id}-title">${input.title}</title>
 <desc id="${input.id}-desc">${input.description}</desc>
 ${grid}${xLabels}${barMarks}${lineMarks}
-</svg>
-${legend([...bars.map((s) => ({ s, bar: true })), ...lines.map((s) => ({ s, bar: false }))])}`;
+</svg>`;
 }
 
-function legend(items: { s: Series; bar: boolean }[]): SafeHtml {
+function legend(input: ChartInput): SafeHtml {
+  const items = [...(input.bars ?? []).map((s) => ({ s, bar: true })), ...(input.lines ?? []).map((s) => ({ s, bar: false }))];
   return html`<ul class="legend">${items.map(
     ({ s, bar }) =>
       html`<li><svg width="14" height="10" viewBox="0 0 14 10" aria-hidden="true">${
