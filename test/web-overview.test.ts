@@ -15,6 +15,7 @@ import { reportsProfitAndLoss } from '../src/operations/reports-profit-and-loss.
 import type { Store } from '../src/store/db.js';
 import { setRoleAllowed } from '../src/store/role-policy.js';
 import { escapeHtml } from '../src/web/html.js';
+import { axisTicks, compactNumber } from '../src/web/pages/svg-chart.js';
 import { Browser } from './helpers/browser.js';
 import { call } from './helpers/call.js';
 import { startServer } from './helpers/server.js';
@@ -27,6 +28,14 @@ const MONTHLY = { period: 'last_month', comparePeriods: 11, compareBy: 'month' }
 const money = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** A table row as the page writes it: the label, then one cell per month, oldest first. */
 const row = (label: string, amounts: number[]) => `<th scope="row">${escapeHtml(label)}</th>${[...amounts].reverse().map((n) => `<td class="num">${money(n)}</td>`).join('')}</tr>`;
+
+it('chart axes: round steps that take in zero and every value, and short labels', () => {
+  assert.deepEqual(axisTicks([-1980, 3000]), [-2000, 0, 2000, 4000]);
+  assert.deepEqual(axisTicks([441013.41, 62823.07]), [0, 200000, 400000, 600000]);
+  assert.deepEqual(axisTicks([-835.76, -1359.64]), [-1500, -1000, -500, 0]);
+  assert.deepEqual(axisTicks([]), [0, 0.25, 0.5, 0.75, 1], 'nothing to show still draws an axis');
+  assert.deepEqual([-1500, 0, 2500, 40000, 1_200_000].map(compactNumber), ['-1.5k', '0', '2.5k', '40k', '1.2M']);
+});
 
 for (const dialect of DIALECTS) {
   describe(`organisation overview page [${dialect}]`, () => {

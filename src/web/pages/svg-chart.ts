@@ -77,17 +77,17 @@ export function smallChart(input: ChartInput): SafeHtml {
 }
 
 function svgChart(input: ChartInput): SafeHtml {
-  const WIDTH = input.width ?? 300;
+  const width = input.width ?? 300;
   const height = input.height ?? 180;
   const every = input.labelEvery ?? 1;
-  const size = WIDTH > 400 ? 11 : 10;
+  const size = width > 400 ? 11 : 10;
   const bars = input.bars ?? [];
   const lines = input.lines ?? [];
   const all = [...bars, ...lines].flatMap((s) => s.values.filter((v): v is number => v !== null));
   const ticks = axisTicks(all);
   const lo = ticks[0]!;
   const hi = ticks[ticks.length - 1]!;
-  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotW = width - PAD.left - PAD.right;
   const plotH = height - PAD.top - PAD.bottom;
   const y = (v: number) => round(PAD.top + ((hi - v) / (hi - lo)) * plotH);
   const band = plotW / Math.max(1, input.labels.length);
@@ -95,7 +95,7 @@ function svgChart(input: ChartInput): SafeHtml {
   const tip = (s: Series, i: number, v: number) => `${input.longLabels[i] ?? input.labels[i]}, ${s.name}: ${input.format(v)}`;
 
   const grid = ticks.map(
-    (t) => html`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(t)}" y2="${y(t)}" stroke="${t === 0 ? COLOURS.grey : '#d5dbe1'}" stroke-width="${t === 0 ? 1 : 0.5}"/>
+    (t) => html`<line x1="${PAD.left}" x2="${width - PAD.right}" y1="${y(t)}" y2="${y(t)}" stroke="${t === 0 ? COLOURS.grey : '#d5dbe1'}" stroke-width="${t === 0 ? 1 : 0.5}"/>
 <text x="${PAD.left - 4}" y="${y(t) + 3}" text-anchor="end" font-size="${size}" fill="${COLOURS.grey}">${compactNumber(t)}</text>`,
   );
   // counted from the last month, so the latest always has its label
@@ -121,7 +121,7 @@ function svgChart(input: ChartInput): SafeHtml {
     const dots = s.values.map((v, i) => (v === null ? '' : html`<circle cx="${centre(i)}" cy="${y(v)}" r="2.2" fill="${s.colour}"><title>${tip(s, i, v)}</title></circle>`));
     return html`${paths}${dots}`;
   });
-  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${input.id}-title ${input.id}-desc" xmlns="http://www.w3.org/2000/svg">
+  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${input.id}-title ${input.id}-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="${input.id}-title">${input.title}</title>
 <desc id="${input.id}-desc">${input.description}</desc>
 ${grid}${xLabels}${barMarks}${lineMarks}
