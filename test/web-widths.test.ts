@@ -57,6 +57,7 @@ describe('every page fits a phone and a desktop', () => {
     browser = await launchBrowser();
     const org = `/orgs/${books.org.id}`;
     pages = [
+      ['overview', `${org}/overview`],
       ['api-clients', `${org}/api-clients`],
       ['apps', `${org}/apps`],
       ['roles', `${org}/roles`],

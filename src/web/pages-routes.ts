@@ -1,7 +1,7 @@
 /**
  * The web pages for people: password and single sign-on sign-in with a session cookie, their
- * connected apps, and organisation settings for super admins and admins (API clients, apps, role
- * permissions, connections, members, audit log). Server-rendered, working without JavaScript.
+ * connected apps, and organisation pages for super admins and admins (the books overview, API
+ * clients, apps, role permissions, connections, members, audit log). Server-rendered, working without JavaScript.
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +18,7 @@ import { registerBankImportRoutes } from './routes/org-bank-import-routes.js';
 import { registerLedgerImportRoutes } from './routes/org-ledger-import-routes.js';
 import { registerConnectionRoutes } from './routes/org-connections-routes.js';
 import { registerMemberRoutes } from './routes/org-members-routes.js';
+import { registerOverviewRoutes } from './routes/org-overview-routes.js';
 import { registerRoleRoutes } from './routes/org-roles-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { createWebContext } from './web-context.js';
@@ -35,6 +36,7 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerExternalRoutes(app, w);
   registerAccountRoutes(app, w);
   registerNewOrganisationRoutes(app, w);
+  registerOverviewRoutes(app, w);
   registerApiClientRoutes(app, w);
   registerAppRoutes(app, w);
   registerRoleRoutes(app, w);

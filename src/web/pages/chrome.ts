@@ -39,6 +39,7 @@ export function noticeBox(message: string | undefined): SafeHtml | '' {
 }
 
 export const SETTINGS_TABS = [
+  ['overview', 'Overview'],
   ['api-clients', 'API clients'],
   ['apps', 'Apps'],
   ['roles', 'Role permissions'],
