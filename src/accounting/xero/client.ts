@@ -7,7 +7,7 @@
  * accounting_unavailable.
  */
 import { AccountingSystemError } from '../types.js';
-import { XERO_API, type XeroConfig } from './config.js';
+import { XERO_API, type XeroConfig } from './settings.js';
 
 const DEFAULT_WAIT_MS = 5_000;
 const MAX_RETRIES = 3;

@@ -9,7 +9,7 @@
 import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
 import { XeroClient } from './client.js';
-import type { XeroConfig } from './config.js';
+import type { XeroConfig } from './settings.js';
 import { accountTypeFor, classificationOf, minorUnits, transactionTypeFor, xeroDate } from './mapping.js';
 
 interface XeroAccount {
