@@ -52,7 +52,7 @@ export const documentsUpdate = defineOperation({
       const draft = { ...current.draft, ...planning, ...given };
       // lines name accounts by id or name: the chart is read only when some line names one
       const chart = draft.codedLines.some((l) => l.account) ? await ctx.accounting.chartOfAccounts() : [];
-      const checked = checkDocument(draft, () => chart);
+      const checked = checkDocument(draft, chart);
       if (!(await replaceDocument(ctx.db, ctx.organisation.id, id, checked)))
         throw new OperationError('document_published', `document ${id} was published while it was being changed; nothing was changed`);
     }
