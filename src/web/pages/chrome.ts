@@ -45,6 +45,7 @@ export const SETTINGS_TABS = [
   ['roles', 'Role permissions'],
   ['connections', 'Connections'],
   ['members', 'Members'],
+  ['documents', 'Documents'],
   ['bank-import', 'Bank statements'],
   ['ledger-import', 'Books'],
   ['audit', 'Audit log'],
