@@ -16,6 +16,7 @@ import { registerAppRoutes } from './routes/org-apps-routes.js';
 import { registerAuditRoutes } from './routes/org-audit-routes.js';
 import { registerBankImportRoutes } from './routes/org-bank-import-routes.js';
 import { registerLedgerImportRoutes } from './routes/org-ledger-import-routes.js';
+import { registerBillFilterRoutes } from './routes/org-bill-filters-routes.js';
 import { registerDocumentRoutes } from './routes/org-documents-routes.js';
 import { registerConnectionRoutes } from './routes/org-connections-routes.js';
 import { registerMemberRoutes } from './routes/org-members-routes.js';
@@ -44,6 +45,7 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerConnectionRoutes(app, w);
   registerMemberRoutes(app, w);
   registerDocumentRoutes(app, w);
+  registerBillFilterRoutes(app, w);
   registerBankImportRoutes(app, w);
   registerLedgerImportRoutes(app, w);
   registerAuditRoutes(app, w);

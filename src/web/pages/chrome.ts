@@ -46,6 +46,7 @@ export const SETTINGS_TABS = [
   ['connections', 'Connections'],
   ['members', 'Members'],
   ['documents', 'Documents'],
+  ['bill-filters', 'Bills to Pay filters'],
   ['bank-import', 'Bank statements'],
   ['ledger-import', 'Books'],
   ['audit', 'Audit log'],
