@@ -139,8 +139,14 @@ for (const dialect of DIALECTS) {
       assert.equal(fieldError(none.body, 'file'), 'choose the file of the document');
       assert.match(fieldError(none.body, 'date') ?? '', /must be a date written yyyy-MM-dd/);
 
+      const big = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024, 0x20)]);
+      const tooBig = await upload(browser, csrf, form({ number: 'PC-119' }), { name: 'huge.pdf', data: big });
+      assert.equal(tooBig.status, 413);
+      assert.equal(fieldError(tooBig.body, 'file'), 'is over 10 MB');
+      assert.match(tooBig.body, /<input id="number" name="number" type="text" value="PC-119"/, 'the fields after the file are kept');
+
       assert.equal(await documentCount(), before, 'nothing written');
-      assert.equal((await store.db.selectFrom('documents').select('id').where('number', 'in', ['PC-115', 'PC-116', 'PC-117', 'PC-118']).execute()).length, 0);
+      assert.equal((await store.db.selectFrom('documents').select('id').where('number', 'in', ['PC-115', 'PC-116', 'PC-117', 'PC-118', 'PC-119']).execute()).length, 0);
     });
 
     it('deletes an unpublished document with the button; without the CSRF token nothing is uploaded or deleted', async () => {
