@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Store } from '../src/store/db.js';
+import { setRoleAllowed } from '../src/store/role-policy.js';
 import { withWebTables } from '../src/store/web-schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
@@ -183,6 +184,22 @@ for (const dialect of DIALECTS) {
       const audit = await withWebTables(store.db).selectFrom('audit_log').select(['action']).where('organisation_id', '=', books.org.id).where('target', '=', doc.id).execute();
       assert.deepEqual(audit.map((e) => e.action).sort(), ['document.created', 'document.deleted']);
       assert.match((await browser.follow(`/orgs/${books.org.id}/audit`)).body, /Deleted receipt DEL-1 from Paper Co/);
+    });
+
+    it("follows the organisation's role permissions: an admin refused documents.create is told so and nothing is written", async () => {
+      await setRoleAllowed(store.db, books.org.id, 'documents.create', 'admin', false);
+      try {
+        const browser = await signedIn(books.users.admin.email);
+        const csrf = csrfOf((await browser.follow(path)).body);
+        const before = await documentCount();
+        const refused = await upload(browser, csrf, form({ number: 'ROLE-1' }), { name: 'invoice.pdf', data: PDF });
+        assert.equal(refused.status, 403);
+        assert.match(refused.body, /<div class="error" role="alert"><p><strong>Nothing was saved.<\/strong><\/p><p>[^<]*documents.create/);
+        assert.match(refused.body, /<input id="number" name="number" type="text" value="ROLE-1"/);
+        assert.equal(await documentCount(), before);
+      } finally {
+        await setRoleAllowed(store.db, books.org.id, 'documents.create', 'admin', true);
+      }
     });
 
     it('is for admins only', async () => {
