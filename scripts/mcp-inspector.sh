@@ -24,23 +24,24 @@ start_local_ledgerline
 inspector() {
   with_node22 npx --yes "$INSPECTOR" --cli "$MCP_URL" --transport http --protocol-era "$ERA" --header "Authorization: Bearer $MCP_TOKEN" "$@"
 }
-called=()
+# the tools called, kept in a file: call() often runs in a command substitution's subshell
+CALLED="$(mktemp)"
 # calls a tool with JSON arguments and prints its structured answer (the Inspector's exit status is kept)
 call() {
   local tool="$1" args="${2:-{\}}"
   echo "== tools/call $tool $args" >&2
   local out
   out="$(inspector --method tools/call --tool-name "$tool" --tool-args-json "$args" --format json -q)"
-  if jq -e '.isError == true' <<<"$out" >/dev/null; then echo "$out" >&2; echo "tool $tool answered an error" >&2; exit 1; fi
-  called+=("$tool")
-  jq -c '.structuredContent' <<<"$out"
+  if jq -e '.result.isError == true' <<<"$out" >/dev/null; then echo "$out" >&2; echo "tool $tool answered an error" >&2; exit 1; fi
+  echo "$tool" >>"$CALLED"
+  jq -c '.result.structuredContent' <<<"$out"
 }
 
 echo "== tools/list ($ERA)" >&2
-TOOLS="$(inspector --method tools/list --strict --format json -q | jq -r '.tools[].name' | sort)"
+TOOLS="$(inspector --method tools/list --strict --format json -q | jq -r '.result.tools[].name' | sort)"
 echo "$TOOLS" >&2
 
-LEDGER="$(call ledger_account_transactions '{"account":"Software","period":"this_year"}')"
+LEDGER="$(call ledger_account_transactions '{"account":"Software","period":"ytd"}')"
 DOC="$(jq -r '[.transactions[]?.document.id | select(. != null)][0]' <<<"$LEDGER")"
 call reports_profit_and_loss '{"period":"last_month"}' >/dev/null
 call reports_balance_sheet '{"comparePeriods":1,"compareBy":"year"}' >/dev/null
@@ -61,8 +62,9 @@ call bills_update_saved_filter "{\"id\":\"$FILTER\",\"name\":\"Inspector check, 
 call bills_delete_saved_filter "{\"id\":\"$FILTER\"}"
 
 echo "== tools/call accounts_list serach=bank (an unknown argument: isError with the REST problem)" >&2
-inspector --method tools/call --tool-name accounts_list --tool-arg serach=bank --format json -q | jq -c '{isError, problem: (.content[0].text | fromjson | .code)}' || true
+inspector --method tools/call --tool-name accounts_list --tool-arg serach=bank --format json -q | jq -c '.result | {isError, problem: (.content[0].text | fromjson | .code)}' || true
 
-missing="$(comm -23 <(echo "$TOOLS") <(printf '%s\n' "${called[@]}" | sort -u))"
+missing="$(comm -23 <(echo "$TOOLS") <(sort -u "$CALLED"))"
+rm -f "$CALLED"
 if [[ -n "$missing" ]]; then echo "not called: $missing" >&2; exit 1; fi
 echo "Listed $(wc -l <<<"$TOOLS") tools and called every one over the $ERA protocol." >&2

@@ -111,7 +111,10 @@ const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v =
 /** Who made an audit entry: a user, the operator at the command line, or the service itself. */
 export function auditActor(entry: { actor_name: string | null; actor_email: string | null; actor_user_id: string | null }, detail: Detail): string {
   if (entry.actor_name || entry.actor_email || entry.actor_user_id) return entry.actor_name || entry.actor_email || entry.actor_user_id!;
-  return detail.via === VIA_COMMAND_LINE ? 'Operator (command line)' : 'Ledgerline';
+  if (detail.via === VIA_COMMAND_LINE) return 'Operator (command line)';
+  // a change an organisation's own API client made (operations/changes.ts records its id)
+  if (typeof detail.client === 'string') return `API client ${detail.client}`;
+  return 'Ledgerline';
 }
 
 /** One audit entry as a sentence (the actor and time are shown beside it). */
