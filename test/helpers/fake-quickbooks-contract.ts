@@ -48,7 +48,7 @@ interface TypeDef {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 const local = (qname: string) => (qname.startsWith('xs:') ? qname : qname.replace(/^[a-z]+:/, ''));
-const list = (x: unknown): Node[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
+const list = (x: unknown): Node[] => (x === undefined ? [] : Array.isArray(x) ? x : [x as Node]);
 
 export class QuickBooksContract {
   readonly types = new Map<string, TypeDef>();
@@ -85,6 +85,7 @@ export class QuickBooksContract {
     const content = list(node['xs:complexContent'])[0] ?? list(node['xs:simpleContent'])[0];
     if (content) {
       const ext = list(content['xs:extension'])[0] ?? list(content['xs:restriction'])[0];
+      if (!ext) throw new Error(`${name}: content without extension or restriction`);
       def.base = local(ext['@base']);
       def.simpleContent = node['xs:simpleContent'] !== undefined;
       body = ext;
