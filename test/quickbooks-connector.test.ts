@@ -42,7 +42,7 @@ async function quickBooksOrganisation(store: Store, name: string, fake: FakeQuic
   return row.id;
 }
 
-type Report = { sections: { title: string; total: number[]; groups: { title: string; accounts: { name: string; amounts: number[] }[] }[] }[]; summary: { label: string; amounts: number[] }[] };
+type Report = { sections: { title: string; total: number[]; groups: { title: string; total: number[]; accounts: { name: string; amounts: number[] }[] }[] }[]; summary: { label: string; amounts: number[] }[] };
 const summary = (r: Report, label: string) => r.summary.find((l) => l.label === label)!.amounts.map(cents);
 const section = (r: Report, title: string, n: number) => r.sections.find((s) => s.title === title)?.total.map(cents) ?? Array.from({ length: n }, () => 0);
 const q = (sql: string) => `/query?query=${encodeURIComponent(sql)}`;
