@@ -108,8 +108,8 @@ describeEachDialect(
       assert.deepEqual(section(r, 'Operating Expenses', 2), both('Total Expenses'));
       assert.deepEqual(section(r, 'Other Income', 2), both('Total Other Income'));
       assert.deepEqual(section(r, 'Other Expenses', 2), both('Total Other Expenses'));
-      // 2,400 + 300 + 325 sales, 12 interest, less 850 flour (after the 150 credit), 245 utilities, 45 supplies, 100 depreciation
-      assert.deepEqual(summary(r, 'Net Profit'), [179_700, 0]);
+      // 2,400 + 300 + 325 + 180 sales, 12 interest, less 850 flour (after the 150 credit), 245 utilities, 45 supplies, 100 depreciation
+      assert.deepEqual(summary(r, 'Net Profit'), [197_700, 0]);
       const utilities = r.sections.find((s) => s.title === 'Operating Expenses')!.groups.find((g) => g.title === 'Utilities')!;
       assert.deepEqual(
         utilities.accounts.map((a) => [a.name, a.amounts[0]]),
@@ -176,12 +176,27 @@ describeEachDialect(
       assert.deepEqual(
         checking.transactions.map((t: any) => [t.date, t.type, t.amount]),
         [
+          ['2026-06-06', 'deposit', 180],
           ['2026-04-25', 'deposit', 337],
           ['2026-03-15', 'expense', -60],
           ['2025-03-10', 'cheque', -8_000],
         ],
-        'the bill payment and the opening journal are not listed types',
+        'a sales receipt is a deposit; the bill payment, customer payment, transfer and opening journal are not listed types',
       );
+      const checkingAll = await run(ledgerAccountTransactions, orgs.qb, { account: '1000', period: 'custom', from: '2025-01-01', to: '2026-06-30', reconcile: true });
+      assert.equal(checkingAll.reconciliation.unexplained, 0);
+      assert.deepEqual(
+        checkingAll.reconciliation.entries.map((e: any) => [e.date, e.type, e.amount]).sort(),
+        [
+          ['2025-01-02', 'journal', 10_000],
+          ['2025-01-02', 'journal', 20_000],
+          ['2026-01-20', 'payment', 1_000],
+          ['2026-02-01', 'transfer', -5_000],
+          ['2026-05-01', 'payment', -400],
+        ],
+      );
+      const checkingBalance = (await qb.get(q("SELECT * FROM Account WHERE Active = true MAXRESULTS 1000"))).QueryResponse.Account.find((a: any) => a.AcctNum === '1000').CurrentBalance;
+      assert.equal(cents(checkingAll.reconciliation.accountingSystemTotal), cents(checkingBalance), "the lines add up to QuickBooks' CurrentBalance");
 
       const payable = await run(ledgerAccountTransactions, orgs.qb, { account: '2000', period: 'custom', from: '2026-01-01', to: '2026-06-30', reconcile: true });
       // two bills (200 + 1,000) less the 150 supplier credit; the 400 part payment is not a listed type

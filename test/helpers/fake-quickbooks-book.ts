@@ -1,7 +1,7 @@
 /**
  * The fake QuickBooks Online company: a small, consistent set of books held as QuickBooks' own
  * entities in their JSON wire form (Account, Vendor, Customer, Bill, BillPayment, VendorCredit,
- * Invoice, Purchase, Deposit, JournalEntry), so the fake answers them as they are. Derived fields
+ * Invoice, Payment, SalesReceipt, Purchase, Deposit, Transfer, JournalEntry), so the fake answers them as they are. Derived fields
  * (TotalAmt, Bill and Invoice Balance, an account's CurrentBalance) are computed by `settle` from the
  * lines and payments, and the postings (`postingsOf`: the general ledger QuickBooks keeps, debit
  * positive, cents) are what the fake's reports are computed from. Amounts are US dollars.
@@ -9,7 +9,7 @@
 
 export type Entity = Record<string, any>;
 
-export const ENTITY_NAMES = ['Account', 'Vendor', 'Customer', 'Bill', 'BillPayment', 'VendorCredit', 'Invoice', 'Purchase', 'Deposit', 'JournalEntry'] as const;
+export const ENTITY_NAMES = ['Account', 'Vendor', 'Customer', 'Bill', 'BillPayment', 'VendorCredit', 'Invoice', 'Payment', 'SalesReceipt', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry'] as const;
 export type EntityName = (typeof ENTITY_NAMES)[number];
 
 export interface FakeCompany {
@@ -155,6 +155,21 @@ export function defaultFakeCompany(): FakeCompany {
       Line: [salesLine('1', '79', 2400, 'Bread, May'), salesLine('2', '80', 300, 'Wedding catering')],
     }),
   ];
+  const payments = [
+    txn('140', '2026-01-20', {
+      CustomerRef: customer('Corner Cafe'),
+      ARAccountRef: acct('84'),
+      DepositToAccountRef: acct('35'),
+      PaymentRefNum: '5521',
+      TotalAmt: 1000,
+      UnappliedAmt: 0,
+      Line: [{ Amount: 1000, LinkedTxn: [{ TxnId: '130', TxnType: 'Invoice' }] }],
+    }),
+  ];
+  const salesReceipts = [
+    txn('141', '2026-06-06', { DocNumber: '1003', CustomerRef: customer('Riverside Hotel'), DepositToAccountRef: acct('35'), Line: [salesLine('1', '79', 180, 'Pastries, walk-in')] }),
+  ];
+  const transfers = [txn('190', '2026-02-01', { FromAccountRef: acct('35'), ToAccountRef: acct('36'), Amount: 5000, PrivateNote: 'To savings' })];
   const purchases = [
     txn('160', '2025-03-10', { DocNumber: '1001', PaymentType: 'Check', AccountRef: acct('35'), EntityRef: { ...vendor('Paper Supply Co'), type: 'Vendor' }, Credit: false, Line: [expenseLine('1', '15', 8000, 'Deck oven')] }),
     txn('161', '2026-02-14', { PaymentType: 'CreditCard', AccountRef: acct('41'), EntityRef: { ...vendor('Telco Inc'), type: 'Vendor' }, Credit: false, Line: [expenseLine('1', '25', 45, 'Mobile, February')] }),
@@ -210,8 +225,11 @@ export function defaultFakeCompany(): FakeCompany {
       BillPayment: billPayments,
       VendorCredit: vendorCredits,
       Invoice: invoices,
+      Payment: payments,
+      SalesReceipt: salesReceipts,
       Purchase: purchases,
       Deposit: deposits,
+      Transfer: transfers,
       JournalEntry: journalEntries,
     },
     deleted: [],
@@ -238,7 +256,7 @@ export function postingsOf(company: FakeCompany): Posting[] {
   const defaultOf = (type: string) => company.entities.Account.find((a) => a.AccountType === type)!.Id;
   const post = (entity: EntityName, t: Entity, accountId: string, amount: number) => out.push({ entity, id: t.Id, date: t.TxnDate, accountId, amount });
   const detailLines = (t: Entity) => (t.Line ?? []).filter((l: Entity) => lineAccount(l) !== undefined);
-  for (const entity of ['Bill', 'VendorCredit', 'Invoice', 'Purchase', 'Deposit'] as const) {
+  for (const entity of ['Bill', 'VendorCredit', 'Invoice', 'SalesReceipt', 'Purchase', 'Deposit'] as const) {
     for (const t of company.entities[entity]) {
       // the sign of the lines' accounts: debited by bills and purchases, credited by the rest
       const sign = entity === 'Bill' || (entity === 'Purchase' && !t.Credit) ? 1 : -1;
@@ -257,6 +275,14 @@ export function postingsOf(company: FakeCompany): Posting[] {
               : t.DepositToAccountRef.value;
       post(entity, t, other, -sign * total);
     }
+  }
+  for (const t of company.entities.Payment) {
+    post('Payment', t, t.DepositToAccountRef.value, cents(t.TotalAmt));
+    post('Payment', t, t.ARAccountRef?.value ?? defaultOf('Accounts Receivable'), -cents(t.TotalAmt));
+  }
+  for (const t of company.entities.Transfer) {
+    post('Transfer', t, t.ToAccountRef.value, cents(t.Amount));
+    post('Transfer', t, t.FromAccountRef.value, -cents(t.Amount));
   }
   for (const t of company.entities.BillPayment) {
     const paidFrom = t.PayType === 'CreditCard' ? t.CreditCardPayment.CCAccountRef.value : t.CheckPayment.BankAccountRef.value;
@@ -288,7 +314,7 @@ const CREDIT_NATURE = new Set(['Liability', 'Equity', 'Revenue']);
  */
 export function settle(company: FakeCompany): void {
   const e = company.entities;
-  for (const name of ['Bill', 'VendorCredit', 'Invoice', 'Purchase', 'Deposit', 'JournalEntry'] as const) {
+  for (const name of ['Bill', 'VendorCredit', 'Invoice', 'SalesReceipt', 'Purchase', 'Deposit', 'JournalEntry'] as const) {
     for (const t of e[name]) {
       const lines = (t.Line ?? []).filter((l: Entity) => lineAccount(l) !== undefined);
       const total = lines
@@ -305,7 +331,10 @@ export function settle(company: FakeCompany): void {
     if (b.LinkedTxn.length === 0) delete b.LinkedTxn;
   }
   for (const v of e.VendorCredit) v.Balance = v.TotalAmt;
-  for (const i of e.Invoice) i.Balance = i.TotalAmt;
+  const received = new Map<string, number>();
+  for (const p of e.Payment) for (const l of p.Line ?? []) for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'Invoice') received.set(link.TxnId, (received.get(link.TxnId) ?? 0) + cents(l.Amount));
+  for (const i of e.Invoice) i.Balance = dollars(cents(i.TotalAmt) - (received.get(i.Id) ?? 0));
+  for (const r of e.SalesReceipt) r.Balance = 0;
   for (const v of e.Vendor) {
     const owed = e.Bill.filter((b) => b.VendorRef.value === v.Id).reduce((s, b) => s + cents(b.Balance), 0) - e.VendorCredit.filter((c) => c.VendorRef.value === v.Id).reduce((s, c) => s + cents(c.Balance), 0);
     v.Balance = dollars(owed);

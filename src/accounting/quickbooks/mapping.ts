@@ -34,7 +34,7 @@ export function classificationOf(type: AccountType): Classification {
 }
 
 /** The transaction entities the connector reads, and the type each one's lines get. */
-export const TRANSACTION_ENTITIES = ['Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'JournalEntry', 'Invoice'] as const;
+export const TRANSACTION_ENTITIES = ['Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt'] as const;
 export type TransactionEntity = (typeof TRANSACTION_ENTITIES)[number];
 
 export function transactionTypeFor(entity: TransactionEntity, purchase?: { PaymentType?: string; Credit?: boolean }): TransactionType {
@@ -44,9 +44,13 @@ export function transactionTypeFor(entity: TransactionEntity, purchase?: { Payme
     case 'VendorCredit':
       return 'supplier_credit';
     case 'BillPayment':
+    case 'Payment':
       return 'payment';
     case 'Deposit':
+    case 'SalesReceipt':
       return 'deposit';
+    case 'Transfer':
+      return 'transfer';
     case 'Invoice':
       return 'invoice';
     case 'JournalEntry':
@@ -72,8 +76,11 @@ export function linkFor(entity: TransactionEntity, id: string, paymentType?: str
     VendorCredit: 'vendorcredit',
     Purchase: paymentType === 'Check' ? 'check' : paymentType === 'CreditCard' ? 'creditcardcharge' : 'expense',
     Deposit: 'deposit',
+    Transfer: 'transfer',
     JournalEntry: 'journal',
     Invoice: 'invoice',
+    Payment: 'recvpayment',
+    SalesReceipt: 'salesreceipt',
   };
   return `https://app.qbo.intuit.com/app/${page[entity]}?txnId=${encodeURIComponent(id)}`;
 }

@@ -2,7 +2,8 @@
  * The QuickBooks Online connector: an organisation's books in QuickBooks, read over the Accounting
  * API v3 on every call (no local mirror yet: docs/quickbooks.md). The chart from the Account query
  * (inactive accounts included); ledger lines and account totals posted from the transactions
- * themselves (Bill, BillPayment, VendorCredit, Purchase, Deposit, JournalEntry, Invoice), each
+ * themselves (Bill, BillPayment, VendorCredit, Purchase, Deposit, Transfer, JournalEntry, Invoice,
+ * Payment, SalesReceipt), each
  * read with paged queries, so reports and the ledger come from the same lines and QuickBooks' own
  * ProfitAndLoss and BalanceSheet totals are what they add up to; contacts from Vendor and
  * Customer; bills to pay from Bills with Balance > 0. Each list is read once per operation.
@@ -71,6 +72,9 @@ interface QbTransaction {
   Credit?: boolean;
   PayType?: string;
   CheckPayment?: { BankAccountRef?: Ref };
+  FromAccountRef?: Ref;
+  ToAccountRef?: Ref;
+  Amount?: number;
   CreditCardPayment?: { CCAccountRef?: Ref };
 }
 
@@ -223,7 +227,18 @@ export class QuickBooksAccounting implements AccountingSystem {
       add(from, -(t.TotalAmt ?? 0), header, party);
       return out;
     }
-    // bills and purchases debit their lines; supplier credits, card refunds, deposits and invoices credit them
+    if (entity === 'Payment') {
+      // a customer payment: into the bank (or Undeposited Funds), off what the customer owes
+      add(t.DepositToAccountRef?.value, t.TotalAmt ?? 0, header, party);
+      add(t.ARAccountRef?.value ?? receivable, -(t.TotalAmt ?? 0), header, party);
+      return out;
+    }
+    if (entity === 'Transfer') {
+      add(t.ToAccountRef?.value, t.Amount ?? 0, header, undefined);
+      add(t.FromAccountRef?.value, -(t.Amount ?? 0), header, undefined);
+      return out;
+    }
+    // bills and purchases debit their lines; supplier credits, card refunds, deposits, sales receipts and invoices credit them
     const sign = entity === 'Bill' || (entity === 'Purchase' && !t.Credit) ? 1 : -1;
     for (const l of posted) {
       add(detail(l), sign * (l.Amount ?? 0), l.Description || header, l.DepositLineDetail?.Entity ?? party);
