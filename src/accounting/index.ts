@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database, OrganisationRow } from '../store/schema.js';
 import { BuiltinAccounting } from './builtin/reader.js';
 import { gnuCashAccountingFor } from './gnucash/config.js';
+import { quickBooksAccountingFor } from './quickbooks/config.js';
 import { AccountingSystemError, type AccountingSystem } from './types.js';
 import { xeroAccountingFor } from './xero/config.js';
 
@@ -17,6 +18,7 @@ const FACTORIES = new Map<string, Factory>([
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
   ['xero', (_db, organisation) => xeroAccountingFor(organisation)],
+  ['quickbooks', (_db, organisation) => quickBooksAccountingFor(organisation)],
 ]);
 
 export const ACCOUNTING_SYSTEMS = ['builtin', 'gnucash'] as const;

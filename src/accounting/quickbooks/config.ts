@@ -1,0 +1,23 @@
+/**
+ * The QuickBooks Online connector for an organisation row (src/accounting/index.ts registers it as
+ * 'quickbooks').
+ */
+import type { OrganisationRow } from '../../store/schema.js';
+import type { AccountingSystem } from '../types.js';
+import { QuickBooksAccounting } from './reader.js';
+import { parseQuickBooksConfig } from './settings.js';
+
+export { parseQuickBooksConfig, QUICKBOOKS_API, quickBooksConfigSchema, type QuickBooksConfig } from './settings.js';
+
+/**
+ * The connector for an organisation row. Never throws: settings that cannot be used give a
+ * connector whose every call fails with the reason, so only this organisation's calls fail.
+ */
+export function quickBooksAccountingFor(organisation: Pick<OrganisationRow, 'accounting_config' | 'home_currency'>): AccountingSystem {
+  try {
+    return new QuickBooksAccounting(parseQuickBooksConfig(organisation.accounting_config), organisation.home_currency);
+  } catch (error) {
+    const fail = () => Promise.reject(error);
+    return { kind: 'quickbooks', check: fail, chartOfAccounts: fail, contacts: fail, accountTotals: fail, lineTotals: fail, lines: fail };
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * An organisation's QuickBooks Online settings (organisations.accounting_config, JSON), parsed and
+ * checked. For now the access token and realm (company) id are stored there as given; connecting
+ * with OAuth, keeping the refresh token encrypted and rotating it are the next steps
+ * (docs/quickbooks.md).
+ */
+import { z } from 'zod';
+import { AccountingSystemError } from '../types.js';
+
+export const QUICKBOOKS_API = 'https://quickbooks.api.intuit.com/v3';
+/** the API's minor version every call asks for */
+export const MINOR_VERSION = '75';
+
+export const quickBooksConfigSchema = z
+  .object({
+    realmId: z.string().trim().regex(/^\d+$/, { message: 'must be the QuickBooks company (realm) id, digits' }).describe('the realm id of the company in QuickBooks Online'),
+    accessToken: z.string().min(1, { message: 'must hold an access token' }).describe('an OAuth 2.0 access token for the company'),
+    baseUrl: z.string().url().optional().describe(`the Accounting API's base, ${QUICKBOOKS_API} when omitted (sandbox: https://sandbox-quickbooks.api.intuit.com/v3)`),
+    rateLimitWaitMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .describe("how long one call may wait in all for QuickBooks' Retry-After before it fails (default 5000 ms)"),
+    pageSize: z.number().int().min(1).max(1000).optional().describe('MAXRESULTS of each query page (QuickBooks: at most 1000, the default)'),
+  })
+  .strict();
+
+export type QuickBooksConfig = z.infer<typeof quickBooksConfigSchema>;
+
+/** The settings from the stored JSON text, or an AccountingSystemError saying what is wrong. */
+export function parseQuickBooksConfig(text: string | null): QuickBooksConfig {
+  let raw: unknown;
+  try {
+    raw = text === null ? null : JSON.parse(text);
+  } catch {
+    throw new AccountingSystemError("The organisation's QuickBooks settings are not valid JSON.");
+  }
+  const parsed = quickBooksConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('; ');
+    throw new AccountingSystemError(`The organisation's QuickBooks settings are invalid (${detail}).`);
+  }
+  return parsed.data;
+}
