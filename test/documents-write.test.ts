@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { createApiClient } from '../src/auth/clients.js';
 import { documentsCreate } from '../src/operations/documents-create.js';
 import { documentsDelete } from '../src/operations/documents-delete.js';
@@ -236,6 +237,21 @@ for (const dialect of DIALECTS) {
       const again = await send('DELETE', `/v1/operations/documents.delete?id=${id}`, writer);
       assert.equal(again.status, 404);
       assert.equal((await audit('document.deleted')).filter((e) => e.target === id).length, 1);
+    });
+
+    it('answers any JSON body to a change with a 2xx or a 4xx, never a 5xx (property, fixed seed)', async () => {
+      const keys = [...Object.keys(bill()), 'id', 'name', 'criteria', 'colour'];
+      const value = fc.oneof(fc.jsonValue(), fc.constantFrom(-0.001, 1e21, '', 'GBP', '2026-02-29', [], {}, null));
+      const body = fc.oneof(fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 10 }), fc.record({ ...Object.fromEntries(Object.entries(bill()).map(([k, v]) => [k, fc.constant(v)])), total: value, codedLines: value, file: value }, { requiredKeys: [] }), fc.jsonValue());
+      const paths = ['POST documents.create', 'PATCH documents.update', 'POST bills.create_saved_filter', 'PATCH bills.update_saved_filter'];
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...paths), body, async (target, sent) => {
+          const [method, name] = target.split(' ') as [string, string];
+          const answer = await send(method, `/v1/operations/${name}`, writer, sent);
+          assert.ok(answer.status < 500, `${target} ${JSON.stringify(sent).slice(0, 300)} → ${answer.status} ${answer.bytes.slice(0, 300)}`);
+        }),
+        { numRuns: 60, seed: 20261125 },
+      );
     });
 
     it('answers a write operation called with the wrong method with 405 and Allow', async () => {

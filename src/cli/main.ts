@@ -10,7 +10,7 @@ const HELP = `ledgerline — the accounting data service
   ledgerline migrate                        bring the database schema up to date
   ledgerline demo [--date D] [--seed N] [--scale N]
                                             generate the demo organisations into an empty database
-  ledgerline call OPERATION --org ORG [--as EMAIL] [--today D] [name=value ...]
+  ledgerline call OPERATION --org ORG [--as EMAIL] [--today D] [--input JSON|-] [--file PATH] [name=value ...]
                                             run an operation and print its JSON result
   ledgerline orgs list [--json]
   ledgerline orgs create --name N --currency C --timezone Z --financial-year-start M

@@ -1,10 +1,10 @@
 import { replaceDocument, updateBillPlanning } from '../store/document-writes.js';
 import { auditChange, requireMayChange } from './changes.js';
 import { changedDocument, changedDocumentSchema } from './documents/answer.js';
-import { checkDocument, type DocumentDraft } from './documents/check.js';
+import { checkDocument, checkTags, type DocumentDraft } from './documents/check.js';
 import { currentDocument } from './documents/current.js';
 import { PAYABLE_TYPES, updateInput } from './documents/input.js';
-import { OperationError } from './errors.js';
+import { invalidRequest, OperationError } from './errors.js';
 import { defineOperation } from './operation.js';
 
 /** What may still change once a document is published: how its payment is planned. */
@@ -44,7 +44,10 @@ export const documentsUpdate = defineOperation({
     if (current.row.published_at !== null) {
       if (!PAYABLE_TYPES.has(current.row.type))
         throw new OperationError('document_published', `document ${id} is a published ${current.row.type}; it has no Bills to Pay fields to change`);
-      await updateBillPlanning(ctx.db, ctx.organisation.id, id, given);
+      const errors: { parameter: string; message: string }[] = [];
+      const tags = given.tags !== undefined ? checkTags(given.tags, (parameter, message) => errors.push({ parameter, message })).join(',') : undefined;
+      if (errors.length) throw invalidRequest(errors);
+      await updateBillPlanning(ctx.db, ctx.organisation.id, id, { ...given, ...(tags !== undefined ? { tags } : {}) });
     } else {
       const draft = { ...current.draft, ...given };
       // lines name accounts by id or name: the chart is read only when some line names one

@@ -131,7 +131,8 @@ export function coerceTextInput(schema: z.ZodObject, raw: Record<string, unknown
 
 function issueToErrors(issue: z.core.$ZodIssue): ParameterError[] {
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ parameter: key, message: 'unknown parameter' }));
+    // a nested object's unknown key is named by its path (criteria.dueWithin), as every other issue is
+    return issue.keys.map((key) => ({ parameter: [...issue.path, key].join('.'), message: issue.path.length ? 'unknown field' : 'unknown parameter' }));
   }
   const parameter = issue.path.length ? issue.path.join('.') : '(input)';
   return [{ parameter, message: issue.message }];

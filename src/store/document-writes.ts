@@ -188,7 +188,7 @@ export async function billOf(db: Kysely<Database>, organisationId: string, docum
   return db.selectFrom('bills').selectAll().where('organisation_id', '=', organisationId).where('document_id', '=', documentId).executeTakeFirst();
 }
 
-/** The Bills to Pay fields of a published bill, the only part of it that may still change. */
+/** The Bills to Pay fields of a published bill, the only part of it that may still change (tags checked and joined by the caller). */
 export async function updateBillPlanning(
   db: Kysely<Database>,
   organisationId: string,
@@ -197,7 +197,7 @@ export async function updateBillPlanning(
 ): Promise<void> {
   const set: Partial<BillRow> = {};
   if (planning.scheduledDate !== undefined) set.scheduled_date = planning.scheduledDate;
-  if (planning.tags !== undefined) set.tags = (planning.tags ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '').join(',');
+  if (planning.tags !== undefined) set.tags = planning.tags ?? '';
   if (planning.note !== undefined) set.latest_note = planning.note || null;
   if (Object.keys(set).length === 0) return;
   await db.updateTable('bills').set(set).where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();

@@ -114,10 +114,7 @@ export function checkDocument(draft: DocumentDraft, chart: () => ChartAccount[])
     }
   }
 
-  const tags = (draft.tags ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
-  if (tags.length > 20) fail('tags', `at most 20 tags (got ${tags.length})`);
-  const long = tags.find((t) => t.length > 50);
-  if (long) fail('tags', `"${long.slice(0, 20)}…" is over 50 characters; a tag is a word or two`);
+  const tags = checkTags(draft.tags, fail);
   const file = draft.file === 'kept' ? undefined : draft.file ? checkFile(draft.file, fail) : null;
   if (errors.length) throw invalidRequest(errors);
   return {
@@ -157,4 +154,13 @@ function checkFile(file: NonNullable<CreateInput['file']>, fail: (parameter: str
   if (declared && declared !== type && !(declared === 'image/jpg' && type === 'image/jpeg') && !(declared === 'image/heif' && type === 'image/heic'))
     fail('file.contentType', `says ${declared} but the content is ${FILE_TYPE_NAMES[type]}`);
   return { fileName: file.name, contentType: type, data };
+}
+
+/** Tags as comma-separated text: at most 20, each at most 50 characters, trimmed, empty ones dropped. */
+export function checkTags(text: string | null | undefined, fail: (parameter: string, message: string) => void): string[] {
+  const tags = (text ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  if (tags.length > 20) fail('tags', `at most 20 tags (got ${tags.length})`);
+  const long = tags.find((t) => t.length > 50);
+  if (long) fail('tags', `"${long.slice(0, 20)}…" is over 50 characters; a tag is a word or two`);
+  return tags;
 }
