@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createApiClient } from '../src/auth/clients.js';
+import { openApiDocument } from '../src/http/openapi.js';
 import { documentsCreate } from '../src/operations/documents-create.js';
 import { documentsDelete } from '../src/operations/documents-delete.js';
 import { documentsUpdate } from '../src/operations/documents-update.js';
@@ -115,6 +117,11 @@ for (const dialect of DIALECTS) {
       const listed = toPay.body.bills.find((b: any) => b.invoiceNumber === 'PC-2026-114');
       assert.ok(listed, JSON.stringify(toPay.body));
       assert.equal(listed.amountDue, 144.6);
+
+      // the answer is what the OpenAPI document publishes for the create
+      const published = (openApiDocument(server.baseUrl) as any).paths['/v1/operations/documents.create'].post.responses['201'].content['application/json'].schema;
+      const check = new Ajv2020({ strict: false, allErrors: true }).compile(published);
+      assert.ok(check(created.body), new Ajv2020().errorsText(check.errors));
 
       const [entry] = await audit('document.created');
       assert.equal(entry.target, doc.id);

@@ -96,7 +96,7 @@ for (const dialect of DIALECTS) {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'documents_create', arguments: { type: 'bill', number: 'RO', supplier: 'x', date: '2026-11-10', currency: 'GBP', subtotal: 1, total: 1 } } }),
       });
       assert.equal(response.status, 403);
-      assert.match(response.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="service\.read service\.write"/);
+      assert.match(response.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="service\.read service\.write offline_access"/);
       assert.equal(await documents(), before);
     });
   });

@@ -299,7 +299,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 401 with the challenge that starts discovery, with CORS for browser clients', async () => {
-      const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read"`;
+      const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`;
       const none = await postMcp(mcp, undefined, INITIALIZE, 'POST', { origin: 'http://localhost:6274' });
       assert.equal(none.status, 401);
       assert.equal(none.headers.get('www-authenticate'), challenge);
@@ -309,7 +309,7 @@ for (const dialect of DIALECTS) {
       assert.match(none.headers.get('access-control-expose-headers')!, /Mcp-Session-Id/);
       const bad = await postMcp(mcp, 'not-a-real-token');
       assert.equal(bad.status, 401);
-      assert.equal(bad.headers.get('www-authenticate'), `Bearer error="invalid_token", error_description="the access token is invalid, expired or revoked", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read"`);
+      assert.equal(bad.headers.get('www-authenticate'), `Bearer error="invalid_token", error_description="the access token is invalid, expired or revoked", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`);
       const slash = await postMcp(`${mcp}/`);
       assert.equal(slash.status, 401);
       assert.equal(slash.headers.get('www-authenticate'), challenge);
@@ -340,9 +340,10 @@ for (const dialect of DIALECTS) {
       assert.equal(`${sent.origin}${sent.pathname}`, `${base}/oauth/authorize`);
       assert.equal(sent.searchParams.get('resource'), mcp);
       assert.equal(sent.searchParams.get('code_challenge_method'), 'S256');
-      assert.equal(sent.searchParams.get('scope'), 'service.read');
+      assert.equal(sent.searchParams.get('scope'), 'service.read offline_access', 'the scope of the challenge, which names offline_access');
       assert.equal(sent.searchParams.get('client_id'), clientId);
       assert.ok(auth.savedTokens?.access_token);
+      assert.ok(auth.savedTokens?.refresh_token, 'a refresh token: the assistant stays connected past the hour');
 
       assert.equal(client.getServerVersion()?.name, 'ledgerline');
       assert.match(client.getInstructions()!, /acts for Test Books Ltd/);
@@ -418,6 +419,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(rest.body, refused);
     });
 
+    it('an expired access token is renewed with the refresh token, without signing in again (30 rolling days)', async () => {
+      const auth = new BrowserAuth(base, REDIRECT, { email: ada.email, password: PASSWORD });
+      const { client } = await connectWithOAuth(mcp, auth);
+      clients.push(client);
+      const first = auth.savedTokens!;
+      // the hour has passed: the server no longer takes this access token
+      auth.savedTokens = { ...first, access_token: 'an-access-token-past-its-hour' };
+      auth.interactive = false;
+      const answer = (await client.callTool({ name: 'bills_list_saved_filters', arguments: {} })) as CallToolResult;
+      assert.ok(!answer.isError);
+      assert.equal(auth.authorizationUrls.length, 1, 'no new sign-in');
+      assert.ok(auth.savedTokens?.refresh_token && auth.savedTokens.refresh_token !== first.refresh_token, 'the refresh token rotated');
+    });
+
     it('revoking the consent makes the next call 401, and the client is sent back to sign in', async () => {
       const auth = new BrowserAuth(base, REDIRECT, { email: ada.email, password: PASSWORD });
       const { client } = await connectWithOAuth(mcp, auth);
@@ -471,7 +486,7 @@ for (const dialect of DIALECTS) {
       assert.equal(forbidden.body.code, 'insufficient_scope');
       assert.equal(
         forbidden.headers.get('www-authenticate'),
-        `Bearer error="insufficient_scope", error_description="this call needs the service.read scope", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read"`,
+        `Bearer error="insufficient_scope", error_description="this call needs the service.read scope", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`,
       );
     });
 

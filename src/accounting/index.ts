@@ -7,6 +7,7 @@ import type { Database, OrganisationRow } from '../store/schema.js';
 import { BuiltinAccounting } from './builtin/reader.js';
 import { gnuCashAccountingFor } from './gnucash/config.js';
 import { AccountingSystemError, type AccountingSystem } from './types.js';
+import { xeroAccountingFor } from './xero/config.js';
 
 type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'>;
 type Factory = (db: Kysely<Database>, organisation: ConnectedOrganisation) => AccountingSystem;
@@ -15,6 +16,7 @@ const FACTORIES = new Map<string, Factory>([
   ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id)],
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
+  ['xero', (_db, organisation) => xeroAccountingFor(organisation)],
 ]);
 
 export const ACCOUNTING_SYSTEMS = ['builtin', 'gnucash'] as const;

@@ -25,6 +25,12 @@ const MCP_PATHS = ['/mcp', '/mcp/'] as const;
 
 /** The scope every tool needs, so the one a client is told to ask for. */
 const REQUIRED_SCOPE: Scope = 'service.read';
+/**
+ * The scope a client is told to ask for. Clients on the official SDK ask for exactly the challenge's
+ * scope, so offline_access is named here: without it they get no refresh token and their users sign
+ * in again every hour; with it they stay connected for the 30 rolling days (docs/decisions.md).
+ */
+const CHALLENGE_SCOPE = `${REQUIRED_SCOPE} offline_access`;
 
 // browser-based clients (MCP Inspector) call from an allowed origin (origins.ts) with a bearer token,
 // never cookies; the allowed origin is echoed, so Vary says the answer depends on it
@@ -119,7 +125,7 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     return true;
   };
 
-  function challenge(error?: { code: string; description: string }, scope: string = REQUIRED_SCOPE): string {
+  function challenge(error?: { code: string; description: string }, scope: string = CHALLENGE_SCOPE): string {
     const parts = error ? [`error="${error.code}"`, `error_description="${error.description.replace(/["\\]/g, "'")}"`] : [];
     return ['Bearer', [...parts, `resource_metadata="${metadataUrl}"`, `scope="${scope}"`].join(', ')].join(' ');
   }
@@ -149,7 +155,7 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     // gets 403 with the scopes to ask for, so the client can authorise again with them
     const needed = scopeOfToolCall(request.body);
     if (needed && !c.scopes.has(needed)) {
-      const scope = [...new Set([...c.scopes, needed])].filter((s) => s.startsWith('service.')).join(' ');
+      const scope = [...new Set([...[...c.scopes].filter((s) => s.startsWith('service.')), needed, 'offline_access'])].join(' ');
       reply.header('www-authenticate', challenge({ code: 'insufficient_scope', description: `this tool needs the ${needed} scope` }, scope));
       return void reply.code(403).type('application/json').send(transportError(-32000, `Forbidden: this tool changes records and needs the ${needed} scope; authorise again with it`));
     }

@@ -69,6 +69,11 @@ export class BrowserAuth implements OAuthClientProvider {
   saveTokens(tokens: OAuthTokens) {
     this.savedTokens = tokens;
   }
+  /** as a real client does: a refresh token the server refused (revoked) is dropped, and sign-in starts again */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
+    if (scope === 'all' || scope === 'tokens') this.savedTokens = undefined;
+    if (scope === 'all' || scope === 'client') this.client = undefined;
+  }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
   }

@@ -1,0 +1,22 @@
+/**
+ * The Xero connector for an organisation row (src/accounting/index.ts registers it as 'xero').
+ */
+import type { OrganisationRow } from '../../store/schema.js';
+import type { AccountingSystem } from '../types.js';
+import { XeroAccounting } from './reader.js';
+import { parseXeroConfig } from './settings.js';
+
+export { parseXeroConfig, XERO_API, xeroConfigSchema, type XeroConfig } from './settings.js';
+
+/**
+ * The connector for an organisation row. Never throws: settings that cannot be used give a
+ * connector whose every call fails with the reason, so only this organisation's calls fail.
+ */
+export function xeroAccountingFor(organisation: Pick<OrganisationRow, 'accounting_config' | 'home_currency'>): AccountingSystem {
+  try {
+    return new XeroAccounting(parseXeroConfig(organisation.accounting_config), organisation.home_currency);
+  } catch (error) {
+    const fail = () => Promise.reject(error);
+    return { kind: 'xero', check: fail, chartOfAccounts: fail, contacts: fail, accountTotals: fail, lineTotals: fail, lines: fail };
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * An organisation's Xero settings (organisations.accounting_config, JSON), parsed and checked. For
+ * now the access token and tenant id are stored there as given; connecting with OAuth (PKCE),
+ * keeping the refresh token encrypted and rotating it are the next steps (docs/xero.md).
+ */
+import { z } from 'zod';
+import { AccountingSystemError } from '../types.js';
+
+export const XERO_API = 'https://api.xero.com/api.xro/2.0';
+
+export const xeroConfigSchema = z
+  .object({
+    tenantId: z.string().trim().min(1, { message: 'must name the Xero tenant (organisation) id' }).describe('the xero-tenant-id of the organisation in Xero'),
+    accessToken: z.string().min(1, { message: 'must hold an access token' }).describe('an OAuth 2.0 access token for the tenant'),
+    baseUrl: z.string().url().optional().describe(`the Accounting API's base, ${XERO_API} when omitted`),
+    rateLimitWaitMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .describe("how long one call may wait in all for Xero's Retry-After before it fails (default 5000 ms)"),
+  })
+  .strict();
+
+export type XeroConfig = z.infer<typeof xeroConfigSchema>;
+
+/** The settings from the stored JSON text, or an AccountingSystemError saying what is wrong. */
+export function parseXeroConfig(text: string | null): XeroConfig {
+  let raw: unknown;
+  try {
+    raw = text === null ? null : JSON.parse(text);
+  } catch {
+    throw new AccountingSystemError("The organisation's Xero settings are not valid JSON.");
+  }
+  const parsed = xeroConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('; ');
+    throw new AccountingSystemError(`The organisation's Xero settings are invalid (${detail}).`);
+  }
+  return parsed.data;
+}

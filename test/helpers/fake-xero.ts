@@ -1,0 +1,526 @@
+/**
+ * A contract-checked fake of Xero's Accounting API on 127.0.0.1: GET /api.xro/2.0/Accounts, Contacts,
+ * Invoices (If-Modified-Since, page/pageSize, Statuses), BankTransactions, Journals (offset paging,
+ * If-Modified-Since), Reports/ProfitAndLoss (fromDate, toDate, periods, timeframe) and
+ * Reports/BalanceSheet (date, periods, timeframe), all answered from one small book
+ * (fake-xero-book.ts); the reports are computed from the book's journals.
+ *
+ * Every request it receives (path, query parameters, xero-tenant-id and If-Modified-Since headers)
+ * and every body it answers is checked against xero_accounting.yaml (fake-xero-contract.ts); what
+ * breaks the contract is kept in `violations` (tests assert it stays empty) and answered 400 (a bad
+ * request) or 500 (a bad answer of the fake's own). Faults on demand: `rateLimit(n, retryAfter)`
+ * answers the next n calls 429 with Retry-After as Xero does (the contract declares no 429 body,
+ * so none is sent), `outage(true)` answers every call 503 until turned off.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { XeroContract } from './fake-xero-contract.js';
+import { CLASS_OF, defaultFakeBook, journalsOf, movements, type FakeAccount, type FakeBook, type FakeJournal, type XeroAccountType } from './fake-xero-book.js';
+
+export const FAKE_XERO_TOKEN = 'fake-xero-access-token';
+export const API_PREFIX = '/api.xro/2.0';
+
+export interface FakeXeroRequest {
+  path: string;
+  query: Record<string, string>;
+  ifModifiedSince: string | null;
+  status: number;
+}
+
+export interface FakeXero {
+  /** the API base, what the connector's baseUrl is set to */
+  baseUrl: string;
+  tenantId: string;
+  token: string;
+  book: FakeBook;
+  /** every request in arrival order, with the status answered */
+  requests: FakeXeroRequest[];
+  /** contract breaches, of requests or of the fake's own answers */
+  violations: string[];
+  /** the next `count` requests answer 429 with Retry-After: retryAfterSeconds */
+  rateLimit(count: number, retryAfterSeconds: number): void;
+  /** every request answers 503 while on */
+  outage(on: boolean): void;
+  /** GET a path below the API base as the test itself (contract-checked like any other call), parsed */
+  get(path: string): Promise<any>;
+  close(): Promise<void>;
+}
+
+export interface FakeXeroOptions {
+  book?: FakeBook;
+  /** journals per page of GET /Journals (Xero: 100) */
+  journalsPageSize?: number;
+  /** the largest page of Invoices/Contacts/BankTransactions (Xero: 1000; default size 100) */
+  maxPageSize?: number;
+  /** the fake's today, for reports asked without dates */
+  today?: string;
+}
+
+let sharedContract: XeroContract | undefined;
+export const xeroContract = () => (sharedContract ??= new XeroContract());
+
+const msDate = (isoDate: string) => `/Date(${Date.parse(`${isoDate}T00:00:00Z`)}+0000)/`;
+const msDateTime = (isoTime: string) => `/Date(${Date.parse(isoTime)}+0000)/`;
+const money = (pence: number) => Math.round(pence) / 100;
+const text = (pence: number) => (pence / 100).toFixed(2);
+
+export async function startFakeXero(options: FakeXeroOptions = {}): Promise<FakeXero> {
+  const contract = xeroContract();
+  const book = options.book ?? defaultFakeBook();
+  const journalsPageSize = options.journalsPageSize ?? 100;
+  const maxPageSize = options.maxPageSize ?? 1000;
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const requests: FakeXeroRequest[] = [];
+  const violations: string[] = [];
+  let limited = 0;
+  let retryAfter = 1;
+  let down = false;
+
+  const accountById = () => new Map(book.accounts.map((a) => [a.id, a]));
+  const contactRef = (id: string) => {
+    const c = book.contacts.find((x) => x.id === id)!;
+    return { ContactID: c.id, Name: c.name };
+  };
+
+  function accountJson(a: FakeAccount) {
+    return {
+      AccountID: a.id,
+      Code: a.code,
+      Name: a.name,
+      Type: a.type,
+      Class: CLASS_OF[a.type],
+      Status: a.status,
+      ...(a.type === 'BANK' ? { BankAccountType: a.bankAccountType ?? 'BANK', CurrencyCode: book.currency } : {}),
+      SystemAccount: a.systemAccount ?? '',
+      TaxType: 'NONE',
+      UpdatedDateUTC: msDateTime('2025-01-01T09:00:00Z'),
+    };
+  }
+
+  function invoiceJson(inv: FakeBook['invoices'][number]) {
+    const total = inv.lines.reduce((s, l) => s + l.amount, 0);
+    const paid = inv.payments.reduce((s, p) => s + p.amount, 0);
+    const byCode = new Map(book.accounts.map((a) => [a.code, a]));
+    return {
+      InvoiceID: inv.id,
+      Type: inv.type,
+      InvoiceNumber: inv.number,
+      Reference: inv.reference ?? '',
+      Contact: contactRef(inv.contactId),
+      Date: msDate(inv.date),
+      DueDate: msDate(inv.dueDate),
+      Status: paid >= total ? 'PAID' : 'AUTHORISED',
+      LineAmountTypes: 'NoTax',
+      LineItems: inv.lines.map((l, i) => ({
+        LineItemID: `${inv.id.slice(0, 34)}${String(i).padStart(2, '0')}`,
+        Description: l.description,
+        Quantity: 1,
+        UnitAmount: money(l.amount),
+        AccountCode: l.accountCode,
+        AccountID: byCode.get(l.accountCode)!.id,
+        TaxType: 'NONE',
+        TaxAmount: 0,
+        LineAmount: money(l.amount),
+      })),
+      SubTotal: money(total),
+      TotalTax: 0,
+      Total: money(total),
+      AmountDue: money(total - paid),
+      AmountPaid: money(paid),
+      AmountCredited: 0,
+      CurrencyCode: book.currency,
+      CurrencyRate: 1,
+      Payments: inv.payments.map((p) => ({ PaymentID: p.id, Date: msDate(p.date), Amount: money(p.amount) })),
+      HasAttachments: false,
+      UpdatedDateUTC: msDateTime(inv.updated),
+    };
+  }
+
+  function bankTransactionJson(bt: FakeBook['bankTransactions'][number]) {
+    const total = bt.lines.reduce((s, l) => s + l.amount, 0);
+    const bank = book.accounts.find((a) => a.code === bt.bankCode)!;
+    return {
+      BankTransactionID: bt.id,
+      Type: bt.type,
+      Contact: contactRef(bt.contactId),
+      BankAccount: { AccountID: bank.id, Code: bank.code, Name: bank.name },
+      Date: msDate(bt.date),
+      Reference: bt.reference,
+      Status: 'AUTHORISED',
+      LineAmountTypes: 'NoTax',
+      LineItems: bt.lines.map((l) => ({ Description: l.description, Quantity: 1, UnitAmount: money(l.amount), AccountCode: l.accountCode, LineAmount: money(l.amount) })),
+      SubTotal: money(total),
+      TotalTax: 0,
+      Total: money(total),
+      CurrencyCode: book.currency,
+      IsReconciled: false,
+      UpdatedDateUTC: msDateTime(bt.updated),
+    };
+  }
+
+  function journalJson(j: FakeJournal, accounts: Map<string, FakeAccount>) {
+    return {
+      JournalID: j.id,
+      JournalDate: msDate(j.date),
+      JournalNumber: j.number,
+      CreatedDateUTC: msDateTime(j.created),
+      Reference: j.reference,
+      SourceID: j.sourceId,
+      SourceType: j.sourceType,
+      JournalLines: j.lines.map((l) => {
+        const a = accounts.get(l.accountId)!;
+        return {
+          JournalLineID: l.id,
+          AccountID: a.id,
+          AccountCode: a.code,
+          AccountType: a.type,
+          AccountName: a.name,
+          Description: l.description,
+          NetAmount: money(l.amount),
+          GrossAmount: money(l.amount),
+          TaxAmount: 0,
+          TrackingCategories: [],
+        };
+      }),
+    };
+  }
+
+  /** Items changed since the If-Modified-Since time, then the asked page (with Xero's pagination block) or all. */
+  function paged<T>(items: T[], updated: (item: T) => string, query: URLSearchParams, since: string | null, key: string) {
+    const fresh = since ? items.filter((i) => Date.parse(updated(i)) > Date.parse(since)) : items;
+    const page = query.get('page');
+    if (page === null) return { [key]: fresh };
+    const pageSize = Math.min(Number(query.get('pageSize') ?? 100), maxPageSize);
+    const n = Math.max(1, Number(page));
+    return {
+      pagination: { page: n, pageSize, pageCount: Math.ceil(fresh.length / pageSize), itemCount: fresh.length },
+      [key]: fresh.slice((n - 1) * pageSize, n * pageSize),
+    };
+  }
+
+  function answer(path: string, query: URLSearchParams, since: string | null): unknown {
+    const accounts = accountById();
+    switch (path) {
+      case '/Accounts':
+        return { Accounts: book.accounts.map(accountJson) };
+      case '/Contacts':
+        return paged(
+          book.contacts.map((c) => ({ ContactID: c.id, Name: c.name, ContactStatus: 'ACTIVE', IsSupplier: c.isSupplier, IsCustomer: c.isCustomer, UpdatedDateUTC: msDateTime(c.updated) })),
+          (c) => book.contacts.find((x) => x.id === c.ContactID)!.updated,
+          query,
+          since,
+          'Contacts',
+        );
+      case '/Invoices': {
+        const statuses = query.get('Statuses')?.split(',');
+        const invoices = book.invoices.map(invoiceJson).filter((i) => !statuses || statuses.includes(i.Status));
+        return paged(invoices, (i) => book.invoices.find((x) => x.id === i.InvoiceID)!.updated, query, since, 'Invoices');
+      }
+      case '/BankTransactions':
+        return paged(book.bankTransactions.map(bankTransactionJson), (b) => book.bankTransactions.find((x) => x.id === b.BankTransactionID)!.updated, query, since, 'BankTransactions');
+      case '/Journals': {
+        const offset = Number(query.get('offset') ?? 0);
+        const journals = journalsOf(book).filter((j) => j.number > offset && (!since || Date.parse(j.created) > Date.parse(since)));
+        return { Journals: journals.slice(0, journalsPageSize).map((j) => journalJson(j, accounts)) };
+      }
+      case '/Reports/ProfitAndLoss':
+        return { Reports: [profitAndLossReport(book, query, today)] };
+      case '/Reports/BalanceSheet':
+        return { Reports: [balanceSheetReport(book, query, today)] };
+      default:
+        return undefined;
+    }
+  }
+
+  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
+    res.end(payload);
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
+    const since = typeof req.headers['if-modified-since'] === 'string' ? req.headers['if-modified-since'] : null;
+    const record = (status: number) => requests.push({ path, query: Object.fromEntries(url.searchParams), ifModifiedSince: since, status });
+    if (req.method !== 'GET' || !url.pathname.startsWith(API_PREFIX)) {
+      violations.push(`${req.method} ${url.pathname}: only GET below ${API_PREFIX} is served`);
+      record(404);
+      return send(res, 404, undefined);
+    }
+    const problems = contract.checkRequest(path, url.searchParams, req.headers);
+    if (problems.length) {
+      violations.push(...problems);
+      record(400);
+      return send(res, 400, undefined);
+    }
+    if (req.headers.authorization !== `Bearer ${FAKE_XERO_TOKEN}`) {
+      record(401);
+      return send(res, 401, undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    }
+    if (req.headers['xero-tenant-id'] !== book.tenantId) {
+      record(403);
+      return send(res, 403, undefined);
+    }
+    if (down) {
+      record(503);
+      return send(res, 503, undefined);
+    }
+    if (limited > 0) {
+      limited -= 1;
+      record(429);
+      return send(res, 429, undefined, { 'retry-after': String(retryAfter), 'x-rate-limit-problem': 'minute' });
+    }
+    const body = answer(path, url.searchParams, since);
+    if (body === undefined) {
+      record(404);
+      return send(res, 404, undefined);
+    }
+    const wrong = contract.checkResponse(path, 200, body);
+    if (wrong.length) {
+      violations.push(...wrong);
+      record(500);
+      return send(res, 500, undefined);
+    }
+    record(200);
+    return send(res, 200, body);
+  }
+
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (error) {
+      violations.push(`fake failed: ${(error as Error).stack}`);
+      send(res, 500, undefined);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PREFIX}`;
+  return {
+    baseUrl,
+    tenantId: book.tenantId,
+    token: FAKE_XERO_TOKEN,
+    book,
+    requests,
+    violations,
+    rateLimit(count, seconds) {
+      limited = count;
+      retryAfter = seconds;
+    },
+    outage(on) {
+      down = on;
+    },
+    async get(path) {
+      const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${FAKE_XERO_TOKEN}`, 'xero-tenant-id': book.tenantId, accept: 'application/json' } });
+      if (!res.ok) throw new Error(`fake Xero answered ${res.status} to ${path}`);
+      return res.json();
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((e) => (e ? reject(e) : resolve()));
+      }),
+  };
+}
+
+// --- reports, computed from the journals ---
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number) => String(n).padStart(2, '0');
+const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+const isMonthEnd = (d: string) => Number(d.slice(8)) === lastDay(Number(d.slice(0, 4)), Number(d.slice(5, 7)));
+function shiftMonths(date: string, months: number, toMonthEnd: boolean): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const index = y * 12 + (m - 1) + months;
+  const ny = Math.floor(index / 12);
+  const nm = (index % 12) + 1;
+  const day = toMonthEnd ? lastDay(ny, nm) : Math.min(d, lastDay(ny, nm));
+  return `${ny}-${pad(nm)}-${pad(day)}`;
+}
+const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const label = (d: string) => `${Number(d.slice(8))} ${MONTHS[Number(d.slice(5, 7)) - 1]} ${d.slice(2, 4)}`;
+const TIMEFRAME_MONTHS: Record<string, number> = { MONTH: 1, QUARTER: 3, YEAR: 12 };
+
+function columns(query: URLSearchParams): { count: number; step: number } {
+  const periods = Number(query.get('periods') ?? 0);
+  return { count: 1 + Math.min(Math.max(periods, 0), 12), step: TIMEFRAME_MONTHS[query.get('timeframe') ?? 'MONTH']! };
+}
+
+interface Section {
+  title: string;
+  types: XeroAccountType[];
+  total: string;
+}
+
+const accountCells = (a: FakeAccount, values: number[], extra: (k: number) => { Id: string; Value: string }[] = () => []) => [
+  { Value: a.name, Attributes: [{ Value: a.id, Id: 'account' }] },
+  ...values.map((v, k) => ({ Value: text(v), Attributes: [{ Value: a.id, Id: 'account' }, ...extra(k)] })),
+];
+const summaryCells = (title: string, values: number[]) => [{ Value: title }, ...values.map((v) => ({ Value: text(v) }))];
+
+/** Xero's layout: a section per group of account types with its rows and total, empty sections left out. */
+function sectionRows(book: FakeBook, sections: Section[], valueOf: (a: FakeAccount) => number[], totals: Map<string, number[]>, n: number) {
+  const rows: any[] = [];
+  for (const s of sections) {
+    const accounts = book.accounts.filter((a) => s.types.includes(a.type) && a.systemAccount !== 'RETAINEDEARNINGS');
+    const lines = accounts.map((a) => ({ a, v: valueOf(a) })).filter((x) => x.v.some((v) => v !== 0));
+    const total = Array.from({ length: n }, (_, k) => lines.reduce((sum, x) => sum + x.v[k]!, 0));
+    totals.set(s.title, total);
+    if (lines.length === 0) continue;
+    rows.push({
+      RowType: 'Section',
+      Title: s.title,
+      Rows: [...lines.map((x) => ({ RowType: 'Row', Cells: accountCells(x.a, x.v) })), { RowType: 'SummaryRow', Cells: summaryCells(s.total, total) }],
+    });
+  }
+  return rows;
+}
+
+const sumOf = (totals: Map<string, number[]>, titles: string[], n: number, signs: number[] = titles.map(() => 1)) =>
+  Array.from({ length: n }, (_, k) => titles.reduce((sum, t, i) => sum + signs[i]! * (totals.get(t)?.[k] ?? 0), 0));
+
+const CREDIT = (a: FakeAccount) => (CLASS_OF[a.type] === 'REVENUE' || CLASS_OF[a.type] === 'LIABILITY' || CLASS_OF[a.type] === 'EQUITY' ? -1 : 1);
+
+function profitAndLossReport(book: FakeBook, query: URLSearchParams, today: string) {
+  const to = query.get('toDate') ?? today;
+  const from = query.get('fromDate') ?? `${to.slice(0, 8)}01`;
+  const { count, step } = columns(query);
+  const journals = journalsOf(book);
+  const ranges = Array.from({ length: count }, (_, k) => ({ from: shiftMonths(from, -k * step, false), to: shiftMonths(to, -k * step, isMonthEnd(to)) }));
+  const moved = ranges.map((r) => movements(journals, r.from, r.to));
+  const valueOf = (a: FakeAccount) => moved.map((m) => CREDIT(a) * (m.get(a.id) ?? 0));
+  const totals = new Map<string, number[]>();
+  const income = sectionRows(book, [{ title: 'Income', types: ['REVENUE', 'SALES'], total: 'Total Income' }, { title: 'Less Cost of Sales', types: ['DIRECTCOSTS'], total: 'Total Cost of Sales' }], valueOf, totals, count);
+  const gross = sumOf(totals, ['Income', 'Less Cost of Sales'], count, [1, -1]);
+  const rest = sectionRows(
+    book,
+    [
+      { title: 'Plus Other Income', types: ['OTHERINCOME'], total: 'Total Other Income' },
+      { title: 'Less Operating Expenses', types: ['EXPENSE', 'OVERHEADS', 'DEPRECIATN'], total: 'Total Operating Expenses' },
+    ],
+    valueOf,
+    totals,
+    count,
+  );
+  const net = sumOf(totals, ['Income', 'Less Cost of Sales', 'Plus Other Income', 'Less Operating Expenses'], count, [1, -1, 1, -1]);
+  return {
+    ReportID: 'ProfitAndLoss',
+    ReportName: 'Profit and Loss',
+    ReportType: 'ProfitAndLoss',
+    ReportTitles: ['Profit & Loss', book.name, `${label(from)} to ${label(to)}`],
+    ReportDate: label(today),
+    UpdatedDateUTC: msDateTime(`${today}T00:00:00Z`),
+    Fields: [],
+    Rows: [
+      { RowType: 'Header', Cells: [{ Value: '' }, ...ranges.map((r) => ({ Value: label(r.to) }))] },
+      ...income,
+      { RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: summaryCells('Gross Profit', gross) }] },
+      ...rest,
+      { RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: summaryCells('Net Profit', net) }] },
+    ],
+  };
+}
+
+function balanceSheetReport(book: FakeBook, query: URLSearchParams, today: string) {
+  const date = query.get('date') ?? today;
+  const { count, step } = columns(query);
+  const journals = journalsOf(book);
+  const dates = Array.from({ length: count }, (_, k) => shiftMonths(date, -k * step, isMonthEnd(date)));
+  const balances = dates.map((d) => movements(journals, undefined, d));
+  const valueOf = (a: FakeAccount) => balances.map((b) => CREDIT(a) * (b.get(a.id) ?? 0));
+  const totals = new Map<string, number[]>();
+  const assets = sectionRows(
+    book,
+    [
+      { title: 'Bank', types: ['BANK'], total: 'Total Bank' },
+      { title: 'Current Assets', types: ['CURRENT', 'INVENTORY', 'PREPAYMENT'], total: 'Total Current Assets' },
+      { title: 'Fixed Assets', types: ['FIXED'], total: 'Total Fixed Assets' },
+      { title: 'Non-current Assets', types: ['NONCURRENT'], total: 'Total Non-current Assets' },
+    ],
+    valueOf,
+    totals,
+    count,
+  );
+  const totalAssets = sumOf(totals, ['Bank', 'Current Assets', 'Fixed Assets', 'Non-current Assets'], count);
+  const liabilities = sectionRows(
+    book,
+    [
+      { title: 'Current Liabilities', types: ['CURRLIAB', 'LIABILITY', 'PAYG'], total: 'Total Current Liabilities' },
+      { title: 'Non-current Liabilities', types: ['TERMLIAB'], total: 'Total Non-current Liabilities' },
+    ],
+    valueOf,
+    totals,
+    count,
+  );
+  const totalLiabilities = sumOf(totals, ['Current Liabilities', 'Non-current Liabilities'], count);
+  // equity: the accounts, this year's profit, and the retained earnings account with earlier years' profit
+  const isPl = (a: FakeAccount) => CLASS_OF[a.type] === 'REVENUE' || CLASS_OF[a.type] === 'EXPENSE';
+  const profit = (to: string, from?: string) => {
+    const m = movements(journals, from, to);
+    return -book.accounts.filter(isPl).reduce((s, a) => s + (m.get(a.id) ?? 0), 0);
+  };
+  const fyStart = (d: string) => {
+    const startMonth = (book.fyEndMonth % 12) + 1;
+    const y = Number(d.slice(0, 4)) - (Number(d.slice(5, 7)) < startMonth ? 1 : 0);
+    return `${y}-${pad(startMonth)}-01`;
+  };
+  const currentYear = dates.map((d) => profit(d, fyStart(d)));
+  const retainedAccount = book.accounts.find((a) => a.systemAccount === 'RETAINEDEARNINGS')!;
+  const retained = dates.map((d, k) => -(balances[k]!.get(retainedAccount.id) ?? 0) + profit(dayBefore(fyStart(d))));
+  const equityAccounts = book.accounts
+    .filter((a) => a.type === 'EQUITY' && a !== retainedAccount)
+    .map((a) => ({ a, v: valueOf(a) }))
+    .filter((x) => x.v.some((v) => v !== 0));
+  const totalEquity = dates.map((_, k) => equityAccounts.reduce((s, x) => s + x.v[k]!, 0) + currentYear[k]! + retained[k]!);
+  const nullAccount = '00000000-0000-0000-0000-000000000000';
+  const equityRows = [
+    ...equityAccounts.map((x) => ({ RowType: 'Row', Cells: accountCells(x.a, x.v) })),
+    {
+      RowType: 'Row',
+      Cells: [
+        { Value: 'Current Year Earnings', Attributes: [{ Value: nullAccount, Id: 'account' }] },
+        ...currentYear.map((v, k) => ({
+          Value: text(v),
+          Attributes: [{ Value: nullAccount, Id: 'account' }, { Value: fyStart(dates[k]!), Id: 'fromDate' }, { Value: dates[k]!, Id: 'toDate' }],
+        })),
+      ],
+    },
+    { RowType: 'Row', Cells: accountCells(retainedAccount, retained, (k) => [{ Value: '', Id: 'fromDate' }, { Value: dates[k]!, Id: 'toDate' }]) },
+    { RowType: 'SummaryRow', Cells: summaryCells('Total Equity', totalEquity) },
+  ];
+  return {
+    ReportID: 'BalanceSheet',
+    ReportName: 'Balance Sheet',
+    ReportType: 'BalanceSheet',
+    ReportTitles: ['Balance Sheet', book.name, `As at ${label(date)}`],
+    ReportDate: label(today),
+    UpdatedDateUTC: msDateTime(`${today}T00:00:00Z`),
+    Fields: [],
+    Rows: [
+      { RowType: 'Header', Cells: [{ Value: '' }, ...dates.map((d) => ({ Value: label(d) }))] },
+      { RowType: 'Section', Title: 'Assets', Rows: [] },
+      ...assets,
+      { RowType: 'Section', Title: '', Rows: [{ RowType: 'SummaryRow', Cells: summaryCells('Total Assets', totalAssets) }] },
+      { RowType: 'Section', Title: 'Liabilities', Rows: [] },
+      ...liabilities,
+      { RowType: 'Section', Title: '', Rows: [{ RowType: 'SummaryRow', Cells: summaryCells('Total Liabilities', totalLiabilities) }] },
+      { RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: summaryCells('Net Assets', totalAssets.map((v, k) => v - totalLiabilities[k]!)) }] },
+      { RowType: 'Section', Title: 'Equity', Rows: equityRows },
+    ],
+  };
+}
+
+/** A report's row by its first cell (e.g. "Total Assets", "Net Profit"), as pence per column. */
+export function reportRow(report: any, title: string): number[] {
+  const find = (rows: any[]): any => {
+    for (const r of rows ?? []) {
+      if (r.Cells?.[0]?.Value === title) return r;
+      const inner = find(r.Rows);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const row = find(report.Reports[0].Rows);
+  if (!row) throw new Error(`no row "${title}" in ${report.Reports[0].ReportName}`);
+  return row.Cells.slice(1).map((c: any) => Math.round(Number(c.Value) * 100));
+}

@@ -1,0 +1,80 @@
+/**
+ * The fake Xero itself: it answers only what xero_accounting.yaml allows, refuses requests the
+ * contract does not declare, pages and filters as Xero does, and its book balances.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
+
+let xero: FakeXero;
+const headers = () => ({ authorization: `Bearer ${xero.token}`, 'xero-tenant-id': xero.tenantId });
+
+describe('fake Xero', () => {
+  before(async () => {
+    xero = await startFakeXero({ today: '2026-06-15', journalsPageSize: 4 });
+  });
+  after(async () => {
+    await xero.close();
+  });
+
+  it('answers Invoices changed since If-Modified-Since, a page at a time with Xero\'s pagination block', async () => {
+    const res = await fetch(`${xero.baseUrl}/Invoices?page=1&pageSize=1`, { headers: { ...headers(), 'if-modified-since': '2026-01-01T00:00:00Z' } });
+    assert.equal(res.status, 200);
+    const body: any = await res.json();
+    assert.deepEqual(body.pagination, { page: 1, pageSize: 1, pageCount: 3, itemCount: 3 });
+    assert.equal(body.Invoices.length, 1);
+    const all = await xero.get('/Invoices');
+    assert.equal(all.Invoices.length, 5);
+    assert.equal(all.pagination, undefined, 'no pagination block without page');
+  });
+
+  it('pages Journals by offset, and its journals balance', async () => {
+    const first = await xero.get('/Journals');
+    const second = await xero.get('/Journals?offset=4');
+    assert.deepEqual(first.Journals.map((j: any) => j.JournalNumber), [1, 2, 3, 4]);
+    assert.equal(second.Journals[0].JournalNumber, 5);
+    for (const j of [...first.Journals, ...second.Journals]) {
+      assert.equal(Math.round(j.JournalLines.reduce((s: number, l: any) => s + l.NetAmount * 100, 0)), 0, j.SourceType);
+    }
+  });
+
+  it('balances its balance sheet at every date asked', async () => {
+    const bs = await xero.get('/Reports/BalanceSheet?date=2026-03-31&periods=3&timeframe=QUARTER');
+    const assets = reportRow(bs, 'Total Assets');
+    const liabilities = reportRow(bs, 'Total Liabilities');
+    const equity = reportRow(bs, 'Total Equity');
+    assert.equal(assets.length, 4);
+    assert.deepEqual(assets, liabilities.map((v, k) => v + equity[k]!));
+    assert.deepEqual(reportRow(bs, 'Net Assets'), equity);
+  });
+
+  it('refuses what the contract does not declare: an unknown parameter, a wrong type, no tenant header', async () => {
+    const before = xero.violations.length;
+    const unknown = await fetch(`${xero.baseUrl}/Journals?limit=5`, { headers: headers() });
+    const wrongType = await fetch(`${xero.baseUrl}/Reports/ProfitAndLoss?fromDate=yesterday`, { headers: headers() });
+    const badTimeframe = await fetch(`${xero.baseUrl}/Reports/BalanceSheet?timeframe=WEEK`, { headers: headers() });
+    const noTenant = await fetch(`${xero.baseUrl}/Accounts`, { headers: { authorization: `Bearer ${xero.token}` } });
+    const badSince = await fetch(`${xero.baseUrl}/Contacts`, { headers: { ...headers(), 'if-modified-since': 'last week' } });
+    assert.deepEqual([unknown.status, wrongType.status, badTimeframe.status, noTenant.status, badSince.status], [400, 400, 400, 400, 400]);
+    const found = xero.violations.splice(before);
+    assert.equal(found.length, 5, found.join('\n'));
+    assert.match(found.join('\n'), /limit is not declared/);
+    assert.match(found.join('\n'), /xero-tenant-id is required/);
+  });
+
+  it('refuses a wrong token (401) and another tenant (403), and simulates 429 and an outage', async () => {
+    assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: { ...headers(), authorization: 'Bearer other' } })).status, 401);
+    assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: { ...headers(), 'xero-tenant-id': 'someone-else' } })).status, 403);
+    xero.rateLimit(1, 7);
+    const limited = await fetch(`${xero.baseUrl}/Accounts`, { headers: headers() });
+    assert.deepEqual([limited.status, limited.headers.get('retry-after')], [429, '7']);
+    xero.outage(true);
+    assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: headers() })).status, 503);
+    xero.outage(false);
+    assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: headers() })).status, 200);
+  });
+
+  it('has sent nothing the contract does not allow', () => {
+    assert.deepEqual(xero.violations, []);
+  });
+});
