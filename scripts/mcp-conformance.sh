@@ -2,13 +2,17 @@
 # The @modelcontextprotocol/conformance server scenarios that apply to Ledgerline's MCP endpoint, a
 # stateless, OAuth-protected server with tools, prompts, completions and document-file resources:
 #
-#   server-initialize            initialize handshake
+#   server-initialize            initialize handshake (and server/discover on 2026-07-28)
+#   server-session-lifecycle     no session is required or kept (stateless)
 #   ping                         ping answers {}
 #   tools-list                   every tool has a name, a description and an inputSchema
 #   logging-set-level            logging/setLevel answers {}
 #   prompts-list                 every prompt has a name and a description
 #   resources-list               resources/list (documents are reached by template, so empty)
+#   sep-2164-resource-not-found  reading an unknown resource is a resource-not-found error
 #   dns-rebinding-protection     on a loopback address, other host names are refused
+#   caching, http-header-validation, input-required-result-*   the 2026-07-28 revision's HTTP rules
+#   (the 0.1 suite has the first seven only)
 #
 # The other server scenarios call fixtures of the SDK's test server (tools test_simple_text,
 # json_schema_2020_12_tool, …; prompt test_prompt_with_arguments, also for completion-complete;
@@ -24,8 +28,16 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/mcp-local.sh"
 
-CONFORMANCE="@modelcontextprotocol/conformance@${MCP_CONFORMANCE_VERSION:-0.1.16}"
-SCENARIOS=(server-initialize ping tools-list logging-set-level prompts-list resources-list dns-rebinding-protection)
+# the newest suite (0.2.0 pre-releases test the 2026-07-28 revision); 0.1.16 is the last 0.1 release
+CONFORMANCE="@modelcontextprotocol/conformance@${MCP_CONFORMANCE_VERSION:-0.2.0-alpha.12}"
+if [[ "$CONFORMANCE" == *@0.1.* ]]; then
+  SCENARIOS=(server-initialize ping tools-list logging-set-level prompts-list resources-list dns-rebinding-protection)
+else
+  SCENARIOS=(server-initialize server-session-lifecycle ping logging-set-level tools-list resources-list sep-2164-resource-not-found
+    prompts-list dns-rebinding-protection caching http-header-validation
+    input-required-result-missing-input-response input-required-result-unsupported-methods
+    input-required-result-ignore-extra-params input-required-result-validate-input)
+fi
 
 ensure_node22
 start_local_ledgerline

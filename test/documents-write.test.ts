@@ -213,6 +213,11 @@ for (const dialect of DIALECTS) {
       assert.equal(changed.body.document.codedLines.length, 1, 'lines kept when not sent');
       assert.ok(changed.body.document.link, 'file kept when not sent');
 
+      const receipt = await create(bill({ number: 'UPD-R' }));
+      const asReceipt = await send('PATCH', '/v1/operations/documents.update', writer, { id: receipt.body.document.id, type: 'receipt' });
+      assert.equal(asReceipt.status, 200, asReceipt.bytes);
+      assert.deepEqual([asReceipt.body.document.type, asReceipt.body.bill], ['receipt', null], 'a bill made a receipt leaves Bills to Pay');
+
       const bad = await send('PATCH', '/v1/operations/documents.update', writer, { id, total: 1 });
       assert.equal(bad.status, 400);
       assert.deepEqual(bad.body.errors.map((e: any) => e.parameter), ['total']);

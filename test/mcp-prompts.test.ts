@@ -83,8 +83,22 @@ for (const dialect of DIALECTS) {
       await assert.rejects(connected.client.readResource({ uri: `ledgerline://organisations/${orgId}/documents/doc_nope/file` }), (e: any) => e.code === -32602 && e.data?.uri !== undefined);
       await assert.rejects(connected.client.readResource({ uri: 'https://example.com/x' }), (e: any) => e.code === -32602 && e.data?.uri !== undefined);
       const { resourceTemplates } = await connected.client.listResourceTemplates();
-      assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['ledgerline://organisations/{organisation}/documents/{id}/file']);
+      assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['ledgerline://organisations/{organisation}/documents/{id}', 'ledgerline://organisations/{organisation}/documents/{id}/file']);
       assert.deepEqual((await connected.client.listResources()).resources, []);
+    });
+
+    it("ledger results link each document as a resource: reading it answers the document as documents_get does", async () => {
+      const ledger = (await connected.client.callTool({ name: 'ledger_account_transactions', arguments: { account: 'Office:Software', period: 'custom', from: '2026-01-01', to: '2026-11-30' } })) as any;
+      const linked = ledger.structuredContent.transactions.find((t: any) => t.document?.id === 'doc_acme');
+      assert.equal(linked.link, `ledgerline://organisations/${orgId}/documents/doc_acme`, 'a link this connection can follow, not a REST URL');
+      const read = await connected.client.readResource({ uri: linked.link });
+      const content = read.contents[0] as { mimeType: string; text: string };
+      assert.equal(content.mimeType, 'application/json');
+      const document = JSON.parse(content.text);
+      const viaTool = ((await connected.client.callTool({ name: 'documents_get', arguments: { ids: 'doc_acme' } })) as any).structuredContent.documents[0];
+      assert.deepEqual(document, viaTool);
+      assert.equal(document.link, `ledgerline://organisations/${orgId}/documents/doc_acme/file`);
+      await assert.rejects(connected.client.readResource({ uri: `ledgerline://organisations/${orgId}/documents/doc_nope` }), (e: any) => e.code === -32602);
     });
 
     it('accepts a logging level', async () => {

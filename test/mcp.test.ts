@@ -129,6 +129,9 @@ function assertCompactText(name: string, text: string, structured: Record<string
 }
 
 /** Calls every tool once (documents_file twice: an image and a PDF) and checks each figure. */
+/** A resource URI with its organisation id replaced by ORG, to compare across organisations. */
+const anyOrganisation = (uri: string) => uri.replace(/^ledgerline:\/\/organisations\/[^/]+\//, 'ledgerline://organisations/ORG/');
+
 async function callEveryTool(client: Client, tools: Tool[], base: string, extra: Record<string, unknown> = {}) {
   const called = new Set<string>();
   const call = async (name: string, args: Record<string, unknown> = {}) => {
@@ -202,8 +205,9 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   const docs = (await call('documents_get', { ids: 'doc_acme,doc_nope' })).structured;
   assert.deepEqual(docs.notFound, ['doc_nope']);
   assert.deepEqual(
-    docs.documents.map((d: any) => [d.id, d.currency, d.total, d.link, d.codedLines.map((l: any) => [l.account, l.total])]),
-    [['doc_acme', 'USD', 120, `${base}/v1/operations/documents.file?id=doc_acme`, [['Office:Software', 120]]]],
+    docs.documents.map((d: any) => [d.id, d.currency, d.total, anyOrganisation(d.link), d.codedLines.map((l: any) => [l.account, l.total])]),
+    [['doc_acme', 'USD', 120, 'ledgerline://organisations/ORG/documents/doc_acme/file', [['Office:Software', 120]]]],
+    "the file's link is the resource this connection reads, not a REST URL its token cannot call",
   );
 
   const image = await call('documents_file', { id: 'doc_acme' });
@@ -213,9 +217,10 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
 
   const pdf = await call('documents_file', { id: 'doc_pdf' });
   assert.equal(pdf.structured.size, PDF.length);
-  assert.deepEqual(pdf.content[1], {
+  const embedded = pdf.content[1] as any;
+  assert.deepEqual({ ...embedded, resource: { ...embedded.resource, uri: anyOrganisation(embedded.resource.uri) } }, {
     type: 'resource',
-    resource: { uri: `${base}/v1/operations/documents.file?id=doc_pdf`, mimeType: 'application/pdf', blob: PDF.toString('base64') },
+    resource: { uri: 'ledgerline://organisations/ORG/documents/doc_pdf/file', mimeType: 'application/pdf', blob: PDF.toString('base64') },
   });
   assert.ok(Buffer.from((pdf.content[1] as any).resource.blob, 'base64').equals(PDF));
 

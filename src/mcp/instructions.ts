@@ -43,12 +43,16 @@ export async function instructionsFor(service: ServiceContext, caller: Caller): 
         : `This connection acts for ${orgs[0]!.name} (${orgs[0]!.id}); no organisation argument is needed.`;
   const dates = orgs.length <= MAX_DATED_ORGANISATIONS ? (await Promise.all(orgs.map((o) => dating(service, o.id)))).filter(Boolean) : [];
   return [
-    "Ledgerline gives read-only access to an organisation's accounting data: profit and loss, balance sheet, chart of accounts,",
+    "Ledgerline gives access to an organisation's accounting data: profit and loss, balance sheet, chart of accounts,",
     'everything coded to an account, bank and card transactions, bills to pay, and the documents (bills, receipts) behind them with their original files.',
+    caller.scopes.has('service.write')
+      ? 'This connection may also add, change and delete documents and saved Bills to Pay filters (documents_create and the tools after it); confirm with the person before a change.'
+      : 'This connection only reads.',
     'Amounts are numbers in major units (12.5 is twelve and a half) of the currency given beside them; dates are yyyy-MM-dd;',
     "periods such as this_month or ytd are relative to the organisation's local today and its financial year.",
     ...dates,
     TOOL_GUIDE,
+    'A link in a result (ledgerline://…) is a resource: read it with resources/read on this connection.',
     'A failed call returns isError with a JSON problem whose code says what to change.',
     scope,
   ].join(' ');

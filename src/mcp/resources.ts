@@ -1,9 +1,11 @@
 /**
- * Documents' original files as MCP resources, so that an MCP caller can fetch what a result points
- * at with the connection it already has (a REST link needs a token for the REST resource, which an
- * MCP token is not). The URI names the organisation, because a connection may cover several:
- * ledgerline://organisations/{organisation}/documents/{id}/file. resources/read goes through the
- * same call sequence as the documents_file tool (scope, role, rate limits, 10 MB cap).
+ * Documents and their original files as MCP resources, so that an MCP caller can fetch what a
+ * result points at with the connection it already has (a REST link needs a token for the REST
+ * resource, which an MCP token is not). The URIs name the organisation, because a connection may
+ * cover several: ledgerline://organisations/{organisation}/documents/{id} (the document, as
+ * documents_get answers it) and …/{id}/file (its original file). Tool results carry these in place
+ * of REST links (mcpLinks). resources/read goes through the same call sequence as the tools
+ * (scope, role, rate limits, 10 MB cap).
  */
 import type { ReadResourceResult, ResourceLink, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { INVALID_PARAMS, ResourceNotFoundError } from '@modelcontextprotocol/server';
@@ -23,18 +25,52 @@ export const DOCUMENT_FILE_TEMPLATE: ResourceTemplateType = {
   description: 'The original file (PDF or image) of a bill, receipt or expense claim; documents_get results link to it.',
 };
 
-export function documentFileUri(organisation: string, documentId: string): string {
-  return `${PREFIX}${encodeURIComponent(organisation)}/documents/${encodeURIComponent(documentId)}/file`;
+export const DOCUMENT_TEMPLATE: ResourceTemplateType = {
+  uriTemplate: `${PREFIX}{organisation}/documents/{id}`,
+  name: 'document',
+  title: 'A document',
+  description: 'A bill, receipt, expense claim or supplier credit with its coded and invoice lines, as documents_get answers it; ledger and bank results link to it.',
+  mimeType: 'application/json',
+};
+
+export function documentUri(organisation: string, documentId: string): string {
+  return `${PREFIX}${encodeURIComponent(organisation)}/documents/${encodeURIComponent(documentId)}`;
 }
 
-function parseDocumentFileUri(uri: string): { organisation: string; id: string } | undefined {
-  const match = uri.startsWith(PREFIX) ? /^([^/]+)\/documents\/([^/]+)\/file$/.exec(uri.slice(PREFIX.length)) : null;
+export function documentFileUri(organisation: string, documentId: string): string {
+  return `${documentUri(organisation, documentId)}/file`;
+}
+
+function parseDocumentUri(uri: string): { organisation: string; id: string; file: boolean } | undefined {
+  const match = uri.startsWith(PREFIX) ? /^([^/]+)\/documents\/([^/]+)(\/file)?$/.exec(uri.slice(PREFIX.length)) : null;
   if (!match) return undefined;
   try {
-    return { organisation: decodeURIComponent(match[1]!), id: decodeURIComponent(match[2]!) };
+    return { organisation: decodeURIComponent(match[1]!), id: decodeURIComponent(match[2]!), file: match[3] !== undefined };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An answer with its REST links to documents (documents.get?ids=…, documents.file?id=…) replaced by
+ * the resources above, which the MCP caller can read; other values untouched. The answer's shape is
+ * the same (a link is text either way), so it still matches the tool's output schema.
+ */
+export function mcpLinks<T>(answer: T, baseUrl: string, organisation: string | undefined): T {
+  if (!organisation) return answer;
+  const documentGet = `${baseUrl}/v1/operations/documents.get?ids=`;
+  const documentFile = `${baseUrl}/v1/operations/documents.file?id=`;
+  const rewrite = (value: unknown, key: string | null): unknown => {
+    if (typeof value === 'string' && key === 'link') {
+      if (value.startsWith(documentGet) && !value.slice(documentGet.length).includes('%2C')) return documentUri(organisation, decodeURIComponent(value.slice(documentGet.length)));
+      if (value.startsWith(documentFile)) return documentFileUri(organisation, decodeURIComponent(value.slice(documentFile.length)));
+      return value;
+    }
+    if (Array.isArray(value)) return value.map((v) => rewrite(v, null));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v, k)]));
+    return value;
+  };
+  return rewrite(answer, null) as T;
 }
 
 /** The resource_link content blocks of a documents_get answer: one per document that has a file. */
@@ -46,13 +82,22 @@ export function documentLinks(organisation: string | undefined, answer: unknown)
     .map((d) => ({ type: 'resource_link', uri: documentFileUri(organisation, d.id), name: `${d.id}-file`, title: `File of ${d.supplier} ${d.number}`.trim() }));
 }
 
-/** The operation that answers a file (it declares toolContent: 'file'); the resources read through it. */
+/** The operation that answers a file (it declares toolContent: 'file'); the file resources read through it. */
 const fileOperation = OPERATIONS.find((op) => op.kind === 'organisation' && op.toolContent === 'file')!;
+const documentOperation = OPERATIONS.find((op) => op.name === 'documents.get')!;
 
-export async function readDocumentFile(service: ServiceContext, caller: Caller, headers: HeaderSink, uri: string): Promise<ReadResourceResult> {
-  const target = parseDocumentFileUri(uri);
+export async function readDocumentResource(service: ServiceContext, caller: Caller, headers: HeaderSink, uri: string): Promise<ReadResourceResult> {
+  const target = parseDocumentUri(uri);
   if (!target) throw new ResourceNotFoundError(uri);
   try {
+    if (!target.file) {
+      const answer = (await callOperation(service, caller, documentOperation, { organisation: target.organisation, input: { ids: target.id }, textInput: false, headers })) as {
+        documents: unknown[];
+      };
+      const document = answer.documents[0];
+      if (!document) throw new ResourceNotFoundError(uri);
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(mcpLinks(document, service.baseUrl, target.organisation)) }] };
+    }
     const file = (await callOperation(service, caller, fileOperation, { organisation: target.organisation, input: { id: target.id }, textInput: false, headers })) as {
       contentType: string;
       data: string;

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { documentFileLink } from '../operations/documents-get.js';
 import type { OrganisationOperation } from '../operations/operation.js';
 import type { Problem } from '../http/problem.js';
+import { documentFileUri } from './resources.js';
 import { renderText } from './text-rendering.js';
 
 /** What a tool's description adds about how its answer is shown, by the operation's toolContent. */
@@ -15,9 +16,9 @@ export const TOOL_CONTENT_NOTES: Readonly<Record<'json' | 'file', string>> = {
   file: ' The file also comes back as content the client can show: an image for images, an embedded resource for a PDF.',
 };
 
-export function toolResult(op: OrganisationOperation<any, any>, output: unknown, baseUrl: string): CallToolResult {
+export function toolResult(op: OrganisationOperation<any, any>, output: unknown, baseUrl: string, organisation?: string): CallToolResult {
   const structured = checkedOutput(op, output);
-  if (op.toolContent === 'file') return fileResult(structured, baseUrl);
+  if (op.toolContent === 'file') return fileResult(structured, baseUrl, organisation);
   return { content: [{ type: 'text', text: renderText(structured) }], structuredContent: structured };
 }
 
@@ -37,12 +38,12 @@ function checkedOutput(op: OrganisationOperation<any, any>, output: unknown): Re
  * The file as content a client can show: an image, or the PDF as an embedded resource. The text
  * leaves the base64 out, so a model reading text is not handed megabytes of it.
  */
-function fileResult(file: Record<string, unknown>, baseUrl: string): CallToolResult {
+function fileResult(file: Record<string, unknown>, baseUrl: string, organisation: string | undefined): CallToolResult {
   const { data, ...fields } = file as { data: string; id: string; contentType: string; [k: string]: unknown };
   const image = fields.contentType.startsWith('image/');
   const shown: CallToolResult['content'][number] = image
     ? { type: 'image', data, mimeType: fields.contentType }
-    : { type: 'resource', resource: { uri: documentFileLink(baseUrl, fields.id), mimeType: fields.contentType, blob: data } };
+    : { type: 'resource', resource: { uri: organisation ? documentFileUri(organisation, fields.id) : documentFileLink(baseUrl, fields.id), mimeType: fields.contentType, blob: data } };
   const text = `${JSON.stringify(fields)}\nThe file is attached ${image ? 'as an image' : 'as an embedded resource'}; structuredContent.data holds it as base64.`;
   return { content: [{ type: 'text', text }, shown], structuredContent: file };
 }

@@ -23,7 +23,7 @@ import { complete } from './completions.js';
 import { documentsCreate } from '../operations/documents-create.js';
 import { documentsGet } from '../operations/documents-get.js';
 import { documentsUpdate } from '../operations/documents-update.js';
-import { DOCUMENT_FILE_TEMPLATE, documentLinks, readDocumentFile } from './resources.js';
+import { DOCUMENT_FILE_TEMPLATE, DOCUMENT_TEMPLATE, documentLinks, mcpLinks, readDocumentResource } from './resources.js';
 import { instructionsFor } from './instructions.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { findToolOperation, ORGANISATION_ARGUMENT, toolsFor, withToolArguments } from './tools.js';
@@ -65,8 +65,8 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
   server.setRequestHandler('prompts/get', async (request) => getPrompt(request.params.name, request.params.arguments));
   server.setRequestHandler('completion/complete', async (request) => complete(service, caller, context.headers, request.params));
   server.setRequestHandler('resources/list', async () => ({ resources: [] }));
-  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [DOCUMENT_FILE_TEMPLATE] }));
-  server.setRequestHandler('resources/read', async (request) => readDocumentFile(service, caller, context.headers, request.params.uri));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [DOCUMENT_TEMPLATE, DOCUMENT_FILE_TEMPLATE] }));
+  server.setRequestHandler('resources/read', async (request) => readDocumentResource(service, caller, context.headers, request.params.uri));
   server.setRequestHandler('tools/list', async () => ({ tools: toolsFor(caller) }));
   server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const op = findToolOperation(request.params.name);
@@ -77,11 +77,13 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
       // the organisation comes as an argument here (REST: a header); the rest is the operation's input
       const { [ORGANISATION_ARGUMENT]: organisation, ...input } = request.params.arguments ?? {};
       if (organisation !== undefined && typeof organisation !== 'string') throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id (text)');
-      const output = await callOperation(service, caller, op, { organisation, input: withToolArguments(op, input), textInput: false, headers: context.headers });
-      const result = toolResult(op, output, service.baseUrl);
+      const acting = organisation ?? onlyOrganisation(caller);
+      // links to documents as resources this connection can read, not REST URLs its token cannot call
+      const output = mcpLinks(await callOperation(service, caller, op, { organisation, input: withToolArguments(op, input), textInput: false, headers: context.headers }), service.baseUrl, acting);
+      const result = toolResult(op, output, service.baseUrl, acting);
       // documents' files as resource links the caller can read over this connection (resources.ts)
-      if (op === documentsGet) result.content.push(...documentLinks(organisation ?? onlyOrganisation(caller), output));
-      if (op === documentsCreate || op === documentsUpdate) result.content.push(...documentLinks(organisation ?? onlyOrganisation(caller), { documents: [(output as { document: unknown }).document] }));
+      if (op === documentsGet) result.content.push(...documentLinks(acting, output));
+      if (op === documentsCreate || op === documentsUpdate) result.content.push(...documentLinks(acting, { documents: [(output as { document: unknown }).document] }));
       return result;
     } catch (error) {
       if (error instanceof OperationError) return errorResult(problemFrom(error, service.baseUrl));

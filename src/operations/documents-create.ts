@@ -30,7 +30,7 @@ export const documentsCreate = defineOperation({
   async run(ctx, input) {
     // lines name accounts by id or name: the chart is read only when some line names one
     const chart = input.codedLines.some((l) => l.account) ? await ctx.accounting.chartOfAccounts() : [];
-    const checked = checkDocument(input, () => chart);
+    const checked = checkDocument(input, chart);
     const id = await insertDocument(ctx.db, ctx.organisation.id, checked, creatorOf(ctx.principal));
     await auditChange(ctx, 'document.created', id, {
       type: checked.type,

@@ -4,7 +4,7 @@ import { changedDocument, changedDocumentSchema } from './documents/answer.js';
 import { checkDocument, checkTags, type DocumentDraft } from './documents/check.js';
 import { currentDocument } from './documents/current.js';
 import { PAYABLE_TYPES, updateInput } from './documents/input.js';
-import { invalidRequest, OperationError } from './errors.js';
+import { invalidRequest, OperationError, type ParameterError } from './errors.js';
 import { defineOperation } from './operation.js';
 
 /** What may still change once a document is published: how its payment is planned. */
@@ -40,19 +40,19 @@ export const documentsUpdate = defineOperation({
       const content = fields.filter((f) => !PLANNING_FIELDS.has(f));
       if (content.length)
         throw new OperationError('document_published', `document ${id} was published on ${current.row.published_at.slice(0, 10)}; ${content.join(', ')} can no longer change (scheduledDate, tags and note can)`);
-    }
-    if (current.row.published_at !== null) {
       if (!PAYABLE_TYPES.has(current.row.type))
         throw new OperationError('document_published', `document ${id} is a published ${current.row.type}; it has no Bills to Pay fields to change`);
-      const errors: { parameter: string; message: string }[] = [];
+      const errors: ParameterError[] = [];
       const tags = given.tags !== undefined ? checkTags(given.tags, (parameter, message) => errors.push({ parameter, message })).join(',') : undefined;
       if (errors.length) throw invalidRequest(errors);
       await updateBillPlanning(ctx.db, ctx.organisation.id, id, { ...given, ...(tags !== undefined ? { tags } : {}) });
     } else {
-      const draft = { ...current.draft, ...given };
+      // a bill made a receipt leaves its Bills to Pay fields behind, unless they are sent again (and refused)
+      const planning = given.type && !PAYABLE_TYPES.has(given.type) ? { scheduledDate: null, tags: null, note: null } : {};
+      const draft = { ...current.draft, ...planning, ...given };
       // lines name accounts by id or name: the chart is read only when some line names one
       const chart = draft.codedLines.some((l) => l.account) ? await ctx.accounting.chartOfAccounts() : [];
-      const checked = checkDocument(draft, () => chart);
+      const checked = checkDocument(draft, chart);
       if (!(await replaceDocument(ctx.db, ctx.organisation.id, id, checked)))
         throw new OperationError('document_published', `document ${id} was published while it was being changed; nothing was changed`);
     }

@@ -7,42 +7,17 @@ import type { ChartAccount } from '../../accounting/types.js';
 import { fromMajor, sum } from '../../domain/money.js';
 import { resolveAccount } from '../account-lookup.js';
 import { invalidRequest, OperationError, type ParameterError } from '../errors.js';
-import { FILE_TYPE_NAMES, MAX_DOCUMENT_FILE_BYTES, sniffDocumentFileType, type DocumentFileType } from './file-type.js';
+import type { DocumentToStore } from '../../store/document-writes.js';
+import { FILE_TYPE_NAMES, MAX_DOCUMENT_FILE_BYTES, sniffDocumentFileType } from './file-type.js';
 import { PAYABLE_TYPES, type CreateInput } from './input.js';
 
-export interface CheckedDocument {
-  type: string;
-  number: string;
-  supplier: string;
-  date: string;
-  dueDate: string | null;
-  currency: string;
-  subtotal: number;
-  tax: number;
-  total: number;
-  codedLines: {
-    description: string;
-    accountId: string | null;
-    accountName: string | null;
-    taxCodeId: string | null;
-    class: string | null;
-    customer: string | null;
-    quantity: string;
-    subtotal: number;
-    tax: number;
-    total: number;
-  }[];
-  invoiceLines: { description: string; productCode: string | null; unit: string | null; quantity: string; unitPrice: number; tax: number; amount: number }[];
-  /** undefined: keep the stored file (an update that does not name one); null: none */
-  file: { fileName: string; contentType: DocumentFileType; data: Buffer } | null | undefined;
-  /** the Bills to Pay part; null for a receipt or supplier credit */
-  bill: { dueDate: string; scheduledDate: string | null; tags: string[]; note: string | null } | null;
-}
+/** What is stored: minor units, resolved accounts, the file's bytes and the type read from them. */
+export type CheckedDocument = DocumentToStore;
 
 /** A document whose file is already stored is checked without it (the stored one stays). */
 export type DocumentDraft = Omit<CreateInput, 'file'> & { file?: CreateInput['file'] | 'kept' };
 
-export function checkDocument(draft: DocumentDraft, chart: () => ChartAccount[]): CheckedDocument {
+export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): CheckedDocument {
   const errors: ParameterError[] = [];
   const fail = (parameter: string, message: string) => errors.push({ parameter, message });
   const currency = draft.currency;
@@ -70,7 +45,7 @@ export function checkDocument(draft: DocumentDraft, chart: () => ChartAccount[])
     let account: ChartAccount | null = null;
     if (line.account) {
       try {
-        account = resolveAccount(chart(), line.account, `${at}.account`);
+        account = resolveAccount(chart, line.account, `${at}.account`);
       } catch (error) {
         if (!(error instanceof OperationError)) throw error;
         fail(`${at}.account`, error.errors[0]?.message ?? error.message);
