@@ -52,7 +52,8 @@ start_local_ledgerline() {
   ledgerline_cli demo >/dev/null
   local org client
   org="$(ledgerline_cli orgs list --json | jq -r '.[0].id')"
-  client="$(ledgerline_cli clients create --org "$org" --name "MCP tools check" --json)"
+  # read and change: the tools checks call every tool, the change tools included
+  client="$(ledgerline_cli clients create --org "$org" --name "MCP tools check" --scopes "service.read service.write" --json)"
   (cd "$LEDGERLINE_ROOT" && exec node --import tsx src/cli/run.ts serve) >"$LEDGERLINE_WORK/server.log" 2>&1 &
   LEDGERLINE_PID=$!
   for _ in $(seq 1 150); do
@@ -66,7 +67,7 @@ start_local_ledgerline() {
     --data-urlencode grant_type=client_credentials \
     --data-urlencode "client_id=$(jq -r .client_id <<<"$client")" \
     --data-urlencode "client_secret=$(jq -r .client_secret <<<"$client")" \
-    --data-urlencode scope=service.read \
+    --data-urlencode "scope=${MCP_SCOPE:-service.read service.write}" \
     --data-urlencode "resource=$MCP_URL" | jq -r .access_token)"
   echo "Ledgerline is on $BASE_URL (organisation $org); token for $MCP_URL obtained" >&2
 }

@@ -8,10 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Page } from 'playwright-core';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
+import { billsCreateSavedFilter } from '../src/operations/bills-saved-filter-changes.js';
+import { documentsCreate } from '../src/operations/documents-create.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { effectOf } from '../src/operations/operation.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
+import { call } from './helpers/call.js';
 import { launchBrowser, screenshot, type PersonBrowser } from './helpers/chromium.js';
 import { authorizationRequest, discover } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
@@ -53,6 +56,17 @@ describe('every page fits a phone and a desktop', () => {
     // rows with long names and values, as real ones get
     await createApiClient(store.db, { organisationId: books.org.id, name: 'Nightly export to the finance data warehouse (eu-west)' });
     await registerApp(store.db, { name: 'Month-end Pack for Accountants', redirectUris: ['https://monthend.example/a/very/long/callback/path', 'http://127.0.0.1:7777/cb'] });
+    // a document and a saved filter with long values, for the Documents and Bills to Pay filters pages
+    await call(store, documentsCreate, books.org.id, {
+      type: 'expense_claim', number: 'EXP-2026-11-000123-REVISED', supplier: 'International Conference Travel and Accommodation Services Ltd',
+      date: '2026-11-02', currency: 'GBP', subtotal: 1234.5, tax: 246.9, total: 1481.4,
+      file: { name: 'scanned-receipts-november-conference-trip-all-pages.pdf', data: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
+    }, { today: TODAY });
+    const filter = await call(store, billsCreateSavedFilter, books.org.id, {
+      name: 'Large foreign-currency bills due before the month-end payment run',
+      description: 'Everything over a thousand pounds in another currency that the finance team pays by international transfer',
+      criteria: { kinds: ['bill', 'expense_claim'], tagsAny: ['international-transfer', 'month-end'], suppliers: ['International Conference Travel and Accommodation Services Ltd'], dueWithinDays: 30, foreignCurrency: true, minAmountDue: 100000 },
+    }, { today: TODAY });
     server = await startServer(store, { today: TODAY });
     browser = await launchBrowser();
     const org = `/orgs/${books.org.id}`;
@@ -63,6 +77,9 @@ describe('every page fits a phone and a desktop', () => {
       ['roles', `${org}/roles`],
       ['connections', `${org}/connections`],
       ['members', `${org}/members`],
+      ['documents', `${org}/documents`],
+      ['bill-filters', `${org}/bill-filters`],
+      ['bill-filter-edit', `${org}/bill-filters/${filter.filter.id}`],
       ['bank-import', `${org}/bank-import`],
       ['ledger-import', `${org}/ledger-import`],
       ['audit', `${org}/audit`],

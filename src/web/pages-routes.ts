@@ -16,6 +16,8 @@ import { registerAppRoutes } from './routes/org-apps-routes.js';
 import { registerAuditRoutes } from './routes/org-audit-routes.js';
 import { registerBankImportRoutes } from './routes/org-bank-import-routes.js';
 import { registerLedgerImportRoutes } from './routes/org-ledger-import-routes.js';
+import { registerBillFilterRoutes } from './routes/org-bill-filters-routes.js';
+import { registerDocumentRoutes } from './routes/org-documents-routes.js';
 import { registerConnectionRoutes } from './routes/org-connections-routes.js';
 import { registerMemberRoutes } from './routes/org-members-routes.js';
 import { registerOverviewRoutes } from './routes/org-overview-routes.js';
@@ -42,6 +44,8 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerRoleRoutes(app, w);
   registerConnectionRoutes(app, w);
   registerMemberRoutes(app, w);
+  registerDocumentRoutes(app, w);
+  registerBillFilterRoutes(app, w);
   registerBankImportRoutes(app, w);
   registerLedgerImportRoutes(app, w);
   registerAuditRoutes(app, w);

@@ -1,4 +1,5 @@
 /** What the pages say about roles, scopes, times and audit entries, in plain words. */
+import { minorDigits } from '../domain/money.js';
 import type { Role } from '../operations/context.js';
 import { VIA_COMMAND_LINE } from '../store/audit-log.js';
 
@@ -65,6 +66,45 @@ export function clientKindLabel(kind: string): string {
   }
 }
 
+const DOCUMENT_TYPE_LABELS: Record<string, string> = {
+  bill: 'Bill',
+  receipt: 'Receipt',
+  expense_claim: 'Expense claim',
+  supplier_credit: 'Supplier credit',
+};
+
+/** "Expense claim" for expense_claim; an unknown type as it is. */
+export function documentTypeLabel(type: string): string {
+  return Object.hasOwn(DOCUMENT_TYPE_LABELS, type) ? DOCUMENT_TYPE_LABELS[type]! : type;
+}
+
+/** 144.6 in GBP → "144.60"; a value that is not a number as it is. */
+function majorAmount(value: unknown, currency: string): string {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (typeof value === 'string' && value.trim() === '') return '';
+  if (!Number.isFinite(n)) return text(value);
+  try {
+    return n.toFixed(minorDigits(currency));
+  } catch {
+    return String(n);
+  }
+}
+
+function documentSentence(verb: string, detail: Detail): string {
+  const type = detail.type ? documentTypeLabel(text(detail.type)).toLowerCase() : 'document';
+  const from = detail.supplier ? ` from ${text(detail.supplier)}` : '';
+  const currency = text(detail.currency);
+  const facts = [
+    detail.total !== undefined ? `${majorAmount(detail.total, currency)}${currency ? ` ${currency}` : ''}` : '',
+    detail.file ? `file ${text(detail.file)}` : '',
+  ].filter(Boolean);
+  return `${verb} ${type} ${text(detail.number)}${from}${facts.length ? ` (${facts.join(', ')})` : ''}`;
+}
+
+function fieldList(detail: Detail): string {
+  return Array.isArray(detail.fields) ? detail.fields.map(text).join(', ') : '';
+}
+
 type Detail = Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 
@@ -117,6 +157,23 @@ export function auditSentence(action: string, detail: Detail): string {
       const created = Number(detail.accountsCreated) ? `, creating ${text(detail.accountsCreated)} accounts` : '';
       return `Loaded ${text(detail.new)} transactions (${text(detail.lines)} ledger lines) from ${text(detail.file)}${created} (${text(detail.alreadyPresent)} already there)`;
     }
+    case 'document.created':
+      return documentSentence(detail.file ? 'Uploaded' : 'Added', detail);
+    case 'document.updated': {
+      const fields = fieldList(detail);
+      return `${documentSentence('Changed', { number: detail.number, supplier: detail.supplier })}${fields ? `: ${fields}` : ''}`;
+    }
+    case 'document.deleted':
+      return documentSentence('Deleted', { type: detail.type, number: detail.number, supplier: detail.supplier });
+    case 'bill_filter.created':
+      return `Saved the Bills to Pay filter “${name}”`;
+    case 'bill_filter.updated': {
+      const fields = fieldList(detail).split(', ').filter((f) => f && f !== 'name');
+      const renamed = detail.from ? `Renamed the Bills to Pay filter “${text(detail.from)}” to “${name}”` : `Changed the Bills to Pay filter “${name}”`;
+      return fields.length ? `${renamed}${detail.from ? ' and changed its' : ':'} ${fields.join(' and ')}` : renamed;
+    }
+    case 'bill_filter.deleted':
+      return `Deleted the Bills to Pay filter “${name}”`;
     case 'member.removed':
       return `Removed ${text(detail.email)} (${roleLabel(text(detail.role))})`;
     default:

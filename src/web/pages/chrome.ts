@@ -45,6 +45,8 @@ export const SETTINGS_TABS = [
   ['roles', 'Role permissions'],
   ['connections', 'Connections'],
   ['members', 'Members'],
+  ['documents', 'Documents'],
+  ['bill-filters', 'Bills to Pay filters'],
   ['bank-import', 'Bank statements'],
   ['ledger-import', 'Books'],
   ['audit', 'Audit log'],

@@ -1,0 +1,19 @@
+/** The audit log's sentences for document and saved-filter changes, from the details the operations write. */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { auditSentence } from '../src/web/words.js';
+
+it('says what each document and saved-filter change did', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['document.created', { type: 'bill', number: 'PC-114', supplier: 'Paper Co', total: 144.6, currency: 'GBP', file: 'invoice.pdf' }, 'Uploaded bill PC-114 from Paper Co (144.60 GBP, file invoice.pdf)'],
+    ['document.created', { type: 'expense_claim', number: 'EC-7', supplier: 'Sam', total: 30, currency: 'JPY' }, 'Added expense claim EC-7 from Sam (30 JPY)'],
+    ['document.updated', { number: 'PC-114', supplier: 'Paper Co', fields: ['total', 'file'] }, 'Changed document PC-114 from Paper Co: total, file'],
+    ['document.deleted', { type: 'supplier_credit', number: 'CN-1', supplier: 'Paper Co' }, 'Deleted supplier credit CN-1 from Paper Co'],
+    ['bill_filter.created', { name: 'Due this week' }, 'Saved the Bills to Pay filter “Due this week”'],
+    ['bill_filter.updated', { name: 'Soon', from: 'Due this week', fields: ['name'] }, 'Renamed the Bills to Pay filter “Due this week” to “Soon”'],
+    ['bill_filter.updated', { name: 'Soon', from: 'Due this week', fields: ['name', 'criteria'] }, 'Renamed the Bills to Pay filter “Due this week” to “Soon” and changed its criteria'],
+    ['bill_filter.updated', { name: 'Soon', fields: ['description', 'criteria'] }, 'Changed the Bills to Pay filter “Soon”: description and criteria'],
+    ['bill_filter.deleted', { name: 'Soon' }, 'Deleted the Bills to Pay filter “Soon”'],
+  ];
+  for (const [action, detail, sentence] of cases) assert.equal(auditSentence(action, detail), sentence, action);
+});
