@@ -33,6 +33,12 @@ const SPEC_DEFAULT_ROLES: Record<string, string[]> = {
   'accounts.list': EVERYONE,
   'bills.list_to_pay': EVERYONE,
   'bills.list_saved_filters': EVERYONE,
+  // issue 15's reads: admin-only, as ledger.account_transactions
+  'reports.trial_balance': ADMINS,
+  'reports.aged_receivables': ADMINS,
+  'reports.aged_payables': ADMINS,
+  'reports.cash_summary': ADMINS,
+  'contacts.search': ADMINS,
   // the spec's rule for changes: admins change data; a submitter may add (and change) their own documents
   'documents.create': SUBMITTERS,
   'documents.update': SUBMITTERS,

@@ -40,6 +40,11 @@ const TOOLS = [
   'bills_list_saved_filters',
   'documents_get',
   'documents_file',
+  'reports_trial_balance',
+  'reports_aged_receivables',
+  'reports_aged_payables',
+  'reports_cash_summary',
+  'contacts_search',
 ];
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -218,6 +223,20 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
     resource: { uri: 'ledgerline://organisations/ORG/documents/doc_pdf/file', mimeType: 'application/pdf', blob: PDF.toString('base64') },
   });
   assert.ok(Buffer.from((pdf.content[1] as any).resource.blob, 'base64').equals(PDF));
+
+  // issue 15's reads on the same book
+  const trial = (await call('reports_trial_balance')).structured;
+  assert.deepEqual([trial.date, trial.totals, trial.balanced], ['2026-11-21', { debit: 65891.15, credit: 65891.15 }, true]);
+  const payables = (await call('reports_aged_payables')).structured;
+  assert.deepEqual(payables.contacts.map((c: any) => [c.contact, c.current, c.days61to90, c.total]), [['Acme Software', 0, 96, 96], ['Landlord Ltd', 2000, 0, 2000]]);
+  assert.equal(payables.totals.total, bills.total, 'the bills to pay, aged');
+  const receivables = (await call('reports_aged_receivables')).structured;
+  assert.deepEqual(receivables.contacts.map((c: any) => [c.contact, c.days1to30, c.total]), [['Big Client plc', 3600, 3600]]);
+  assert.equal(receivables.ledgerBalance, 3600);
+  const cash = (await call('reports_cash_summary', { from: '2026-11-01', to: '2026-11-21' })).structured;
+  assert.deepEqual(cash.accounts.map((a: any) => [a.name, a.start, a.in, a.out, a.end]), [['Company Card', -20, 0, 0, -20], ['Current Account', 58944.4, 5.25, 17, 58932.65]]);
+  const contacts = (await call('contacts_search', { search: 'paper' })).structured;
+  assert.deepEqual(contacts.contacts.map((c: any) => [c.name, c.kind, c.spend, c.sales]), [['Paper Co', 'supplier', 1260.5, 0]]);
 
   assert.deepEqual([...called].sort(), [...TOOLS].sort(), 'every tool was called');
 }

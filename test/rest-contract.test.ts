@@ -113,6 +113,11 @@ for (const dialect of DIALECTS) {
           ['bills.list_to_pay', { filter: 'zzzz no such filter' }],
           ['documents.get', { ids: org.documentIds.join(',') }],
           ['documents.file', { id: org.documentIds[0]! }],
+          ['reports.trial_balance', { includeZero: 'true' }],
+          ['reports.aged_receivables', { detail: 'true' }],
+          ['reports.aged_payables', { detail: 'true' }],
+          ['reports.cash_summary', { period: 'last_year' }],
+          ['contacts.search', { limit: '5' }],
         ];
         for (const [operation, params] of requests) {
           const r = await call(org, operation, params);
@@ -187,6 +192,11 @@ for (const dialect of DIALECTS) {
         ],
         'documents.get': [{ ids: org.documentIds.join(',') }, (b) => b.notFound.length === 0 && b.documents.some((d: any) => d.codedLines.length > 0)],
         'documents.file': [{ id: org.documentIds[0]! }, (b) => b.size > 0 && b.data.length > 0],
+        'reports.trial_balance': [{}, (b) => b.accounts.length > 0 && b.balanced && b.totals.debit > 0],
+        'reports.aged_receivables': [{}, (b) => b.count > 0 && b.totals.total !== 0],
+        'reports.aged_payables': [{}, (b) => b.count > 0 && b.totals.total > 0],
+        'reports.cash_summary': [{ period: 'last_year' }, (b) => b.count > 0 && b.totals.in > 0 && b.totals.out > 0],
+        'contacts.search': [{ period: 'last_year' }, (b) => b.total > 0 && b.totals.spend > 0 && b.totals.sales > 0],
       };
       assert.deepEqual(Object.keys(checks).sort(), OPERATIONS.map((op) => op.name).sort(), 'a check per operation');
       for (const [operation, [params, check]] of Object.entries(checks)) {

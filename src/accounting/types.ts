@@ -92,6 +92,23 @@ export interface PayableBill {
   note: string | null;
 }
 
+/**
+ * A customer invoice (or credit note) the connected system holds as a document of its own that is
+ * still open at a date: its balance after the payments and credit notes applied to it by then.
+ */
+export interface OpenReceivable {
+  documentId: string;
+  transactionId: string;
+  contactId: string;
+  contactName: string;
+  number: string;
+  date: IsoDate;
+  /** the invoice's due date; its date when it has none */
+  dueDate: IsoDate;
+  /** home-currency minor units still owed to the organisation (negative for a credit note not yet applied) */
+  amountDue: number;
+}
+
 /** What a document line was published with: one split of the published transaction. */
 export interface SystemCodedLine {
   id: string;
@@ -168,6 +185,12 @@ export interface AccountingSystem {
    * are its documents) answer an empty list or leave the method out.
    */
   payables?(): Promise<PayableBill[]>;
+  /**
+   * Customer invoices and credit notes open at `asAt` that the system holds as documents of its own
+   * (GnuCash: posted customer invoices with a balance on their lot). Systems without such documents
+   * leave the method out: receivables are then read from the receivable accounts' lines.
+   */
+  receivables?(asAt: IsoDate): Promise<OpenReceivable[]>;
   /** The purchase documents with these ids (PayableBill.documentId); unknown ids are left out. */
   documents?(documentIds: string[]): Promise<SystemDocument[]>;
   /** The books' active bank and card accounts with their balances; left out by systems whose bank accounts are the service's own. */

@@ -8,6 +8,7 @@ import { bankingTransactions } from './banking-transactions.js';
 import { billsListSavedFilters } from './bills-list-saved-filters.js';
 import { billsCreateSavedFilter, billsDeleteSavedFilter, billsUpdateSavedFilter } from './bills-saved-filter-changes.js';
 import { billsListToPay } from './bills-list-to-pay.js';
+import { contactsSearch } from './contacts-search.js';
 import { documentsCreate } from './documents-create.js';
 import { documentsDelete } from './documents-delete.js';
 import { documentsFile } from './documents-file.js';
@@ -16,8 +17,12 @@ import { documentsUpdate } from './documents-update.js';
 import { ledgerAccountTransactions } from './ledger-account-transactions.js';
 import type { AnyOperation } from './operation.js';
 import { organisationsList } from './organisations.js';
+import { reportsAgedPayables } from './reports-aged-payables.js';
+import { reportsAgedReceivables } from './reports-aged-receivables.js';
 import { reportsBalanceSheet } from './reports-balance-sheet.js';
+import { reportsCashSummary } from './reports-cash-summary.js';
 import { reportsProfitAndLoss } from './reports-profit-and-loss.js';
+import { reportsTrialBalance } from './reports-trial-balance.js';
 
 export const OPERATIONS: readonly AnyOperation[] = [
   organisationsList,
@@ -31,6 +36,12 @@ export const OPERATIONS: readonly AnyOperation[] = [
   billsListSavedFilters,
   documentsGet,
   documentsFile,
+  // sales, receivables and summaries (issue 15), read scope, admin roles
+  reportsTrialBalance,
+  reportsAgedReceivables,
+  reportsAgedPayables,
+  reportsCashSummary,
+  contactsSearch,
   // changes (service.write), after the spec's reads
   documentsCreate,
   documentsUpdate,

@@ -14,6 +14,7 @@ import type {
   DateRange,
   LedgerLine,
   LineQuery,
+  OpenReceivable,
   PayableBill,
   SystemBankAccount,
   SystemDocument,
@@ -25,6 +26,7 @@ import { readBankAccounts, readReconciledLines } from './bank-accounts.js';
 import { readSystemDocuments } from './documents.js';
 import { readLines } from './lines.js';
 import { readPayables } from './payables.js';
+import { readReceivables } from './receivables.js';
 import { readAccountTotals } from './totals.js';
 
 export interface GnuCashConfig {
@@ -109,6 +111,11 @@ export class GnuCashAccounting implements AccountingSystem {
   /** Posted vendor bills and employee expense vouchers with a balance left on their lot (payables.ts). */
   payables(): Promise<PayableBill[]> {
     return this.read(readPayables);
+  }
+
+  /** Posted customer invoices and credit notes open at asAt (receivables.ts). */
+  receivables(asAt: IsoDate): Promise<OpenReceivable[]> {
+    return this.read((db, ctx) => readReceivables(db, ctx, asAt));
   }
 
   /** Posted vendor bills, credit notes and expense vouchers by invoice guid (documents.ts). */
