@@ -14,6 +14,7 @@ import type { HeaderSink } from '../http/call-limits.js';
 import { callOperation } from '../http/call-sequence.js';
 import type { ServiceContext } from '../http/service.js';
 import { OperationError } from '../operations/errors.js';
+import { documentsGet } from '../operations/documents-get.js';
 import { OPERATIONS } from '../operations/index.js';
 
 const PREFIX = 'ledgerline://organisations/';
@@ -84,14 +85,13 @@ export function documentLinks(organisation: string | undefined, answer: unknown)
 
 /** The operation that answers a file (it declares toolContent: 'file'); the file resources read through it. */
 const fileOperation = OPERATIONS.find((op) => op.kind === 'organisation' && op.toolContent === 'file')!;
-const documentOperation = OPERATIONS.find((op) => op.name === 'documents.get')!;
 
 export async function readDocumentResource(service: ServiceContext, caller: Caller, headers: HeaderSink, uri: string): Promise<ReadResourceResult> {
   const target = parseDocumentUri(uri);
   if (!target) throw new ResourceNotFoundError(uri);
   try {
     if (!target.file) {
-      const answer = (await callOperation(service, caller, documentOperation, { organisation: target.organisation, input: { ids: target.id }, textInput: false, headers })) as {
+      const answer = (await callOperation(service, caller, documentsGet, { organisation: target.organisation, input: { ids: target.id }, textInput: false, headers })) as {
         documents: unknown[];
       };
       const document = answer.documents[0];
