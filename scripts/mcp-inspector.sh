@@ -50,6 +50,11 @@ call banking_accounts >/dev/null
 call banking_transactions '{"limit":2}' >/dev/null
 call bills_list_to_pay '{"limit":3}' >/dev/null
 call bills_list_saved_filters >/dev/null
+call reports_trial_balance >/dev/null
+call reports_aged_payables >/dev/null
+call reports_aged_receivables '{"detail":true}' >/dev/null
+call reports_cash_summary '{"period":"last_month"}' >/dev/null
+call contacts_search '{"search":"ltd","period":"ytd"}' >/dev/null
 call documents_get "{\"ids\":\"$DOC\"}" >/dev/null
 call documents_file "{\"id\":\"$DOC\"}" | jq -c '{id, contentType, size}'
 PDF="$(printf '%%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%%%EOF\n' | base64 -w0)"
