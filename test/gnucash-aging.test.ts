@@ -1,6 +1,7 @@
 /**
  * Aging on GnuCash books. reports.aged_payables against GnuCash's own Payable Aging report of
- * payables.gnucash at 2026-06-30 (made by GnuCash: scripts/gnucash/make-payables-report.sh),
+ * payables.gnucash at 2026-06-30, and reports.aged_receivables against its Receivable Aging reports
+ * of book.gnucash at 2026-06-30 and 2026-12-31 (made by GnuCash: scripts/gnucash/make-aging-reports.sh),
  * supplier by supplier and bucket by bucket, to the penny; reports.aged_receivables on book.gnucash
  * from its customer invoices' lots at a date, equal to the receivable account's balance at every
  * month end; the other issue 15 reads on the same book balance and agree with the reports.
@@ -66,6 +67,24 @@ describeEachDialect(
       assert.equal(aged.ledgerBalance, aged.totals.total);
       assert.deepEqual(aged.notes, []);
     });
+
+    for (const date of ['2026-06-30', '2026-12-31']) {
+      it(`reports.aged_receivables equals GnuCash's Receivable Aging report at ${date}, customer by customer and bucket by bucket, to the penny`, async (t) => {
+        const report = readAgingReport(`receivable-aging-${date}`);
+        const aged = await run(reportsAgedReceivables, BOOK, date);
+        // GnuCash lists every customer, also those who owe nothing at the date
+        const owing = [...report.companies].filter(([, columns]) => columns.get('Total') !== 0 || [...columns.values()].some((v) => v !== 0)).map(([name]) => name);
+        assert.deepEqual(aged.contacts.map((c: any) => c.contact).sort(), owing.sort(), 'the same customers');
+        for (const c of aged.contacts) {
+          const theirs = report.companies.get(c.contact)!;
+          for (const [bucket, column] of Object.entries(COLUMN)) {
+            assert.equal(pence(c[bucket]), theirs.get(column), `${c.contact}, ${column}`);
+            t.diagnostic(`${c.contact.padEnd(26)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  Ledgerline ${c[bucket].toFixed(2).padStart(9)}`);
+          }
+        }
+        for (const [bucket, column] of Object.entries(COLUMN)) assert.equal(pence(aged.totals[bucket]), report.total.get(column), `Total, ${column}`);
+      });
+    }
 
     it('reports.aged_receivables on a GnuCash book: its customer invoices open at the date, by due date, equal to the receivable account', async (t) => {
       const r = await run(reportsAgedReceivables, BOOK, '2026-12-31', { detail: true });

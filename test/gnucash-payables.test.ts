@@ -1,7 +1,7 @@
 /**
  * A GnuCash book's payables through the service: bills.list_to_pay against GnuCash's own Payable
  * Aging report of the same book and date (both made by GnuCash: scripts/gnucash/make-payables.py
- * and make-payables-report.sh), bill by bill and supplier by supplier; the service's own bills and
+ * and make-aging-reports.sh), bill by bill and supplier by supplier; the service's own bills and
  * documents merged without counting one it published twice; the book's documents in documents.get
  * and documents.file.
  */

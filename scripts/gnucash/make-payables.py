@@ -2,7 +2,7 @@
 """
 Builds test/fixtures/gnucash/payables.gnucash (and payables-foreign.gnucash) through GnuCash's own Python bindings (run with the
 system python: /usr/bin/python3 scripts/gnucash/make-payables.py), the book bills.list_to_pay is
-proved against GnuCash's own Payable Aging report (scripts/gnucash/make-payables-report.sh).
+proved against GnuCash's own Payable Aging report (scripts/gnucash/make-aging-reports.sh).
 
 Open vendor bills, part payments, a credit note applied to a bill, an expense voucher part
 reimbursed, bills paid in full (not listed), and bank and card splits some of which are reconciled.

@@ -1,6 +1,6 @@
 /**
- * Reads the HTML of GnuCash's own Payable Aging report (made by
- * scripts/gnucash/make-payables-report.sh): one row per company with its amounts in the columns
+ * Reads the HTML of GnuCash's own Payable or Receivable Aging report (made by
+ * scripts/gnucash/make-aging-reports.sh): one row per company with its amounts in the columns
  * Pre-Payment, Current, 0-30 days, 31-60 days, 61-90 days, 91+ days and Total, all in pence, and
  * the Total row.
  */
