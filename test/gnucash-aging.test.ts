@@ -13,6 +13,7 @@ import { contactsSearch } from '../src/operations/contacts-search.js';
 import type { OrganisationOperation } from '../src/operations/operation.js';
 import { reportsAgedPayables } from '../src/operations/reports-aged-payables.js';
 import { reportsAgedReceivables } from '../src/operations/reports-aged-receivables.js';
+import { salesListInvoices } from '../src/operations/sales-list-invoices.js';
 import { reportsBalanceSheet } from '../src/operations/reports-balance-sheet.js';
 import { reportsCashSummary } from '../src/operations/reports-cash-summary.js';
 import { reportsTrialBalance } from '../src/operations/reports-trial-balance.js';
@@ -85,6 +86,22 @@ describeEachDialect(
         for (const [bucket, column] of Object.entries(COLUMN)) assert.equal(pence(aged.totals[bucket]), report.total.get(column), `Total, ${column}`);
       });
     }
+
+    it("sales.list_invoices on a GnuCash book: the customer invoices with GnuCash's due dates and what its lots leave open", async () => {
+      const year = await run(salesListInvoices, BOOK, '2026-12-31', { period: 'custom', from: '2026-01-01', to: '2026-12-31', status: 'open' });
+      assert.deepEqual(
+        year.invoices.map((i: any) => [i.customer, i.number, i.dueDate, i.amountDue, i.status]).sort(),
+        [
+          ['Acme Retail Ltd', 'INV-A023', '2026-12-20', 7560, 'open'],
+          ['Acme Retail Ltd', 'INV-A024', '2027-01-19', 7740, 'open'],
+          ['Brightside Consulting LLP', 'INV-B008', '2027-01-30', 5400, 'open'],
+        ],
+      );
+      const everything = await run(salesListInvoices, BOOK, '2026-12-31', { period: 'custom', from: '2000-01-01', to: '2026-12-31', limit: 500 });
+      const aged = await run(reportsAgedReceivables, BOOK, '2026-12-31');
+      assert.equal(everything.totals.amountDue, aged.totals.total, 'what all invoices still owe is the aged total');
+      assert.ok(everything.invoices.some((i: any) => i.status === 'paid'), 'paid invoices are listed too');
+    });
 
     it('reports.aged_receivables on a GnuCash book: its customer invoices open at the date, by due date, equal to the receivable account', async (t) => {
       const r = await run(reportsAgedReceivables, BOOK, '2026-12-31', { detail: true });

@@ -109,7 +109,9 @@ describeEachDialect('journal import', (store) => {
     const chart = await call(store(), accountsList, org.id, {}, { today: TODAY });
     const type = (name: string) => chart.accounts.find((a: any) => a.fullName === name)?.type;
     assert.equal(type('Assets:Bank:Current Account'), 'Bank', 'from the account directive (type: C)');
-    assert.equal(type('Liabilities:Credit Card'), 'Other Current Liability', 'type: L');
+    assert.equal(type('Liabilities:Credit Card'), 'Credit Card', 'type: L, made precise by its name');
+    assert.equal(type('Assets:Accounts Receivable'), 'Accounts Receivable', 'type: A, made precise by its name');
+    assert.equal(type('Liabilities:VAT'), 'Other Current Liability', 'type: L, where the name says nothing more');
 
     const again = await load(org, 'small-business.journal', fixture('small-business.journal'), { allowNewAccounts: true });
     assert.deepEqual([again.new, again.alreadyPresent, again.lines, again.accountsCreated.length], [0, 16, 0, 0], 'importing again adds nothing');

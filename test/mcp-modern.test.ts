@@ -70,7 +70,7 @@ for (const dialect of DIALECTS) {
 
       const list = await post(mcp, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } }, headers('tools/list'));
       assert.equal(list.status, 200, JSON.stringify(list.body));
-      assert.equal(list.body.result.tools.length, 15);
+      assert.equal(list.body.result.tools.length, 16);
 
       const call = await post(mcp, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { _meta: META, name: 'accounts_list', arguments: { search: 'rent' } } }, headers('tools/call', 'accounts_list'));
       assert.equal(call.status, 200, JSON.stringify(call.body));
@@ -107,7 +107,7 @@ for (const dialect of DIALECTS) {
         try {
           assert.equal(client.getNegotiatedProtocolVersion(), mode === 'auto' ? MODERN : '2025-11-25', mode);
           const { tools } = await client.listTools();
-          assert.equal(tools.length, 15, mode);
+          assert.equal(tools.length, 16, mode);
           const answer = await client.callTool({ name: 'accounts_list', arguments: { search: 'rent' } });
           assert.equal(answer.isError, undefined, `${mode}: ${JSON.stringify(answer)}`);
           assert.ok((answer.structuredContent as { accounts: unknown[] }).accounts.length > 0, mode);

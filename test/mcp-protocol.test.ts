@@ -176,7 +176,7 @@ for (const dialect of DIALECTS) {
       const old = await post(mcp, batch, { ...auth, 'mcp-protocol-version': '2025-03-26' });
       assert.equal(old.status, 200, JSON.stringify(old.body));
       assert.deepEqual(old.body.map((m: any) => m.id).sort(), [1, 2]);
-      assert.equal(old.body.find((m: any) => m.id === 1).result.tools.length, 15);
+      assert.equal(old.body.find((m: any) => m.id === 1).result.tools.length, 16);
       const noHeader = await post(mcp, batch, { authorization: `Bearer ${token}` });
       assert.equal(noHeader.status, 200, 'without the header the transport assumes 2025-03-26');
     });

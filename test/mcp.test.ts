@@ -45,6 +45,7 @@ const TOOLS = [
   'reports_aged_payables',
   'reports_cash_summary',
   'contacts_search',
+  'sales_list_invoices',
 ];
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -237,6 +238,8 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   assert.deepEqual(cash.accounts.map((a: any) => [a.name, a.start, a.in, a.out, a.end]), [['Company Card', -20, 0, 0, -20], ['Current Account', 58944.4, 5.25, 17, 58932.65]]);
   const contacts = (await call('contacts_search', { search: 'paper' })).structured;
   assert.deepEqual(contacts.contacts.map((c: any) => [c.name, c.kind, c.spend, c.sales]), [['Paper Co', 'supplier', 1260.5, 0]]);
+  const invoices = (await call('sales_list_invoices', { period: 'custom', from: '2025-01-01', to: '2026-11-21' })).structured;
+  assert.equal(invoices.totals.amountDue, receivables.totals.total, 'what the invoices still owe is the aged receivables');
 
   assert.deepEqual([...called].sort(), [...TOOLS].sort(), 'every tool was called');
 }

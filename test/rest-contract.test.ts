@@ -118,6 +118,7 @@ for (const dialect of DIALECTS) {
           ['reports.aged_payables', { detail: 'true' }],
           ['reports.cash_summary', { period: 'last_year' }],
           ['contacts.search', { limit: '5' }],
+          ['sales.list_invoices', { period: 'last_year', status: 'all' }],
         ];
         for (const [operation, params] of requests) {
           const r = await call(org, operation, params);
@@ -197,6 +198,7 @@ for (const dialect of DIALECTS) {
         'reports.aged_payables': [{}, (b) => b.count > 0 && b.totals.total > 0],
         'reports.cash_summary': [{ period: 'last_year' }, (b) => b.count > 0 && b.totals.in > 0 && b.totals.out > 0],
         'contacts.search': [{ period: 'last_year' }, (b) => b.total > 0 && b.totals.spend > 0 && b.totals.sales > 0],
+        'sales.list_invoices': [{ period: 'last_year' }, (b) => b.totals.count > 0 && b.invoices.some((i: any) => i.status === 'paid')],
       };
       assert.deepEqual(Object.keys(checks).sort(), OPERATIONS.map((op) => op.name).sort(), 'a check per operation');
       for (const [operation, [params, check]] of Object.entries(checks)) {

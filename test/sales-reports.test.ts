@@ -16,6 +16,7 @@ import { reportsCashSummary } from '../src/operations/reports-cash-summary.js';
 import { reportsTrialBalance } from '../src/operations/reports-trial-balance.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
+import { salesListInvoices } from '../src/operations/sales-list-invoices.js';
 import { asUser, call, rejection } from './helpers/call.js';
 import { describeEachDialect } from './helpers/store.js';
 
@@ -180,6 +181,27 @@ describeEachDialect(
       assert.equal(sept.contacts[0].items, null);
       const page = await run(reportsAgedReceivables, { limit: 1, page: 2 });
       assert.deepEqual([page.count, page.hasMore, page.contacts.map((c: any) => c.contact), page.totals.total], [3, true, ['Corner Shop'], 3755]);
+    });
+
+    it('sales.list_invoices: each invoice with what is still owed, agreeing with aged receivables; status, customer and pages', async () => {
+      const all = await run(salesListInvoices, { period: 'custom', from: '2025-01-01', to: TODAY, limit: 500 });
+      const aged = await run(reportsAgedReceivables, { detail: true });
+      const openItems = aged.contacts.flatMap((c: any) => (c.items ?? []).map((i: any) => [c.contact, i.number, i.amount]));
+      assert.deepEqual(
+        all.invoices.filter((i: any) => i.amountDue > 0).map((i: any) => [i.customer, i.number, i.amountDue]).sort(),
+        openItems.sort(),
+        'what each invoice still owes is the aged report\'s open item',
+      );
+      const corner = Object.fromEntries(all.invoices.filter((i: any) => i.customer === 'Corner Shop').map((i: any) => [i.number, [i.total, i.amountDue, i.status]]));
+      assert.deepEqual(corner, { 'CS-1': [600, 0, 'paid'], 'CS-2': [240, 180, 'part_paid'] });
+      assert.equal(all.totals.count, all.invoices.length);
+      const open = await run(salesListInvoices, { period: 'custom', from: '2025-01-01', to: TODAY, status: 'open' });
+      assert.ok(open.invoices.length > 0 && open.invoices.every((i: any) => i.status !== 'paid'));
+      assert.equal(open.totals.amountDue, all.totals.amountDue, 'paid invoices owe nothing');
+      const one = await run(salesListInvoices, { period: 'custom', from: '2025-01-01', to: TODAY, customer: 'corner', limit: 1, page: 2 });
+      assert.deepEqual([one.totals.count, one.hasMore, one.invoices.map((i: any) => i.number)], [2, false, ['CS-1']]);
+      const bad = await rejection(() => run(salesListInvoices, { status: 'overdue', limit: 0 }));
+      assert.deepEqual(bad.errors.map((e: any) => e.parameter).sort(), ['limit', 'status']);
     });
 
     it("aged payables: the bills to pay by supplier and bucket; ledgerBalance and a note where the ledger differs", async () => {

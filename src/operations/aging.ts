@@ -37,6 +37,8 @@ export interface OpenItem {
   dueDate: IsoDate;
   /** home minor units still open, positive for what is owed */
   amount: number;
+  /** the transaction that made the item, where it is one (receivables from ledger lines) */
+  transactionId?: string;
 }
 
 const bucketsShape = {

@@ -22,6 +22,7 @@ import { reportsAgedReceivables } from './reports-aged-receivables.js';
 import { reportsBalanceSheet } from './reports-balance-sheet.js';
 import { reportsCashSummary } from './reports-cash-summary.js';
 import { reportsProfitAndLoss } from './reports-profit-and-loss.js';
+import { salesListInvoices } from './sales-list-invoices.js';
 import { reportsTrialBalance } from './reports-trial-balance.js';
 
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -42,6 +43,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   reportsAgedPayables,
   reportsCashSummary,
   contactsSearch,
+  salesListInvoices,
   // changes (service.write), after the spec's reads
   documentsCreate,
   documentsUpdate,

@@ -44,7 +44,7 @@ export function allocateFifo(lines: LedgerLine[], names: Map<string, string>): A
     const contact = names.get(contactId) ?? [...txs.values()][0]!.line.contactName ?? contactId;
     const owed = [...txs.values()]
       .filter((t) => t.net > 0)
-      .map((t) => ({ contact, contactId, number: t.line.number ?? t.line.transactionId, date: t.line.date, dueDate: t.line.date, amount: t.net }))
+      .map((t) => ({ contact, contactId, number: t.line.number ?? t.line.transactionId, date: t.line.date, dueDate: t.line.date, amount: t.net, transactionId: t.line.transactionId }))
       .sort((a, b) => a.date.localeCompare(b.date) || a.number.localeCompare(b.number));
     let credit = -[...txs.values()].filter((t) => t.net < 0).reduce((s, t) => s + t.net, 0);
     for (const item of owed) {
@@ -57,7 +57,7 @@ export function allocateFifo(lines: LedgerLine[], names: Map<string, string>): A
   return { items, prepaid, withoutContact };
 }
 
-async function fromLedgerLines(ctx: OperationContext, chart: ChartAccount[], date: string): Promise<AllocatedReceivables> {
+export async function fromLedgerLines(ctx: OperationContext, chart: ChartAccount[], date: string): Promise<AllocatedReceivables> {
   const ids = chart.filter((a) => a.type === 'Accounts Receivable').map((a) => a.id);
   if (ids.length === 0) return { items: [], prepaid: new Map(), withoutContact: 0 };
   const [lines, contacts] = await Promise.all([

@@ -84,6 +84,7 @@ export const SPEC_FIELDS: Record<string, string[]> = {
   'reports.aged_receivables': AGING,
   'reports.aged_payables': AGING,
   'reports.cash_summary': ['currency', ...nested('period', ['from', 'to']), ...nested('accounts', ['id', 'name', 'start', 'in', 'out', 'end']), ...nested('totals', ['start', 'in', 'out', 'end'])],
+  'sales.list_invoices': ['currency', 'page', 'pageSize', 'hasMore', ...nested('totals', ['count', 'total', 'amountDue']), ...nested('invoices', ['transactionId', 'type', 'number', 'customer', 'date', 'dueDate', 'total', 'amountDue', 'status'])],
   'contacts.search': ['total', 'page', 'pageSize', ...nested('totals', ['spend', 'sales']), ...nested('contacts', ['id', 'name', 'kind', 'spend', 'sales'])],
 };
 

@@ -6,7 +6,7 @@
  * Liabilities:Credit Card → Credit Card, Income → Income …); a name whose type cannot be told
  * is refused rather than guessed into the wrong report section.
  */
-import type { AccountType } from '../../domain/chart.js';
+import { ACCOUNT_TYPES, type AccountType } from '../../domain/chart.js';
 import type { DeclaredAccount } from './entries.js';
 
 export interface ChartEntry {
@@ -48,6 +48,9 @@ export function normaliseAccountName(text: string): string {
     .join(':');
 }
 
+/** the types hledger's A and L letters give, which a name may make more precise */
+const COARSE: ReadonlySet<AccountType> = new Set(['Other Current Asset', 'Other Current Liability']);
+
 const RULES: Array<[RegExp, AccountType]> = [
   [/^(assets?|current assets?)(:.*)?:[^:]*(bank|checking|cheque|current account|savings|cash|petty)/i, 'Bank'],
   [/^(assets?|current assets?)(:.*)?:[^:]*(receivable|debtors)/i, 'Accounts Receivable'],
@@ -69,9 +72,12 @@ const RULES: Array<[RegExp, AccountType]> = [
 /** The type a new account gets: declared in the file, else told from its name, else null. */
 export function inferAccountType(fullName: string, declared: ReadonlyMap<string, DeclaredAccount>): AccountType | null {
   const named = declared.get(fullName.toLowerCase())?.type;
+  const byName = RULES.find(([pattern]) => pattern.test(fullName))?.[1] ?? null;
+  // hledger's types are coarse (A is any asset, L any liability): where the name says which kind of the
+  // same class it is (Assets:Accounts Receivable, Liabilities:Accounts Payable), the name is kept
+  if (named && byName && COARSE.has(named) && ACCOUNT_TYPES[byName] === ACCOUNT_TYPES[named]) return byName;
   if (named) return named;
   // a declared parent's type is its children's, unless their own name says more
-  const byName = RULES.find(([pattern]) => pattern.test(fullName))?.[1] ?? null;
   if (byName) return byName;
   const parts = fullName.split(':');
   for (let i = parts.length - 1; i > 0; i--) {
