@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { accountingSystemFor } from '../accounting/index.js';
+import type { AccountingConnectionSettings } from '../accounting/connections/vendors.js';
 import { AccountingSystemError } from '../accounting/types.js';
 import { todayIn } from '../domain/dates.js';
 import { getOrganisation, toOrganisation } from '../store/organisations.js';
@@ -31,6 +32,8 @@ export interface CallEnvironment {
   today?: string;
   /** answers reused while the organisation's data stands still; none when absent */
   resultCache?: ResultCache;
+  /** Xero and QuickBooks connections made in the settings (client registrations and sealing keys) */
+  accountingConnections?: AccountingConnectionSettings;
 }
 
 export interface CallInput {
@@ -111,7 +114,7 @@ export async function answer(call: Call): Promise<void> {
     principal,
     today: env.today ?? todayIn(organisation.timeZone, env.now?.() ?? new Date()),
     baseUrl: env.baseUrl,
-    accounting: accountingSystemFor(readDb, row, env.accountingTimeoutMs),
+    accounting: accountingSystemFor(readDb, row, env.accountingTimeoutMs, { settings: env.accountingConnections, primary: env.db }),
   };
   const run = async () => {
     try {
