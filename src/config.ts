@@ -3,7 +3,7 @@
  * README.md lists every setting.
  */
 import { isIP } from 'node:net';
-import { readAccountingConnections, type AccountingConnectionSettings } from './accounting/connections/vendors.js';
+import { readAccountingConnections, type AccountingConnectionSettings } from './domain/accounting-vendors.js';
 import type { JWK } from 'jose';
 import { isPostgresUrl } from './store/db.js';
 import { isLoopbackHost } from './domain/loopback.js';

@@ -11,9 +11,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
-import { ConnectionKeys } from '../src/accounting/connections/keys.js';
+import { ConnectionKeys } from '../src/domain/connection-keys.js';
 import { withConnectionTables } from '../src/accounting/connections/rows.js';
-import type { AccountingConnectionSettings } from '../src/accounting/connections/vendors.js';
+import type { AccountingConnectionSettings } from '../src/domain/accounting-vendors.js';
 import { createApiClient } from '../src/auth/clients.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';

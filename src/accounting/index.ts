@@ -10,7 +10,7 @@ import { quickBooksAccountingFor } from './quickbooks/config.js';
 import { AccountingSystemError, type AccountingSystem } from './types.js';
 import { xeroAccountingFor } from './xero/config.js';
 import { connectedAccounting } from './connections/connector.js';
-import type { AccountingConnectionSettings, Vendor } from './connections/vendors.js';
+import type { AccountingConnectionSettings, Vendor } from '../domain/accounting-vendors.js';
 
 type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'>;
 /** Xero and QuickBooks connections made in the settings (src/accounting/connections/), and the primary database their token refreshes are written to. */

@@ -3,7 +3,7 @@
  * sign-in and consent pages, the REST API under /v1, the MCP endpoint at /mcp, protected resource
  * metadata, the OpenAPI document and reference page, health checks, and one error format for all of it.
  */
-import type { AccountingConnectionSettings } from '../accounting/connections/vendors.js';
+import type { AccountingConnectionSettings } from '../domain/accounting-vendors.js';
 import { notFoundPage } from '../web/pages/not-found.js';
 import { sendPage } from '../web/respond.js';
 import { silentLogger, type Logger } from './logger.js';

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { accountingSystemFor } from '../accounting/index.js';
-import type { AccountingConnectionSettings } from '../accounting/connections/vendors.js';
+import type { AccountingConnectionSettings } from '../domain/accounting-vendors.js';
 import { AccountingSystemError } from '../accounting/types.js';
 import { todayIn } from '../domain/dates.js';
 import { getOrganisation, toOrganisation } from '../store/organisations.js';

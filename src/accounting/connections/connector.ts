@@ -11,7 +11,7 @@ import type { AccountingSystem } from '../types.js';
 import { XeroAccounting } from '../xero/reader.js';
 import { accessTokenFor, getConnection } from './tokens.js';
 import { AccountingSystemError } from '../types.js';
-import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from './vendors.js';
+import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 
 export function connectedAccounting(db: Kysely<Database>, settings: AccountingConnectionSettings, organisation: { id: string; home_currency: string }, vendor: Vendor): AccountingSystem {
   const fetchImpl = settings.fetch ?? fetch;

@@ -20,10 +20,10 @@ import { sql, type Kysely } from 'kysely';
 import { nowIso } from '../../store/ids.js';
 import type { Database } from '../../store/schema.js';
 import { AccountingSystemError } from '../types.js';
-import type { ConnectionKeys } from './keys.js';
+import type { ConnectionKeys } from '../../domain/connection-keys.js';
 import { withConnectionTables, type AccountingConnectionRow } from './rows.js';
 import { GrantRefused, requestTokens, VendorUnavailable, type TokenSet } from './vendor-http.js';
-import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from './vendors.js';
+import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 
 /** an access token this close to its expiry is refreshed first */
 const EXPIRY_MARGIN_MS = 60_000;

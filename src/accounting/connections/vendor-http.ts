@@ -3,8 +3,8 @@
  * verifier) and refresh token grants, revocation, and Xero's GET /connections. Client
  * authentication is HTTP Basic, as both vendors ask.
  */
-import type { Vendor, VendorClient } from './vendors.js';
-import { VENDOR_NAMES } from './vendors.js';
+import type { Vendor, VendorClient } from '../../domain/accounting-vendors.js';
+import { VENDOR_NAMES } from '../../domain/accounting-vendors.js';
 
 export interface TokenSet {
   accessToken: string;

@@ -1,6 +1,6 @@
 /** Accounting system: which system keeps the books, the Xero or QuickBooks connection, and connecting or disconnecting one. */
 import type { AccountingConnectionRow } from '../../accounting/connections/rows.js';
-import { VENDOR_NAMES, type Vendor } from '../../accounting/connections/vendors.js';
+import { VENDOR_NAMES, type Vendor } from '../../domain/accounting-vendors.js';
 import { html } from '../html.js';
 import { formatInstant } from '../words.js';
 import { settingsPage, signedInPage, type Viewer } from './chrome.js';

@@ -10,13 +10,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AccountingConnectionRequestRow } from '../../accounting/connections/rows.js';
-import { withConnectionTables } from '../../accounting/connections/rows.js';
-import { deleteConnection, getConnection, saveConnection } from '../../accounting/connections/tokens.js';
+import { connectOrganisation, dropConnection, dropRequest, findRequest, startRequest, updateRequest } from '../../accounting/connections/requests.js';
+import { deleteConnection, getConnection } from '../../accounting/connections/tokens.js';
 import { GrantRefused, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
-import { VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../accounting/connections/vendors.js';
+import { VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 import { writeAudit } from '../../store/audit-log.js';
-import { nowIso } from '../../store/ids.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { html } from '../html.js';
 import { confirmPage, messagePage, type Viewer } from '../pages/chrome.js';
@@ -34,21 +32,13 @@ const NOTICES = {
 const REQUEST_MINUTES = 10;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
-interface Pending {
-  verifier: string;
-  tokens?: TokenSet;
-  tenants?: { tenantId: string; tenantName: string }[];
-}
-
 export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
-  const cdb = withConnectionTables(db);
   const r = orgRouter(app, w);
   const settings = (): AccountingConnectionSettings | undefined => w.service.env.accountingConnections;
   const configured = (): Vendor[] => VENDORS.filter((v) => settings()?.[v]);
   const isVendor = (v: string | undefined): v is Vendor => v === 'xero' || v === 'quickbooks';
   const redirectUri = (vendor: Vendor) => `${w.service.baseUrl}/accounting/callback/${vendor}`;
-  const context = (stateHash: string) => `request:${stateHash}`;
   const back = (orgId: string) => ({ href: `/orgs/${orgId}/accounting`, label: 'Back to the accounting system' });
   const failed = (reply: FastifyReply, viewer: Viewer, orgId: string, message: string, status = 502) =>
     sendPage(reply, messagePage('Not connected', message, back(orgId), viewer), status);
@@ -67,21 +57,7 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     const state = randomBytes(24).toString('base64url');
     const verifier = randomBytes(32).toString('base64url');
     const stateHash = sha256(state);
-    const now = Date.now();
-    // sign-ins left unfinished are dropped as new ones start
-    await cdb.deleteFrom('accounting_connection_requests').where('expires_at', '<', new Date(now).toISOString()).execute();
-    await cdb
-      .insertInto('accounting_connection_requests')
-      .values({
-        state_hash: stateHash,
-        organisation_id: a.org.id,
-        vendor,
-        user_id: a.session.user.id,
-        payload: s.keys.seal(JSON.stringify({ verifier } satisfies Pending), context(stateHash)),
-        created_at: new Date(now).toISOString(),
-        expires_at: new Date(now + REQUEST_MINUTES * 60_000).toISOString(),
-      })
-      .execute();
+    await startRequest(db, s.keys, { stateHash, organisationId: a.org.id, vendor, userId: a.session.user.id, verifier, minutes: REQUEST_MINUTES });
     const url = new URL(client.authorizeUrl);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', client.clientId);
@@ -94,25 +70,15 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
   });
 
   /** The sign-in in progress for this person and organisation, with its sealed payload opened. */
-  async function pending(stateHash: string, userId: string, orgId?: string): Promise<{ row: AccountingConnectionRequestRow; payload: Pending } | undefined> {
+  async function pending(stateHash: string, userId: string, orgId?: string) {
     const s = settings();
-    const row = await cdb.selectFrom('accounting_connection_requests').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
-    if (!s || !row || row.user_id !== userId || (orgId && row.organisation_id !== orgId) || row.expires_at < nowIso()) return undefined;
-    try {
-      return { row, payload: JSON.parse(s.keys.open(row.payload, context(stateHash))) as Pending };
-    } catch {
-      return undefined;
-    }
+    return s ? findRequest(db, s.keys, stateHash, userId, orgId) : undefined;
   }
 
   async function finish(reply: FastifyReply, userId: string, orgId: string, vendor: Vendor, tenant: { tenantId: string; tenantName: string }, tokens: TokenSet, stateHash: string) {
     const s = settings()!;
-    const before = await getOrganisation(db, orgId);
     const replaced = await getConnection(db, orgId);
-    await saveConnection(db, s.keys, { organisationId: orgId, vendor, tenantId: tenant.tenantId, tenantName: tenant.tenantName, tokens, userId });
-    // the connection's settings replace any given by hand (the connector reads the connection)
-    await db.updateTable('organisations').set({ accounting_system: vendor, accounting_config: null }).where('id', '=', orgId).execute();
-    await cdb.deleteFrom('accounting_connection_requests').where('state_hash', '=', stateHash).execute();
+    const { previousSystem } = await connectOrganisation(db, s.keys, { organisationId: orgId, vendor, tenantId: tenant.tenantId, tenantName: tenant.tenantName, tokens, userId, stateHash });
     await writeAudit(db, {
       organisationId: orgId,
       actorUserId: userId,
@@ -123,7 +89,7 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
         vendorName: VENDOR_NAMES[vendor],
         tenantId: tenant.tenantId,
         tenantName: tenant.tenantName,
-        previousSystem: before?.accounting_system,
+        previousSystem,
         ...(replaced ? { replaced: { vendor: replaced.vendor, tenantId: replaced.tenant_id } } : {}),
       },
     });
@@ -145,7 +111,7 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     const s = settings()!;
     const client = s[vendor]!;
     if (q.error || !q.code) {
-      await cdb.deleteFrom('accounting_connection_requests').where('state_hash', '=', stateHash).execute();
+      await dropRequest(db, stateHash);
       return failed(reply, a.viewer, a.org.id, `${VENDOR_NAMES[vendor]} did not grant access${q.error ? ` (${q.error.slice(0, 100)})` : ''}, so nothing was connected.`, 400);
     }
     if (vendor === 'quickbooks' && !/^\d+$/.test(q.realmId ?? '')) return failed(reply, a.viewer, a.org.id, 'QuickBooks did not say which company was chosen (realmId), so nothing was connected.', 400);
@@ -155,20 +121,16 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
       tokens = await requestTokens(vendor, client, { grant_type: 'authorization_code', code: q.code, redirect_uri: redirectUri(vendor), code_verifier: found.payload.verifier }, s.fetch);
       tenants = vendor === 'xero' ? await xeroTenants(client, tokens.accessToken, s.fetch) : [{ tenantId: q.realmId!, tenantName: `QuickBooks company ${q.realmId}` }];
     } catch (error) {
-      await cdb.deleteFrom('accounting_connection_requests').where('state_hash', '=', stateHash).execute();
+      await dropRequest(db, stateHash);
       return failed(reply, a.viewer, a.org.id, `${(error as Error).message}, so nothing was connected.`, error instanceof GrantRefused ? 400 : 502);
     }
     if (tenants.length === 0) {
       await revokeToken(vendor, client, tokens.refreshToken, s.fetch);
-      await cdb.deleteFrom('accounting_connection_requests').where('state_hash', '=', stateHash).execute();
+      await dropRequest(db, stateHash);
       return failed(reply, a.viewer, a.org.id, 'Xero gave access to no organisation, so nothing was connected.', 400);
     }
     if (tenants.length === 1) return finish(reply, signed.session.user.id, a.org.id, vendor, tenants[0]!, tokens, stateHash);
-    await cdb
-      .updateTable('accounting_connection_requests')
-      .set({ payload: s.keys.seal(JSON.stringify({ verifier: found.payload.verifier, tokens, tenants } satisfies Pending), context(stateHash)) })
-      .where('state_hash', '=', stateHash)
-      .execute();
+    await updateRequest(db, s.keys, stateHash, { verifier: found.payload.verifier, tokens, tenants });
     return seeOther(reply, `/orgs/${a.org.id}/accounting/choose/${stateHash}`);
   });
 
@@ -207,7 +169,7 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     const c = await getConnection(db, a.org.id);
     if (!c) return seeOther(reply, `/orgs/${a.org.id}/accounting`);
     const deleted = s ? await deleteConnection(db, s.keys, a.org.id) : undefined;
-    if (!s) await cdb.deleteFrom('accounting_connections').where('organisation_id', '=', a.org.id).execute();
+    if (!s) await dropConnection(db, a.org.id);
     const vendor = c.vendor as Vendor;
     const client = s?.[vendor];
     const revoked = !!(client && deleted?.refreshToken && (await revokeToken(vendor, client, deleted.refreshToken, s?.fetch)));

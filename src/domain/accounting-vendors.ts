@@ -4,8 +4,8 @@
  * sealing keys (LEDGERLINE_CONNECTION_KEYS). The endpoint settings exist for tests and sandboxes;
  * each must be https, or http on the loopback address outside production.
  */
-import { isLoopbackHost } from '../../domain/loopback.js';
-import { ConnectionKeys } from './keys.js';
+import { isLoopbackHost } from './loopback.js';
+import { ConnectionKeys } from './connection-keys.js';
 
 export type Vendor = 'xero' | 'quickbooks';
 export const VENDORS: readonly Vendor[] = ['xero', 'quickbooks'];
