@@ -173,6 +173,26 @@ for (const dialect of DIALECTS) {
         }
       });
 
+      it(`${vendor}: a lease left by an instance that died is taken over once it lapses; a refresh re-seals with the first key`, async () => {
+        const { org, fake } = await connected(vendor);
+        const row = (await getConnection(stores.a.db, org.id))!;
+        assert.equal(ConnectionKeys.keyIdOf(row.refresh_token), 'dev');
+        await withConnectionTables(stores.a.db)
+          .updateTable('accounting_connections')
+          .set({ lease_owner: 'dead-instance', lease_until: new Date(Date.now() - 1).toISOString(), access_expires_at: new Date(Date.now() - 1000).toISOString() })
+          .where('organisation_id', '=', org.id)
+          .execute();
+        // the new key first, the old one still listed: the old seal opens, the refresh seals with the new
+        const rotated: AccountingConnectionSettings = { ...settings, keys: new ConnectionKeys([{ id: 'next', key: randomBytes(32) }, ...settings.keys.keys]) };
+        const before = refreshes(fake);
+        await accessTokenFor(stores.b.db, rotated, org.id, vendor);
+        assert.equal(refreshes(fake) - before, 1);
+        const after = (await getConnection(stores.a.db, org.id))!;
+        assert.deepEqual([ConnectionKeys.keyIdOf(after.refresh_token), ConnectionKeys.keyIdOf(after.access_token), after.lease_owner], ['next', 'next', null]);
+        // with the old key dropped, the connection still opens
+        assert.ok((await accessTokenFor(stores.a.db, { ...rotated, keys: new ConnectionKeys([rotated.keys.keys[0]!]) }, org.id, vendor)).accessToken);
+      });
+
       it(`${vendor}: an organisation connected this way answers accounts.list from the vendor, refreshing on the way`, async () => {
         const { org } = await connected(vendor);
         await expire(org.id);
