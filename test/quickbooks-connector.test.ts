@@ -239,12 +239,12 @@ describeEachDialect(
       );
     });
 
-    it('fails at once with accounting_unavailable when QuickBooks asks for 60 s (no Retry-After), beyond the budget', async () => {
+    it('fails at once with 503 accounting_rate_limited when QuickBooks asks for 60 s (no Retry-After), beyond the budget', async () => {
       qb.rateLimit(1);
       const started = Date.now();
       const error = await rejection(() => run(accountsList, orgs.qb));
       assert.ok(Date.now() - started < 2_000);
-      assert.deepEqual([error.status, error.code], [502, 'accounting_unavailable']);
+      assert.deepEqual([error.status, error.code, error.extra.retryAfter], [503, 'accounting_rate_limited', 60]);
       assert.match(error.message, /rate limit.*retry after 60 s/);
     });
 

@@ -193,12 +193,12 @@ describeEachDialect(
       );
     });
 
-    it('fails at once with accounting_unavailable when Retry-After is beyond the budget, naming it', async () => {
+    it('fails at once with 503 accounting_rate_limited and Xero\'s Retry-After when it is beyond the budget', async () => {
       xero.rateLimit(1, 120);
       const started = Date.now();
       const error = await rejection(() => run(accountsList, orgs.xero));
       assert.ok(Date.now() - started < 2_000);
-      assert.deepEqual([error.status, error.code], [502, 'accounting_unavailable']);
+      assert.deepEqual([error.status, error.code, error.extra.retryAfter], [503, 'accounting_rate_limited', 120]);
       assert.match(error.message, /rate limit.*retry after 120 s/);
     });
 

@@ -61,6 +61,8 @@ export class XeroClient {
         if (attempt >= MAX_RETRIES || waited + seconds * 1000 > budget) {
           throw new AccountingSystemError(
             `Xero's rate limit for this organisation is reached${problem ? ` (${problem} limit)` : ''}; Xero asks to retry after ${seconds} s.`,
+            'accounting_rate_limited',
+            seconds,
           );
         }
         waited += seconds * 1000;
