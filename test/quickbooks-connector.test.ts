@@ -17,6 +17,11 @@ import type { Store } from '../src/store/db.js';
 import { call, rejection } from './helpers/call.js';
 import { reportRow, startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
 import { describeEachDialect } from './helpers/store.js';
+import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
+
+// these tests check the connector's own reading of QuickBooks, many calls a minute to one fake company;
+// the published call budget is tested in call-budget.test.ts, with a QuickBooks organisation over REST
+useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
 const cents = (major: number) => Math.round(major * 100);

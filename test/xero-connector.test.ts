@@ -17,6 +17,11 @@ import type { Store } from '../src/store/db.js';
 import { call, rejection } from './helpers/call.js';
 import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 import { describeEachDialect } from './helpers/store.js';
+import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
+
+// these tests check the connector's own reading of Xero, many calls a minute to one fake company;
+// the published call budget is tested in call-budget.test.ts, with a Xero organisation over REST
+useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
 const pence = (major: number) => Math.round(major * 100);

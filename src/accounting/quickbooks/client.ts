@@ -52,6 +52,8 @@ export class QuickBooksClient {
       try {
         res = await this.fetchImpl(url, { headers: { authorization: `Bearer ${this.config.accessToken}`, accept: 'application/json' } });
       } catch (error) {
+        // the connection's call budget refused the call before it was sent
+        if (error instanceof AccountingSystemError) throw error;
         if (!retriedNetwork) {
           retriedNetwork = true;
           continue;

@@ -47,6 +47,8 @@ export class XeroClient {
           headers: { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/json', ...headers },
         });
       } catch (error) {
+        // the connection's call budget refused the call before it was sent
+        if (error instanceof AccountingSystemError) throw error;
         // a kept-alive connection Xero closed meanwhile fails the first try: a GET is asked once more
         if (!retriedNetwork) {
           retriedNetwork = true;
