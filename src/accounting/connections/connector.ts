@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import { budgetedFetch, QUICKBOOKS_LIMITS, XERO_LIMITS } from '../call-budget.js';
 import { QuickBooksAccounting } from '../quickbooks/reader.js';
 import type { AccountingSystem } from '../types.js';
 import { XeroAccounting } from '../xero/reader.js';
@@ -26,10 +27,15 @@ export function connectedAccounting(db: Kysely<Database>, settings: AccountingCo
     const row = await getConnection(db, organisation.id);
     if (!row || row.vendor !== vendor) throw new AccountingSystemError(`The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`);
     const baseUrl = settings[vendor]?.apiBaseUrl;
-    // the token in the settings is a placeholder: `authorised` replaces it on every request
+    // the token in the settings is a placeholder: `authorised` replaces it on every request, after
+    // the call has its place in the connection's budget (src/accounting/call-budget.ts)
     return vendor === 'xero'
-      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, authorised)
-      : new QuickBooksAccounting({ realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, authorised);
+      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, `xero:${row.tenant_id}`, XERO_LIMITS))
+      : new QuickBooksAccounting(
+          { realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
+          organisation.home_currency,
+          budgetedFetch(authorised, `quickbooks:${row.tenant_id}`, QUICKBOOKS_LIMITS),
+        );
   };
   const prototype = (vendor === 'xero' ? XeroAccounting.prototype : QuickBooksAccounting.prototype) as unknown as Record<string | symbol, unknown>;
   return new Proxy({ kind: vendor } as AccountingSystem, {
