@@ -137,6 +137,9 @@ for (const dialect of DIALECTS) {
       const last = (await audit()).at(-1)!;
       assert.equal(last.action, 'accounting.disconnected');
       assert.equal(JSON.parse(last.detail).revoked, true);
+      const log = await browser.follow(`/orgs/${books.org.id}/audit`);
+      assert.match(log.body, /Connected the books to Xero \(“[^”]+”\)/);
+      assert.match(log.body, /Disconnected Xero \(“[^”]+”\)/);
       const listed = await accountsList();
       assert.equal(listed.status, 502);
       assert.match(JSON.stringify(listed.body), /not connected to Xero/);
