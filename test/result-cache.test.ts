@@ -45,6 +45,8 @@ const NOT_DATA = {
   operation_roles: 'the role policy: checked live on every call, before the cache',
   audit_log: 'never part of an answer',
   idempotency_keys: 'the answers of creates already made, read only to answer a retried create (never cached)',
+  accounting_connections: "a vendor connection's tokens: read on every vendor call; the vendor's books answer for themselves (changeToken)",
+  accounting_connection_requests: 'a connect flow in progress (state and PKCE verifier), never part of an answer',
   oauth_clients: 'tokens and clients: checked on every call',
   oauth_consent_organisations: 'consents: checked on every call',
   oauth_client_verifications: 'organisations\' verifications of apps: read by the web pages only, never part of an answer',
