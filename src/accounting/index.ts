@@ -10,11 +10,16 @@ import { quickBooksAccountingFor } from './quickbooks/config.js';
 import { AccountingSystemError, type AccountingSystem } from './types.js';
 import { xeroAccountingFor } from './xero/config.js';
 
-type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'>;
+/**
+ * keepAtVersion, when given, is the organisation's data_version as the caller read it, vouched for
+ * as the version of the data read through db: the builtin ledger then keeps its chart and contacts
+ * while it stands (builtin/kept-lists.ts)
+ */
+type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'> & { keepAtVersion?: number | string | undefined };
 type Factory = (db: Kysely<Database>, organisation: ConnectedOrganisation) => AccountingSystem;
 
 const FACTORIES = new Map<string, Factory>([
-  ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id)],
+  ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id, organisation.keepAtVersion)],
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
   ['xero', (_db, organisation) => xeroAccountingFor(organisation)],

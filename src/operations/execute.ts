@@ -128,7 +128,9 @@ export async function answer(call: Call): Promise<void> {
     principal,
     today: env.today ?? todayIn(organisation.timeZone, env.now?.() ?? new Date()),
     baseUrl: env.baseUrl,
-    accounting: accountingSystemFor(readDb, row, env.accountingTimeoutMs),
+    // a read on the primary reads at the version loadOrganisation read with the row: the builtin ledger
+    // keeps its chart and contacts while that version stands; a change, or a replica that may lag, keeps nothing
+    accounting: accountingSystemFor(readDb, !changes && readDb === env.db ? { ...row, keepAtVersion: row.data_version } : row, env.accountingTimeoutMs),
   };
   const run = async () => {
     try {
