@@ -55,6 +55,7 @@ call reports_aged_payables >/dev/null
 call reports_aged_receivables '{"detail":true}' >/dev/null
 call reports_cash_summary '{"period":"last_month"}' >/dev/null
 call contacts_search '{"search":"ltd","period":"ytd"}' >/dev/null
+call sales_list_invoices '{"period":"last_year"}' >/dev/null
 call documents_get "{\"ids\":\"$DOC\"}" >/dev/null
 call documents_file "{\"id\":\"$DOC\"}" | jq -c '{id, contentType, size}'
 PDF="$(printf '%%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%%%EOF\n' | base64 -w0)"

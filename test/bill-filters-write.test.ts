@@ -6,12 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiClient } from '../src/auth/clients.js';
 import { billsCreateSavedFilter } from '../src/operations/bills-saved-filter-changes.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { asUser, call, rejection } from './helpers/call.js';
-import { discover, oidc } from './helpers/oauth.js';
+import { clientToken, sendJson } from './helpers/rest-calls.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -23,14 +22,7 @@ for (const dialect of DIALECTS) {
     let writer: string;
     let reader: string;
 
-    const send = async (method: string, path: string, token: string, body?: unknown) => {
-      const response = await fetch(`${server.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: response.status, headers: response.headers, body: (await response.json()) as any };
-    };
+    const send = (method: string, path: string, token: string, body?: unknown) => sendJson(server.baseUrl, method, path, token, body);
     const stored = async () =>
       (await store.db.selectFrom('bill_filters').select(['id', 'name', 'description', 'criteria']).where('organisation_id', '=', books.org.id).orderBy('position').execute()).map((r) => ({
         ...r,
@@ -42,12 +34,8 @@ for (const dialect of DIALECTS) {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
       server = await startServer(store, { today: TODAY });
-      const token = async (scopes: string[]) => {
-        const c = await createApiClient(store.db, { organisationId: books.org.id, name: scopes.join(' '), scopes });
-        return (await oidc.clientCredentialsGrant(await discover(server.baseUrl, c.clientId, c.clientSecret), { scope: scopes.join(' ') })).access_token;
-      };
-      writer = await token(['service.read', 'service.write']);
-      reader = await token(['service.read']);
+      writer = await clientToken(store, server.baseUrl, books.org.id, ['service.read', 'service.write']);
+      reader = await clientToken(store, server.baseUrl, books.org.id, ['service.read']);
     });
     after(async () => {
       await server?.close();

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createApiClient } from '../src/auth/clients.js';
 import { openApiDocument } from '../src/http/openapi.js';
 import { documentsCreate } from '../src/operations/documents-create.js';
 import { documentsDelete } from '../src/operations/documents-delete.js';
@@ -17,7 +16,7 @@ import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { asUser, call, rejection } from './helpers/call.js';
-import { discover, oidc } from './helpers/oauth.js';
+import { clientToken, sendJson } from './helpers/rest-calls.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -58,16 +57,7 @@ for (const dialect of DIALECTS) {
     let writer: string;
     let reader: string;
 
-    const send = async (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${server.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await response.text();
-      const type = response.headers.get('content-type') ?? '';
-      return { status: response.status, headers: response.headers, body: type.includes('json') && text ? JSON.parse(text) : text, bytes: text };
-    };
+    const send = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => sendJson(server.baseUrl, method, path, token, body, headers);
     const create = (body: unknown, token = writer, headers: Record<string, string> = {}) => send('POST', '/v1/operations/documents.create', token, body, headers);
     const counts = async () => {
       const n = async (table: 'documents' | 'document_coded_lines' | 'document_invoice_lines' | 'document_files' | 'bills') =>
@@ -81,12 +71,8 @@ for (const dialect of DIALECTS) {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
       server = await startServer(store, { today: TODAY });
-      const token = async (scopes: string[]) => {
-        const c = await createApiClient(store.db, { organisationId: books.org.id, name: scopes.join(' '), scopes });
-        return (await oidc.clientCredentialsGrant(await discover(server.baseUrl, c.clientId, c.clientSecret), { scope: scopes.join(' ') })).access_token;
-      };
-      writer = await token(['service.read', 'service.write']);
-      reader = await token(['service.read']);
+      writer = await clientToken(store, server.baseUrl, books.org.id, ['service.read', 'service.write']);
+      reader = await clientToken(store, server.baseUrl, books.org.id, ['service.read']);
     });
     after(async () => {
       await server?.close();

@@ -17,6 +17,11 @@ import type { Store } from '../src/store/db.js';
 import { call, rejection } from './helpers/call.js';
 import { reportRow, startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
 import { describeEachDialect } from './helpers/store.js';
+import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
+
+// these tests check the connector's own reading of QuickBooks, many calls a minute to one fake company;
+// the published call budget is tested in call-budget.test.ts, with a QuickBooks organisation over REST
+useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
 const cents = (major: number) => Math.round(major * 100);
@@ -239,12 +244,12 @@ describeEachDialect(
       );
     });
 
-    it('fails at once with accounting_unavailable when QuickBooks asks for 60 s (no Retry-After), beyond the budget', async () => {
+    it('fails at once with 503 accounting_rate_limited when QuickBooks asks for 60 s (no Retry-After), beyond the budget', async () => {
       qb.rateLimit(1);
       const started = Date.now();
       const error = await rejection(() => run(accountsList, orgs.qb));
       assert.ok(Date.now() - started < 2_000);
-      assert.deepEqual([error.status, error.code], [502, 'accounting_unavailable']);
+      assert.deepEqual([error.status, error.code, error.extra.retryAfter], [503, 'accounting_rate_limited', 60]);
       assert.match(error.message, /rate limit.*retry after 60 s/);
     });
 

@@ -17,6 +17,11 @@ import type { Store } from '../src/store/db.js';
 import { call, rejection } from './helpers/call.js';
 import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 import { describeEachDialect } from './helpers/store.js';
+import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
+
+// these tests check the connector's own reading of Xero, many calls a minute to one fake company;
+// the published call budget is tested in call-budget.test.ts, with a Xero organisation over REST
+useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
 const pence = (major: number) => Math.round(major * 100);
@@ -193,12 +198,12 @@ describeEachDialect(
       );
     });
 
-    it('fails at once with accounting_unavailable when Retry-After is beyond the budget, naming it', async () => {
+    it('fails at once with 503 accounting_rate_limited and Xero\'s Retry-After when it is beyond the budget', async () => {
       xero.rateLimit(1, 120);
       const started = Date.now();
       const error = await rejection(() => run(accountsList, orgs.xero));
       assert.ok(Date.now() - started < 2_000);
-      assert.deepEqual([error.status, error.code], [502, 'accounting_unavailable']);
+      assert.deepEqual([error.status, error.code, error.extra.retryAfter], [503, 'accounting_rate_limited', 120]);
       assert.match(error.message, /rate limit.*retry after 120 s/);
     });
 

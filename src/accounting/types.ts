@@ -213,7 +213,9 @@ export interface AccountingSystem {
 export class AccountingSystemError extends Error {
   constructor(
     message: string,
-    readonly code: Extract<ProblemCode, 'accounting_unavailable' | 'accounting_timeout'> = 'accounting_unavailable',
+    readonly code: Extract<ProblemCode, 'accounting_unavailable' | 'accounting_timeout' | 'accounting_rate_limited'> = 'accounting_unavailable',
+    /** seconds until the system will answer again, where it says (a rate limit) */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'AccountingSystemError';

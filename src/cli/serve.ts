@@ -3,6 +3,7 @@
  * rate-limit counters are shared by every instance; with DATABASE_READ_URL the operations read from
  * a replica. SIGTERM/SIGINT stop accepting, finish the requests in flight, then close.
  */
+import { FallbackCallBudget, RedisCallBudget, useCallBudget } from '../accounting/call-budget.js';
 import { createLogger } from '../http/logger.js';
 import { loadConfig } from '../config.js';
 import { generateDemo } from '../demo/generate.js';
@@ -53,6 +54,8 @@ export async function serveCommand(): Promise<number> {
         },
       })
     : undefined;
+  // vendors' published limits (Xero, QuickBooks) shared by every instance, as the API's own are
+  if (redis) useCallBudget(new FallbackCallBudget(new RedisCallBudget(redis)));
 
   const { app } = await buildApp({
     store,

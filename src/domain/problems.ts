@@ -31,6 +31,11 @@ export const PROBLEMS = {
   no_organisation: { status: 403, title: 'Forbidden', meaning: 'The connection covers no organisation you are still a member of.' },
   invalid_host: { status: 403, title: 'Forbidden', meaning: 'The MCP endpoint of a loopback server answers loopback host names only (DNS rebinding).' },
   accounting_unavailable: { status: 502, title: 'Accounting system unavailable', meaning: "The organisation's accounting system could not be read." },
+  accounting_rate_limited: {
+    status: 503,
+    title: 'Accounting system rate limited',
+    meaning: "The organisation's accounting system allows no more calls for now (its published limits); retry after Retry-After seconds.",
+  },
   accounting_timeout: { status: 504, title: 'Accounting system timeout', meaning: "The organisation's accounting system did not answer in time." },
   account_not_found: { status: 404, title: 'Not found', meaning: 'No such account; candidates lists close matches.' },
   supplier_not_found: { status: 404, title: 'Not found', meaning: 'No such supplier; candidates lists close matches.' },

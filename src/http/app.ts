@@ -152,7 +152,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof OperationError) return sendProblem(reply, problemFrom(error, baseUrl));
+    if (error instanceof OperationError) {
+      // a wait the problem names (a rate limit, ours or the accounting system's) is also the header clients read
+      if (typeof error.extra.retryAfter === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(error.extra.retryAfter));
+      return sendProblem(reply, problemFrom(error, baseUrl));
+    }
     if (isDatabaseUnavailable(error)) {
       // the pool reconnects by itself when the database is back; tell the caller when to retry
       request.log.warn({ detail: (error as Error).message }, 'database unavailable');

@@ -138,7 +138,7 @@ export async function answer(call: Call): Promise<void> {
     } catch (error) {
       // the connected accounting system failing is not the caller's fault, nor ours: say which it is
       if (error instanceof AccountingSystemError) {
-        throw new OperationError(error.code, error.message);
+        throw new OperationError(error.code, error.message, [], error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {});
       }
       throw error;
     }

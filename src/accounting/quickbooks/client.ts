@@ -52,6 +52,8 @@ export class QuickBooksClient {
       try {
         res = await this.fetchImpl(url, { headers: { authorization: `Bearer ${this.config.accessToken}`, accept: 'application/json' } });
       } catch (error) {
+        // the connection's call budget refused the call before it was sent
+        if (error instanceof AccountingSystemError) throw error;
         if (!retriedNetwork) {
           retriedNetwork = true;
           continue;
@@ -62,7 +64,7 @@ export class QuickBooksClient {
         await res.body?.cancel();
         const seconds = retryAfterSeconds(res.headers.get('retry-after')) ?? DEFAULT_RETRY_AFTER_S;
         if (attempt >= MAX_RETRIES || waited + seconds * 1000 > budget) {
-          throw new AccountingSystemError(`QuickBooks' rate limit for this company is reached; QuickBooks asks to retry after ${seconds} s.`);
+          throw new AccountingSystemError(`QuickBooks' rate limit for this company is reached; QuickBooks asks to retry after ${seconds} s.`, 'accounting_rate_limited', seconds);
         }
         waited += seconds * 1000;
         await sleep(seconds * 1000);

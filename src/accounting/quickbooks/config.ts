@@ -4,6 +4,7 @@
  */
 import type { OrganisationRow } from '../../store/schema.js';
 import type { AccountingSystem } from '../types.js';
+import { budgetedFetch, QUICKBOOKS_LIMITS } from '../call-budget.js';
 import { QuickBooksAccounting } from './reader.js';
 import { parseQuickBooksConfig } from './settings.js';
 
@@ -15,7 +16,9 @@ export { parseQuickBooksConfig, QUICKBOOKS_API, quickBooksConfigSchema, type Qui
  */
 export function quickBooksAccountingFor(organisation: Pick<OrganisationRow, 'accounting_config' | 'home_currency'>): AccountingSystem {
   try {
-    return new QuickBooksAccounting(parseQuickBooksConfig(organisation.accounting_config), organisation.home_currency);
+    const config = parseQuickBooksConfig(organisation.accounting_config);
+    // QuickBooks' limits are per company (realm) and app
+    return new QuickBooksAccounting(config, organisation.home_currency, budgetedFetch(fetch, `quickbooks:${config.realmId}`, QUICKBOOKS_LIMITS));
   } catch (error) {
     const fail = () => Promise.reject(error);
     return { kind: 'quickbooks', check: fail, chartOfAccounts: fail, contacts: fail, accountTotals: fail, lineTotals: fail, lines: fail };

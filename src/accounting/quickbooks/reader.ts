@@ -8,7 +8,8 @@
  * ProfitAndLoss and BalanceSheet totals are what they add up to; contacts from Vendor and
  * Customer; bills to pay from Bills with Balance > 0. Each list is read once per operation.
  */
-import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
+import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
+import { groupedLines, matchingLines, totalsOfLines } from '../lines-in-memory.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
 import { QuickBooksClient } from './client.js';
 import { accountTypeFor, classificationOf, linkFor, minorUnits, TRANSACTION_ENTITIES, transactionTypeFor, type TransactionEntity } from './mapping.js';
@@ -261,37 +262,16 @@ export class QuickBooksAccounting implements AccountingSystem {
   }
 
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
-    const wanted = accountIds ? new Set(accountIds) : undefined;
-    const out = new Map<string, number[]>();
-    for (const line of await this.allLines()) {
-      if (wanted && !wanted.has(line.accountId)) continue;
-      ranges.forEach((r, k) => {
-        if (line.date > r.to || (r.from !== undefined && line.date < r.from)) return;
-        let totals = out.get(line.accountId);
-        if (!totals) out.set(line.accountId, (totals = ranges.map(() => 0)));
-        totals[k]! += line.amount;
-      });
-    }
-    return out;
-  }
-
-  private async matching(query: LineQuery): Promise<LedgerLine[]> {
-    if (query.accountIds.length === 0 || query.types.length === 0) return [];
-    const accounts = new Set(query.accountIds);
-    const types = new Set(query.types);
-    const contacts = query.contactIds ? new Set(query.contactIds) : undefined;
-    return (await this.allLines()).filter(
-      (l) => accounts.has(l.accountId) && types.has(l.type) && l.date >= query.from && l.date <= query.to && (!contacts || contacts.has(l.contactId ?? '')),
-    );
+    return totalsOfLines(await this.allLines(), ranges, accountIds);
   }
 
   async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
-    return sumByKey(groupBy, await this.matching(query));
+    return groupedLines(await this.allLines(), query, groupBy);
   }
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (limit <= 0) return [];
-    return (await this.matching(query)).slice(0, limit);
+    return matchingLines(await this.allLines(), query).slice(0, limit);
   }
 
   /** Bills with something left to pay: QuickBooks' Balance, after bill payments and applied credits. */

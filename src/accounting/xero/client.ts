@@ -47,6 +47,8 @@ export class XeroClient {
           headers: { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/json', ...headers },
         });
       } catch (error) {
+        // the connection's call budget refused the call before it was sent
+        if (error instanceof AccountingSystemError) throw error;
         // a kept-alive connection Xero closed meanwhile fails the first try: a GET is asked once more
         if (!retriedNetwork) {
           retriedNetwork = true;
@@ -61,6 +63,8 @@ export class XeroClient {
         if (attempt >= MAX_RETRIES || waited + seconds * 1000 > budget) {
           throw new AccountingSystemError(
             `Xero's rate limit for this organisation is reached${problem ? ` (${problem} limit)` : ''}; Xero asks to retry after ${seconds} s.`,
+            'accounting_rate_limited',
+            seconds,
           );
         }
         waited += seconds * 1000;

@@ -3,6 +3,7 @@
  */
 import type { OrganisationRow } from '../../store/schema.js';
 import type { AccountingSystem } from '../types.js';
+import { budgetedFetch, XERO_LIMITS } from '../call-budget.js';
 import { XeroAccounting } from './reader.js';
 import { parseXeroConfig } from './settings.js';
 
@@ -14,7 +15,9 @@ export { parseXeroConfig, XERO_API, xeroConfigSchema, type XeroConfig } from './
  */
 export function xeroAccountingFor(organisation: Pick<OrganisationRow, 'accounting_config' | 'home_currency'>): AccountingSystem {
   try {
-    return new XeroAccounting(parseXeroConfig(organisation.accounting_config), organisation.home_currency);
+    const config = parseXeroConfig(organisation.accounting_config);
+    // Xero's limits are per organisation (tenant) and app
+    return new XeroAccounting(config, organisation.home_currency, budgetedFetch(fetch, `xero:${config.tenantId}`, XERO_LIMITS));
   } catch (error) {
     const fail = () => Promise.reject(error);
     return { kind: 'xero', check: fail, chartOfAccounts: fail, contacts: fail, accountTotals: fail, lineTotals: fail, lines: fail };

@@ -6,7 +6,8 @@
  * to; contacts from /Contacts; bills to pay from ACCPAY /Invoices (AmountDue). Each call of the
  * interface reads what it needs once (kept for the life of this object, which is one operation).
  */
-import { sumByKey, type LedgerGrouping, type LineGroup } from '../../domain/ledger-groups.js';
+import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
+import { groupedLines, matchingLines, totalsOfLines } from '../lines-in-memory.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
 import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
@@ -228,37 +229,16 @@ export class XeroAccounting implements AccountingSystem {
   }
 
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
-    const wanted = accountIds ? new Set(accountIds) : undefined;
-    const out = new Map<string, number[]>();
-    for (const line of await this.allLines()) {
-      if (wanted && !wanted.has(line.accountId)) continue;
-      ranges.forEach((r, k) => {
-        if (line.date > r.to || (r.from !== undefined && line.date < r.from)) return;
-        let totals = out.get(line.accountId);
-        if (!totals) out.set(line.accountId, (totals = ranges.map(() => 0)));
-        totals[k]! += line.amount;
-      });
-    }
-    return out;
-  }
-
-  private async matching(query: LineQuery): Promise<Line[]> {
-    if (query.accountIds.length === 0 || query.types.length === 0) return [];
-    const accounts = new Set(query.accountIds);
-    const types = new Set(query.types);
-    const contacts = query.contactIds ? new Set(query.contactIds) : undefined;
-    return (await this.allLines()).filter(
-      (l) => accounts.has(l.accountId) && types.has(l.type) && l.date >= query.from && l.date <= query.to && (!contacts || contacts.has(l.contactId ?? '')),
-    );
+    return totalsOfLines(await this.allLines(), ranges, accountIds);
   }
 
   async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
-    return sumByKey(groupBy, await this.matching(query));
+    return groupedLines(await this.allLines(), query, groupBy);
   }
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (limit <= 0) return [];
-    return (await this.matching(query)).slice(0, limit);
+    return matchingLines(await this.allLines(), query).slice(0, limit);
   }
 
   /** Authorised bills (ACCPAY) with something left to pay: Xero's AmountDue, after payments and credits. */

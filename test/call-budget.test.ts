@@ -1,0 +1,128 @@
+/**
+ * A vendor connection's call budget (src/accounting/call-budget.ts), in Redis shared by two
+ * instances and in memory: the per-minute, per-day and at-once limits each refuse the next call at
+ * once with 503 accounting_rate_limited and the seconds until there is room, and a slot is given
+ * back when its call ends, also when the call fails.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { MemoryCallBudget, RedisCallBudget, withinBudget, XERO_LIMITS, type CallBudget, type VendorLimits } from '../src/accounting/call-budget.js';
+import { rejection } from './helpers/call.js';
+
+const SMALL: VendorLimits = { vendor: 'Xero', perMinute: 6, concurrent: 2, perDay: 8 };
+
+const redisClients: Redis[] = [];
+function redisBudget(prefix: string): CallBudget {
+  const redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 });
+  redisClients.push(redis);
+  return new RedisCallBudget(redis, prefix);
+}
+
+const kinds: [string, () => [CallBudget, CallBudget]][] = [
+  [
+    'Redis, two instances',
+    () => {
+      const prefix = `ledgerline:test:${randomBytes(6).toString('hex')}:`;
+      return [redisBudget(prefix), redisBudget(prefix)];
+    },
+  ],
+  [
+    'memory',
+    () => {
+      const one = new MemoryCallBudget();
+      return [one, one];
+    },
+  ],
+];
+
+after(async () => {
+  for (const r of redisClients) r.disconnect();
+});
+
+for (const [kind, make] of kinds) {
+  describe(`vendor call budget [${kind}]`, () => {
+    it('admits calls up to the per-minute limit across instances, then refuses with the seconds to wait', async () => {
+      const [a, b] = make();
+      const limits = { ...SMALL, perDay: 0, concurrent: 10 };
+      for (let i = 0; i < 6; i++) await (await (i % 2 ? a : b).acquire('org_1', limits)).release();
+      const error = await rejection(() => a.acquire('org_1', limits));
+      assert.equal(error.code, 'accounting_rate_limited');
+      assert.ok(error.retryAfter >= 1 && error.retryAfter <= 60, String(error.retryAfter));
+      assert.match(error.message, /Xero allows this organisation 6 calls a minute/);
+      // another connection has its own budget
+      await (await b.acquire('org_2', limits)).release();
+    });
+
+    it('refuses a call beyond the at-once limit until a slot is given back', async () => {
+      const [a, b] = make();
+      const first = await a.acquire('org_c', SMALL);
+      await b.acquire('org_c', SMALL);
+      const error = await rejection(() => a.acquire('org_c', SMALL));
+      assert.deepEqual([error.code, error.retryAfter], ['accounting_rate_limited', 1]);
+      assert.match(error.message, /2 calls at once/);
+      await first.release();
+      await first.release(); // giving back twice frees one slot, not two
+      await a.acquire('org_c', SMALL);
+      assert.equal((await rejection(() => b.acquire('org_c', SMALL))).code, 'accounting_rate_limited');
+    });
+
+    it('refuses beyond the per-day limit', async () => {
+      const [a] = make();
+      const limits = { ...SMALL, perMinute: 100, concurrent: 100, perDay: 3 };
+      for (let i = 0; i < 3; i++) await (await a.acquire('org_d', limits)).release();
+      const error = await rejection(() => a.acquire('org_d', limits));
+      assert.match(error.message, /3 calls a day/);
+      assert.ok(error.retryAfter > 60 && error.retryAfter <= 86_400);
+    });
+
+    it('gives the slot back when the call fails', async () => {
+      const [a] = make();
+      const one = { ...SMALL, concurrent: 1 };
+      await assert.rejects(withinBudget(a, 'org_f', one, async () => Promise.reject(new Error('vendor down'))), /vendor down/);
+      assert.equal(await withinBudget(a, 'org_f', one, async () => 'answered'), 'answered');
+      assert.equal(XERO_LIMITS.perMinute, 60);
+    });
+  });
+}
+
+describe('a Xero organisation over REST within its call budget', () => {
+  it('answers until Xero\'s 60 calls a minute are spent, then 503 accounting_rate_limited with Retry-After; Xero never sees more than 60', async () => {
+    const { startFakeXero } = await import('./helpers/fake-xero.js');
+    const { openTestStore } = await import('./helpers/store.js');
+    const { startServer } = await import('./helpers/server.js');
+    const { provisionOrganisation } = await import('../src/provision.js');
+    const { clientToken, sendJson } = await import('./helpers/rest-calls.js');
+    const { useCallBudget } = await import('../src/accounting/call-budget.js');
+    const TODAY = '2026-06-15';
+    const xero = await startFakeXero({ today: TODAY });
+    const store = await openTestStore('sqlite');
+    const server = await startServer(store, { today: TODAY, resultCacheBytes: 0 });
+    useCallBudget(new MemoryCallBudget());
+    try {
+      const org = await provisionOrganisation(store.db, { name: 'Xero Budget Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) }).where('id', '=', org.id).execute();
+      const token = await clientToken(store, server.baseUrl, org.id, ['service.read']);
+      let answered = 0;
+      let refusal: Awaited<ReturnType<typeof sendJson>> | undefined;
+      for (let i = 0; i < 80 && !refusal; i++) {
+        const r = await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', token);
+        if (r.status === 200) answered++;
+        else refusal = r;
+      }
+      assert.ok(refusal, 'the budget ran out');
+      assert.equal(refusal.status, 503);
+      assert.equal(refusal.body.code, 'accounting_rate_limited');
+      const wait = Number(refusal.headers.get('retry-after'));
+      assert.ok(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
+      assert.equal(refusal.body.retryAfter, wait);
+      assert.ok(answered > 0);
+      assert.ok(xero.requests.length <= 60, `Xero saw ${xero.requests.length} requests`);
+    } finally {
+      await server.close();
+      await store.close();
+      await xero.close();
+    }
+  });
+});
