@@ -3,6 +3,7 @@
  * README.md lists every setting.
  */
 import { isIP } from 'node:net';
+import { readAccountingConnections, type AccountingConnectionSettings } from './domain/accounting-vendors.js';
 import type { JWK } from 'jose';
 import { isPostgresUrl } from './store/db.js';
 import { isLoopbackHost } from './domain/loopback.js';
@@ -37,6 +38,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** browser origins allowed to call /mcp besides BASE_URL's (origins, or "loopback") */
   mcpAllowedOrigins: string[];
+  /** Xero and QuickBooks client registrations and the keys sealing their tokens (src/accounting/connections/vendors.ts) */
+  accountingConnections: AccountingConnectionSettings | undefined;
 }
 
 /** One rate limit: a count per fixed window. */
@@ -171,6 +174,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const external = readExternalIdentity(env, production);
   problems.push(...external.problems);
 
+  const accountingConnections = readAccountingConnections(env, production);
+  problems.push(...accountingConnections.problems);
+
   if (problems.length) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {
     production,
@@ -191,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy.entries,
     metricsToken,
     mcpAllowedOrigins,
+    accountingConnections: accountingConnections.settings,
   };
 }
 

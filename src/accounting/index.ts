@@ -9,6 +9,8 @@ import { gnuCashAccountingFor } from './gnucash/config.js';
 import { quickBooksAccountingFor } from './quickbooks/config.js';
 import { AccountingSystemError, type AccountingSystem } from './types.js';
 import { xeroAccountingFor } from './xero/config.js';
+import { connectedAccounting } from './connections/connector.js';
+import type { AccountingConnectionSettings, Vendor } from '../domain/accounting-vendors.js';
 
 /**
  * keepAtVersion, when given, is the organisation's data_version as the caller read it, vouched for
@@ -16,14 +18,33 @@ import { xeroAccountingFor } from './xero/config.js';
  * while it stands (builtin/kept-lists.ts)
  */
 type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'> & { keepAtVersion?: number | string | undefined };
-type Factory = (db: Kysely<Database>, organisation: ConnectedOrganisation) => AccountingSystem;
+/** Xero and QuickBooks connections made in the settings (src/accounting/connections/), and the primary database their token refreshes are written to. */
+export interface ConnectionContext {
+  settings?: AccountingConnectionSettings | undefined;
+  primary?: Kysely<Database> | undefined;
+}
+type Factory = (db: Kysely<Database>, organisation: ConnectedOrganisation, connections?: ConnectionContext) => AccountingSystem;
+
+/** Settings that carry their own access token (tests set them directly) are used as given; otherwise the connection made in the settings. */
+function vendorFactory(vendor: Vendor, fromSettings: (organisation: ConnectedOrganisation) => AccountingSystem): Factory {
+  return (db, organisation, connections) => {
+    let ownToken = false;
+    try {
+      ownToken = typeof (JSON.parse(organisation.accounting_config ?? 'null') as { accessToken?: unknown } | null)?.accessToken === 'string';
+    } catch {
+      ownToken = false;
+    }
+    if (ownToken || !connections?.settings) return fromSettings(organisation);
+    return connectedAccounting(connections.primary ?? db, connections.settings, organisation, vendor);
+  };
+}
 
 const FACTORIES = new Map<string, Factory>([
   ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id, organisation.keepAtVersion)],
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
-  ['xero', (_db, organisation) => xeroAccountingFor(organisation)],
-  ['quickbooks', (_db, organisation) => quickBooksAccountingFor(organisation)],
+  ['xero', vendorFactory('xero', xeroAccountingFor)],
+  ['quickbooks', vendorFactory('quickbooks', quickBooksAccountingFor)],
 ]);
 
 export const ACCOUNTING_SYSTEMS = ['builtin', 'gnucash'] as const;
@@ -39,10 +60,11 @@ export function accountingSystemFor(
   db: Kysely<Database>,
   organisation: ConnectedOrganisation,
   timeoutMs: number = DEFAULT_ACCOUNTING_TIMEOUT_MS,
+  connections?: ConnectionContext,
 ): AccountingSystem {
   const factory = FACTORIES.get(organisation.accounting_system);
   if (!factory) throw new AccountingSystemError(`unknown accounting system "${organisation.accounting_system}"`);
-  return withTimeout(factory(db, organisation), timeoutMs);
+  return withTimeout(factory(db, organisation, connections), timeoutMs);
 }
 
 /** Every call answers within the limit or fails with accounting_timeout: a slow system never hangs a request. */

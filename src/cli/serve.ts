@@ -64,6 +64,7 @@ export async function serveCommand(): Promise<number> {
     rateLimits: config.rateLimits,
     metrics,
     accountingTimeoutMs: config.accountingTimeoutMs,
+    ...(config.accountingConnections ? { accountingConnections: config.accountingConnections } : {}),
     resultCacheBytes: config.resultCacheBytes,
     trustProxy: config.trustProxy,
     mcpAllowedOrigins: config.mcpAllowedOrigins,

@@ -3,6 +3,7 @@
  * sign-in and consent pages, the REST API under /v1, the MCP endpoint at /mcp, protected resource
  * metadata, the OpenAPI document and reference page, health checks, and one error format for all of it.
  */
+import type { AccountingConnectionSettings } from '../domain/accounting-vendors.js';
 import { notFoundPage } from '../web/pages/not-found.js';
 import { sendPage } from '../web/respond.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -66,6 +67,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** browser origins allowed to call /mcp besides BASE_URL's (MCP_ALLOWED_ORIGINS; default loopback ones) */
   mcpAllowedOrigins?: readonly string[];
+  /** Xero and QuickBooks client registrations and the keys sealing their tokens (XERO_CLIENT_ID, LEDGERLINE_CONNECTION_KEYS, …) */
+  accountingConnections?: AccountingConnectionSettings;
 }
 
 // the stylesheet is read from the source tree, so the compiled server serves the same file
@@ -103,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       ...(options.accountingTimeoutMs ? { accountingTimeoutMs: options.accountingTimeoutMs } : {}),
       ...(options.today ? { today: options.today } : {}),
       ...(resultCache ? { resultCache } : {}),
+      ...(options.accountingConnections ? { accountingConnections: options.accountingConnections } : {}),
     },
     limiter,
     limits,

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { accountingSystemFor } from '../accounting/index.js';
+import type { AccountingConnectionSettings } from '../domain/accounting-vendors.js';
 import { AccountingSystemError } from '../accounting/types.js';
 import { todayIn } from '../domain/dates.js';
 import type { Role } from '../domain/access.js';
@@ -32,6 +33,8 @@ export interface CallEnvironment {
   today?: string;
   /** answers reused while the organisation's data stands still; none when absent */
   resultCache?: ResultCache;
+  /** Xero and QuickBooks connections made in the settings (client registrations and sealing keys) */
+  accountingConnections?: AccountingConnectionSettings;
 }
 
 export interface CallInput {
@@ -130,7 +133,10 @@ export async function answer(call: Call): Promise<void> {
     baseUrl: env.baseUrl,
     // a read on the primary reads at the version loadOrganisation read with the row: the builtin ledger
     // keeps its chart and contacts while that version stands; a change, or a replica that may lag, keeps nothing
-    accounting: accountingSystemFor(readDb, !changes && readDb === env.db ? { ...row, keepAtVersion: row.data_version } : row, env.accountingTimeoutMs),
+    accounting: accountingSystemFor(readDb, !changes && readDb === env.db ? { ...row, keepAtVersion: row.data_version } : row, env.accountingTimeoutMs, {
+      settings: env.accountingConnections,
+      primary: env.db,
+    }),
   };
   const run = async () => {
     try {

@@ -9,6 +9,7 @@ import * as m006 from './migrations/006-data-version.js';
 import * as m007 from './migrations/007-credentials-at-rest.js';
 import * as m008 from './migrations/008-client-verifications.js';
 import * as m009 from './migrations/009-write-operations.js';
+import * as m010 from './migrations/010-accounting-connections.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -21,6 +22,7 @@ const MIGRATIONS = {
   '007-credentials-at-rest': m007,
   '008-client-verifications': m008,
   '009-write-operations': m009,
+  '010-accounting-connections': m010,
 } as const;
 
 class StaticProvider implements MigrationProvider {

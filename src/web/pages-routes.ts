@@ -19,6 +19,7 @@ import { registerLedgerImportRoutes } from './routes/org-ledger-import-routes.js
 import { registerBillFilterRoutes } from './routes/org-bill-filters-routes.js';
 import { registerDocumentRoutes } from './routes/org-documents-routes.js';
 import { registerConnectionRoutes } from './routes/org-connections-routes.js';
+import { registerAccountingConnectionRoutes } from './routes/org-accounting-routes.js';
 import { registerMemberRoutes } from './routes/org-members-routes.js';
 import { registerOverviewRoutes } from './routes/org-overview-routes.js';
 import { registerRoleRoutes } from './routes/org-roles-routes.js';
@@ -43,6 +44,7 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerAppRoutes(app, w);
   registerRoleRoutes(app, w);
   registerConnectionRoutes(app, w);
+  registerAccountingConnectionRoutes(app, w);
   registerMemberRoutes(app, w);
   registerDocumentRoutes(app, w);
   registerBillFilterRoutes(app, w);

@@ -143,6 +143,10 @@ export function auditSentence(action: string, detail: Detail): string {
     }
     case 'connection.revoked':
       return `Disconnected “${text(detail.app)}” for ${text(detail.user)}`;
+    case 'accounting.connected':
+      return `Connected the books to ${text(detail.vendorName)} (“${text(detail.tenantName)}”)`;
+    case 'accounting.disconnected':
+      return `Disconnected ${text(detail.vendorName)} (“${text(detail.tenantName)}”)${detail.revoked ? '' : '; the vendor was not told'}`;
     case 'account.connection_revoked':
       return `${text(detail.user)} disconnected “${text(detail.app)}”`;
     case 'member.role_changed':

@@ -18,6 +18,7 @@
  * answers the next n calls 429 (ThrottleExceeded; Retry-After sent when given), `outage(true)`
  * answers 503 until turned off.
  */
+import { fakeIdentity, type FakeIdentity } from './fake-vendor-identity.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { quickBooksContract } from './fake-quickbooks-contract.js';
@@ -37,6 +38,10 @@ export interface FakeQuickBooks {
   realmId: string;
   token: string;
   company: FakeCompany;
+  /** Intuit's identity endpoints on the same origin (authorize, token, revoke); the callback carries realmId */
+  identity: FakeIdentity;
+  /** the fake's origin, where the identity endpoints are */
+  origin: string;
   requests: FakeQuickBooksRequest[];
   violations: string[];
   rateLimit(count: number, retryAfterSeconds?: number): void;
@@ -70,6 +75,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const requests: FakeQuickBooksRequest[] = [];
   const violations: string[] = [];
+  const identity = fakeIdentity('quickbooks', [{ tenantId: company.realmId, tenantName: 'Fake QuickBooks company' }]);
   let limited = 0;
   let retryAfter: number | undefined;
   let down = false;
@@ -159,6 +165,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
 
   function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (identity.handle(req, res, url)) return;
     const m = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(url.pathname);
     const route = m?.[2] ?? url.pathname;
     const record = (status: number) => requests.push({ path: `/${route}`, query: Object.fromEntries(url.searchParams), status });
@@ -174,7 +181,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
       violations.push(`${req.method} ${url.pathname}: only GET below /v3/company/{realmId}/ is served`);
       return reply(404, undefined);
     }
-    if (req.headers.authorization !== `Bearer ${FAKE_QUICKBOOKS_TOKEN}`) return reply(401, fault('AUTHENTICATION', '3200', 'message=AuthenticationFailed; errorCode=003200; statusCode=401'));
+    if (req.headers.authorization !== `Bearer ${FAKE_QUICKBOOKS_TOKEN}` && !identity.accepts(req.headers.authorization)) return reply(401, fault('AUTHENTICATION', '3200', 'message=AuthenticationFailed; errorCode=003200; statusCode=401'));
     if (m[1] !== company.realmId) return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
     if (down) return reply(503, undefined);
     if (limited > 0) {
@@ -212,12 +219,15 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v3`;
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = `${origin}/v3`;
   return {
     baseUrl,
     realmId: company.realmId,
     token: FAKE_QUICKBOOKS_TOKEN,
     company,
+    identity,
+    origin,
     requests,
     violations,
     rateLimit(count, seconds) {

@@ -15,6 +15,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XeroContract } from './fake-xero-contract.js';
+import { fakeIdentity, type FakeIdentity } from './fake-vendor-identity.js';
 import { CLASS_OF, defaultFakeBook, journalsOf, movements, type FakeAccount, type FakeBook, type FakeJournal, type XeroAccountType } from './fake-xero-book.js';
 
 export const FAKE_XERO_TOKEN = 'fake-xero-access-token';
@@ -33,6 +34,10 @@ export interface FakeXero {
   tenantId: string;
   token: string;
   book: FakeBook;
+  /** Xero's identity endpoints on the same origin (authorize, token, revocation, GET /connections) */
+  identity: FakeIdentity;
+  /** the fake's origin, where the identity endpoints are */
+  origin: string;
   /** every request in arrival order, with the status answered */
   requests: FakeXeroRequest[];
   /** contract breaches, of requests or of the fake's own answers */
@@ -72,6 +77,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const requests: FakeXeroRequest[] = [];
   const violations: string[] = [];
+  const identity = fakeIdentity('xero', [{ tenantId: book.tenantId, tenantName: book.name }]);
   let limited = 0;
   let retryAfter = 1;
   let down = false;
@@ -240,6 +246,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
 
   function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (identity.handle(req, res, url)) return;
     const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
     const since = typeof req.headers['if-modified-since'] === 'string' ? req.headers['if-modified-since'] : null;
     const record = (status: number) => requests.push({ path, query: Object.fromEntries(url.searchParams), ifModifiedSince: since, status });
@@ -254,7 +261,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       record(400);
       return send(res, 400, undefined);
     }
-    if (req.headers.authorization !== `Bearer ${FAKE_XERO_TOKEN}`) {
+    if (req.headers.authorization !== `Bearer ${FAKE_XERO_TOKEN}` && !identity.accepts(req.headers.authorization)) {
       record(401);
       return send(res, 401, undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
     }
@@ -295,12 +302,15 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PREFIX}`;
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = `${origin}${API_PREFIX}`;
   return {
     baseUrl,
     tenantId: book.tenantId,
     token: FAKE_XERO_TOKEN,
     book,
+    identity,
+    origin,
     requests,
     violations,
     rateLimit(count, seconds) {

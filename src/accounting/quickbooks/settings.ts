@@ -1,8 +1,7 @@
 /**
  * An organisation's QuickBooks Online settings (organisations.accounting_config, JSON), parsed and
- * checked. For now the access token and realm (company) id are stored there as given; connecting
- * with OAuth, keeping the refresh token encrypted and rotating it are the next steps
- * (docs/quickbooks.md).
+ * checked: the access token and realm (company) id as given (tests). An organisation connected from
+ * its settings has none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
 import { AccountingSystemError } from '../types.js';

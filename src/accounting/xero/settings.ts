@@ -1,7 +1,7 @@
 /**
- * An organisation's Xero settings (organisations.accounting_config, JSON), parsed and checked. For
- * now the access token and tenant id are stored there as given; connecting with OAuth (PKCE),
- * keeping the refresh token encrypted and rotating it are the next steps (docs/xero.md).
+ * An organisation's Xero settings (organisations.accounting_config, JSON), parsed and checked: the
+ * access token and tenant id as given (tests). An organisation connected from its settings has
+ * none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
 import { AccountingSystemError } from '../types.js';

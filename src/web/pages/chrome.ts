@@ -44,6 +44,7 @@ export const SETTINGS_TABS = [
   ['apps', 'Apps'],
   ['roles', 'Role permissions'],
   ['connections', 'Connections'],
+  ['accounting', 'Accounting system'],
   ['members', 'Members'],
   ['documents', 'Documents'],
   ['bill-filters', 'Bills to Pay filters'],

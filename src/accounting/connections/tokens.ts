@@ -1,0 +1,179 @@
+/**
+ * An organisation's accounting connection: stored with its tokens sealed (keys.ts), and a valid
+ * access token on demand, refreshed when it has (nearly) expired.
+ *
+ * Refreshing is rotation-safe across instances. Both vendors invalidate a refresh token once it is
+ * used, so two instances refreshing with the same one would leave one of them holding a dead token.
+ * An instance first claims the refresh: a compare-and-swap on the row's version that also sets a
+ * lease (lease_owner, lease_until), succeeding only while no live lease is held. The holder asks the
+ * vendor, then writes the rotated refresh token and the new access token (version + 1, lease
+ * cleared) before the access token is handed to anyone. Every other caller waits, re-reading the
+ * row, and takes the holder's new access token when the version moves. A lease outlives a crashed
+ * holder by at most leaseMs, after which another instance may claim it. (docs/decisions.md: why a
+ * lease rather than SELECT … FOR UPDATE / BEGIN IMMEDIATE held across the vendor's HTTP call.)
+ *
+ * A refresh token the vendor refuses marks the connection `reconnect`: every later call fails at
+ * once with accounting_unavailable naming it, until an admin connects again.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { nowIso } from '../../store/ids.js';
+import type { Database } from '../../store/schema.js';
+import { AccountingSystemError } from '../types.js';
+import type { ConnectionKeys } from '../../domain/connection-keys.js';
+import { withConnectionTables, type AccountingConnectionRow } from './rows.js';
+import { GrantRefused, requestTokens, VendorUnavailable, type TokenSet } from './vendor-http.js';
+import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
+
+/** an access token this close to its expiry is refreshed first */
+const EXPIRY_MARGIN_MS = 60_000;
+const DEFAULT_LEASE_MS = 30_000;
+const POLL_MS = 25;
+
+const seal = (keys: ConnectionKeys, organisationId: string, field: string, value: string) => keys.seal(value, `${organisationId}:${field}`);
+const open = (keys: ConnectionKeys, organisationId: string, field: string, value: string) => keys.open(value, `${organisationId}:${field}`);
+
+export async function getConnection(db: Kysely<Database>, organisationId: string): Promise<AccountingConnectionRow | undefined> {
+  return withConnectionTables(db).selectFrom('accounting_connections').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();
+}
+
+/** Stores (or replaces) the organisation's connection with a fresh token set. */
+export async function saveConnection(
+  db: Kysely<Database>,
+  keys: ConnectionKeys,
+  input: { organisationId: string; vendor: Vendor; tenantId: string; tenantName: string; tokens: TokenSet; userId: string | null },
+): Promise<void> {
+  const now = nowIso();
+  const cdb = withConnectionTables(db);
+  await cdb.transaction().execute(async (trx) => {
+    const old = await trx.selectFrom('accounting_connections').select('version').where('organisation_id', '=', input.organisationId).executeTakeFirst();
+    await trx.deleteFrom('accounting_connections').where('organisation_id', '=', input.organisationId).execute();
+    await trx
+      .insertInto('accounting_connections')
+      .values({
+        organisation_id: input.organisationId,
+        vendor: input.vendor,
+        tenant_id: input.tenantId,
+        tenant_name: input.tenantName,
+        refresh_token: seal(keys, input.organisationId, 'refresh', input.tokens.refreshToken),
+        access_token: seal(keys, input.organisationId, 'access', input.tokens.accessToken),
+        access_expires_at: new Date(Date.now() + input.tokens.expiresIn * 1000).toISOString(),
+        status: 'active',
+        problem: null,
+        lease_owner: null,
+        lease_until: null,
+        version: (old?.version ?? 0) + 1,
+        created_by: input.userId,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  });
+}
+
+/** Deletes the connection; answers its refresh token (to revoke at the vendor) when it could be opened. */
+export async function deleteConnection(db: Kysely<Database>, keys: ConnectionKeys, organisationId: string): Promise<{ row: AccountingConnectionRow; refreshToken: string | undefined } | undefined> {
+  const row = await getConnection(db, organisationId);
+  if (!row) return undefined;
+  await withConnectionTables(db).deleteFrom('accounting_connections').where('organisation_id', '=', organisationId).execute();
+  let refreshToken: string | undefined;
+  try {
+    refreshToken = open(keys, organisationId, 'refresh', row.refresh_token);
+  } catch {
+    refreshToken = undefined;
+  }
+  return { row, refreshToken };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface ConnectedToken {
+  vendor: Vendor;
+  tenantId: string;
+  accessToken: string;
+}
+
+const reconnectMessage = (vendor: string, problem: string | null) =>
+  `The organisation's ${VENDOR_NAMES[vendor as Vendor] ?? vendor} connection needs reconnecting${problem ? ` (${problem})` : ''}: an admin must connect it again in the organisation's settings (Accounting system).`;
+
+/**
+ * A valid access token for the organisation's connection, refreshing it when it has (nearly)
+ * expired: one refresh at a time per connection across every instance sharing the database.
+ */
+export async function accessTokenFor(db: Kysely<Database>, settings: AccountingConnectionSettings, organisationId: string, vendor: Vendor): Promise<ConnectedToken> {
+  const cdb = withConnectionTables(db);
+  const keys = settings.keys;
+  const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
+  const me = randomBytes(9).toString('base64url');
+  const deadline = Date.now() + leaseMs + 5_000;
+  for (;;) {
+    const row = await getConnection(db, organisationId);
+    if (!row || row.vendor !== vendor) throw new AccountingSystemError(`The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`);
+    if (row.status !== 'active') throw new AccountingSystemError(reconnectMessage(row.vendor, row.problem));
+    const open_ = (field: 'refresh' | 'access', value: string) => {
+      try {
+        return open(keys, organisationId, field, value);
+      } catch (error) {
+        throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or connect again.`);
+      }
+    };
+    if (Date.parse(row.access_expires_at) - Date.now() > EXPIRY_MARGIN_MS) return { vendor, tenantId: row.tenant_id, accessToken: open_('access', row.access_token) };
+
+    const now = new Date();
+    const claimed = await cdb
+      .updateTable('accounting_connections')
+      .set({ lease_owner: me, lease_until: new Date(now.getTime() + leaseMs).toISOString() })
+      .where('organisation_id', '=', organisationId)
+      .where('version', '=', row.version)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now.toISOString())]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) {
+      // another instance is refreshing (or just did): wait for its result rather than refresh again
+      if (Date.now() > deadline) throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} token is being refreshed by another instance that has not finished.`);
+      await sleep(POLL_MS);
+      continue;
+    }
+
+    const client = settings[vendor];
+    const release = (extra: Partial<AccountingConnectionRow> = {}) =>
+      cdb
+        .updateTable('accounting_connections')
+        .set({ lease_owner: null, lease_until: null, updated_at: nowIso(), ...extra })
+        .where('organisation_id', '=', organisationId)
+        .where('lease_owner', '=', me)
+        .execute();
+    if (!client) {
+      await release();
+      throw new AccountingSystemError(`${VENDOR_NAMES[vendor]} is not configured on this service (${vendor === 'xero' ? 'XERO' : 'QUICKBOOKS'}_CLIENT_ID), so the organisation's token cannot be refreshed.`);
+    }
+    let tokens: TokenSet;
+    try {
+      tokens = await requestTokens(vendor, client, { grant_type: 'refresh_token', refresh_token: open_('refresh', row.refresh_token) }, settings.fetch);
+    } catch (error) {
+      if (error instanceof GrantRefused) {
+        await release({ status: 'reconnect', problem: error.message });
+        throw new AccountingSystemError(reconnectMessage(vendor, error.message));
+      }
+      await release();
+      if (error instanceof VendorUnavailable || error instanceof AccountingSystemError) throw new AccountingSystemError(error.message);
+      throw error;
+    }
+    // the rotated refresh token is written before the new access token is used by anyone
+    const written = await cdb
+      .updateTable('accounting_connections')
+      .set({
+        refresh_token: seal(keys, organisationId, 'refresh', tokens.refreshToken),
+        access_token: seal(keys, organisationId, 'access', tokens.accessToken),
+        access_expires_at: new Date(Date.now() + tokens.expiresIn * 1000).toISOString(),
+        version: sql<number>`version + 1`,
+        lease_owner: null,
+        lease_until: null,
+        updated_at: nowIso(),
+      })
+      .where('organisation_id', '=', organisationId)
+      .where('version', '=', row.version)
+      .executeTakeFirst();
+    if (Number(written.numUpdatedRows) !== 1) throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} connection changed while its token was refreshed; try again.`);
+    return { vendor, tenantId: row.tenant_id, accessToken: tokens.accessToken };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The vendors' OAuth 2.0 token endpoints as a client: the authorization code (with the PKCE
+ * verifier) and refresh token grants, revocation, and Xero's GET /connections. Client
+ * authentication is HTTP Basic, as both vendors ask.
+ */
+import type { Vendor, VendorClient } from '../../domain/accounting-vendors.js';
+import { VENDOR_NAMES } from '../../domain/accounting-vendors.js';
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string;
+  /** seconds */
+  expiresIn: number;
+}
+
+/** The vendor refused the grant (invalid_grant and the like): the connection must be made again. */
+export class GrantRefused extends Error {
+  override name = 'GrantRefused';
+}
+
+/** The vendor could not be asked (network, 5xx, an answer that is not a token set). */
+export class VendorUnavailable extends Error {
+  override name = 'VendorUnavailable';
+}
+
+const basic = (c: VendorClient) => `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
+
+async function post(vendor: Vendor, client: VendorClient, url: string, form: Record<string, string>, fetchImpl: typeof fetch): Promise<Response> {
+  try {
+    return await fetchImpl(url, {
+      method: 'POST',
+      headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams(form),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint could not be reached (${(error as Error).message})`);
+  }
+}
+
+export async function requestTokens(vendor: Vendor, client: VendorClient, form: Record<string, string>, fetchImpl: typeof fetch = fetch): Promise<TokenSet> {
+  const res = await post(vendor, client, client.tokenUrl, form, fetchImpl);
+  const body = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (res.status === 400 || res.status === 401) {
+    const code = typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`;
+    throw new GrantRefused(`${VENDOR_NAMES[vendor]} refused the ${form.grant_type === 'refresh_token' ? 'refresh token' : 'authorization code'} (${code})`);
+  }
+  if (!res.ok) throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint answered HTTP ${res.status}`);
+  const { access_token: accessToken, refresh_token: refreshToken, expires_in: expiresIn } = body ?? {};
+  if (typeof accessToken !== 'string' || typeof refreshToken !== 'string' || typeof expiresIn !== 'number')
+    throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint answered without an access token, refresh token and expiry`);
+  return { accessToken, refreshToken, expiresIn };
+}
+
+/** Revokes a refresh token at the vendor; true when the vendor accepted it. */
+export async function revokeToken(vendor: Vendor, client: VendorClient, refreshToken: string, fetchImpl: typeof fetch = fetch): Promise<boolean> {
+  if (!client.revokeUrl) return false;
+  const form: Record<string, string> = vendor === 'xero' ? { token: refreshToken, token_type_hint: 'refresh_token' } : { token: refreshToken };
+  try {
+    const res = await post(vendor, client, client.revokeUrl, form, fetchImpl);
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+export interface XeroTenant {
+  tenantId: string;
+  tenantName: string;
+  tenantType: string;
+}
+
+/** Xero: the tenants (organisations) the access token covers. */
+export async function xeroTenants(client: VendorClient, accessToken: string, fetchImpl: typeof fetch = fetch): Promise<XeroTenant[]> {
+  let res: Response;
+  try {
+    res = await fetchImpl(client.connectionsUrl!, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(15_000) });
+  } catch (error) {
+    throw new VendorUnavailable(`Xero's connections could not be read (${(error as Error).message})`);
+  }
+  if (!res.ok) throw new VendorUnavailable(`Xero's connections answered HTTP ${res.status}`);
+  const list = (await res.json()) as { tenantId?: string; tenantName?: string; tenantType?: string }[];
+  return list
+    .filter((t) => typeof t.tenantId === 'string' && (t.tenantType ?? 'ORGANISATION') === 'ORGANISATION')
+    .map((t) => ({ tenantId: t.tenantId!, tenantName: t.tenantName ?? t.tenantId!, tenantType: t.tenantType ?? 'ORGANISATION' }));
+}

@@ -1,0 +1,76 @@
+/** Accounting system: which system keeps the books, the Xero or QuickBooks connection, and connecting or disconnecting one. */
+import type { AccountingConnectionRow } from '../../accounting/connections/rows.js';
+import { VENDOR_NAMES, type Vendor } from '../../domain/accounting-vendors.js';
+import { html } from '../html.js';
+import { formatInstant } from '../words.js';
+import { settingsPage, signedInPage, type Viewer } from './chrome.js';
+
+const SYSTEM_NAMES: Record<string, string> = { builtin: "Ledgerline's own ledger", gnucash: 'GnuCash', xero: 'Xero', quickbooks: 'QuickBooks Online' };
+
+export function accountingPage(
+  v: Viewer,
+  org: { id: string; name: string },
+  state: { system: string; connection: AccountingConnectionRow | undefined; configured: Vendor[] },
+  options: { notice?: string; error?: string } = {},
+): string {
+  const c = state.connection;
+  const vendorName = c ? (VENDOR_NAMES[c.vendor as Vendor] ?? c.vendor) : '';
+  const connectForm = (vendor: Vendor) => html`<form method="post" action="/orgs/${org.id}/accounting/connect/${vendor}" class="inline">
+    <input type="hidden" name="csrf" value="${v.csrf}">
+    <button type="submit">Connect ${VENDOR_NAMES[vendor]}</button>
+  </form>`;
+  return settingsPage(
+    v,
+    org,
+    'accounting',
+    html`<p>${org.name}'s books are kept in <strong>${SYSTEM_NAMES[state.system] ?? state.system}</strong>.</p>
+${
+  c
+    ? html`<div class="scroll"><table>
+  <caption class="visually-hidden">The accounting connection of ${org.name}</caption>
+  <thead><tr><th scope="col">Connected to</th><th scope="col">${c.vendor === 'xero' ? 'Organisation' : 'Company'}</th><th scope="col">Status</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody><tr>
+    <td>${vendorName}</td>
+    <td>${c.tenant_name}<br><code class="small">${c.tenant_id}</code></td>
+    <td>${c.status === 'active' ? 'Connected' : html`<strong>Needs reconnecting</strong><br><span class="muted small">${c.problem ?? ''}</span>`}</td>
+    <td>${formatInstant(c.created_at)}</td>
+    <td class="end"><a class="button danger small" href="/orgs/${org.id}/accounting/disconnect">Disconnect<span class="visually-hidden"> ${vendorName}</span></a></td>
+  </tr></tbody>
+</table></div>`
+    : html`<p class="muted">${org.name} is not connected to Xero or QuickBooks.</p>`
+}
+${
+  state.configured.length
+    ? html`<h3>${c ? 'Connect again or switch' : 'Connect'}</h3>
+<p class="muted">You sign in at the vendor and allow Ledgerline to read the books; ${org.name}'s books are then read from there. Only one connection is kept: connecting replaces it.</p>
+<div class="actions">${state.configured.map(connectForm)}</div>`
+    : html`<p class="muted">Connecting to Xero or QuickBooks needs the service's client registration with them (XERO_CLIENT_ID and XERO_CLIENT_SECRET, or QUICKBOOKS_CLIENT_ID and QUICKBOOKS_CLIENT_SECRET), which this service does not have.</p>`
+}`,
+    options,
+  );
+}
+
+/** After signing in at Xero with access to several organisations: which one this organisation's books are. */
+export function chooseTenantPage(v: Viewer, org: { id: string; name: string }, requestId: string, tenants: { tenantId: string; tenantName: string }[]): string {
+  return signedInPage(
+    v,
+    `Choose the Xero organisation · ${org.name}`,
+    html`<div class="card narrow">
+  <h1>Which Xero organisation are ${org.name}'s books?</h1>
+  <form method="post" action="/orgs/${org.id}/accounting/choose/${requestId}">
+    <input type="hidden" name="csrf" value="${v.csrf}">
+    <fieldset>
+      <legend>Xero organisations you allowed access to</legend>
+      ${tenants.map(
+        (t, i) => html`<div><input type="radio" name="tenant" id="tenant-${i}" value="${t.tenantId}" ${i === 0 ? 'checked' : ''}> <label for="tenant-${i}">${t.tenantName}</label></div>`,
+      )}
+    </fieldset>
+    <div class="actions">
+      <button type="submit">Connect</button>
+      <a class="button secondary" href="/orgs/${org.id}/accounting">Cancel</a>
+    </div>
+  </form>
+</div>`,
+    { current: 'settings' },
+  );
+}
