@@ -18,12 +18,21 @@ export interface LoadResult {
 
 export async function measure(
   url: string,
-  options: { connections: number; durationSeconds: number; warmupSeconds: number; headers?: Record<string, string>; rss?: () => Promise<number> },
+  options: {
+    connections: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    headers?: Record<string, string>;
+    rss?: () => Promise<number>;
+    /** runs after the warm-up, just before the measured part (the server's counters are reset here) */
+    beforeMeasure?: () => Promise<unknown>;
+  },
 ): Promise<LoadResult> {
   // the first second of a route is compiling code and filling caches: load it, then measure
   if (options.warmupSeconds > 0) {
     await autocannon({ url, connections: options.connections, duration: options.warmupSeconds, headers: options.headers ?? {}, timeout: 30 });
   }
+  await options.beforeMeasure?.();
   let peakRss = 0;
   let sampling = true;
   const startedAt = Date.now();

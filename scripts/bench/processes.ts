@@ -7,6 +7,8 @@ export interface Child {
   process: ChildProcess;
   /** resident memory of the child, bytes */
   rss(): Promise<number>;
+  /** sends { type } and waits for the child's answer of the same type (undefined after 5 s) */
+  ask<T>(type: string): Promise<T | undefined>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,18 @@ export async function startChild(script: string, env: Record<string, string>, lo
         };
         child.on('message', listener);
         child.send({ type: 'rss' });
+      }),
+    ask: <T>(type: string) =>
+      new Promise<T | undefined>((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), 5000);
+        const listener = (m: { type: string }) => {
+          if (m.type !== type) return;
+          clearTimeout(timer);
+          child.off('message', listener);
+          resolve(m as T);
+        };
+        child.on('message', listener);
+        child.send({ type });
       }),
     stop: () =>
       new Promise<void>((resolve) => {

@@ -36,8 +36,34 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 /** Targets of the issue, on SQLite at full scale. */
 const TARGET_P99_MS = 100;
 const TARGET_SHARE_OF_FLOOR = 0.25;
+/** the cheapest authenticated call against a bare route answering the same bytes */
+const TARGET_ORGANISATIONS_OF_BARE = 0.4;
+/** the server's event loop kept from turning, p99 over a measurement */
+const TARGET_LOOP_DELAY_P99_MS = 20;
 
-interface CaseResult extends LoadResult {
+/** What the server itself saw during a measurement: SQL statements sent and how long its event loop was held up. */
+interface ServerStats {
+  /** statements the server sent per request answered (the token check, the call's checks and the operation's own reads) */
+  statementsPerCall: number;
+  /** event-loop delay beyond the 10 ms sampling interval, ms */
+  loopDelayP99: number;
+  loopDelayMax: number;
+}
+type Measured = LoadResult & ServerStats;
+
+/** A load measurement against one of our servers, with its statement count and event-loop delay over the measured part only. */
+async function measureServer(child: Child, url: string, load: { connections: number; durationSeconds: number; warmupSeconds: number }, headers: Record<string, string>): Promise<Measured> {
+  const result = await measure(url, { ...load, headers, rss: child.rss, beforeMeasure: () => child.ask('stats-reset') });
+  const stats = await child.ask<{ statements: number; loopDelayP99: number; loopDelayMax: number }>('stats');
+  return {
+    ...result,
+    statementsPerCall: stats && result.requests ? stats.statements / result.requests : NaN,
+    loopDelayP99: stats?.loopDelayP99 ?? NaN,
+    loopDelayMax: stats?.loopDelayMax ?? NaN,
+  };
+}
+
+interface CaseResult extends Measured {
   name: string;
   operation: string;
   note: string;
@@ -50,7 +76,7 @@ interface CaseResult extends LoadResult {
   /** time inside the server (its request log: request received to answer sent), ms */
   server: { p50: number; p99: number; requests: number };
   /** the same case on a server without the answer cache: every call computed */
-  computed: LoadResult & { server: { p50: number; p99: number; requests: number } };
+  computed: Measured & { server: { p50: number; p99: number; requests: number }; ratioToFloor: number; meetsTarget: boolean };
   /** requests/s against the floor: the lower of the server's cheapest authenticated route and the bare route of the same size */
   ratioToFloor: number;
   ratioToBare: number;
@@ -191,13 +217,19 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     const results: CaseResult[] = [];
     let floorRps = 0;
     for (const c of cases) {
-      const measured = await measure(`http://127.0.0.1:${server.port}${c.path}`, { ...load, headers, rss: server.rss });
+      const measured = await measureServer(server, `http://127.0.0.1:${server.port}${c.path}`, load, headers);
       const bare = await measure(`http://127.0.0.1:${floorServer.port}/floor/${c.name}`, load);
-      const computed = await measure(`http://127.0.0.1:${computing.port}${c.path}`, { ...load, headers: computingHeaders, rss: computing.rss });
+      const computed = await measureServer(computing, `http://127.0.0.1:${computing.port}${c.path}`, load, computingHeaders);
       if (c.name === 'organisations') floorRps = measured.requestsPerSecond;
       // no answer can beat either floor: the cheapest authenticated call, or the bare route sending the same bytes
       const floor = Math.min(floorRps || Infinity, bare.requestsPerSecond || Infinity);
       const ratioToFloor = Number.isFinite(floor) ? measured.requestsPerSecond / floor : 0;
+      const computedRatio = Number.isFinite(floor) ? computed.requestsPerSecond / floor : 0;
+      const ratioToBare = bare.requestsPerSecond ? measured.requestsPerSecond / bare.requestsPerSecond : 0;
+      const clean = (m: Measured) => m.non2xx === 0 && m.errors === 0 && m.loopDelayP99 < TARGET_LOOP_DELAY_P99_MS;
+      // the cheapest call's own target is its share of the bare route; the others', their share of the floor
+      const meets = (m: Measured, share: number) =>
+        clean(m) && m.p99 < TARGET_P99_MS && (c.name === 'organisations' ? (bare.requestsPerSecond ? m.requestsPerSecond / bare.requestsPerSecond : 0) >= TARGET_ORGANISATIONS_OF_BARE : share >= TARGET_SHARE_OF_FLOOR);
       const result: CaseResult = {
         name: c.name,
         operation: c.operation,
@@ -208,15 +240,15 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
         ...measured,
         bare,
         server: { p50: 0, p99: 0, requests: 0 },
-        computed: { ...computed, server: { p50: 0, p99: 0, requests: 0 } },
+        computed: { ...computed, server: { p50: 0, p99: 0, requests: 0 }, ratioToFloor: computedRatio, meetsTarget: meets(computed, computedRatio) },
         ratioToFloor,
-        ratioToBare: bare.requestsPerSecond ? measured.requestsPerSecond / bare.requestsPerSecond : 0,
-        meetsTarget: measured.p99 < TARGET_P99_MS && ratioToFloor >= TARGET_SHARE_OF_FLOOR && measured.non2xx === 0 && measured.errors === 0,
+        ratioToBare,
+        meetsTarget: meets(measured, ratioToFloor),
       };
       results.push(result);
       log(
-        `${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${(result.ratioToFloor * 100).toFixed(0)}% of floor;` +
-          `  computed every call: ${fmt(computed.requestsPerSecond, 0)} req/s  p50 ${computed.p50} ms  p99 ${computed.p99} ms`,
+        `${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${(result.ratioToFloor * 100).toFixed(0)}% of floor  ${fmt(measured.statementsPerCall)} SQL/call  loop p99 ${fmt(measured.loopDelayP99)} ms;` +
+          `  computed every call: ${fmt(computed.requestsPerSecond, 0)} req/s  p50 ${computed.p50} ms  p99 ${computed.p99} ms  ${(computedRatio * 100).toFixed(0)}% of floor  ${fmt(computed.statementsPerCall)} SQL/call  loop p99 ${fmt(computed.loopDelayP99)} ms`,
       );
     }
     await server.stop();
@@ -268,7 +300,11 @@ function plansMarkdown(backend: string, plans: CasePlans[]): string {
 }
 
 function table(result: BackendResult, connections: number, durationSeconds: number): string {
-  const head = ['case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'JSON bytes', 'sent', 'peak RSS', 'target', 'computed: req/s', 'p50', 'p99', 'in server p50/p99'];
+  const head = [
+    'case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'JSON bytes', 'sent', 'peak RSS', 'SQL/call', 'loop p99', 'target',
+    'computed: req/s', 'p50', 'p99', 'in server p50/p99', 'of floor', 'SQL/call', 'loop p99', 'target',
+  ];
+  const target = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows = result.cases.map((c) => [
     c.name,
     fmt(c.requestsPerSecond, 0),
@@ -281,17 +317,25 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
     fmt(c.bytes, 0),
     fmt(c.wireBytes, 0),
     mb(c.peakRss),
-    c.name === 'organisations' ? '' : c.meetsTarget ? 'met' : 'MISSED',
+    fmt(c.statementsPerCall),
+    fmt(c.loopDelayP99),
+    target(c.meetsTarget),
     fmt(c.computed.requestsPerSecond, 0),
     String(c.computed.p50),
     String(c.computed.p99),
     `${c.computed.server.p50}/${c.computed.server.p99}`,
+    `${(c.computed.ratioToFloor * 100).toFixed(0)}%`,
+    fmt(c.computed.statementsPerCall),
+    fmt(c.computed.loopDelayP99),
+    target(c.computed.meetsTarget),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [
     `${result.backend}: ${connections} connections, ${durationSeconds} s each after a warm-up, gzip accepted (answers over 1 KB are sent gzipped). bare = a bare Fastify route answering the same bytes;`,
-    `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms and >= ${TARGET_SHARE_OF_FLOOR * 100}% of floor.`,
+    `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms, >= ${TARGET_SHARE_OF_FLOOR * 100}% of floor`,
+    `(organisations: >= ${TARGET_ORGANISATIONS_OF_BARE * 100}% of bare), server event-loop delay p99 < ${TARGET_LOOP_DELAY_P99_MS} ms, no errors. SQL/call = statements the server sent per request answered;`,
+    `loop p99 = the server's event-loop delay (monitorEventLoopDelay, 10 ms sampling, the excess over it) during the measurement, ms.`,
     `The server as shipped keeps answers while the data stands still (RESULT_CACHE_MB=${DEFAULT_RESULT_CACHE_MB}); "computed" is a second server with RESULT_CACHE_MB=0, every call computed.`,
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
@@ -326,7 +370,8 @@ async function main(): Promise<void> {
     }
   }
   const sqlite = backends.find((b) => b.backend === 'sqlite');
-  const missed = sqlite?.cases.filter((c) => c.name !== 'organisations' && !c.meetsTarget).map((c) => c.name) ?? [];
+  const missed = sqlite?.cases.filter((c) => !c.meetsTarget).map((c) => c.name) ?? [];
+  const missedComputed = sqlite?.cases.filter((c) => !c.computed.meetsTarget).map((c) => c.name) ?? [];
   const plTarget = sqlite?.reports.filter((r) => r.name.startsWith('P&L')).every((r) => r.ratio <= 3) ?? false;
   const summary = {
     generatedAt: new Date().toISOString(),
@@ -334,7 +379,16 @@ async function main(): Promise<void> {
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.platform()} ${os.release()}` },
     config: { ...config, output: path.relative(process.cwd(), config.output) || '.' },
     dataset: { params: meta.params, counts, buildSeconds: meta.buildSeconds },
-    targets: { p99Ms: TARGET_P99_MS, shareOfFloor: TARGET_SHARE_OF_FLOOR, plWithinFloorFactor: 3, sqliteCasesMissed: missed, sqlitePlWithin3x: plTarget },
+    targets: {
+      p99Ms: TARGET_P99_MS,
+      shareOfFloor: TARGET_SHARE_OF_FLOOR,
+      organisationsOfBare: TARGET_ORGANISATIONS_OF_BARE,
+      loopDelayP99Ms: TARGET_LOOP_DELAY_P99_MS,
+      plWithinFloorFactor: 3,
+      sqliteCasesMissed: missed,
+      sqliteComputedCasesMissed: missedComputed,
+      sqlitePlWithin3x: plTarget,
+    },
     backends,
   };
   writeFileSync(path.join(config.output, 'results.json'), JSON.stringify(summary, null, 2));
@@ -349,7 +403,10 @@ async function main(): Promise<void> {
     resultsChart(chartRows, `Ledgerline under load: ${fmt(counts.lines, 0)} ledger lines, ${fmt(counts.bankTransactions, 0)} bank transactions, ${config.connections} connections`),
   );
   log(`bench: done in ${((Date.now() - began) / 1000).toFixed(0)} s; ${path.relative(process.cwd(), config.output)}/results.json, results.svg, plans-*.md`);
-  if (sqlite) log(missed.length ? `SQLite targets missed by: ${missed.join(', ')}` : 'SQLite: every case met p99 < 100 ms and 25% of the floor');
+  if (sqlite) {
+    log(missed.length ? `SQLite targets missed by: ${missed.join(', ')}` : 'SQLite: every case met its target (answers kept)');
+    log(missedComputed.length ? `SQLite targets missed computed on every call by: ${missedComputed.join(', ')}` : 'SQLite: every case met its target computed on every call');
+  }
   process.exit(0);
 }
 

@@ -7,6 +7,8 @@
  */
 import { createLogger } from '../../src/http/logger.js';
 import { createServer } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/http/app.js';
 import { defaultRateLimits } from '../../src/config.js';
 import { openStore } from '../../src/store/db.js';
@@ -23,9 +25,25 @@ export interface ServerSettings {
 }
 
 const settings = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerSettings;
-const store = settings.pgUrl
+const opened = settings.pgUrl
   ? openStore({ databaseUrl: settings.pgUrl, pgSchema: settings.pgSchema!, poolSize: 10 })
   : openStore({ sqlitePath: settings.sqlitePath! });
+
+// every SQL statement the server sends is counted (a Kysely plugin sees raw sql`` too), so the
+// bench can print statements per call; run.ts reads and resets the count around each measurement
+let statements = 0;
+const counter: KyselyPlugin = {
+  transformQuery: (args) => {
+    statements += 1;
+    return args.node;
+  },
+  transformResult: async (args) => args.result,
+};
+const store = { ...opened, db: opened.db.withPlugin(counter) };
+
+// how long the event loop was kept from turning, sampled every 10 ms, reset with the count
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 
 // the issuer and audience carry the port, so it is chosen before the app is built
 const port = await new Promise<number>((resolve, reject) => {
@@ -55,7 +73,7 @@ async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     await app.close().catch(() => {});
-    await store.close().catch(() => {});
+    await opened.close().catch(() => {});
   }
   process.exit(code);
 }
@@ -63,6 +81,16 @@ async function stop(code: number): Promise<never> {
 process.on('message', (message: { type: string }) => {
   if (message.type === 'rss') process.send?.({ type: 'rss', rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
   if (message.type === 'stop') void stop(0);
+  if (message.type === 'stats') {
+    // nanoseconds; the histogram's floor is the sampling resolution (10 ms), so report the excess over it
+    const ms = (ns: number) => Math.max(0, ns / 1e6 - 10);
+    process.send?.({ type: 'stats', statements, loopDelayP99: ms(loopDelay.percentile(99)), loopDelayMax: ms(loopDelay.max) });
+  }
+  if (message.type === 'stats-reset') {
+    statements = 0;
+    loopDelay.reset();
+    process.send?.({ type: 'stats-reset' });
+  }
 });
 process.on('disconnect', () => void stop(0));
 setTimeout(() => void stop(2), settings.maxSeconds * 1000).unref();

@@ -12,7 +12,12 @@ import { xeroAccountingFor } from './xero/config.js';
 import { connectedAccounting } from './connections/connector.js';
 import type { AccountingConnectionSettings, Vendor } from '../domain/accounting-vendors.js';
 
-type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'>;
+/**
+ * keepAtVersion, when given, is the organisation's data_version as the caller read it, vouched for
+ * as the version of the data read through db: the builtin ledger then keeps its chart and contacts
+ * while it stands (builtin/kept-lists.ts)
+ */
+type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'> & { keepAtVersion?: number | string | undefined };
 /** Xero and QuickBooks connections made in the settings (src/accounting/connections/), and the primary database their token refreshes are written to. */
 export interface ConnectionContext {
   settings?: AccountingConnectionSettings | undefined;
@@ -35,7 +40,7 @@ function vendorFactory(vendor: Vendor, fromSettings: (organisation: ConnectedOrg
 }
 
 const FACTORIES = new Map<string, Factory>([
-  ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id)],
+  ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id, organisation.keepAtVersion)],
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
   ['xero', vendorFactory('xero', xeroAccountingFor)],

@@ -8,7 +8,8 @@ import { accountingSystemFor } from '../accounting/index.js';
 import type { AccountingConnectionSettings } from '../domain/accounting-vendors.js';
 import { AccountingSystemError } from '../accounting/types.js';
 import { todayIn } from '../domain/dates.js';
-import { getOrganisation, toOrganisation } from '../store/organisations.js';
+import type { Role } from '../domain/access.js';
+import { getCallAccess, getOrganisation, toOrganisation } from '../store/organisations.js';
 import { isRoleAllowed } from '../store/role-policy.js';
 import type { Database, OrganisationRow } from '../store/schema.js';
 import { getMembership } from '../store/users.js';
@@ -57,6 +58,8 @@ export interface Call extends CallInput {
   /** the organisation the call acts for; null for an operation about the caller */
   organisationId: string | null;
   row?: OrganisationRow;
+  /** the caller's membership role and the policy's word on it, read with the row by loadOrganisation */
+  access?: { organisationId: string; operation: string; role: Role | null; allowed: boolean };
   parsed?: unknown;
   answer?: unknown;
 }
@@ -64,12 +67,24 @@ export interface Call extends CallInput {
 /** One rule of a call. Steps run in their declared order; the first to refuse ends the call. */
 export type Step<C extends Call = Call> = (call: C) => void | Promise<void>;
 
-/** The organisation named exists. */
+/**
+ * The organisation named exists. Its row, the caller's live membership role and whether the role
+ * policy allows the operation are read here in one statement (getCallAccess); the next two steps
+ * judge what was read, in order, so each refusal stays what it was.
+ */
 export async function loadOrganisation(call: Call): Promise<void> {
   if (call.organisationId === null) return;
-  const row = await getOrganisation(call.env.db, call.organisationId);
-  if (!row) throw new OperationError('organisation_not_found', `organisation ${call.organisationId} does not exist`);
-  call.row = row;
+  const userId = call.principal.kind === 'user' ? call.principal.userId : null;
+  const access = await getCallAccess(call.env.db, call.organisationId, userId, call.op.name);
+  if (!access) throw new OperationError('organisation_not_found', `organisation ${call.organisationId} does not exist`);
+  call.row = access.row;
+  if (userId !== null) call.access = { organisationId: call.organisationId, operation: call.op.name, role: access.role, allowed: access.allowed };
+}
+
+/** What loadOrganisation read for this very call (organisation and operation), if it did. */
+function accessRead(call: Call): NonNullable<Call['access']> | undefined {
+  const a = call.access;
+  return a && a.organisationId === call.organisationId && a.operation === call.op.name ? a : undefined;
 }
 
 /**
@@ -78,17 +93,19 @@ export async function loadOrganisation(call: Call): Promise<void> {
  */
 export async function checkMembership(call: Call): Promise<void> {
   if (call.organisationId === null || call.principal.kind !== 'user') return;
-  const membership = await getMembership(call.env.db, call.organisationId, call.principal.userId);
-  if (!membership) throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
-  call.principal = { ...call.principal, role: membership.role };
+  const read = accessRead(call);
+  const role = read ? read.role : ((await getMembership(call.env.db, call.organisationId, call.principal.userId))?.role ?? null);
+  if (role === null) throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
+  call.principal = { ...call.principal, role };
 }
 
 /** The organisation's role policy lets the person's role call this operation (API clients have no role). */
 export async function checkRole(call: Call): Promise<void> {
   const { op, principal, organisationId } = call;
   if (organisationId === null || principal.kind !== 'user') return;
-  if (!(await isRoleAllowed(call.env.db, organisationId, op.name, principal.role)))
-    throw new OperationError('role_not_allowed', `your role (${principal.role}) may not call ${op.name} in this organisation`);
+  const read = accessRead(call);
+  const allowed = read && read.role === principal.role ? read.allowed : await isRoleAllowed(call.env.db, organisationId, op.name, principal.role);
+  if (!allowed) throw new OperationError('role_not_allowed', `your role (${principal.role}) may not call ${op.name} in this organisation`);
 }
 
 /** The input is what the operation declares, every bad parameter named at once. */
@@ -114,7 +131,12 @@ export async function answer(call: Call): Promise<void> {
     principal,
     today: env.today ?? todayIn(organisation.timeZone, env.now?.() ?? new Date()),
     baseUrl: env.baseUrl,
-    accounting: accountingSystemFor(readDb, row, env.accountingTimeoutMs, { settings: env.accountingConnections, primary: env.db }),
+    // a read on the primary reads at the version loadOrganisation read with the row: the builtin ledger
+    // keeps its chart and contacts while that version stands; a change, or a replica that may lag, keeps nothing
+    accounting: accountingSystemFor(readDb, !changes && readDb === env.db ? { ...row, keepAtVersion: row.data_version } : row, env.accountingTimeoutMs, {
+      settings: env.accountingConnections,
+      primary: env.db,
+    }),
   };
   const run = async () => {
     try {

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { isValidTimeZone } from '../domain/dates.js';
 import { isCurrencyCode } from '../domain/money.js';
-import type { Organisation } from '../domain/access.js';
+import type { Organisation, Role } from '../domain/access.js';
 import { newId, nowIso } from './ids.js';
 import type { Database, OrganisationRow } from './schema.js';
 
@@ -58,6 +58,46 @@ export async function createOrganisation(db: Kysely<Database>, input: NewOrganis
 
 export async function getOrganisation(db: Kysely<Database>, id: string): Promise<OrganisationRow | undefined> {
   return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * What every call checks before it runs, in one statement: the organisation's row, the person's
+ * live membership role in it (null when not a member, or when no person is named) and whether the
+ * organisation's role policy lets that role call the operation. Read on every call, never kept.
+ */
+export interface CallAccess {
+  row: OrganisationRow;
+  /** the member's role; null when the user is not a member (or userId was null) */
+  role: Role | null;
+  /** the role policy allows `role` to call the operation (false when role is null) */
+  allowed: boolean;
+}
+
+export async function getCallAccess(
+  db: Kysely<Database>,
+  organisationId: string,
+  userId: string | null,
+  operation: string,
+): Promise<CallAccess | undefined> {
+  if (userId === null) {
+    const row = await getOrganisation(db, organisationId);
+    return row ? { row, role: null, allowed: false } : undefined;
+  }
+  // written as SQL: the builder's nodes for a join with a correlated EXISTS cost more to build on
+  // every call than the statement takes to run (measured in docs/performance.md)
+  const { rows } = await sql<OrganisationRow & { call_member_role: string | null; call_role_allowed: number | string }>`
+    select o.*, m.role as call_member_role,
+      case when exists (
+        select 1 from operation_roles r where r.organisation_id = o.id and r.operation = ${operation} and r.role = m.role
+      ) then 1 else 0 end as call_role_allowed
+    from organisations o
+    left join memberships m on m.organisation_id = o.id and m.user_id = ${userId}
+    where o.id = ${organisationId}`.execute(db);
+  const found = rows[0];
+  if (!found) return undefined;
+  const { call_member_role, call_role_allowed, ...row } = found;
+  const role = (call_member_role ?? null) as Role | null;
+  return { row: row as OrganisationRow, role, allowed: role !== null && Number(call_role_allowed) === 1 };
 }
 
 /** The organisations with this name, compared as people read names: whole, trimmed, in any case. */

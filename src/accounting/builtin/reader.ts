@@ -14,6 +14,7 @@ import {
   type LineQuery,
   type TransactionType,
 } from '../types.js';
+import { keptList } from './kept-lists.js';
 import { matchingLines, readLineTotals } from './line-totals.js';
 import { readAccountTotals } from './range-totals.js';
 
@@ -23,6 +24,12 @@ export class BuiltinAccounting implements AccountingSystem {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly organisationId: string,
+    /**
+     * the organisation's data version as this call read it, when the caller vouches that it is the
+     * version of the data read here (a read on the primary): the chart and contacts are then kept
+     * while it stands (kept-lists.ts); without it they are read from the tables
+     */
+    private readonly dataVersion?: number | string,
   ) {}
 
   /** constant: every write to these tables moves organisations.data_version (migration 006) */
@@ -35,6 +42,11 @@ export class BuiltinAccounting implements AccountingSystem {
   }
 
   async chartOfAccounts(): Promise<ChartAccount[]> {
+    if (this.dataVersion === undefined) return this.readChart();
+    return (await keptList(this.db, this.organisationId, String(this.dataVersion), 'chart', () => this.readChart())) as ChartAccount[];
+  }
+
+  private async readChart(): Promise<ChartAccount[]> {
     const rows = await this.db
       .selectFrom('acct_accounts')
       .selectAll()
@@ -60,6 +72,11 @@ export class BuiltinAccounting implements AccountingSystem {
   }
 
   async contacts(): Promise<Contact[]> {
+    if (this.dataVersion === undefined) return this.readContacts();
+    return (await keptList(this.db, this.organisationId, String(this.dataVersion), 'contacts', () => this.readContacts())) as Contact[];
+  }
+
+  private async readContacts(): Promise<Contact[]> {
     const rows = await this.db
       .selectFrom('acct_contacts')
       .select(['id', 'name', 'kind'])
