@@ -8,10 +8,10 @@
  */
 import type { Contact, PayableBill } from '../types.js';
 import { AccountingSystemError } from '../types.js';
-import { convertedSplits, homeAmount, type ValuedSplit } from './amounts.js';
 import type { Book, BookContext } from './book.js';
 import { Owners, readContacts } from './contacts.js';
-import { divide, fraction, multiply, signOf, sumOf, toSafeNumber, toUnits, type Fraction } from './fractions.js';
+import { fraction, multiply, signOf, toSafeNumber, toUnits } from './fractions.js';
+import { homeValueOfLot, lotBalances, postingSplits } from './lots.js';
 import { bookDate } from './post-dates.js';
 import { minorDigits } from '../../domain/money.js';
 
@@ -100,47 +100,17 @@ export function supplierName(doc: PurchaseDocument): string {
   return doc.owner.kind === 'employee' ? `${doc.owner.name} — ${documentNumber(doc)}` : doc.owner.name;
 }
 
-interface PostingSplit extends ValuedSplit {
-  guid: string;
-  tx_guid: string;
-  lot_guid: string | null;
-}
-
 /** Bills and expense vouchers whose posted lot still has a balance owed, with that balance. */
 export function readPayables(db: Book, ctx: BookContext): PayableBill[] {
   const docs = readPurchaseDocuments(db).filter((d) => !d.creditNote && d.postLot !== null);
   if (docs.length === 0) return [];
   // every split of every lot: the posting, payments, lot links to credit notes (voided ones aside)
-  const lotSplits = db
-    .prepare(
-      `SELECT s.lot_guid, s.quantity_num, s.quantity_denom FROM splits s
-       WHERE s.lot_guid IN (SELECT value FROM json_each(@lots)) AND s.reconcile_state <> 'v'`,
-    )
-    .safeIntegers(true)
-    .all({ lots: JSON.stringify(docs.map((d) => d.postLot)) }) as { lot_guid: string; quantity_num: bigint; quantity_denom: bigint }[];
-  const balances = new Map<string, Fraction[]>();
-  for (const s of lotSplits) {
-    const list = balances.get(s.lot_guid) ?? [];
-    list.push(fraction(s.quantity_num, s.quantity_denom));
-    balances.set(s.lot_guid, list);
-  }
-  const postings = new Map(
-    (
-      db
-        .prepare(
-          `SELECT s.guid, s.tx_guid, s.lot_guid, a.commodity_guid AS account_commodity, t.currency_guid AS tx_currency,
-                  s.value_num, s.value_denom, s.quantity_num, s.quantity_denom
-           FROM splits s JOIN transactions t ON t.guid = s.tx_guid JOIN accounts a ON a.guid = s.account_guid
-           WHERE s.tx_guid IN (SELECT value FROM json_each(@txs)) AND s.lot_guid IS NOT NULL`,
-        )
-        .safeIntegers(true)
-        .all({ txs: JSON.stringify(docs.map((d) => d.postTxn)) }) as PostingSplit[]
-    ).map((s) => [`${s.tx_guid}/${s.lot_guid}`, s]),
-  );
+  const balances = lotBalances(db, docs.map((d) => d.postLot!));
+  const postings = postingSplits(db, docs.map((d) => d.postTxn));
   const payables: PayableBill[] = [];
   for (const doc of docs) {
     // owed is a credit on the payable account: negative quantity
-    const owed = sumOf(balances.get(doc.postLot!) ?? []);
+    const owed = balances.get(doc.postLot!) ?? fraction(0, 1);
     if (signOf(owed) >= 0) continue;
     const posting = postings.get(`${doc.postTxn}/${doc.postLot}`);
     if (!posting) throw new AccountingSystemError(`the GnuCash bill ${doc.id} has no posting split in its lot`);
@@ -156,23 +126,9 @@ export function readPayables(db: Book, ctx: BookContext): PayableBill[] {
       dueDate: doc.dueDate ?? doc.postDate,
       currency: doc.currency,
       originalAmount: toSafeNumber(toUnits(original, 10n ** BigInt(minorDigits(doc.currency)))),
-      amountDue: toSafeNumber(homeDue(db, ctx, posting, due)),
+      amountDue: toSafeNumber(homeValueOfLot(db, ctx, posting, due)),
       note: doc.notes,
     });
   }
   return payables;
-}
-
-/**
- * The amount due in home-currency minor units. A bill in the home currency: the lot balance itself.
- * A bill in another currency (its payable account is in that currency): the lot balance at the rate
- * the bill was booked at, as Ledgerline keeps every foreign balance (docs/gnucash.md, Amounts).
- */
-function homeDue(db: Book, ctx: BookContext, posting: PostingSplit, due: Fraction): bigint {
-  if (posting.account_commodity === ctx.homeGuid) return toUnits(due, ctx.scale);
-  const postedHome = homeAmount(posting, ctx) ?? convertedSplits(db, ctx, { txGuids: [posting.tx_guid] }).find((c) => c.guid === posting.guid)?.amount;
-  if (postedHome === undefined) throw new AccountingSystemError(`the GnuCash split ${posting.guid} could not be converted to ${ctx.homeCurrency}`);
-  const quantity = fraction(posting.quantity_num, posting.quantity_denom);
-  // home minor units per unit of the account's commodity, times what is due
-  return toUnits(multiply(divide(fraction(postedHome, ctx.scale), quantity), due), ctx.scale);
 }
