@@ -4,7 +4,7 @@
  * its settings has none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
-import { AccountingSystemError } from '../types.js';
+import { parseVendorSettings } from '../vendor-settings.js';
 
 export const QUICKBOOKS_API = 'https://quickbooks.api.intuit.com/v3';
 /** the API's minor version every call asks for */
@@ -30,16 +30,5 @@ export type QuickBooksConfig = z.infer<typeof quickBooksConfigSchema>;
 
 /** The settings from the stored JSON text, or an AccountingSystemError saying what is wrong. */
 export function parseQuickBooksConfig(text: string | null): QuickBooksConfig {
-  let raw: unknown;
-  try {
-    raw = text === null ? null : JSON.parse(text);
-  } catch {
-    throw new AccountingSystemError("The organisation's QuickBooks settings are not valid JSON.");
-  }
-  const parsed = quickBooksConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('; ');
-    throw new AccountingSystemError(`The organisation's QuickBooks settings are invalid (${detail}).`);
-  }
-  return parsed.data;
+  return parseVendorSettings(quickBooksConfigSchema, 'QuickBooks', text);
 }

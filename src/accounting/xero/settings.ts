@@ -4,7 +4,7 @@
  * none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
-import { AccountingSystemError } from '../types.js';
+import { parseVendorSettings } from '../vendor-settings.js';
 
 export const XERO_API = 'https://api.xero.com/api.xro/2.0';
 
@@ -27,16 +27,5 @@ export type XeroConfig = z.infer<typeof xeroConfigSchema>;
 
 /** The settings from the stored JSON text, or an AccountingSystemError saying what is wrong. */
 export function parseXeroConfig(text: string | null): XeroConfig {
-  let raw: unknown;
-  try {
-    raw = text === null ? null : JSON.parse(text);
-  } catch {
-    throw new AccountingSystemError("The organisation's Xero settings are not valid JSON.");
-  }
-  const parsed = xeroConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('; ');
-    throw new AccountingSystemError(`The organisation's Xero settings are invalid (${detail}).`);
-  }
-  return parsed.data;
+  return parseVendorSettings(xeroConfigSchema, 'Xero', text);
 }

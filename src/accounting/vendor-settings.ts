@@ -1,0 +1,18 @@
+/** A vendor connector's settings (organisations.accounting_config) read against its schema, or an AccountingSystemError saying what is wrong. */
+import type { z } from 'zod';
+import { AccountingSystemError } from './types.js';
+
+export function parseVendorSettings<S extends z.ZodType>(schema: S, vendor: string, text: string | null): z.infer<S> {
+  let raw: unknown;
+  try {
+    raw = text === null ? null : JSON.parse(text);
+  } catch {
+    throw new AccountingSystemError(`The organisation's ${vendor} settings are not valid JSON.`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('; ');
+    throw new AccountingSystemError(`The organisation's ${vendor} settings are invalid (${detail}).`);
+  }
+  return parsed.data;
+}
