@@ -102,7 +102,8 @@ describe('a Xero organisation over REST within its call budget', () => {
     useCallBudget(new MemoryCallBudget());
     try {
       const org = await provisionOrganisation(store.db, { name: 'Xero Budget Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) }).where('id', '=', org.id).execute();
+      // mirrorMaxAgeMs 0: every call asks Xero what changed (a fresh mirror would ask nothing: below)
+      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 }) }).where('id', '=', org.id).execute();
       const token = await clientToken(store, server.baseUrl, org.id, ['service.read']);
       let answered = 0;
       let refusal: Awaited<ReturnType<typeof sendJson>> | undefined;
@@ -119,6 +120,18 @@ describe('a Xero organisation over REST within its call budget', () => {
       assert.equal(refusal.body.retryAfter, wait);
       assert.ok(answered > 0);
       assert.ok(xero.requests.length <= 60, `Xero saw ${xero.requests.length} requests`);
+
+      // the same calls on an organisation whose mirror may be a minute old: one pass, then none
+      const kept = await provisionOrganisation(store.db, { name: 'Xero Mirror Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) }).where('id', '=', kept.id).execute();
+      useCallBudget(new MemoryCallBudget());
+      const keptToken = await clientToken(store, server.baseUrl, kept.id, ['service.read']);
+      const before = xero.requests.length;
+      const statuses = [];
+      for (let i = 0; i < 80; i++) statuses.push((await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', keptToken)).status);
+      assert.deepEqual(new Set(statuses), new Set([200]), 'all 80 answered');
+      assert.deepEqual(new Set(xero.requests.slice(before).map((q) => q.path)), new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/Journals']));
+      assert.ok(xero.requests.length - before < 10, `one pass: ${xero.requests.length - before} requests`);
     } finally {
       await server.close();
       await store.close();

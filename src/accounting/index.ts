@@ -26,7 +26,7 @@ export interface ConnectionContext {
 type Factory = (db: Kysely<Database>, organisation: ConnectedOrganisation, connections?: ConnectionContext) => AccountingSystem;
 
 /** Settings that carry their own access token (tests set them directly) are used as given; otherwise the connection made in the settings. */
-function vendorFactory(vendor: Vendor, fromSettings: (organisation: ConnectedOrganisation) => AccountingSystem): Factory {
+function vendorFactory(vendor: Vendor, fromSettings: (db: Kysely<Database>, organisation: ConnectedOrganisation) => AccountingSystem): Factory {
   return (db, organisation, connections) => {
     let ownToken = false;
     try {
@@ -34,7 +34,7 @@ function vendorFactory(vendor: Vendor, fromSettings: (organisation: ConnectedOrg
     } catch {
       ownToken = false;
     }
-    if (ownToken || !connections?.settings) return fromSettings(organisation);
+    if (ownToken || !connections?.settings) return fromSettings(connections?.primary ?? db, organisation);
     return connectedAccounting(connections.primary ?? db, connections.settings, organisation, vendor);
   };
 }
@@ -44,7 +44,7 @@ const FACTORIES = new Map<string, Factory>([
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
   ['xero', vendorFactory('xero', xeroAccountingFor)],
-  ['quickbooks', vendorFactory('quickbooks', quickBooksAccountingFor)],
+  ['quickbooks', vendorFactory('quickbooks', (_db, organisation) => quickBooksAccountingFor(organisation))],
 ]);
 
 export const ACCOUNTING_SYSTEMS = ['builtin', 'gnucash'] as const;

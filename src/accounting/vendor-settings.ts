@@ -1,5 +1,5 @@
 /** A vendor connector's settings (organisations.accounting_config) read against its schema, or an AccountingSystemError saying what is wrong. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AccountingSystemError } from './types.js';
 
 export function parseVendorSettings<S extends z.ZodType>(schema: S, vendor: string, text: string | null): z.infer<S> {
@@ -16,3 +16,12 @@ export function parseVendorSettings<S extends z.ZodType>(schema: S, vendor: stri
   }
   return parsed.data;
 }
+
+/** How old the organisation's local mirror may be before a call brings it up to date (mirror/mirror.ts). */
+export const mirrorMaxAgeSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(86_400_000)
+  .optional()
+  .describe('how old the local mirror may be before a call asks the vendor what changed (ms, default 60000; 0: every call)');

@@ -33,6 +33,8 @@ export interface AccountingConnectionSettings {
   fetch?: typeof fetch;
   /** how long a refresh may hold its claim before another instance may take over (ms) */
   leaseMs?: number;
+  /** how old a connected organisation's local mirror may be before a call brings it up to date (ms; LEDGERLINE_MIRROR_MAX_AGE_SECONDS) */
+  mirrorMaxAgeMs?: number;
 }
 
 export const DEFAULTS: Record<Vendor, Omit<VendorClient, 'clientId' | 'clientSecret'>> = {
@@ -95,6 +97,12 @@ export function readAccountingConnections(env: NodeJS.ProcessEnv, production: bo
     if (production) problems.push('LEDGERLINE_CONNECTION_KEYS is required in production when Xero or QuickBooks is configured (keyid:base64key, first seals)');
     else keys = ConnectionKeys.random();
   }
+  let mirrorMaxAgeMs: number | undefined;
+  const maxAge = env.LEDGERLINE_MIRROR_MAX_AGE_SECONDS?.trim();
+  if (maxAge) {
+    if (!/^\d+$/.test(maxAge) || Number(maxAge) > 86_400) problems.push('LEDGERLINE_MIRROR_MAX_AGE_SECONDS must be a whole number of seconds from 0 to 86400');
+    else mirrorMaxAgeMs = Number(maxAge) * 1000;
+  }
   if (problems.length || !keys) return { settings: undefined, problems };
-  return { settings: { keys, ...vendors }, problems };
+  return { settings: { keys, ...vendors, ...(mirrorMaxAgeMs === undefined ? {} : { mirrorMaxAgeMs }) }, problems };
 }

@@ -10,6 +10,7 @@ import * as m007 from './migrations/007-credentials-at-rest.js';
 import * as m008 from './migrations/008-client-verifications.js';
 import * as m009 from './migrations/009-write-operations.js';
 import * as m010 from './migrations/010-accounting-connections.js';
+import * as m011 from './migrations/011-accounting-mirrors.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -23,6 +24,7 @@ const MIGRATIONS = {
   '008-client-verifications': m008,
   '009-write-operations': m009,
   '010-accounting-connections': m010,
+  '011-accounting-mirrors': m011,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -74,6 +74,10 @@ export interface AcctTransactionRow {
   /** home-currency units per unit of currency, decimal text */
   exchange_rate: string;
   created_at: string;
+  /** a mirrored vendor transaction's link to the vendor's own page (migration 011) */
+  link?: string | null;
+  /** a mirrored vendor transaction's system document (SystemDocument.documentId), when it posted one */
+  document_id?: string | null;
 }
 
 export interface AcctLineRow {

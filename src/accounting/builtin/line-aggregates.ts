@@ -47,29 +47,34 @@ export function withAggregates(db: Db): Kysely<AggregatesDatabase> {
 
 type AggregatedLine = Pick<AcctLineRow, 'organisation_id' | 'account_id' | 'date' | 'type' | 'contact_id' | 'amount'>;
 
-/** Adds the lines to every aggregate; call it in the transaction that inserts the lines. */
-export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, lines: AggregatedLine[]): Promise<void> {
+/**
+ * Adds the lines to every aggregate; call it in the transaction that inserts the lines. With sign
+ * -1 it takes them off again, in the transaction that deletes them (the mirror replacing a
+ * transaction the vendor changed: mirror/ledger.ts).
+ */
+export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, lines: AggregatedLine[], sign: 1 | -1 = 1): Promise<void> {
   const totals = new Map<string, AcctMonthTotalRow>();
   const days = new Map<string, AcctDayTotalRow>();
   const months = new Map<string, AcctMonthLineTotalRow>();
-  for (const line of lines) {
+  for (const { amount: lineAmount, ...line } of lines) {
+    const amount = sign * lineAmount;
     const month = monthKey(line.date);
     const totalKey = `${line.organisation_id}\u0000${line.account_id}\u0000${month}`;
     const total = totals.get(totalKey);
-    if (total) total.amount += line.amount;
-    else totals.set(totalKey, { organisation_id: line.organisation_id, account_id: line.account_id, month, amount: line.amount });
+    if (total) total.amount += amount;
+    else totals.set(totalKey, { organisation_id: line.organisation_id, account_id: line.account_id, month, amount });
     const dayKey = `${line.organisation_id}\u0000${line.account_id}\u0000${line.date}`;
     const day = days.get(dayKey);
-    if (day) day.amount += line.amount;
-    else days.set(dayKey, { organisation_id: line.organisation_id, account_id: line.account_id, date: line.date, amount: line.amount });
+    if (day) day.amount += amount;
+    else days.set(dayKey, { organisation_id: line.organisation_id, account_id: line.account_id, date: line.date, amount });
     const contact = groupKey('supplier', { contactId: line.contact_id, date: line.date });
     const monthKeyText = `${line.organisation_id}\u0000${line.account_id}\u0000${month}\u0000${line.type}\u0000${contact}`;
     const row = months.get(monthKeyText);
     if (row) {
-      row.amount += line.amount;
-      row.count += 1;
+      row.amount += amount;
+      row.count += sign;
     } else {
-      months.set(monthKeyText, { organisation_id: line.organisation_id, account_id: line.account_id, month, type: line.type, contact_key: contact, amount: line.amount, count: 1 });
+      months.set(monthKeyText, { organisation_id: line.organisation_id, account_id: line.account_id, month, type: line.type, contact_key: contact, amount, count: sign });
     }
   }
   for (const chunk of chunks([...totals.values()], Math.floor(dialect.maxParameters / 4))) {

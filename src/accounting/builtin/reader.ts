@@ -114,6 +114,8 @@ export class BuiltinAccounting implements AccountingSystem {
         'l.amount',
         'l.currency',
         'l.amount_in_currency',
+        't.link',
+        't.document_id',
       ])
       .orderBy('l.date', 'desc')
       .orderBy('l.transaction_id', 'desc')
@@ -133,7 +135,9 @@ export class BuiltinAccounting implements AccountingSystem {
       amount: Number(r.amount),
       currency: r.currency,
       amountInCurrency: Number(r.amount_in_currency),
-      link: null,
+      // set on transactions a vendor mirror wrote (mirror/ledger.ts); null on the builtin ledger's own
+      link: r.link ?? null,
+      documentId: r.document_id ?? null,
     }));
   }
 }

@@ -10,6 +10,7 @@ import { budgetedFetch, QUICKBOOKS_LIMITS, XERO_LIMITS } from '../call-budget.js
 import { QuickBooksAccounting } from '../quickbooks/reader.js';
 import type { AccountingSystem } from '../types.js';
 import { XeroAccounting } from '../xero/reader.js';
+import { DEFAULT_MIRROR_MAX_AGE_MS } from '../mirror/mirror.js';
 import { accessTokenFor, getConnection } from './tokens.js';
 import { AccountingSystemError } from '../types.js';
 import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
@@ -30,7 +31,11 @@ export function connectedAccounting(db: Kysely<Database>, settings: AccountingCo
     // the token in the settings is a placeholder: `authorised` replaces it on every request, after
     // the call has its place in the connection's budget (src/accounting/call-budget.ts)
     return vendor === 'xero'
-      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, `xero:${row.tenant_id}`, XERO_LIMITS))
+      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, `xero:${row.tenant_id}`, XERO_LIMITS), {
+          db,
+          organisationId: organisation.id,
+          maxAgeMs: settings.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS,
+        })
       : new QuickBooksAccounting(
           { realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
           organisation.home_currency,

@@ -1,158 +1,90 @@
 /**
- * The Xero connector: an organisation's books in Xero, read over the Accounting API on every call
- * (no local mirror yet: docs/xero.md). The chart from /Accounts; ledger lines and account totals
- * from /Journals, Xero's general ledger (every posted line, home currency, debit positive), so
- * reports and the ledger come from the same lines and Xero's own report totals are what they add up
- * to; contacts from /Contacts; bills to pay from ACCPAY /Invoices (AmountDue). Each call of the
- * interface reads what it needs once (kept for the life of this object, which is one operation).
+ * The Xero connector: an organisation's books in Xero, read from the local mirror (mirror/,
+ * docs/xero.md), which a call first brings up to date when it is older than its maximum age (a
+ * pass: sync.ts). The chart from Xero's /Accounts; ledger lines and account totals from /Journals,
+ * Xero's general ledger (every posted line, home currency, debit positive), written into the
+ * mirror's ledger so reports and the ledger come from the same lines and Xero's own report totals
+ * are what they add up to; contacts from /Contacts; bills to pay from ACCPAY /Invoices (AmountDue).
  */
+import type { Kysely } from 'kysely';
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
-import { groupedLines, matchingLines, totalsOfLines } from '../lines-in-memory.js';
+import type { Database } from '../../store/schema.js';
+import { Mirror } from '../mirror/mirror.js';
+import { MirroredLedger } from '../mirror/mirrored-ledger.js';
+import { readRecords } from '../mirror/store.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
 import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
-import { accountTypeFor, classificationOf, minorUnits, transactionTypeFor, xeroDate } from './mapping.js';
+import { accountTypeFor, classificationOf, minorUnits, xeroDate } from './mapping.js';
+import { XERO_LISTS, type XeroAccount, type XeroBankTransaction, type XeroInvoice } from './records.js';
+import { XeroMirrorSource } from './sync.js';
 
-interface XeroAccount {
-  AccountID: string;
-  Code?: string;
-  Name: string;
-  Type?: string;
-  Class?: string;
-  Status?: string;
-  BankAccountType?: string;
-  SystemAccount?: string;
+/** Where the organisation's mirror is kept, and how old it may be before a call brings it up to date. */
+export interface MirrorPlace {
+  db: Kysely<Database>;
+  organisationId: string;
+  maxAgeMs: number;
 }
-
-interface XeroContact {
-  ContactID: string;
-  Name?: string;
-  IsSupplier?: boolean;
-  IsCustomer?: boolean;
-}
-
-interface XeroInvoice {
-  InvoiceID: string;
-  Type?: string;
-  InvoiceNumber?: string;
-  Reference?: string;
-  Contact?: XeroContact;
-  Date?: string;
-  DueDate?: string;
-  Status?: string;
-  Total?: number;
-  AmountDue?: number;
-  CurrencyCode?: string;
-  CurrencyRate?: number;
-  Payments?: { PaymentID?: string }[];
-}
-
-interface XeroBankTransaction {
-  BankTransactionID: string;
-  Contact?: XeroContact;
-  Reference?: string;
-}
-
-interface XeroJournal {
-  JournalID: string;
-  JournalDate?: string;
-  JournalNumber: number;
-  Reference?: string;
-  SourceID?: string;
-  SourceType?: string;
-  JournalLines?: { JournalLineID?: string; AccountID: string; Description?: string; NetAmount?: number }[];
-}
-
-interface Paged {
-  pagination?: { page?: number; pageCount?: number };
-}
-
-const PAGE_SIZE = 100;
-/** Xero's links to its own pages, by the document a journal came from. */
-const LINKS: Record<string, (id: string) => string> = {
-  ACCPAY: (id) => `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${id}`,
-  ACCREC: (id) => `https://go.xero.com/AccountsReceivable/View.aspx?InvoiceID=${id}`,
-  CASHPAID: (id) => `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${id}`,
-  CASHREC: (id) => `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${id}`,
-  MANJOURNAL: (id) => `https://go.xero.com/Journal/View.aspx?invoiceID=${id}`,
-};
-
-/** One posted journal line as Ledgerline reads it, before the query's filters. */
-type Line = LedgerLine;
 
 export class XeroAccounting implements AccountingSystem {
   readonly kind = 'xero';
   private readonly client: XeroClient;
+  private readonly mirror: Mirror<unknown>;
+  private readonly ledger: MirroredLedger;
   private readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(
     config: XeroConfig,
     private readonly homeCurrency: string,
-    fetchImpl: typeof fetch = fetch,
+    fetchImpl: typeof fetch,
+    private readonly place: MirrorPlace,
   ) {
     this.client = new XeroClient(config, fetchImpl);
+    this.mirror = new Mirror(place.db, place.organisationId, new XeroMirrorSource(this.client, homeCurrency), { maxAgeMs: place.maxAgeMs });
+    this.ledger = new MirroredLedger(place.db, place.organisationId);
   }
 
-  private once<T>(key: string, read: () => Promise<T>): Promise<T> {
-    let p = this.memo.get(key) as Promise<T> | undefined;
+  /** A list of the mirror, up to date, read once per operation (a failed read is not kept). */
+  private list<T>(name: string): Promise<T[]> {
+    let p = this.memo.get(name) as Promise<T[]> | undefined;
     if (!p) {
-      p = read();
-      this.memo.set(key, p);
-      // a failed read is not kept: the next call asks again
-      p.catch(() => this.memo.delete(key));
+      p = this.mirror.ready().then(() => readRecords<T>(this.place.db, this.place.organisationId, name));
+      this.memo.set(name, p);
+      p.catch(() => this.memo.delete(name));
     }
     return p;
   }
 
-  /** Every item of a paged list (Invoices, Contacts, BankTransactions): page by page until Xero's pageCount. */
-  private async allPages<T>(path: string, key: string, query: Record<string, string> = {}): Promise<T[]> {
-    const out: T[] = [];
-    for (let page = 1; ; page++) {
-      const body = await this.client.get<Paged & Record<string, T[] | undefined>>(path, { ...query, page, pageSize: PAGE_SIZE });
-      const items = (body[key] as T[] | undefined) ?? [];
-      out.push(...items);
-      const pageCount = body.pagination?.pageCount;
-      if (pageCount !== undefined ? page >= pageCount : items.length < PAGE_SIZE) return out;
-    }
-  }
-
   private accounts(): Promise<XeroAccount[]> {
-    return this.once('accounts', async () => (await this.client.get<{ Accounts?: XeroAccount[] }>('/Accounts')).Accounts ?? []);
+    return this.list<XeroAccount>(XERO_LISTS.accounts);
   }
 
   private invoices(): Promise<XeroInvoice[]> {
-    return this.once('invoices', () => this.allPages<XeroInvoice>('/Invoices', 'Invoices'));
+    return this.list<XeroInvoice>(XERO_LISTS.invoices);
   }
 
   private bankTransactions(): Promise<XeroBankTransaction[]> {
-    return this.once('bankTransactions', () => this.allPages<XeroBankTransaction>('/BankTransactions', 'BankTransactions'));
+    return this.list<XeroBankTransaction>(XERO_LISTS.bankTransactions);
   }
 
-  /** Every journal, by offset (JournalNumber) paging until a page comes back empty. */
-  private journals(): Promise<XeroJournal[]> {
-    return this.once('journals', async () => {
-      const out: XeroJournal[] = [];
-      for (let offset = 0; ; ) {
-        const page = (await this.client.get<{ Journals?: XeroJournal[] }>('/Journals', { offset })).Journals ?? [];
-        if (page.length === 0) return out;
-        out.push(...page);
-        offset = Math.max(...page.map((j) => j.JournalNumber));
-      }
-    });
+  /** the mirror's version: every pass that changed something moves it */
+  changeToken(): Promise<string> {
+    return this.mirror.changeToken();
   }
 
-  check(): Promise<void> {
-    return this.accounts().then(() => undefined);
+  /** Xero answers for the tenant (one call, not counted against the mirror). */
+  async check(): Promise<void> {
+    await this.client.get('/Accounts');
   }
 
   /**
    * Xero's chart, deleted accounts left out, archived ones inactive. Xero has no sub-accounts, so
    * every account is top level and its full name is its name.
    */
-  chartOfAccounts(): Promise<ChartAccount[]> {
-    return this.once('chart', async () => {
-      const accounts = (await this.accounts()).filter((a) => a.Status !== 'DELETED');
-      return accounts.map((a): ChartAccount => {
+  async chartOfAccounts(): Promise<ChartAccount[]> {
+    const accounts = (await this.accounts()).filter((a) => a.Status !== 'DELETED');
+    return accounts
+      .map((a): ChartAccount => {
         const type = accountTypeFor(a);
         return {
           id: a.AccountID,
@@ -165,80 +97,29 @@ export class XeroAccounting implements AccountingSystem {
           parentId: null,
           ...(a.SystemAccount === 'RETAINEDEARNINGS' ? { retainedEarnings: true } : {}),
         };
-      });
-    });
+      })
+      .sort((a, b) => (a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0));
   }
 
-  contacts(): Promise<Contact[]> {
-    return this.once('contacts', async () =>
-      (await this.allPages<XeroContact>('/Contacts', 'Contacts')).map((c) => ({
-        id: c.ContactID,
-        name: c.Name ?? '',
-        kind: c.IsCustomer && !c.IsSupplier ? 'customer' : 'supplier',
-      })),
-    );
-  }
-
-  /** Every journal line, with its transaction type, contact, number and link from the document it came from. */
-  private allLines(): Promise<Line[]> {
-    return this.once('lines', async () => {
-      const [journals, accounts, invoices, bankTransactions] = await Promise.all([this.journals(), this.accounts(), this.invoices(), this.bankTransactions()]);
-      const cards = new Set(accounts.filter((a) => a.Type === 'BANK' && a.BankAccountType === 'CREDITCARD').map((a) => a.AccountID));
-      const sources = new Map<string, { contact?: XeroContact; number?: string }>();
-      for (const inv of invoices) {
-        const source = { contact: inv.Contact, number: inv.InvoiceNumber || inv.Reference };
-        sources.set(inv.InvoiceID, source);
-        // a payment's journal names the payment; the invoice it pays gives the contact
-        for (const p of inv.Payments ?? []) if (p.PaymentID) sources.set(p.PaymentID, { contact: inv.Contact, number: source.number });
-      }
-      for (const bt of bankTransactions) sources.set(bt.BankTransactionID, { contact: bt.Contact, number: bt.Reference });
-      const lineNumbers = new Map<string, number>();
-      const lines: Line[] = [];
-      for (const j of journals) {
-        const date = xeroDate(j.JournalDate);
-        if (!date) continue;
-        const transactionId = j.SourceID ?? j.JournalID;
-        const onCard = (j.JournalLines ?? []).some((l) => cards.has(l.AccountID));
-        const type = transactionTypeFor(j.SourceType, onCard);
-        const source = j.SourceID ? sources.get(j.SourceID) : undefined;
-        const link = j.SourceID && j.SourceType && LINKS[j.SourceType] ? LINKS[j.SourceType]!(j.SourceID) : null;
-        for (const l of j.JournalLines ?? []) {
-          const amount = minorUnits(l.NetAmount, this.homeCurrency);
-          const lineNo = (lineNumbers.get(transactionId) ?? 0) + 1;
-          lineNumbers.set(transactionId, lineNo);
-          lines.push({
-            transactionId,
-            lineNo,
-            date,
-            type,
-            number: source?.number || j.Reference || null,
-            contactId: source?.contact?.ContactID ?? null,
-            contactName: source?.contact?.Name ?? null,
-            description: l.Description || j.Reference || '',
-            accountId: l.AccountID,
-            amount,
-            currency: this.homeCurrency,
-            amountInCurrency: amount,
-            link,
-          });
-        }
-      }
-      // newest first: date, then transaction, then line number
-      return lines.sort((a, b) => b.date.localeCompare(a.date) || a.transactionId.localeCompare(b.transactionId) || a.lineNo - b.lineNo);
-    });
+  async contacts(): Promise<Contact[]> {
+    await this.mirror.ready();
+    return this.ledger.contacts();
   }
 
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
-    return totalsOfLines(await this.allLines(), ranges, accountIds);
+    await this.mirror.ready();
+    return this.ledger.accountTotals(ranges, accountIds);
   }
 
   async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
-    return groupedLines(await this.allLines(), query, groupBy);
+    await this.mirror.ready();
+    return this.ledger.lineTotals(query, groupBy);
   }
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (limit <= 0) return [];
-    return matchingLines(await this.allLines(), query).slice(0, limit);
+    await this.mirror.ready();
+    return this.ledger.lines(query, limit);
   }
 
   /** Authorised bills (ACCPAY) with something left to pay: Xero's AmountDue, after payments and credits. */

@@ -4,7 +4,7 @@
  * none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
-import { parseVendorSettings } from '../vendor-settings.js';
+import { mirrorMaxAgeSchema, parseVendorSettings } from '../vendor-settings.js';
 
 export const XERO_API = 'https://api.xero.com/api.xro/2.0';
 
@@ -20,6 +20,7 @@ export const xeroConfigSchema = z
       .max(60_000)
       .optional()
       .describe("how long one call may wait in all for Xero's Retry-After before it fails (default 5000 ms)"),
+    mirrorMaxAgeMs: mirrorMaxAgeSchema,
   })
   .strict();
 

@@ -1,0 +1,155 @@
+/**
+ * The local mirror of a vendor's books (issue 16): what a Xero or QuickBooks organisation's
+ * operations read, kept up to date by passes that ask the vendor only for what changed (Xero:
+ * If-Modified-Since and the journals after the last one; QuickBooks: Change Data Capture).
+ *
+ * A call first makes sure the mirror is at most `maxAgeMs` old: when it is older, the call runs a
+ * pass, or, when another call (in any instance) holds the pass's lease, reads the mirror as it
+ * stands; a pass failing fails its call with the vendor's problem, as a live read would. Until the
+ * first full copy is done nothing is answered from it: calls wait for the pass, and a pass cut short
+ * (the call's time limit, the vendor's call budget) has saved its cursors, so the next call resumes.
+ * The connector's changeToken is the mirror's version, which every pass that changed something
+ * moves, so answers kept by the service stay right.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { CAPABILITIES, type DialectCapabilities } from '../../store/dialect.js';
+import type { Database } from '../../store/schema.js';
+import type { Contact, LedgerLine } from '../types.js';
+import { putContacts, replaceTransactions } from './ledger.js';
+import { claimPass, deleteRecords, endPass, getMirror, putRecords, readRecords, readRecordsByRef, savePassState, storedBodies, type MirrorRecord } from './store.js';
+
+/** the smaller parameter limit of the two databases, so the mirror's writes fit both */
+const PORTABLE: DialectCapabilities = CAPABILITIES.sqlite;
+
+/** What a vendor's pass writes through and reads back, for one organisation. */
+export class MirrorWriter {
+  changed = false;
+
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly organisationId: string,
+    private readonly owner: string,
+  ) {}
+
+  /**
+   * Writes the records that differ from the stored copies and answers those: a pass that asks
+   * with a margin gets some records again, and they neither move the version nor are written twice.
+   */
+  async putRecords<R extends MirrorRecord>(list: string, records: R[]): Promise<R[]> {
+    if (records.length === 0) return [];
+    const stored = await storedBodies(this.db, this.organisationId, list, records.map((r) => r.id));
+    const changed = records.filter((r) => stored.get(r.id) !== JSON.stringify(r.body));
+    if (changed.length === 0) return [];
+    this.changed = true;
+    await putRecords(this.db, PORTABLE, this.organisationId, list, changed);
+    return changed;
+  }
+
+  async deleteRecords(list: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    this.changed = true;
+    await deleteRecords(this.db, this.organisationId, list, ids);
+  }
+
+  records<T>(list: string): Promise<T[]> {
+    return readRecords<T>(this.db, this.organisationId, list);
+  }
+
+  recordsByRef<T>(list: string, refs: string[]): Promise<T[]> {
+    return readRecordsByRef<T>(this.db, this.organisationId, list, refs);
+  }
+
+  async putContacts(contacts: Contact[]): Promise<void> {
+    if (contacts.length === 0) return;
+    this.changed = true;
+    await putContacts(this.db, PORTABLE, this.organisationId, contacts);
+  }
+
+  /** The transactions with these ids become the given lines (grouped by transactionId); ids without lines are deleted. */
+  async replaceTransactions(ids: readonly string[], lines: readonly LedgerLine[]): Promise<void> {
+    if (ids.length === 0 && lines.length === 0) return;
+    this.changed = true;
+    await replaceTransactions(this.db, PORTABLE, this.organisationId, ids, lines);
+  }
+
+  /** Saves the cursors reached so far: a pass cut short resumes from here. */
+  save(state: unknown): Promise<void> {
+    return savePassState(this.db, this.organisationId, this.owner, state);
+  }
+}
+
+/** A vendor's way of bringing the mirror up to date. */
+export interface MirrorSource<S> {
+  readonly vendor: string;
+  /** One pass from the saved state ({} the first time): reads what changed since and writes it. Resolves to the new state. */
+  pass(state: Partial<S>, writer: MirrorWriter): Promise<S>;
+}
+
+export interface MirrorOptions {
+  /** how old the mirror may be before a call brings it up to date (ms) */
+  maxAgeMs: number;
+  /** how long a pass may hold its lease before another instance may take over (ms) */
+  leaseMs?: number;
+}
+
+export const DEFAULT_MIRROR_MAX_AGE_MS = 60_000;
+const DEFAULT_LEASE_MS = 120_000;
+const POLL_MS = 100;
+
+export class Mirror<S> {
+  private readiness: Promise<number> | undefined;
+
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly organisationId: string,
+    private readonly source: MirrorSource<S>,
+    private readonly options: MirrorOptions,
+  ) {}
+
+  /** Resolves, with the mirror's version, once it can be read (at most once per instance: one operation). */
+  ready(): Promise<number> {
+    if (!this.readiness) {
+      this.readiness = this.bringUpToDate();
+      // a failed pass is not kept: the next call tries again
+      this.readiness.catch(() => (this.readiness = undefined));
+    }
+    return this.readiness;
+  }
+
+  async changeToken(): Promise<string> {
+    return `${this.source.vendor}-mirror:${await this.ready()}`;
+  }
+
+  private async bringUpToDate(): Promise<number> {
+    const leaseMs = this.options.leaseMs ?? DEFAULT_LEASE_MS;
+    const owner = randomBytes(9).toString('base64url');
+    for (;;) {
+      const row = await getMirror(this.db, this.organisationId);
+      const fresh = row?.complete === 1 && row.synced_at !== null && Date.now() - Date.parse(row.synced_at) < this.options.maxAgeMs;
+      if (row && fresh) return Number(row.version);
+      if (await claimPass(this.db, this.organisationId, this.source.vendor, owner, leaseMs)) {
+        await this.runPass(owner);
+        return Number((await getMirror(this.db, this.organisationId))!.version);
+      }
+      // another call holds the pass: a complete mirror is read as it stands, a first copy waited for
+      if (row?.complete === 1) return Number(row.version);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  private async runPass(owner: string): Promise<void> {
+    const row = await getMirror(this.db, this.organisationId);
+    const state = JSON.parse(row?.state ?? '{}') as Partial<S>;
+    const writer = new MirrorWriter(this.db, this.organisationId, owner);
+    let next: S;
+    try {
+      next = await this.source.pass(state, writer);
+    } catch (error) {
+      // the cursors saved so far stay; the lease is given back so the next call resumes
+      await endPass(this.db, this.organisationId, owner, { changed: writer.changed, complete: false });
+      throw error;
+    }
+    await endPass(this.db, this.organisationId, owner, { state: next, changed: writer.changed, complete: true });
+  }
+}

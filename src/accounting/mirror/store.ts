@@ -1,0 +1,159 @@
+/**
+ * The mirror's own rows (migration 011): the pass state of each mirrored organisation with its
+ * lease, and the vendor's records as sent. Row types are kept beside schema.ts like the connection
+ * tables; `withMirrorTables` widens a Kysely<Database> to include them.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import { chunks } from '../../store/chunks.js';
+import type { DialectCapabilities } from '../../store/dialect.js';
+import { nowIso } from '../../store/ids.js';
+import type { Database } from '../../store/schema.js';
+
+export interface AccountingMirrorRow {
+  organisation_id: string;
+  vendor: string;
+  /** JSON: the vendor's cursors (Xero: the last journal number and each list's last modified time; QuickBooks: the last change time) */
+  state: string;
+  /** grows with every pass that changed something: the connector's changeToken */
+  version: number;
+  /** 1 once the first full copy is done; until then nothing is answered from the mirror */
+  complete: number;
+  synced_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+export interface AccountingMirrorRecordRow {
+  organisation_id: string;
+  /** the vendor's list: Invoices, Journals, Bill, … */
+  list: string;
+  id: string;
+  /** the record this one belongs to (a Xero journal's source), null when none */
+  ref: string | null;
+  /** the record as the vendor sent it, JSON */
+  body: string;
+}
+
+export interface MirrorTables {
+  accounting_mirrors: AccountingMirrorRow;
+  accounting_mirror_records: AccountingMirrorRecordRow;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+export const withMirrorTables = (db: Db) => db as unknown as Kysely<Database & MirrorTables>;
+
+export function getMirror(db: Db, organisationId: string): Promise<AccountingMirrorRow | undefined> {
+  return withMirrorTables(db).selectFrom('accounting_mirrors').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();
+}
+
+/**
+ * Claims the organisation's pass for leaseMs: true when this caller holds it. Creates the row on
+ * the first pass. A lease outlives a crashed holder by at most leaseMs.
+ */
+export async function claimPass(db: Db, organisationId: string, vendor: string, owner: string, leaseMs: number): Promise<boolean> {
+  const mdb = withMirrorTables(db);
+  const now = new Date();
+  const until = new Date(now.getTime() + leaseMs).toISOString();
+  await mdb
+    .insertInto('accounting_mirrors')
+    .values({ organisation_id: organisationId, vendor, state: '{}', version: 0, complete: 0, synced_at: null, lease_owner: null, lease_until: null })
+    .onConflict((oc) => oc.column('organisation_id').doNothing())
+    .execute();
+  const claimed = await mdb
+    .updateTable('accounting_mirrors')
+    .set({ lease_owner: owner, lease_until: until })
+    .where('organisation_id', '=', organisationId)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now.toISOString())]))
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+/** Saves a pass's progress (its cursors), so a pass cut short resumes where it was. */
+export async function savePassState(db: Db, organisationId: string, owner: string, state: unknown): Promise<void> {
+  await withMirrorTables(db)
+    .updateTable('accounting_mirrors')
+    .set({ state: JSON.stringify(state) })
+    .where('organisation_id', '=', organisationId)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Ends a pass: its state, the version moved when it changed anything, the lease given back. */
+export async function endPass(db: Db, organisationId: string, owner: string, end: { state?: unknown; changed: boolean; complete: boolean }): Promise<void> {
+  await withMirrorTables(db)
+    .updateTable('accounting_mirrors')
+    .set({
+      ...(end.state === undefined ? {} : { state: JSON.stringify(end.state) }),
+      ...(end.changed ? { version: sql<number>`version + 1` } : {}),
+      ...(end.complete ? { complete: 1, synced_at: nowIso() } : {}),
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('organisation_id', '=', organisationId)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+export interface MirrorRecord {
+  id: string;
+  ref?: string | null;
+  body: unknown;
+}
+
+/** Writes records as the vendor sent them, replacing earlier copies of the same ids. */
+export async function putRecords(db: Db, dialect: DialectCapabilities, organisationId: string, list: string, records: MirrorRecord[]): Promise<void> {
+  const mdb = withMirrorTables(db);
+  const rows = records.map((r) => ({ organisation_id: organisationId, list, id: r.id, ref: r.ref ?? null, body: JSON.stringify(r.body) }));
+  for (const chunk of chunks(rows, Math.floor(dialect.maxParameters / 5))) {
+    await mdb
+      .insertInto('accounting_mirror_records')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['organisation_id', 'list', 'id']).doUpdateSet({ ref: sql`excluded.ref`, body: sql`excluded.body` }))
+      .execute();
+  }
+}
+
+export async function deleteRecords(db: Db, organisationId: string, list: string, ids: string[]): Promise<void> {
+  for (const chunk of chunks(ids, 500)) {
+    await withMirrorTables(db).deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).where('list', '=', list).where('id', 'in', chunk).execute();
+  }
+}
+
+/** The stored bodies (JSON text) of these ids of a list. */
+export async function storedBodies(db: Db, organisationId: string, list: string, ids: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const chunk of chunks(ids, 500)) {
+    const rows = await withMirrorTables(db)
+      .selectFrom('accounting_mirror_records')
+      .select(['id', 'body'])
+      .where('organisation_id', '=', organisationId)
+      .where('list', '=', list)
+      .where('id', 'in', chunk)
+      .execute();
+    for (const r of rows) out.set(r.id, r.body);
+  }
+  return out;
+}
+
+/** Every record of a list, parsed. */
+export async function readRecords<T>(db: Db, organisationId: string, list: string): Promise<T[]> {
+  const rows = await withMirrorTables(db).selectFrom('accounting_mirror_records').select('body').where('organisation_id', '=', organisationId).where('list', '=', list).execute();
+  return rows.map((r) => JSON.parse(r.body) as T);
+}
+
+/** The records of a list that belong to these refs, parsed. */
+export async function readRecordsByRef<T>(db: Db, organisationId: string, list: string, refs: string[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const chunk of chunks(refs, 500)) {
+    const rows = await withMirrorTables(db)
+      .selectFrom('accounting_mirror_records')
+      .select('body')
+      .where('organisation_id', '=', organisationId)
+      .where('list', '=', list)
+      .where('ref', 'in', chunk)
+      .execute();
+    for (const r of rows) out.push(JSON.parse(r.body) as T);
+  }
+  return out;
+}

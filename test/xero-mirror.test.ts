@@ -1,0 +1,130 @@
+/**
+ * The local mirror of a Xero organisation (src/accounting/mirror/, xero/sync.ts) against the
+ * contract-checked fake: a first full copy; calls within the mirror's age asking Xero nothing;
+ * an incremental pass after a change asking only what changed (journals after the last number,
+ * lists with If-Modified-Since) and answering the change; changeToken moving only with a change;
+ * two organisations on the same Xero tenant kept apart; the reports still equal Xero's own totals.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { accountingSystemFor } from '../src/accounting/index.js';
+import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
+import { accountsList } from '../src/operations/accounts-list.js';
+import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
+import type { OrganisationOperation } from '../src/operations/operation.js';
+import { reportsProfitAndLoss } from '../src/operations/reports-profit-and-loss.js';
+import { provisionOrganisation } from '../src/provision.js';
+import { getOrganisation } from '../src/store/organisations.js';
+import type { Store } from '../src/store/db.js';
+import { call } from './helpers/call.js';
+import { fakeId } from './helpers/fake-xero-book.js';
+import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
+import { describeEachDialect } from './helpers/store.js';
+
+useCallBudget(NO_BUDGET);
+
+const TODAY = '2026-06-15';
+const pence = (major: number) => Math.round(major * 100);
+
+let xero: FakeXero;
+
+before(async () => {
+  xero = await startFakeXero({ today: TODAY, journalsPageSize: 4 });
+});
+
+after(async () => {
+  await xero?.close();
+});
+
+async function xeroOrganisation(store: Store, name: string, mirrorMaxAgeMs: number) {
+  const row = await provisionOrganisation(store.db, { name, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+  const config = { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs };
+  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+  return row.id;
+}
+
+describeEachDialect('Xero local mirror', (store) => {
+  const run = <T = any>(op: OrganisationOperation<any, any>, organisationId: string, input: Record<string, unknown> = {}) => call<T>(store(), op, organisationId, input, { today: TODAY });
+  const token = async (organisationId: string) => accountingSystemFor(store().db, (await getOrganisation(store().db, organisationId))!).changeToken!();
+  const netProfit = async (organisationId: string) => {
+    const r = await run(reportsProfitAndLoss, organisationId, { from: '2026-01-01', to: '2026-06-30' });
+    return pence(r.summary.find((l: any) => l.label === 'Net Profit').amounts[0]);
+  };
+  const xeroNetProfit = async () => reportRow(await xero.get('/Reports/ProfitAndLoss?fromDate=2026-01-01&toDate=2026-06-30'), 'Net Profit')[0]!;
+
+  it('makes a full copy on the first call, then answers within its age without asking Xero anything', async () => {
+    const org = await xeroOrganisation(store(), `Kept ${Math.random()}`, 3_600_000);
+    const before = xero.requests.length;
+    const first = await run(accountsList, org, { includeInactive: true });
+    const copied = xero.requests.slice(before);
+    assert.deepEqual(new Set(copied.map((q) => q.path)), new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/Journals']));
+    assert.ok(copied.filter((q) => q.path === '/Journals').length >= 3, 'paged through the journals');
+    assert.ok(copied.every((q) => q.ifModifiedSince === null), 'a first copy asks for everything');
+
+    const still = xero.requests.length;
+    const again = await run(accountsList, org, { includeInactive: true });
+    const pnl = await netProfit(org);
+    const ledger = await run(ledgerAccountTransactions, org, { account: first.accounts.find((a: any) => a.number === '429').id, from: '2026-01-01', to: '2026-06-30' });
+    assert.equal(xero.requests.length, still, 'no call to Xero while the mirror is fresh');
+    assert.deepEqual(again, first);
+    assert.equal(pnl, await xeroNetProfit(), "Net Profit equals Xero's own report, from the mirror");
+    assert.equal(ledger.count, 0, 'read from the mirror: General Expenses has no listed lines in the half year');
+  });
+
+  it('after a change, asks only for what changed and answers it; changeToken moves only then', async () => {
+    const org = await xeroOrganisation(store(), `Incremental ${Math.random()}`, 0);
+    await run(accountsList, org);
+    const t1 = await token(org);
+    assert.equal(await token(org), t1, 'a pass that finds nothing new keeps the token');
+
+    const lastNumber = Math.max(...(await xero.get('/Journals?offset=0')).Journals.map((j: any) => j.JournalNumber));
+    const paperCo = xero.book.contacts.find((c) => c.name === 'Paper Co')!;
+    const now = new Date().toISOString();
+    xero.book.bankTransactions.push({
+      id: fakeId(`mirror test spend ${org}`),
+      type: 'SPEND',
+      contactId: paperCo.id,
+      bankCode: '090',
+      date: '2026-06-10',
+      reference: 'MIRROR-1',
+      lines: [{ description: 'Printer paper, mirror test', accountCode: '429', amount: 12_345 }],
+      updated: now,
+    });
+    paperCo.name = 'Paper Company Ltd';
+    paperCo.updated = now;
+    try {
+      const before = xero.requests.length;
+      const profit = await netProfit(org);
+      const pass = xero.requests.slice(before);
+      assert.ok(pass.filter((q) => ['/Contacts', '/Invoices', '/BankTransactions'].includes(q.path)).every((q) => q.ifModifiedSince !== null), 'lists asked with If-Modified-Since');
+      assert.ok(pass.some((q) => q.path === '/Journals' && Number(q.query.offset) >= 1), 'journals asked after the last one copied');
+      assert.equal(profit, await xeroNetProfit(), "Net Profit equals Xero's own report after the change");
+      assert.notEqual(await token(org), t1, 'the change moved the token');
+
+      const chart = await run(accountsList, org);
+      const general = chart.accounts.find((a: any) => a.number === '429').id;
+      const r = await run(ledgerAccountTransactions, org, { account: general, from: '2026-06-01', to: '2026-06-30' });
+      const line = r.transactions.find((t: any) => t.number === 'MIRROR-1');
+      assert.ok(line, 'the new spend is in the ledger');
+      assert.equal(line.amount, 123.45);
+      assert.equal(line.supplier, 'Paper Company Ltd', "the contact's new name");
+      assert.ok(lastNumber > 0);
+    } finally {
+      xero.book.bankTransactions.pop();
+      paperCo.name = 'Paper Co';
+    }
+  });
+
+  it('keeps two organisations on the same Xero tenant apart', async () => {
+    const a = await xeroOrganisation(store(), `Twin A ${Math.random()}`, 3_600_000);
+    const b = await xeroOrganisation(store(), `Twin B ${Math.random()}`, 3_600_000);
+    const [ra, rb] = await Promise.all([run(accountsList, a), run(accountsList, b)]);
+    assert.deepEqual(ra.accounts, rb.accounts);
+    assert.equal(await netProfit(a), await netProfit(b));
+    assert.equal(await netProfit(a), await xeroNetProfit());
+  });
+
+  it('made only requests the contract allows', () => {
+    assert.deepEqual(xero.violations, []);
+  });
+});
