@@ -42,7 +42,9 @@ after(async () => {
 
 async function quickBooksOrganisation(store: Store, name: string, fake: FakeQuickBooks, extra: Record<string, unknown> = {}) {
   const row = await provisionOrganisation(store.db, { name, homeCurrency: 'USD', timeZone: 'America/Los_Angeles', fyStartMonth: 1, accountingSystem: 'quickbooks' });
-  const config = { realmId: fake.realmId, accessToken: fake.token, baseUrl: fake.baseUrl, ...extra };
+  // mirrorMaxAgeMs 0: every call asks QuickBooks what changed, so each test sees the vendor's behaviour
+  // (the mirror's own reuse is tested in quickbooks-mirror.test.ts)
+  const config = { realmId: fake.realmId, accessToken: fake.token, baseUrl: fake.baseUrl, mirrorMaxAgeMs: 0, ...extra };
   await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
   return row.id;
 }

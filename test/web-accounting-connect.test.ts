@@ -9,6 +9,7 @@
  * service did not start for this person is refused.
  */
 import assert from 'node:assert/strict';
+import { withMirrorTables } from '../src/accounting/mirror/store.js';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { ConnectionKeys } from '../src/domain/connection-keys.js';
@@ -46,7 +47,8 @@ for (const dialect of DIALECTS) {
       qbo = await startFakeQuickBooks({ today: TODAY });
       // the Xero sign-in covers two organisations: the admin chooses
       xero.identity.tenants.push({ tenantId: '0a9a1d5f-0000-4000-8000-000000000002', tenantName: 'Another Xero organisation' });
-      settings = { keys: ConnectionKeys.random(), xero: fakeVendorClient(xero, 'xero'), quickbooks: fakeVendorClient(qbo, 'quickbooks') };
+      // mirrorMaxAgeMs 0: every call asks the vendor what changed, so a call after the access token expired refreshes it
+      settings = { keys: ConnectionKeys.random(), xero: fakeVendorClient(xero, 'xero'), quickbooks: fakeVendorClient(qbo, 'quickbooks'), mirrorMaxAgeMs: 0 };
       server = await startServer(store, { today: TODAY, accountingConnections: settings, resultCacheBytes: 0 });
       const c = await createApiClient(store.db, { organisationId: books.org.id, name: 'reader', scopes: ['service.read'] });
       reader = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, c.clientId, c.clientSecret), { scope: 'service.read' })).access_token;
@@ -143,6 +145,10 @@ for (const dialect of DIALECTS) {
       const listed = await accountsList();
       assert.equal(listed.status, 502);
       assert.match(JSON.stringify(listed.body), /not connected to Xero/);
+      // nothing copied from Xero stays behind
+      const mirrored = await withMirrorTables(store.db).selectFrom('accounting_mirror_records').select('id').where('organisation_id', '=', books.org.id).execute();
+      const lines = await store.db.selectFrom('acct_lines').select('id').where('organisation_id', '=', books.org.id).where('transaction_id', 'like', `${books.org.id}:%`).execute();
+      assert.deepEqual([mirrored.length, lines.length], [0, 0]);
     });
 
     it('connects QuickBooks with the realm from the callback; accounts.list answers from QuickBooks', async () => {

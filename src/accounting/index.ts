@@ -44,7 +44,7 @@ const FACTORIES = new Map<string, Factory>([
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
   ['xero', vendorFactory('xero', xeroAccountingFor)],
-  ['quickbooks', vendorFactory('quickbooks', (_db, organisation) => quickBooksAccountingFor(organisation))],
+  ['quickbooks', vendorFactory('quickbooks', quickBooksAccountingFor)],
 ]);
 
 export const ACCOUNTING_SYSTEMS = ['builtin', 'gnucash'] as const;

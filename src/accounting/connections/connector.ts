@@ -28,18 +28,16 @@ export function connectedAccounting(db: Kysely<Database>, settings: AccountingCo
     const row = await getConnection(db, organisation.id);
     if (!row || row.vendor !== vendor) throw new AccountingSystemError(`The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`);
     const baseUrl = settings[vendor]?.apiBaseUrl;
+    const place = { db, organisationId: organisation.id, maxAgeMs: settings.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS };
     // the token in the settings is a placeholder: `authorised` replaces it on every request, after
     // the call has its place in the connection's budget (src/accounting/call-budget.ts)
     return vendor === 'xero'
-      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, `xero:${row.tenant_id}`, XERO_LIMITS), {
-          db,
-          organisationId: organisation.id,
-          maxAgeMs: settings.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS,
-        })
+      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, `xero:${row.tenant_id}`, XERO_LIMITS), place)
       : new QuickBooksAccounting(
           { realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
           organisation.home_currency,
           budgetedFetch(authorised, `quickbooks:${row.tenant_id}`, QUICKBOOKS_LIMITS),
+          place,
         );
   };
   const prototype = (vendor === 'xero' ? XeroAccounting.prototype : QuickBooksAccounting.prototype) as unknown as Record<string | symbol, unknown>;

@@ -22,6 +22,24 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export const mirrorId = (organisationId: string, id: string) => `${organisationId}:${id}`;
 
+/**
+ * Deletes everything the mirror wrote for the organisation (its prefixed rows and the totals of its
+ * prefixed accounts), leaving any rows of the organisation's own builtin ledger as they are: the
+ * organisation was connected to another company, or disconnected.
+ */
+export async function clearMirroredLedger(db: Kysely<Database>, organisationId: string): Promise<void> {
+  const prefix = `${mirrorId(organisationId, '')}%`;
+  await db.transaction().execute(async (trx) => {
+    const adb = withAggregates(trx);
+    await trx.deleteFrom('acct_lines').where('organisation_id', '=', organisationId).where('transaction_id', 'like', prefix).execute();
+    await trx.deleteFrom('acct_transactions').where('organisation_id', '=', organisationId).where('id', 'like', prefix).execute();
+    await trx.deleteFrom('acct_contacts').where('organisation_id', '=', organisationId).where('id', 'like', prefix).execute();
+    await trx.deleteFrom('acct_month_totals').where('organisation_id', '=', organisationId).where('account_id', 'like', prefix).execute();
+    await adb.deleteFrom('acct_day_totals').where('organisation_id', '=', organisationId).where('account_id', 'like', prefix).execute();
+    await adb.deleteFrom('acct_month_line_totals').where('organisation_id', '=', organisationId).where('account_id', 'like', prefix).execute();
+  });
+}
+
 /** The vendor's contacts, as lines name them (acct_contacts), replacing earlier copies. */
 export async function putContacts(db: Db, dialect: DialectCapabilities, organisationId: string, contacts: Contact[]): Promise<void> {
   const rows = contacts.map((c) => ({ id: mirrorId(organisationId, c.id), organisation_id: organisationId, name: c.name, kind: c.kind }));

@@ -16,11 +16,20 @@ import type { Kysely } from 'kysely';
 import { CAPABILITIES, type DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
 import type { Contact, LedgerLine } from '../types.js';
-import { putContacts, replaceTransactions } from './ledger.js';
-import { claimPass, deleteRecords, endPass, getMirror, putRecords, readRecords, readRecordsByRef, savePassState, storedBodies, type MirrorRecord } from './store.js';
+import { clearMirroredLedger, putContacts, replaceTransactions } from './ledger.js';
+import { claimPass, deleteMirror, deleteRecords, endPass, getMirror, putRecords, readRecords, readRecordsByRef, restartMirror, savePassState, storedBodies, type MirrorRecord } from './store.js';
 
 /** the smaller parameter limit of the two databases, so the mirror's writes fit both */
 const PORTABLE: DialectCapabilities = CAPABILITIES.sqlite;
+
+/**
+ * Forgets the organisation's mirror (its copy of the vendor's books): when it is disconnected,
+ * nothing read from the vendor stays behind.
+ */
+export async function forgetMirror(db: Kysely<Database>, organisationId: string): Promise<void> {
+  await clearMirroredLedger(db, organisationId);
+  await deleteMirror(db, organisationId);
+}
 
 /** What a vendor's pass writes through and reads back, for one organisation. */
 export class MirrorWriter {
@@ -82,6 +91,8 @@ export class MirrorWriter {
 /** A vendor's way of bringing the mirror up to date. */
 export interface MirrorSource<S> {
   readonly vendor: string;
+  /** the company mirrored, `<vendor>:<tenant or realm id>`: a mirror of another one is cleared and made again */
+  readonly company: string;
   /** One pass from the saved state ({} the first time): reads what changed since and writes it. Resolves to the new state. */
   pass(state: Partial<S>, writer: MirrorWriter): Promise<S>;
 }
@@ -91,6 +102,13 @@ export interface MirrorOptions {
   maxAgeMs: number;
   /** how long a pass may hold its lease before another instance may take over (ms) */
   leaseMs?: number;
+}
+
+/** Where an organisation's mirror is kept, and how old it may be before a call brings it up to date. */
+export interface MirrorPlace {
+  db: Kysely<Database>;
+  organisationId: string;
+  maxAgeMs: number;
 }
 
 export const DEFAULT_MIRROR_MAX_AGE_MS = 60_000;
@@ -126,14 +144,20 @@ export class Mirror<S> {
     const owner = randomBytes(9).toString('base64url');
     for (;;) {
       const row = await getMirror(this.db, this.organisationId);
-      const fresh = row?.complete === 1 && row.synced_at !== null && Date.now() - Date.parse(row.synced_at) < this.options.maxAgeMs;
+      const ours = row?.vendor === this.source.company;
+      const fresh = ours && row?.complete === 1 && row.synced_at !== null && Date.now() - Date.parse(row.synced_at) < this.options.maxAgeMs;
       if (row && fresh) return Number(row.version);
-      if (await claimPass(this.db, this.organisationId, this.source.vendor, owner, leaseMs)) {
+      if (await claimPass(this.db, this.organisationId, this.source.company, owner, leaseMs)) {
+        const held = (await getMirror(this.db, this.organisationId))!;
+        if (held.vendor !== this.source.company) {
+          await clearMirroredLedger(this.db, this.organisationId);
+          await restartMirror(this.db, this.organisationId, owner, this.source.company);
+        }
         await this.runPass(owner);
         return Number((await getMirror(this.db, this.organisationId))!.version);
       }
-      // another call holds the pass: a complete mirror is read as it stands, a first copy waited for
-      if (row?.complete === 1) return Number(row.version);
+      // another call holds the pass: a complete mirror of this company is read as it stands, a first copy waited for
+      if (ours && row?.complete === 1) return Number(row.version);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }

@@ -29,13 +29,16 @@ export class MirroredLedger {
     };
   }
 
+  /** a row the mirror wrote (an organisation that once kept the builtin ledger may still hold its own rows) */
+  private mirrored = (id: string): boolean => id.startsWith(this.prefix);
+
   async contacts(): Promise<Contact[]> {
-    return (await this.books.contacts()).map((c) => ({ ...c, id: this.out(c.id) }));
+    return (await this.books.contacts()).filter((c) => this.mirrored(c.id)).map((c) => ({ ...c, id: this.out(c.id) }));
   }
 
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
     const totals = await this.books.accountTotals(ranges, accountIds?.map(this.in));
-    return new Map([...totals].map(([id, amounts]) => [this.out(id), amounts]));
+    return new Map([...totals].filter(([id]) => this.mirrored(id)).map(([id, amounts]) => [this.out(id), amounts]));
   }
 
   async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {

@@ -12,6 +12,7 @@ import type { Database } from '../../store/schema.js';
 
 export interface AccountingMirrorRow {
   organisation_id: string;
+  /** the company mirrored: `<vendor>:<tenant or realm id>`; another company's mirror is cleared first */
   vendor: string;
   /** JSON: the vendor's cursors (Xero: the last journal number and each list's last modified time; QuickBooks: the last change time) */
   state: string;
@@ -67,6 +68,23 @@ export async function claimPass(db: Db, organisationId: string, vendor: string, 
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now.toISOString())]))
     .executeTakeFirst();
   return Number(claimed.numUpdatedRows) === 1;
+}
+
+/** A pass of a lease holder finding the mirror of another company: start again from nothing, for this one. */
+export async function restartMirror(db: Db, organisationId: string, owner: string, company: string): Promise<void> {
+  await withMirrorTables(db).deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).execute();
+  await withMirrorTables(db)
+    .updateTable('accounting_mirrors')
+    .set({ vendor: company, state: '{}', complete: 0, synced_at: null, version: sql<number>`version + 1` })
+    .where('organisation_id', '=', organisationId)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Deletes the organisation's mirror: its records and its row (the mirrored ledger: ledger.ts clearMirroredLedger). */
+export async function deleteMirror(db: Db, organisationId: string): Promise<void> {
+  await withMirrorTables(db).deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).execute();
+  await withMirrorTables(db).deleteFrom('accounting_mirrors').where('organisation_id', '=', organisationId).execute();
 }
 
 /** Saves a pass's progress (its cursors), so a pass cut short resumes where it was. */

@@ -1,277 +1,115 @@
 /**
- * The QuickBooks Online connector: an organisation's books in QuickBooks, read over the Accounting
- * API v3 on every call (no local mirror yet: docs/quickbooks.md). The chart from the Account query
+ * The QuickBooks Online connector: an organisation's books in QuickBooks, read from the local
+ * mirror (mirror/, docs/quickbooks.md), which a call first brings up to date when it is older than
+ * its maximum age (a pass: sync.ts, Change Data Capture). The chart from the Account entities
  * (inactive accounts included); ledger lines and account totals posted from the transactions
- * themselves (Bill, BillPayment, VendorCredit, Purchase, Deposit, Transfer, JournalEntry, Invoice,
- * Payment, SalesReceipt), each
- * read with paged queries, so reports and the ledger come from the same lines and QuickBooks' own
- * ProfitAndLoss and BalanceSheet totals are what they add up to; contacts from Vendor and
- * Customer; bills to pay from Bills with Balance > 0. Each list is read once per operation.
+ * themselves (lines.ts: Bill, BillPayment, VendorCredit, Purchase, Deposit, Transfer, JournalEntry,
+ * Invoice, Payment, SalesReceipt), written into the mirror's ledger so reports and the ledger come
+ * from the same lines and QuickBooks' own ProfitAndLoss and BalanceSheet totals are what they add
+ * up to; contacts from Vendor and Customer; bills to pay from Bills with Balance > 0.
  */
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
-import { groupedLines, matchingLines, totalsOfLines } from '../lines-in-memory.js';
+import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
+import { MirroredLedger } from '../mirror/mirrored-ledger.js';
+import { readRecords } from '../mirror/store.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
 import { QuickBooksClient } from './client.js';
-import { accountTypeFor, classificationOf, linkFor, minorUnits, TRANSACTION_ENTITIES, transactionTypeFor, type TransactionEntity } from './mapping.js';
+import { accountTypeFor, classificationOf, minorUnits } from './mapping.js';
+import { QB_LISTS, type QbAccount, type QbTransaction } from './records.js';
 import type { QuickBooksConfig } from './settings.js';
-
-interface Ref {
-  value: string;
-  name?: string;
-  type?: string;
-}
-
-interface QbAccount {
-  Id: string;
-  Name: string;
-  FullyQualifiedName?: string;
-  AcctNum?: string;
-  AccountType?: string;
-  AccountSubType?: string;
-  Classification?: string;
-  Active?: boolean;
-  ParentRef?: Ref;
-}
-
-interface QbName {
-  Id: string;
-  DisplayName?: string;
-  Active?: boolean;
-}
-
-interface QbLine {
-  Id?: string;
-  Description?: string;
-  Amount?: number;
-  DetailType?: string;
-  AccountBasedExpenseLineDetail?: { AccountRef?: Ref };
-  SalesItemLineDetail?: { ItemAccountRef?: Ref };
-  DepositLineDetail?: { AccountRef?: Ref; Entity?: Ref };
-  JournalEntryLineDetail?: { PostingType?: 'Debit' | 'Credit'; AccountRef?: Ref; Entity?: { Type?: string; EntityRef?: Ref } };
-}
-
-interface QbTransaction {
-  Id: string;
-  TxnDate?: string;
-  DocNumber?: string;
-  PrivateNote?: string;
-  Memo?: string;
-  CurrencyRef?: Ref;
-  ExchangeRate?: number;
-  Line?: QbLine[];
-  TotalAmt?: number;
-  Balance?: number;
-  DueDate?: string;
-  VendorRef?: Ref;
-  CustomerRef?: Ref;
-  EntityRef?: Ref;
-  APAccountRef?: Ref;
-  ARAccountRef?: Ref;
-  AccountRef?: Ref;
-  DepositToAccountRef?: Ref;
-  PaymentType?: string;
-  Credit?: boolean;
-  PayType?: string;
-  CheckPayment?: { BankAccountRef?: Ref };
-  FromAccountRef?: Ref;
-  ToAccountRef?: Ref;
-  Amount?: number;
-  CreditCardPayment?: { CCAccountRef?: Ref };
-}
-
-interface QueryAnswer {
-  QueryResponse?: Record<string, unknown> & { startPosition?: number; maxResults?: number };
-}
+import { QuickBooksMirrorSource } from './sync.js';
 
 const DEFAULT_PAGE = 1000;
 
 export class QuickBooksAccounting implements AccountingSystem {
   readonly kind = 'quickbooks';
   private readonly client: QuickBooksClient;
+  private readonly mirror: Mirror<unknown>;
+  private readonly ledger: MirroredLedger;
   private readonly memo = new Map<string, Promise<unknown>>();
-  private readonly pageSize: number;
 
   constructor(
     config: QuickBooksConfig,
     private readonly homeCurrency: string,
-    fetchImpl: typeof fetch = fetch,
+    fetchImpl: typeof fetch,
+    private readonly place: MirrorPlace,
   ) {
     this.client = new QuickBooksClient(config, fetchImpl);
-    this.pageSize = config.pageSize ?? DEFAULT_PAGE;
+    this.mirror = new Mirror(place.db, place.organisationId, new QuickBooksMirrorSource(this.client, homeCurrency, config.pageSize ?? DEFAULT_PAGE, config.realmId), {
+      maxAgeMs: place.maxAgeMs,
+    });
+    this.ledger = new MirroredLedger(place.db, place.organisationId);
   }
 
-  private once<T>(key: string, read: () => Promise<T>): Promise<T> {
-    let p = this.memo.get(key) as Promise<T> | undefined;
+  /** The mirror's records of an entity, up to date, read once per operation (a failed read is not kept). */
+  private all<T>(entity: string): Promise<T[]> {
+    let p = this.memo.get(entity) as Promise<T[]> | undefined;
     if (!p) {
-      p = read();
-      this.memo.set(key, p);
-      p.catch(() => this.memo.delete(key));
+      p = this.mirror.ready().then(() => readRecords<T>(this.place.db, this.place.organisationId, entity));
+      this.memo.set(entity, p);
+      p.catch(() => this.memo.delete(entity));
     }
     return p;
   }
 
-  /** Every entity of a query, STARTPOSITION by STARTPOSITION until a page comes back short. */
-  private all<T>(entity: string, where = ''): Promise<T[]> {
-    return this.once(`query ${entity}`, async () => {
-      const out: T[] = [];
-      for (let start = 1; ; start += this.pageSize) {
-        const query = `SELECT * FROM ${entity}${where ? ` WHERE ${where}` : ''} ORDERBY Id STARTPOSITION ${start} MAXRESULTS ${this.pageSize}`;
-        const body = await this.client.get<QueryAnswer>('/query', { query });
-        const page = (body.QueryResponse?.[entity] as T[] | undefined) ?? [];
-        out.push(...page);
-        if (page.length < this.pageSize) return out;
-      }
-    });
-  }
-
   private accounts(): Promise<QbAccount[]> {
-    // QuickBooks answers active accounts only unless asked for inactive ones too
-    return this.all<QbAccount>('Account', 'Active IN (true, false)');
+    return this.all<QbAccount>(QB_LISTS.accounts);
   }
 
+  /** the mirror's version: every pass that changed something moves it */
+  changeToken(): Promise<string> {
+    return this.mirror.changeToken();
+  }
+
+  /** QuickBooks answers for the company (one call, not counted against the mirror). */
   check(): Promise<void> {
     return this.client.get('/query', { query: 'SELECT COUNT(*) FROM Account' }).then(() => undefined);
   }
 
-  /** QuickBooks' chart: Non-Posting accounts (estimates, purchase orders) left out; sub-accounts under their parents. */
-  chartOfAccounts(): Promise<ChartAccount[]> {
-    return this.once('chart', async () =>
-      (await this.accounts())
-        .filter((a) => a.AccountType !== 'Non-Posting')
-        .map((a): ChartAccount => {
-          const type = accountTypeFor(a);
-          return {
-            id: a.Id,
-            name: a.Name,
-            fullName: a.FullyQualifiedName || a.Name,
-            number: a.AcctNum?.trim() ? a.AcctNum.trim() : null,
-            type,
-            classification: classificationOf(type),
-            active: a.Active !== false,
-            parentId: a.ParentRef?.value ?? null,
-            ...(a.AccountSubType === 'RetainedEarnings' ? { retainedEarnings: true } : {}),
-          };
-        }),
-    );
-  }
-
-  contacts(): Promise<Contact[]> {
-    return this.once('contacts', async () => {
-      const [vendors, customers] = await Promise.all([this.all<QbName>('Vendor', 'Active IN (true, false)'), this.all<QbName>('Customer', 'Active IN (true, false)')]);
-      return [
-        ...vendors.map((v): Contact => ({ id: v.Id, name: v.DisplayName ?? '', kind: 'supplier' })),
-        ...customers.map((c): Contact => ({ id: c.Id, name: c.DisplayName ?? '', kind: 'customer' })),
-      ];
-    });
-  }
-
-  /** The default account of a type (QuickBooks posts a bill without APAccountRef to its A/P account). */
-  private async defaultAccount(type: string): Promise<string | undefined> {
-    return (await this.accounts()).find((a) => a.AccountType === type && a.Active !== false)?.Id;
-  }
-
-  /** Every posted line of every transaction, debit positive in the home currency, newest first. */
-  private allLines(): Promise<LedgerLine[]> {
-    return this.once('lines', async () => {
-      const read = await Promise.all(TRANSACTION_ENTITIES.map(async (entity) => ({ entity, items: await this.all<QbTransaction>(entity) })));
-      const payable = await this.defaultAccount('Accounts Payable');
-      const receivable = await this.defaultAccount('Accounts Receivable');
-      const lines: LedgerLine[] = [];
-      for (const { entity, items } of read) for (const t of items) lines.push(...this.post(entity, t, payable, receivable));
-      return lines.sort((a, b) => b.date.localeCompare(a.date) || a.transactionId.localeCompare(b.transactionId) || a.lineNo - b.lineNo);
-    });
-  }
-
-  /** One transaction's lines as QuickBooks posts it: its detail lines, and the account on the other side. */
-  private post(entity: TransactionEntity, t: QbTransaction, payable?: string, receivable?: string): LedgerLine[] {
-    if (!t.TxnDate) return [];
-    const currency = t.CurrencyRef?.value ?? this.homeCurrency;
-    const rate = currency === this.homeCurrency ? 1 : (t.ExchangeRate ?? 1);
-    const type = transactionTypeFor(entity, t);
-    const transactionId = `${entity}:${t.Id}`;
-    const header = t.PrivateNote || t.Memo || '';
-    const party = t.VendorRef ?? t.CustomerRef ?? t.EntityRef;
-    const out: LedgerLine[] = [];
-    const push = (accountId: string | undefined, amount: number, amountInCurrency: number, description: string, contact: Ref | undefined) => {
-      if (!accountId) return;
-      out.push({
-        transactionId,
-        lineNo: out.length + 1,
-        date: t.TxnDate!,
-        type,
-        number: t.DocNumber || null,
-        contactId: contact?.value ?? null,
-        contactName: contact?.name ?? null,
-        description,
-        accountId,
-        amount,
-        currency,
-        amountInCurrency,
-        link: linkFor(entity, t.Id, t.PaymentType),
+  /**
+   * QuickBooks' chart in QuickBooks' own order (by Id, as its queries answer it): Non-Posting
+   * accounts (estimates, purchase orders) left out; sub-accounts under their parents.
+   */
+  async chartOfAccounts(): Promise<ChartAccount[]> {
+    const byId = (a: QbAccount, b: QbAccount) => Number(a.Id) - Number(b.Id) || (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0);
+    return (await this.accounts())
+      .filter((a) => a.AccountType !== 'Non-Posting')
+      .sort(byId)
+      .map((a): ChartAccount => {
+        const type = accountTypeFor(a);
+        return {
+          id: a.Id,
+          name: a.Name,
+          fullName: a.FullyQualifiedName || a.Name,
+          number: a.AcctNum?.trim() ? a.AcctNum.trim() : null,
+          type,
+          classification: classificationOf(type),
+          active: a.Active !== false,
+          parentId: a.ParentRef?.value ?? null,
+          ...(a.AccountSubType === 'RetainedEarnings' ? { retainedEarnings: true } : {}),
+        };
       });
-    };
-    const add = (accountId: string | undefined, major: number, description: string, contact: Ref | undefined) =>
-      push(accountId, rate === 1 ? minorUnits(major, currency) : minorUnits(major * rate, this.homeCurrency), minorUnits(major, currency), description, contact);
-    const detail = (l: QbLine) =>
-      l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
-    const posted = (t.Line ?? []).filter((l) => detail(l) !== undefined);
-    if (entity === 'JournalEntry') {
-      for (const l of posted) {
-        const d = l.JournalEntryLineDetail!;
-        add(detail(l), (d.PostingType === 'Credit' ? -1 : 1) * (l.Amount ?? 0), l.Description || header, d.Entity?.EntityRef);
-      }
-      return out;
-    }
-    if (entity === 'BillPayment') {
-      const from = t.PayType === 'CreditCard' ? t.CreditCardPayment?.CCAccountRef?.value : t.CheckPayment?.BankAccountRef?.value;
-      add(t.APAccountRef?.value ?? payable, t.TotalAmt ?? 0, header, party);
-      add(from, -(t.TotalAmt ?? 0), header, party);
-      return out;
-    }
-    if (entity === 'Payment') {
-      // a customer payment: into the bank (or Undeposited Funds), off what the customer owes
-      add(t.DepositToAccountRef?.value, t.TotalAmt ?? 0, header, party);
-      add(t.ARAccountRef?.value ?? receivable, -(t.TotalAmt ?? 0), header, party);
-      return out;
-    }
-    if (entity === 'Transfer') {
-      add(t.ToAccountRef?.value, t.Amount ?? 0, header, undefined);
-      add(t.FromAccountRef?.value, -(t.Amount ?? 0), header, undefined);
-      return out;
-    }
-    // bills and purchases debit their lines; supplier credits, card refunds, deposits, sales receipts and invoices credit them
-    const sign = entity === 'Bill' || (entity === 'Purchase' && !t.Credit) ? 1 : -1;
-    for (const l of posted) {
-      add(detail(l), sign * (l.Amount ?? 0), l.Description || header, l.DepositLineDetail?.Entity ?? party);
-    }
-    const other =
-      entity === 'Bill' || entity === 'VendorCredit'
-        ? (t.APAccountRef?.value ?? payable)
-        : entity === 'Invoice'
-          ? (t.ARAccountRef?.value ?? receivable)
-          : entity === 'Purchase'
-            ? t.AccountRef?.value
-            : t.DepositToAccountRef?.value;
-    // the other side carries the document's contact (a deposit's only when its lines name no other)
-    const contacts = new Set(posted.map((l) => l.DepositLineDetail?.Entity?.value));
-    const depositContact = contacts.size === 1 ? posted[0]?.DepositLineDetail?.Entity : undefined;
-    // in minor units, so the transaction balances to the cent
-    const sum = (k: 'amount' | 'amountInCurrency') => out.reduce((s, l) => s + l[k], 0);
-    push(other, -sum('amount'), -sum('amountInCurrency'), header, entity === 'Deposit' ? depositContact : party);
-    return out;
+  }
+
+  async contacts(): Promise<Contact[]> {
+    await this.mirror.ready();
+    return this.ledger.contacts();
   }
 
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
-    return totalsOfLines(await this.allLines(), ranges, accountIds);
+    await this.mirror.ready();
+    return this.ledger.accountTotals(ranges, accountIds);
   }
 
   async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
-    return groupedLines(await this.allLines(), query, groupBy);
+    await this.mirror.ready();
+    return this.ledger.lineTotals(query, groupBy);
   }
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (limit <= 0) return [];
-    return matchingLines(await this.allLines(), query).slice(0, limit);
+    await this.mirror.ready();
+    return this.ledger.lines(query, limit);
   }
 
   /** Bills with something left to pay: QuickBooks' Balance, after bill payments and applied credits. */

@@ -4,7 +4,7 @@
  * its settings has none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
-import { parseVendorSettings } from '../vendor-settings.js';
+import { mirrorMaxAgeSchema, parseVendorSettings } from '../vendor-settings.js';
 
 export const QUICKBOOKS_API = 'https://quickbooks.api.intuit.com/v3';
 /** the API's minor version every call asks for */
@@ -23,6 +23,7 @@ export const quickBooksConfigSchema = z
       .optional()
       .describe("how long one call may wait in all for QuickBooks' Retry-After before it fails (default 5000 ms)"),
     pageSize: z.number().int().min(1).max(1000).optional().describe('MAXRESULTS of each query page (QuickBooks: at most 1000, the default)'),
+    mirrorMaxAgeMs: mirrorMaxAgeSchema,
   })
   .strict();
 

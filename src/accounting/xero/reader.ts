@@ -6,10 +6,8 @@
  * mirror's ledger so reports and the ledger come from the same lines and Xero's own report totals
  * are what they add up to; contacts from /Contacts; bills to pay from ACCPAY /Invoices (AmountDue).
  */
-import type { Kysely } from 'kysely';
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
-import type { Database } from '../../store/schema.js';
-import { Mirror } from '../mirror/mirror.js';
+import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredLedger } from '../mirror/mirrored-ledger.js';
 import { readRecords } from '../mirror/store.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
@@ -18,13 +16,6 @@ import type { XeroConfig } from './settings.js';
 import { accountTypeFor, classificationOf, minorUnits, xeroDate } from './mapping.js';
 import { XERO_LISTS, type XeroAccount, type XeroBankTransaction, type XeroInvoice } from './records.js';
 import { XeroMirrorSource } from './sync.js';
-
-/** Where the organisation's mirror is kept, and how old it may be before a call brings it up to date. */
-export interface MirrorPlace {
-  db: Kysely<Database>;
-  organisationId: string;
-  maxAgeMs: number;
-}
 
 export class XeroAccounting implements AccountingSystem {
   readonly kind = 'xero';
@@ -40,7 +31,7 @@ export class XeroAccounting implements AccountingSystem {
     private readonly place: MirrorPlace,
   ) {
     this.client = new XeroClient(config, fetchImpl);
-    this.mirror = new Mirror(place.db, place.organisationId, new XeroMirrorSource(this.client, homeCurrency), { maxAgeMs: place.maxAgeMs });
+    this.mirror = new Mirror(place.db, place.organisationId, new XeroMirrorSource(this.client, homeCurrency, config.tenantId), { maxAgeMs: place.maxAgeMs });
     this.ledger = new MirroredLedger(place.db, place.organisationId);
   }
 

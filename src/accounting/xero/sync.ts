@@ -34,11 +34,15 @@ export function contactOf(c: XeroContact): Contact {
 
 export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
   readonly vendor = 'xero';
+  readonly company: string;
 
   constructor(
     private readonly client: XeroClient,
     private readonly homeCurrency: string,
-  ) {}
+    tenantId: string,
+  ) {
+    this.company = `xero:${tenantId}`;
+  }
 
   /** Every item of a paged list: page by page until Xero's pageCount (or a short page). */
   private async allPages<T>(path: string, key: string, headers: Record<string, string>): Promise<T[]> {

@@ -12,6 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { connectOrganisation, dropConnection, dropRequest, findRequest, startRequest, updateRequest } from '../../accounting/connections/requests.js';
 import { deleteConnection, getConnection } from '../../accounting/connections/tokens.js';
+import { forgetMirror } from '../../accounting/mirror/mirror.js';
 import { GrantRefused, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
 import { VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 import { writeAudit } from '../../store/audit-log.js';
@@ -170,6 +171,7 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     if (!c) return seeOther(reply, `/orgs/${a.org.id}/accounting`);
     const deleted = s ? await deleteConnection(db, s.keys, a.org.id) : undefined;
     if (!s) await dropConnection(db, a.org.id);
+    await forgetMirror(db, a.org.id);
     const vendor = c.vendor as Vendor;
     const client = s?.[vendor];
     const revoked = !!(client && deleted?.refreshToken && (await revokeToken(vendor, client, deleted.refreshToken, s?.fetch)));

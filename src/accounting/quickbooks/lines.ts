@@ -1,0 +1,104 @@
+/**
+ * QuickBooks transactions as ledger lines: each transaction posted from its own fields (Bill,
+ * BillPayment, VendorCredit, Purchase, Deposit, Transfer, JournalEntry, Invoice, Payment,
+ * SalesReceipt), debit positive in the home currency, one transaction per entity record
+ * (`<Entity>:<Id>`).
+ */
+import type { LedgerLine } from '../types.js';
+import { linkFor, minorUnits, transactionTypeFor, type TransactionEntity } from './mapping.js';
+import type { QbAccount, QbLine, QbTransaction, Ref } from './records.js';
+
+export interface PostingDefaults {
+  homeCurrency: string;
+  /** the company's Accounts Payable account (a bill without APAccountRef posts to it) */
+  payable?: string | undefined;
+  /** the company's Accounts Receivable account */
+  receivable?: string | undefined;
+}
+
+/** The accounts QuickBooks posts to when a transaction names none: the first active one of the type. */
+export function postingDefaults(accounts: QbAccount[], homeCurrency: string): PostingDefaults {
+  const first = (type: string) => accounts.find((a) => a.AccountType === type && a.Active !== false)?.Id;
+  return { homeCurrency, payable: first('Accounts Payable'), receivable: first('Accounts Receivable') };
+}
+
+export const transactionIdOf = (entity: TransactionEntity, id: string) => `${entity}:${id}`;
+
+/** One transaction's lines as QuickBooks posts it: its detail lines, and the account on the other side. */
+export function postTransaction(entity: TransactionEntity, t: QbTransaction, { homeCurrency, payable, receivable }: PostingDefaults): LedgerLine[] {
+  if (!t.TxnDate) return [];
+  const currency = t.CurrencyRef?.value ?? homeCurrency;
+  const rate = currency === homeCurrency ? 1 : (t.ExchangeRate ?? 1);
+  const type = transactionTypeFor(entity, t);
+  const transactionId = transactionIdOf(entity, t.Id);
+  const header = t.PrivateNote || t.Memo || '';
+  const party = t.VendorRef ?? t.CustomerRef ?? t.EntityRef;
+  const out: LedgerLine[] = [];
+  const push = (accountId: string | undefined, amount: number, amountInCurrency: number, description: string, contact: Ref | undefined) => {
+    if (!accountId) return;
+    out.push({
+      transactionId,
+      lineNo: out.length + 1,
+      date: t.TxnDate!,
+      type,
+      number: t.DocNumber || null,
+      contactId: contact?.value ?? null,
+      contactName: contact?.name ?? null,
+      description,
+      accountId,
+      amount,
+      currency,
+      amountInCurrency,
+      link: linkFor(entity, t.Id, t.PaymentType),
+    });
+  };
+  const add = (accountId: string | undefined, major: number, description: string, contact: Ref | undefined) =>
+    push(accountId, rate === 1 ? minorUnits(major, currency) : minorUnits(major * rate, homeCurrency), minorUnits(major, currency), description, contact);
+  const detail = (l: QbLine) =>
+    l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
+  const posted = (t.Line ?? []).filter((l) => detail(l) !== undefined);
+  if (entity === 'JournalEntry') {
+    for (const l of posted) {
+      const d = l.JournalEntryLineDetail!;
+      add(detail(l), (d.PostingType === 'Credit' ? -1 : 1) * (l.Amount ?? 0), l.Description || header, d.Entity?.EntityRef);
+    }
+    return out;
+  }
+  if (entity === 'BillPayment') {
+    const from = t.PayType === 'CreditCard' ? t.CreditCardPayment?.CCAccountRef?.value : t.CheckPayment?.BankAccountRef?.value;
+    add(t.APAccountRef?.value ?? payable, t.TotalAmt ?? 0, header, party);
+    add(from, -(t.TotalAmt ?? 0), header, party);
+    return out;
+  }
+  if (entity === 'Payment') {
+    // a customer payment: into the bank (or Undeposited Funds), off what the customer owes
+    add(t.DepositToAccountRef?.value, t.TotalAmt ?? 0, header, party);
+    add(t.ARAccountRef?.value ?? receivable, -(t.TotalAmt ?? 0), header, party);
+    return out;
+  }
+  if (entity === 'Transfer') {
+    add(t.ToAccountRef?.value, t.Amount ?? 0, header, undefined);
+    add(t.FromAccountRef?.value, -(t.Amount ?? 0), header, undefined);
+    return out;
+  }
+  // bills and purchases debit their lines; supplier credits, card refunds, deposits, sales receipts and invoices credit them
+  const sign = entity === 'Bill' || (entity === 'Purchase' && !t.Credit) ? 1 : -1;
+  for (const l of posted) {
+    add(detail(l), sign * (l.Amount ?? 0), l.Description || header, l.DepositLineDetail?.Entity ?? party);
+  }
+  const other =
+    entity === 'Bill' || entity === 'VendorCredit'
+      ? (t.APAccountRef?.value ?? payable)
+      : entity === 'Invoice'
+        ? (t.ARAccountRef?.value ?? receivable)
+        : entity === 'Purchase'
+          ? t.AccountRef?.value
+          : t.DepositToAccountRef?.value;
+  // the other side carries the document's contact (a deposit's only when its lines name no other)
+  const contacts = new Set(posted.map((l) => l.DepositLineDetail?.Entity?.value));
+  const depositContact = contacts.size === 1 ? posted[0]?.DepositLineDetail?.Entity : undefined;
+  // in minor units, so the transaction balances to the cent
+  const sum = (k: 'amount' | 'amountInCurrency') => out.reduce((s, l) => s + l[k], 0);
+  push(other, -sum('amount'), -sum('amountInCurrency'), header, entity === 'Deposit' ? depositContact : party);
+  return out;
+}

@@ -1,0 +1,74 @@
+/** The QuickBooks entities the connector reads, as the Accounting API v3 sends them (the fields used). */
+
+export interface Ref {
+  value: string;
+  name?: string;
+  type?: string;
+}
+
+export interface QbAccount {
+  Id: string;
+  Name: string;
+  FullyQualifiedName?: string;
+  AcctNum?: string;
+  AccountType?: string;
+  AccountSubType?: string;
+  Classification?: string;
+  Active?: boolean;
+  ParentRef?: Ref;
+}
+
+export interface QbName {
+  Id: string;
+  DisplayName?: string;
+  Active?: boolean;
+}
+
+export interface QbLine {
+  Id?: string;
+  Description?: string;
+  Amount?: number;
+  DetailType?: string;
+  AccountBasedExpenseLineDetail?: { AccountRef?: Ref };
+  SalesItemLineDetail?: { ItemAccountRef?: Ref };
+  DepositLineDetail?: { AccountRef?: Ref; Entity?: Ref };
+  JournalEntryLineDetail?: { PostingType?: 'Debit' | 'Credit'; AccountRef?: Ref; Entity?: { Type?: string; EntityRef?: Ref } };
+}
+
+export interface QbTransaction {
+  Id: string;
+  TxnDate?: string;
+  DocNumber?: string;
+  PrivateNote?: string;
+  Memo?: string;
+  CurrencyRef?: Ref;
+  ExchangeRate?: number;
+  Line?: QbLine[];
+  TotalAmt?: number;
+  Balance?: number;
+  DueDate?: string;
+  VendorRef?: Ref;
+  CustomerRef?: Ref;
+  EntityRef?: Ref;
+  APAccountRef?: Ref;
+  ARAccountRef?: Ref;
+  AccountRef?: Ref;
+  DepositToAccountRef?: Ref;
+  PaymentType?: string;
+  Credit?: boolean;
+  PayType?: string;
+  CheckPayment?: { BankAccountRef?: Ref };
+  FromAccountRef?: Ref;
+  ToAccountRef?: Ref;
+  Amount?: number;
+  CreditCardPayment?: { CCAccountRef?: Ref };
+}
+
+/** A record Change Data Capture reports deleted: only its id is left. */
+export interface QbDeleted {
+  Id: string;
+  status: 'Deleted';
+}
+
+/** The name lists of the mirror (accounting_mirror_records.list); transactions are kept under their entity's name. */
+export const QB_LISTS = { accounts: 'Account', vendors: 'Vendor', customers: 'Customer' } as const;
