@@ -10,9 +10,13 @@
  */
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import { groupedLines, matchingLines, totalsOfLines } from '../lines-in-memory.js';
-import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
+import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill, SystemBankAccount, SystemDocument } from '../types.js';
+import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
+import { bankAccountsOf } from './bank-accounts.js';
 import { QuickBooksClient } from './client.js';
+import { documentEntityOf, systemDocumentOf, type DocumentEntity, type QbDocument } from './documents.js';
 import { accountTypeFor, classificationOf, linkFor, minorUnits, TRANSACTION_ENTITIES, transactionTypeFor, type TransactionEntity } from './mapping.js';
+import { needsItems, needsTaxRates, purchaseAccounts, taxLinesOf, type PurchaseAccounts, type QbItem, type QbTaxAgency, type QbTaxRate } from './purchases.js';
 import type { QuickBooksConfig } from './settings.js';
 
 interface Ref {
@@ -31,6 +35,8 @@ interface QbAccount {
   Classification?: string;
   Active?: boolean;
   ParentRef?: Ref;
+  CurrencyRef?: Ref;
+  CurrentBalance?: number;
 }
 
 interface QbName {
@@ -45,6 +51,7 @@ interface QbLine {
   Amount?: number;
   DetailType?: string;
   AccountBasedExpenseLineDetail?: { AccountRef?: Ref };
+  ItemBasedExpenseLineDetail?: { ItemRef?: Ref };
   SalesItemLineDetail?: { ItemAccountRef?: Ref };
   DepositLineDetail?: { AccountRef?: Ref; Entity?: Ref };
   JournalEntryLineDetail?: { PostingType?: 'Debit' | 'Credit'; AccountRef?: Ref; Entity?: { Type?: string; EntityRef?: Ref } };
@@ -77,6 +84,7 @@ interface QbTransaction {
   ToAccountRef?: Ref;
   Amount?: number;
   CreditCardPayment?: { CCAccountRef?: Ref };
+  TxnTaxDetail?: { TotalTax?: number; TaxLine?: { Amount?: number; TaxLineDetail?: { TaxRateRef?: Ref } }[] };
 }
 
 interface QueryAnswer {
@@ -129,6 +137,20 @@ export class QuickBooksAccounting implements AccountingSystem {
     return this.all<QbAccount>('Account', 'Active IN (true, false)');
   }
 
+  /** Where item lines and purchase tax post (purchases.ts); the lists are read only when these transactions need them. */
+  private purchaseAccounts(transactions: QbTransaction[]): Promise<PurchaseAccounts> {
+    const items = needsItems(transactions) ? this.all<QbItem>('Item', 'Active IN (true, false)') : Promise.resolve([]);
+    const tax = needsTaxRates(transactions);
+    const rates = tax ? this.all<QbTaxRate>('TaxRate', 'Active IN (true, false)') : Promise.resolve([]);
+    const agencies = tax ? this.all<QbTaxAgency>('TaxAgency') : Promise.resolve([]);
+    return Promise.all([items, rates, agencies]).then(([i, r, a]) => purchaseAccounts(i, r, a));
+  }
+
+  /** Every Attachable of the company (notes and files), read once. */
+  private attachables(): Promise<QbAttachable[]> {
+    return this.all<QbAttachable>('Attachable');
+  }
+
   check(): Promise<void> {
     return this.client.get('/query', { query: 'SELECT COUNT(*) FROM Account' }).then(() => undefined);
   }
@@ -176,14 +198,15 @@ export class QuickBooksAccounting implements AccountingSystem {
       const read = await Promise.all(TRANSACTION_ENTITIES.map(async (entity) => ({ entity, items: await this.all<QbTransaction>(entity) })));
       const payable = await this.defaultAccount('Accounts Payable');
       const receivable = await this.defaultAccount('Accounts Receivable');
+      const accounts = await this.purchaseAccounts(read.flatMap((r) => r.items));
       const lines: LedgerLine[] = [];
-      for (const { entity, items } of read) for (const t of items) lines.push(...this.post(entity, t, payable, receivable));
+      for (const { entity, items } of read) for (const t of items) lines.push(...this.post(entity, t, payable, receivable, accounts));
       return lines.sort((a, b) => b.date.localeCompare(a.date) || a.transactionId.localeCompare(b.transactionId) || a.lineNo - b.lineNo);
     });
   }
 
   /** One transaction's lines as QuickBooks posts it: its detail lines, and the account on the other side. */
-  private post(entity: TransactionEntity, t: QbTransaction, payable?: string, receivable?: string): LedgerLine[] {
+  private post(entity: TransactionEntity, t: QbTransaction, payable?: string, receivable?: string, accounts?: PurchaseAccounts): LedgerLine[] {
     if (!t.TxnDate) return [];
     const currency = t.CurrencyRef?.value ?? this.homeCurrency;
     const rate = currency === this.homeCurrency ? 1 : (t.ExchangeRate ?? 1);
@@ -208,12 +231,15 @@ export class QuickBooksAccounting implements AccountingSystem {
         currency,
         amountInCurrency,
         link: linkFor(entity, t.Id, t.PaymentType),
+        // a bill or supplier credit is a document documents.get shows (documents.ts)
+        documentId: entity === 'Bill' || entity === 'VendorCredit' ? transactionId : null,
       });
     };
     const add = (accountId: string | undefined, major: number, description: string, contact: Ref | undefined) =>
       push(accountId, rate === 1 ? minorUnits(major, currency) : minorUnits(major * rate, this.homeCurrency), minorUnits(major, currency), description, contact);
     const detail = (l: QbLine) =>
-      l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
+      l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value ??
+      accounts?.itemAccount(l.ItemBasedExpenseLineDetail?.ItemRef?.value);
     const posted = (t.Line ?? []).filter((l) => detail(l) !== undefined);
     if (entity === 'JournalEntry') {
       for (const l of posted) {
@@ -244,6 +270,8 @@ export class QuickBooksAccounting implements AccountingSystem {
     for (const l of posted) {
       add(detail(l), sign * (l.Amount ?? 0), l.Description || header, l.DepositLineDetail?.Entity ?? party);
     }
+    // the tax a purchase document charges, on its tax agency's account (purchases.ts)
+    if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'Purchase') for (const x of taxLinesOf(t)) add(accounts?.taxAccount(x.rateId), sign * x.amount, x.rate, party);
     const other =
       entity === 'Bill' || entity === 'VendorCredit'
         ? (t.APAccountRef?.value ?? payable)
@@ -283,7 +311,7 @@ export class QuickBooksAccounting implements AccountingSystem {
         const currency = b.CurrencyRef?.value ?? this.homeCurrency;
         const rate = currency === this.homeCurrency ? 1 : (b.ExchangeRate ?? 1);
         return {
-          documentId: b.Id,
+          documentId: `Bill:${b.Id}`,
           transactionId: `Bill:${b.Id}`,
           kind: 'bill' as const,
           supplier: b.VendorRef?.name ?? '',
@@ -297,5 +325,30 @@ export class QuickBooksAccounting implements AccountingSystem {
           note: b.PrivateNote || null,
         };
       });
+  }
+
+  /** Bills and vendor credits by the id their ledger lines carry (`Bill:146`), with their lines (documents.ts). */
+  async documents(documentIds: string[]): Promise<SystemDocument[]> {
+    const wanted = documentIds.map(documentEntityOf).filter((w) => w !== undefined);
+    if (wanted.length === 0) return [];
+    const entities = [...new Set(wanted.map((w) => w.entity))];
+    const lists = new Map(await Promise.all(entities.map(async (e) => [e, await this.all<QbDocument>(e)] as const)));
+    const found = wanted.flatMap((w) => lists.get(w.entity)!.filter((t) => t.Id === w.id).map((t) => ({ entity: w.entity, t })));
+    if (found.length === 0) return [];
+    const [chart, accounts, attachables] = await Promise.all([this.chartOfAccounts(), this.purchaseAccounts(found.map((f) => f.t) as QbTransaction[]), this.attachables()]);
+    return found.flatMap(({ entity, t }) => systemDocumentOf(entity, t, { homeCurrency: this.homeCurrency, chart, accounts, attachables }) ?? []);
+  }
+
+  /** The PDF or image attached to a bill or vendor credit in QuickBooks (attachments.ts); null when it has none. */
+  async documentFile(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer } | null> {
+    const wanted = documentEntityOf(documentId);
+    if (!wanted || !(await this.all<QbDocument>(wanted.entity as DocumentEntity)).some((t) => t.Id === wanted.id)) return null;
+    const attachment = attachmentOf(await this.attachables(), wanted.entity, wanted.id);
+    return attachment ? downloadAttachment(attachment) : null;
+  }
+
+  /** Active Bank and Credit Card accounts with QuickBooks' CurrentBalance (bank-accounts.ts). */
+  async bankAccounts(): Promise<SystemBankAccount[]> {
+    return bankAccountsOf(await this.accounts(), this.homeCurrency);
   }
 }
