@@ -4,10 +4,11 @@ import { fromMajor, toMajor } from '../domain/money.js';
 import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
-import { invalidParameter, invalidRequest, type ParameterError } from './errors.js';
+import { invalidParameter, invalidRequest, OperationError, type ParameterError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { dateParam, intParam, periodParam, textParam } from './params.js';
 import { resolvePeriodInput } from './period-input.js';
+import { unimportedBookAccount } from './banking/book-account.js';
 import { findBankAccount } from './banking/find-account.js';
 import { linkedDocumentSchema, linkedDocumentView } from './banking/linked-document.js';
 import { runningBalances } from './banking/running-balances.js';
@@ -124,6 +125,16 @@ function combineTotals(sums: Map<string, AccountPeriodSums>, single: boolean) {
   return { opening, moneyIn, moneyOut, closing: opening + moneyIn - moneyOut, ...counts };
 }
 
+/** The account asked for; one of the connected books' own with nothing imported is explained (book-account.ts). */
+async function findOrExplain(ctx: OperationContext, accounts: BankAccountRow[], term: string, narrowed: boolean): Promise<BankAccountRow> {
+  try {
+    return findBankAccount(accounts, term);
+  } catch (error) {
+    const explained = error instanceof OperationError && error.code === 'account_not_found' && !narrowed ? await unimportedBookAccount(ctx, term) : undefined;
+    throw explained ?? error;
+  }
+}
+
 async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof output>> {
   const period = resolvePeriodInput(args, ctx, 'last_three_months');
   const term = args.account?.trim();
@@ -137,7 +148,7 @@ async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof o
     .execute(async (db) => {
       const organisationId = ctx.organisation.id;
       const visible = await visibleBankAccounts(db, organisationId, ctx.principal);
-      const account = term ? findBankAccount(visible.accounts, term) : null;
+      const account = term ? await findOrExplain(ctx, visible.accounts, term, visible.narrowed) : null;
       const currency = account?.currency ?? ctx.organisation.homeCurrency;
       const bounds = amountBounds(args, currency);
       const accountIds = account ? [account.id] : visible.narrowed ? visible.accounts.map((a) => a.id) : null;
