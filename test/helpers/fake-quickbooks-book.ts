@@ -1,7 +1,8 @@
 /**
  * The fake QuickBooks Online company: a small, consistent set of books held as QuickBooks' own
  * entities in their JSON wire form (Account, Vendor, Customer, Bill, BillPayment, VendorCredit,
- * Invoice, Payment, SalesReceipt, Purchase, Deposit, Transfer, JournalEntry), so the fake answers them as they are. Derived fields
+ * Invoice, Payment, SalesReceipt, Purchase, Deposit, Transfer, JournalEntry; Item, TaxRate, TaxAgency
+ * and Attachable, empty here: fake-quickbooks-documents.ts fills them), so the fake answers them as they are. Derived fields
  * (TotalAmt, Bill and Invoice Balance, an account's CurrentBalance) are computed by `settle` from the
  * lines and payments, and the postings (`postingsOf`: the general ledger QuickBooks keeps, debit
  * positive, cents) are what the fake's reports are computed from. Amounts are US dollars.
