@@ -255,6 +255,14 @@ describeEachDialect(
         assert.equal(refused.code, 'not_found');
       }
       assert.ok(qb.requests.some((r) => r.path.startsWith('/attachments/') && r.status === 200), 'fetched from the TempDownloadUri');
+      // a scan over 10 MB attached to another bill: refused as the service's own files are
+      const big = '5000000000000109999';
+      if (!qb.company.files[big]) {
+        qb.company.files[big] = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(10 * 1024 * 1024)]);
+        qb.company.entities.Attachable.push({ Id: big, FileName: 'scan.pdf', ContentType: 'application/pdf', Size: qb.company.files[big].length, AttachableRef: [{ EntityRef: { value: '146', type: 'Bill' } }] });
+      }
+      const tooLarge = await rest('documents.file', { id: 'quickbooks:Bill:146' }, 413);
+      assert.equal(tooLarge.code, 'file_too_large');
     });
 
     it("issue 15's reads: trial balance, aged payables and receivables, cash summary, contacts, sales invoices", async () => {

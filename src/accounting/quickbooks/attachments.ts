@@ -22,6 +22,7 @@ const FILE_TYPE = /^\s*(application\/pdf|image\/[a-z0-9.+-]+)\s*(;|$)/i;
 
 /** Read no more than this: documents.file refuses anything over 10 MB, and learns it from the length. */
 const READ_LIMIT = 10 * 1024 * 1024 + 1;
+const DOWNLOAD_TIMEOUT_MS = 60_000;
 
 /** The attachment of one entity (e.g. Bill 146) that is a file documents.file can hand out. */
 export function attachmentOf(attachables: QbAttachable[], entity: string, id: string): QbAttachable | undefined {
@@ -39,7 +40,8 @@ export async function downloadAttachment(a: QbAttachable, fetchImpl: typeof fetc
   if (!uri || !/^https?:\/\//i.test(uri)) throw new AccountingSystemError(`QuickBooks gave no download address for attachment ${a.Id}.`);
   let res: Response;
   try {
-    res = await fetchImpl(uri);
+    // the operation's own time limit answers the caller; this one ends a download left hanging after it
+    res = await fetchImpl(uri, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   } catch (error) {
     throw new AccountingSystemError(`QuickBooks' file of attachment ${a.Id} could not be fetched (${(error as Error).message}).`);
   }
