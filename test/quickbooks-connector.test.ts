@@ -168,7 +168,9 @@ describeEachDialect(
         ],
       );
       assert.equal(phone.total, 125);
-      assert.match(phone.transactions[0].link, /^https:\/\/app\.qbo\.intuit\.com\/app\/bill\?txnId=147$/);
+      // a bill is a document documents.get shows (quickbooks-operations.test.ts); a card charge links to QuickBooks' own page
+      assert.match(phone.transactions[0].link, /\/v1\/operations\/documents\.get\?ids=quickbooks%3ABill%3A147$/);
+      assert.match(phone.transactions[1].link, /^https:\/\/app\.qbo\.intuit\.com\/app\/creditcardcharge\?txnId=161$/);
 
       const supplies = await run(ledgerAccountTransactions, orgs.qb, { account: 'Office Supplies', period: 'custom', from: '2026-01-01', to: '2026-06-30' });
       assert.deepEqual(

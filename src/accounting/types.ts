@@ -151,6 +151,8 @@ export interface SystemDocument {
   invoiceLines: SystemInvoiceLine[];
   /** a link the system keeps to the original (GnuCash's document link); never a file the service can hand out */
   attachmentLink: string | null;
+  /** true when the system holds the original file and hands it out (AccountingSystem.documentFile) */
+  hasFile?: boolean;
 }
 
 /** A bank or card account of the connected books, which statements can be imported against. */
@@ -193,6 +195,11 @@ export interface AccountingSystem {
   receivables?(asAt: IsoDate): Promise<OpenReceivable[]>;
   /** The purchase documents with these ids (PayableBill.documentId); unknown ids are left out. */
   documents?(documentIds: string[]): Promise<SystemDocument[]>;
+  /**
+   * The original file of one of the system's documents (SystemDocument.documentId), as the system
+   * holds it; null when the document is unknown or has no file the system hands out.
+   */
+  documentFile?(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer } | null>;
   /** The books' active bank and card accounts with their balances; left out by systems whose bank accounts are the service's own. */
   bankAccounts?(): Promise<SystemBankAccount[]>;
   /**

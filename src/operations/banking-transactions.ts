@@ -4,10 +4,11 @@ import { fromMajor, toMajor } from '../domain/money.js';
 import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
-import { invalidParameter, invalidRequest, type ParameterError } from './errors.js';
+import { invalidParameter, invalidRequest, OperationError, type ParameterError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { dateParam, intParam, periodParam, textParam } from './params.js';
 import { resolvePeriodInput } from './period-input.js';
+import { unimportedBookAccount } from './banking/book-account.js';
 import { findBankAccount } from './banking/find-account.js';
 import { linkedDocumentSchema, linkedDocumentView } from './banking/linked-document.js';
 import { runningBalances } from './banking/running-balances.js';
@@ -124,11 +125,40 @@ function combineTotals(sums: Map<string, AccountPeriodSums>, single: boolean) {
   return { opening, moneyIn, moneyOut, closing: opening + moneyIn - moneyOut, ...counts };
 }
 
+/**
+ * An account not found among the service's own, which may be one of the connected books' own with
+ * nothing imported (book-account.ts): the books are asked after the snapshot has ended, since
+ * reading them may write (a vendor's local mirror), and on SQLite the snapshot holds the connection.
+ */
+class MaybeBookAccount extends Error {
+  constructor(readonly notFound: OperationError) {
+    super(notFound.message);
+  }
+}
+
+function findOrDefer(accounts: BankAccountRow[], term: string, narrowed: boolean): BankAccountRow {
+  try {
+    return findBankAccount(accounts, term);
+  } catch (error) {
+    if (error instanceof OperationError && error.code === 'account_not_found' && !narrowed) throw new MaybeBookAccount(error);
+    throw error;
+  }
+}
+
 async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof output>> {
   const period = resolvePeriodInput(args, ctx, 'last_three_months');
   const term = args.account?.trim();
   if (term === '') throw invalidParameter('account', 'must not be empty');
   const offset = (args.page - 1) * args.limit;
+  try {
+    return await snapshot(ctx, args, period, term, offset);
+  } catch (error) {
+    if (error instanceof MaybeBookAccount) throw (await unimportedBookAccount(ctx, term!)) ?? error.notFound;
+    throw error;
+  }
+}
+
+async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<typeof resolvePeriodInput>, term: string | undefined, offset: number): Promise<z.infer<typeof output>> {
   // one snapshot, so totals, the page and its running balances agree while imports go on
   return ctx.db
     .transaction()
@@ -137,7 +167,7 @@ async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof o
     .execute(async (db) => {
       const organisationId = ctx.organisation.id;
       const visible = await visibleBankAccounts(db, organisationId, ctx.principal);
-      const account = term ? findBankAccount(visible.accounts, term) : null;
+      const account = term ? findOrDefer(visible.accounts, term, visible.narrowed) : null;
       const currency = account?.currency ?? ctx.organisation.homeCurrency;
       const bounds = amountBounds(args, currency);
       const accountIds = account ? [account.id] : visible.narrowed ? visible.accounts.map((a) => a.id) : null;
@@ -224,7 +254,9 @@ export const bankingTransactions = defineOperation({
     'of the amount, money in and out alike). totals give the opening balance (everything before the period), money in, money out and the closing ' +
     "balance for the whole period regardless of the filters: in the account's currency for one account, in home currency for several. Each " +
     "transaction carries its amount (negative for money spent), status, where it was reconciled, the account's running balance after it, and, " +
-    'when it is matched to a document in the service, that document (linked). Submitters and custom roles see only the accounts they hold.',
+    'when it is matched to a document in the service, that document (linked). Submitters and custom roles see only the accounts they hold. ' +
+    'An account of the connected books nothing has been imported into yet (an id like quickbooks:<id> from banking.accounts) has no bank transactions: ' +
+    'it is answered account_not_found saying so; its lines in the books are in ledger.account_transactions.',
   input,
   output,
   // a model reads the totals and about 25 lines well; it can ask for more with limit or page

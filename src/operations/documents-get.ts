@@ -130,6 +130,7 @@ export const documentsGet = defineOperation({
     "Amounts are in the document's own currency, major units. Ids that are not documents of this organisation are listed under notFound.",
     "Documents the connected accounting system holds (a GnuCash book's vendor bills, credit notes and expense vouchers) have ids like gnucash:<guid>:",
     'their coded lines are the posted splits (tax on its own line), their invoice lines the bill entries, and link is null (GnuCash keeps no files).',
+    "A connected QuickBooks company's bills and vendor credits have ids like quickbooks:Bill:<id>; link is documents.file's when a PDF or image is attached in QuickBooks.",
   ].join(' '),
   input: z
     .object({
@@ -166,7 +167,7 @@ export const documentsGet = defineOperation({
       const doc = byId.get(id);
       const system = fromSystem.get(id);
       if (!doc && system) {
-        documents.push(systemDocumentOutput(id, system));
+        documents.push(systemDocumentOutput(id, system, documentFileLink(ctx.baseUrl, id)));
         continue;
       }
       if (!doc) {

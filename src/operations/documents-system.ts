@@ -32,7 +32,7 @@ export async function systemDocuments(ctx: OperationContext, ids: string[]): Pro
 }
 
 /** documents.get's shape of a system document: coded lines carry the posted splits, tax on its own line. */
-export function systemDocumentOutput(id: string, doc: SystemDocument) {
+export function systemDocumentOutput(id: string, doc: SystemDocument, fileLink: string | null = null) {
   const major = (minor: number) => toMajor(minor, doc.currency);
   return {
     id,
@@ -45,8 +45,8 @@ export function systemDocumentOutput(id: string, doc: SystemDocument) {
     accountingId: doc.transactionId,
     // published when the system posted it: its posting date
     publishedAt: doc.date,
-    // the system keeps no file the service could hand out (documents.file answers not_found)
-    link: null,
+    // documents.file's link when the system hands out the file (doc.hasFile); else none (documents.file answers not_found)
+    link: doc.hasFile ? fileLink : null,
     subtotal: major(doc.subtotal),
     tax: major(doc.tax),
     total: major(doc.total),

@@ -1,7 +1,8 @@
 /**
  * The fake QuickBooks Online company: a small, consistent set of books held as QuickBooks' own
  * entities in their JSON wire form (Account, Vendor, Customer, Bill, BillPayment, VendorCredit,
- * Invoice, Payment, SalesReceipt, Purchase, Deposit, Transfer, JournalEntry), so the fake answers them as they are. Derived fields
+ * Invoice, Payment, SalesReceipt, Purchase, Deposit, Transfer, JournalEntry; Item, TaxRate, TaxAgency
+ * and Attachable, empty here: fake-quickbooks-documents.ts fills them), so the fake answers them as they are. Derived fields
  * (TotalAmt, Bill and Invoice Balance, an account's CurrentBalance) are computed by `settle` from the
  * lines and payments, and the postings (`postingsOf`: the general ledger QuickBooks keeps, debit
  * positive, cents) are what the fake's reports are computed from. Amounts are US dollars.
@@ -9,7 +10,25 @@
 
 export type Entity = Record<string, any>;
 
-export const ENTITY_NAMES = ['Account', 'Vendor', 'Customer', 'Bill', 'BillPayment', 'VendorCredit', 'Invoice', 'Payment', 'SalesReceipt', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry'] as const;
+export const ENTITY_NAMES = [
+  'Account',
+  'Vendor',
+  'Customer',
+  'Bill',
+  'BillPayment',
+  'VendorCredit',
+  'Invoice',
+  'Payment',
+  'SalesReceipt',
+  'Purchase',
+  'Deposit',
+  'Transfer',
+  'JournalEntry',
+  'Item',
+  'TaxRate',
+  'TaxAgency',
+  'Attachable',
+] as const;
 export type EntityName = (typeof ENTITY_NAMES)[number];
 
 export interface FakeCompany {
@@ -21,6 +40,8 @@ export interface FakeCompany {
   entities: Record<EntityName, Entity[]>;
   /** entities deleted, by name, as CDC reports them */
   deleted: { entity: EntityName; Id: string; LastUpdatedTime: string }[];
+  /** the bytes of Attachables that hold a file, by the Attachable's Id (served at its TempDownloadUri) */
+  files: Record<string, Buffer>;
 }
 
 export const FAKE_REALM_ID = '9130357766554433';
@@ -231,8 +252,13 @@ export function defaultFakeCompany(): FakeCompany {
       Deposit: deposits,
       Transfer: transfers,
       JournalEntry: journalEntries,
+      Item: [],
+      TaxRate: [],
+      TaxAgency: [],
+      Attachable: [],
     },
     deleted: [],
+    files: {},
   };
   settle(company);
   return company;
@@ -247,14 +273,32 @@ export interface Posting {
   amount: number;
 }
 
-const lineAccount = (l: Entity): string | undefined =>
-  l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
+/** The account a line posts to: its own, or (an item-based expense line) its Item's, as QuickBooks posts it. */
+const lineAccountIn =
+  (company: FakeCompany) =>
+  (l: Entity): string | undefined => {
+    const own = l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
+    if (own !== undefined || !l.ItemBasedExpenseLineDetail) return own;
+    const item = company.entities.Item.find((i) => i.Id === l.ItemBasedExpenseLineDetail.ItemRef?.value);
+    return (item?.Type === 'Inventory' ? item.AssetAccountRef : item?.ExpenseAccountRef)?.value;
+  };
+
+/** A purchase's tax lines with the account QuickBooks posts each to: the rate's agency's purchase-tax account. */
+function taxPostings(company: FakeCompany, t: Entity): { accountId: string; amount: number }[] {
+  return (t.TxnTaxDetail?.TaxLine ?? []).map((l: Entity) => {
+    const rate = company.entities.TaxRate.find((r) => r.Id === l.TaxLineDetail?.TaxRateRef?.value);
+    const agency = company.entities.TaxAgency.find((a) => a.Id === rate?.AgencyRef?.value);
+    if (!agency?.TaxOnPurchasesAccountRef) throw new Error(`fake QuickBooks company: no purchase-tax account for a tax line of ${t.Id}`);
+    return { accountId: agency.TaxOnPurchasesAccountRef.value, amount: cents(l.Amount) };
+  });
+}
 
 /** The general ledger of the company as QuickBooks posts each transaction (every transaction balances). */
 export function postingsOf(company: FakeCompany): Posting[] {
   const out: Posting[] = [];
   const defaultOf = (type: string) => company.entities.Account.find((a) => a.AccountType === type)!.Id;
   const post = (entity: EntityName, t: Entity, accountId: string, amount: number) => out.push({ entity, id: t.Id, date: t.TxnDate, accountId, amount });
+  const lineAccount = lineAccountIn(company);
   const detailLines = (t: Entity) => (t.Line ?? []).filter((l: Entity) => lineAccount(l) !== undefined);
   for (const entity of ['Bill', 'VendorCredit', 'Invoice', 'SalesReceipt', 'Purchase', 'Deposit'] as const) {
     for (const t of company.entities[entity]) {
@@ -264,6 +308,12 @@ export function postingsOf(company: FakeCompany): Posting[] {
       for (const l of detailLines(t)) {
         post(entity, t, lineAccount(l)!, sign * cents(l.Amount));
         total += cents(l.Amount);
+      }
+      if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'Purchase') {
+        for (const x of taxPostings(company, t)) {
+          post(entity, t, x.accountId, sign * x.amount);
+          total += x.amount;
+        }
       }
       const other =
         entity === 'Bill' || entity === 'VendorCredit'
@@ -314,13 +364,15 @@ const CREDIT_NATURE = new Set(['Liability', 'Equity', 'Revenue']);
  */
 export function settle(company: FakeCompany): void {
   const e = company.entities;
+  const lineAccount = lineAccountIn(company);
   for (const name of ['Bill', 'VendorCredit', 'Invoice', 'SalesReceipt', 'Purchase', 'Deposit', 'JournalEntry'] as const) {
     for (const t of e[name]) {
       const lines = (t.Line ?? []).filter((l: Entity) => lineAccount(l) !== undefined);
       const total = lines
         .filter((l: Entity) => name !== 'JournalEntry' || l.JournalEntryLineDetail.PostingType === 'Debit')
         .reduce((s: number, l: Entity) => s + cents(l.Amount), 0);
-      t.TotalAmt = dollars(total);
+      // QuickBooks' line amounts are net of tax; the document's total adds TxnTaxDetail's TotalTax
+      t.TotalAmt = dollars(total + cents(t.TxnTaxDetail?.TotalTax));
     }
   }
   const paid = new Map<string, number>();

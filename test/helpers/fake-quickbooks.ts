@@ -2,13 +2,16 @@
  * A contract-checked fake of QuickBooks Online's Accounting API v3 on 127.0.0.1, answering from one
  * small company (fake-quickbooks-book.ts):
  *   GET /v3/company/{realmId}/query?query=SELECT * FROM <Entity> [WHERE Active IN (true, false) |
- *       WHERE Active = <bool> | WHERE Metadata.LastUpdatedTime > '<time>'] [ORDERBY …]
+ *       WHERE Active = <bool> | WHERE Metadata.LastUpdatedTime > '<time>' | WHERE Id = '<id>'] [ORDERBY …]
  *       [STARTPOSITION n] [MAXRESULTS n]   (and SELECT COUNT(*) FROM <Entity>)
  *   GET /v3/company/{realmId}/reports/ProfitAndLoss, /reports/BalanceSheet
  *       (start_date, end_date, summarize_column_by Total|Month|Quarter|Year, accounting_method Accrual)
  *   GET /v3/company/{realmId}/cdc?entities=A,B&changedSince=<time>  (at most 30 days back)
- * every one also taking minorversion. Account, Vendor and Customer queries answer active ones only
- * unless the WHERE asks for inactive ones, as QuickBooks does; MAXRESULTS is at most 1000.
+ * every one also taking minorversion. Account, Vendor, Customer, Item, TaxRate and TaxAgency queries
+ * answer active ones only unless the WHERE asks for inactive ones, as QuickBooks does; MAXRESULTS
+ * is at most 1000. An Attachable that holds a file is answered with a TempDownloadUri on the fake's
+ * origin (/attachments/{id}/{FileName}, no token, as Intuit's signed addresses take none), where
+ * its bytes (company.files) are served.
  *
  * Every body it answers is checked against Intuit's XML schemas (fake-quickbooks-contract.ts):
  * query and CDC answers as an IntuitResponse, reports as a Report; a breach is kept in `violations`
@@ -80,6 +83,10 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
   let retryAfter: number | undefined;
   let down = false;
   const time = () => new Date().toISOString();
+  let origin = '';
+  /** an Attachable as a query answers it: with a temporary download address when it holds a file */
+  const withDownload = (a: Entity): Entity =>
+    company.files[a.Id] ? { ...a, TempDownloadUri: `${origin}/attachments/${a.Id}/${encodeURIComponent(a.FileName ?? 'file')}?signature=fake` } : a;
 
   function query(text: string) {
     const m = /^\s*SELECT\s+(\*|COUNT\(\*\))\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s+([\w.]+(?:\s+(?:ASC|DESC))?))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$/i.exec(text);
@@ -88,13 +95,15 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     const entity = ENTITY_NAMES.find((n) => n.toLowerCase() === entityText!.toLowerCase());
     if (!entity) throw new BadRequest(`QueryValidationError: ${entityText} is not an entity this fake holds`);
     let items = company.entities[entity];
-    const hasActive = entity === 'Account' || entity === 'Vendor' || entity === 'Customer';
+    const hasActive = ['Account', 'Vendor', 'Customer', 'Item', 'TaxRate', 'TaxAgency'].includes(entity);
     let activeFilter: boolean[] = hasActive ? [true] : [];
     if (where) {
       const inList = /^Active\s+IN\s*\(\s*(true|false)\s*(?:,\s*(true|false)\s*)?\)$/i.exec(where);
       const equals = /^Active\s*=\s*(true|false)$/i.exec(where);
       const since = /^Metadata\.LastUpdatedTime\s*>\s*'([^']+)'$/i.exec(where);
-      if (hasActive && inList) activeFilter = [inList[1], inList[2]].filter(Boolean).map((v) => v!.toLowerCase() === 'true');
+      const byId = /^Id\s*=\s*'([^']+)'$/i.exec(where);
+      if (byId) items = items.filter((i) => i.Id === byId[1]);
+      else if (hasActive && inList) activeFilter = [inList[1], inList[2]].filter(Boolean).map((v) => v!.toLowerCase() === 'true');
       else if (hasActive && equals) activeFilter = [equals[1]!.toLowerCase() === 'true'];
       else if (since && !Number.isNaN(Date.parse(since[1]!))) items = items.filter((i) => Date.parse(i.MetaData.LastUpdatedTime) > Date.parse(since[1]!));
       else throw new BadRequest(`QueryValidationError: the fake does not take WHERE ${where}`);
@@ -104,7 +113,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     const startPosition = Number(start ?? 1);
     const maxResults = Number(max ?? 100);
     if (startPosition < 1 || maxResults < 1 || maxResults > MAX_RESULTS) throw new BadRequest(`QueryValidationError: STARTPOSITION ${startPosition} MAXRESULTS ${maxResults} out of range (MAXRESULTS at most ${MAX_RESULTS})`);
-    const page = items.slice(startPosition - 1, startPosition - 1 + maxResults);
+    const page = items.slice(startPosition - 1, startPosition - 1 + maxResults).map((i) => (entity === 'Attachable' ? withDownload(i) : i));
     // QuickBooks leaves the entity key out when nothing matches
     return { QueryResponse: page.length ? { [entity]: page, startPosition, maxResults: page.length } : {}, time: time() };
   }
@@ -166,6 +175,19 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
   function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (identity.handle(req, res, url)) return;
+    const download = /^\/attachments\/([^/]+)\/[^/]+$/.exec(url.pathname);
+    if (download && req.method === 'GET') {
+      const bytes = company.files[download[1]!];
+      const attachable = company.entities.Attachable.find((a) => a.Id === download[1]);
+      requests.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), status: bytes ? 200 : 404 });
+      if (!bytes || !attachable) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': attachable.ContentType, 'content-length': String(bytes.length) });
+      res.end(bytes);
+      return;
+    }
     const m = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(url.pathname);
     const route = m?.[2] ?? url.pathname;
     const record = (status: number) => requests.push({ path: `/${route}`, query: Object.fromEntries(url.searchParams), status });
@@ -219,7 +241,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const baseUrl = `${origin}/v3`;
   return {
     baseUrl,

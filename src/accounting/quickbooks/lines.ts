@@ -6,6 +6,7 @@
  */
 import type { LedgerLine } from '../types.js';
 import { linkFor, minorUnits, transactionTypeFor, type TransactionEntity } from './mapping.js';
+import { NO_PURCHASE_ACCOUNTS, purchaseAccounts, taxLinesOf, type PurchaseAccounts, type QbItem, type QbTaxAgency, type QbTaxRate } from './purchases.js';
 import type { QbAccount, QbLine, QbTransaction, Ref } from './records.js';
 
 export interface PostingDefaults {
@@ -14,18 +15,24 @@ export interface PostingDefaults {
   payable?: string | undefined;
   /** the company's Accounts Receivable account */
   receivable?: string | undefined;
+  /** where item lines and purchase tax post (purchases.ts) */
+  purchases: PurchaseAccounts;
 }
 
-/** The accounts QuickBooks posts to when a transaction names none: the first active one of the type. */
-export function postingDefaults(accounts: QbAccount[], homeCurrency: string): PostingDefaults {
-  const first = (type: string) => accounts.find((a) => a.AccountType === type && a.Active !== false)?.Id;
-  return { homeCurrency, payable: first('Accounts Payable'), receivable: first('Accounts Receivable') };
+/** The accounts QuickBooks posts to when a transaction names none (the first active one of the type), and those of items and tax. */
+export function postingDefaults(
+  homeCurrency: string,
+  lists: { accounts: QbAccount[]; items?: QbItem[]; taxRates?: QbTaxRate[]; taxAgencies?: QbTaxAgency[] },
+): PostingDefaults {
+  const first = (type: string) => lists.accounts.find((a) => a.AccountType === type && a.Active !== false)?.Id;
+  const purchases = lists.items || lists.taxRates ? purchaseAccounts(lists.items ?? [], lists.taxRates ?? [], lists.taxAgencies ?? []) : NO_PURCHASE_ACCOUNTS;
+  return { homeCurrency, payable: first('Accounts Payable'), receivable: first('Accounts Receivable'), purchases };
 }
 
 export const transactionIdOf = (entity: TransactionEntity, id: string) => `${entity}:${id}`;
 
 /** One transaction's lines as QuickBooks posts it: its detail lines, and the account on the other side. */
-export function postTransaction(entity: TransactionEntity, t: QbTransaction, { homeCurrency, payable, receivable }: PostingDefaults): LedgerLine[] {
+export function postTransaction(entity: TransactionEntity, t: QbTransaction, { homeCurrency, payable, receivable, purchases }: PostingDefaults): LedgerLine[] {
   if (!t.TxnDate) return [];
   const currency = t.CurrencyRef?.value ?? homeCurrency;
   const rate = currency === homeCurrency ? 1 : (t.ExchangeRate ?? 1);
@@ -50,12 +57,18 @@ export function postTransaction(entity: TransactionEntity, t: QbTransaction, { h
       currency,
       amountInCurrency,
       link: linkFor(entity, t.Id, t.PaymentType),
+      // a bill or supplier credit is a document documents.get shows (documents.ts)
+      documentId: entity === 'Bill' || entity === 'VendorCredit' ? transactionId : null,
     });
   };
   const add = (accountId: string | undefined, major: number, description: string, contact: Ref | undefined) =>
     push(accountId, rate === 1 ? minorUnits(major, currency) : minorUnits(major * rate, homeCurrency), minorUnits(major, currency), description, contact);
   const detail = (l: QbLine) =>
-    l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
+    l.AccountBasedExpenseLineDetail?.AccountRef?.value ??
+    l.SalesItemLineDetail?.ItemAccountRef?.value ??
+    l.DepositLineDetail?.AccountRef?.value ??
+    l.JournalEntryLineDetail?.AccountRef?.value ??
+    purchases.itemAccount(l.ItemBasedExpenseLineDetail?.ItemRef?.value);
   const posted = (t.Line ?? []).filter((l) => detail(l) !== undefined);
   if (entity === 'JournalEntry') {
     for (const l of posted) {
@@ -86,6 +99,8 @@ export function postTransaction(entity: TransactionEntity, t: QbTransaction, { h
   for (const l of posted) {
     add(detail(l), sign * (l.Amount ?? 0), l.Description || header, l.DepositLineDetail?.Entity ?? party);
   }
+  // the tax a purchase document charges, on its tax agency's account (purchases.ts)
+  if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'Purchase') for (const x of taxLinesOf(t)) add(purchases.taxAccount(x.rateId), sign * x.amount, x.rate, party);
   const other =
     entity === 'Bill' || entity === 'VendorCredit'
       ? (t.APAccountRef?.value ?? payable)

@@ -12,12 +12,20 @@ import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredLedger } from '../mirror/mirrored-ledger.js';
 import { readRecords } from '../mirror/store.js';
-import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
+import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill, SystemBankAccount, SystemDocument } from '../types.js';
+import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
+import { bankAccountsOf } from './bank-accounts.js';
 import { QuickBooksClient } from './client.js';
+import { documentEntityOf, systemDocumentOf, type QbDocument } from './documents.js';
+import { purchaseAccounts, type QbItem, type QbTaxAgency, type QbTaxRate } from './purchases.js';
 import { accountTypeFor, classificationOf, minorUnits } from './mapping.js';
 import { QB_LISTS, type QbAccount, type QbTransaction } from './records.js';
 import type { QuickBooksConfig } from './settings.js';
 import { QuickBooksMirrorSource } from './sync.js';
+
+interface QueryAnswer {
+  QueryResponse?: { Attachable?: QbAttachable[] };
+}
 
 const DEFAULT_PAGE = 1000;
 
@@ -121,7 +129,7 @@ export class QuickBooksAccounting implements AccountingSystem {
         const currency = b.CurrencyRef?.value ?? this.homeCurrency;
         const rate = currency === this.homeCurrency ? 1 : (b.ExchangeRate ?? 1);
         return {
-          documentId: b.Id,
+          documentId: `Bill:${b.Id}`,
           transactionId: `Bill:${b.Id}`,
           kind: 'bill' as const,
           supplier: b.VendorRef?.name ?? '',
@@ -135,5 +143,44 @@ export class QuickBooksAccounting implements AccountingSystem {
           note: b.PrivateNote || null,
         };
       });
+  }
+
+  /** Bills and vendor credits by the id their ledger lines carry (`Bill:146`), with their lines (documents.ts). */
+  async documents(documentIds: string[]): Promise<SystemDocument[]> {
+    const wanted = documentIds.map(documentEntityOf).filter((w) => w !== undefined);
+    if (wanted.length === 0) return [];
+    const entities = [...new Set(wanted.map((w) => w.entity))];
+    const lists = new Map(await Promise.all(entities.map(async (e) => [e, await this.all<QbDocument>(e)] as const)));
+    const found = wanted.flatMap((w) => lists.get(w.entity)!.filter((t) => t.Id === w.id).map((t) => ({ entity: w.entity, t })));
+    if (found.length === 0) return [];
+    const [chart, items, rates, agencies, attachables] = await Promise.all([
+      this.chartOfAccounts(),
+      this.all<QbItem>(QB_LISTS.items),
+      this.all<QbTaxRate>(QB_LISTS.taxRates),
+      this.all<QbTaxAgency>(QB_LISTS.taxAgencies),
+      this.all<QbAttachable>(QB_LISTS.attachables),
+    ]);
+    const accounts = purchaseAccounts(items, rates, agencies);
+    return found.flatMap(({ entity, t }) => systemDocumentOf(entity, t, { homeCurrency: this.homeCurrency, chart, accounts, attachables }) ?? []);
+  }
+
+  /**
+   * The PDF or image attached to a bill or vendor credit in QuickBooks (attachments.ts); null when it
+   * has none. The attachment is read from QuickBooks itself, not the mirror: its download address
+   * is good for minutes only.
+   */
+  async documentFile(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer } | null> {
+    const wanted = documentEntityOf(documentId);
+    if (!wanted || !(await this.all<QbDocument>(wanted.entity)).some((t) => t.Id === wanted.id)) return null;
+    const mirrored = attachmentOf(await this.all<QbAttachable>(QB_LISTS.attachables), wanted.entity, wanted.id);
+    if (!mirrored) return null;
+    const live = (await this.client.get<QueryAnswer>('/query', { query: `SELECT * FROM Attachable WHERE Id = '${mirrored.Id.replace(/[^0-9A-Za-z-]/g, '')}'` })).QueryResponse?.Attachable?.[0];
+    const attachment = live ? attachmentOf([live], wanted.entity, wanted.id) : undefined;
+    return attachment ? downloadAttachment(attachment) : null;
+  }
+
+  /** Active Bank and Credit Card accounts with QuickBooks' CurrentBalance (bank-accounts.ts). */
+  async bankAccounts(): Promise<SystemBankAccount[]> {
+    return bankAccountsOf(await this.accounts(), this.homeCurrency);
   }
 }

@@ -16,6 +16,8 @@ export interface QbAccount {
   Classification?: string;
   Active?: boolean;
   ParentRef?: Ref;
+  CurrencyRef?: Ref;
+  CurrentBalance?: number;
 }
 
 export interface QbName {
@@ -30,6 +32,7 @@ export interface QbLine {
   Amount?: number;
   DetailType?: string;
   AccountBasedExpenseLineDetail?: { AccountRef?: Ref };
+  ItemBasedExpenseLineDetail?: { ItemRef?: Ref };
   SalesItemLineDetail?: { ItemAccountRef?: Ref };
   DepositLineDetail?: { AccountRef?: Ref; Entity?: Ref };
   JournalEntryLineDetail?: { PostingType?: 'Debit' | 'Credit'; AccountRef?: Ref; Entity?: { Type?: string; EntityRef?: Ref } };
@@ -62,6 +65,7 @@ export interface QbTransaction {
   ToAccountRef?: Ref;
   Amount?: number;
   CreditCardPayment?: { CCAccountRef?: Ref };
+  TxnTaxDetail?: { TotalTax?: number; TaxLine?: { Amount?: number; TaxLineDetail?: { TaxRateRef?: Ref } }[] };
 }
 
 /** A record Change Data Capture reports deleted: only its id is left. */
@@ -71,4 +75,12 @@ export interface QbDeleted {
 }
 
 /** The name lists of the mirror (accounting_mirror_records.list); transactions are kept under their entity's name. */
-export const QB_LISTS = { accounts: 'Account', vendors: 'Vendor', customers: 'Customer' } as const;
+export const QB_LISTS = {
+  accounts: 'Account',
+  vendors: 'Vendor',
+  customers: 'Customer',
+  items: 'Item',
+  taxRates: 'TaxRate',
+  taxAgencies: 'TaxAgency',
+  attachables: 'Attachable',
+} as const;

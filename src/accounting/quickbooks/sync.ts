@@ -11,6 +11,7 @@ import type { MirrorSource, MirrorWriter } from '../mirror/mirror.js';
 import type { QuickBooksClient } from './client.js';
 import { postingDefaults, postTransaction, transactionIdOf } from './lines.js';
 import { TRANSACTION_ENTITIES, type TransactionEntity } from './mapping.js';
+import type { QbItem, QbTaxAgency, QbTaxRate } from './purchases.js';
 import { QB_LISTS, type QbAccount, type QbDeleted, type QbName, type QbTransaction } from './records.js';
 
 export interface QuickBooksMirrorState {
@@ -18,7 +19,10 @@ export interface QuickBooksMirrorState {
   changedSince: string;
 }
 
-const NAME_LISTS = [QB_LISTS.accounts, QB_LISTS.vendors, QB_LISTS.customers] as const;
+/** the lists transactions are posted with, read before them: names, items and tax (purchases.ts), and attachments (documents' files) */
+const NAME_LISTS = [QB_LISTS.accounts, QB_LISTS.vendors, QB_LISTS.customers, QB_LISTS.items, QB_LISTS.taxRates, QB_LISTS.taxAgencies, QB_LISTS.attachables] as const;
+/** the lists QuickBooks answers active records only from unless asked for inactive ones too */
+const WITH_INACTIVE = new Set<string>([QB_LISTS.accounts, QB_LISTS.vendors, QB_LISTS.customers, QB_LISTS.items, QB_LISTS.taxRates]);
 const ENTITIES = [...NAME_LISTS, ...TRANSACTION_ENTITIES];
 type Entity = (typeof ENTITIES)[number];
 
@@ -56,7 +60,7 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
 
   /** Every record of an entity (inactive names too), STARTPOSITION by STARTPOSITION until a short page. */
   private async all<T>(entity: Entity): Promise<T[]> {
-    const where = isTransaction(entity) ? '' : ' WHERE Active IN (true, false)';
+    const where = WITH_INACTIVE.has(entity) ? ' WHERE Active IN (true, false)' : '';
     const out: T[] = [];
     for (let start = 1; ; start += this.pageSize) {
       const query = `SELECT * FROM ${entity}${where} ORDERBY Id STARTPOSITION ${start} MAXRESULTS ${this.pageSize}`;
@@ -120,7 +124,12 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
       return;
     }
     if (!isTransaction(entity)) return;
-    const defaults = postingDefaults(await w.records<QbAccount>(QB_LISTS.accounts), this.homeCurrency);
+    const defaults = postingDefaults(this.homeCurrency, {
+      accounts: await w.records<QbAccount>(QB_LISTS.accounts),
+      items: await w.records<QbItem>(QB_LISTS.items),
+      taxRates: await w.records<QbTaxRate>(QB_LISTS.taxRates),
+      taxAgencies: await w.records<QbTaxAgency>(QB_LISTS.taxAgencies),
+    });
     const ids = [...changed.map((r) => r.id), ...deleted].map((id) => transactionIdOf(entity, id));
     const lines = changed.flatMap((r) => postTransaction(entity, r.body as QbTransaction, defaults));
     await w.replaceTransactions(ids, lines);
