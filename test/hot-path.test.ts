@@ -1,17 +1,20 @@
 /**
  * The per-request hot path builds no query (issue 17): the bearer check and the call's access check
  * are compiled once per database handle (src/store/prepared.ts) and only run on each call, one
- * statement each; and nothing about a token is kept, so a revocation, through this instance or
+ * statement each (on PostgreSQL, named prepared statements); and nothing about a token is kept, so a revocation, through this instance or
  * another on the same database, refuses the very next call.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { sql } from 'kysely';
 import { createApiClient, revokeClient } from '../src/auth/clients.js';
+import { authenticate } from '../src/auth/verify.js';
 import { buildApp } from '../src/http/app.js';
 import { provisionOrganisation } from '../src/provision.js';
+import { openStore } from '../src/store/db.js';
 import { getCallAccess } from '../src/store/organisations.js';
 import { createUser, setMembership } from '../src/store/users.js';
-import { countingQueries, describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect, TEST_DATABASE_URL } from './helpers/store.js';
 
 const BASE = 'https://ledgerline.test';
 const ORG = 'org_hot';
@@ -78,6 +81,37 @@ describeEachDialect(
         assert.equal(await getCallAccess(counted.db, 'org_missing', USER, 'accounts.list'), undefined);
       });
       assert.deepEqual(mixed, { statements: 2 * CALLS, compiled: 0 });
+    });
+
+    it('PostgreSQL: the hot statements are named prepared statements, and survive a column added to organisations', async (t) => {
+      if (store().dialect.name !== 'postgres') return t.skip('PostgreSQL only');
+      // one connection, so the session that prepared them is the one asked
+      const one = openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 });
+      try {
+        const client = await createApiClient(one.db, { organisationId: ORG, name: 'Prepared' });
+        const token = await clientCredentials(app, client);
+        for (let i = 0; i < 3; i++) {
+          await authenticate(one.db, `Bearer ${token}`, `${BASE}/v1`);
+          assert.equal((await getCallAccess(one.db, ORG, USER, 'accounts.list'))?.role, 'admin');
+          assert.equal((await getCallAccess(one.db, ORG, null, 'accounts.list'))?.row.name, 'Hot Path Ltd');
+        }
+        const prepared = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements where name like 'ledgerline_%'`.execute(one.db);
+        const texts = prepared.rows.map((r) => r.statement);
+        assert.ok(texts.some((x) => x.includes('"oauth_store" as "s"')), 'the token lookup is prepared');
+        assert.ok(texts.some((x) => x.includes('call_member_role')), 'the call access check is prepared');
+        assert.equal(prepared.rows.length, 3, texts.join('\n'));
+        // another instance's migration adds a column: the prepared statements name their columns, so they still run
+        await sql`alter table organisations add column hot_path_extra text`.execute(one.db);
+        try {
+          assert.equal((await getCallAccess(one.db, ORG, USER, 'accounts.list'))?.role, 'admin');
+          assert.equal((await getCallAccess(one.db, ORG, null, 'accounts.list'))?.row.name, 'Hot Path Ltd');
+          assert.equal((await authenticate(one.db, `Bearer ${token}`, `${BASE}/v1`)).clientId, client.clientId);
+        } finally {
+          await sql`alter table organisations drop column hot_path_extra`.execute(one.db);
+        }
+      } finally {
+        await one.close();
+      }
     });
 
     it('a token revoked at /oauth/revoke is refused on the next call, on this instance and on another', async () => {

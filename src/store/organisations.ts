@@ -57,8 +57,28 @@ export async function createOrganisation(db: Kysely<Database>, input: NewOrganis
   return row;
 }
 
+/**
+ * The organisation's columns, named: a prepared statement (prepared.ts) selects these, never `*`.
+ * Listing every field of OrganisationRow is checked by the compiler.
+ */
+const ORGANISATION_COLUMNS = [
+  'id',
+  'name',
+  'home_currency',
+  'time_zone',
+  'fy_start_month',
+  'accounting_system',
+  'accounting_config',
+  'created_at',
+  'data_version',
+] as const satisfies readonly (keyof OrganisationRow)[];
+const everyColumnListed: Exclude<keyof OrganisationRow, (typeof ORGANISATION_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumnListed;
+
 // compiled once per database handle (prepared.ts): an API client's every call reads this row
-const organisationRow = preparedQuery((db, v: { id: string }) => db.selectFrom('organisations').selectAll().where('id', '=', v.id).compile());
+const organisationRow = preparedQuery((db, v: { id: string }) =>
+  db.selectFrom('organisations').select(ORGANISATION_COLUMNS).where('id', '=', v.id).compile(),
+);
 
 export async function getOrganisation(db: Kysely<Database>, id: string): Promise<OrganisationRow | undefined> {
   return (await organisationRow(db, { id }))[0];
@@ -82,7 +102,7 @@ export interface CallAccess {
 // in docs/performance.md)
 const callAccessRow = preparedQuery((db, v: { organisationId: string; userId: string; operation: string }) =>
   sql<OrganisationRow & { call_member_role: string | null; call_role_allowed: number | string }>`
-    select o.*, m.role as call_member_role,
+    select ${sql.join(ORGANISATION_COLUMNS.map((c) => sql.ref(`o.${c}`)))}, m.role as call_member_role,
       case when exists (
         select 1 from operation_roles r where r.organisation_id = o.id and r.operation = ${v.operation} and r.role = m.role
       ) then 1 else 0 end as call_role_allowed

@@ -10,6 +10,12 @@
  * open transaction as before), the same statement cache (sqlite-tuning.ts) and the plugins' result
  * hooks.
  *
+ * On PostgreSQL each of these statements is also a named prepared statement on every pooled
+ * connection (db.ts asks `statementName` for each statement it sends): parsed and planned once per
+ * connection instead of at every call. Their columns are named, never `*`, so a column added by a
+ * later migration (another instance's, during a rolling deploy) cannot change a prepared
+ * statement's result type.
+ *
  * The SQL text lives where the query is declared, once; values are always bound parameters, never
  * part of the text.
  */
@@ -27,6 +33,14 @@ interface Compiled {
   slots: (string | undefined)[];
 }
 
+/** The compiled statements' SQL texts, each with the name it is prepared under (PostgreSQL). */
+const names = new Map<string, string>();
+
+/** The prepared-statement name of a statement compiled here, or undefined for any other SQL. */
+export function statementName(sql: string): string | undefined {
+  return names.get(sql);
+}
+
 /**
  * Declares a statement compiled once per Kysely instance. `build` receives the database and the
  * call's values as placeholders (use them as values only: in comparisons, IN lists of fixed length,
@@ -41,6 +55,7 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
     const placeholders = new Proxy({} as P, { get: (_target, name) => new Slot(String(name)) });
     const query = build(db, placeholders);
     const slots = query.parameters.map((p) => (p instanceof Slot ? p.name : undefined));
+    if (!names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
     const made = { query, slots };
     compiled.set(db, made);
     return made;
