@@ -5,6 +5,11 @@
  * token, then the samples of the measured window only, summarised by self time.
  *
  *   npx tsx scripts/bench/profile-floor.ts [dataset.sqlite] [seconds]
+ *   BENCH_PROFILE=0 npx tsx scripts/bench/profile-floor.ts   (no profiler: only the CPU time per request)
+ *
+ * Besides the profile it prints the server's own CPU time (user + system, from /proc) per request
+ * answered in the window: unlike requests per second, it hardly moves when other processes share
+ * the cores.
  *
  * The dataset defaults to the first cached one under bench-output/cache (run `BENCH_QUICK=1 npm run
  * bench` once to build the small one). Output: bench-output/profile/*.cpuprofile and the summary on
@@ -25,6 +30,7 @@ const dataset = process.argv[2] || path.join(cacheDir, readdirSync(cacheDir).fin
 const seconds = Number(process.argv[3] ?? 8);
 const meta = JSON.parse(readFileSync(dataset.replace(/\.sqlite$/, '.json'), 'utf8')) as { organisationId: string; params: { date: string } };
 
+const profiling = process.env.BENCH_PROFILE !== '0';
 const profileDir = path.join(output, 'profile');
 rmSync(profileDir, { recursive: true, force: true });
 mkdirSync(profileDir, { recursive: true });
@@ -36,7 +42,7 @@ const client = await createApiClient(store.db, { organisationId: meta.organisati
 await store.close();
 
 const child = fork(path.join(here, 'server-process.ts'), [], {
-  execArgv: ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+  execArgv: ['--import', 'tsx', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify({ sqlitePath: working, today: meta.params.date, maxSeconds: 300, resultCacheMb: 0 }) },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
@@ -50,11 +56,20 @@ const token = ((await tokenAnswer.json()) as { access_token: string }).access_to
 const load = { url: `http://127.0.0.1:${port}/v1/organisations`, connections: 50, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' }, timeout: 30 };
 await autocannon({ ...load, duration: 2 });
 // V8's profile clock is the monotonic clock process.hrtime reads, in microseconds
+/** the child's CPU time so far, user + system, in milliseconds (Linux clock ticks of 10 ms) */
+const cpuMs = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const cpuBefore = cpuMs();
 const from = Number(process.hrtime.bigint() / 1000n);
 const result = await autocannon({ ...load, duration: seconds });
 const to = Number(process.hrtime.bigint() / 1000n);
+const cpuPerRequest = ((cpuMs() - cpuBefore) * 1000) / result.requests.total;
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
+console.log(`GET /v1/organisations, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}`);
+if (!profiling) process.exit(0);
 
 interface Node {
   id: number;
@@ -111,10 +126,25 @@ const inclusive = (name: string) => {
   return n;
 };
 
-console.log(`GET /v1/organisations, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms; ${total} samples in the window (${file})`);
+// inclusive by package: samples with a frame of that package anywhere on their stack
+const inclusivePlace = (name: string) => {
+  let n = 0;
+  for (const [id, count] of self) {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      if (place(byId.get(at)!) === name) {
+        n += count;
+        break;
+      }
+    }
+  }
+  return n;
+};
+
+console.log(`${total} samples in the window (${file})`);
 console.log('\nself time by place:');
 for (const [p, c] of top(byPlace, 20)) console.log(`  ${share(c).padStart(6)}  ${p}`);
 console.log('\nself time by function:');
 for (const [f, c] of top(byFunction, 30)) console.log(`  ${share(c).padStart(6)}  ${f}`);
 console.log('\ninclusive:');
-for (const name of ['authenticate', 'findBearerToken', 'runCallSequence', 'executeQuery', 'compile', 'writev', 'observeRequest']) console.log(`  ${share(inclusive(name)).padStart(6)}  ${name}`);
+for (const name of ['authenticate', 'findBearerToken', 'runCallSequence', 'applyRateLimits', 'executeQuery', 'compile', 'writev', 'observeRequest', 'serialize']) console.log(`  ${share(inclusive(name)).padStart(6)}  ${name}`);
+for (const name of ['kysely', 'pino', 'sonic-boom', 'prom-client', '@fastify/middie', 'fastify', 'src/auth/token-check.ts', 'src/store/prepared.ts', 'src/http/app.ts']) console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);
