@@ -8,7 +8,8 @@
  * parameter list and runs the compiled statement through the same instance
  * (`db.executeQuery`), so it takes the same connection (SQLite's single connection waits for an
  * open transaction as before), the same statement cache (sqlite-tuning.ts) and the plugins' result
- * hooks.
+ * hooks. A plugin sees the statement once, when it is compiled (transformQuery), and each run's
+ * result (transformResult) under that same query id.
  *
  * On PostgreSQL each of these statements is also a named prepared statement on every pooled
  * connection (db.ts asks `statementName` for each statement it sends): parsed and planned once per
