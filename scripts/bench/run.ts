@@ -45,6 +45,8 @@ const TARGET_LOOP_DELAY_P99_MS = 20;
 interface ServerStats {
   /** statements the server sent per request answered (the token check, the call's checks and the operation's own reads) */
   statementsPerCall: number;
+  /** queries the server compiled (built with the query builder or a sql template) per request answered; 0 when every statement was compiled once */
+  compiledPerCall: number;
   /** event-loop delay beyond the 10 ms sampling interval, ms */
   loopDelayP99: number;
   loopDelayMax: number;
@@ -54,10 +56,11 @@ type Measured = LoadResult & ServerStats;
 /** A load measurement against one of our servers, with its statement count and event-loop delay over the measured part only. */
 async function measureServer(child: Child, url: string, load: { connections: number; durationSeconds: number; warmupSeconds: number }, headers: Record<string, string>): Promise<Measured> {
   const result = await measure(url, { ...load, headers, rss: child.rss, beforeMeasure: () => child.ask('stats-reset') });
-  const stats = await child.ask<{ statements: number; loopDelayP99: number; loopDelayMax: number }>('stats');
+  const stats = await child.ask<{ statements: number; compiled: number; loopDelayP99: number; loopDelayMax: number }>('stats');
   return {
     ...result,
     statementsPerCall: stats && result.requests ? stats.statements / result.requests : NaN,
+    compiledPerCall: stats && result.requests ? stats.compiled / result.requests : NaN,
     loopDelayP99: stats?.loopDelayP99 ?? NaN,
     loopDelayMax: stats?.loopDelayMax ?? NaN,
   };
@@ -247,8 +250,8 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
       };
       results.push(result);
       log(
-        `${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${(result.ratioToFloor * 100).toFixed(0)}% of floor  ${fmt(measured.statementsPerCall)} SQL/call  loop p99 ${fmt(measured.loopDelayP99)} ms;` +
-          `  computed every call: ${fmt(computed.requestsPerSecond, 0)} req/s  p50 ${computed.p50} ms  p99 ${computed.p99} ms  ${(computedRatio * 100).toFixed(0)}% of floor  ${fmt(computed.statementsPerCall)} SQL/call  loop p99 ${fmt(computed.loopDelayP99)} ms`,
+        `${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${(result.ratioToFloor * 100).toFixed(0)}% of floor  ${fmt(measured.statementsPerCall)} SQL/call (${fmt(measured.compiledPerCall)} built)  loop p99 ${fmt(measured.loopDelayP99)} ms;` +
+          `  computed every call: ${fmt(computed.requestsPerSecond, 0)} req/s  p50 ${computed.p50} ms  p99 ${computed.p99} ms  ${(computedRatio * 100).toFixed(0)}% of floor  ${fmt(computed.statementsPerCall)} SQL/call (${fmt(computed.compiledPerCall)} built)  loop p99 ${fmt(computed.loopDelayP99)} ms`,
       );
     }
     await server.stop();

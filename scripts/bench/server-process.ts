@@ -29,15 +29,20 @@ const opened = settings.pgUrl
   ? openStore({ databaseUrl: settings.pgUrl, pgSchema: settings.pgSchema!, poolSize: 10 })
   : openStore({ sqlitePath: settings.sqlitePath! });
 
-// every SQL statement the server sends is counted (a Kysely plugin sees raw sql`` too), so the
-// bench can print statements per call; run.ts reads and resets the count around each measurement
+// every SQL statement the server sends is counted (a Kysely plugin sees raw sql`` too, and statements
+// compiled once, store/prepared.ts, at each run), so the bench can print statements per call, and
+// the queries built per call beside them; run.ts reads and resets the counts around each measurement
 let statements = 0;
+let compiled = 0;
 const counter: KyselyPlugin = {
   transformQuery: (args) => {
-    statements += 1;
+    compiled += 1;
     return args.node;
   },
-  transformResult: async (args) => args.result,
+  transformResult: async (args) => {
+    statements += 1;
+    return args.result;
+  },
 };
 const store = { ...opened, db: opened.db.withPlugin(counter) };
 
@@ -84,10 +89,11 @@ process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     // nanoseconds; the histogram's floor is the sampling resolution (10 ms), so report the excess over it
     const ms = (ns: number) => Math.max(0, ns / 1e6 - 10);
-    process.send?.({ type: 'stats', statements, loopDelayP99: ms(loopDelay.percentile(99)), loopDelayMax: ms(loopDelay.max) });
+    process.send?.({ type: 'stats', statements, compiled, loopDelayP99: ms(loopDelay.percentile(99)), loopDelayMax: ms(loopDelay.max) });
   }
   if (message.type === 'stats-reset') {
     statements = 0;
+    compiled = 0;
     loopDelay.reset();
     process.send?.({ type: 'stats-reset' });
   }

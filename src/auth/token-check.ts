@@ -12,6 +12,7 @@
  * sign-in session, that session.
  */
 import { sql, type Kysely } from 'kysely';
+import { preparedQuery } from '../store/prepared.js';
 import type { Database, OAuthClientRow } from '../store/schema.js';
 const CLOCK_TOLERANCE_SECONDS = 15;
 
@@ -68,9 +69,12 @@ function livePayload<T extends object>(payload: string, expiresAt: number | stri
   }
 }
 
-/** The token a bearer value names, with its client and the client's organisation; undefined when not valid. */
-export async function findBearerToken(db: Kysely<Database>, tokenKey: string, now = Date.now()): Promise<BearerToken | undefined> {
-  const row = await db
+/**
+ * The token row by its hashed id, with its client and the client's organisation: compiled once per
+ * database handle (prepared.ts), as is every read of the bearer check, so a call builds no query.
+ */
+const tokenRow = preparedQuery((db, v: { tokenKey: string }) =>
+  db
     .selectFrom('oauth_store as s')
     .leftJoin('oauth_clients as c', 'c.client_id', 's.client_id')
     .leftJoin('organisations as o', 'o.id', 'c.organisation_id')
@@ -87,8 +91,13 @@ export async function findBearerToken(db: Kysely<Database>, tokenKey: string, no
       'o.name as organisation_name',
     ])
     .where('s.model', 'in', ['AccessToken', 'ClientCredentials'])
-    .where('s.id', '=', tokenKey)
-    .executeTakeFirst();
+    .where('s.id', '=', v.tokenKey)
+    .compile(),
+);
+
+/** The token a bearer value names, with its client and the client's organisation; undefined when not valid. */
+export async function findBearerToken(db: Kysely<Database>, tokenKey: string, now = Date.now()): Promise<BearerToken | undefined> {
+  const [row] = await tokenRow(db, { tokenKey });
   if (!row) return undefined;
   const payload = livePayload<StoredPayload>(row.payload, row.expires_at, now);
   if (!payload || !payloadValid(payload, Math.floor(now / 1000))) return undefined;
@@ -116,15 +125,14 @@ export async function findBearerToken(db: Kysely<Database>, tokenKey: string, no
   };
 }
 
+const sessionRow = preparedQuery((db, v: { uid: string }) =>
+  db.selectFrom('oauth_store').select(['payload', 'expires_at']).where('model', '=', 'Session').where('uid', '=', v.uid).compile(),
+);
+
 /** A token bound to a sign-in session lives only while that session still holds its grant. */
 async function sessionStillBinds(db: Kysely<Database>, token: StoredPayload, now: number): Promise<boolean> {
   if (!token.sessionUid) return false;
-  const session = await db
-    .selectFrom('oauth_store')
-    .select(['payload', 'expires_at'])
-    .where('model', '=', 'Session')
-    .where('uid', '=', token.sessionUid)
-    .executeTakeFirst();
+  const [session] = await sessionRow(db, { uid: token.sessionUid });
   const s = session && livePayload<{ accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> }>(session.payload, session.expires_at, now);
   if (!s) return false;
   if (typeof s.exp === 'number' && s.exp <= Math.floor(now / 1000) - CLOCK_TOLERANCE_SECONDS) return false;
@@ -142,45 +150,53 @@ export interface GrantAndConsent {
   memberships: { id: string; name: string; role: string }[];
 }
 
+const consentRow = preparedQuery((db, v: { grantId: string }) =>
+  db
+    .selectFrom('oauth_consents as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .innerJoin('oauth_store as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 'k.grant_id'))
+    .select(['k.user_id', 'k.client_id', 'k.all_organisations', 'u.email', 'g.payload as grant_payload', 'g.expires_at as grant_expires_at'])
+    .where('k.grant_id', '=', v.grantId)
+    .compile(),
+);
+
+// memberships, and the consent's organisations, in one read: a consent organisation without a
+// membership row is one the user has left
+const membershipRows = preparedQuery((db, v: { grantId: string; userId: string }) =>
+  sql<{ id: string; name: string | null; role: string | null; named: number }>`
+    select x.id, x.name, x.role, x.named from (
+      select m.organisation_id as id, o.name as name, m.role as role, case when c.organisation_id is null then 0 else 1 end as named
+      from memberships m
+      join organisations o on o.id = m.organisation_id
+      left join oauth_consent_organisations c on c.grant_id = ${v.grantId} and c.organisation_id = m.organisation_id
+      where m.user_id = ${v.userId}
+      union all
+      select c.organisation_id as id, null as name, null as role, 1 as named
+      from oauth_consent_organisations c
+      where c.grant_id = ${v.grantId}
+        and not exists (select 1 from memberships m where m.user_id = ${v.userId} and m.organisation_id = c.organisation_id)
+    ) as x
+    order by x.name`.compile(db),
+);
+
 /**
  * For a person's token: the consent behind its grant (only while the grant itself is still valid),
  * the user, and their live memberships with the consent's organisations — two indexed reads.
  */
 export async function findGrantAndConsent(db: Kysely<Database>, grantId: string, now = Date.now()): Promise<GrantAndConsent | undefined> {
-  const row = await db
-    .selectFrom('oauth_consents as k')
-    .innerJoin('users as u', 'u.id', 'k.user_id')
-    .innerJoin('oauth_store as g', (join) => join.on('g.model', '=', 'Grant').onRef('g.id', '=', 'k.grant_id'))
-    .select(['k.user_id', 'k.client_id', 'k.all_organisations', 'u.email', 'g.payload as grant_payload', 'g.expires_at as grant_expires_at'])
-    .where('k.grant_id', '=', grantId)
-    .executeTakeFirst();
+  const [row] = await consentRow(db, { grantId });
   if (!row) return undefined;
   const grant = livePayload<StoredPayload>(row.grant_payload, row.grant_expires_at, now);
   if (!grant || !payloadValid(grant, Math.floor(now / 1000))) return undefined;
-  // memberships, and the consent's organisations, in one read: a consent organisation without a
-  // membership row is one the user has left
-  const rows = await sql<{ id: string; name: string | null; role: string | null; named: number }>`
-    select x.id, x.name, x.role, x.named from (
-      select m.organisation_id as id, o.name as name, m.role as role, case when c.organisation_id is null then 0 else 1 end as named
-      from memberships m
-      join organisations o on o.id = m.organisation_id
-      left join oauth_consent_organisations c on c.grant_id = ${grantId} and c.organisation_id = m.organisation_id
-      where m.user_id = ${row.user_id}
-      union all
-      select c.organisation_id as id, null as name, null as role, 1 as named
-      from oauth_consent_organisations c
-      where c.grant_id = ${grantId}
-        and not exists (select 1 from memberships m where m.user_id = ${row.user_id} and m.organisation_id = c.organisation_id)
-    ) as x
-    order by x.name`.execute(db);
+  const rows = await membershipRows(db, { grantId, userId: row.user_id });
   // in the database's own order by name, as organisationsOfUser lists them
-  const memberships = rows.rows.filter((r) => r.role !== null).map((r) => ({ id: r.id, name: r.name!, role: r.role! }));
+  const memberships = rows.filter((r) => r.role !== null).map((r) => ({ id: r.id, name: r.name!, role: r.role! }));
   return {
     userId: row.user_id,
     email: row.email,
     clientId: row.client_id,
     allOrganisations: Number(row.all_organisations) === 1,
-    organisationIds: rows.rows.filter((r) => Number(r.named) === 1).map((r) => r.id),
+    organisationIds: rows.filter((r) => Number(r.named) === 1).map((r) => r.id),
     memberships,
   };
 }

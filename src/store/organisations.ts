@@ -3,6 +3,7 @@ import { isValidTimeZone } from '../domain/dates.js';
 import { isCurrencyCode } from '../domain/money.js';
 import type { Organisation, Role } from '../domain/access.js';
 import { newId, nowIso } from './ids.js';
+import { preparedQuery } from './prepared.js';
 import type { Database, OrganisationRow } from './schema.js';
 
 export interface NewOrganisation {
@@ -56,8 +57,31 @@ export async function createOrganisation(db: Kysely<Database>, input: NewOrganis
   return row;
 }
 
+/**
+ * The organisation's columns, named: a prepared statement (prepared.ts) selects these, never `*`.
+ * Listing every field of OrganisationRow is checked by the compiler.
+ */
+const ORGANISATION_COLUMNS = [
+  'id',
+  'name',
+  'home_currency',
+  'time_zone',
+  'fy_start_month',
+  'accounting_system',
+  'accounting_config',
+  'created_at',
+  'data_version',
+] as const satisfies readonly (keyof OrganisationRow)[];
+const everyColumnListed: Exclude<keyof OrganisationRow, (typeof ORGANISATION_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumnListed;
+
+// compiled once per database handle (prepared.ts): an API client's every call reads this row
+const organisationRow = preparedQuery((db, v: { id: string }) =>
+  db.selectFrom('organisations').select(ORGANISATION_COLUMNS).where('id', '=', v.id).compile(),
+);
+
 export async function getOrganisation(db: Kysely<Database>, id: string): Promise<OrganisationRow | undefined> {
-  return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await organisationRow(db, { id }))[0];
 }
 
 /**
@@ -73,6 +97,20 @@ export interface CallAccess {
   allowed: boolean;
 }
 
+// written as SQL, compiled once per database handle (prepared.ts): built with the query builder on
+// every call, a join with a correlated EXISTS cost more than the statement takes to run (measured
+// in docs/performance.md)
+const callAccessRow = preparedQuery((db, v: { organisationId: string; userId: string; operation: string }) =>
+  sql<OrganisationRow & { call_member_role: string | null; call_role_allowed: number | string }>`
+    select ${sql.join(ORGANISATION_COLUMNS.map((c) => sql.ref(`o.${c}`)))}, m.role as call_member_role,
+      case when exists (
+        select 1 from operation_roles r where r.organisation_id = o.id and r.operation = ${v.operation} and r.role = m.role
+      ) then 1 else 0 end as call_role_allowed
+    from organisations o
+    left join memberships m on m.organisation_id = o.id and m.user_id = ${v.userId}
+    where o.id = ${v.organisationId}`.compile(db),
+);
+
 export async function getCallAccess(
   db: Kysely<Database>,
   organisationId: string,
@@ -83,17 +121,7 @@ export async function getCallAccess(
     const row = await getOrganisation(db, organisationId);
     return row ? { row, role: null, allowed: false } : undefined;
   }
-  // written as SQL: the builder's nodes for a join with a correlated EXISTS cost more to build on
-  // every call than the statement takes to run (measured in docs/performance.md)
-  const { rows } = await sql<OrganisationRow & { call_member_role: string | null; call_role_allowed: number | string }>`
-    select o.*, m.role as call_member_role,
-      case when exists (
-        select 1 from operation_roles r where r.organisation_id = o.id and r.operation = ${operation} and r.role = m.role
-      ) then 1 else 0 end as call_role_allowed
-    from organisations o
-    left join memberships m on m.organisation_id = o.id and m.user_id = ${userId}
-    where o.id = ${organisationId}`.execute(db);
-  const found = rows[0];
+  const [found] = await callAccessRow(db, { organisationId, userId, operation });
   if (!found) return undefined;
   const { call_member_role, call_role_allowed, ...row } = found;
   const role = (call_member_role ?? null) as Role | null;

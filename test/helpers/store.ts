@@ -55,15 +55,23 @@ export function describeEachDialect(name: string, body: (store: () => Store) => 
   }
 }
 
-/** The same database, counting the statements run through it. */
-export function countingQueries(db: Kysely<Database>): { db: Kysely<Database>; count: () => number } {
+/**
+ * The same database, counting the statements run through it (`count`, each execution) and the
+ * queries compiled for it (`compiled`: built with the query builder or a sql template). A statement
+ * compiled once (store/prepared.ts) counts once in `compiled` and at every run in `count`.
+ */
+export function countingQueries(db: Kysely<Database>): { db: Kysely<Database>; count: () => number; compiled: () => number } {
   let n = 0;
+  let compiled = 0;
   const plugin: KyselyPlugin = {
     transformQuery: (args) => {
-      n += 1;
+      compiled += 1;
       return args.node;
     },
-    transformResult: async (args) => args.result,
+    transformResult: async (args) => {
+      n += 1;
+      return args.result;
+    },
   };
-  return { db: db.withPlugin(plugin), count: () => n };
+  return { db: db.withPlugin(plugin), count: () => n, compiled: () => compiled };
 }

@@ -1,0 +1,150 @@
+/**
+ * A CPU profile of the cheapest authenticated call under load: the bench's server child
+ * (server-process.ts, RESULT_CACHE_MB=0) started with --cpu-prof on a copy of the bench's cached
+ * SQLite dataset, autocannon at 50 connections on `GET /v1/organisations` with an API client's
+ * token, then the samples of the measured window only, summarised by self time.
+ *
+ *   npx tsx scripts/bench/profile-floor.ts [dataset.sqlite] [seconds]
+ *   BENCH_PROFILE=0 npx tsx scripts/bench/profile-floor.ts   (no profiler: only the CPU time per request)
+ *
+ * Besides the profile it prints the server's own CPU time (user + system, from /proc) per request
+ * answered in the window: unlike requests per second, it hardly moves when other processes share
+ * the cores.
+ *
+ * The dataset defaults to the first cached one under bench-output/cache (run `BENCH_QUICK=1 npm run
+ * bench` once to build the small one). Output: bench-output/profile/*.cpuprofile and the summary on
+ * standard output.
+ */
+import { fork } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { createApiClient } from '../../src/auth/clients.js';
+import { openStore } from '../../src/store/db.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
+const cacheDir = path.join(output, 'cache');
+const dataset = process.argv[2] || path.join(cacheDir, readdirSync(cacheDir).find((f) => f.endsWith('.sqlite'))!);
+const seconds = Number(process.argv[3] ?? 8);
+const meta = JSON.parse(readFileSync(dataset.replace(/\.sqlite$/, '.json'), 'utf8')) as { organisationId: string; params: { date: string } };
+
+const profiling = process.env.BENCH_PROFILE !== '0';
+const profileDir = path.join(output, 'profile');
+rmSync(profileDir, { recursive: true, force: true });
+mkdirSync(profileDir, { recursive: true });
+const working = path.join(profileDir, 'run.sqlite');
+copyFileSync(dataset, working);
+
+const store = openStore({ sqlitePath: working });
+const client = await createApiClient(store.db, { organisationId: meta.organisationId, name: 'Profile' });
+await store.close();
+
+const child = fork(path.join(here, 'server-process.ts'), [], {
+  execArgv: ['--import', 'tsx', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+  env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify({ sqlitePath: working, today: meta.params.date, maxSeconds: 300, resultCacheMb: 0 }) },
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
+const port = await new Promise<number>((resolve) => child.on('message', (m: { type: string; port?: number }) => m.type === 'ready' && resolve(m.port!)));
+const tokenAnswer = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' }),
+});
+const token = ((await tokenAnswer.json()) as { access_token: string }).access_token;
+const load = { url: `http://127.0.0.1:${port}/v1/organisations`, connections: 50, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' }, timeout: 30 };
+await autocannon({ ...load, duration: 2 });
+// V8's profile clock is the monotonic clock process.hrtime reads, in microseconds
+/** the child's CPU time so far, user + system, in milliseconds (Linux clock ticks of 10 ms) */
+const cpuMs = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const cpuBefore = cpuMs();
+const from = Number(process.hrtime.bigint() / 1000n);
+const result = await autocannon({ ...load, duration: seconds });
+const to = Number(process.hrtime.bigint() / 1000n);
+const cpuPerRequest = ((cpuMs() - cpuBefore) * 1000) / result.requests.total;
+child.send({ type: 'stop' });
+await new Promise((resolve) => child.once('exit', resolve));
+console.log(`GET /v1/organisations, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}`);
+if (!profiling) process.exit(0);
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!;
+const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8')) as { nodes: Node[]; startTime: number; samples: number[]; timeDeltas: number[] };
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const self = new Map<number, number>();
+let t = profile.startTime;
+let total = 0;
+for (let i = 0; i < profile.samples.length; i++) {
+  t += profile.timeDeltas[i]!;
+  if (t < from || t > to) continue;
+  self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + 1);
+  total++;
+}
+
+/** where a frame's code lives: a package, our source, or V8's own entries */
+function place(n: Node): string {
+  const url = n.callFrame.url;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  if (url.includes('/src/')) return `src/${url.split('/src/')[1]}`;
+  if (url.startsWith('node:')) return url;
+  return n.callFrame.functionName ? `(${n.callFrame.functionName})` : '(native)';
+}
+const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${place(n)}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+const share = (x: number) => `${((x / total) * 100).toFixed(1)}%`;
+const top = <K>(m: Map<K, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
+
+const byFunction = new Map<string, number>();
+const byPlace = new Map<string, number>();
+for (const [id, count] of self) {
+  const n = byId.get(id)!;
+  byFunction.set(label(n), (byFunction.get(label(n)) ?? 0) + count);
+  const p = place(n).replace(/^src\/([^/]+\/[^/]+).*$/, 'src/$1');
+  byPlace.set(p, (byPlace.get(p) ?? 0) + count);
+}
+// inclusive: samples with the function anywhere on their stack
+const inclusive = (name: string) => {
+  let n = 0;
+  for (const [id, count] of self) {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      if (byId.get(at)!.callFrame.functionName === name) {
+        n += count;
+        break;
+      }
+    }
+  }
+  return n;
+};
+
+// inclusive by package: samples with a frame of that package anywhere on their stack
+const inclusivePlace = (name: string) => {
+  let n = 0;
+  for (const [id, count] of self) {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      if (place(byId.get(at)!) === name) {
+        n += count;
+        break;
+      }
+    }
+  }
+  return n;
+};
+
+console.log(`${total} samples in the window (${file})`);
+console.log('\nself time by place:');
+for (const [p, c] of top(byPlace, 20)) console.log(`  ${share(c).padStart(6)}  ${p}`);
+console.log('\nself time by function:');
+for (const [f, c] of top(byFunction, 30)) console.log(`  ${share(c).padStart(6)}  ${f}`);
+console.log('\ninclusive:');
+for (const name of ['authenticate', 'findBearerToken', 'runCallSequence', 'applyRateLimits', 'executeQuery', 'compile', 'writev', 'observeRequest', 'serialize']) console.log(`  ${share(inclusive(name)).padStart(6)}  ${name}`);
+for (const name of ['kysely', 'pino', 'sonic-boom', 'prom-client', '@fastify/middie', 'fastify', 'src/auth/token-check.ts', 'src/store/prepared.ts', 'src/http/app.ts']) console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);
