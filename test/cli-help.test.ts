@@ -19,7 +19,7 @@ describe('ledgerline help and errors', () => {
   it('every command named in the overview answers --help with its own usage, without running', () => {
     const overview = ledgerline(['--help']);
     assert.equal(overview.status, 0);
-    const commands = [...new Set([...overview.stdout.matchAll(/^ {2}ledgerline (\w+)/gm)].map((m) => m[1]!))];
+    const commands = [...new Set([...overview.stdout.matchAll(/^ {2}ledgerline ([\w-]+)/gm)].map((m) => m[1]!))];
     assert.deepEqual(commands.slice(0, 4), ['serve', 'migrate', 'demo', 'call']);
     assert.ok(commands.length >= 10, commands.join());
     for (const command of commands) {
@@ -27,7 +27,7 @@ describe('ledgerline help and errors', () => {
         const help = ledgerline([command, flag]);
         assert.equal(help.status, 0, `${command} ${flag}: ${help.stderr}`);
         assert.match(help.stdout, new RegExp(`^ {2}ledgerline ${command}\\b`), `${command} ${flag}`);
-        assert.doesNotMatch(help.stdout, new RegExp(`ledgerline (?!${command}\\b)\\w+ `), `${command} ${flag} shows only its own lines`);
+        assert.doesNotMatch(help.stdout, new RegExp(`ledgerline (?!${command}\\b)[\\w-]+ `), `${command} ${flag} shows only its own lines`);
         assert.equal(help.stderr, '');
       }
     }

@@ -207,6 +207,13 @@ export interface AccountingSystem {
    * (minor units of the account's currency, money in positive), one per line.
    */
   reconciledLines?(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]>;
+  /**
+   * The system's own balance sheet totals at a date, read live from its report (Xero's and
+   * QuickBooks' BalanceSheet): Total Assets, Total Liabilities, Total Equity and Total Liabilities
+   * and Equity in home-currency minor units, to check Ledgerline's against (`ledgerline
+   * check-books`). Left out by systems whose reports are Ledgerline's own.
+   */
+  ownBalanceSheetTotals?(asAt: IsoDate): Promise<{ label: string; amount: number }[]>;
   /** Is the system reachable and readable? */
   check(): Promise<void>;
   /**

@@ -37,7 +37,7 @@ export async function callCommand(args: string[]): Promise<number> {
   const input: Record<string, unknown> = bodied ? { ...(await jsonInput(values.input)), ...coerceTextInput(op.input, texts) } : texts;
   if (values.file !== undefined) input.file = await fileInput(values.file);
   return withStore(async (store, config) => {
-    const env = { db: store.db, baseUrl: config.baseUrl, ...(values.today ? { today: values.today } : {}) };
+    const env = { db: store.db, baseUrl: config.baseUrl, ...(values.today ? { today: values.today } : {}), ...(config.accountingConnections ? { accountingConnections: config.accountingConnections } : {}) };
     let principal: Principal = { kind: 'client', clientId: 'cli' };
     let userId: string | undefined;
     if (values.as) {

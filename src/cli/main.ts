@@ -29,6 +29,8 @@ const HELP = `ledgerline — the accounting data service
   ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI ...] [--json]
                                             a verified app (public client, authorization code with PKCE)
   ledgerline apps verify|unverify CLIENT_ID  verified for every organisation (or not), as the operator
+  ledgerline check-books --org ORG [--date D] [--json]
+                                            a Xero or QuickBooks organisation's balance sheet against the vendor's own report
 
 Settings come from the environment: DATABASE_URL, LEDGERLINE_SQLITE_PATH, HOST, PORT, BASE_URL, … (see README.md).
 `;
@@ -45,12 +47,14 @@ const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>
   clients: async () => (await import('./clients.js')).clientsCommand,
   apps: async () => (await import('./clients.js')).appsCommand,
   import: async () => (await import('./import.js')).importCommand,
+  'check-books': async () => (await import('./check-books.js')).checkBooksCommand,
 };
 
 /** More than the overview's lines, for the commands that have more to say. */
 const DETAIL: Record<string, (args: string[]) => Promise<string>> = {
   import: async () => `${(await import('./import.js')).BANK_USAGE}\n\n${(await import('./import-ledger.js')).LEDGER_USAGE}`,
   call: async (args) => (await import('./call.js')).callHelp(args),
+  'check-books': async () => (await import('./check-books.js')).CHECK_BOOKS_USAGE,
 };
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';

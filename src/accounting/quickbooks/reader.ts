@@ -21,6 +21,7 @@ import { purchaseAccounts, type QbItem, type QbTaxAgency, type QbTaxRate } from 
 import { accountTypeFor, classificationOf, minorUnits } from './mapping.js';
 import { QB_LISTS, type QbAccount, type QbTransaction } from './records.js';
 import type { QuickBooksConfig } from './settings.js';
+import { quickBooksBalanceSheetTotals, type QuickBooksReport } from './report-totals.js';
 import { QuickBooksMirrorSource } from './sync.js';
 
 interface QueryAnswer {
@@ -67,6 +68,12 @@ export class QuickBooksAccounting implements AccountingSystem {
   /** the mirror's version: every pass that changed something moves it */
   changeToken(): Promise<string> {
     return this.mirror.changeToken();
+  }
+
+  /** QuickBooks' own BalanceSheet totals at the date (report-totals.ts): what check-books compares Ledgerline's with. */
+  async ownBalanceSheetTotals(asAt: string): Promise<{ label: string; amount: number }[]> {
+    const report = await this.client.get<QuickBooksReport>('/reports/BalanceSheet', { start_date: asAt, end_date: asAt, summarize_column_by: 'Total', accounting_method: 'Accrual' });
+    return quickBooksBalanceSheetTotals(report, this.homeCurrency);
   }
 
   /** QuickBooks answers for the company (one call, not counted against the mirror). */

@@ -10,7 +10,8 @@ import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredLedger } from '../mirror/mirrored-ledger.js';
 import { readRecords } from '../mirror/store.js';
-import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
+import { xeroBalanceSheetBody, type XeroReport } from './report-mapping.js';
+import { AccountingSystemError, type AccountingSystem, type ChartAccount, type Contact, type DateRange, type LedgerLine, type LineQuery, type PayableBill } from '../types.js';
 import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
 import { accountTypeFor, classificationOf, minorUnits, xeroDate } from './mapping.js';
@@ -61,6 +62,13 @@ export class XeroAccounting implements AccountingSystem {
   /** the mirror's version: every pass that changed something moves it */
   changeToken(): Promise<string> {
     return this.mirror.changeToken();
+  }
+
+  /** Xero's own BalanceSheet at the date, mapped (report-mapping.ts): what check-books compares Ledgerline's with. */
+  async ownBalanceSheetTotals(asAt: string): Promise<{ label: string; amount: number }[]> {
+    const report = (await this.client.get<{ Reports?: XeroReport[] }>('/Reports/BalanceSheet', { date: asAt })).Reports?.[0];
+    if (!report) throw new AccountingSystemError('Xero answered no BalanceSheet report');
+    return xeroBalanceSheetBody(report, this.homeCurrency).summary.map((l) => ({ label: l.label, amount: l.amounts[0] ?? 0 }));
   }
 
   /** Xero answers for the tenant (one call, not counted against the mirror). */
