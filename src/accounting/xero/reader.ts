@@ -11,6 +11,11 @@ import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredLedger } from '../mirror/mirrored-ledger.js';
 import { readRecords } from '../mirror/store.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill } from '../types.js';
+import type { IsoDate } from '../../domain/dates.js';
+import type { SystemBankAccount, SystemDocument } from '../types.js';
+import { xeroDocumentFile } from './attachments.js';
+import { xeroBankAccounts, xeroReconciledLines, type XeroPayment } from './bank-accounts.js';
+import { xeroDocuments, type XeroCreditNote } from './documents.js';
 import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
 import { accountTypeFor, classificationOf, minorUnits, xeroDate } from './mapping.js';
@@ -56,6 +61,26 @@ export class XeroAccounting implements AccountingSystem {
 
   private bankTransactions(): Promise<XeroBankTransaction[]> {
     return this.list<XeroBankTransaction>(XERO_LISTS.bankTransactions);
+  }
+
+  /** Not mirrored: read from Xero when asked, once per operation (documents.get of a credit note). */
+  private creditNotes(): Promise<XeroCreditNote[]> {
+    return this.live('creditNotes', () => this.client.allPages<XeroCreditNote>('/CreditNotes', 'CreditNotes'));
+  }
+
+  /** Not mirrored: read from Xero when asked, once per operation (bank accounts' reconciled lines). */
+  private payments(): Promise<XeroPayment[]> {
+    return this.live('payments', () => this.client.allPages<XeroPayment>('/Payments', 'Payments'));
+  }
+
+  private live<T>(key: string, read: () => Promise<T>): Promise<T> {
+    let p = this.memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = read();
+      this.memo.set(key, p);
+      p.catch(() => this.memo.delete(key));
+    }
+    return p;
   }
 
   /** the mirror's version: every pass that changed something moves it */
@@ -138,5 +163,35 @@ export class XeroAccounting implements AccountingSystem {
           note: i.Reference || null,
         };
       });
+  }
+
+  /** Bills and supplier credit notes by InvoiceID or CreditNoteID (documents.ts); credit notes are read only for ids no bill has. */
+  async documents(documentIds: string[]): Promise<SystemDocument[]> {
+    if (documentIds.length === 0) return [];
+    const [invoices, accounts] = await Promise.all([this.invoices(), this.accounts()]);
+    const left = new Set(documentIds);
+    for (const i of invoices) left.delete(i.InvoiceID);
+    const credits = left.size > 0 ? await this.creditNotes() : [];
+    return xeroDocuments(new Set(documentIds), invoices, credits, accounts, this.homeCurrency);
+  }
+
+  /** The document's attachment, asked of Xero (attachments.ts). */
+  async documentFile(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer; size?: number } | null> {
+    const [doc] = await this.documents([documentId]);
+    return doc ? xeroDocumentFile(this.client, doc) : null;
+  }
+
+  /** Active BANK accounts in the home currency with their balances in the journals (bank-accounts.ts). */
+  async bankAccounts(): Promise<SystemBankAccount[]> {
+    const [accounts, transactions, payments] = await Promise.all([this.accounts(), this.bankTransactions(), this.payments()]);
+    const ids = accounts.filter((a) => a.Type === 'BANK').map((a) => a.AccountID);
+    const totals = ids.length ? await this.accountTotals([{ to: '9999-12-31' }], ids) : new Map<string, number[]>();
+    const balances = new Map([...totals].map(([id, [balance]]) => [id, balance ?? 0]));
+    return xeroBankAccounts(accounts, balances, transactions, payments, this.homeCurrency);
+  }
+
+  async reconciledLines(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]> {
+    const [transactions, payments] = await Promise.all([this.bankTransactions(), this.payments()]);
+    return xeroReconciledLines(transactions, payments, this.homeCurrency, accountId, from, to);
   }
 }
