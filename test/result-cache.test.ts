@@ -47,6 +47,8 @@ const NOT_DATA = {
   idempotency_keys: 'the answers of creates already made, read only to answer a retried create (never cached)',
   accounting_connections: "a vendor connection's tokens: read on every vendor call; the vendor's books answer for themselves (changeToken)",
   accounting_connection_requests: 'a connect flow in progress (state and PKCE verifier), never part of an answer',
+  accounting_mirrors: "a vendor mirror's pass state: its version is the connector's changeToken, part of every kept answer's key",
+  accounting_mirror_records: 'written only by a mirror pass, which moves the mirror version (changeToken)',
   oauth_clients: 'tokens and clients: checked on every call',
   oauth_consent_organisations: 'consents: checked on every call',
   oauth_client_verifications: 'organisations\' verifications of apps: read by the web pages only, never part of an answer',

@@ -16,6 +16,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import { call, rejection } from './helpers/call.js';
 import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
+import { fakeId } from './helpers/fake-xero-book.js';
 import { describeEachDialect } from './helpers/store.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 
@@ -145,7 +146,10 @@ describeEachDialect(
           ['2026-03-03', 'bill', 60, 'Paper Co', 'PC-7781'],
         ],
       );
-      assert.match(paper.transactions[0].link, /^https:\/\/go\.xero\.com\/AccountsPayable\/View\.aspx\?InvoiceID=/);
+      // a bill's lines lead to the bill as a document of Xero's (documents.get), as a GnuCash bill's do
+      const bill = `xero:${fakeId('bill PC-7781')}`;
+      assert.equal(paper.transactions[0].link, `https://ledgerline.test/v1/operations/documents.get?ids=${encodeURIComponent(bill)}`);
+      assert.deepEqual([paper.transactions[0].document.id, paper.transactions[0].document.total], [bill, 240]);
 
       const phone = await run(ledgerAccountTransactions, orgs.xero, { account: 'Telephone & Internet', period: 'custom', from: '2026-01-01', to: '2026-06-30' });
       assert.deepEqual(

@@ -62,6 +62,24 @@ describe('fake Xero', () => {
     assert.match(found.join('\n'), /xero-tenant-id is required/);
   });
 
+  it("asks for an attachment's bytes with the contentType header the contract requires, and lists a bill's attachments", async () => {
+    const bill = xero.book.invoices.find((i) => i.type === 'ACCPAY')!;
+    bill.attachments = [{ id: '6a9c2b0e-1d4f-4c8e-9b7a-2f3e4d5c6b7a', fileName: 'bill.png', mimeType: 'image/png', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]) }];
+    try {
+      const listed = await xero.get(`/Invoices/${bill.id}/Attachments`);
+      assert.deepEqual(listed.Attachments.map((a: any) => [a.FileName, a.MimeType, a.ContentLength]), [['bill.png', 'image/png', 6]]);
+      const url = `${xero.baseUrl}/Invoices/${bill.id}/Attachments/${bill.attachments[0]!.id}`;
+      const before = xero.violations.length;
+      assert.equal((await fetch(url, { headers: headers() })).status, 400);
+      assert.match(xero.violations.splice(before).join('\n'), /contentType is required/);
+      const file = await fetch(url, { headers: { ...headers(), contentType: 'image/png' } });
+      assert.deepEqual([file.status, file.headers.get('content-type')], [200, 'application/octet-stream']);
+      assert.deepEqual(Buffer.from(await file.arrayBuffer()), bill.attachments[0]!.bytes);
+    } finally {
+      delete bill.attachments;
+    }
+  });
+
   it('refuses a wrong token (401) and another tenant (403), and simulates 429 and an outage', async () => {
     assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: { ...headers(), authorization: 'Bearer other' } })).status, 401);
     assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: { ...headers(), 'xero-tenant-id': 'someone-else' } })).status, 403);

@@ -57,7 +57,7 @@ describeEachDialect('Xero local mirror', (store) => {
     const before = xero.requests.length;
     const first = await run(accountsList, org, { includeInactive: true });
     const copied = xero.requests.slice(before);
-    assert.deepEqual(new Set(copied.map((q) => q.path)), new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/Journals']));
+    assert.deepEqual(new Set(copied.map((q) => q.path)), new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments', '/Journals']));
     assert.ok(copied.filter((q) => q.path === '/Journals').length >= 3, 'paged through the journals');
     assert.ok(copied.every((q) => q.ifModifiedSince === null), 'a first copy asks for everything');
 
@@ -96,7 +96,7 @@ describeEachDialect('Xero local mirror', (store) => {
       const before = xero.requests.length;
       const profit = await netProfit(org);
       const pass = xero.requests.slice(before);
-      assert.ok(pass.filter((q) => ['/Contacts', '/Invoices', '/BankTransactions'].includes(q.path)).every((q) => q.ifModifiedSince !== null), 'lists asked with If-Modified-Since');
+      assert.ok(pass.filter((q) => ['/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments'].includes(q.path)).every((q) => q.ifModifiedSince !== null), 'lists asked with If-Modified-Since');
       assert.ok(pass.some((q) => q.path === '/Journals' && Number(q.query.offset) >= 1), 'journals asked after the last one copied');
       assert.equal(profit, await xeroNetProfit(), "Net Profit equals Xero's own report after the change");
       assert.notEqual(await token(org), t1, 'the change moved the token');

@@ -197,9 +197,10 @@ export interface AccountingSystem {
   documents?(documentIds: string[]): Promise<SystemDocument[]>;
   /**
    * The original file of one of the system's documents (SystemDocument.documentId), as the system
-   * holds it; null when the document is unknown or has no file the system hands out.
+   * holds it; null when the document is unknown or has no file the system hands out. `size`, when
+   * given, is the length the system records: over documents.file's 10 MB, `data` may be left unread.
    */
-  documentFile?(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer } | null>;
+  documentFile?(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer; size?: number } | null>;
   /** The books' active bank and card accounts with their balances; left out by systems whose bank accounts are the service's own. */
   bankAccounts?(): Promise<SystemBankAccount[]>;
   /**

@@ -40,6 +40,8 @@ export async function vendorGet<T>(
   headers: Record<string, string>,
   waitBudgetMs: number,
   path: string,
+  /** how the answer is read: JSON (the default), or a file's bytes */
+  read?: (res: Response) => Promise<T>,
 ): Promise<T> {
   const { vendor } = words;
   const vendors = vendor.endsWith('s') ? `${vendor}'` : `${vendor}'s`;
@@ -81,9 +83,9 @@ export async function vendorGet<T>(
       throw new AccountingSystemError(`${vendor} refused the request ${path} (HTTP ${res.status}${detail ? `: ${detail}` : ''}).`);
     }
     try {
-      return (await res.json()) as T;
+      return read ? await read(res) : ((await res.json()) as T);
     } catch {
-      throw new AccountingSystemError(`${vendors} answer to ${path} is not JSON.`);
+      throw new AccountingSystemError(`${vendors} answer to ${path} ${read ? 'could not be read' : 'is not JSON'}.`);
     }
   }
 }

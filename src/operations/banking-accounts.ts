@@ -90,8 +90,9 @@ export const bankingAccounts = defineOperation({
     'whether it is the default account, how many transactions it has and how many are still to reconcile, the date of the latest one, and its balance ' +
     '(the sum of all its imported transactions, in the account currency). The default account comes first, then the others by name. ' +
     'Submitters and custom roles see only the accounts they hold. Use an id, number or name from here as the account of banking.transactions. ' +
-    'With a connected accounting system (GnuCash), its bank and card accounts are listed too: an account the service imports into is linked to its book account ' +
-    'and listed once; a book account with nothing imported into it yet has an id like gnucash:<guid> and its balance in the books.',
+    'With a connected accounting system (GnuCash, QuickBooks, Xero), its bank and card accounts are listed too: an account the service imports into is linked to its book account ' +
+    'and listed once; a book account with nothing imported into it yet has an id like gnucash:<guid> or xero:<AccountID> and its balance in the books ' +
+    '(Xero: accounts kept in the home currency).',
   input,
   output,
   scope: 'service.read',

@@ -255,7 +255,7 @@ export const bankingTransactions = defineOperation({
     "balance for the whole period regardless of the filters: in the account's currency for one account, in home currency for several. Each " +
     "transaction carries its amount (negative for money spent), status, where it was reconciled, the account's running balance after it, and, " +
     'when it is matched to a document in the service, that document (linked). Submitters and custom roles see only the accounts they hold. ' +
-    'An account of the connected books nothing has been imported into yet (an id like quickbooks:<id> from banking.accounts) has no bank transactions: ' +
+    'An account of the connected books nothing has been imported into yet (an id like quickbooks:<id> or xero:<AccountID> from banking.accounts) has no bank transactions: ' +
     'it is answered account_not_found saying so; its lines in the books are in ledger.account_transactions.',
   input,
   output,

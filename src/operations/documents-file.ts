@@ -41,6 +41,7 @@ export const documentsFile = defineOperation({
     'id (required): a document id from ledger.account_transactions or documents.get.',
     'A document that is not in this organisation, or has no file, is answered 404 not_found; a file over 10 MB is refused with 413 file_too_large.',
     'Documents of a connected GnuCash book (gnucash:<guid>) have no file: GnuCash keeps none.',
+    "A connected Xero organisation's documents (xero:<InvoiceID>) answer their first PDF or image attached in Xero.",
     "Bills and vendor credits of a connected QuickBooks company (quickbooks:Bill:<id>) answer the PDF or image attached to them in QuickBooks.",
   ].join(' '),
   input: z
@@ -72,7 +73,9 @@ export const documentsFile = defineOperation({
       // a connected system that keeps the file (QuickBooks' attachments) hands it out, under the same rules
       const file = system.hasFile && ctx.accounting.documentFile ? await ctx.accounting.documentFile(system.documentId) : null;
       if (file) {
-        if (file.data.length > MAX_FILE_BYTES) throw fileTooLarge(id, file.data.length);
+        // refused on the length the system records (Xero's ContentLength) before any byte is read, and on what was read
+        const size = Math.max(file.size ?? 0, file.data.length);
+        if (size > MAX_FILE_BYTES) throw fileTooLarge(id, size);
         return { id, fileName: file.fileName, contentType: documentContentType(file.contentType, id), size: file.data.length, data: file.data.toString('base64') };
       }
       // the connected system keeps no files; a link it records (a path on someone's disk) is not fetched, nor shown

@@ -131,6 +131,8 @@ export const documentsGet = defineOperation({
     "Documents the connected accounting system holds (a GnuCash book's vendor bills, credit notes and expense vouchers) have ids like gnucash:<guid>:",
     'their coded lines are the posted splits (tax on its own line), their invoice lines the bill entries, and link is null (GnuCash keeps no files).',
     "A connected QuickBooks company's bills and vendor credits have ids like quickbooks:Bill:<id>; link is documents.file's when a PDF or image is attached in QuickBooks.",
+    "A connected Xero organisation's bills and supplier credit notes have ids like xero:<InvoiceID>: coded lines per line item net of tax, the tax on its own line on the VAT/GST account;",
+    "invoice lines with quantity, unit price and tax; link is documents.file's when the document has an attachment in Xero.",
   ].join(' '),
   input: z
     .object({

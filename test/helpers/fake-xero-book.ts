@@ -25,7 +25,7 @@ export interface FakeAccount {
   type: XeroAccountType;
   status: 'ACTIVE' | 'ARCHIVED';
   bankAccountType?: 'BANK' | 'CREDITCARD';
-  systemAccount?: 'DEBTORS' | 'CREDITORS' | 'RETAINEDEARNINGS';
+  systemAccount?: 'DEBTORS' | 'CREDITORS' | 'RETAINEDEARNINGS' | 'GST';
 }
 
 export interface FakeContact {
@@ -39,8 +39,21 @@ export interface FakeContact {
 export interface FakeLine {
   description: string;
   accountCode: string;
-  /** pence, positive for what the document charges (manual journals: debit positive) */
+  /** pence, positive for what the document charges (manual journals: debit positive); net of tax */
   amount: number;
+  /** pence of tax on the line (posted to the GST system account); none when left out */
+  tax?: number;
+  /** the line as billed, when not 1 × amount */
+  quantity?: number;
+  unitPrice?: number;
+}
+
+/** A file attached to a document (GET …/Attachments). */
+export interface FakeAttachment {
+  id: string;
+  fileName: string;
+  mimeType: string;
+  bytes: Buffer;
 }
 
 export interface FakeInvoice {
@@ -52,8 +65,22 @@ export interface FakeInvoice {
   date: string;
   dueDate: string;
   lines: FakeLine[];
-  payments: { id: string; date: string; amount: number; bankCode: string }[];
+  /** reconciled: Xero's IsReconciled on the payment */
+  payments: { id: string; date: string; amount: number; bankCode: string; reconciled?: boolean }[];
   updated: string;
+  attachments?: FakeAttachment[];
+}
+
+/** A supplier credit note (CreditNotes Type ACCPAYCREDIT): what it credits is positive, as on a bill. */
+export interface FakeCreditNote {
+  id: string;
+  number: string;
+  reference?: string;
+  contactId: string;
+  date: string;
+  lines: FakeLine[];
+  updated: string;
+  attachments?: FakeAttachment[];
 }
 
 export interface FakeBankTransaction {
@@ -65,6 +92,8 @@ export interface FakeBankTransaction {
   reference: string;
   lines: FakeLine[];
   updated: string;
+  /** Xero's IsReconciled: matched to a statement line in Xero */
+  reconciled?: boolean;
 }
 
 export interface FakeManualJournal {
@@ -90,7 +119,7 @@ export interface FakeJournal {
   created: string;
   reference: string;
   sourceId: string;
-  sourceType: 'ACCPAY' | 'ACCREC' | 'ACCPAYPAYMENT' | 'CASHPAID' | 'CASHREC' | 'MANJOURNAL';
+  sourceType: 'ACCPAY' | 'ACCPAYCREDIT' | 'ACCREC' | 'ACCPAYPAYMENT' | 'CASHPAID' | 'CASHREC' | 'MANJOURNAL';
   lines: FakeJournalLine[];
 }
 
@@ -105,6 +134,7 @@ export interface FakeBook {
   invoices: FakeInvoice[];
   bankTransactions: FakeBankTransaction[];
   manualJournals: FakeManualJournal[];
+  creditNotes?: FakeCreditNote[];
 }
 
 /** A stable uuid-shaped id from a short name, so tests can name things. */
@@ -315,6 +345,16 @@ export function journalsOf(book: FakeBook): FakeJournal[] {
       lines: mj.lines.map((l, i) => ({ id: fakeId(`${mj.id} ${i}`), accountId: id(l.accountCode), description: l.description, amount: l.amount })),
     });
   }
+  const taxOf = (lines: FakeLine[]) => lines.reduce((s, l) => s + (l.tax ?? 0), 0);
+  /** a document's lines net on their accounts, its tax on the GST account, the gross on the control account */
+  const documentLines = (docId: string, lines: FakeLine[], sign: number, control: string) => [
+    ...lines.map((l, i) => ({ id: fakeId(`${docId} ${i}`), accountId: id(l.accountCode), description: l.description, amount: sign * l.amount })),
+    ...(taxOf(lines) ? [{ id: fakeId(`${docId} tax`), accountId: system('GST'), description: '', amount: sign * taxOf(lines) }] : []),
+    { id: fakeId(`${docId} control`), accountId: control, description: '', amount: -sign * (total(lines) + taxOf(lines)) },
+  ];
+  for (const cn of book.creditNotes ?? []) {
+    entries.push({ date: cn.date, created: cn.updated, reference: cn.reference ?? cn.number, sourceId: cn.id, sourceType: 'ACCPAYCREDIT', lines: documentLines(cn.id, cn.lines, -1, system('CREDITORS')) });
+  }
   for (const inv of book.invoices) {
     const sign = inv.type === 'ACCPAY' ? 1 : -1;
     const control = system(inv.type === 'ACCPAY' ? 'CREDITORS' : 'DEBTORS');
@@ -324,10 +364,7 @@ export function journalsOf(book: FakeBook): FakeJournal[] {
       reference: inv.reference ?? inv.number,
       sourceId: inv.id,
       sourceType: inv.type,
-      lines: [
-        ...inv.lines.map((l, i) => ({ id: fakeId(`${inv.id} ${i}`), accountId: id(l.accountCode), description: l.description, amount: sign * l.amount })),
-        { id: fakeId(`${inv.id} control`), accountId: control, description: '', amount: -sign * total(inv.lines) },
-      ],
+      lines: documentLines(inv.id, inv.lines, sign, control),
     });
     for (const p of inv.payments) {
       entries.push({

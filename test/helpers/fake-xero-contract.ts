@@ -120,6 +120,14 @@ export class XeroContract {
     return validate(body) ? [] : [`GET ${op.template} ${status}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`];
   }
 
+  /** What is wrong with answering GET path with a file (empty when the contract declares application/octet-stream for it). */
+  checkBinaryResponse(path: string, status: number): string[] {
+    const op = this.operation(path);
+    if (!op) return [`GET ${path} is not in the contract`];
+    const content = op.responses[String(status)]?.content ?? {};
+    return content['application/octet-stream'] ? [] : [`GET ${op.template} ${status} declares no application/octet-stream body`];
+  }
+
   /** The inline example of a GET operation's 200 response (Xero's own sample data). */
   example(path: string): unknown {
     return this.operation(path)?.responses['200']?.content?.['application/json']?.example;

@@ -15,6 +15,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XeroContract } from './fake-xero-contract.js';
+import { attachmentsAnswer, creditNoteJson, lineItemsJson, money, msDate, msDateTime, paymentsJson } from './fake-xero-documents.js';
 import { fakeIdentity, type FakeIdentity } from './fake-vendor-identity.js';
 import { CLASS_OF, defaultFakeBook, journalsOf, movements, type FakeAccount, type FakeBook, type FakeJournal, type XeroAccountType } from './fake-xero-book.js';
 
@@ -64,9 +65,6 @@ export interface FakeXeroOptions {
 let sharedContract: XeroContract | undefined;
 export const xeroContract = () => (sharedContract ??= new XeroContract());
 
-const msDate = (isoDate: string) => `/Date(${Date.parse(`${isoDate}T00:00:00Z`)}+0000)/`;
-const msDateTime = (isoTime: string) => `/Date(${Date.parse(isoTime)}+0000)/`;
-const money = (pence: number) => Math.round(pence) / 100;
 const text = (pence: number) => (pence / 100).toFixed(2);
 
 export async function startFakeXero(options: FakeXeroOptions = {}): Promise<FakeXero> {
@@ -104,9 +102,8 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
   }
 
   function invoiceJson(inv: FakeBook['invoices'][number]) {
-    const total = inv.lines.reduce((s, l) => s + l.amount, 0);
+    const { gross: total, ...items } = lineItemsJson(book, inv.id, inv.lines);
     const paid = inv.payments.reduce((s, p) => s + p.amount, 0);
-    const byCode = new Map(book.accounts.map((a) => [a.code, a]));
     return {
       InvoiceID: inv.id,
       Type: inv.type,
@@ -116,28 +113,14 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       Date: msDate(inv.date),
       DueDate: msDate(inv.dueDate),
       Status: paid >= total ? 'PAID' : 'AUTHORISED',
-      LineAmountTypes: 'NoTax',
-      LineItems: inv.lines.map((l, i) => ({
-        LineItemID: `${inv.id.slice(0, 34)}${String(i).padStart(2, '0')}`,
-        Description: l.description,
-        Quantity: 1,
-        UnitAmount: money(l.amount),
-        AccountCode: l.accountCode,
-        AccountID: byCode.get(l.accountCode)!.id,
-        TaxType: 'NONE',
-        TaxAmount: 0,
-        LineAmount: money(l.amount),
-      })),
-      SubTotal: money(total),
-      TotalTax: 0,
-      Total: money(total),
+      ...items,
       AmountDue: money(total - paid),
       AmountPaid: money(paid),
       AmountCredited: 0,
       CurrencyCode: book.currency,
       CurrencyRate: 1,
       Payments: inv.payments.map((p) => ({ PaymentID: p.id, Date: msDate(p.date), Amount: money(p.amount) })),
-      HasAttachments: false,
+      HasAttachments: (inv.attachments ?? []).length > 0,
       UpdatedDateUTC: msDateTime(inv.updated),
     };
   }
@@ -159,7 +142,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       TotalTax: 0,
       Total: money(total),
       CurrencyCode: book.currency,
-      IsReconciled: false,
+      IsReconciled: bt.reconciled === true,
       UpdatedDateUTC: msDateTime(bt.updated),
     };
   }
@@ -206,7 +189,18 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
 
   function answer(path: string, query: URLSearchParams, since: string | null): unknown {
     const accounts = accountById();
+    const attached = attachmentsAnswer(book, path, baseUrl);
+    if (attached !== undefined) return attached === null ? undefined : 'json' in attached ? attached.json : attached;
     switch (path) {
+      case '/Payments': {
+        const payments = paymentsJson(book);
+        const updated = (p: (typeof payments)[number]) => book.invoices.find((i) => i.id === p.Invoice.InvoiceID)!.updated;
+        return paged(payments, updated, query, since, 'Payments');
+      }
+      case '/CreditNotes': {
+        const notes = book.creditNotes ?? [];
+        return paged(notes.map((c) => creditNoteJson(book, c)), (c) => notes.find((x) => x.id === c.CreditNoteID)!.updated, query, since, 'CreditNotes');
+      }
       case '/Accounts':
         return { Accounts: book.accounts.map(accountJson) };
       case '/Contacts':
@@ -282,6 +276,19 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     if (body === undefined) {
       record(404);
       return send(res, 404, undefined);
+    }
+    if (typeof body === 'object' && body !== null && 'bytes' in body) {
+      // a file: the contract declares its 200 as application/octet-stream
+      const file = body as { bytes: Buffer; type: string };
+      const wrongFile = contract.checkBinaryResponse(path, 200);
+      if (wrongFile.length) {
+        violations.push(...wrongFile);
+        record(500);
+        return send(res, 500, undefined);
+      }
+      record(200);
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes.length) });
+      return res.end(file.bytes);
     }
     const wrong = contract.checkResponse(path, 200, body);
     if (wrong.length) {

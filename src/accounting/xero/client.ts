@@ -8,6 +8,8 @@ import { XERO_API, type XeroConfig } from './settings.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+const PAGE_SIZE = 100;
+
 const XERO_WORDS: VendorWords = {
   vendor: 'Xero',
   books: 'tenant',
@@ -35,4 +37,40 @@ export class XeroClient {
     const sent = { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/json', ...headers };
     return vendorGet<T>(XERO_WORDS, this.fetchImpl, url, sent, this.config.rateLimitWaitMs ?? DEFAULT_WAIT_MS, path);
   }
+
+  /** Every item of a paged list (CreditNotes, Payments): page by page until Xero's pageCount, or a short page. */
+  async allPages<T>(path: string, key: string, headers: Record<string, string> = {}): Promise<T[]> {
+    const out: T[] = [];
+    for (let page = 1; ; page++) {
+      const body = await this.get<{ pagination?: { pageCount?: number } } & Record<string, unknown>>(path, { page, pageSize: PAGE_SIZE }, headers);
+      const items = (body[key] as T[] | undefined) ?? [];
+      out.push(...items);
+      const pageCount = body.pagination?.pageCount;
+      if (pageCount !== undefined ? page >= pageCount : items.length < PAGE_SIZE) return out;
+    }
+  }
+
+  /**
+   * A file's bytes (an attachment), at most `limit` of them: Xero answers application/octet-stream;
+   * `contentType` is the header its contract requires.
+   */
+  async getBytes(path: string, contentType: string, limit: number): Promise<Buffer> {
+    const url = new URL(`${this.base}${path}`);
+    const sent = { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/octet-stream', contenttype: contentType };
+    return vendorGet(XERO_WORDS, this.fetchImpl, url, sent, this.config.rateLimitWaitMs ?? DEFAULT_WAIT_MS, path, (res) => readAtMost(res, limit));
+  }
+}
+
+/** The body's first `limit` bytes; the rest is not read. */
+async function readAtMost(res: Response, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (!res.body) return Buffer.alloc(0);
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    chunks.push(Buffer.from(chunk));
+    size += chunk.length;
+    if (size >= limit) break;
+  }
+  const data = Buffer.concat(chunks);
+  return data.length > limit ? data.subarray(0, limit) : data;
 }

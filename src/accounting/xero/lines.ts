@@ -27,7 +27,12 @@ export interface JournalSources {
   sources: Map<string, { contact?: XeroContact | undefined; number?: string | undefined }>;
 }
 
-export function journalSources(accounts: XeroAccount[], invoices: XeroInvoice[], bankTransactions: XeroBankTransaction[]): JournalSources {
+export function journalSources(
+  accounts: XeroAccount[],
+  invoices: XeroInvoice[],
+  bankTransactions: XeroBankTransaction[],
+  creditNotes: { CreditNoteID: string; CreditNoteNumber?: string; Reference?: string; Contact?: { ContactID?: string; Name?: string } }[] = [],
+): JournalSources {
   const cards = new Set(accounts.filter((a) => a.Type === 'BANK' && a.BankAccountType === 'CREDITCARD').map((a) => a.AccountID));
   const sources: JournalSources['sources'] = new Map();
   for (const inv of invoices) {
@@ -37,6 +42,10 @@ export function journalSources(accounts: XeroAccount[], invoices: XeroInvoice[],
     for (const p of inv.Payments ?? []) if (p.PaymentID) sources.set(p.PaymentID, { contact: inv.Contact, number: source.number });
   }
   for (const bt of bankTransactions) sources.set(bt.BankTransactionID, { contact: bt.Contact, number: bt.Reference });
+  for (const cn of creditNotes) {
+    const contact = cn.Contact?.ContactID ? { ...cn.Contact, ContactID: cn.Contact.ContactID } : undefined;
+    sources.set(cn.CreditNoteID, { contact, number: cn.CreditNoteNumber || cn.Reference });
+  }
   return { cards, sources };
 }
 

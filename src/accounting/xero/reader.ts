@@ -12,6 +12,11 @@ import { MirroredLedger } from '../mirror/mirrored-ledger.js';
 import { readRecords } from '../mirror/store.js';
 import { xeroBalanceSheetBody, type XeroReport } from './report-mapping.js';
 import { AccountingSystemError, type AccountingSystem, type ChartAccount, type Contact, type DateRange, type LedgerLine, type LineQuery, type PayableBill } from '../types.js';
+import type { IsoDate } from '../../domain/dates.js';
+import type { SystemBankAccount, SystemDocument } from '../types.js';
+import { xeroDocumentFile } from './attachments.js';
+import { xeroBankAccounts, xeroReconciledLines, type XeroPayment } from './bank-accounts.js';
+import { xeroDocuments, type XeroCreditNote } from './documents.js';
 import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
 import { accountTypeFor, classificationOf, minorUnits, xeroDate } from './mapping.js';
@@ -57,6 +62,14 @@ export class XeroAccounting implements AccountingSystem {
 
   private bankTransactions(): Promise<XeroBankTransaction[]> {
     return this.list<XeroBankTransaction>(XERO_LISTS.bankTransactions);
+  }
+
+  private creditNotes(): Promise<XeroCreditNote[]> {
+    return this.list<XeroCreditNote>(XERO_LISTS.creditNotes);
+  }
+
+  private payments(): Promise<XeroPayment[]> {
+    return this.list<XeroPayment>(XERO_LISTS.payments);
   }
 
   /** the mirror's version: every pass that changed something moves it */
@@ -146,5 +159,35 @@ export class XeroAccounting implements AccountingSystem {
           note: i.Reference || null,
         };
       });
+  }
+
+  /** Bills and supplier credit notes by InvoiceID or CreditNoteID (documents.ts); credit notes are read only for ids no bill has. */
+  async documents(documentIds: string[]): Promise<SystemDocument[]> {
+    if (documentIds.length === 0) return [];
+    const [invoices, accounts] = await Promise.all([this.invoices(), this.accounts()]);
+    const left = new Set(documentIds);
+    for (const i of invoices) left.delete(i.InvoiceID);
+    const credits = left.size > 0 ? await this.creditNotes() : [];
+    return xeroDocuments(new Set(documentIds), invoices, credits, accounts, this.homeCurrency);
+  }
+
+  /** The document's attachment, asked of Xero (attachments.ts). */
+  async documentFile(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer; size?: number } | null> {
+    const [doc] = await this.documents([documentId]);
+    return doc ? xeroDocumentFile(this.client, doc) : null;
+  }
+
+  /** Active BANK accounts in the home currency with their balances in the journals (bank-accounts.ts). */
+  async bankAccounts(): Promise<SystemBankAccount[]> {
+    const [accounts, transactions, payments] = await Promise.all([this.accounts(), this.bankTransactions(), this.payments()]);
+    const ids = accounts.filter((a) => a.Type === 'BANK').map((a) => a.AccountID);
+    const totals = ids.length ? await this.accountTotals([{ to: '9999-12-31' }], ids) : new Map<string, number[]>();
+    const balances = new Map([...totals].map(([id, [balance]]) => [id, balance ?? 0]));
+    return xeroBankAccounts(accounts, balances, transactions, payments, this.homeCurrency);
+  }
+
+  async reconciledLines(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]> {
+    const [transactions, payments] = await Promise.all([this.bankTransactions(), this.payments()]);
+    return xeroReconciledLines(transactions, payments, this.homeCurrency, accountId, from, to);
   }
 }

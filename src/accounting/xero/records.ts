@@ -52,4 +52,12 @@ export interface XeroJournal {
 }
 
 /** The mirror's lists (accounting_mirror_records.list) */
-export const XERO_LISTS = { accounts: 'Accounts', contacts: 'Contacts', invoices: 'Invoices', bankTransactions: 'BankTransactions', journals: 'Journals' } as const;
+export const XERO_LISTS = {
+  accounts: 'Accounts',
+  contacts: 'Contacts',
+  invoices: 'Invoices',
+  bankTransactions: 'BankTransactions',
+  creditNotes: 'CreditNotes',
+  payments: 'Payments',
+  journals: 'Journals',
+} as const;

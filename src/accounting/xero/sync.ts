@@ -1,7 +1,7 @@
 /**
  * Xero's pass of the local mirror (mirror/mirror.ts): what changed since the last pass, and only
  * that. The chart in one call (/Accounts, read whole: it is one page, and a whole read also sees
- * accounts Xero deleted); contacts, invoices and bank transactions with If-Modified-Since (the last
+ * accounts Xero deleted); contacts, invoices, bank transactions, credit notes and payments with If-Modified-Since (the last
  * pass's start, less a margin for clocks); the journals after the last journal number Xero gave
  * (journals are never changed, only added: an edited document gets a reversing journal and a new
  * one). Each page of journals is written with the transactions it touches, and its journal number
@@ -11,6 +11,8 @@ import type { Contact } from '../types.js';
 import type { MirrorSource, MirrorWriter } from '../mirror/mirror.js';
 import type { XeroClient } from './client.js';
 import { journalLines, journalSources, journalTransaction } from './lines.js';
+import type { XeroPayment } from './bank-accounts.js';
+import type { XeroCreditNote } from './documents.js';
 import { XERO_LISTS, type XeroAccount, type XeroBankTransaction, type XeroContact, type XeroInvoice, type XeroJournal } from './records.js';
 
 export interface XeroMirrorState {
@@ -20,13 +22,8 @@ export interface XeroMirrorState {
   since: string;
 }
 
-const PAGE_SIZE = 100;
 /** how far before a pass's start the next pass asks from: Xero's clock and ours may differ a little */
 const CLOCK_MARGIN_MS = 5 * 60_000;
-
-interface Paged {
-  pagination?: { page?: number; pageCount?: number };
-}
 
 export function contactOf(c: XeroContact): Contact {
   return { id: c.ContactID, name: c.Name ?? '', kind: c.IsCustomer && !c.IsSupplier ? 'customer' : 'supplier' };
@@ -44,18 +41,6 @@ export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
     this.company = `xero:${tenantId}`;
   }
 
-  /** Every item of a paged list: page by page until Xero's pageCount (or a short page). */
-  private async allPages<T>(path: string, key: string, headers: Record<string, string>): Promise<T[]> {
-    const out: T[] = [];
-    for (let page = 1; ; page++) {
-      const body = await this.client.get<Paged & Record<string, T[] | undefined>>(path, { page, pageSize: PAGE_SIZE }, headers);
-      const items = (body[key] as T[] | undefined) ?? [];
-      out.push(...items);
-      const pageCount = body.pagination?.pageCount;
-      if (pageCount !== undefined ? page >= pageCount : items.length < PAGE_SIZE) return out;
-    }
-  }
-
   async pass(state: Partial<XeroMirrorState>, w: MirrorWriter): Promise<XeroMirrorState> {
     const started = Date.now();
     const changedSince: Record<string, string> = state.since ? { 'If-Modified-Since': state.since } : {};
@@ -66,14 +51,18 @@ export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
     await w.deleteRecords(XERO_LISTS.accounts, kept.filter((a) => !present.has(a.AccountID)).map((a) => a.AccountID));
     await w.putRecords(XERO_LISTS.accounts, accounts.map((a) => ({ id: a.AccountID, body: a })));
 
-    const contacts = await this.allPages<XeroContact>('/Contacts', 'Contacts', changedSince);
+    const contacts = await this.client.allPages<XeroContact>('/Contacts', 'Contacts', changedSince);
     const changedContacts = await w.putRecords(XERO_LISTS.contacts, contacts.map((c) => ({ id: c.ContactID, body: c })));
     await w.putContacts(changedContacts.map((c) => contactOf(c.body)));
 
-    const invoices = (await w.putRecords(XERO_LISTS.invoices, (await this.allPages<XeroInvoice>('/Invoices', 'Invoices', changedSince)).map((i) => ({ id: i.InvoiceID, body: i })))).map((r) => r.body);
+    const invoices = (await w.putRecords(XERO_LISTS.invoices, (await this.client.allPages<XeroInvoice>('/Invoices', 'Invoices', changedSince)).map((i) => ({ id: i.InvoiceID, body: i })))).map((r) => r.body);
     const bankTransactions = (
-      await w.putRecords(XERO_LISTS.bankTransactions, (await this.allPages<XeroBankTransaction>('/BankTransactions', 'BankTransactions', changedSince)).map((b) => ({ id: b.BankTransactionID, body: b })))
+      await w.putRecords(XERO_LISTS.bankTransactions, (await this.client.allPages<XeroBankTransaction>('/BankTransactions', 'BankTransactions', changedSince)).map((b) => ({ id: b.BankTransactionID, body: b })))
     ).map((r) => r.body);
+    const creditNotes = (
+      await w.putRecords(XERO_LISTS.creditNotes, (await this.client.allPages<XeroCreditNote>('/CreditNotes', 'CreditNotes', changedSince)).map((c) => ({ id: c.CreditNoteID, body: c })))
+    ).map((r) => r.body);
+    await w.putRecords(XERO_LISTS.payments, (await this.client.allPages<XeroPayment>('/Payments', 'Payments', changedSince)).flatMap((p) => (p.PaymentID ? [{ id: p.PaymentID, body: p }] : [])));
 
     // documents changed since the last pass: their journals' contact and number are written again
     const changedSources = new Set<string>();
@@ -83,12 +72,14 @@ export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
         for (const p of i.Payments ?? []) if (p.PaymentID) changedSources.add(p.PaymentID);
       }
       for (const b of bankTransactions) changedSources.add(b.BankTransactionID);
+      for (const c of creditNotes) changedSources.add(c.CreditNoteID);
     }
 
     const sources = journalSources(
       await w.records<XeroAccount>(XERO_LISTS.accounts),
       await w.records<XeroInvoice>(XERO_LISTS.invoices),
       await w.records<XeroBankTransaction>(XERO_LISTS.bankTransactions),
+      await w.records<XeroCreditNote>(XERO_LISTS.creditNotes),
     );
     const rewrite = async (transactionIds: string[]) => {
       const journals = await w.recordsByRef<XeroJournal>(XERO_LISTS.journals, transactionIds);
