@@ -53,6 +53,13 @@ describe('connection keys', () => {
     assert.equal(ok.settings?.quickbooks?.tokenUrl, 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer');
     assert.equal(ok.settings?.xero, undefined);
     assert.deepEqual(ok.settings?.keys.keys.map((x) => x.id), ['a', 'b']);
+    assert.equal(ok.settings?.mirrorMaxAgeMs, undefined, "the mirror's default age (60 s) applies");
+    const aged = { QUICKBOOKS_CLIENT_ID: 'id', QUICKBOOKS_CLIENT_SECRET: 's', LEDGERLINE_CONNECTION_KEYS: `a:${k()}` };
+    assert.equal(readAccountingConnections({ ...aged, LEDGERLINE_MIRROR_MAX_AGE_SECONDS: '300' }, true).settings?.mirrorMaxAgeMs, 300_000);
+    assert.equal(readAccountingConnections({ ...aged, LEDGERLINE_MIRROR_MAX_AGE_SECONDS: '0' }, true).settings?.mirrorMaxAgeMs, 0);
+    for (const bad of ['-1', '1.5', 'soon', '86401']) {
+      assert.match(readAccountingConnections({ ...aged, LEDGERLINE_MIRROR_MAX_AGE_SECONDS: bad }, true).problems.join(), /LEDGERLINE_MIRROR_MAX_AGE_SECONDS must be a whole number of seconds from 0 to 86400/, bad);
+    }
   });
 });
 

@@ -19,6 +19,8 @@ import type { Store } from '../src/store/db.js';
 import { call } from './helpers/call.js';
 import { fakeId } from './helpers/fake-xero-book.js';
 import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
+import { clientToken, sendJson } from './helpers/rest-calls.js';
+import { startServer } from './helpers/server.js';
 import { describeEachDialect } from './helpers/store.js';
 
 useCallBudget(NO_BUDGET);
@@ -122,6 +124,40 @@ describeEachDialect('Xero local mirror', (store) => {
     assert.deepEqual(ra.accounts, rb.accounts);
     assert.equal(await netProfit(a), await netProfit(b));
     assert.equal(await netProfit(a), await xeroNetProfit());
+  });
+
+  it('over REST with answers kept: a kept answer is given again until a pass sees a change, then the new one', async () => {
+    const org = await xeroOrganisation(store(), `Kept answers ${Math.random()}`, 0);
+    const server = await startServer(store(), { today: TODAY });
+    try {
+      const token = await clientToken(store(), server.baseUrl, org, ['service.read']);
+      const path = '/v1/operations/reports.profit_and_loss?from=2026-01-01&to=2026-06-30';
+      const netProfitOf = (r: Awaited<ReturnType<typeof sendJson>>) => pence(r.body.summary.find((l: any) => l.label === 'Net Profit').amounts[0]);
+      const first = await sendJson(server.baseUrl, 'GET', path, token);
+      const again = await sendJson(server.baseUrl, 'GET', path, token);
+      assert.deepEqual([first.status, again.status], [200, 200]);
+      assert.equal(netProfitOf(again), netProfitOf(first));
+      const paperCo = xero.book.contacts.find((c) => c.name === 'Paper Co')!;
+      xero.book.bankTransactions.push({
+        id: fakeId(`kept answers spend ${org}`),
+        type: 'SPEND',
+        contactId: paperCo.id,
+        bankCode: '090',
+        date: '2026-06-11',
+        reference: 'KEPT-1',
+        lines: [{ description: 'Toner', accountCode: '429', amount: 2_500 }],
+        updated: new Date().toISOString(),
+      });
+      try {
+        const changed = await sendJson(server.baseUrl, 'GET', path, token);
+        assert.equal(netProfitOf(changed), netProfitOf(first) - 2_500, 'the pass saw the spend and the kept answer was not given');
+        assert.equal(netProfitOf(changed), await xeroNetProfit());
+      } finally {
+        xero.book.bankTransactions.pop();
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('made only requests the contract allows', () => {
