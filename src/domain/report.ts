@@ -173,16 +173,18 @@ export function balanceSheet(chart: ChartAccount[], balances: Totals, priorYears
     });
     return sectionFrom(def.title, groups.filter((g) => g.accounts.length > 0), n);
   });
+  return { sections, summary: balanceSheetSummary(sections) };
+}
+
+/** A balance sheet's summary lines from its three sections (Assets, Liabilities, Equity, in that order). */
+export function balanceSheetSummary(sections: ReportSection[]): SummaryLine[] {
   const [assets, liabilities, equity] = sections.map((s) => s.total) as [number[], number[], number[]];
-  return {
-    sections,
-    summary: [
-      { label: 'Total Assets', amounts: assets },
-      { label: 'Total Liabilities', amounts: liabilities },
-      { label: 'Total Equity', amounts: equity },
-      { label: 'Total Liabilities and Equity', amounts: plus(liabilities, equity) },
-    ],
-  };
+  return [
+    { label: 'Total Assets', amounts: assets },
+    { label: 'Total Liabilities', amounts: liabilities },
+    { label: 'Total Equity', amounts: equity },
+    { label: 'Total Liabilities and Equity', amounts: plus(liabilities, equity) },
+  ];
 }
 
 /** Minor units to major-unit numbers, for the output edge. */

@@ -14,7 +14,7 @@
  * two, which Xero's report does not show.
  */
 import { fromMajor } from '../../domain/money.js';
-import type { ReportBody, ReportGroup, ReportLine, ReportSection } from '../../domain/report.js';
+import { balanceSheetSummary, type ReportBody, type ReportGroup, type ReportLine, type ReportSection } from '../../domain/report.js';
 import { AccountingSystemError } from '../types.js';
 
 export interface XeroReportCell {
@@ -90,14 +90,5 @@ export function xeroBalanceSheetBody(report: XeroReport, currency: string): Repo
     });
     return { title: section, total: made.reduce((t, g) => add(t, g.total), zeros), groups: made };
   });
-  const [assets, liabilities, equity] = sections.map((s) => s.total) as [number[], number[], number[]];
-  return {
-    sections,
-    summary: [
-      { label: 'Total Assets', amounts: assets },
-      { label: 'Total Liabilities', amounts: liabilities },
-      { label: 'Total Equity', amounts: equity },
-      { label: 'Total Liabilities and Equity', amounts: add(liabilities, equity) },
-    ],
-  };
+  return { sections, summary: balanceSheetSummary(sections) };
 }
