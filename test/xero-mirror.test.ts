@@ -8,6 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { accountingSystemFor } from '../src/accounting/index.js';
+import { getMirror } from '../src/accounting/mirror/store.js';
+import { XeroAccounting } from '../src/accounting/xero/reader.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { accountsList } from '../src/operations/accounts-list.js';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
@@ -115,6 +117,39 @@ describeEachDialect('Xero local mirror', (store) => {
       xero.book.bankTransactions.pop();
       paperCo.name = 'Paper Co';
     }
+  });
+
+  it('resumes a first copy cut short from the last journal page it saved, and answers nothing before it is whole', async () => {
+    const org = await xeroOrganisation(store(), `Resumed ${Math.random()}`, 3_600_000);
+    const place = { db: store().db, organisationId: org, maxAgeMs: 3_600_000 };
+    const config = { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl };
+    let journalPages = 0;
+    const failing: typeof fetch = async (input, init) => {
+      if (String(input).includes('/Journals') && ++journalPages === 3) return new Response(null, { status: 503 });
+      return fetch(input, init);
+    };
+    const cut = new XeroAccounting(config, 'GBP', failing, place);
+    await assert.rejects(cut.chartOfAccounts(), /Xero is unavailable \(HTTP 503\)/);
+    const saved = await getMirror(store().db, org);
+    assert.equal(saved?.complete, 0, 'not whole: nothing is answered from it');
+    const reached = JSON.parse(saved!.state).journalNumber as number;
+    assert.ok(reached >= 8, `two pages of four journals saved (${reached})`);
+
+    const before = xero.requests.length;
+    const resumed = new XeroAccounting(config, 'GBP', fetch, place);
+    assert.ok((await resumed.chartOfAccounts()).length > 0);
+    const journals = xero.requests.slice(before).filter((q) => q.path === '/Journals');
+    assert.equal(Number(journals[0]!.query.offset), reached, 'asked from where the cut pass stopped');
+    assert.equal((await getMirror(store().db, org))?.complete, 1);
+    assert.equal(await netProfit(org), await xeroNetProfit(), 'and the resumed copy is whole');
+  });
+
+  it('makes one first copy for ten calls at once: the others wait for it, then read it', async () => {
+    const org = await xeroOrganisation(store(), `Crowd ${Math.random()}`, 3_600_000);
+    const before = xero.requests.length;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => run(accountsList, org)));
+    assert.equal(new Set(answers.map((a) => JSON.stringify(a))).size, 1, 'every call the same answer');
+    assert.equal(xero.requests.slice(before).filter((q) => q.path === '/Accounts').length, 1, 'one pass');
   });
 
   it('keeps two organisations on the same Xero tenant apart', async () => {
