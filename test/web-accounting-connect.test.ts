@@ -116,9 +116,11 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([row.vendor, row.tenant_id, row.status], ['xero', xero.tenantId, 'active']);
       assert.deepEqual((await audit()).map((a) => a.action), ['accounting.connected']);
 
+      assert.match((await browser.follow(path)).body, /makes it at the first call that reads them/);
       const listed = await accountsList();
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.ok(listed.body.accounts.some((a: any) => a.number === '200' && a.classification === 'Revenue'));
+      assert.match((await browser.follow(path)).body, /answers from its copy of the books, last brought up to date/);
 
       await withConnectionTables(store.db).updateTable('accounting_connections').set({ access_expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
       const refreshesBefore = xero.identity.tokenCalls.filter((c) => c.grant === 'refresh_token').length;

@@ -10,7 +10,13 @@ const SYSTEM_NAMES: Record<string, string> = { builtin: "Ledgerline's own ledger
 export function accountingPage(
   v: Viewer,
   org: { id: string; name: string },
-  state: { system: string; connection: AccountingConnectionRow | undefined; configured: Vendor[] },
+  state: {
+    system: string;
+    connection: AccountingConnectionRow | undefined;
+    configured: Vendor[];
+    /** the connection's local copy (src/accounting/mirror/), when one was started */
+    mirror?: { complete: boolean; syncedAt: string | null } | undefined;
+  },
   options: { notice?: string; error?: string } = {},
 ): string {
   const c = state.connection;
@@ -36,7 +42,14 @@ ${
     <td>${formatInstant(c.created_at)}</td>
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/accounting/disconnect">Disconnect<span class="visually-hidden"> ${vendorName}</span></a></td>
   </tr></tbody>
-</table></div>`
+</table></div>
+<p class="muted">${
+        !state.mirror
+          ? html`Ledgerline keeps a copy of the books and makes it at the first call that reads them.`
+          : state.mirror.complete && state.mirror.syncedAt
+            ? html`Ledgerline answers from its copy of the books, last brought up to date ${formatInstant(state.mirror.syncedAt)}; a call asks ${vendorName} what changed when the copy is older than a minute.`
+            : html`Ledgerline is making its first copy of the books from ${vendorName}; calls answer once it is whole.`
+      }</p>`
     : html`<p class="muted">${org.name} is not connected to Xero or QuickBooks.</p>`
 }
 ${

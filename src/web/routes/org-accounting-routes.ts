@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { connectOrganisation, dropConnection, dropRequest, findRequest, startRequest, updateRequest } from '../../accounting/connections/requests.js';
 import { deleteConnection, getConnection } from '../../accounting/connections/tokens.js';
 import { forgetMirror } from '../../accounting/mirror/mirror.js';
+import { getMirror } from '../../accounting/mirror/store.js';
 import { GrantRefused, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
 import { VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 import { writeAudit } from '../../store/audit-log.js';
@@ -47,7 +48,10 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
   r.page('/accounting', async (a, _p, request, reply) => {
     const row = await getOrganisation(db, a.org.id);
     const connection = await getConnection(db, a.org.id);
-    return sendPage(reply, accountingPage(a.viewer, a.org, { system: row!.accounting_system, connection, configured: configured() }, noticeFrom(request, NOTICES)));
+    const copy = await getMirror(db, a.org.id);
+    // a copy of another company (before a reconnect) is not this connection's
+    const mirror = copy && connection && copy.vendor === `${connection.vendor}:${connection.tenant_id}` ? { complete: copy.complete === 1, syncedAt: copy.synced_at } : undefined;
+    return sendPage(reply, accountingPage(a.viewer, a.org, { system: row!.accounting_system, connection, configured: configured(), mirror }, noticeFrom(request, NOTICES)));
   });
 
   r.action('/accounting/connect/:vendor', async (a, p, _request, reply) => {
