@@ -123,7 +123,7 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
       await w.putContacts(changed.map((r) => ({ id: r.id, name: (r.body as QbName).DisplayName ?? '', kind })));
       return;
     }
-    if (!isTransaction(entity)) return;
+    if (!isTransaction(entity) || (changed.length === 0 && deleted.length === 0)) return;
     const defaults = postingDefaults(this.homeCurrency, {
       accounts: await w.records<QbAccount>(QB_LISTS.accounts),
       items: await w.records<QbItem>(QB_LISTS.items),

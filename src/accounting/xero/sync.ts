@@ -10,7 +10,7 @@
 import type { Contact } from '../types.js';
 import type { MirrorSource, MirrorWriter } from '../mirror/mirror.js';
 import type { XeroClient } from './client.js';
-import { journalLines, journalSources, journalTransaction } from './lines.js';
+import { journalLines, journalSources, journalTransaction, type JournalSources } from './lines.js';
 import type { XeroPayment } from './bank-accounts.js';
 import type { XeroCreditNote } from './documents.js';
 import { XERO_LISTS, type XeroAccount, type XeroBankTransaction, type XeroContact, type XeroInvoice, type XeroJournal } from './records.js';
@@ -75,15 +75,19 @@ export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
       for (const c of creditNotes) changedSources.add(c.CreditNoteID);
     }
 
-    const sources = journalSources(
-      await w.records<XeroAccount>(XERO_LISTS.accounts),
-      await w.records<XeroInvoice>(XERO_LISTS.invoices),
-      await w.records<XeroBankTransaction>(XERO_LISTS.bankTransactions),
-      await w.records<XeroCreditNote>(XERO_LISTS.creditNotes),
-    );
+    // the documents journals take their contacts and numbers from, read only when a journal is to be written
+    let sources: Promise<JournalSources> | undefined;
+    const sourcesOnce = () =>
+      (sources ??= (async () =>
+        journalSources(
+          await w.records<XeroAccount>(XERO_LISTS.accounts),
+          await w.records<XeroInvoice>(XERO_LISTS.invoices),
+          await w.records<XeroBankTransaction>(XERO_LISTS.bankTransactions),
+          await w.records<XeroCreditNote>(XERO_LISTS.creditNotes),
+        ))());
     const rewrite = async (transactionIds: string[]) => {
       const journals = await w.recordsByRef<XeroJournal>(XERO_LISTS.journals, transactionIds);
-      await w.replaceTransactions(transactionIds, journalLines(journals, sources, this.homeCurrency));
+      await w.replaceTransactions(transactionIds, journalLines(journals, await sourcesOnce(), this.homeCurrency));
     };
 
     let journalNumber = state.journalNumber ?? 0;
