@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { CAPABILITIES, type DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
-import type { Contact, LedgerLine } from '../types.js';
+import { AccountingSystemError, type Contact, type LedgerLine } from '../types.js';
 import { clearMirroredLedger, putContacts, replaceTransactions } from './ledger.js';
 import { claimPass, deleteMirror, deleteRecords, endPass, getMirror, putRecords, readRecords, readRecordsByRef, restartMirror, savePassState, storedBodies, type MirrorRecord } from './store.js';
 
@@ -39,6 +39,7 @@ export class MirrorWriter {
     readonly db: Kysely<Database>,
     readonly organisationId: string,
     private readonly owner: string,
+    private readonly leaseMs: number,
   ) {}
 
   /**
@@ -82,9 +83,11 @@ export class MirrorWriter {
     await replaceTransactions(this.db, PORTABLE, this.organisationId, ids, lines);
   }
 
-  /** Saves the cursors reached so far: a pass cut short resumes from here. */
-  save(state: unknown): Promise<void> {
-    return savePassState(this.db, this.organisationId, this.owner, state);
+  /** Saves the cursors reached so far (a pass cut short resumes from here) and renews the pass's lease. */
+  async save(state: unknown): Promise<void> {
+    if (!(await savePassState(this.db, this.organisationId, this.owner, state, this.leaseMs))) {
+      throw new AccountingSystemError("another call took over copying the books (this pass held its lease too long); try again");
+    }
   }
 }
 
@@ -153,7 +156,7 @@ export class Mirror<S> {
           await clearMirroredLedger(this.db, this.organisationId);
           await restartMirror(this.db, this.organisationId, owner, this.source.company);
         }
-        await this.runPass(owner);
+        await this.runPass(owner, leaseMs);
         return Number((await getMirror(this.db, this.organisationId))!.version);
       }
       // another call holds the pass: a complete mirror of this company is read as it stands, a first copy waited for
@@ -162,10 +165,10 @@ export class Mirror<S> {
     }
   }
 
-  private async runPass(owner: string): Promise<void> {
+  private async runPass(owner: string, leaseMs: number): Promise<void> {
     const row = await getMirror(this.db, this.organisationId);
     const state = JSON.parse(row?.state ?? '{}') as Partial<S>;
-    const writer = new MirrorWriter(this.db, this.organisationId, owner);
+    const writer = new MirrorWriter(this.db, this.organisationId, owner, leaseMs);
     let next: S;
     try {
       next = await this.source.pass(state, writer);

@@ -87,14 +87,19 @@ export async function deleteMirror(db: Db, organisationId: string): Promise<void
   await withMirrorTables(db).deleteFrom('accounting_mirrors').where('organisation_id', '=', organisationId).execute();
 }
 
-/** Saves a pass's progress (its cursors), so a pass cut short resumes where it was. */
-export async function savePassState(db: Db, organisationId: string, owner: string, state: unknown): Promise<void> {
-  await withMirrorTables(db)
+/**
+ * Saves a pass's progress (its cursors), so a pass cut short resumes where it was, and renews its
+ * lease: a first copy of a large book may take longer than one lease. False when the lease was lost
+ * (held past its time and claimed by another call): the pass must stop writing.
+ */
+export async function savePassState(db: Db, organisationId: string, owner: string, state: unknown, leaseMs: number): Promise<boolean> {
+  const saved = await withMirrorTables(db)
     .updateTable('accounting_mirrors')
-    .set({ state: JSON.stringify(state) })
+    .set({ state: JSON.stringify(state), lease_until: new Date(Date.now() + leaseMs).toISOString() })
     .where('organisation_id', '=', organisationId)
     .where('lease_owner', '=', owner)
-    .execute();
+    .executeTakeFirst();
+  return Number(saved.numUpdatedRows) === 1;
 }
 
 /** Ends a pass: its state, the version moved when it changed anything, the lease given back. */

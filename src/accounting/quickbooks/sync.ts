@@ -109,6 +109,8 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
         const present = new Set(records.map((r) => r.Id));
         const gone = (await w.records<{ Id: string }>(entity)).filter((r) => !present.has(r.Id)).map((r) => r.Id);
         await this.write(w, entity, records, gone);
+        // a whole read of a large company is long: the lease is renewed entity by entity
+        await w.save(state);
       }
     }
     return { changedSince: new Date(started - CLOCK_MARGIN_MS).toISOString() };
