@@ -5,6 +5,7 @@
  * not read through the API and so not counted against its limits). Notes without a file and other
  * kinds of file (spreadsheets, text) are not handed out.
  */
+import { isLoopbackHost } from '../../domain/loopback.js';
 import { AccountingSystemError } from '../types.js';
 import type { QbRef } from './purchases.js';
 
@@ -37,11 +38,15 @@ export function attachmentOf(attachables: QbAttachable[], entity: string, id: st
 /** The attachment's bytes (at most READ_LIMIT of them), from its TempDownloadUri. */
 export async function downloadAttachment(a: QbAttachable, fetchImpl: typeof fetch = fetch): Promise<{ fileName: string; contentType: string; data: Buffer }> {
   const uri = a.TempDownloadUri;
-  if (!uri || !/^https?:\/\//i.test(uri)) throw new AccountingSystemError(`QuickBooks gave no download address for attachment ${a.Id}.`);
+  // Intuit's signed addresses are https; plain http only to this machine (the tests' fake)
+  const url = uri ? URL.parse(uri) : null;
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
+    throw new AccountingSystemError(`QuickBooks gave no https download address for attachment ${a.Id}.`);
+  }
   let res: Response;
   try {
     // the operation's own time limit answers the caller; this one ends a download left hanging after it
-    res = await fetchImpl(uri, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+    res = await fetchImpl(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   } catch (error) {
     throw new AccountingSystemError(`QuickBooks' file of attachment ${a.Id} could not be fetched (${(error as Error).message}).`);
   }
