@@ -204,13 +204,21 @@ describeEachDialect(
       );
     });
 
-    it('fails at once with 503 accounting_rate_limited and Xero\'s Retry-After when it is beyond the budget', async () => {
+    it('fails at once with 503 accounting_rate_limited and Xero\'s Retry-After when it is beyond the budget, while there is no whole copy', async () => {
+      const fresh = await xeroOrganisation(store(), `Budget ${Math.random()}`, xero);
       xero.rateLimit(1, 120);
       const started = Date.now();
-      const error = await rejection(() => run(accountsList, orgs.xero));
+      const error = await rejection(() => run(accountsList, fresh));
       assert.ok(Date.now() - started < 2_000);
       assert.deepEqual([error.status, error.code, error.extra.retryAfter], [503, 'accounting_rate_limited', 120]);
       assert.match(error.message, /rate limit.*retry after 120 s/);
+    });
+
+    it('answers from a whole copy when bringing it up to date would exceed the budget', async () => {
+      const before = await run(accountsList, orgs.xero);
+      xero.rateLimit(1, 120);
+      assert.deepEqual(await run(accountsList, orgs.xero), before);
+      assert.equal(xero.requests.at(-1)!.status, 429, 'the pass was refused');
     });
 
     it('answers 502 accounting_unavailable for an organisation whose Xero is down, and only for it', async () => {

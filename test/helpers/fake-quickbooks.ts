@@ -23,6 +23,7 @@
  */
 import { fakeIdentity, type FakeIdentity } from './fake-vendor-identity.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { countedHandler, type VendorLoad } from './fake-vendor-load.js';
 import type { AddressInfo } from 'node:net';
 import { quickBooksContract } from './fake-quickbooks-contract.js';
 import { defaultFakeCompany, ENTITY_NAMES, movements, postingsOf, type Entity, type EntityName, type FakeCompany } from './fake-quickbooks-book.js';
@@ -47,6 +48,8 @@ export interface FakeQuickBooks {
   origin: string;
   requests: FakeQuickBooksRequest[];
   violations: string[];
+  /** what the fake saw of the load on it (arrivals, the most at once) */
+  load: VendorLoad;
   rateLimit(count: number, retryAfterSeconds?: number): void;
   outage(on: boolean): void;
   /** GET a path below /v3/company/{realmId} as the test itself (checked like any other call), parsed */
@@ -56,6 +59,8 @@ export interface FakeQuickBooks {
 
 export interface FakeQuickBooksOptions {
   company?: FakeCompany;
+  /** every answer waits this long first, as across the internet (fake-vendor-load.ts); 0 by default */
+  latencyMs?: number;
   /** the fake's today (reports asked without dates, CDC's 30 days) */
   today?: string;
 }
@@ -232,14 +237,15 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     return send(res, 200, result.body);
   }
 
-  const server = createServer((req, res) => {
+  const counted = countedHandler((req, res) => {
     try {
       handle(req, res);
     } catch (error) {
       violations.push(`fake failed: ${(error as Error).stack}`);
       send(res, 500, undefined);
     }
-  });
+  }, options.latencyMs);
+  const server = createServer(counted.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const baseUrl = `${origin}/v3`;
@@ -252,6 +258,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     origin,
     requests,
     violations,
+    load: counted.load,
     rateLimit(count, seconds) {
       limited = count;
       retryAfter = seconds;

@@ -13,6 +13,7 @@
  * so none is sent), `outage(true)` answers every call 503 until turned off.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { countedHandler, type VendorLoad } from './fake-vendor-load.js';
 import type { AddressInfo } from 'node:net';
 import { XeroContract } from './fake-xero-contract.js';
 import { attachmentsAnswer, creditNoteJson, lineItemsJson, money, msDate, msDateTime, paymentsJson } from './fake-xero-documents.js';
@@ -45,6 +46,8 @@ export interface FakeXero {
   violations: string[];
   /** the next `count` requests answer 429 with Retry-After: retryAfterSeconds */
   rateLimit(count: number, retryAfterSeconds: number): void;
+  /** what the fake saw of the load on it (arrivals, the most at once) */
+  load: VendorLoad;
   /** every request answers 503 while on */
   outage(on: boolean): void;
   /** GET a path below the API base as the test itself (contract-checked like any other call), parsed */
@@ -58,6 +61,8 @@ export interface FakeXeroOptions {
   journalsPageSize?: number;
   /** the largest page of Invoices/Contacts/BankTransactions (Xero: 1000; default size 100) */
   maxPageSize?: number;
+  /** every answer waits this long first, as across the internet (fake-vendor-load.ts); 0 by default */
+  latencyMs?: number;
   /** the fake's today, for reports asked without dates */
   today?: string;
 }
@@ -300,14 +305,15 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     return send(res, 200, body);
   }
 
-  const server = createServer((req, res) => {
+  const counted = countedHandler((req, res) => {
     try {
       handle(req, res);
     } catch (error) {
       violations.push(`fake failed: ${(error as Error).stack}`);
       send(res, 500, undefined);
     }
-  });
+  }, options.latencyMs);
+  const server = createServer(counted.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const baseUrl = `${origin}${API_PREFIX}`;
@@ -320,6 +326,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     origin,
     requests,
     violations,
+    load: counted.load,
     rateLimit(count, seconds) {
       limited = count;
       retryAfter = seconds;

@@ -5,7 +5,8 @@
  *
  * A call first makes sure the mirror is at most `maxAgeMs` old: when it is older, the call runs a
  * pass, or, when another call (in any instance) holds the pass's lease, reads the mirror as it
- * stands; a pass failing fails its call with the vendor's problem, as a live read would. Until the
+ * stands; a pass failing fails its call with the vendor's problem, as a live read would (but a pass
+ * refused by the call budget leaves a whole copy to answer: docs/decisions.md). Until the
  * first full copy is done nothing is answered from it: calls wait for the pass, and a pass cut short
  * (the call's time limit, the vendor's call budget) has saved its cursors, so the next call resumes.
  * The connector's changeToken is the mirror's version, which every pass that changed something
@@ -156,7 +157,16 @@ export class Mirror<S> {
           await clearMirroredLedger(this.db, this.organisationId);
           await restartMirror(this.db, this.organisationId, owner, this.source.company);
         }
-        await this.runPass(owner, leaseMs);
+        try {
+          await this.runPass(owner, leaseMs);
+        } catch (error) {
+          // the vendor's call budget is spent: a whole copy is read as it stands (a little older than
+          // its age) rather than refused, and brought up to date once the budget allows
+          const after = await getMirror(this.db, this.organisationId);
+          const whole = after?.complete === 1 && after.vendor === this.source.company;
+          if (whole && error instanceof AccountingSystemError && error.code === 'accounting_rate_limited') return Number(after.version);
+          throw error;
+        }
         return Number((await getMirror(this.db, this.organisationId))!.version);
       }
       // another call holds the pass: a complete mirror of this company is read as it stands, a first copy waited for

@@ -11,7 +11,7 @@
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredLedger } from '../mirror/mirrored-ledger.js';
-import { readRecords } from '../mirror/store.js';
+import { keptRecords } from '../mirror/kept-records.js';
 import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill, SystemBankAccount, SystemDocument } from '../types.js';
 import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
 import { bankAccountsOf } from './bank-accounts.js';
@@ -54,7 +54,7 @@ export class QuickBooksAccounting implements AccountingSystem {
   private all<T>(entity: string): Promise<T[]> {
     let p = this.memo.get(entity) as Promise<T[]> | undefined;
     if (!p) {
-      p = this.mirror.ready().then(() => readRecords<T>(this.place.db, this.place.organisationId, entity));
+      p = this.mirror.ready().then((version) => keptRecords<T>(this.place.db, this.place.organisationId, version, entity));
       this.memo.set(entity, p);
       p.catch(() => this.memo.delete(entity));
     }

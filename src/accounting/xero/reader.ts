@@ -9,7 +9,7 @@
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredLedger } from '../mirror/mirrored-ledger.js';
-import { readRecords } from '../mirror/store.js';
+import { keptRecords } from '../mirror/kept-records.js';
 import { xeroBalanceSheetBody, type XeroReport } from './report-mapping.js';
 import { AccountingSystemError, type AccountingSystem, type ChartAccount, type Contact, type DateRange, type LedgerLine, type LineQuery, type PayableBill } from '../types.js';
 import type { IsoDate } from '../../domain/dates.js';
@@ -45,7 +45,7 @@ export class XeroAccounting implements AccountingSystem {
   private list<T>(name: string): Promise<T[]> {
     let p = this.memo.get(name) as Promise<T[]> | undefined;
     if (!p) {
-      p = this.mirror.ready().then(() => readRecords<T>(this.place.db, this.place.organisationId, name));
+      p = this.mirror.ready().then((version) => keptRecords<T>(this.place.db, this.place.organisationId, version, name));
       this.memo.set(name, p);
       p.catch(() => this.memo.delete(name));
     }
