@@ -4,6 +4,7 @@
  * a replica. SIGTERM/SIGINT stop accepting, finish the requests in flight, then close.
  */
 import { FallbackCallBudget, RedisCallBudget, useCallBudget } from '../accounting/call-budget.js';
+import { startMirrorWarmUp } from '../accounting/mirror/warm-up.js';
 import { createLogger } from '../http/logger.js';
 import { loadConfig } from '../config.js';
 import { generateDemo } from '../demo/generate.js';
@@ -75,6 +76,14 @@ export async function serveCommand(): Promise<number> {
     logger,
   });
   await app.listen({ host: config.host, port: config.port });
+  // first copies of Xero and QuickBooks books go on between calls (a large book takes an hour of the vendor's budget)
+  const warmUp = startMirrorWarmUp({
+    db: store.db,
+    connections: config.accountingConnections,
+    intervalMs: 30_000,
+    timeoutMs: config.accountingTimeoutMs,
+    onProblem: (organisationId, detail, expected) => (expected ? logger.debug({ organisationId, detail }, 'first copy of the books: not yet') : logger.warn({ organisationId, detail }, 'first copy of the books failed')),
+  });
   process.stdout.write(
     `Ledgerline is listening on ${config.baseUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : config.sqlitePath}${redis ? ', rate limits in Redis' : ''}).\n` +
       `API reference: ${config.baseUrl}/docs · MCP: ${config.baseUrl}/mcp · OAuth metadata: ${config.baseUrl}/.well-known/oauth-authorization-server\n` +
@@ -85,6 +94,7 @@ export async function serveCommand(): Promise<number> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: finishing requests in flight`);
+    warmUp.stop();
     await app.close(); // stops accepting, waits for in-flight requests
     redis?.disconnect();
     await readStore?.close();

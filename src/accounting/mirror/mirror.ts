@@ -13,6 +13,7 @@
  * moves, so answers kept by the service stay right.
  */
 import { randomBytes } from 'node:crypto';
+import { VENDOR_NAMES, type Vendor } from '../../domain/accounting-vendors.js';
 import type { Kysely } from 'kysely';
 import { CAPABILITIES, type DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
@@ -118,6 +119,8 @@ export interface MirrorPlace {
 export const DEFAULT_MIRROR_MAX_AGE_MS = 60_000;
 const DEFAULT_LEASE_MS = 120_000;
 const POLL_MS = 100;
+/** how long a call waits for a first copy another call is making, before it says so */
+const FIRST_COPY_WAIT_MS = 8_000;
 
 export class Mirror<S> {
   private readiness: Promise<number> | undefined;
@@ -146,6 +149,7 @@ export class Mirror<S> {
   private async bringUpToDate(): Promise<number> {
     const leaseMs = this.options.leaseMs ?? DEFAULT_LEASE_MS;
     const owner = randomBytes(9).toString('base64url');
+    const waitUntil = Date.now() + FIRST_COPY_WAIT_MS;
     for (;;) {
       const row = await getMirror(this.db, this.organisationId);
       const ours = row?.vendor === this.source.company;
@@ -171,6 +175,12 @@ export class Mirror<S> {
       }
       // another call holds the pass: a complete mirror of this company is read as it stands, a first copy waited for
       if (ours && row?.complete === 1) return Number(row.version);
+      if (Date.now() > waitUntil) {
+        throw new AccountingSystemError(
+          `Ledgerline is still making its first copy of the organisation's books from ${VENDOR_NAMES[this.source.vendor as Vendor] ?? this.source.vendor}; calls answer once it is whole: try again in a minute`,
+          'accounting_timeout',
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }

@@ -1,0 +1,67 @@
+/**
+ * First copies made between calls (src/accounting/mirror/warm-up.ts), both dialects: a Xero
+ * organisation nobody has called yet gets its whole copy from the warm-up, a whole copy is left to
+ * the calls (no further vendor requests), and a broken organisation's failure is reported without
+ * stopping the others. And a call finding another call making the first copy says so after a bounded
+ * wait rather than waiting forever.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
+import { claimPass, getMirror } from '../src/accounting/mirror/store.js';
+import { startMirrorWarmUp } from '../src/accounting/mirror/warm-up.js';
+import { accountsList } from '../src/operations/accounts-list.js';
+import { provisionOrganisation } from '../src/provision.js';
+import type { Store } from '../src/store/db.js';
+import { call, rejection } from './helpers/call.js';
+import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
+import { describeEachDialect } from './helpers/store.js';
+
+useCallBudget(NO_BUDGET);
+
+let xero: FakeXero;
+before(async () => {
+  xero = await startFakeXero({ today: '2026-06-15', journalsPageSize: 4 });
+});
+after(async () => {
+  await xero?.close();
+});
+
+async function xeroOrganisation(store: Store, name: string, config: Record<string, unknown>) {
+  const row = await provisionOrganisation(store.db, { name, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+  return row.id;
+}
+
+describeEachDialect('first copies between calls', (store) => {
+  it('makes the whole copy of an organisation nobody has called, leaves a whole one alone, and reports a broken one', async () => {
+    const org = await xeroOrganisation(store(), `Warm ${Math.random()}`, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl });
+    const broken = await xeroOrganisation(store(), `Broken ${Math.random()}`, { tenantId: xero.tenantId });
+    const problems: [string, boolean][] = [];
+    const warmUp = startMirrorWarmUp({ db: store().db, intervalMs: 3_600_000, onProblem: (id, _message, expected) => problems.push([id, expected]) });
+    try {
+      await warmUp.tick();
+      assert.equal((await getMirror(store().db, org))?.complete, 1, 'whole before anyone called');
+      assert.ok(problems.some(([id, expected]) => id === broken && expected), 'the broken organisation is reported as the books failing');
+      const before = xero.requests.length;
+      await warmUp.tick();
+      assert.equal(xero.requests.length, before, 'a whole copy is left to the calls');
+      const answer = await call(store(), accountsList, org, {}, { today: '2026-06-15' });
+      assert.ok(answer.count > 0);
+      assert.equal(xero.requests.length, before, 'and the call found it whole and fresh');
+    } finally {
+      warmUp.stop();
+    }
+  });
+
+  it('tells a call that another is still making the first copy, after a bounded wait', async () => {
+    const org = await xeroOrganisation(store(), `Waiting ${Math.random()}`, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl });
+    // another instance holds the first copy's lease
+    assert.equal(await claimPass(store().db, org, `xero:${xero.tenantId}`, 'elsewhere', 60_000), true);
+    const started = Date.now();
+    const error = await rejection(() => call(store(), accountsList, org, {}, { today: '2026-06-15' }));
+    assert.deepEqual([error.status, error.code], [504, 'accounting_timeout']);
+    assert.match(error.message, /still making its first copy of the organisation's books from Xero/);
+    assert.ok(Date.now() - started < 9_500, `waited ${Date.now() - started} ms`);
+  });
+});
