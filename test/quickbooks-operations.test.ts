@@ -272,6 +272,22 @@ describeEachDialect(
       }
       const tooLarge = await rest('documents.file', { id: 'quickbooks:Bill:146' }, 413);
       assert.equal(tooLarge.code, 'file_too_large');
+      // an image of a type documents.file does not hand out: said, not a fault
+      const bmp = '5000000000000109998';
+      if (!qb.company.files[bmp]) {
+        qb.company.files[bmp] = Buffer.from('BM fake bitmap');
+        const at = new Date().toISOString();
+        qb.company.entities.Attachable.push({
+          Id: bmp,
+          FileName: 'scan.bmp',
+          ContentType: 'image/bmp',
+          Size: qb.company.files[bmp].length,
+          AttachableRef: [{ EntityRef: { value: '147', type: 'Bill' } }],
+          MetaData: { CreateTime: at, LastUpdatedTime: at },
+        });
+      }
+      const unsupported = await rest('documents.file', { id: 'quickbooks:Bill:147' }, 404);
+      assert.match(unsupported.detail, /of a type documents\.file does not hand out \(image\/bmp\)/);
     });
 
     it("issue 15's reads: trial balance, aged payables and receivables, cash summary, contacts, sales invoices", async () => {

@@ -11,11 +11,16 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_CONTENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/tiff', 'image/heic'] as const;
 export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
 
-/** The stored content type as one of the declared set; parameters and case do not change what it is. */
-export function documentContentType(stored: string, documentId: string): DocumentContentType {
+/** A content type as one of the declared set, if it is one; parameters and case do not change what it is. */
+function knownContentType(stored: string): DocumentContentType | undefined {
   const bare = stored.split(';')[0]!.trim().toLowerCase();
   const type = bare === 'image/jpg' ? 'image/jpeg' : bare;
-  const known = DOCUMENT_CONTENT_TYPES.find((t) => t === type);
+  return DOCUMENT_CONTENT_TYPES.find((t) => t === type);
+}
+
+/** The stored content type as one of the declared set (the service stores no other: anything else is a fault). */
+export function documentContentType(stored: string, documentId: string): DocumentContentType {
+  const known = knownContentType(stored);
   if (!known) throw new Error(`document ${documentId} has a file of an unsupported content type: ${stored}`);
   return known;
 }
@@ -76,7 +81,10 @@ export const documentsFile = defineOperation({
         // refused on the length the system records (Xero's ContentLength) before any byte is read, and on what was read
         const size = Math.max(file.size ?? 0, file.data.length);
         if (size > MAX_FILE_BYTES) throw fileTooLarge(id, size);
-        return { id, fileName: file.fileName, contentType: documentContentType(file.contentType, id), size: file.data.length, data: file.data.toString('base64') };
+        // the vendor's file may be of a type documents.file does not hand out (an image/bmp scan): said, not a fault
+        const contentType = knownContentType(file.contentType);
+        if (!contentType) throw new OperationError('not_found', `document ${id} has a file in ${ctx.accounting.kind} of a type documents.file does not hand out (${file.contentType}); it hands out ${DOCUMENT_CONTENT_TYPES.join(', ')}`);
+        return { id, fileName: file.fileName, contentType, size: file.data.length, data: file.data.toString('base64') };
       }
       // the connected system keeps no files; a link it records (a path on someone's disk) is not fetched, nor shown
       const where = system.attachmentLink ? '; the document link recorded with it is not fetched' : '';
