@@ -256,36 +256,19 @@ describeEachDialect(
         assert.equal(refused.code, 'not_found');
       }
       assert.ok(qb.requests.some((r) => r.path.startsWith('/attachments/') && r.status === 200), 'fetched from the TempDownloadUri');
-      // a scan over 10 MB attached to another bill: refused as the service's own files are
-      const big = '5000000000000109999';
-      if (!qb.company.files[big]) {
-        qb.company.files[big] = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(10 * 1024 * 1024)]);
+      /** attaches a file to a bill in the fake QuickBooks, once (the two dialects share the fake) */
+      const attach = (id: string, fileName: string, contentType: string, bytes: Buffer, billId: string) => {
+        if (qb.company.files[id]) return;
+        qb.company.files[id] = bytes;
         const now = new Date().toISOString();
-        qb.company.entities.Attachable.push({
-          Id: big,
-          FileName: 'scan.pdf',
-          ContentType: 'application/pdf',
-          Size: qb.company.files[big].length,
-          AttachableRef: [{ EntityRef: { value: '146', type: 'Bill' } }],
-          MetaData: { CreateTime: now, LastUpdatedTime: now },
-        });
-      }
+        qb.company.entities.Attachable.push({ Id: id, FileName: fileName, ContentType: contentType, Size: bytes.length, AttachableRef: [{ EntityRef: { value: billId, type: 'Bill' } }], MetaData: { CreateTime: now, LastUpdatedTime: now } });
+      };
+      // a scan over 10 MB attached to another bill: refused as the service's own files are
+      attach('5000000000000109999', 'scan.pdf', 'application/pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(10 * 1024 * 1024)]), '146');
       const tooLarge = await rest('documents.file', { id: 'quickbooks:Bill:146' }, 413);
       assert.equal(tooLarge.code, 'file_too_large');
       // an image of a type documents.file does not hand out: said, not a fault
-      const bmp = '5000000000000109998';
-      if (!qb.company.files[bmp]) {
-        qb.company.files[bmp] = Buffer.from('BM fake bitmap');
-        const at = new Date().toISOString();
-        qb.company.entities.Attachable.push({
-          Id: bmp,
-          FileName: 'scan.bmp',
-          ContentType: 'image/bmp',
-          Size: qb.company.files[bmp].length,
-          AttachableRef: [{ EntityRef: { value: '147', type: 'Bill' } }],
-          MetaData: { CreateTime: at, LastUpdatedTime: at },
-        });
-      }
+      attach('5000000000000109998', 'scan.bmp', 'image/bmp', Buffer.from('BM fake bitmap'), '147');
       const unsupported = await rest('documents.file', { id: 'quickbooks:Bill:147' }, 404);
       assert.match(unsupported.detail, /of a type documents\.file does not hand out \(image\/bmp\)/);
     });
