@@ -8,11 +8,9 @@
  * from the same lines and QuickBooks' own ProfitAndLoss and BalanceSheet totals are what they add
  * up to; contacts from Vendor and Customer; bills to pay from Bills with Balance > 0.
  */
-import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
-import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
-import { MirroredLedger } from '../mirror/mirrored-ledger.js';
-import { keptRecords } from '../mirror/kept-records.js';
-import type { AccountingSystem, ChartAccount, Contact, DateRange, LedgerLine, LineQuery, PayableBill, SystemBankAccount, SystemDocument } from '../types.js';
+import type { MirrorPlace } from '../mirror/mirror.js';
+import { MirroredAccounting } from '../mirror/mirrored-accounting.js';
+import type { AccountingSystem, ChartAccount, PayableBill, SystemBankAccount, SystemDocument } from '../types.js';
 import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
 import { bankAccountsOf } from './bank-accounts.js';
 import { QuickBooksClient } from './client.js';
@@ -22,7 +20,7 @@ import { accountTypeFor, classificationOf, minorUnits } from './mapping.js';
 import { QB_LISTS, type QbAccount, type QbTransaction } from './records.js';
 import type { QuickBooksConfig } from './settings.js';
 import { quickBooksBalanceSheetTotals, type QuickBooksReport } from './report-totals.js';
-import { QuickBooksMirrorSource } from './sync.js';
+import { QuickBooksMirrorSource, type QuickBooksMirrorState } from './sync.js';
 
 interface QueryAnswer {
   QueryResponse?: { Attachable?: QbAttachable[] };
@@ -30,44 +28,23 @@ interface QueryAnswer {
 
 const DEFAULT_PAGE = 1000;
 
-export class QuickBooksAccounting implements AccountingSystem {
+export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorState> implements AccountingSystem {
   readonly kind = 'quickbooks';
   private readonly client: QuickBooksClient;
-  private readonly mirror: Mirror<unknown>;
-  private readonly ledger: MirroredLedger;
-  private readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(
     config: QuickBooksConfig,
     private readonly homeCurrency: string,
     fetchImpl: typeof fetch,
-    private readonly place: MirrorPlace,
+    place: MirrorPlace,
   ) {
-    this.client = new QuickBooksClient(config, fetchImpl);
-    this.mirror = new Mirror(place.db, place.organisationId, new QuickBooksMirrorSource(this.client, homeCurrency, config.pageSize ?? DEFAULT_PAGE, config.realmId), {
-      maxAgeMs: place.maxAgeMs,
-    });
-    this.ledger = new MirroredLedger(place.db, place.organisationId);
-  }
-
-  /** The mirror's records of an entity, up to date, read once per operation (a failed read is not kept). */
-  private all<T>(entity: string): Promise<T[]> {
-    let p = this.memo.get(entity) as Promise<T[]> | undefined;
-    if (!p) {
-      p = this.mirror.ready().then((version) => keptRecords<T>(this.place.db, this.place.organisationId, version, entity));
-      this.memo.set(entity, p);
-      p.catch(() => this.memo.delete(entity));
-    }
-    return p;
+    const client = new QuickBooksClient(config, fetchImpl);
+    super(place, new QuickBooksMirrorSource(client, homeCurrency, config.pageSize ?? DEFAULT_PAGE, config.realmId));
+    this.client = client;
   }
 
   private accounts(): Promise<QbAccount[]> {
-    return this.all<QbAccount>(QB_LISTS.accounts);
-  }
-
-  /** the mirror's version: every pass that changed something moves it */
-  changeToken(): Promise<string> {
-    return this.mirror.changeToken();
+    return this.records<QbAccount>(QB_LISTS.accounts);
   }
 
   /** QuickBooks' own BalanceSheet totals at the date (report-totals.ts): what check-books compares Ledgerline's with. */
@@ -106,30 +83,9 @@ export class QuickBooksAccounting implements AccountingSystem {
       });
   }
 
-  async contacts(): Promise<Contact[]> {
-    await this.mirror.ready();
-    return this.ledger.contacts();
-  }
-
-  async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
-    await this.mirror.ready();
-    return this.ledger.accountTotals(ranges, accountIds);
-  }
-
-  async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
-    await this.mirror.ready();
-    return this.ledger.lineTotals(query, groupBy);
-  }
-
-  async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
-    if (limit <= 0) return [];
-    await this.mirror.ready();
-    return this.ledger.lines(query, limit);
-  }
-
   /** Bills with something left to pay: QuickBooks' Balance, after bill payments and applied credits. */
   async payables(): Promise<PayableBill[]> {
-    const bills = await this.all<QbTransaction>('Bill');
+    const bills = await this.records<QbTransaction>('Bill');
     return bills
       .filter((b) => (b.Balance ?? 0) > 0 && b.TxnDate)
       .map((b) => {
@@ -157,15 +113,15 @@ export class QuickBooksAccounting implements AccountingSystem {
     const wanted = documentIds.map(documentEntityOf).filter((w) => w !== undefined);
     if (wanted.length === 0) return [];
     const entities = [...new Set(wanted.map((w) => w.entity))];
-    const lists = new Map(await Promise.all(entities.map(async (e) => [e, await this.all<QbDocument>(e)] as const)));
+    const lists = new Map(await Promise.all(entities.map(async (e) => [e, await this.records<QbDocument>(e)] as const)));
     const found = wanted.flatMap((w) => lists.get(w.entity)!.filter((t) => t.Id === w.id).map((t) => ({ entity: w.entity, t })));
     if (found.length === 0) return [];
     const [chart, items, rates, agencies, attachables] = await Promise.all([
       this.chartOfAccounts(),
-      this.all<QbItem>(QB_LISTS.items),
-      this.all<QbTaxRate>(QB_LISTS.taxRates),
-      this.all<QbTaxAgency>(QB_LISTS.taxAgencies),
-      this.all<QbAttachable>(QB_LISTS.attachables),
+      this.records<QbItem>(QB_LISTS.items),
+      this.records<QbTaxRate>(QB_LISTS.taxRates),
+      this.records<QbTaxAgency>(QB_LISTS.taxAgencies),
+      this.records<QbAttachable>(QB_LISTS.attachables),
     ]);
     const accounts = purchaseAccounts(items, rates, agencies);
     return found.flatMap(({ entity, t }) => systemDocumentOf(entity, t, { homeCurrency: this.homeCurrency, chart, accounts, attachables }) ?? []);
@@ -178,8 +134,8 @@ export class QuickBooksAccounting implements AccountingSystem {
    */
   async documentFile(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer } | null> {
     const wanted = documentEntityOf(documentId);
-    if (!wanted || !(await this.all<QbDocument>(wanted.entity)).some((t) => t.Id === wanted.id)) return null;
-    const mirrored = attachmentOf(await this.all<QbAttachable>(QB_LISTS.attachables), wanted.entity, wanted.id);
+    if (!wanted || !(await this.records<QbDocument>(wanted.entity)).some((t) => t.Id === wanted.id)) return null;
+    const mirrored = attachmentOf(await this.records<QbAttachable>(QB_LISTS.attachables), wanted.entity, wanted.id);
     if (!mirrored) return null;
     const live = (await this.client.get<QueryAnswer>('/query', { query: `SELECT * FROM Attachable WHERE Id = '${mirrored.Id.replace(/[^0-9A-Za-z-]/g, '')}'` })).QueryResponse?.Attachable?.[0];
     const attachment = live ? attachmentOf([live], wanted.entity, wanted.id) : undefined;

@@ -6,12 +6,10 @@
  * mirror's ledger so reports and the ledger come from the same lines and Xero's own report totals
  * are what they add up to; contacts from /Contacts; bills to pay from ACCPAY /Invoices (AmountDue).
  */
-import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
-import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
-import { MirroredLedger } from '../mirror/mirrored-ledger.js';
-import { keptRecords } from '../mirror/kept-records.js';
+import type { MirrorPlace } from '../mirror/mirror.js';
+import { MirroredAccounting } from '../mirror/mirrored-accounting.js';
 import { xeroBalanceSheetBody, type XeroReport } from './report-mapping.js';
-import { AccountingSystemError, type AccountingSystem, type ChartAccount, type Contact, type DateRange, type LedgerLine, type LineQuery, type PayableBill } from '../types.js';
+import { AccountingSystemError, type AccountingSystem, type ChartAccount, type PayableBill } from '../types.js';
 import type { IsoDate } from '../../domain/dates.js';
 import type { SystemBankAccount, SystemDocument } from '../types.js';
 import { xeroDocumentFile } from './attachments.js';
@@ -21,60 +19,41 @@ import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
 import { accountTypeFor, classificationOf, minorUnits, xeroDate } from './mapping.js';
 import { XERO_LISTS, type XeroAccount, type XeroBankTransaction, type XeroInvoice } from './records.js';
-import { XeroMirrorSource } from './sync.js';
+import { XeroMirrorSource, type XeroMirrorState } from './sync.js';
 
-export class XeroAccounting implements AccountingSystem {
+export class XeroAccounting extends MirroredAccounting<XeroMirrorState> implements AccountingSystem {
   readonly kind = 'xero';
   private readonly client: XeroClient;
-  private readonly mirror: Mirror<unknown>;
-  private readonly ledger: MirroredLedger;
-  private readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(
     config: XeroConfig,
     private readonly homeCurrency: string,
     fetchImpl: typeof fetch,
-    private readonly place: MirrorPlace,
+    place: MirrorPlace,
   ) {
-    this.client = new XeroClient(config, fetchImpl);
-    this.mirror = new Mirror(place.db, place.organisationId, new XeroMirrorSource(this.client, homeCurrency, config.tenantId), { maxAgeMs: place.maxAgeMs });
-    this.ledger = new MirroredLedger(place.db, place.organisationId);
-  }
-
-  /** A list of the mirror, up to date, read once per operation (a failed read is not kept). */
-  private list<T>(name: string): Promise<T[]> {
-    let p = this.memo.get(name) as Promise<T[]> | undefined;
-    if (!p) {
-      p = this.mirror.ready().then((version) => keptRecords<T>(this.place.db, this.place.organisationId, version, name));
-      this.memo.set(name, p);
-      p.catch(() => this.memo.delete(name));
-    }
-    return p;
+    const client = new XeroClient(config, fetchImpl);
+    super(place, new XeroMirrorSource(client, homeCurrency, config.tenantId));
+    this.client = client;
   }
 
   private accounts(): Promise<XeroAccount[]> {
-    return this.list<XeroAccount>(XERO_LISTS.accounts);
+    return this.records<XeroAccount>(XERO_LISTS.accounts);
   }
 
   private invoices(): Promise<XeroInvoice[]> {
-    return this.list<XeroInvoice>(XERO_LISTS.invoices);
+    return this.records<XeroInvoice>(XERO_LISTS.invoices);
   }
 
   private bankTransactions(): Promise<XeroBankTransaction[]> {
-    return this.list<XeroBankTransaction>(XERO_LISTS.bankTransactions);
+    return this.records<XeroBankTransaction>(XERO_LISTS.bankTransactions);
   }
 
   private creditNotes(): Promise<XeroCreditNote[]> {
-    return this.list<XeroCreditNote>(XERO_LISTS.creditNotes);
+    return this.records<XeroCreditNote>(XERO_LISTS.creditNotes);
   }
 
   private payments(): Promise<XeroPayment[]> {
-    return this.list<XeroPayment>(XERO_LISTS.payments);
-  }
-
-  /** the mirror's version: every pass that changed something moves it */
-  changeToken(): Promise<string> {
-    return this.mirror.changeToken();
+    return this.records<XeroPayment>(XERO_LISTS.payments);
   }
 
   /** Xero's own BalanceSheet at the date, mapped (report-mapping.ts): what check-books compares Ledgerline's with. */
@@ -111,27 +90,6 @@ export class XeroAccounting implements AccountingSystem {
         };
       })
       .sort((a, b) => (a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0));
-  }
-
-  async contacts(): Promise<Contact[]> {
-    await this.mirror.ready();
-    return this.ledger.contacts();
-  }
-
-  async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
-    await this.mirror.ready();
-    return this.ledger.accountTotals(ranges, accountIds);
-  }
-
-  async lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
-    await this.mirror.ready();
-    return this.ledger.lineTotals(query, groupBy);
-  }
-
-  async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
-    if (limit <= 0) return [];
-    await this.mirror.ready();
-    return this.ledger.lines(query, limit);
   }
 
   /** Authorised bills (ACCPAY) with something left to pay: Xero's AmountDue, after payments and credits. */
