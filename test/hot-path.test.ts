@@ -14,6 +14,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import { openStore } from '../src/store/db.js';
 import { getCallAccess } from '../src/store/organisations.js';
 import { createUser, setMembership } from '../src/store/users.js';
+import { injectedClientToken } from './helpers/rest-calls.js';
 import { countingQueries, describeEachDialect, TEST_DATABASE_URL } from './helpers/store.js';
 
 const BASE = 'https://ledgerline.test';
@@ -23,17 +24,6 @@ const CALLS = 25;
 
 type App = Awaited<ReturnType<typeof buildApp>>['app'];
 
-async function clientCredentials(app: App, client: { clientId: string; clientSecret: string }): Promise<string> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/oauth/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' }).toString(),
-  });
-  const token = (response.json() as { access_token?: string }).access_token;
-  assert.ok(token, response.body);
-  return token;
-}
 
 const organisations = (app: App, token: string) => app.inject({ method: 'GET', url: '/v1/organisations', headers: { authorization: `Bearer ${token}` } });
 
@@ -65,7 +55,7 @@ describeEachDialect(
 
     it(`GET /v1/organisations: one statement a call, no query built, over ${CALLS} calls`, async () => {
       const client = await createApiClient(store().db, { organisationId: ORG, name: 'Hot path' });
-      const token = await clientCredentials(app, client);
+      const token = await injectedClientToken(app, client);
       const seen = await perCalls(async () => assert.equal((await organisations(app, token)).statusCode, 200));
       assert.deepEqual(seen, { statements: CALLS, compiled: 0 });
     });
@@ -89,7 +79,7 @@ describeEachDialect(
       const one = openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 });
       try {
         const client = await createApiClient(one.db, { organisationId: ORG, name: 'Prepared' });
-        const token = await clientCredentials(app, client);
+        const token = await injectedClientToken(app, client);
         for (let i = 0; i < 3; i++) {
           await authenticate(one.db, `Bearer ${token}`, `${BASE}/v1`);
           assert.equal((await getCallAccess(one.db, ORG, USER, 'accounts.list'))?.role, 'admin');
@@ -116,7 +106,7 @@ describeEachDialect(
 
     it('a token revoked at /oauth/revoke is refused on the next call, on this instance and on another', async () => {
       const client = await createApiClient(store().db, { organisationId: ORG, name: 'Revoked at the endpoint' });
-      const token = await clientCredentials(app, client);
+      const token = await injectedClientToken(app, client);
       for (let i = 0; i < 3; i++) {
         assert.equal((await organisations(app, token)).statusCode, 200);
         assert.equal((await organisations(other, token)).statusCode, 200);
@@ -137,14 +127,14 @@ describeEachDialect(
 
     it('a revoked or blocked client refuses its tokens on the next call', async () => {
       const client = await createApiClient(store().db, { organisationId: ORG, name: 'Revoked client' });
-      const token = await clientCredentials(app, client);
+      const token = await injectedClientToken(app, client);
       for (let i = 0; i < 3; i++) assert.equal((await organisations(app, token)).statusCode, 200);
       await revokeClient(store().db, client.clientId);
       assert.equal((await organisations(app, token)).statusCode, 401);
 
       // blocked in place by plain SQL (another instance's write): refused at once
       const blocked = await createApiClient(store().db, { organisationId: ORG, name: 'Blocked client' });
-      const blockedToken = await clientCredentials(app, blocked);
+      const blockedToken = await injectedClientToken(app, blocked);
       for (let i = 0; i < 3; i++) assert.equal((await organisations(app, blockedToken)).statusCode, 200);
       await store().db.updateTable('oauth_clients').set({ blocked: 1 }).where('client_id', '=', blocked.clientId).execute();
       const refused = await organisations(app, blockedToken);

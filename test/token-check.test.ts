@@ -18,6 +18,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import type { Database } from '../src/store/schema.js';
 import { createUser, organisationsOfUser, removeMembership, setMembership } from '../src/store/users.js';
+import { injectedClientToken } from './helpers/rest-calls.js';
 import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 const BASE = 'https://ledgerline.test';
@@ -103,20 +104,7 @@ async function clientToken(store: Store, resource?: string): Promise<string> {
 async function clientTokenWithId(store: Store, resource?: string): Promise<{ token: string; clientId: string }> {
   const client = await createApiClient(store.db, { organisationId: ORG_A, name: `Token check ${resource ?? 'api'}` });
   const { app } = await appFor(store);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/oauth/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      scope: 'service.read',
-      ...(resource ? { resource } : {}),
-    }).toString(),
-  });
-  const token = (response.json() as { access_token?: string }).access_token;
-  assert.ok(token, response.body);
+  const token = await injectedClientToken(app, client, resource ? { resource } : {});
   return { token, clientId: client.clientId };
 }
 

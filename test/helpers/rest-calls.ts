@@ -1,4 +1,6 @@
 /** REST calls as an organisation's own script makes them: a client-credentials token, then JSON requests. */
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
 import { createApiClient } from '../../src/auth/clients.js';
 import type { Store } from '../../src/store/db.js';
 import { discover, oidc } from './oauth.js';
@@ -19,4 +21,17 @@ export async function sendJson(baseUrl: string, method: string, path: string, to
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
   return { status: response.status, headers: response.headers, body: type.includes('json') && text ? JSON.parse(text) : text, bytes: text };
+}
+
+/** A client-credentials token from an app in this process (inject, no port), asserted to be given. */
+export async function injectedClientToken(app: Pick<FastifyInstance, 'inject'>, client: { clientId: string; clientSecret: string }, extra: Record<string, string> = {}): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read', ...extra }).toString(),
+  });
+  const token = (response.json() as { access_token?: string }).access_token;
+  assert.ok(token, response.body);
+  return token;
 }
