@@ -15,7 +15,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import { openStore } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { captureStdout } from './helpers/cli.js';
-import { fakeId } from './helpers/fake-xero-book.js';
+import { addSpendNow } from './helpers/fake-xero-book.js';
 import { startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
 import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 
@@ -70,8 +70,7 @@ describe('ledgerline check-books', () => {
   });
 
   it('shows a change the mirror has not seen yet as a difference, exit 1', async () => {
-    const spend = { id: fakeId('check-books spend'), type: 'SPEND' as const, contactId: xero.book.contacts[0]!.id, bankCode: '090', date: '2026-06-10', reference: 'CHECK-1', lines: [{ description: 'Paper', accountCode: '429', amount: 5_000 }], updated: new Date().toISOString() };
-    xero.book.bankTransactions.push(spend);
+    addSpendNow(xero.book, { key: 'check-books spend', reference: 'CHECK-1', description: 'Paper', amount: 5_000, date: '2026-06-10' });
     try {
       const checked = await run(['--org', 'org_x', '--date', '2026-06-15']);
       assert.equal(checked.code, 1, checked.out);

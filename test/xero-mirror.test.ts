@@ -19,7 +19,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';
 import { call } from './helpers/call.js';
-import { fakeId } from './helpers/fake-xero-book.js';
+import { addSpendNow } from './helpers/fake-xero-book.js';
 import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 import { clientToken, sendJson } from './helpers/rest-calls.js';
 import { startServer } from './helpers/server.js';
@@ -84,16 +84,7 @@ describeEachDialect('Xero local mirror', (store) => {
     const lastNumber = Math.max(...(await xero.get('/Journals?offset=0')).Journals.map((j: any) => j.JournalNumber));
     const paperCo = xero.book.contacts.find((c) => c.name === 'Paper Co')!;
     const now = new Date().toISOString();
-    xero.book.bankTransactions.push({
-      id: fakeId(`mirror test spend ${org}`),
-      type: 'SPEND',
-      contactId: paperCo.id,
-      bankCode: '090',
-      date: '2026-06-10',
-      reference: 'MIRROR-1',
-      lines: [{ description: 'Printer paper, mirror test', accountCode: '429', amount: 12_345 }],
-      updated: now,
-    });
+    addSpendNow(xero.book, { key: `mirror test spend ${org}`, reference: 'MIRROR-1', description: 'Printer paper, mirror test', amount: 12_345, date: '2026-06-10', contactId: paperCo.id });
     paperCo.name = 'Paper Company Ltd';
     paperCo.updated = now;
     try {
@@ -173,16 +164,7 @@ describeEachDialect('Xero local mirror', (store) => {
       assert.deepEqual([first.status, again.status], [200, 200]);
       assert.equal(netProfitOf(again), netProfitOf(first));
       const paperCo = xero.book.contacts.find((c) => c.name === 'Paper Co')!;
-      xero.book.bankTransactions.push({
-        id: fakeId(`kept answers spend ${org}`),
-        type: 'SPEND',
-        contactId: paperCo.id,
-        bankCode: '090',
-        date: '2026-06-11',
-        reference: 'KEPT-1',
-        lines: [{ description: 'Toner', accountCode: '429', amount: 2_500 }],
-        updated: new Date().toISOString(),
-      });
+      addSpendNow(xero.book, { key: `kept answers spend ${org}`, reference: 'KEPT-1', description: 'Toner', amount: 2_500, date: '2026-06-11', contactId: paperCo.id });
       try {
         const changed = await sendJson(server.baseUrl, 'GET', path, token);
         assert.equal(netProfitOf(changed), netProfitOf(first) - 2_500, 'the pass saw the spend and the kept answer was not given');

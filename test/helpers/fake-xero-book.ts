@@ -324,6 +324,26 @@ export function defaultFakeBook(): FakeBook {
   };
 }
 
+/**
+ * A spend from the business bank account (090) on General Expenses (429), entered now: a change a
+ * test makes to Xero while an organisation is connected. Added to the book and returned; the test
+ * takes it off again (bankTransactions.pop()).
+ */
+export function addSpendNow(book: FakeBook, spend: { key: string; reference: string; description: string; amount: number; date: string; contactId?: string }): FakeBankTransaction {
+  const entered: FakeBankTransaction = {
+    id: fakeId(spend.key),
+    type: 'SPEND',
+    contactId: spend.contactId ?? book.contacts[0]!.id,
+    bankCode: '090',
+    date: spend.date,
+    reference: spend.reference,
+    lines: [{ description: spend.description, accountCode: '429', amount: spend.amount }],
+    updated: new Date().toISOString(),
+  };
+  book.bankTransactions.push(entered);
+  return entered;
+}
+
 /** Xero's journals for the book, in the order the documents were entered (by their update time). */
 export function journalsOf(book: FakeBook): FakeJournal[] {
   const byCode = new Map(book.accounts.map((a) => [a.code, a]));
