@@ -11,11 +11,11 @@ import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { claimPass, getMirror } from '../src/accounting/mirror/store.js';
 import { startMirrorWarmUp } from '../src/accounting/mirror/warm-up.js';
 import { accountsList } from '../src/operations/accounts-list.js';
-import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import { call, rejection } from './helpers/call.js';
 import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 import { describeEachDialect } from './helpers/store.js';
+import { vendorOrganisation } from './helpers/vendor-organisation.js';
 
 useCallBudget(NO_BUDGET);
 
@@ -27,11 +27,7 @@ after(async () => {
   await xero?.close();
 });
 
-async function xeroOrganisation(store: Store, name: string, config: Record<string, unknown>) {
-  const row = await provisionOrganisation(store.db, { name, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
-  return row.id;
-}
+const xeroOrganisation = (store: Store, name: string, config: object) => vendorOrganisation(store, 'xero', name, config);
 
 describeEachDialect('first copies between calls', (store) => {
   it('makes the whole copy of an organisation nobody has called, leaves a whole one alone, and reports a broken one', async () => {

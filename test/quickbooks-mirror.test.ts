@@ -13,13 +13,13 @@ import { accountsList } from '../src/operations/accounts-list.js';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import type { OrganisationOperation } from '../src/operations/operation.js';
 import { reportsProfitAndLoss } from '../src/operations/reports-profit-and-loss.js';
-import { provisionOrganisation } from '../src/provision.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';
 import { call } from './helpers/call.js';
 import { settle } from './helpers/fake-quickbooks-book.js';
 import { reportRow, startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
 import { describeEachDialect } from './helpers/store.js';
+import { vendorOrganisation } from './helpers/vendor-organisation.js';
 
 useCallBudget(NO_BUDGET);
 
@@ -36,12 +36,8 @@ after(async () => {
   await qb?.close();
 });
 
-async function quickBooksOrganisation(store: Store, name: string, mirrorMaxAgeMs: number) {
-  const row = await provisionOrganisation(store.db, { name, homeCurrency: 'USD', timeZone: 'America/Los_Angeles', fyStartMonth: 1, accountingSystem: 'quickbooks' });
-  const config = { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, pageSize: 5, mirrorMaxAgeMs };
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
-  return row.id;
-}
+const quickBooksOrganisation = (store: Store, name: string, mirrorMaxAgeMs: number) =>
+  vendorOrganisation(store, 'quickbooks', name, { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, pageSize: 5, mirrorMaxAgeMs });
 
 describeEachDialect('QuickBooks local mirror', (store) => {
   const run = <T = any>(op: OrganisationOperation<any, any>, organisationId: string, input: Record<string, unknown> = {}) => call<T>(store(), op, organisationId, input, { today: TODAY });

@@ -15,7 +15,6 @@ import { accountsList } from '../src/operations/accounts-list.js';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import type { OrganisationOperation } from '../src/operations/operation.js';
 import { reportsProfitAndLoss } from '../src/operations/reports-profit-and-loss.js';
-import { provisionOrganisation } from '../src/provision.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';
 import { call } from './helpers/call.js';
@@ -24,6 +23,7 @@ import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js'
 import { clientToken, sendJson } from './helpers/rest-calls.js';
 import { startServer } from './helpers/server.js';
 import { describeEachDialect } from './helpers/store.js';
+import { vendorOrganisation } from './helpers/vendor-organisation.js';
 
 useCallBudget(NO_BUDGET);
 
@@ -40,12 +40,8 @@ after(async () => {
   await xero?.close();
 });
 
-async function xeroOrganisation(store: Store, name: string, mirrorMaxAgeMs: number) {
-  const row = await provisionOrganisation(store.db, { name, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-  const config = { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs };
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
-  return row.id;
-}
+const xeroOrganisation = (store: Store, name: string, mirrorMaxAgeMs: number) =>
+  vendorOrganisation(store, 'xero', name, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs });
 
 describeEachDialect('Xero local mirror', (store) => {
   const run = <T = any>(op: OrganisationOperation<any, any>, organisationId: string, input: Record<string, unknown> = {}) => call<T>(store(), op, organisationId, input, { today: TODAY });

@@ -10,10 +10,10 @@ import { after, before, it } from 'node:test';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { xeroBalanceSheetBody, type XeroReport } from '../src/accounting/xero/report-mapping.js';
 import { reportsBalanceSheet } from '../src/operations/reports-balance-sheet.js';
-import { provisionOrganisation } from '../src/provision.js';
 import { call } from './helpers/call.js';
 import { startFakeXero, xeroContract, type FakeXero } from './helpers/fake-xero.js';
 import { describeEachDialect } from './helpers/store.js';
+import { vendorOrganisation } from './helpers/vendor-organisation.js';
 
 useCallBudget(NO_BUDGET);
 
@@ -77,13 +77,8 @@ after(async () => {
 
 describeEachDialect("Xero's report of the fake book, mapped", (store) => {
   it("equals the balance sheet Ledgerline computes from the book's mirrored journals", async () => {
-    const row = await provisionOrganisation(store().db, { name: 'Harbour Roasters', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-    await store()
-      .db.updateTable('organisations')
-      .set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) })
-      .where('id', '=', row.id)
-      .execute();
-    const ours = await call(store(), reportsBalanceSheet, row.id, { asAt: '2026-06-15' }, { today: '2026-06-15' });
+    const org = await vendorOrganisation(store(), 'xero', 'Harbour Roasters', { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl });
+    const ours = await call(store(), reportsBalanceSheet, org, { asAt: '2026-06-15' }, { today: '2026-06-15' });
     const theirs = xeroBalanceSheetBody((await xero.get('/Reports/BalanceSheet?date=2026-06-15')).Reports[0], 'GBP');
     for (const label of ['Total Assets', 'Total Liabilities', 'Total Equity', 'Total Liabilities and Equity']) {
       assert.deepEqual(summary(ours, label).map(cents), summary(theirs, label), label);
