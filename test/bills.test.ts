@@ -5,6 +5,7 @@ import { matchesBill, parseBillCriteria, stringifyBillCriteria, type BillCriteri
 import { billsListSavedFilters } from '../src/operations/bills-list-saved-filters.js';
 import { billsListToPay } from '../src/operations/bills-list-to-pay.js';
 import { provisionOrganisation } from '../src/provision.js';
+import { billRow } from '../src/store/bills.js';
 import type { Database } from '../src/store/schema.js';
 import { call, rejection } from './helpers/call.js';
 import { describeEachDialect } from './helpers/store.js';
@@ -34,7 +35,8 @@ interface BillFixture {
 async function addBill(db: Kysely<Database>, organisationId: string, b: BillFixture): Promise<void> {
   await db
     .insertInto('bills')
-    .values({
+    .values(
+      billRow({
       id: b.id,
       organisation_id: organisationId,
       document_id: null,
@@ -50,7 +52,8 @@ async function addBill(db: Kysely<Database>, organisationId: string, b: BillFixt
       amount_due: b.amountDue,
       latest_note: b.latestNote ?? null,
       created_at: '2026-03-01T00:00:00.000Z',
-    })
+    }),
+    )
     .execute();
 }
 

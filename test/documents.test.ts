@@ -5,6 +5,7 @@ import { billsListToPay } from '../src/operations/bills-list-to-pay.js';
 import { documentsFile } from '../src/operations/documents-file.js';
 import { documentsGet } from '../src/operations/documents-get.js';
 import { provisionOrganisation } from '../src/provision.js';
+import { billRow } from '../src/store/bills.js';
 import type { Store } from '../src/store/db.js';
 import type { Database } from '../src/store/schema.js';
 import { createUser, setMembership } from '../src/store/users.js';
@@ -125,11 +126,11 @@ async function setup(store: Store): Promise<void> {
 
   await db
     .insertInto('bills')
-    .values({
+    .values(billRow({
       id: 'bill_docs', organisation_id: ORG, document_id: 'doc_inv', kind: 'bill', supplier: 'Acme Supplies', invoice_number: 'INV-1001',
       date: '2026-02-01', due_date: '2026-03-01', scheduled_date: null, tags: '', currency: 'GBP', original_amount: 12000, amount_due: 12000,
       latest_note: null, created_at: '2026-02-01T00:00:00.000Z',
-    })
+    }))
     .execute();
 
   await createUser(db, { id: SUBMITTER, email: 'submitter@example.test', name: 'Sam Submitter' });

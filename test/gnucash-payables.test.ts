@@ -16,6 +16,7 @@ import { documentsGet } from '../src/operations/documents-get.js';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import type { OrganisationOperation } from '../src/operations/operation.js';
 import { provisionOrganisation } from '../src/provision.js';
+import { billRow } from '../src/store/bills.js';
 import type { Store } from '../src/store/db.js';
 import { call, rejection } from './helpers/call.js';
 import { agingColumn, AGING_COLUMNS, readAgingReport, type AgingColumn } from './helpers/gnucash-aging.js';
@@ -65,7 +66,7 @@ async function setup(store: Store): Promise<void> {
       published_at: '2026-05-12T09:00:00.000Z', created_at: '2026-05-11T09:00:00.000Z',
     })
     .execute();
-  const bill = (id: string, documentId: string | null, supplier: string, number: string, due: string, amount: number, tags: string) => ({
+  const bill = (id: string, documentId: string | null, supplier: string, number: string, due: string, amount: number, tags: string) => billRow({
     id, organisation_id: MERGED, document_id: documentId, kind: 'bill', supplier, invoice_number: number, date: '2026-05-11', due_date: due,
     scheduled_date: '2026-07-01', tags, currency: 'GBP', original_amount: amount, amount_due: amount, latest_note: 'Approved by Sam',
     created_at: '2026-05-11T09:00:00.000Z',

@@ -14,6 +14,7 @@ import { reportsAgedPayables } from '../src/operations/reports-aged-payables.js'
 import { reportsAgedReceivables } from '../src/operations/reports-aged-receivables.js';
 import { reportsCashSummary } from '../src/operations/reports-cash-summary.js';
 import { reportsTrialBalance } from '../src/operations/reports-trial-balance.js';
+import { billRow } from '../src/store/bills.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { salesListInvoices } from '../src/operations/sales-list-invoices.js';
@@ -41,7 +42,7 @@ async function setup(store: Store): Promise<void> {
   // a payment before any invoice: prepaid
   await w.post({ type: 'payment', date: '2026-11-02', contactId: early, description: 'On account', lines: [{ accountId: bank, amount: 2_500 }, { accountId: receivable, amount: -2_500 }] });
   // the service's own bills to pay (bills.list_to_pay): one per bucket, and an expense claim
-  const bill = (bid: string, kind: string, supplier: string, number: string, date: string, due: string, amount: number) => ({
+  const bill = (bid: string, kind: string, supplier: string, number: string, date: string, due: string, amount: number) => billRow({
     id: bid, organisation_id: org, document_id: null, kind, supplier, invoice_number: number, date, due_date: due, scheduled_date: null,
     tags: '', currency: 'GBP', original_amount: amount, amount_due: amount, latest_note: null, created_at: '2026-11-01T09:00:00.000Z',
   });

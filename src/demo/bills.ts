@@ -3,6 +3,7 @@
  * filters people use to pick from them.
  */
 import { stringifyBillCriteria, type BillCriteria } from '../domain/bill-criteria.js';
+import { billRow } from '../store/bills.js';
 import type { BillFilterRow, BillRow } from '../store/schema.js';
 import type { PricedPurchase } from './documents.js';
 import type { Random } from './random.js';
@@ -38,7 +39,7 @@ export interface OutstandingBill {
 /** The row for an unpaid bill: amount due in home currency, the original amount in the bill's own. */
 export function outstandingBillRow(bill: OutstandingBill, rng: Random): BillRow {
   const note = bill.late ? rng.pick(LATE_NOTES) : rng.chance(0.35) ? rng.pick(NOTES) : null;
-  return {
+  return billRow({
     id: bill.id,
     organisation_id: bill.organisationId,
     document_id: bill.documentId,
@@ -54,7 +55,7 @@ export function outstandingBillRow(bill: OutstandingBill, rng: Random): BillRow 
     amount_due: bill.pp.homeTotal,
     latest_note: note,
     created_at: `${bill.pp.date}T10:00:00.000Z`,
-  };
+  });
 }
 
 const FILTERS: { name: string; description: string; criteria: BillCriteria }[] = [

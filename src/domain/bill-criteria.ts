@@ -77,6 +77,23 @@ export function splitTags(tags: string): string[] {
     .filter((t) => t !== '');
 }
 
+/**
+ * How a supplier name is compared: trimmed and lower-cased, for the criteria's suppliers and for
+ * payment order. Stored with each bill (bills.supplier_key) so the database sorts and matches by
+ * the same key JavaScript makes, whichever database it is.
+ */
+export function supplierKey(supplier: string): string {
+  return supplier.trim().toLowerCase();
+}
+
+/**
+ * A bill's tags as stored for matching (bills.tags_key): each trimmed and lower-cased, between
+ * commas (",a,b," or "," for none), so "has tag t" is "contains ,t," in either database.
+ */
+export function tagsKey(tags: string): string {
+  return `,${splitTags(tags).join(',')},`;
+}
+
 export function matchesBill(criteria: BillCriteria, bill: BillFacts, ctx: MatchContext): boolean {
   return billMatcher(criteria, ctx)(bill);
 }
@@ -90,13 +107,13 @@ export function billMatcher(criteria: BillCriteria, ctx: MatchContext): (bill: B
   const today = ctx.today;
   const kinds = criteria.kinds;
   const tags = criteria.tagsAny ? new Set(criteria.tagsAny.map((t) => t.trim().toLowerCase())) : undefined;
-  const suppliers = criteria.suppliers?.map((s) => s.trim().toLowerCase());
+  const suppliers = criteria.suppliers?.map(supplierKey);
   const last = criteria.dueWithinDays !== undefined ? addDays(today, criteria.dueWithinDays) : undefined;
   return (bill) => {
     if (kinds && !kinds.some((k) => k === bill.kind)) return false;
     if (tags && !splitTags(bill.tags).some((t) => tags.has(t))) return false;
     if (suppliers) {
-      const supplier = bill.supplier.trim().toLowerCase();
+      const supplier = supplierKey(bill.supplier);
       if (!suppliers.some((s) => s === supplier)) return false;
     }
     if (last !== undefined && (bill.dueDate < today || bill.dueDate > last)) return false;

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { billMatcher, type BillFacts, type MatchContext } from '../domain/bill-criteria.js';
-import { sum, toMajor } from '../domain/money.js';
-import { listOutstandingBillFacts, listSavedBillFilters, type SavedBillFilter } from '../store/bills.js';
+import { toMajor } from '../domain/money.js';
+import { listSavedBillFilters, type SavedBillFilter } from '../store/bills.js';
 import { AccountingSystemError } from '../accounting/types.js';
-import { outstandingBills } from './bills-outstanding.js';
-import type { OperationContext } from './context.js';
+import { outstandingBillSource, type BillSource } from './bills-outstanding.js';
 import { defineOperation } from './operation.js';
 
 export const savedFilterSummarySchema = z.object({
@@ -17,22 +15,16 @@ export const savedFilterSummarySchema = z.object({
 
 export type SavedFilterSummary = z.infer<typeof savedFilterSummarySchema>;
 
-export function matchContext(ctx: OperationContext): MatchContext {
-  return { today: ctx.today, homeCurrency: ctx.organisation.homeCurrency };
-}
-
 /** Each filter with the number and total of the outstanding bills it matches, in filter order. */
-export function summariseFilters(filters: SavedBillFilter[], bills: BillFacts[], match: MatchContext): SavedFilterSummary[] {
-  return filters.map((f) => {
-    const matched = bills.filter(billMatcher(f.criteria, match));
-    return {
-      id: f.id,
-      name: f.name,
-      description: f.description,
-      count: matched.length,
-      total: toMajor(sum(matched.map((b) => b.amountDue)), match.homeCurrency),
-    };
-  });
+export async function summariseFilters(filters: SavedBillFilter[], source: BillSource, homeCurrency: string): Promise<SavedFilterSummary[]> {
+  const totals = await source.totals(filters.map((f) => f.criteria));
+  return filters.map((f, i) => ({
+    id: f.id,
+    name: f.name,
+    description: f.description,
+    count: totals[i]!.count,
+    total: toMajor(totals[i]!.amountDue, homeCurrency),
+  }));
 }
 
 const NAME = 'bills.list_saved_filters';
@@ -61,14 +53,10 @@ export const billsListSavedFilters = defineOperation({
   reuse: 'organisation',
   async run(ctx) {
     // with a system that supplies bills, the filters count what bills.list_to_pay lists: both sources
-    const billFacts = async (): Promise<BillFacts[]> => {
-      if (!ctx.accounting.payables) return listOutstandingBillFacts(ctx.db, ctx.organisation.id);
-      const { bills, unavailable } = await outstandingBills(ctx);
-      // counts without the book's bills would be wrong, and this answer has no place to say why
-      if (unavailable !== null) throw new AccountingSystemError(unavailable);
-      return bills;
-    };
-    const [filters, bills] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), billFacts()]);
-    return { baseCurrency: ctx.organisation.homeCurrency, filters: summariseFilters(filters, bills, matchContext(ctx)) };
+    const [filters, source] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), outstandingBillSource(ctx)]);
+    // counts without the book's bills would be wrong, and this answer has no place to say why
+    if (source.unavailable !== null) throw new AccountingSystemError(source.unavailable);
+    const baseCurrency = ctx.organisation.homeCurrency;
+    return { baseCurrency, filters: await summariseFilters(filters, source, baseCurrency) };
   },
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BILL_KINDS, billMatcher } from '../domain/bill-criteria.js';
-import { sum, toMajor } from '../domain/money.js';
+import { BILL_KINDS } from '../domain/bill-criteria.js';
+import { toMajor } from '../domain/money.js';
 import { listSavedBillFilters, type OutstandingBill, type SavedBillFilter } from '../store/bills.js';
-import { outstandingBills } from './bills-outstanding.js';
-import { matchContext, savedFilterSummarySchema, summariseFilters } from './bills-list-saved-filters.js';
+import { outstandingBillSource } from './bills-outstanding.js';
+import { savedFilterSummarySchema, summariseFilters } from './bills-list-saved-filters.js';
 import { defineOperation } from './operation.js';
 import { intParam, textParam } from './params.js';
 
@@ -128,9 +128,8 @@ export const billsListToPay = defineOperation({
   reuse: 'organisation',
   async run(ctx, input) {
     const baseCurrency = ctx.organisation.homeCurrency;
-    const match = matchContext(ctx);
-    const [filters, { bills: outstanding, unavailable }] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), outstandingBills(ctx)]);
-    const missing = unavailable === null ? null : `Only the service's own bills are listed: the accounting system's could not be read (${unavailable}).`;
+    const [filters, source] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), outstandingBillSource(ctx)]);
+    const missing = source.unavailable === null ? null : `Only the service's own bills are listed: the accounting system's could not be read (${source.unavailable}).`;
     const choice = resolveBillFilter(input.filter, filters);
     if (choice.kind === 'none' || choice.kind === 'several') {
       return {
@@ -142,20 +141,21 @@ export const billsListToPay = defineOperation({
         hasMore: false,
         baseCurrency,
         bills: [],
-        candidates: summariseFilters(filters, outstanding, match),
+        candidates: await summariseFilters(filters, source, baseCurrency),
         note: [choiceNote(choice, input.filter!.trim(), filters), missing].filter((n) => n !== null).join(' '),
       };
     }
-    const bills = choice.kind === 'one' ? outstanding.filter(billMatcher(choice.filter.criteria, match)) : outstanding;
+    const offset = (input.page - 1) * input.limit;
+    const { bills, count, amountDue } = await source.page(choice.kind === 'one' ? choice.filter.criteria : null, { offset, limit: input.limit });
     return {
       filter: choice.kind === 'one' ? { id: choice.filter.id, name: choice.filter.name, description: choice.filter.description } : null,
-      count: bills.length,
-      total: toMajor(sum(bills.map((b) => b.amountDue)), baseCurrency),
+      count,
+      total: toMajor(amountDue, baseCurrency),
       page: input.page,
       pageSize: input.limit,
-      hasMore: bills.length > input.page * input.limit,
+      hasMore: count > offset + input.limit,
       baseCurrency,
-      bills: bills.slice((input.page - 1) * input.limit, input.page * input.limit).map((b) => toBillOutput(b, baseCurrency)),
+      bills: bills.map((b) => toBillOutput(b, baseCurrency)),
       candidates: null,
       note: missing,
     };

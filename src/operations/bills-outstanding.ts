@@ -4,8 +4,15 @@
  * service published to the books is the service's: the system's copy of it (same transaction id as
  * the service document's accounting_transaction_id) is left out, so nothing is counted twice, and
  * the service's schedule, tags and notes stand.
+ *
+ * Where the system has no bills of its own (the builtin ledger) the database answers pages, counts
+ * and totals itself (store/bill-query.ts); otherwise both lists are merged here and filtered with
+ * the same criteria in JavaScript.
  */
 import { AccountingSystemError, type PayableBill } from '../accounting/types.js';
+import { billMatcher, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
+import { sum } from '../domain/money.js';
+import { outstandingBillPage, outstandingBillTotals, type BillPage } from '../store/bill-query.js';
 import { comparePaymentOrder, listOutstandingBills, type OutstandingBill } from '../store/bills.js';
 import { publishedTransactionIds } from '../store/documents.js';
 import type { OperationContext } from './context.js';
@@ -47,4 +54,43 @@ export async function outstandingBills(ctx: OperationContext): Promise<Outstandi
   const published = await publishedTransactionIds(ctx.db, ctx.organisation.id, payables.map((p) => p.transactionId));
   const theirs = payables.filter((p) => !published.has(p.transactionId)).map((p) => fromSystem(ctx.accounting.kind, p));
   return { bills: [...(await own), ...theirs].sort(comparePaymentOrder), unavailable: null };
+}
+
+/** Where the outstanding bills of a call are read: pages of a filter's bills, and counts and totals per filter. */
+export interface BillSource {
+  /** why the connected system's bills are missing, when its books could not be read; null otherwise */
+  unavailable: string | null;
+  /** one page of the bills the criteria match (null: every outstanding bill), with the count and total of all of them */
+  page(criteria: BillCriteria | null, page: { offset: number; limit: number }): Promise<BillPage>;
+  /** per set of criteria, the count and total of the bills it matches */
+  totals(criteria: BillCriteria[]): Promise<{ count: number; amountDue: number }[]>;
+}
+
+export function matchContext(ctx: OperationContext): MatchContext {
+  return { today: ctx.today, homeCurrency: ctx.organisation.homeCurrency };
+}
+
+export async function outstandingBillSource(ctx: OperationContext): Promise<BillSource> {
+  const match = matchContext(ctx);
+  if (!ctx.accounting.payables) {
+    return {
+      unavailable: null,
+      page: (criteria, page) => outstandingBillPage(ctx.db, ctx.organisation.id, criteria, match, page),
+      totals: (criteria) => outstandingBillTotals(ctx.db, ctx.organisation.id, criteria, match),
+    };
+  }
+  const { bills, unavailable } = await outstandingBills(ctx);
+  const matching = (criteria: BillCriteria | null) => (criteria ? bills.filter(billMatcher(criteria, match)) : bills);
+  return {
+    unavailable,
+    page: async (criteria, page) => {
+      const matched = matching(criteria);
+      return { bills: matched.slice(page.offset, page.offset + page.limit), count: matched.length, amountDue: sum(matched.map((b) => b.amountDue)) };
+    },
+    totals: async (criteria) =>
+      criteria.map((c) => {
+        const matched = matching(c);
+        return { count: matched.length, amountDue: sum(matched.map((b) => b.amountDue)) };
+      }),
+  };
 }

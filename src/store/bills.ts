@@ -1,7 +1,7 @@
 /** Bills to pay and the saved filters over them, always for one organisation. */
 import type { Kysely } from 'kysely';
-import { parseBillCriteria, type BillCriteria, type BillFacts } from '../domain/bill-criteria.js';
-import type { Database } from './schema.js';
+import { parseBillCriteria, supplierKey, tagsKey, type BillCriteria, type BillFacts } from '../domain/bill-criteria.js';
+import type { BillRow, Database } from './schema.js';
 
 export interface OutstandingBill extends BillFacts {
   id: string;
@@ -19,18 +19,25 @@ export interface SavedBillFilter {
   criteria: BillCriteria;
 }
 
+/** A bill row with the keys the database matches and orders by, made from its supplier and tags: every writer stores bills through this. */
+export function billRow(row: Omit<BillRow, 'supplier_key' | 'tags_key'>): BillRow {
+  return { ...row, supplier_key: supplierKey(row.supplier), tags_key: tagsKey(row.tags) };
+}
+
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
- * Payment order: due date, then supplier. Sorted here rather than in SQL because the two databases
- * collate text differently and the order must not depend on which one is in use.
+ * Payment order: due date, then supplier (as the criteria compare it, then as written), then id,
+ * each text compared by code unit. The database orders its own bills the same way (bill-query.ts,
+ * byte order: the same as code units but for characters outside the Basic Multilingual Plane);
+ * this orders the lists merged here with an accounting system's bills.
  */
 export function comparePaymentOrder(a: OutstandingBill, b: OutstandingBill): number {
   return (
     compareText(a.dueDate, b.dueDate) ||
-    compareText(a.supplier.toLowerCase(), b.supplier.toLowerCase()) ||
+    compareText(supplierKey(a.supplier), supplierKey(b.supplier)) ||
     compareText(a.supplier, b.supplier) ||
     compareText(a.id, b.id)
   );
@@ -74,28 +81,6 @@ export async function listOutstandingBills(db: Kysely<Database>, organisationId:
       latestNote: r.latest_note || null,
     }))
     .sort(comparePaymentOrder);
-}
-
-/**
- * What the saved filters test of every outstanding bill, and nothing else: counting and totalling
- * the filters reads all of them, and each column read costs per row.
- */
-export async function listOutstandingBillFacts(db: Kysely<Database>, organisationId: string): Promise<BillFacts[]> {
-  const rows = await db
-    .selectFrom('bills')
-    .select(['kind', 'supplier', 'due_date', 'scheduled_date', 'tags', 'currency', 'amount_due'])
-    .where('organisation_id', '=', organisationId)
-    .where('amount_due', '>', 0)
-    .execute();
-  return rows.map((r) => ({
-    kind: r.kind,
-    supplier: r.supplier,
-    dueDate: r.due_date,
-    scheduledDate: r.scheduled_date || null,
-    tags: r.tags,
-    currency: r.currency,
-    amountDue: Number(r.amount_due),
-  }));
 }
 
 /** The organisation's saved filters in their display order, criteria checked. */

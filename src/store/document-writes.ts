@@ -3,6 +3,8 @@
  * file and its Bills to Pay row are always written (or removed) together.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { tagsKey } from '../domain/bill-criteria.js';
+import { billRow } from './bills.js';
 import { newId, nowIso } from './ids.js';
 import type { BillRow, Database, DocumentRow } from './schema.js';
 
@@ -95,7 +97,8 @@ async function writeParts(trx: Transaction<Database>, organisationId: string, do
     // nothing of an unpublished document has been paid: all of it is due
     await trx
       .insertInto('bills')
-      .values({
+      .values(
+        billRow({
         id: billId ?? newId('bill'),
         organisation_id: organisationId,
         document_id: documentId,
@@ -111,7 +114,8 @@ async function writeParts(trx: Transaction<Database>, organisationId: string, do
         amount_due: doc.total,
         latest_note: doc.bill.note,
         created_at: nowIso(),
-      })
+        }),
+      )
       .execute();
   }
 }
@@ -197,7 +201,10 @@ export async function updateBillPlanning(
 ): Promise<void> {
   const set: Partial<BillRow> = {};
   if (planning.scheduledDate !== undefined) set.scheduled_date = planning.scheduledDate;
-  if (planning.tags !== undefined) set.tags = planning.tags ?? '';
+  if (planning.tags !== undefined) {
+    set.tags = planning.tags ?? '';
+    set.tags_key = tagsKey(set.tags);
+  }
   if (planning.note !== undefined) set.latest_note = planning.note || null;
   if (Object.keys(set).length === 0) return;
   await db.updateTable('bills').set(set).where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();

@@ -11,6 +11,7 @@ import * as m008 from './migrations/008-client-verifications.js';
 import * as m009 from './migrations/009-write-operations.js';
 import * as m010 from './migrations/010-accounting-connections.js';
 import * as m011 from './migrations/011-accounting-mirrors.js';
+import * as m012 from './migrations/012-bill-order.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -25,6 +26,7 @@ const MIGRATIONS = {
   '009-write-operations': m009,
   '010-accounting-connections': m010,
   '011-accounting-mirrors': m011,
+  '012-bill-order': m012,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -221,12 +221,16 @@ export interface BillRow {
   /** bill | expense_claim */
   kind: string;
   supplier: string;
+  /** domain/bill-criteria.ts supplierKey(supplier): payment order and supplier criteria */
+  supplier_key: string;
   invoice_number: string;
   date: string;
   due_date: string;
   scheduled_date: string | null;
   /** comma separated */
   tags: string;
+  /** domain/bill-criteria.ts tagsKey(tags): tag criteria */
+  tags_key: string;
   currency: string;
   original_amount: number;
   amount_due: number;

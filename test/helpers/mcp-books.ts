@@ -4,6 +4,7 @@
  * bill and a PDF document. Amounts in minor units, chosen so every answer can be checked by hand.
  */
 import { refreshBankDailyTotals } from '../../src/store/bank-totals.js';
+import { billRow } from '../../src/store/bills.js';
 import type { Store } from '../../src/store/db.js';
 import type { BankTransactionRow } from '../../src/store/schema.js';
 import { buildBooks } from './books.js';
@@ -47,7 +48,7 @@ export async function buildMcpBooks(store: Store) {
     ])
     .execute();
   await refreshBankDailyTotals(db, org, 'bac_mcp', ['2026-10-01', '2026-11-03', '2026-11-10', '2026-11-21']);
-  const bill = (id: string, supplier: string, invoice: string, dueDate: string, currency: string, original: number, due: number, tags: string) => ({
+  const bill = (id: string, supplier: string, invoice: string, dueDate: string, currency: string, original: number, due: number, tags: string) => billRow({
     id,
     organisation_id: org,
     document_id: null,

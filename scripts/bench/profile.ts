@@ -1,11 +1,13 @@
 /**
- * A CPU profile of the cheapest authenticated call under load: the bench's server child
+ * A CPU profile of one bench case under load, computed on every call: the bench's server child
  * (server-process.ts, RESULT_CACHE_MB=0) started with --cpu-prof on a copy of the bench's cached
- * SQLite dataset, autocannon at 50 connections on `GET /v1/organisations` with an API client's
- * token, then the samples of the measured window only, summarised by self time.
+ * SQLite dataset, autocannon at 50 connections on the case's path (default `organisations`, the
+ * cheapest authenticated call) with an API client's token, then the samples of the measured window
+ * only, summarised by self time.
  *
- *   npx tsx scripts/bench/profile-floor.ts [dataset.sqlite] [seconds]
- *   BENCH_PROFILE=0 npx tsx scripts/bench/profile-floor.ts   (no profiler: only the CPU time per request)
+ *   npx tsx scripts/bench/profile.ts [dataset.sqlite] [seconds]
+ *   BENCH_PROFILE_CASE=ledger-default npx tsx scripts/bench/profile.ts   (a case of cases.ts by name)
+ *   BENCH_PROFILE=0 npx tsx scripts/bench/profile.ts   (no profiler: only the CPU time per request)
  *
  * Besides the profile it prints the server's own CPU time (user + system, from /proc) per request
  * answered in the window: unlike requests per second, it hardly moves when other processes share
@@ -22,13 +24,18 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
+import { benchCases } from './cases.js';
+import type { DatasetMeta } from './dataset.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
 const cacheDir = path.join(output, 'cache');
 const dataset = process.argv[2] || path.join(cacheDir, readdirSync(cacheDir).find((f) => f.endsWith('.sqlite'))!);
 const seconds = Number(process.argv[3] ?? 8);
-const meta = JSON.parse(readFileSync(dataset.replace(/\.sqlite$/, '.json'), 'utf8')) as { organisationId: string; params: { date: string } };
+const meta = JSON.parse(readFileSync(dataset.replace(/\.sqlite$/, '.json'), 'utf8')) as DatasetMeta;
+const caseName = process.env.BENCH_PROFILE_CASE || 'organisations';
+const benchCase = benchCases(meta).find((c) => c.name === caseName);
+if (!benchCase) throw new Error(`BENCH_PROFILE_CASE: no case "${caseName}" (cases: ${benchCases(meta).map((c) => c.name).join(', ')})`);
 
 const profiling = process.env.BENCH_PROFILE !== '0';
 const profileDir = path.join(output, 'profile');
@@ -53,7 +60,7 @@ const tokenAnswer = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
   body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' }),
 });
 const token = ((await tokenAnswer.json()) as { access_token: string }).access_token;
-const load = { url: `http://127.0.0.1:${port}/v1/organisations`, connections: 50, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' }, timeout: 30 };
+const load = { url: `http://127.0.0.1:${port}${benchCase.path}`, connections: 50, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' }, timeout: 30 };
 await autocannon({ ...load, duration: 2 });
 // V8's profile clock is the monotonic clock process.hrtime reads, in microseconds
 /** the child's CPU time so far, user + system, in milliseconds (Linux clock ticks of 10 ms) */
@@ -68,7 +75,7 @@ const to = Number(process.hrtime.bigint() / 1000n);
 const cpuPerRequest = ((cpuMs() - cpuBefore) * 1000) / result.requests.total;
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
-console.log(`GET /v1/organisations, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}`);
+console.log(`GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}`);
 if (!profiling) process.exit(0);
 
 interface Node {
@@ -147,4 +154,13 @@ console.log('\nself time by function:');
 for (const [f, c] of top(byFunction, 30)) console.log(`  ${share(c).padStart(6)}  ${f}`);
 console.log('\ninclusive:');
 for (const name of ['authenticate', 'findBearerToken', 'runCallSequence', 'applyRateLimits', 'executeQuery', 'compile', 'writev', 'observeRequest', 'serialize']) console.log(`  ${share(inclusive(name)).padStart(6)}  ${name}`);
+// every place with a frame on the stack, counted once per sample: where the time goes, callees included
+const inclusiveByPlace = new Map<string, number>();
+for (const [id, count] of self) {
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) seen.add(place(byId.get(at)!));
+  for (const p of seen) inclusiveByPlace.set(p, (inclusiveByPlace.get(p) ?? 0) + count);
+}
+console.log('\ninclusive by place (callees included):');
+for (const [p, c] of top(inclusiveByPlace, 25)) console.log(`  ${share(c).padStart(6)}  ${p}`);
 for (const name of ['kysely', 'pino', 'sonic-boom', 'prom-client', '@fastify/middie', 'fastify', 'src/auth/token-check.ts', 'src/store/prepared.ts', 'src/http/app.ts']) console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);
