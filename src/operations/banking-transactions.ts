@@ -195,7 +195,8 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
             offset,
           );
       const rows = fetched.slice(0, args.limit);
-      const balances = await runningBalances(db, organisationId, rows, sums, period, args.order);
+      const unfiltered = args.status === 'all' && !args.search?.trim() && bounds.min === null && bounds.max === null;
+      const balances = await runningBalances(db, organisationId, rows, sums, period, args.order, unfiltered);
       const documents = await linkedDocuments(db, organisationId, [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))]);
       const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
 

@@ -256,6 +256,27 @@ export async function runningSums(
   return sums;
 }
 
+/**
+ * The sum of one account's transactions between a period edge and a row, the row left out:
+ * `forward`, from `from` up to just before `through`; `backward`, from just after `since` up to
+ * `to`. One aggregate over the account's (date, id) index, for a page that holds every
+ * transaction of its stretch, where the running balances follow from it row by row.
+ */
+export async function sumBeyond(db: Kysely<Database>, organisationId: string, accountId: string, anchor: RunningAnchor): Promise<number> {
+  const row = await db
+    .selectFrom('bank_transactions')
+    .select(sql<number | string | null>`sum(amount)`.as('amount'))
+    .where('organisation_id', '=', organisationId)
+    .where('bank_account_id', '=', accountId)
+    .where((eb) =>
+      anchor.kind === 'forward'
+        ? eb.and([eb('date', '>=', anchor.from), eb(eb.refTuple('date', 'id'), '<', eb.tuple(anchor.through.date, anchor.through.id))])
+        : eb.and([eb('date', '<=', anchor.to), eb(eb.refTuple('date', 'id'), '>', eb.tuple(anchor.since.date, anchor.since.id))]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.amount ?? 0);
+}
+
 export interface LinkedDocument {
   document: DocumentRow;
   codedLines: DocumentCodedLineRow[];

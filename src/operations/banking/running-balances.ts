@@ -1,14 +1,17 @@
 /**
  * Running balances of the transactions on one page: the balance of each transaction's account
  * just after it, taking the account's transactions in (date, id) order. They are counted from the
- * period's own totals (balance before `from`, balance at `to`) plus one windowed sum per account
- * over the rows between the page and the nearer period edge — never the account's whole history.
+ * period's own totals (balance before `from`, balance at `to`) plus the rows between the page and
+ * the nearer period edge — never the account's whole history. A page no filter thinned out holds
+ * every transaction of its stretch of each account, so one sum up to its edge row is enough and
+ * the rest follows row by row; a filtered page skips rows, so each row's sum is read (a windowed
+ * sum over the stretch).
  */
 import type { Kysely } from 'kysely';
-import { runningSums, type AccountPeriodSums, type RunningAnchor } from '../../store/banking.js';
+import { runningSums, sumBeyond, type AccountPeriodSums, type RunningAnchor } from '../../store/banking.js';
 import type { BankTransactionRow, Database } from '../../store/schema.js';
 
-type PageRow = Pick<BankTransactionRow, 'id' | 'bank_account_id' | 'date'>;
+type PageRow = Pick<BankTransactionRow, 'id' | 'bank_account_id' | 'date' | 'amount'>;
 
 export async function runningBalances(
   db: Kysely<Database>,
@@ -17,6 +20,8 @@ export async function runningBalances(
   sums: Map<string, AccountPeriodSums>,
   period: { from: string; to: string },
   order: 'newest' | 'oldest',
+  /** the page holds every transaction of the accounts and period in its stretch (no status, search or amount filter) */
+  unfiltered: boolean,
 ): Promise<Map<string, number>> {
   const byAccount = new Map<string, PageRow[]>();
   for (const row of rows) {
@@ -38,7 +43,7 @@ export async function runningBalances(
         order === 'newest'
           ? { kind: 'backward', to: period.to, since: edgeRow(accountRows, 'first') }
           : { kind: 'forward', from: period.from, through: edgeRow(accountRows, 'last') };
-      const partial = await runningSums(db, organisationId, accountId, ids, anchor);
+      const partial = unfiltered ? await walk(db, organisationId, accountId, accountRows, order, period) : await runningSums(db, organisationId, accountId, ids, anchor);
       for (const id of ids) {
         const value = partial.get(id);
         if (value === undefined) throw new Error(`running sum missing for bank transaction ${id}`);
@@ -55,4 +60,30 @@ function edgeRow(rows: PageRow[], which: 'first' | 'last'): { date: string; id: 
   let edge = rows[0]!;
   for (const row of rows) if (which === 'first' ? later(edge, row) : later(row, edge)) edge = row;
   return { date: edge.date, id: edge.id };
+}
+
+/**
+ * runningSums for rows that are consecutive in the account's order, in the page's order (newest or
+ * oldest first): the sum between the period edge and the page's row nearest to it, once, then
+ * each row's from its neighbour's.
+ */
+async function walk(
+  db: Kysely<Database>,
+  organisationId: string,
+  accountId: string,
+  rows: PageRow[],
+  order: 'newest' | 'oldest',
+  period: { from: string; to: string },
+): Promise<Map<string, number>> {
+  const nearest = { date: rows[0]!.date, id: rows[0]!.id };
+  const anchor: RunningAnchor = order === 'newest' ? { kind: 'backward', to: period.to, since: nearest } : { kind: 'forward', from: period.from, through: nearest };
+  let sum = await sumBeyond(db, organisationId, accountId, anchor);
+  const sums = new Map<string, number>();
+  // forward: through each row, itself included; backward: after each row, itself left out
+  for (const row of rows) {
+    if (order === 'oldest') sum += Number(row.amount);
+    sums.set(row.id, sum);
+    if (order === 'newest') sum += Number(row.amount);
+  }
+  return sums;
 }
