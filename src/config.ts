@@ -3,6 +3,7 @@
  * README.md lists every setting.
  */
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { readAccountingConnections, type AccountingConnectionSettings } from './domain/accounting-vendors.js';
 import type { JWK } from 'jose';
 import { isPostgresUrl } from './store/db.js';
@@ -17,6 +18,8 @@ export interface Config {
   databaseUrl: string | undefined;
   sqlitePath: string;
   poolSize: number;
+  /** SQLite: worker threads reading the database file beside the main connection (store/sqlite-read-pool.ts) */
+  sqliteReadWorkers: number;
   /** cookie signing keys, newest first; generated and kept in the database when unset (not in production) */
   cookieSecrets: string[] | undefined;
   /** token signing keys (JWKS with private keys); generated and kept in the database when unset (not in production) */
@@ -100,6 +103,11 @@ const RATE_SETTINGS = {
   RATE_LIMIT_REGISTRATIONS_PER_ADDRESS: 'registrationsPerAddress',
 } as const;
 
+/** One reader per core but the one the main thread keeps busy with HTTP and JSON, at least one, at most four. */
+export function defaultSqliteReadWorkers(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const production = env.NODE_ENV === 'production';
@@ -119,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(resultCacheMb) || resultCacheMb < 0) problems.push('RESULT_CACHE_MB must be a whole number of megabytes (0 turns reuse of answers off)');
   const poolSize = Number(env.DATABASE_POOL_SIZE ?? '10');
   if (!Number.isInteger(poolSize) || poolSize < 1) problems.push('DATABASE_POOL_SIZE must be a whole number of at least 1');
+  const sqliteReadWorkers = Number(env.SQLITE_READ_WORKERS ?? String(defaultSqliteReadWorkers()));
+  if (!Number.isInteger(sqliteReadWorkers) || sqliteReadWorkers < 0 || sqliteReadWorkers > 64) problems.push('SQLITE_READ_WORKERS must be a whole number from 0 (reads on the main thread) to 64');
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const baseUrl = (env.BASE_URL ?? `http://${displayHost}:${port}`).replace(/\/+$/, '');
   try {
@@ -186,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     sqlitePath: env.LEDGERLINE_SQLITE_PATH ?? './data/ledgerline.sqlite',
     poolSize,
+    sqliteReadWorkers,
     cookieSecrets,
     signingJwks,
     rateLimits: defaultRateLimits(overrides),

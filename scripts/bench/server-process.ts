@@ -11,6 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/http/app.js';
 import { defaultRateLimits } from '../../src/config.js';
+import { defaultSqliteReadWorkers } from '../../src/config.js';
 import { openStore } from '../../src/store/db.js';
 
 export interface ServerSettings {
@@ -27,7 +28,8 @@ export interface ServerSettings {
 const settings = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerSettings;
 const opened = settings.pgUrl
   ? openStore({ databaseUrl: settings.pgUrl, pgSchema: settings.pgSchema!, poolSize: 10 })
-  : openStore({ sqlitePath: settings.sqlitePath! });
+  : // the readers `ledgerline serve` starts (src/config.ts), SQLITE_READ_WORKERS as there
+    openStore({ sqlitePath: settings.sqlitePath!, sqliteReadWorkers: Number(process.env.SQLITE_READ_WORKERS ?? defaultSqliteReadWorkers()) });
 
 // every SQL statement the server sends is counted (a Kysely plugin sees raw sql`` too, and statements
 // compiled once, store/prepared.ts, at each run), so the bench can print statements per call, and

@@ -29,7 +29,7 @@ async function demoSignIns(store: Store, baseUrl: string): Promise<string> {
 
 export async function serveCommand(): Promise<number> {
   const config = loadConfig();
-  const store = openStore({ databaseUrl: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: config.poolSize });
+  const store = openStore({ databaseUrl: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: config.poolSize, sqliteReadWorkers: config.sqliteReadWorkers });
   const readStore = config.databaseReadUrl ? openStore({ databaseUrl: config.databaseReadUrl, poolSize: config.poolSize }) : undefined;
   await migrate(store);
   if ((await listOrganisations(store.db)).length === 0) {

@@ -10,6 +10,8 @@ import pg from 'pg';
 import { CAPABILITIES, type DialectCapabilities } from './dialect.js';
 import type { Database } from './schema.js';
 import { statementName } from './prepared.js';
+import { PooledSqliteDialect } from './sqlite-read-driver.js';
+import { SqliteReadPool } from './sqlite-read-pool.js';
 import { keepPlannerStatistics, withStatementCache } from './sqlite-tuning.js';
 
 export interface StoreConfig {
@@ -21,6 +23,8 @@ export interface StoreConfig {
   pgSchema?: string;
   /** PostgreSQL pool size */
   poolSize?: number;
+  /** SQLite file: worker threads reading it besides the main connection (sqlite-read-pool.ts); 0 or absent: none */
+  sqliteReadWorkers?: number;
 }
 
 export interface Store {
@@ -98,6 +102,9 @@ export function openStore(config: StoreConfig): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   keepPlannerStatistics(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const database = withStatementCache(sqlite);
+  const readers = path === ':memory:' ? 0 : (config.sqliteReadWorkers ?? 0);
+  const dialect = readers > 0 ? new PooledSqliteDialect(database, new SqliteReadPool(path, readers)) : new SqliteDialect({ database });
+  const db = new Kysely<Database>({ dialect });
   return { db, dialect: CAPABILITIES.sqlite, close: () => db.destroy() };
 }

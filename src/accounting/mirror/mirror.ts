@@ -150,13 +150,19 @@ export class Mirror<S> {
     const leaseMs = this.options.leaseMs ?? DEFAULT_LEASE_MS;
     const owner = randomBytes(9).toString('base64url');
     const waitUntil = Date.now() + FIRST_COPY_WAIT_MS;
+    const isFresh = (row: Awaited<ReturnType<typeof getMirror>>) =>
+      row?.vendor === this.source.company && row.complete === 1 && row.synced_at !== null && Date.now() - Date.parse(row.synced_at) < this.options.maxAgeMs;
     for (;;) {
       const row = await getMirror(this.db, this.organisationId);
       const ours = row?.vendor === this.source.company;
-      const fresh = ours && row?.complete === 1 && row.synced_at !== null && Date.now() - Date.parse(row.synced_at) < this.options.maxAgeMs;
-      if (row && fresh) return Number(row.version);
+      if (row && isFresh(row)) return Number(row.version);
       if (await claimPass(this.db, this.organisationId, this.source.company, owner, leaseMs)) {
         const held = (await getMirror(this.db, this.organisationId))!;
+        // another call's pass may have ended between the read above and the claim: its copy stands
+        if (isFresh(held)) {
+          await endPass(this.db, this.organisationId, owner, { changed: false, complete: false });
+          return Number(held.version);
+        }
         if (held.vendor !== this.source.company) {
           await clearMirroredLedger(this.db, this.organisationId);
           await restartMirror(this.db, this.organisationId, owner, this.source.company);
