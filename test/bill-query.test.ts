@@ -12,7 +12,7 @@ import { billMatcher, type BillCriteria, type MatchContext } from '../src/domain
 import { addDays } from '../src/domain/dates.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { outstandingBillPage, outstandingBillTotals } from '../src/store/bill-query.js';
-import { billRow, comparePaymentOrder, type OutstandingBill } from '../src/store/bills.js';
+import { billRow, comparePaymentOrder, toOutstandingBill, type OutstandingBill } from '../src/store/bills.js';
 import type { Store } from '../src/store/db.js';
 import { describeEachDialect } from './helpers/store.js';
 
@@ -59,24 +59,9 @@ function randomCriteria(rng: Random): BillCriteria {
   return c;
 }
 
-const asOutstanding = (r: ReturnType<typeof billRow>): OutstandingBill => ({
-  id: r.id,
-  kind: r.kind,
-  supplier: r.supplier,
-  invoiceNumber: r.invoice_number,
-  date: r.date,
-  dueDate: r.due_date,
-  scheduledDate: r.scheduled_date || null,
-  tags: r.tags,
-  currency: r.currency,
-  originalAmount: r.original_amount,
-  amountDue: r.amount_due,
-  latestNote: r.latest_note,
-});
-
 const rng = new Random('bill-query');
 const rows = randomBills(rng, ORG, 300);
-const expectedAll = rows.filter((r) => r.amount_due > 0).map(asOutstanding).sort(comparePaymentOrder);
+const expectedAll = rows.filter((r) => r.amount_due > 0).map(toOutstandingBill).sort(comparePaymentOrder);
 
 async function setup(store: Store): Promise<void> {
   await provisionOrganisation(store.db, { id: ORG, name: 'Bill Query Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });

@@ -8,7 +8,7 @@
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { supplierKey, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
 import { addDays, isValidDate } from '../domain/dates.js';
-import type { OutstandingBill } from './bills.js';
+import { OUTSTANDING_BILL_COLUMNS, toOutstandingBill, type OutstandingBill } from './bills.js';
 import type { Database } from './schema.js';
 
 type Bills = ExpressionBuilder<Database, 'bills'>;
@@ -76,7 +76,7 @@ export async function outstandingBillPage(
   const [rows, totals] = await Promise.all([
     outstanding(db, organisationId)
       .where(where)
-      .select(['id', 'kind', 'supplier', 'invoice_number', 'date', 'due_date', 'scheduled_date', 'tags', 'currency', 'original_amount', 'amount_due', 'latest_note'])
+      .select(OUTSTANDING_BILL_COLUMNS)
       // byte order in both databases (migration 012 makes "binary" on PostgreSQL), as the index has it
       .orderBy('due_date')
       .orderBy(sql`supplier_key collate "binary"`)
@@ -91,20 +91,7 @@ export async function outstandingBillPage(
       .executeTakeFirstOrThrow(),
   ]);
   return {
-    bills: rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      supplier: r.supplier,
-      invoiceNumber: r.invoice_number,
-      date: r.date,
-      dueDate: r.due_date,
-      scheduledDate: r.scheduled_date || null,
-      tags: r.tags,
-      currency: r.currency,
-      originalAmount: Number(r.original_amount),
-      amountDue: Number(r.amount_due),
-      latestNote: r.latest_note || null,
-    })),
+    bills: rows.map(toOutstandingBill),
     count: Number(totals.count),
     amountDue: Number(totals.amount_due ?? 0),
   };

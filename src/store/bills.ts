@@ -43,44 +43,46 @@ export function comparePaymentOrder(a: OutstandingBill, b: OutstandingBill): num
   );
 }
 
+/** The columns of a bill to pay that an answer shows. */
+export const OUTSTANDING_BILL_COLUMNS = [
+  'id',
+  'kind',
+  'supplier',
+  'invoice_number',
+  'date',
+  'due_date',
+  'scheduled_date',
+  'tags',
+  'currency',
+  'original_amount',
+  'amount_due',
+  'latest_note',
+] as const;
+
+type OutstandingBillColumns = Pick<BillRow, (typeof OUTSTANDING_BILL_COLUMNS)[number]>;
+
+export function toOutstandingBill(r: OutstandingBillColumns): OutstandingBill {
+  return {
+    id: r.id,
+    kind: r.kind,
+    supplier: r.supplier,
+    invoiceNumber: r.invoice_number,
+    date: r.date,
+    dueDate: r.due_date,
+    // an empty text is "not scheduled" as much as null is
+    scheduledDate: r.scheduled_date || null,
+    tags: r.tags,
+    currency: r.currency,
+    originalAmount: Number(r.original_amount),
+    amountDue: Number(r.amount_due),
+    latestNote: r.latest_note || null,
+  };
+}
+
 /** Every bill and expense claim with something still to pay (amount_due > 0), in payment order. */
 export async function listOutstandingBills(db: Kysely<Database>, organisationId: string): Promise<OutstandingBill[]> {
-  const rows = await db
-    .selectFrom('bills')
-    .select([
-      'id',
-      'kind',
-      'supplier',
-      'invoice_number',
-      'date',
-      'due_date',
-      'scheduled_date',
-      'tags',
-      'currency',
-      'original_amount',
-      'amount_due',
-      'latest_note',
-    ])
-    .where('organisation_id', '=', organisationId)
-    .where('amount_due', '>', 0)
-    .execute();
-  return rows
-    .map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      supplier: r.supplier,
-      invoiceNumber: r.invoice_number,
-      date: r.date,
-      dueDate: r.due_date,
-      // an empty text is "not scheduled" as much as null is
-      scheduledDate: r.scheduled_date || null,
-      tags: r.tags,
-      currency: r.currency,
-      originalAmount: Number(r.original_amount),
-      amountDue: Number(r.amount_due),
-      latestNote: r.latest_note || null,
-    }))
-    .sort(comparePaymentOrder);
+  const rows = await db.selectFrom('bills').select(OUTSTANDING_BILL_COLUMNS).where('organisation_id', '=', organisationId).where('amount_due', '>', 0).execute();
+  return rows.map(toOutstandingBill).sort(comparePaymentOrder);
 }
 
 /** The organisation's saved filters in their display order, criteria checked. */
