@@ -176,14 +176,17 @@ export const ledgerAccountTransactions = defineOperation({
     const notes: string[] = [];
     if (accounts.length > 1) notes.push(`Includes ${accounts.length - 1} sub-account(s) of ${account.fullName}.`);
 
+    // the account's whole movement (below) does not depend on the list: read alongside it
+    const ownRead = ctx.accounting.accountTotals([{ from: period.from, to: period.to }], query.accountIds);
+    ownRead.catch(() => {}); // awaited below; a failure there, not as an unhandled rejection if the list fails first
     let total: number;
     let count: number;
     let groups = null;
     let transactions = null;
     let truncated: boolean;
     if (groupBy === 'none') {
-      ({ amount: total, count } = sumGroups(await ctx.accounting.lineTotals(query, 'none')));
-      const lines = await ctx.accounting.lines(query, limit);
+      const [totals, lines] = await Promise.all([ctx.accounting.lineTotals(query, 'none'), ctx.accounting.lines(query, limit)]);
+      ({ amount: total, count } = sumGroups(totals));
       transactions = await present(lines);
       truncated = count > lines.length;
       if (truncated) notes.push(`Showing the newest ${lines.length} of ${count} lines; total and count cover all of them.`);
@@ -207,7 +210,7 @@ export const ledgerAccountTransactions = defineOperation({
 
     // the account's whole movement, so a list of purchase-side lines is never read as the account's
     // activity: on Sales or VAT it is mostly invoices and journals, which the list leaves out
-    const own = await ctx.accounting.accountTotals([{ from: period.from, to: period.to }], query.accountIds);
+    const own = await ownRead;
     let accountingTotal = 0;
     for (const amounts of own.values()) accountingTotal += amounts[0]!;
     const otherQuery: LineQuery = { ...query, types: OTHER_TYPES };

@@ -268,10 +268,12 @@ export async function sumBeyond(db: Kysely<Database>, organisationId: string, ac
     .select(sql<number | string | null>`sum(amount)`.as('amount'))
     .where('organisation_id', '=', organisationId)
     .where('bank_account_id', '=', accountId)
+    // the row's own date bounds the range as well as the (date, id) comparison: PostgreSQL's planner
+    // cannot size a row comparison and, without the bound, read the whole table (55 ms, seen in the bench)
     .where((eb) =>
       anchor.kind === 'forward'
-        ? eb.and([eb('date', '>=', anchor.from), eb(eb.refTuple('date', 'id'), '<', eb.tuple(anchor.through.date, anchor.through.id))])
-        : eb.and([eb('date', '<=', anchor.to), eb(eb.refTuple('date', 'id'), '>', eb.tuple(anchor.since.date, anchor.since.id))]),
+        ? eb.and([eb('date', '>=', anchor.from), eb('date', '<=', anchor.through.date), eb(eb.refTuple('date', 'id'), '<', eb.tuple(anchor.through.date, anchor.through.id))])
+        : eb.and([eb('date', '>=', anchor.since.date), eb('date', '<=', anchor.to), eb(eb.refTuple('date', 'id'), '>', eb.tuple(anchor.since.date, anchor.since.id))]),
     )
     .executeTakeFirstOrThrow();
   return Number(row.amount ?? 0);
