@@ -9,6 +9,14 @@ import { ConnectionKeys } from './connection-keys.js';
 
 export type Vendor = 'xero' | 'quickbooks';
 export const VENDORS: readonly Vendor[] = ['xero', 'quickbooks'];
+
+/**
+ * One company at a vendor, `<vendor>:<tenant or realm id>`: what a mirror is a copy of (a copy of
+ * another company is cleared) and what a call budget is counted for.
+ */
+export function companyKey(vendor: Vendor, tenantId: string): string {
+  return `${vendor}:${tenantId}`;
+}
 export const VENDOR_NAMES: Record<Vendor, string> = { xero: 'Xero', quickbooks: 'QuickBooks' };
 
 export interface VendorClient {

@@ -13,7 +13,7 @@ import { XeroAccounting } from '../xero/reader.js';
 import { DEFAULT_MIRROR_MAX_AGE_MS } from '../mirror/mirror.js';
 import { accessTokenFor, getConnection } from './tokens.js';
 import { AccountingSystemError } from '../types.js';
-import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
+import { companyKey, VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 
 export function connectedAccounting(db: Kysely<Database>, settings: AccountingConnectionSettings, organisation: { id: string; home_currency: string }, vendor: Vendor): AccountingSystem {
   const fetchImpl = settings.fetch ?? fetch;
@@ -32,11 +32,11 @@ export function connectedAccounting(db: Kysely<Database>, settings: AccountingCo
     // the token in the settings is a placeholder: `authorised` replaces it on every request, after
     // the call has its place in the connection's budget (src/accounting/call-budget.ts)
     return vendor === 'xero'
-      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, `xero:${row.tenant_id}`, XERO_LIMITS), place)
+      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, companyKey('xero', row.tenant_id), XERO_LIMITS), place)
       : new QuickBooksAccounting(
           { realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
           organisation.home_currency,
-          budgetedFetch(authorised, `quickbooks:${row.tenant_id}`, QUICKBOOKS_LIMITS),
+          budgetedFetch(authorised, companyKey('quickbooks', row.tenant_id), QUICKBOOKS_LIMITS),
           place,
         );
   };

@@ -6,6 +6,7 @@
  * and answers at most 1,000 records of an entity: a mirror older than that, or a CDC answer that is
  * full, is read again whole (what is no longer there is then deleted).
  */
+import { companyKey } from '../../domain/accounting-vendors.js';
 import type { Contact } from '../types.js';
 import type { MirrorSource, MirrorWriter } from '../mirror/mirror.js';
 import type { QuickBooksClient } from './client.js';
@@ -55,7 +56,7 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
     private readonly pageSize: number,
     realmId: string,
   ) {
-    this.company = `quickbooks:${realmId}`;
+    this.company = companyKey('quickbooks', realmId);
   }
 
   /** Every record of an entity (inactive names too), STARTPOSITION by STARTPOSITION until a short page. */

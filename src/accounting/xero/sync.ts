@@ -7,6 +7,7 @@
  * one). Each page of journals is written with the transactions it touches, and its journal number
  * saved, so a first copy of a large book cut short resumes where it stopped.
  */
+import { companyKey } from '../../domain/accounting-vendors.js';
 import type { Contact } from '../types.js';
 import type { MirrorSource, MirrorWriter } from '../mirror/mirror.js';
 import type { XeroClient } from './client.js';
@@ -38,7 +39,7 @@ export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
     private readonly homeCurrency: string,
     tenantId: string,
   ) {
-    this.company = `xero:${tenantId}`;
+    this.company = companyKey('xero', tenantId);
   }
 
   async pass(state: Partial<XeroMirrorState>, w: MirrorWriter): Promise<XeroMirrorState> {

@@ -7,6 +7,13 @@ import { settingsPage, signedInPage, type Viewer } from './chrome.js';
 
 const SYSTEM_NAMES: Record<string, string> = { builtin: "Ledgerline's own ledger", gnucash: 'GnuCash', xero: 'Xero', quickbooks: 'QuickBooks Online' };
 
+/** A maximum age as words: "a minute", "5 minutes", "30 seconds". */
+function ageText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60 || seconds % 60 !== 0) return seconds === 1 ? 'a second' : `${seconds} seconds`;
+  return seconds === 60 ? 'a minute' : `${seconds / 60} minutes`;
+}
+
 export function accountingPage(
   v: Viewer,
   org: { id: string; name: string },
@@ -15,7 +22,7 @@ export function accountingPage(
     connection: AccountingConnectionRow | undefined;
     configured: Vendor[];
     /** the connection's local copy (src/accounting/mirror/), when one was started */
-    mirror?: { complete: boolean; syncedAt: string | null } | undefined;
+    mirror?: { complete: boolean; syncedAt: string | null; maxAgeMs: number } | undefined;
   },
   options: { notice?: string; error?: string } = {},
 ): string {
@@ -47,7 +54,7 @@ ${
         !state.mirror
           ? html`Ledgerline keeps a copy of the books and makes it at the first call that reads them.`
           : state.mirror.complete && state.mirror.syncedAt
-            ? html`Ledgerline answers from its copy of the books, last brought up to date ${formatInstant(state.mirror.syncedAt)}; a call asks ${vendorName} what changed when the copy is older than a minute.`
+            ? html`Ledgerline answers from its copy of the books, last brought up to date ${formatInstant(state.mirror.syncedAt)}; a call asks ${vendorName} what changed when the copy is older than ${ageText(state.mirror.maxAgeMs)}.`
             : html`Ledgerline is making its first copy of the books from ${vendorName}; calls answer once it is whole.`
       }</p>`
     : html`<p class="muted">${org.name} is not connected to Xero or QuickBooks.</p>`

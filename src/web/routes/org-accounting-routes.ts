@@ -12,10 +12,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { connectOrganisation, dropConnection, dropRequest, findRequest, startRequest, updateRequest } from '../../accounting/connections/requests.js';
 import { deleteConnection, getConnection } from '../../accounting/connections/tokens.js';
-import { forgetMirror } from '../../accounting/mirror/mirror.js';
+import { DEFAULT_MIRROR_MAX_AGE_MS, forgetMirror } from '../../accounting/mirror/mirror.js';
 import { getMirror } from '../../accounting/mirror/store.js';
 import { GrantRefused, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
-import { VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
+import { companyKey, VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { html } from '../html.js';
@@ -50,7 +50,10 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     const connection = await getConnection(db, a.org.id);
     const copy = await getMirror(db, a.org.id);
     // a copy of another company (before a reconnect) is not this connection's
-    const mirror = copy && connection && copy.vendor === `${connection.vendor}:${connection.tenant_id}` ? { complete: copy.complete === 1, syncedAt: copy.synced_at } : undefined;
+    const mirror =
+      copy && connection && copy.vendor === companyKey(connection.vendor as Vendor, connection.tenant_id)
+        ? { complete: copy.complete === 1, syncedAt: copy.synced_at, maxAgeMs: settings()?.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS }
+        : undefined;
     return sendPage(reply, accountingPage(a.viewer, a.org, { system: row!.accounting_system, connection, configured: configured(), mirror }, noticeFrom(request, NOTICES)));
   });
 
