@@ -8,8 +8,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
-import type BetterSqlite3 from 'better-sqlite3';
-import { STATEMENT_CACHE_SIZE } from './sqlite-tuning.js';
+import type { SqliteDatabase as SqliteDatabaseForKysely } from 'kysely';
+import { withStatementCache } from './sqlite-tuning.js';
 
 export interface ReadRequest {
   id: number;
@@ -23,30 +23,16 @@ export type ReadAnswer = { id: number; rows: unknown[] } | { id: number; error: 
 
 const { path } = workerData as { path: string };
 
-interface Connection {
-  database: BetterSqlite3.Database;
-  statements: Map<string, BetterSqlite3.Statement>;
-}
+/** a reader's connections by number, each behind the service's statement cache (sqlite-tuning.ts) */
+const connections = new Map<number, SqliteDatabaseForKysely>();
 
-const connections = new Map<number, Connection>();
-
-function connection(n: number): Connection {
+function connection(n: number): SqliteDatabaseForKysely {
   let found = connections.get(n);
   if (!found) {
     const database = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
     database.pragma('busy_timeout = 5000');
-    found = { database, statements: new Map() };
+    found = withStatementCache(database);
     connections.set(n, found);
-  }
-  return found;
-}
-
-function statement(c: Connection, sql: string): BetterSqlite3.Statement {
-  let found = c.statements.get(sql);
-  if (!found) {
-    found = c.database.prepare(sql);
-    c.statements.set(sql, found);
-    if (c.statements.size > STATEMENT_CACHE_SIZE) c.statements.delete(c.statements.keys().next().value!);
   }
   return found;
 }
@@ -54,7 +40,7 @@ function statement(c: Connection, sql: string): BetterSqlite3.Statement {
 parentPort!.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;
   try {
-    const found = statement(connection(request.connection), request.sql);
+    const found = connection(request.connection).prepare(request.sql);
     // begin, commit and rollback of a pinned transaction return no rows
     if (found.reader) answer = { id: request.id, rows: found.all(request.parameters as unknown[]) };
     else {
