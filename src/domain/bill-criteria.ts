@@ -70,10 +70,15 @@ export function stringifyBillCriteria(criteria: BillCriteria): string {
   return JSON.stringify(billCriteriaSchema.parse(criteria));
 }
 
+/** How one tag is compared: trimmed and lower-cased, on a bill and in the criteria alike. */
+export function tagKey(tag: string): string {
+  return tag.trim().toLowerCase();
+}
+
 export function splitTags(tags: string): string[] {
   return tags
     .split(',')
-    .map((t) => t.trim().toLowerCase())
+    .map(tagKey)
     .filter((t) => t !== '');
 }
 
@@ -106,7 +111,7 @@ export function billMatcher(criteria: BillCriteria, ctx: MatchContext): (bill: B
   if (!isValidDate(ctx.today)) throw new RangeError(`today is not a yyyy-MM-dd date: ${ctx.today}`);
   const today = ctx.today;
   const kinds = criteria.kinds;
-  const tags = criteria.tagsAny ? new Set(criteria.tagsAny.map((t) => t.trim().toLowerCase())) : undefined;
+  const tags = criteria.tagsAny ? new Set(criteria.tagsAny.map(tagKey)) : undefined;
   const suppliers = criteria.suppliers?.map(supplierKey);
   const last = criteria.dueWithinDays !== undefined ? addDays(today, criteria.dueWithinDays) : undefined;
   return (bill) => {

@@ -6,7 +6,7 @@
  * every outstanding one.
  */
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { supplierKey, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
+import { supplierKey, tagKey, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
 import { addDays, isValidDate } from '../domain/dates.js';
 import { OUTSTANDING_BILL_COLUMNS, toOutstandingBill, type OutstandingBill } from './bills.js';
 import type { Database } from './schema.js';
@@ -30,7 +30,7 @@ export function criteriaCondition(eb: Bills, criteria: BillCriteria, match: Matc
   if (criteria.tagsAny) {
     // tags_key is ",a,b,": a tag is there when ",tag," is. A bill's tags are split at commas, so a
     // wanted tag with a comma in it is no tag any bill has
-    const tags = criteria.tagsAny.map((t) => t.trim().toLowerCase()).filter((t) => !t.includes(','));
+    const tags = criteria.tagsAny.map(tagKey).filter((t) => !t.includes(','));
     terms.push(tags.length ? eb.or(tags.map((t) => sql<SqlBool>`tags_key like ${`%,${likeLiteral(t)},%`} escape '\\'`)) : NEVER);
   }
   if (criteria.suppliers) terms.push(eb('supplier_key', 'in', criteria.suppliers.map(supplierKey)));

@@ -38,16 +38,23 @@ export async function runningBalances(
       const opening = s.openingAmount;
       const closing = s.openingAmount + s.inAmount - s.outAmount;
       const ids = accountRows.map((r) => r.id);
-      // a newest-first page sits near the period's end, an oldest-first page near its start
-      const anchor: RunningAnchor =
-        order === 'newest'
-          ? { kind: 'backward', to: period.to, since: edgeRow(accountRows, 'first') }
-          : { kind: 'forward', from: period.from, through: edgeRow(accountRows, 'last') };
-      const partial = unfiltered ? await walk(db, organisationId, accountId, accountRows, order, period) : await runningSums(db, organisationId, accountId, ids, anchor);
+      // a newest-first page sits near the period's end and counts back from it, an oldest-first
+      // page near its start and counts forward (the window reads from the page's far row to the edge)
+      const partial = unfiltered
+        ? await walk(db, organisationId, accountId, accountRows, order, period)
+        : await runningSums(
+            db,
+            organisationId,
+            accountId,
+            ids,
+            order === 'newest'
+              ? { kind: 'backward', to: period.to, since: edgeRow(accountRows, 'first') }
+              : { kind: 'forward', from: period.from, through: edgeRow(accountRows, 'last') },
+          );
       for (const id of ids) {
         const value = partial.get(id);
         if (value === undefined) throw new Error(`running sum missing for bank transaction ${id}`);
-        balances.set(id, anchor.kind === 'forward' ? opening + value : closing - value);
+        balances.set(id, order === 'oldest' ? opening + value : closing - value);
       }
     }),
   );
