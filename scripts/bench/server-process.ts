@@ -10,8 +10,7 @@ import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/http/app.js';
-import { defaultRateLimits } from '../../src/config.js';
-import { defaultSqliteReadWorkers } from '../../src/config.js';
+import { defaultRateLimits, defaultSqliteReadWorkers } from '../../src/config.js';
 import { openStore } from '../../src/store/db.js';
 
 export interface ServerSettings {

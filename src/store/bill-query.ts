@@ -8,7 +8,7 @@
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { supplierKey, tagKey, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
 import { addDays, isValidDate } from '../domain/dates.js';
-import { OUTSTANDING_BILL_COLUMNS, toOutstandingBill, type OutstandingBill } from './bills.js';
+import { OUTSTANDING, OUTSTANDING_BILL_COLUMNS, toOutstandingBill, type OutstandingBill } from './bills.js';
 import type { Database } from './schema.js';
 
 type Bills = ExpressionBuilder<Database, 'bills'>;
@@ -44,9 +44,6 @@ export function criteriaCondition(eb: Bills, criteria: BillCriteria, match: Matc
   if (criteria.minAmountDue !== undefined) terms.push(eb('amount_due', '>=', criteria.minAmountDue));
   return terms.length === 0 ? ALWAYS : eb.and(terms);
 }
-
-/** `amount_due > 0` as written in the partial index's own condition (migration 012): a bound 0 would not let the planner use it */
-const OUTSTANDING = sql<SqlBool>`amount_due > 0`;
 
 function outstanding(db: Kysely<Database>, organisationId: string) {
   return db.selectFrom('bills').where('organisation_id', '=', organisationId).where(OUTSTANDING);
