@@ -9,17 +9,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { provisionOrganisation } from '../src/provision.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
+import type { Database } from '../src/store/schema.js';
 
 const ORG = 'org_read_pool';
 
 describe('SQLite read pool', () => {
   let dir: string;
   let store: Store;
-  const contacts = async () => Number((await store.db.selectFrom('acct_contacts').select(sql<number>`count(*)`.as('n')).where('organisation_id', '=', ORG).executeTakeFirstOrThrow()).n);
+  const contacts = async (db: Kysely<Database> = store.db) => Number((await db.selectFrom('acct_contacts').select(sql<number>`count(*)`.as('n')).where('organisation_id', '=', ORG).executeTakeFirstOrThrow()).n);
   let next = 0;
   const addContact = (db = store.db) => db.insertInto('acct_contacts').values({ id: `ct_pool_${next++}`, organisation_id: ORG, name: `Contact ${next}`, kind: 'supplier' }).execute();
 
@@ -55,12 +56,12 @@ describe('SQLite read pool', () => {
       .transaction()
       .setAccessMode('read only')
       .execute(async (trx) => {
-        const first = Number((await trx.selectFrom('acct_contacts').select(sql<number>`count(*)`.as('n')).where('organisation_id', '=', ORG).executeTakeFirstOrThrow()).n);
+        const first = await contacts(trx);
         // on the single connection this write would wait for the transaction: a deadlock
         const write = addContact();
         const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the write waited for the read-only transaction')), 3000).unref());
         await Promise.race([write, timeout]);
-        const second = Number((await trx.selectFrom('acct_contacts').select(sql<number>`count(*)`.as('n')).where('organisation_id', '=', ORG).executeTakeFirstOrThrow()).n);
+        const second = await contacts(trx);
         return { first, second, outside: await contacts() };
       });
     assert.equal(inside.first, start);
@@ -73,7 +74,7 @@ describe('SQLite read pool', () => {
     const start = await contacts();
     await store.db.transaction().execute(async (trx) => {
       await addContact(trx);
-      assert.equal(Number((await trx.selectFrom('acct_contacts').select(sql<number>`count(*)`.as('n')).where('organisation_id', '=', ORG).executeTakeFirstOrThrow()).n), start + 1);
+      assert.equal(await contacts(trx), start + 1);
     });
     await assert.rejects(
       store.db.transaction().execute(async (trx) => {
