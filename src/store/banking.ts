@@ -5,6 +5,7 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { withBankTotals } from './bank-totals.js';
+import { dialectOf } from './dialect.js';
 import { getDocuments, listCodedLines } from './documents.js';
 import type { BankAccountRow, BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
 
@@ -176,6 +177,11 @@ export async function transactionPage(
   offset: number,
 ): Promise<PageTransaction[]> {
   if (filter.accountIds !== null && filter.accountIds.length === 0) return [];
+  return transactionPageQuery(db, filter, order, limit, offset).execute();
+}
+
+/** transactionPage's statement (accountIds not empty), for its plan to be looked at. */
+export function transactionPageQuery(db: Kysely<Database>, filter: TransactionFilter, order: 'newest' | 'oldest', limit: number, offset: number) {
   const direction = order === 'newest' ? 'desc' : 'asc';
   let query = db
     .selectFrom('bank_transactions as t')
@@ -191,23 +197,25 @@ export async function transactionPage(
   if (filter.amountMax !== null) query = query.where(sql<SqlBool>`${size} <= ${filter.amountMax}`);
   if (filter.search !== null) {
     const pattern = containsPattern(filter.search);
-    // the linked document's supplier is looked up by id for the rows the page walks through, newest
-    // first until it is full: a list of every matching supplier first would read every document
+    const supplierMatches = db
+      .selectFrom('documents as d')
+      .where('d.organisation_id', '=', filter.organisationId)
+      .where(sql<SqlBool>`lower(${sql.ref('d.supplier')}) like ${pattern} escape '\\'`);
     query = query.where((eb) =>
       eb.or([
         sql<SqlBool>`lower(${eb.ref('t.description')}) like ${pattern} escape '\\'`,
-        eb.exists(
-          eb
-            .selectFrom('documents as d')
-            .select(sql.lit(1).as('one'))
-            .where('d.organisation_id', '=', filter.organisationId)
-            .whereRef('d.id', '=', 't.document_id')
-            .where(sql<SqlBool>`lower(${sql.ref('d.supplier')}) like ${pattern} escape '\\'`),
-        ),
+        dialectOf(db) === 'postgres'
+          ? // the matching documents' ids as one array (trigram-indexed, migration 013), so the
+            // planner may combine both sides' indexes when the term is rare, or walk the dates
+            // newest first and test each row against the array when it is common
+            sql<SqlBool>`${eb.ref('t.document_id')} = any(array(${supplierMatches.select('d.id')}))`
+          : // SQLite: the supplier looked up by id for the rows the page walks through, newest first
+            // until it is full (a list of every matching document first would read every document)
+            eb.exists(supplierMatches.select(sql.lit(1).as('one')).where(sql<SqlBool>`${sql.ref('d.id')} = ${eb.ref('t.document_id')}`)),
       ]),
     );
   }
-  return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(limit).offset(offset).execute();
+  return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(limit).offset(offset);
 }
 
 /**

@@ -12,6 +12,7 @@ import * as m009 from './migrations/009-write-operations.js';
 import * as m010 from './migrations/010-accounting-connections.js';
 import * as m011 from './migrations/011-accounting-mirrors.js';
 import * as m012 from './migrations/012-bill-order.js';
+import * as m013 from './migrations/013-text-search.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -27,6 +28,7 @@ const MIGRATIONS = {
   '010-accounting-connections': m010,
   '011-accounting-mirrors': m011,
   '012-bill-order': m012,
+  '013-text-search': m013,
 } as const;
 
 class StaticProvider implements MigrationProvider {
