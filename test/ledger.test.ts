@@ -53,6 +53,41 @@ describeEachDialect(
       assert.equal(r.transactions.find((t: any) => t.type === 'card_charge').document, null);
     });
 
+    it("a line's published document carries its coded lines in order, and a document without lines carries none", async () => {
+      const db = store().db;
+      const before = await ledger({ account: '6010', ...AUG_NOV });
+      const charge = before.transactions.find((t: any) => t.type === 'card_charge').accountingSystemId;
+      await db
+        .insertInto('document_coded_lines')
+        .values({
+          id: 'dcl_0', document_id: 'doc_acme', organisation_id: books.org.id, line_no: 2, description: 'Setup fee', account_id: books.ids.software,
+          account_name: 'Office:Software', tax_code_id: null, class: null, customer: null, quantity: '2', subtotal: 500, tax: 100, total: 600,
+        })
+        .execute();
+      await db
+        .insertInto('documents')
+        .values({
+          id: 'doc_receipt', organisation_id: books.org.id, number: 'R-1', type: 'receipt', supplier: 'Acme Software', date: '2026-09-02', due_date: null,
+          currency: 'GBP', subtotal: 3_000, tax: 0, total: 3_000, accounting_transaction_id: charge, published_at: '2026-09-03T09:00:00.000Z', created_at: '2026-09-03T09:00:00.000Z',
+        })
+        .execute();
+      try {
+        const r = await ledger({ account: '6010', ...AUG_NOV });
+        assert.deepEqual(
+          r.transactions.find((t: any) => t.type === 'bill').document.lines.map((l: any) => [l.description, l.quantity, l.total]),
+          [
+            ['Design suite seat', 1, 120],
+            ['Setup fee', 2, 6],
+          ],
+        );
+        const receipt = r.transactions.find((t: any) => t.type === 'card_charge').document;
+        assert.deepEqual([receipt.id, receipt.total, receipt.lines], ['doc_receipt', 30, []]);
+      } finally {
+        await db.deleteFrom('document_coded_lines').where('id', '=', 'dcl_0').execute();
+        await db.deleteFrom('documents').where('id', '=', 'doc_receipt').execute();
+      }
+    });
+
     it('keeps totals exact when limit cuts the list', async () => {
       const r = await ledger({ account: 'Office', ...AUG_NOV, limit: '2' }, true);
       assert.equal(r.transactions.length, 2);

@@ -4,11 +4,11 @@
  * key. Over a year of the busiest account that is a few hundred aggregate rows instead of tens of
  * thousands of lines; the three months up to today read about a month of lines.
  */
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import type { Database } from '../../store/schema.js';
 import type { LineQuery } from '../types.js';
-import { withAggregates } from './line-aggregates.js';
+import { withAggregates, type AggregatesDatabase } from './line-aggregates.js';
 import { splitRange } from './range-totals.js';
 
 /**
@@ -66,11 +66,13 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
     }
   };
 
-  // the whole months and each partial month are separate reads: sent together, not one after another
-  const reads: Promise<{ key: string; amount: number | string | null; count: number | string | null }[]>[] = [];
+  // the whole months and each partial month: one statement, their parts joined by union all
+  type Part = SelectQueryBuilder<AggregatesDatabase, any, { key: string; amount: number | string | null; count: number | string | null }>;
+  const adb = withAggregates(db);
+  const parts: Part[] = [];
   if (months) {
     const key = KEY.months[groupBy];
-    let q = withAggregates(db)
+    let q = adb
       .selectFrom('acct_month_line_totals')
       .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(count)`.as('count')])
       .where('organisation_id', '=', organisationId)
@@ -79,7 +81,7 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
       .where('type', 'in', [...query.types]);
     if (months.from !== null) q = q.where('month', '>=', months.from);
     if (keys) q = q.where('contact_key', 'in', keys);
-    reads.push((groupBy === 'none' ? q : q.groupBy(key)).execute());
+    parts.push(groupBy === 'none' ? q : q.groupBy(key));
   }
 
   for (const [from, to] of days) {
@@ -89,9 +91,10 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
       sql<number>`sum(amount)`.as('amount'),
       sql<number>`count(*)`.as('count'),
     ]);
-    reads.push((groupBy === 'none' ? q : q.groupBy(key)).execute());
+    // the same columns as the months' part; only the database type the builder carries differs
+    parts.push((groupBy === 'none' ? q : q.groupBy(key)) as unknown as Part);
   }
-  for (const rows of await Promise.all(reads)) add(rows);
+  if (parts.length) add(await parts.reduce((all, part) => all.unionAll(part)).execute());
 
   return [...groups].filter(([, g]) => g.count > 0).map(([key, g]) => ({ key, amount: g.amount, count: g.count }));
 }

@@ -1,7 +1,6 @@
 /** The service documents that were published as given accounting transactions, with their coded lines. */
 import type { Kysely } from 'kysely';
 import { toMajor } from '../../domain/money.js';
-import { listCodedLines } from '../../store/documents.js';
 import type { Database } from '../../store/schema.js';
 
 export interface PublishedDocument {
@@ -22,42 +21,49 @@ export async function publishedDocuments(
 ): Promise<Map<string, PublishedDocument>> {
   const result = new Map<string, PublishedDocument>();
   if (transactionIds.length === 0) return result;
-  const docs = await db
-    .selectFrom('documents')
-    .select(['id', 'number', 'type', 'supplier', 'date', 'currency', 'total', 'accounting_transaction_id'])
-    .where('organisation_id', '=', organisationId)
-    .where('accounting_transaction_id', 'in', [...new Set(transactionIds)])
+  // the documents and their coded lines in one statement: a document without lines comes back once, its line columns null
+  const rows = await db
+    .selectFrom('documents as d')
+    .leftJoin('document_coded_lines as l', (join) => join.onRef('l.document_id', '=', 'd.id').onRef('l.organisation_id', '=', 'd.organisation_id'))
+    .select([
+      'd.id',
+      'd.number',
+      'd.type',
+      'd.supplier',
+      'd.date',
+      'd.currency',
+      'd.total',
+      'd.accounting_transaction_id',
+      'l.line_no',
+      'l.description',
+      'l.account_name',
+      'l.quantity',
+      'l.subtotal',
+      'l.tax',
+      'l.total as line_total',
+    ])
+    .where('d.organisation_id', '=', organisationId)
+    .where('d.accounting_transaction_id', 'in', [...new Set(transactionIds)])
+    // not by document: that order would walk every document of the organisation (documents_org_id)
+    .orderBy('l.line_no')
+    .orderBy('l.id')
     .execute();
-  if (docs.length === 0) return result;
-  const lines = await listCodedLines(
-    db,
-    organisationId,
-    docs.map((d) => d.id),
-  );
-  const byDoc = new Map<string, PublishedDocument>();
-  for (const d of docs) {
-    const doc: PublishedDocument = {
-      id: d.id,
-      number: d.number,
-      type: d.type,
-      supplier: d.supplier,
-      date: d.date,
-      currency: d.currency,
-      total: toMajor(Number(d.total), d.currency),
-      lines: [],
-    };
-    byDoc.set(d.id, doc);
-    result.set(d.accounting_transaction_id!, doc);
-  }
-  for (const l of lines) {
-    const doc = byDoc.get(l.document_id)!;
+  const byId = new Map<string, PublishedDocument>();
+  for (const r of rows) {
+    let doc = byId.get(r.id);
+    if (!doc) {
+      doc = { id: r.id, number: r.number, type: r.type, supplier: r.supplier, date: r.date, currency: r.currency, total: toMajor(Number(r.total), r.currency), lines: [] };
+      byId.set(r.id, doc);
+      result.set(r.accounting_transaction_id!, doc);
+    }
+    if (r.line_no === null) continue;
     doc.lines.push({
-      description: l.description,
-      account: l.account_name,
-      quantity: Number(l.quantity),
-      subtotal: toMajor(Number(l.subtotal), doc.currency),
-      tax: toMajor(Number(l.tax), doc.currency),
-      total: toMajor(Number(l.total), doc.currency),
+      description: r.description!,
+      account: r.account_name,
+      quantity: Number(r.quantity),
+      subtotal: toMajor(Number(r.subtotal), doc.currency),
+      tax: toMajor(Number(r.tax), doc.currency),
+      total: toMajor(Number(r.line_total), doc.currency),
     });
   }
   return result;
