@@ -15,7 +15,7 @@
  * for the same key share one computation; failures are never kept.
  */
 import { promisify } from 'node:util';
-import { constants, gzip, type ZlibOptions } from 'node:zlib';
+import { constants, gzip, gzipSync, type ZlibOptions } from 'node:zlib';
 
 // the JSON text of kept answers (and its compressed form, once asked for), found from the answer
 // itself, so transports never serialise or compress it again
@@ -36,7 +36,14 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
   // an answer compressed once and thrown away is compressed fast (on the bench's answers: a quarter
   // to nine tenths of the default level's time, 2-21% more bytes); a kept one is compressed once for
   // many calls, at the default level
-  if (!text) return gzipText(json, { level: constants.Z_BEST_SPEED });
+  if (!text) {
+    // and, up to SYNC_GZIP_UP_TO, on the calling thread: handing it to zlib's thread pool costs about
+    // 100 µs of CPU a call on top (a stream, its state, the hop back), more than compressing 40 KB
+    // takes (about 90 µs), so the event loop is held no longer than the detour would cost
+    // (docs/performance.md)
+    if (json.length <= SYNC_GZIP_UP_TO) return Promise.resolve(gzipSync(json, { level: constants.Z_BEST_SPEED }));
+    return gzipText(json, { level: constants.Z_BEST_SPEED });
+  }
   if (!text.gzip) {
     const made = gzipText(json, { level: constants.Z_DEFAULT_COMPRESSION });
     text.gzip = made;
@@ -46,6 +53,9 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
 }
 
 const gzipText: (json: string, options: ZlibOptions) => Promise<Buffer> = promisify(gzip);
+
+/** The largest throwaway answer compressed on the calling thread, JSON characters (about 0.2 ms at the fastest level). */
+const SYNC_GZIP_UP_TO = 96 * 1024;
 
 export class ResultCache {
   /** answers by key, least recently used first, each with the bytes it is counted as */
