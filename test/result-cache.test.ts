@@ -56,6 +56,7 @@ const NOT_DATA = {
   acct_day_totals: 'written only with acct_lines',
   acct_month_line_totals: 'written only with acct_lines',
   bank_daily_totals: 'written only with bank_transactions',
+  bank_month_totals: 'written only with bank_transactions',
 } as const;
 
 function versionOf(store: Store, organisationId: string): Promise<string> {

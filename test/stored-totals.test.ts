@@ -43,6 +43,23 @@ async function bankTotalsMatch(store: Store): Promise<number> {
   const expected = new Map(fresh.rows.map((r) => [r.key, numbers(r)]));
   assert.equal(stored.rows.length, expected.size, 'one stored row per account and day with transactions');
   for (const r of stored.rows) assert.equal(numbers(r), expected.get(r.key), r.key);
+
+  const freshMonths = await sql<Totals & { key: string; last_date: string }>`
+    select organisation_id || '/' || bank_account_id || '/' || substr(date, 1, 7) as key,
+      sum(case when amount > 0 then amount else 0 end) as amount_in,
+      sum(case when amount < 0 then -amount else 0 end) as amount_out,
+      sum(case when home_amount > 0 then home_amount else 0 end) as home_in,
+      sum(case when home_amount < 0 then -home_amount else 0 end) as home_out,
+      count(*) as transactions,
+      sum(case when status = 'to_reconcile' then 1 else 0 end) as to_reconcile,
+      max(date) as last_date
+    from bank_transactions group by organisation_id, bank_account_id, substr(date, 1, 7)`.execute(store.db);
+  const storedMonths = await sql<Totals & { key: string; last_date: string }>`
+    select organisation_id || '/' || bank_account_id || '/' || month as key, amount_in, amount_out, home_in, home_out, transactions, to_reconcile, last_date
+    from bank_month_totals`.execute(store.db);
+  const expectedMonths = new Map(freshMonths.rows.map((r) => [r.key, `${numbers(r)},${r.last_date}`]));
+  assert.equal(storedMonths.rows.length, expectedMonths.size, 'one stored row per account and month with transactions');
+  for (const r of storedMonths.rows) assert.equal(`${numbers(r)},${r.last_date}`, expectedMonths.get(r.key), r.key);
   return stored.rows.length;
 }
 

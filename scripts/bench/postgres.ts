@@ -33,6 +33,7 @@ const TABLES = [
   'bank_account_holders',
   'bank_transactions',
   'bank_daily_totals',
+  'bank_month_totals',
   'bills',
   'bill_filters',
 ] as const;

@@ -1,9 +1,10 @@
 /**
- * Per bank account and day, the sums of its transactions (migration 004-bank-totals): what the
- * banking totals, balances and counts read instead of the account's whole history. Every writer of
- * bank_transactions calls refreshBankDailyTotals in the same database transaction as its insert,
- * and it recomputes the touched days from bank_transactions itself, so the table is always exactly
- * the aggregate of the rows, whatever was inserted, skipped or inserted twice.
+ * Per bank account and day, the sums of its transactions (migration 004-bank-totals), and per
+ * month the sums of those days (014-bank-month-totals): what the banking totals, balances and
+ * counts read instead of the account's whole history. Every writer of bank_transactions calls
+ * refreshBankDailyTotals in the same database transaction as its insert, and it recomputes the
+ * touched days from bank_transactions itself, then their months from the days, so both tables are
+ * always exactly the aggregate of the rows, whatever was inserted, skipped or inserted twice.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { chunks } from './chunks.js';
@@ -25,8 +26,16 @@ export interface BankDailyTotalRow {
   to_reconcile: number;
 }
 
+/** The month's days summed; `last_date` is the month's last day with transactions. */
+export interface BankMonthTotalRow extends Omit<BankDailyTotalRow, 'date'> {
+  /** yyyy-MM */
+  month: string;
+  last_date: string;
+}
+
 export interface BankTotalsTables {
   bank_daily_totals: BankDailyTotalRow;
+  bank_month_totals: BankMonthTotalRow;
 }
 
 export type BankTotalsDatabase = Database & BankTotalsTables;
@@ -81,6 +90,40 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
           .where('bank_account_id', '=', bankAccountId)
           .where('date', 'in', chunk)
           .groupBy(['organisation_id', 'bank_account_id', 'date']),
+      )
+      .execute();
+  }
+  const months = [...new Set(days.map((d) => d.slice(0, 7)))];
+  for (const chunk of chunks(months, DAYS_PER_STATEMENT)) {
+    await db
+      .deleteFrom('bank_month_totals')
+      .where('organisation_id', '=', organisationId)
+      .where('bank_account_id', '=', bankAccountId)
+      .where('month', 'in', chunk)
+      .execute();
+    const month = sql<string>`substr(date, 1, 7)`;
+    await db
+      .insertInto('bank_month_totals')
+      .columns(['organisation_id', 'bank_account_id', 'month', 'amount_in', 'amount_out', 'home_in', 'home_out', 'transactions', 'to_reconcile', 'last_date'])
+      .expression(
+        db
+          .selectFrom('bank_daily_totals')
+          .select((eb) => [
+            'organisation_id',
+            'bank_account_id',
+            month.as('month'),
+            eb.fn.sum<number>('amount_in').as('amount_in'),
+            eb.fn.sum<number>('amount_out').as('amount_out'),
+            eb.fn.sum<number>('home_in').as('home_in'),
+            eb.fn.sum<number>('home_out').as('home_out'),
+            eb.fn.sum<number>('transactions').as('transactions'),
+            eb.fn.sum<number>('to_reconcile').as('to_reconcile'),
+            eb.fn.max('date').as('last_date'),
+          ])
+          .where('organisation_id', '=', organisationId)
+          .where('bank_account_id', '=', bankAccountId)
+          .where(month, 'in', chunk)
+          .groupBy(['organisation_id', 'bank_account_id', month]),
       )
       .execute();
   }

@@ -34,7 +34,7 @@ export interface BankAccountStats {
 
 /**
  * Counts, last date and balance of each account, over all of its transactions: read from the
- * daily totals, so the cost follows the number of days with transactions, not of transactions.
+ * monthly totals, so the cost follows the number of months with transactions, not of transactions.
  */
 export async function bankAccountStats(
   db: Kysely<Database>,
@@ -44,12 +44,12 @@ export async function bankAccountStats(
   const stats = new Map<string, BankAccountStats>();
   if (accountIds !== null && accountIds.length === 0) return stats;
   let query = withBankTotals(db)
-    .selectFrom('bank_daily_totals')
+    .selectFrom('bank_month_totals')
     .select((eb) => [
       'bank_account_id',
       eb.fn.sum<number>('transactions').as('transactions'),
       eb.fn.sum<number>('to_reconcile').as('to_reconcile'),
-      eb.fn.max('date').as('last_date'),
+      eb.fn.max('last_date').as('last_date'),
       sql<number>`sum(amount_in - amount_out)`.as('balance'),
     ])
     .where('organisation_id', '=', organisationId)
@@ -83,9 +83,9 @@ export interface AccountPeriodSums {
 
 /**
  * Per account, the balance before `from` and the money in, out and counts within [from, to], from
- * the daily totals: one sum over the days before the period, one over the period's own days (one
- * pass with every sum conditional costs three times as much on a long history). Status, search and
- * amount filters do not apply to totals.
+ * the stored totals: one sum over the months and days before the period, one over the period's own
+ * days (one pass with every sum conditional costs three times as much on a long history). Status,
+ * search and amount filters do not apply to totals.
  */
 export async function periodSums(
   db: Kysely<Database>,
@@ -97,10 +97,19 @@ export async function periodSums(
   const sums = new Map<string, AccountPeriodSums>();
   if (accountIds !== null && accountIds.length === 0) return sums;
   const totals = withBankTotals(db);
-  let before = totals
-    .selectFrom('bank_daily_totals')
-    .select(['bank_account_id', sql<number>`sum(amount_in - amount_out)`.as('opening_amount'), sql<number>`sum(home_in - home_out)`.as('opening_home')])
+  // before the period: its whole months from the monthly totals, the days of from's month before it from the daily ones
+  const opening = [sql<number>`sum(amount_in - amount_out)`.as('opening_amount'), sql<number>`sum(home_in - home_out)`.as('opening_home')] as const;
+  let beforeMonths = totals
+    .selectFrom('bank_month_totals')
+    .select(['bank_account_id', ...opening])
     .where('organisation_id', '=', organisationId)
+    .where('month', '<', from.slice(0, 7))
+    .groupBy('bank_account_id');
+  let beforeDays = totals
+    .selectFrom('bank_daily_totals')
+    .select(['bank_account_id', ...opening])
+    .where('organisation_id', '=', organisationId)
+    .where('date', '>=', `${from.slice(0, 7)}-01`)
     .where('date', '<', from)
     .groupBy('bank_account_id');
   let within = totals
@@ -119,13 +128,17 @@ export async function periodSums(
     .where('date', '<=', to)
     .groupBy('bank_account_id');
   if (accountIds !== null) {
-    before = before.where('bank_account_id', 'in', accountIds);
+    beforeMonths = beforeMonths.where('bank_account_id', 'in', accountIds);
+    beforeDays = beforeDays.where('bank_account_id', 'in', accountIds);
     within = within.where('bank_account_id', 'in', accountIds);
   }
   const empty = (): AccountPeriodSums => ({ openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 });
   // an account is listed when it has any transaction up to `to`, as one pass over them would list it
-  for (const row of await before.execute()) {
-    sums.set(row.bank_account_id, { ...empty(), openingAmount: Number(row.opening_amount), openingHome: Number(row.opening_home) });
+  for (const row of await beforeMonths.unionAll(beforeDays).execute()) {
+    const s = sums.get(row.bank_account_id) ?? empty();
+    s.openingAmount += Number(row.opening_amount);
+    s.openingHome += Number(row.opening_home);
+    sums.set(row.bank_account_id, s);
   }
   for (const row of await within.execute()) {
     const s = sums.get(row.bank_account_id) ?? empty();

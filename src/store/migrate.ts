@@ -13,6 +13,7 @@ import * as m010 from './migrations/010-accounting-connections.js';
 import * as m011 from './migrations/011-accounting-mirrors.js';
 import * as m012 from './migrations/012-bill-order.js';
 import * as m013 from './migrations/013-text-search.js';
+import * as m014 from './migrations/014-bank-month-totals.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -29,6 +30,7 @@ const MIGRATIONS = {
   '011-accounting-mirrors': m011,
   '012-bill-order': m012,
   '013-text-search': m013,
+  '014-bank-month-totals': m014,
 } as const;
 
 class StaticProvider implements MigrationProvider {
