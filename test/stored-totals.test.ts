@@ -12,7 +12,7 @@ import { readLineTotals } from '../src/accounting/builtin/line-totals.js';
 import { readAccountTotals, splitRange } from '../src/accounting/builtin/range-totals.js';
 import { LISTED_TYPES, OTHER_TYPES, type DateRange, type LineQuery } from '../src/accounting/types.js';
 import { generateDemo, type DemoSummary } from '../src/demo/generate.js';
-import { addDays } from '../src/domain/dates.js';
+import { addDays, endOfMonth } from '../src/domain/dates.js';
 import { importStatement } from '../src/import/importer.js';
 import { Random } from '../src/demo/random.js';
 import { bankAccountStats, periodSums } from '../src/store/banking.js';
@@ -222,11 +222,14 @@ describeEachDialect(
       }
       // a whole month, a partial head, a partial tail, and a range inside one month all occur
       assert.ok(ranges.some((r) => splitRange(r).months && splitRange(r).days.length === 2));
+      // and ranges sharing no month (a P&L's comparisons), with months between them that none covers
+      const disjoint: DateRange[] = ['2025-01', '2025-02', '2025-03', '2025-05', '2025-08', '2025-09'].map((m) => ({ from: `${m}-01`, to: endOfMonth(`${m}-01`) }));
+      disjoint.push({ from: '2025-11-15', to: '2026-01-20' }, { from: '2026-03-01', to: '2026-03-10' });
       const accounts = await db.selectFrom('acct_accounts').select('id').where('organisation_id', '=', orgId).execute();
       const some = accounts.slice(0, 7).map((a) => a.id);
-      for (const subset of [undefined, some]) {
-        const totals = await readAccountTotals(db, orgId, ranges, subset);
-        for (const [index, range] of ranges.entries()) {
+      for (const [set, subset] of [[ranges, undefined], [ranges, some], [disjoint, undefined], [disjoint, some]] as const) {
+        const totals = await readAccountTotals(db, orgId, set, subset);
+        for (const [index, range] of set.entries()) {
           let q = db
             .selectFrom('acct_lines')
             .select(['account_id', sql<number>`sum(amount)`.as('amount')])

@@ -1,12 +1,13 @@
 /**
  * Account totals over many date ranges at once, for the builtin ledger's reports. Each range is
  * split into its whole months, read from acct_month_totals, and the partial months at its ends,
- * read from acct_day_totals; then ONE statement per table covers every range (a conditional sum
- * per range over the months; per account and segment of days for the partial months), so a
- * report with 12 comparisons costs two small index reads, not 26 statements or a pass over the
- * lines. Results are debit-positive home-currency minor units.
+ * read from acct_day_totals; then ONE statement per table covers every range: the ranges' edges
+ * cut the months (and the days) into disjoint segments, each summed per account by an index range
+ * and added to every range it belongs to, so a report with 12 comparisons costs two small index
+ * reads, not 26 statements or a pass over the lines. Results are debit-positive home-currency
+ * minor units.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { addDays, endOfMonth, monthKey, startOfMonth } from '../../domain/dates.js';
 import type { Database } from '../../store/schema.js';
 import type { DateRange } from '../types.js';
@@ -58,7 +59,27 @@ function segments(parts: { i: number; days: [string, string][] }[]): { from: str
   return out;
 }
 
-type Row = Record<string, unknown> & { account_id: string; hit: number };
+const nextMonth = (month: string) => monthKey(addDays(endOfMonth(`${month}-01`), 1));
+const previousMonth = (month: string) => monthKey(addDays(`${month}-01`, -1));
+
+/**
+ * The whole-month parts of every range cut at each other's edges, as segments() cuts days: from
+ * null is the beginning of the books.
+ */
+function monthSegments(parts: { i: number; from: string | null; to: string }[]): { from: string | null; to: string; ranges: number[] }[] {
+  // '' stands for the beginning: it sorts before every month
+  const edges = new Set<string>();
+  for (const p of parts) edges.add(p.from ?? '').add(nextMonth(p.to));
+  const sorted = [...edges].sort();
+  const out: { from: string | null; to: string; ranges: number[] }[] = [];
+  for (let k = 0; k + 1 < sorted.length; k++) {
+    const from = sorted[k]!;
+    const to = previousMonth(sorted[k + 1]!);
+    const ranges = parts.filter((p) => (p.from ?? '') <= from && to <= p.to).map((p) => p.i);
+    if (ranges.length) out.push({ from: from === '' ? null : from, to, ranges });
+  }
+  return out;
+}
 
 export async function readAccountTotals(
   db: Kysely<Database>,
@@ -70,32 +91,50 @@ export async function readAccountTotals(
   if (ranges.length === 0 || (accountIds && accountIds.length === 0)) return result;
   const parts = ranges.map(splitRange);
   const accounts = (column: string) => (accountIds ? sql` and ${sql.ref(column)} in (${sql.join(accountIds)})` : sql``);
-  const add = (rows: Row[], indexes: number[]) => {
-    for (const row of rows) {
+  // each segment's sum per account counts toward every range the segment belongs to; an account
+  // with no stored row in any range is not listed, as when each range was read alone
+  const collect = async (scans: RawBuilder<unknown>[], pieces: { ranges: number[] }[]) => {
+    const rows = await sql<{ account_id: string; segment: number; amount: number | string }>`${sql.join(scans, sql` union all `)}`.execute(withAggregates(db));
+    for (const row of rows.rows) {
       let amounts = result.get(row.account_id);
-      const sums = indexes.map((i) => Number(row[`r${i}`] ?? 0));
-      if (!amounts) {
-        // an account that moved in none of the ranges is not listed, as when each range was read alone
-        if (!Number(row.hit) && sums.every((s) => s === 0)) continue;
-        result.set(row.account_id, (amounts = ranges.map(() => 0)));
-      }
-      indexes.forEach((i, k) => (amounts![i]! += sums[k]!));
+      if (!amounts) result.set(row.account_id, (amounts = ranges.map(() => 0)));
+      for (const i of pieces[Number(row.segment)]!.ranges) amounts[i]! += Number(row.amount);
     }
   };
 
   const monthly = parts.flatMap((p, i) => (p.months ? [{ i, ...p.months }] : []));
   if (monthly.length) {
-    const lowest = monthly.some((m) => m.from === null) ? null : monthly.reduce((min, m) => (m.from! < min ? m.from! : min), monthly[0]!.from!);
-    const highest = monthly.reduce((max, m) => (m.to > max ? m.to : max), monthly[0]!.to);
+    const pieces = monthSegments(monthly);
     const within = (m: { from: string | null; to: string }) => (m.from === null ? sql`month <= ${m.to}` : sql`month >= ${m.from} and month <= ${m.to}`);
-    const columns = monthly.map((m) => sql`sum(case when ${within(m)} then amount else 0 end) as ${sql.ref(`r${m.i}`)}`);
-    const hit = sql.join(monthly.map((m) => sql`(${within(m)})`), sql` or `);
-    const rows = await sql<Row>`
-      select account_id, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
-      from acct_month_totals
-      where organisation_id = ${organisationId} and ${within({ from: lowest, to: highest })}${accounts('account_id')}
-      group by account_id`.execute(db);
-    add(rows.rows, monthly.map((m) => m.i));
+    if (pieces.some((p) => p.ranges.length > 1)) {
+      // ranges that share months (a balance sheet's, each from the beginning): one index range per
+      // segment, so the long shared history is read once, in one tight pass (a conditional sum per
+      // range over every month cost about twice as much)
+      const scans = pieces.map(
+        (piece, k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from acct_month_totals
+          where organisation_id = ${organisationId} and ${within(piece)}${accounts('account_id')}
+          group by account_id`,
+      );
+      await collect(scans, pieces);
+    } else {
+      // disjoint ranges (a P&L's months): one pass over them all with a conditional sum per segment,
+      // cheaper than a scan per segment
+      const columns = pieces.map((piece, k) => sql`sum(case when ${within(piece)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
+      const hit = sql.join(pieces.map((piece) => sql`(${within(piece)})`), sql` or `);
+      const rows = await sql<Record<string, number | string | null> & { account_id: string }>`
+        select account_id, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
+        from acct_month_totals
+        where organisation_id = ${organisationId} and ${within({ from: pieces[0]!.from, to: pieces[pieces.length - 1]!.to })}${accounts('account_id')}
+        group by account_id`.execute(db);
+      for (const row of rows.rows) {
+        if (!Number(row.hit)) continue; // its months all fall between the ranges
+        let amounts = result.get(row.account_id);
+        if (!amounts) result.set(row.account_id, (amounts = ranges.map(() => 0)));
+        pieces.forEach((piece, k) => {
+          for (const i of piece.ranges) amounts![i]! += Number(row[`s${k}`] ?? 0);
+        });
+      }
+    }
   }
 
   const daily = parts.flatMap((p, i) => (p.days.length ? [{ i, days: p.days }] : []));
@@ -108,12 +147,7 @@ export async function readAccountTotals(
         where organisation_id = ${organisationId} and date >= ${piece.from} and date <= ${piece.to}${accounts('account_id')}
         group by account_id`,
     );
-    const rows = await sql<{ account_id: string; segment: number; amount: number | string }>`${sql.join(scans, sql` union all `)}`.execute(withAggregates(db));
-    for (const row of rows.rows) {
-      let amounts = result.get(row.account_id);
-      if (!amounts) result.set(row.account_id, (amounts = ranges.map(() => 0)));
-      for (const i of pieces[Number(row.segment)]!.ranges) amounts[i]! += Number(row.amount);
-    }
+    await collect(scans, pieces);
   }
   return result;
 }
