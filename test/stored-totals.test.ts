@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql } from 'kysely';
 import { readLineTotals } from '../src/accounting/builtin/line-totals.js';
-import { readAccountTotals, splitRange } from '../src/accounting/builtin/range-totals.js';
+import { readAccountTotals } from '../src/accounting/builtin/range-totals.js';
+import { splitRange } from '../src/domain/range-split.js';
 import { LISTED_TYPES, OTHER_TYPES, type DateRange, type LineQuery } from '../src/accounting/types.js';
 import { generateDemo, type DemoSummary } from '../src/demo/generate.js';
 import { addDays, endOfMonth } from '../src/domain/dates.js';
@@ -164,7 +165,7 @@ describeEachDialect(
       assert.deepEqual(stats.get(created.account.id), { transactions: 3, toReconcile: 3, lastTransactionDate: '2026-10-02', balance: 4_999 });
     });
 
-    it('reads the same banking period sums from the day totals as from the transactions', async () => {
+    it('reads the same banking period sums from the month and day totals as from the transactions', async () => {
       const db = store().db;
       const orgId = northwind().id;
       const accounts = await db.selectFrom('bank_accounts').selectAll().where('organisation_id', '=', orgId).execute();

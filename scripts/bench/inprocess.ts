@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent, type RawBui
 import pg from 'pg';
 import { BuiltinAccounting } from '../../src/accounting/builtin/reader.js';
 import type { AccountingSystem, DateRange } from '../../src/accounting/types.js';
-import { splitRange } from '../../src/accounting/builtin/range-totals.js';
+import { splitRange } from '../../src/domain/range-split.js';
 import { runOrganisationOperation } from '../../src/operations/execute.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import type { OrganisationOperation } from '../../src/operations/operation.js';

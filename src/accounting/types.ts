@@ -8,6 +8,7 @@
 import type { IsoDate } from '../domain/dates.js';
 import type { LedgerGrouping, LineGroup } from '../domain/ledger-groups.js';
 import type { ProblemCode } from '../domain/problems.js';
+import type { DateRange } from '../domain/range-split.js';
 
 export type { LedgerGrouping, LineGroup };
 
@@ -29,12 +30,7 @@ export interface Contact {
   kind: 'supplier' | 'customer' | 'employee';
 }
 
-export interface DateRange {
-  /** inclusive; undefined = from the beginning of the books */
-  from?: IsoDate;
-  /** inclusive */
-  to: IsoDate;
-}
+export type { DateRange };
 
 export interface LineQuery {
   accountIds: string[];

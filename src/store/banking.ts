@@ -3,8 +3,9 @@
  * caller may see only some accounts, to a list of account ids (null = every account of the
  * organisation, which leaves the planner free to use organisation-wide indexes).
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { withBankTotals } from './bank-totals.js';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { splitRange } from '../domain/range-split.js';
+import { withBankTotals, type BankTotalsDatabase } from './bank-totals.js';
 import { dialectOf } from './dialect.js';
 import { getDocuments, listCodedLines } from './documents.js';
 import type { BankAccountRow, BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
@@ -83,9 +84,9 @@ export interface AccountPeriodSums {
 
 /**
  * Per account, the balance before `from` and the money in, out and counts within [from, to], from
- * the stored totals: one sum over the months and days before the period, one over the period's own
- * days (one pass with every sum conditional costs three times as much on a long history). Status,
- * search and amount filters do not apply to totals.
+ * the stored totals (months, and days for the partial months): one statement for before the
+ * period, one for the period itself (one pass with every sum conditional costs three times as much
+ * on a long history). Status, search and amount filters do not apply to totals.
  */
 export async function periodSums(
   db: Kysely<Database>,
@@ -99,39 +100,43 @@ export async function periodSums(
   const totals = withBankTotals(db);
   // before the period: its whole months from the monthly totals, the days of from's month before it from the daily ones
   const opening = [sql<number>`sum(amount_in - amount_out)`.as('opening_amount'), sql<number>`sum(home_in - home_out)`.as('opening_home')] as const;
-  let beforeMonths = totals
+  const ofAccounts = accountIds === null ? sql<SqlBool>`1 = 1` : sql<SqlBool>`bank_account_id in (${sql.join(accountIds)})`;
+  const beforeMonths = totals
     .selectFrom('bank_month_totals')
     .select(['bank_account_id', ...opening])
     .where('organisation_id', '=', organisationId)
     .where('month', '<', from.slice(0, 7))
+    .where(ofAccounts)
     .groupBy('bank_account_id');
-  let beforeDays = totals
+  const beforeDays = totals
     .selectFrom('bank_daily_totals')
     .select(['bank_account_id', ...opening])
     .where('organisation_id', '=', organisationId)
     .where('date', '>=', `${from.slice(0, 7)}-01`)
     .where('date', '<', from)
+    .where(ofAccounts)
     .groupBy('bank_account_id');
-  let within = totals
-    .selectFrom('bank_daily_totals')
-    .select((eb) => [
-      'bank_account_id',
-      eb.fn.sum<number>('amount_in').as('in_amount'),
-      eb.fn.sum<number>('amount_out').as('out_amount'),
-      eb.fn.sum<number>('home_in').as('in_home'),
-      eb.fn.sum<number>('home_out').as('out_home'),
-      eb.fn.sum<number>('transactions').as('transactions'),
-      eb.fn.sum<number>('to_reconcile').as('to_reconcile'),
-    ])
-    .where('organisation_id', '=', organisationId)
-    .where('date', '>=', from)
-    .where('date', '<=', to)
-    .groupBy('bank_account_id');
-  if (accountIds !== null) {
-    beforeMonths = beforeMonths.where('bank_account_id', 'in', accountIds);
-    beforeDays = beforeDays.where('bank_account_id', 'in', accountIds);
-    within = within.where('bank_account_id', 'in', accountIds);
-  }
+  // the period itself: its whole months from the monthly totals, the partial months at its ends from the daily ones
+  const { months, days } = splitRange({ from, to });
+  const inPeriod = (eb: ExpressionBuilder<BankTotalsDatabase, 'bank_month_totals' | 'bank_daily_totals'>) => [
+    'bank_account_id' as const,
+    eb.fn.sum<number>('amount_in').as('in_amount'),
+    eb.fn.sum<number>('amount_out').as('out_amount'),
+    eb.fn.sum<number>('home_in').as('in_home'),
+    eb.fn.sum<number>('home_out').as('out_home'),
+    eb.fn.sum<number>('transactions').as('transactions'),
+    eb.fn.sum<number>('to_reconcile').as('to_reconcile'),
+  ];
+  type PeriodPart = SelectQueryBuilder<BankTotalsDatabase, 'bank_month_totals' | 'bank_daily_totals', { bank_account_id: string; in_amount: number; out_amount: number; in_home: number; out_home: number; transactions: number; to_reconcile: number }>;
+  const withinParts: PeriodPart[] = [
+    ...(months
+      ? [totals.selectFrom('bank_month_totals').select(inPeriod).where('organisation_id', '=', organisationId).where('month', '>=', months.from!).where('month', '<=', months.to).where(ofAccounts).groupBy('bank_account_id') as PeriodPart]
+      : []),
+    ...days.map(
+      ([a, b]) =>
+        totals.selectFrom('bank_daily_totals').select(inPeriod).where('organisation_id', '=', organisationId).where('date', '>=', a).where('date', '<=', b).where(ofAccounts).groupBy('bank_account_id') as PeriodPart,
+    ),
+  ];
   const empty = (): AccountPeriodSums => ({ openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 });
   // an account is listed when it has any transaction up to `to`, as one pass over them would list it
   for (const row of await beforeMonths.unionAll(beforeDays).execute()) {
@@ -140,14 +145,14 @@ export async function periodSums(
     s.openingHome += Number(row.opening_home);
     sums.set(row.bank_account_id, s);
   }
-  for (const row of await within.execute()) {
+  for (const row of withinParts.length ? await withinParts.reduce((all, part) => all.unionAll(part)).execute() : []) {
     const s = sums.get(row.bank_account_id) ?? empty();
-    s.inAmount = Number(row.in_amount);
-    s.outAmount = Number(row.out_amount);
-    s.inHome = Number(row.in_home);
-    s.outHome = Number(row.out_home);
-    s.transactions = Number(row.transactions);
-    s.toReconcile = Number(row.to_reconcile);
+    s.inAmount += Number(row.in_amount);
+    s.outAmount += Number(row.out_amount);
+    s.inHome += Number(row.in_home);
+    s.outHome += Number(row.out_home);
+    s.transactions += Number(row.transactions);
+    s.toReconcile += Number(row.to_reconcile);
     // a transaction is either still to reconcile or reconciled
     s.reconciled = s.transactions - s.toReconcile;
     sums.set(row.bank_account_id, s);

@@ -9,7 +9,7 @@ import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import type { Database } from '../../store/schema.js';
 import type { LineQuery } from '../types.js';
 import { withAggregates, type AggregatesDatabase } from './line-aggregates.js';
-import { splitRange } from './range-totals.js';
+import { splitRange } from '../../domain/range-split.js';
 
 /**
  * domain/ledger-groups.ts groupKey in SQL: over the monthly line totals (which keep the contact as

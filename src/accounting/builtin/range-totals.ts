@@ -8,38 +8,11 @@
  * minor units.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { addDays, endOfMonth, monthKey, startOfMonth } from '../../domain/dates.js';
+import { addDays, endOfMonth, monthKey } from '../../domain/dates.js';
+import { splitRange } from '../../domain/range-split.js';
 import type { Database } from '../../store/schema.js';
 import type { DateRange } from '../types.js';
 import { withAggregates } from './line-aggregates.js';
-
-export interface RangeParts {
-  /** whole months, yyyy-MM, inclusive; from null = from the beginning */
-  months: { from: string | null; to: string } | null;
-  /** partial months at the ends, yyyy-MM-dd, inclusive */
-  days: [string, string][];
-}
-
-/** How a range splits into whole months and the days of the partial months at either end. */
-export function splitRange(range: DateRange): RangeParts {
-  const to = range.to;
-  const firstWholeMonth = range.from === undefined ? undefined : range.from === startOfMonth(range.from) ? range.from : addDays(endOfMonth(range.from), 1);
-  const lastWholeMonthEnd = to === endOfMonth(to) ? to : addDays(startOfMonth(to), -1);
-  const months =
-    firstWholeMonth === undefined || firstWholeMonth <= lastWholeMonthEnd
-      ? { from: firstWholeMonth === undefined ? null : monthKey(firstWholeMonth), to: monthKey(lastWholeMonthEnd) }
-      : null;
-  const days: [string, string][] = [];
-  if (range.from !== undefined && range.from !== startOfMonth(range.from)) {
-    days.push([range.from, endOfMonth(range.from) < to ? endOfMonth(range.from) : to]);
-  }
-  if (to !== endOfMonth(to)) {
-    const tailStart = startOfMonth(to);
-    const head = days[0];
-    if (!head || head[1] < tailStart) days.push([range.from !== undefined && range.from > tailStart ? range.from : tailStart, to]);
-  }
-  return { months, days };
-}
 
 /**
  * The day parts of every range cut at each other's edges into disjoint segments, each with the
