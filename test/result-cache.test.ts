@@ -321,10 +321,10 @@ describe('answers on the wire', () => {
   });
 
   it('a throwaway answer gzips to its own JSON, small ones on the calling thread and large ones in the thread pool alike', async () => {
-    for (const rows of [40, 4_000]) {
+    for (const rows of [40, 1_000]) {
       const answer = { rows: Array.from({ length: rows }, (_, i) => ({ id: `row_${i}`, amount: i * 1.25, note: 'é€ "quoted"' })) };
       const json = answerJson(answer);
-      assert.ok(rows === 40 ? json.length < 96 * 1024 : json.length > 96 * 1024, `${json.length} characters`);
+      assert.ok(rows === 40 ? json.length < 16 * 1024 : json.length > 16 * 1024, `${json.length} characters`);
       assert.equal(gunzipSync(await answerGzip(answer, json)).toString('utf8'), json);
     }
   });

@@ -38,9 +38,10 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
   // many calls, at the default level
   if (!text) {
     // and, up to SYNC_GZIP_UP_TO, on the calling thread: handing it to zlib's thread pool costs about
-    // 100 µs of CPU a call on top (a stream, its state, the hop back), more than compressing 40 KB
-    // takes (about 90 µs), so the event loop is held no longer than the detour would cost
-    // (docs/performance.md)
+    // 100 µs of CPU a call on top (a stream, its state, the hop back), more than compressing a small
+    // answer takes (5 KB: about 25 µs). Larger ones still go to the pool: compressed on the event
+    // loop they cost as much CPU as the detour but held the loop longer (a 24 KB ledger answer:
+    // event-loop delay p99 51-59 ms async, 65-87 ms inline; docs/performance.md)
     if (json.length <= SYNC_GZIP_UP_TO) return Promise.resolve(gzipSync(json, { level: constants.Z_BEST_SPEED }));
     return gzipText(json, { level: constants.Z_BEST_SPEED });
   }
@@ -54,8 +55,8 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
 
 const gzipText: (json: string, options: ZlibOptions) => Promise<Buffer> = promisify(gzip);
 
-/** The largest throwaway answer compressed on the calling thread, JSON characters (about 0.2 ms at the fastest level). */
-const SYNC_GZIP_UP_TO = 96 * 1024;
+/** The largest throwaway answer compressed on the calling thread, JSON characters (under 50 µs at the fastest level). */
+const SYNC_GZIP_UP_TO = 16 * 1024;
 
 export class ResultCache {
   /** answers by key, least recently used first, each with the bytes it is counted as */
