@@ -36,5 +36,9 @@ describeEachDialect('store and builtin ledger', (store) => {
     ]);
     assert.deepEqual(totals.get(rent.id), [150_001, 150_001, 150_000, 1]);
     assert.deepEqual(totals.get(bank.id), [-150_001, -150_001, -150_000, -1]);
+    // "up to any date", as a connector asks for an account's whole balance, alone and beside a shorter range
+    const always = await books.accountTotals([{ to: '9999-12-31' }, { to: '2026-01-31' }]);
+    assert.deepEqual(always.get(rent.id), [300_001, 150_001]);
+    assert.deepEqual((await books.accountTotals([{ to: '9999-12-31' }])).get(bank.id), [-300_001]);
   });
 });

@@ -8,7 +8,7 @@
  * minor units.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { addDays, endOfMonth, monthKey } from '../../domain/dates.js';
+import { addDays } from '../../domain/dates.js';
 import { splitRange } from '../../domain/range-split.js';
 import type { Database } from '../../store/schema.js';
 import type { DateRange } from '../types.js';
@@ -32,24 +32,25 @@ function segments(parts: { i: number; days: [string, string][] }[]): { from: str
   return out;
 }
 
-const nextMonth = (month: string) => monthKey(addDays(endOfMonth(`${month}-01`), 1));
-const previousMonth = (month: string) => monthKey(addDays(`${month}-01`, -1));
+/** A month as a number, so edges past the last representable date (9999-12, "up to any date") still compare and step. */
+const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+const monthOfIndex = (index: number) => `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 
 /**
  * The whole-month parts of every range cut at each other's edges, as segments() cuts days: from
  * null is the beginning of the books.
  */
 function monthSegments(parts: { i: number; from: string | null; to: string }[]): { from: string | null; to: string; ranges: number[] }[] {
-  // '' stands for the beginning: it sorts before every month
-  const edges = new Set<string>();
-  for (const p of parts) edges.add(p.from ?? '').add(nextMonth(p.to));
-  const sorted = [...edges].sort();
+  const start = (p: { from: string | null }) => (p.from === null ? -Infinity : monthIndex(p.from));
+  const edges = new Set<number>();
+  for (const p of parts) edges.add(start(p)).add(monthIndex(p.to) + 1);
+  const sorted = [...edges].sort((a, b) => a - b);
   const out: { from: string | null; to: string; ranges: number[] }[] = [];
   for (let k = 0; k + 1 < sorted.length; k++) {
     const from = sorted[k]!;
-    const to = previousMonth(sorted[k + 1]!);
-    const ranges = parts.filter((p) => (p.from ?? '') <= from && to <= p.to).map((p) => p.i);
-    if (ranges.length) out.push({ from: from === '' ? null : from, to, ranges });
+    const to = sorted[k + 1]! - 1;
+    const ranges = parts.filter((p) => start(p) <= from && to <= monthIndex(p.to)).map((p) => p.i);
+    if (ranges.length) out.push({ from: from === -Infinity ? null : monthOfIndex(from), to: monthOfIndex(to), ranges });
   }
   return out;
 }
