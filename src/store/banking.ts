@@ -3,9 +3,10 @@
  * caller may see only some accounts, to a list of account ids (null = every account of the
  * organisation, which leaves the planner free to use organisation-wide indexes).
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { splitRange } from '../domain/range-split.js';
-import { withBankTotals, type BankTotalsDatabase } from './bank-totals.js';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { addDays } from '../domain/dates.js';
+import { splitRange, type DateRange } from '../domain/range-split.js';
+import { withBankTotals } from './bank-totals.js';
 import { dialectOf } from './dialect.js';
 import { getDocuments, listCodedLines } from './documents.js';
 import type { BankAccountRow, BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
@@ -97,55 +98,50 @@ export async function periodSums(
 ): Promise<Map<string, AccountPeriodSums>> {
   const sums = new Map<string, AccountPeriodSums>();
   if (accountIds !== null && accountIds.length === 0) return sums;
-  const totals = withBankTotals(db);
-  // before the period: its whole months from the monthly totals, the days of from's month before it from the daily ones
-  const opening = [sql<number>`sum(amount_in - amount_out)`.as('opening_amount'), sql<number>`sum(home_in - home_out)`.as('opening_home')] as const;
   const ofAccounts = accountIds === null ? sql<SqlBool>`1 = 1` : sql<SqlBool>`bank_account_id in (${sql.join(accountIds)})`;
-  const beforeMonths = totals
-    .selectFrom('bank_month_totals')
-    .select(['bank_account_id', ...opening])
-    .where('organisation_id', '=', organisationId)
-    .where('month', '<', from.slice(0, 7))
-    .where(ofAccounts)
-    .groupBy('bank_account_id');
-  const beforeDays = totals
-    .selectFrom('bank_daily_totals')
-    .select(['bank_account_id', ...opening])
-    .where('organisation_id', '=', organisationId)
-    .where('date', '>=', `${from.slice(0, 7)}-01`)
-    .where('date', '<', from)
-    .where(ofAccounts)
-    .groupBy('bank_account_id');
-  // the period itself: its whole months from the monthly totals, the partial months at its ends from the daily ones
-  const { months, days } = splitRange({ from, to });
-  const inPeriod = (eb: ExpressionBuilder<BankTotalsDatabase, 'bank_month_totals' | 'bank_daily_totals'>) => [
-    'bank_account_id' as const,
-    eb.fn.sum<number>('amount_in').as('in_amount'),
-    eb.fn.sum<number>('amount_out').as('out_amount'),
-    eb.fn.sum<number>('home_in').as('in_home'),
-    eb.fn.sum<number>('home_out').as('out_home'),
-    eb.fn.sum<number>('transactions').as('transactions'),
-    eb.fn.sum<number>('to_reconcile').as('to_reconcile'),
-  ];
-  type PeriodPart = SelectQueryBuilder<BankTotalsDatabase, 'bank_month_totals' | 'bank_daily_totals', { bank_account_id: string; in_amount: number; out_amount: number; in_home: number; out_home: number; transactions: number; to_reconcile: number }>;
-  const withinParts: PeriodPart[] = [
-    ...(months
-      ? [totals.selectFrom('bank_month_totals').select(inPeriod).where('organisation_id', '=', organisationId).where('month', '>=', months.from!).where('month', '<=', months.to).where(ofAccounts).groupBy('bank_account_id') as PeriodPart]
-      : []),
-    ...days.map(
-      ([a, b]) =>
-        totals.selectFrom('bank_daily_totals').select(inPeriod).where('organisation_id', '=', organisationId).where('date', '>=', a).where('date', '<=', b).where(ofAccounts).groupBy('bank_account_id') as PeriodPart,
-    ),
-  ];
+  const totals = withBankTotals(db);
+  /** A range's sums per account: its whole months from the monthly totals, its partial months from the daily ones, one statement. */
+  const summed = async <K extends string>(range: DateRange, columns: Record<K, RawBuilder<number>>) => {
+    const { months, days } = splitRange(range);
+    const select = Object.entries<RawBuilder<number>>(columns).map(([name, sum]) => sum.as(name));
+    const of = (table: 'bank_month_totals' | 'bank_daily_totals') =>
+      totals
+        .selectFrom(table)
+        .select(['bank_account_id', ...select])
+        .where('organisation_id', '=', organisationId)
+        .where(ofAccounts)
+        .groupBy('bank_account_id');
+    const parts = [
+      ...(months ? [of('bank_month_totals').where(sql.ref('month'), '<=', months.to).$if(months.from !== null, (q) => q.where(sql.ref('month'), '>=', months.from!))] : []),
+      ...days.map(([a, b]) => of('bank_daily_totals').where(sql.ref('date'), '>=', a).where(sql.ref('date'), '<=', b)),
+    ];
+    const rows = parts.length ? await parts.reduce((all, part) => all.unionAll(part)).execute() : [];
+    return rows as unknown as ({ bank_account_id: string } & Record<K, number | string>)[];
+  };
   const empty = (): AccountPeriodSums => ({ openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 });
   // an account is listed when it has any transaction up to `to`, as one pass over them would list it
-  for (const row of await beforeMonths.unionAll(beforeDays).execute()) {
+  const [before, within] = await Promise.all([
+    // the day before `from` is a date: periods start no earlier than 1000-01-01 (params.ts EARLIEST_DATE)
+    summed({ to: addDays(from, -1) }, { opening_amount: sql`sum(amount_in - amount_out)`, opening_home: sql`sum(home_in - home_out)` }),
+    summed(
+      { from, to },
+      {
+        in_amount: sql`sum(amount_in)`,
+        out_amount: sql`sum(amount_out)`,
+        in_home: sql`sum(home_in)`,
+        out_home: sql`sum(home_out)`,
+        transactions: sql`sum(transactions)`,
+        to_reconcile: sql`sum(to_reconcile)`,
+      },
+    ),
+  ]);
+  for (const row of before) {
     const s = sums.get(row.bank_account_id) ?? empty();
     s.openingAmount += Number(row.opening_amount);
     s.openingHome += Number(row.opening_home);
     sums.set(row.bank_account_id, s);
   }
-  for (const row of withinParts.length ? await withinParts.reduce((all, part) => all.unionAll(part)).execute() : []) {
+  for (const row of within) {
     const s = sums.get(row.bank_account_id) ?? empty();
     s.inAmount += Number(row.in_amount);
     s.outAmount += Number(row.out_amount);
