@@ -12,7 +12,7 @@ import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.js';
 import { todayIn } from '../domain/dates.js';
 import { buildApp } from '../http/app.js';
 import { Metrics } from '../http/metrics.js';
-import { connectRedis, FallbackCounterStore, RedisCounterStore } from '../http/redis-counters.js';
+import { connectRedis, FallbackCounterStore, RedisCounterStore, whenReady } from '../http/redis-counters.js';
 import { openStore, type Store } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
 import { listOrganisations } from '../store/organisations.js';
@@ -43,6 +43,7 @@ export async function serveCommand(): Promise<number> {
   const metrics = new Metrics(store.poolStats);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   redis?.on('error', () => {}); // reported through the fallback below, not as unhandled errors
+  if (redis && !(await whenReady(redis, 2000))) logger.warn('Redis not reachable at start: rate limits hold per instance until it is');
   const counters = redis
     ? new FallbackCounterStore(new RedisCounterStore(redis), {
         degraded(error) {

@@ -95,3 +95,23 @@ export function connectRedis(url: string): Redis {
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
 }
+
+/**
+ * Resolves true once the client is connected, or false after timeoutMs. Commands are not queued
+ * while connecting (so a call never waits on Redis), which means a call made before the first
+ * connection would count locally and report a degradation that never was: the server waits for
+ * this before it listens, and goes on without Redis if it does not come.
+ */
+export function whenReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+}
