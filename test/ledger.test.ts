@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { asUser, BASE_URL, call, rejection } from './helpers/call.js';
-import { describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 let books: Awaited<ReturnType<typeof buildBooks>>;
 const AUG_NOV = { from: '2026-08-01', to: '2026-11-30' };
@@ -225,6 +225,25 @@ describeEachDialect(
       assert.equal(e.code, 'role_not_allowed');
       const ok = await call(store(), ledgerAccountTransactions, books.org.id, { account: 'Rent', period: 'last_year' }, { today: TODAY, principal: asUser(books.users.admin.id) });
       assert.equal(ok.total, 2000);
+    });
+
+    it('the lines, their totals and their documents are compiled once per shape (store/prepared.ts): the same call again builds only the account totals', async () => {
+      const counted = countingQueries(store().db);
+      const counting = { ...store(), db: counted.db };
+      const shapes = [
+        { account: '6010', ...AUG_NOV },
+        { account: 'Office', period: 'last_year', groupBy: 'supplier', detailForTop: 2 },
+        { account: 'Office', ...AUG_NOV, supplier: 'Acme Software' },
+      ];
+      for (const input of shapes) {
+        const first = await call(counting, ledgerAccountTransactions, books.org.id, input, { today: TODAY });
+        const [compiledBefore, ranBefore] = [counted.compiled(), counted.count()];
+        const again = await call(counting, ledgerAccountTransactions, books.org.id, input, { today: TODAY });
+        assert.deepEqual(again, first, JSON.stringify(input));
+        // the account's movement (range-totals.ts) is a template of a few parts, built each call
+        assert.equal(counted.compiled() - compiledBefore, 1, JSON.stringify(input));
+        assert.ok(counted.count() - ranBefore >= 3, 'the statements still run each call');
+      }
     });
   },
   async (s) => {

@@ -23,15 +23,18 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
-/** A named value of the call, standing in the parameter list while the statement is compiled. */
+/** A value of the call standing in the parameter list while the statement is compiled: a name, and for a list, the element's place. */
 class Slot {
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    readonly index?: number,
+  ) {}
 }
 
 interface Compiled {
   query: CompiledQuery;
-  /** per parameter: the name of the call's value it takes, or undefined for a constant of the statement */
-  slots: (string | undefined)[];
+  /** per parameter: the call's value it takes, or undefined for a constant of the statement */
+  slots: (Slot | undefined)[];
 }
 
 /** The compiled statements' SQL texts, each with the name it is prepared under (PostgreSQL). */
@@ -43,28 +46,81 @@ export function statementName(sql: string): string | undefined {
 }
 
 /**
+ * The statement's stand-ins for the call's values: a value stands as one slot, a list as one slot
+ * per element (so `in (…)` gets as many parameters as the call has values).
+ */
+function placeholders<P extends object>(values: P): P {
+  return new Proxy({} as P, {
+    get: (_target, key) => {
+      const name = String(key);
+      const value = (values as Record<string, unknown>)[name];
+      return Array.isArray(value) ? value.map((_v, i) => new Slot(name, i)) : new Slot(name);
+    },
+  });
+}
+
+function compile(query: CompiledQuery, named: boolean): Compiled {
+  if (named && !names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
+  return { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) };
+}
+
+function run<R>(db: Kysely<Database>, { query, slots }: Compiled, values: object): Promise<R[]> {
+  const parameters = slots.map((slot, i) => {
+    if (slot === undefined) return query.parameters[i];
+    const value = (values as Record<string, unknown>)[slot.name];
+    return slot.index === undefined ? value : (value as unknown[])[slot.index];
+  });
+  return db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>).then((result) => result.rows);
+}
+
+/**
  * Declares a statement compiled once per Kysely instance. `build` receives the database and the
  * call's values as placeholders (use them as values only: in comparisons, IN lists of fixed length,
  * or `${…}` of a sql template) and answers the compiled query: `db.selectFrom(…)….compile()` or
- * `sql\`…\`.compile(db)`. The result runs it with the values given and answers its rows.
+ * `sql\`…\`.compile(db)`. The result runs it with the values given and answers its rows. On
+ * PostgreSQL the statement is prepared under a name (see above): keep to point lookups, whose
+ * generic plan is as good as any.
  */
 export function preparedQuery<P extends Record<string, unknown>, R>(
   build: (db: Kysely<Database>, values: P) => CompiledQuery<R>,
 ): (db: Kysely<Database>, values: P) => Promise<R[]> {
   const compiled = new WeakMap<Kysely<Database>, Compiled>();
-  const compile = (db: Kysely<Database>): Compiled => {
-    const placeholders = new Proxy({} as P, { get: (_target, name) => new Slot(String(name)) });
-    const query = build(db, placeholders);
-    const slots = query.parameters.map((p) => (p instanceof Slot ? p.name : undefined));
-    if (!names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
-    const made = { query, slots };
-    compiled.set(db, made);
-    return made;
+  return (db, values) => {
+    let made = compiled.get(db);
+    if (!made) compiled.set(db, (made = compile(build(db, placeholders(values)), true)));
+    return run<R>(db, made, values);
   };
-  return async (db, values) => {
-    const { query, slots } = compiled.get(db) ?? compile(db);
-    const parameters = slots.map((name, i) => (name === undefined ? query.parameters[i] : values[name]));
-    const result = await db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>);
-    return result.rows;
+}
+
+/** Shapes kept per statement and Kysely instance; past this the oldest is compiled again when next asked for. */
+const SHAPES_KEPT = 64;
+
+/**
+ * A statement whose SQL takes a few shapes: which parts it has (`shape`, a short key the caller
+ * makes from its choices: build must take every choice of SQL from it, never from the values) and
+ * how many values each list holds. Each shape is compiled once per Kysely instance, at its first
+ * call, and kept (up to SHAPES_KEPT). For reads over ranges (ledger lines, totals): on PostgreSQL
+ * they are not named, so each call is planned for its own values (a generic plan for a date range
+ * can be far worse than the one for the range asked for).
+ */
+export function preparedShapes<P extends object, R>(
+  build: (db: Kysely<Database>, values: P, shape: string) => CompiledQuery<R>,
+): (db: Kysely<Database>, shape: string, values: P) => Promise<R[]> {
+  const compiled = new WeakMap<Kysely<Database>, Map<string, Compiled>>();
+  return (db, shape, values) => {
+    let byShape = compiled.get(db);
+    if (!byShape) compiled.set(db, (byShape = new Map()));
+    let key = shape;
+    for (const name in values) {
+      const value = (values as Record<string, unknown>)[name];
+      if (Array.isArray(value)) key += `|${name}:${value.length}`;
+    }
+    let made = byShape.get(key);
+    if (!made) {
+      made = compile(build(db, placeholders(values), shape), false);
+      if (byShape.size >= SHAPES_KEPT) byShape.delete(byShape.keys().next().value!);
+      byShape.set(key, made);
+    }
+    return run<R>(db, made, values);
   };
 }

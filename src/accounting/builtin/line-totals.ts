@@ -9,6 +9,7 @@ import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import type { Database } from '../../store/schema.js';
 import type { LineQuery } from '../types.js';
 import { withAggregates, type AggregatesDatabase } from './line-aggregates.js';
+import { preparedShapes } from '../../store/prepared.js';
 import { splitRange } from '../../domain/range-split.js';
 
 /**
@@ -20,73 +21,93 @@ const KEY = {
   lines: { none: sql<string>`''`, supplier: sql<string>`coalesce(contact_id, '')`, month: sql<string>`substr(date, 1, 7)` },
 } as const;
 
-/** Which contact keys a query asks for: undefined = every one; [] = none at all. */
-function contactKeys(query: LineQuery): string[] | undefined {
-  return query.contactIds ? [...new Set(query.contactIds)] : undefined;
+/**
+ * What a query's contacts make of the statement: every line (`all`), those of some contacts
+ * (`ids`), of some or none (`ids+none`), only those without one (`none`), or nothing at all
+ * (`nothing`: it named none), with the contact ids proper ('' stands for "no contact").
+ */
+export type ContactFilter = 'all' | 'ids' | 'ids+none' | 'none' | 'nothing';
+
+export function contactFilter(query: LineQuery): { filter: ContactFilter; ids: string[] } {
+  if (!query.contactIds) return { filter: 'all', ids: [] };
+  const ids = [...new Set(query.contactIds.filter((id) => id !== ''))];
+  const withNone = query.contactIds.includes('');
+  return { filter: ids.length ? (withNone ? 'ids+none' : 'ids') : withNone ? 'none' : 'nothing', ids };
+}
+
+/** A query's values as a compiled statement takes them (store/prepared.ts). */
+export interface LineValues {
+  organisationId: string;
+  accountIds: string[];
+  from: string;
+  to: string;
+  types: string[];
+  /** the contact ids proper of contactFilter */
+  contactIds: string[];
+}
+
+export function lineValues(organisationId: string, query: LineQuery): LineValues {
+  return { organisationId, accountIds: query.accountIds, from: query.from, to: query.to, types: [...query.types], contactIds: contactFilter(query).ids };
 }
 
 /**
- * The organisation's lines a query matches, as `l`: its accounts, dates and transaction types and,
- * when it names contacts, those ('' stands for "no contact", so the lines without a supplier can be
- * asked for too; naming none matches nothing).
+ * The organisation's lines a query matches, as `l`: its accounts, dates and transaction types and
+ * its contacts as `filter` says. `v` holds the values (or a compiled statement's stand-ins for them).
  */
-export function matchingLines(db: Kysely<Database>, organisationId: string, query: LineQuery) {
+export function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilter) {
   let q = db
     .selectFrom('acct_lines as l')
-    .where('l.organisation_id', '=', organisationId)
-    .where('l.account_id', 'in', query.accountIds)
-    .where('l.date', '>=', query.from)
-    .where('l.date', '<=', query.to)
-    .where('l.type', 'in', [...query.types]);
-  if (query.contactIds) {
-    const ids = query.contactIds.filter((id) => id !== '');
-    const withNone = ids.length < query.contactIds.length;
-    q = q.where((eb) => {
-      const terms: Expression<SqlBool>[] = [];
-      if (ids.length) terms.push(eb('l.contact_id', 'in', ids));
-      if (withNone) terms.push(eb('l.contact_id', 'is', null));
-      return terms.length ? eb.or(terms) : eb(sql.lit(1), '=', sql.lit(0));
-    });
-  }
-  return q;
+    .where('l.organisation_id', '=', v.organisationId)
+    .where('l.account_id', 'in', v.accountIds)
+    .where('l.date', '>=', v.from)
+    .where('l.date', '<=', v.to)
+    .where('l.type', 'in', v.types);
+  if (filter === 'all') return q;
+  return q.where((eb) => {
+    const terms: Expression<SqlBool>[] = [];
+    if (filter === 'ids' || filter === 'ids+none') terms.push(eb('l.contact_id', 'in', v.contactIds));
+    if (filter === 'ids+none' || filter === 'none') terms.push(eb('l.contact_id', 'is', null));
+    return terms.length ? eb.or(terms) : eb(sql.lit(1), '=', sql.lit(0));
+  });
 }
 
-export async function readLineTotals(db: Kysely<Database>, organisationId: string, query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
-  if (query.accountIds.length === 0 || query.types.length === 0) return [];
-  const keys = contactKeys(query);
-  if (keys && keys.length === 0) return [];
-  const { months, days } = splitRange({ from: query.from, to: query.to });
-  const groups = new Map<string, { amount: number; count: number }>();
-  const add = (rows: { key: string; amount: number | string | null; count: number | string | null }[]) => {
-    for (const r of rows) {
-      const g = groups.get(r.key) ?? { amount: 0, count: 0 };
-      g.amount += Number(r.amount ?? 0);
-      g.count += Number(r.count ?? 0);
-      groups.set(r.key, g);
-    }
-  };
+interface TotalsValues extends LineValues {
+  /** the contact keys of the stored month totals ('' for none) */
+  contactKeys: string[];
+  monthFrom: string;
+  monthTo: string;
+  /** the partial months' first and last days */
+  dayFrom: string[];
+  dayTo: string[];
+}
 
-  // the whole months and each partial month: one statement, their parts joined by union all
-  type Part = SelectQueryBuilder<AggregatesDatabase, any, { key: string; amount: number | string | null; count: number | string | null }>;
-  const adb = withAggregates(db);
+type TotalsRow = { key: string; amount: number | string | null; count: number | string | null };
+
+/**
+ * The whole months and each partial month in one statement, their parts joined by union all;
+ * compiled once per shape: the grouping, the contact filter, whether there are whole months (and
+ * from the beginning or not) and how many partial months.
+ */
+const totalsStatement = preparedShapes((db, v: TotalsValues, shape) => {
+  const [groupBy, filter, months, days] = shape.split('/') as [LedgerGrouping, ContactFilter, 'none' | 'to' | 'range', string];
+  type Part = SelectQueryBuilder<AggregatesDatabase, any, TotalsRow>;
   const parts: Part[] = [];
-  if (months) {
+  if (months !== 'none') {
     const key = KEY.months[groupBy];
-    let q = adb
+    let q = withAggregates(db)
       .selectFrom('acct_month_line_totals')
       .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(count)`.as('count')])
-      .where('organisation_id', '=', organisationId)
-      .where('account_id', 'in', query.accountIds)
-      .where('month', '<=', months.to)
-      .where('type', 'in', [...query.types]);
-    if (months.from !== null) q = q.where('month', '>=', months.from);
-    if (keys) q = q.where('contact_key', 'in', keys);
+      .where('organisation_id', '=', v.organisationId)
+      .where('account_id', 'in', v.accountIds)
+      .where('month', '<=', v.monthTo)
+      .where('type', 'in', v.types);
+    if (months === 'range') q = q.where('month', '>=', v.monthFrom);
+    if (filter !== 'all') q = q.where('contact_key', 'in', v.contactKeys);
     parts.push(groupBy === 'none' ? q : q.groupBy(key));
   }
-
-  for (const [from, to] of days) {
+  for (let k = 0; k < Number(days); k++) {
     const key = KEY.lines[groupBy];
-    const q = matchingLines(db, organisationId, { ...query, from, to }).select([
+    const q = matchingLines(db, { ...lineValuesOf(v), from: v.dayFrom[k]!, to: v.dayTo[k]! }, filter).select([
       key.as('key'),
       sql<number>`sum(amount)`.as('amount'),
       sql<number>`count(*)`.as('count'),
@@ -94,7 +115,35 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
     // the same columns as the months' part; only the database type the builder carries differs
     parts.push((groupBy === 'none' ? q : q.groupBy(key)) as unknown as Part);
   }
-  if (parts.length) add(await parts.reduce((all, part) => all.unionAll(part)).execute());
+  return parts.reduce((all, part) => all.unionAll(part)).compile();
+});
 
+/** The line values of a statement's values (stand-ins are read one by one: they are not an object to spread). */
+function lineValuesOf(v: LineValues): LineValues {
+  return { organisationId: v.organisationId, accountIds: v.accountIds, from: v.from, to: v.to, types: v.types, contactIds: v.contactIds };
+}
+
+export async function readLineTotals(db: Kysely<Database>, organisationId: string, query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
+  if (query.accountIds.length === 0 || query.types.length === 0) return [];
+  const { filter, ids } = contactFilter(query);
+  if (filter === 'nothing') return [];
+  const { months, days } = splitRange({ from: query.from, to: query.to });
+  if (!months && days.length === 0) return [];
+  const rows = await totalsStatement(db, `${groupBy}/${filter}/${months ? (months.from === null ? 'to' : 'range') : 'none'}/${days.length}`, {
+    ...lineValues(organisationId, query),
+    contactIds: ids,
+    contactKeys: [...new Set(query.contactIds ?? [])],
+    monthFrom: months?.from ?? '',
+    monthTo: months?.to ?? '',
+    dayFrom: days.map(([from]) => from),
+    dayTo: days.map(([, to]) => to),
+  });
+  const groups = new Map<string, { amount: number; count: number }>();
+  for (const r of rows) {
+    const g = groups.get(r.key) ?? { amount: 0, count: 0 };
+    g.amount += Number(r.amount ?? 0);
+    g.count += Number(r.count ?? 0);
+    groups.set(r.key, g);
+  }
   return [...groups].filter(([, g]) => g.count > 0).map(([key, g]) => ({ key, amount: g.amount, count: g.count }));
 }

@@ -15,8 +15,37 @@ import {
   type TransactionType,
 } from '../types.js';
 import { keptList } from './kept-lists.js';
-import { matchingLines, readLineTotals } from './line-totals.js';
+import { contactFilter, lineValues, matchingLines, readLineTotals, type ContactFilter, type LineValues } from './line-totals.js';
+import { preparedShapes } from '../../store/prepared.js';
 import { readAccountTotals } from './range-totals.js';
+
+/** The newest matching lines with their transaction's number and link and the contact's name; compiled once per contact filter. */
+const linesStatement = preparedShapes((db, v: LineValues & { limit: number }, filter) =>
+  matchingLines(db, v, filter as ContactFilter)
+    .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
+    .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
+    .select([
+      'l.transaction_id',
+      'l.line_no',
+      'l.date',
+      'l.type',
+      't.number',
+      'l.contact_id',
+      'c.name as contact_name',
+      'l.description',
+      'l.account_id',
+      'l.amount',
+      'l.currency',
+      'l.amount_in_currency',
+      't.link',
+      't.document_id',
+    ])
+    .orderBy('l.date', 'desc')
+    .orderBy('l.transaction_id', 'desc')
+    .orderBy('l.line_no')
+    .limit(v.limit)
+    .compile(),
+);
 
 export class BuiltinAccounting implements AccountingSystem {
   readonly kind = 'builtin';
@@ -98,30 +127,9 @@ export class BuiltinAccounting implements AccountingSystem {
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (query.accountIds.length === 0 || query.types.length === 0 || limit <= 0) return [];
-    const rows = await matchingLines(this.db, this.organisationId, query)
-      .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
-      .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
-      .select([
-        'l.transaction_id',
-        'l.line_no',
-        'l.date',
-        'l.type',
-        't.number',
-        'l.contact_id',
-        'c.name as contact_name',
-        'l.description',
-        'l.account_id',
-        'l.amount',
-        'l.currency',
-        'l.amount_in_currency',
-        't.link',
-        't.document_id',
-      ])
-      .orderBy('l.date', 'desc')
-      .orderBy('l.transaction_id', 'desc')
-      .orderBy('l.line_no')
-      .limit(limit)
-      .execute();
+    const { filter } = contactFilter(query);
+    if (filter === 'nothing') return [];
+    const rows = await linesStatement(this.db, filter, { ...lineValues(this.organisationId, query), limit });
     return rows.map((r) => ({
       transactionId: r.transaction_id,
       lineNo: r.line_no,

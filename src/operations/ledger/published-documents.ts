@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { toMajor } from '../../domain/money.js';
 import type { Database } from '../../store/schema.js';
+import { preparedShapes } from '../../store/prepared.js';
 
 export interface PublishedDocument {
   id: string;
@@ -14,15 +15,10 @@ export interface PublishedDocument {
   lines: { description: string; account: string | null; quantity: number; subtotal: number; tax: number; total: number }[];
 }
 
-export async function publishedDocuments(
-  db: Kysely<Database>,
-  organisationId: string,
-  transactionIds: string[],
-): Promise<Map<string, PublishedDocument>> {
-  const result = new Map<string, PublishedDocument>();
-  if (transactionIds.length === 0) return result;
-  // the documents and their coded lines in one statement: a document without lines comes back once, its line columns null
-  const rows = await db
+// the documents and their coded lines in one statement: a document without lines comes back once,
+// its line columns null; compiled once per number of transactions (store/prepared.ts)
+const documentsStatement = preparedShapes((db, v: { organisationId: string; transactionIds: string[] }) =>
+  db
     .selectFrom('documents as d')
     .leftJoin('document_coded_lines as l', (join) => join.onRef('l.document_id', '=', 'd.id').onRef('l.organisation_id', '=', 'd.organisation_id'))
     .select([
@@ -42,12 +38,22 @@ export async function publishedDocuments(
       'l.tax',
       'l.total as line_total',
     ])
-    .where('d.organisation_id', '=', organisationId)
-    .where('d.accounting_transaction_id', 'in', [...new Set(transactionIds)])
+    .where('d.organisation_id', '=', v.organisationId)
+    .where('d.accounting_transaction_id', 'in', v.transactionIds)
     // not by document: that order would walk every document of the organisation (documents_org_id)
     .orderBy('l.line_no')
     .orderBy('l.id')
-    .execute();
+    .compile(),
+);
+
+export async function publishedDocuments(
+  db: Kysely<Database>,
+  organisationId: string,
+  transactionIds: string[],
+): Promise<Map<string, PublishedDocument>> {
+  const result = new Map<string, PublishedDocument>();
+  if (transactionIds.length === 0) return result;
+  const rows = await documentsStatement(db, '', { organisationId, transactionIds: [...new Set(transactionIds)] });
   const byId = new Map<string, PublishedDocument>();
   for (const r of rows) {
     let doc = byId.get(r.id);
