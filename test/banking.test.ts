@@ -13,7 +13,7 @@ import { setRoleAllowed } from '../src/store/role-policy.js';
 import type { BankTransactionRow } from '../src/store/schema.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { BASE_URL, asUser, call, rejection } from './helpers/call.js';
-import { describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 // Fixed ids: every dialect gets a fresh store, so the same ids serve both.
 const ORG = 'org_bank';
@@ -336,6 +336,17 @@ describeEachDialect(
       const oldestFirst = await page({ order: 'oldest', limit: 2 });
       assert.deepEqual(ids(oldestFirst), ['btx_a03', 'btx_a04']);
       assert.deepEqual(oldestFirst.transactions.map((t: any) => t.runningBalance), [6300.5, 6254.51]);
+    });
+
+    it('the page, its sums and its running balances are compiled once per shape (store/prepared.ts): the same call again builds none of them', async () => {
+      const counted = countingQueries(store().db);
+      const counting = { ...store(), db: counted.db };
+      for (const input of [{}, { account: CURRENT, limit: 2, page: 2 }, { search: 'rent', status: 'reconciled', amountMin: 10, order: 'oldest' }, { account: CARD }]) {
+        const first = await txns(counting, input);
+        const compiled = counted.compiled();
+        assert.deepEqual(await txns(counting, input), first, JSON.stringify(input));
+        assert.equal(counted.compiled() - compiled, 0, JSON.stringify(input));
+      }
     });
 
     it('status filter keeps totals and running balances of the whole account', async () => {

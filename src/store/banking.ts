@@ -8,22 +8,23 @@ import { addDays } from '../domain/dates.js';
 import { splitRange, type DateRange } from '../domain/range-split.js';
 import { withBankTotals } from './bank-totals.js';
 import { dialectOf } from './dialect.js';
+import { preparedShapes } from './prepared.js';
 import { getDocuments, listCodedLines } from './documents.js';
 import type { BankAccountRow, BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
 
-/** The organisation's bank accounts, or only those a user holds. */
+/** The organisation's bank accounts, or only those a user holds; compiled once for each (store/prepared.ts). */
+const bankAccountsStatement = preparedShapes((db, v: { organisationId: string; holderUserId: string }, holders) => {
+  const query = db.selectFrom('bank_accounts').selectAll().where('organisation_id', '=', v.organisationId);
+  if (holders === 'all') return query.compile();
+  return query
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('bank_account_holders').select('bank_account_id').where('organisation_id', '=', v.organisationId).where('user_id', '=', v.holderUserId),
+    )
+    .compile();
+});
+
 export async function listBankAccounts(db: Kysely<Database>, organisationId: string, holderUserId: string | null): Promise<BankAccountRow[]> {
-  let query = db.selectFrom('bank_accounts').selectAll().where('organisation_id', '=', organisationId);
-  if (holderUserId !== null) {
-    query = query.where('id', 'in', (eb) =>
-      eb
-        .selectFrom('bank_account_holders')
-        .select('bank_account_id')
-        .where('organisation_id', '=', organisationId)
-        .where('user_id', '=', holderUserId),
-    );
-  }
-  return query.execute();
+  return bankAccountsStatement(db, holderUserId === null ? 'all' : 'held', { organisationId, holderUserId: holderUserId ?? '' });
 }
 
 export interface BankAccountStats {
@@ -33,6 +34,22 @@ export interface BankAccountStats {
   /** account currency minor units */
   balance: number;
 }
+
+/** bankAccountStats' statement, for every account or some */
+const statsStatement = preparedShapes((db, v: { organisationId: string; accountIds: string[] }, accounts) => {
+  const query = withBankTotals(db)
+    .selectFrom('bank_month_totals')
+    .select((eb) => [
+      'bank_account_id',
+      eb.fn.sum<number>('transactions').as('transactions'),
+      eb.fn.sum<number>('to_reconcile').as('to_reconcile'),
+      eb.fn.max('last_date').as('last_date'),
+      sql<number>`sum(amount_in - amount_out)`.as('balance'),
+    ])
+    .where('organisation_id', '=', v.organisationId)
+    .groupBy('bank_account_id');
+  return (accounts === 'all' ? query : query.where('bank_account_id', 'in', v.accountIds)).compile();
+});
 
 /**
  * Counts, last date and balance of each account, over all of its transactions: read from the
@@ -45,19 +62,8 @@ export async function bankAccountStats(
 ): Promise<Map<string, BankAccountStats>> {
   const stats = new Map<string, BankAccountStats>();
   if (accountIds !== null && accountIds.length === 0) return stats;
-  let query = withBankTotals(db)
-    .selectFrom('bank_month_totals')
-    .select((eb) => [
-      'bank_account_id',
-      eb.fn.sum<number>('transactions').as('transactions'),
-      eb.fn.sum<number>('to_reconcile').as('to_reconcile'),
-      eb.fn.max('last_date').as('last_date'),
-      sql<number>`sum(amount_in - amount_out)`.as('balance'),
-    ])
-    .where('organisation_id', '=', organisationId)
-    .groupBy('bank_account_id');
-  if (accountIds !== null) query = query.where('bank_account_id', 'in', accountIds);
-  for (const row of await query.execute()) {
+  const rows = await statsStatement(db, accountIds === null ? 'all' : 'some', { organisationId, accountIds: accountIds ?? [] });
+  for (const row of rows) {
     stats.set(row.bank_account_id, {
       transactions: Number(row.transactions),
       toReconcile: Number(row.to_reconcile),
@@ -83,6 +89,44 @@ export interface AccountPeriodSums {
   reconciled: number;
 }
 
+/** The sums periodSums reads: before the period, and within it. */
+const SUMS = {
+  opening: { opening_amount: sql<number>`sum(amount_in - amount_out)`, opening_home: sql<number>`sum(home_in - home_out)` },
+  within: {
+    in_amount: sql<number>`sum(amount_in)`,
+    out_amount: sql<number>`sum(amount_out)`,
+    in_home: sql<number>`sum(home_in)`,
+    out_home: sql<number>`sum(home_out)`,
+    transactions: sql<number>`sum(transactions)`,
+    to_reconcile: sql<number>`sum(to_reconcile)`,
+  },
+};
+type SumsKind = keyof typeof SUMS;
+
+/**
+ * One range's sums per account (`shape`: which sums, every account or some, whole months and
+ * partial months as splitRange gives them), compiled once per shape.
+ */
+const sumsStatement = preparedShapes(
+  (db, v: { organisationId: string; accountIds: string[]; monthFrom: string; monthTo: string; dayFrom: string[]; dayTo: string[] }, shape) => {
+    const [kind, accounts, months, days] = shape.split('/') as [SumsKind, 'all' | 'some', 'none' | 'to' | 'range', string];
+    const select = Object.entries<RawBuilder<number>>(SUMS[kind]).map(([name, sum]) => sum.as(name));
+    const of = (table: 'bank_month_totals' | 'bank_daily_totals') => {
+      const q = withBankTotals(db)
+        .selectFrom(table)
+        .select(['bank_account_id', ...select])
+        .where('organisation_id', '=', v.organisationId)
+        .groupBy('bank_account_id');
+      return accounts === 'all' ? q : q.where('bank_account_id', 'in', v.accountIds);
+    };
+    const parts = [
+      ...(months === 'none' ? [] : [of('bank_month_totals').where(sql.ref('month'), '<=', v.monthTo).$if(months === 'range', (q) => q.where(sql.ref('month'), '>=', v.monthFrom))]),
+      ...Array.from({ length: Number(days) }, (_, k) => of('bank_daily_totals').where(sql.ref('date'), '>=', v.dayFrom[k]!).where(sql.ref('date'), '<=', v.dayTo[k]!)),
+    ];
+    return parts.reduce((all, part) => all.unionAll(part)).compile();
+  },
+);
+
 /**
  * Per account, the balance before `from` and the money in, out and counts within [from, to], from
  * the stored totals (months, and days for the partial months): one statement for before the
@@ -98,43 +142,25 @@ export async function periodSums(
 ): Promise<Map<string, AccountPeriodSums>> {
   const sums = new Map<string, AccountPeriodSums>();
   if (accountIds !== null && accountIds.length === 0) return sums;
-  const ofAccounts = accountIds === null ? sql<SqlBool>`1 = 1` : sql<SqlBool>`bank_account_id in (${sql.join(accountIds)})`;
-  const totals = withBankTotals(db);
   /** A range's sums per account: its whole months from the monthly totals, its partial months from the daily ones, one statement. */
-  const summed = async <K extends string>(range: DateRange, columns: Record<K, RawBuilder<number>>) => {
+  const summed = async <K extends SumsKind>(kind: K, range: DateRange) => {
     const { months, days } = splitRange(range);
-    const select = Object.entries<RawBuilder<number>>(columns).map(([name, sum]) => sum.as(name));
-    const of = (table: 'bank_month_totals' | 'bank_daily_totals') =>
-      totals
-        .selectFrom(table)
-        .select(['bank_account_id', ...select])
-        .where('organisation_id', '=', organisationId)
-        .where(ofAccounts)
-        .groupBy('bank_account_id');
-    const parts = [
-      ...(months ? [of('bank_month_totals').where(sql.ref('month'), '<=', months.to).$if(months.from !== null, (q) => q.where(sql.ref('month'), '>=', months.from!))] : []),
-      ...days.map(([a, b]) => of('bank_daily_totals').where(sql.ref('date'), '>=', a).where(sql.ref('date'), '<=', b)),
-    ];
-    const rows = parts.length ? await parts.reduce((all, part) => all.unionAll(part)).execute() : [];
-    return rows as unknown as ({ bank_account_id: string } & Record<K, number | string>)[];
+    if (!months && days.length === 0) return [];
+    const shape = `${kind}/${accountIds === null ? 'all' : 'some'}/${months ? (months.from === null ? 'to' : 'range') : 'none'}/${days.length}`;
+    const rows = await sumsStatement(db, shape, {
+      organisationId,
+      accountIds: accountIds ?? [],
+      monthFrom: months?.from ?? '',
+      monthTo: months?.to ?? '',
+      dayFrom: days.map(([a]) => a),
+      dayTo: days.map(([, b]) => b),
+    });
+    return rows as unknown as ({ bank_account_id: string } & Record<keyof (typeof SUMS)[K], number | string>)[];
   };
   const empty = (): AccountPeriodSums => ({ openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 });
   // an account is listed when it has any transaction up to `to`, as one pass over them would list it
-  const [before, within] = await Promise.all([
-    // the day before `from` is a date: periods start no earlier than 1000-01-01 (params.ts EARLIEST_DATE)
-    summed({ to: addDays(from, -1) }, { opening_amount: sql`sum(amount_in - amount_out)`, opening_home: sql`sum(home_in - home_out)` }),
-    summed(
-      { from, to },
-      {
-        in_amount: sql`sum(amount_in)`,
-        out_amount: sql`sum(amount_out)`,
-        in_home: sql`sum(home_in)`,
-        out_home: sql`sum(home_out)`,
-        transactions: sql`sum(transactions)`,
-        to_reconcile: sql`sum(to_reconcile)`,
-      },
-    ),
-  ]);
+  // the day before `from` is a date: periods start no earlier than 1000-01-01 (params.ts EARLIEST_DATE)
+  const [before, within] = await Promise.all([summed('opening', { to: addDays(from, -1) }), summed('within', { from, to })]);
   for (const row of before) {
     const s = sums.get(row.bank_account_id) ?? empty();
     s.openingAmount += Number(row.opening_amount);
@@ -176,13 +202,13 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** One page of transactions, newest or oldest first, ties broken by id; `limit` rows at most. */
 /** What a page shows of a transaction: not its fingerprint, bank id or timestamps. */
 export type PageTransaction = Pick<
   BankTransactionRow,
   'id' | 'bank_account_id' | 'date' | 'description' | 'amount' | 'status' | 'reconciled_in' | 'suggested_match' | 'document_id' | 'source'
 >;
 
+/** One page of transactions, newest or oldest first, ties broken by id; `limit` rows at most. */
 export async function transactionPage(
   db: Kysely<Database>,
   filter: TransactionFilter,
@@ -191,33 +217,75 @@ export async function transactionPage(
   offset: number,
 ): Promise<PageTransaction[]> {
   if (filter.accountIds !== null && filter.accountIds.length === 0) return [];
-  return transactionPageQuery(db, filter, order, limit, offset).execute();
+  return pageStatement(db, pageShape(filter, order), pageValues(filter, limit, offset));
 }
+
+interface PageValues {
+  organisationId: string;
+  from: string;
+  to: string;
+  accountIds: string[];
+  status: string;
+  amountMin: number;
+  amountMax: number;
+  /** the search as a LIKE pattern */
+  pattern: string;
+  limit: number;
+  offset: number;
+}
+
+/** What of a filter shapes the page's SQL: the order, the amount column and which filters are on. */
+function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest'): string {
+  const on = (name: string, value: unknown) => (value === null ? '' : name);
+  return [order, filter.amountColumn, on('accounts', filter.accountIds), on('status', filter.status), on('min', filter.amountMin), on('max', filter.amountMax), on('search', filter.search)].join('/');
+}
+
+function pageValues(filter: TransactionFilter, limit: number, offset: number): PageValues {
+  return {
+    organisationId: filter.organisationId,
+    from: filter.from,
+    to: filter.to,
+    accountIds: filter.accountIds ?? [],
+    status: filter.status ?? '',
+    amountMin: filter.amountMin ?? 0,
+    amountMax: filter.amountMax ?? 0,
+    pattern: filter.search === null ? '' : containsPattern(filter.search),
+    limit,
+    offset,
+  };
+}
+
+/** transactionPage's statement, compiled once per shape (store/prepared.ts). */
+const pageStatement = preparedShapes((db, v: PageValues, shape) => pageQuery(db, v, shape).compile());
 
 /** transactionPage's statement (accountIds not empty), for its plan to be looked at. */
 export function transactionPageQuery(db: Kysely<Database>, filter: TransactionFilter, order: 'newest' | 'oldest', limit: number, offset: number) {
+  return pageQuery(db, pageValues(filter, limit, offset), pageShape(filter, order));
+}
+
+function pageQuery(db: Kysely<Database>, v: PageValues, shape: string) {
+  const [order, amountColumn, accounts, status, min, max, search] = shape.split('/') as ['newest' | 'oldest', TransactionFilter['amountColumn'], ...string[]];
   const direction = order === 'newest' ? 'desc' : 'asc';
   let query = db
     .selectFrom('bank_transactions as t')
     // each column read costs per row; the page's rows carry only what the answer uses
     .select(['t.id', 't.bank_account_id', 't.date', 't.description', 't.amount', 't.status', 't.reconciled_in', 't.suggested_match', 't.document_id', 't.source'])
-    .where('t.organisation_id', '=', filter.organisationId)
-    .where('t.date', '>=', filter.from)
-    .where('t.date', '<=', filter.to);
-  if (filter.accountIds !== null) query = query.where('t.bank_account_id', 'in', filter.accountIds);
-  if (filter.status !== null) query = query.where('t.status', '=', filter.status);
-  const size = sql`abs(${sql.ref(`t.${filter.amountColumn}`)})`;
-  if (filter.amountMin !== null) query = query.where(sql<SqlBool>`${size} >= ${filter.amountMin}`);
-  if (filter.amountMax !== null) query = query.where(sql<SqlBool>`${size} <= ${filter.amountMax}`);
-  if (filter.search !== null) {
-    const pattern = containsPattern(filter.search);
+    .where('t.organisation_id', '=', v.organisationId)
+    .where('t.date', '>=', v.from)
+    .where('t.date', '<=', v.to);
+  if (accounts) query = query.where('t.bank_account_id', 'in', v.accountIds);
+  if (status) query = query.where(sql.ref('t.status'), '=', v.status);
+  const size = sql`abs(${sql.ref(`t.${amountColumn}`)})`;
+  if (min) query = query.where(sql<SqlBool>`${size} >= ${v.amountMin}`);
+  if (max) query = query.where(sql<SqlBool>`${size} <= ${v.amountMax}`);
+  if (search) {
     const supplierMatches = db
       .selectFrom('documents as d')
-      .where('d.organisation_id', '=', filter.organisationId)
-      .where(sql<SqlBool>`lower(${sql.ref('d.supplier')}) like ${pattern} escape '\\'`);
+      .where('d.organisation_id', '=', v.organisationId)
+      .where(sql<SqlBool>`lower(${sql.ref('d.supplier')}) like ${v.pattern} escape '\\'`);
     query = query.where((eb) =>
       eb.or([
-        sql<SqlBool>`lower(${eb.ref('t.description')}) like ${pattern} escape '\\'`,
+        sql<SqlBool>`lower(${eb.ref('t.description')}) like ${v.pattern} escape '\\'`,
         dialectOf(db) === 'postgres'
           ? // the matching documents' ids as one array (trigram-indexed, migration 013), so the
             // planner may combine both sides' indexes when the term is rare, or walk the dates
@@ -229,7 +297,7 @@ export function transactionPageQuery(db: Kysely<Database>, filter: TransactionFi
       ]),
     );
   }
-  return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(limit).offset(offset);
+  return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(v.limit).offset(v.offset);
 }
 
 /**
@@ -285,21 +353,27 @@ export async function runningSums(
  * transaction of its stretch, where the running balances follow from it row by row.
  */
 export async function sumBeyond(db: Kysely<Database>, organisationId: string, accountId: string, anchor: RunningAnchor): Promise<number> {
-  const row = await db
+  const [edge, row] = anchor.kind === 'forward' ? [anchor.from, anchor.through] : [anchor.to, anchor.since];
+  const [found] = await sumBeyondStatement(db, anchor.kind, { organisationId, accountId, edge, date: row.date, id: row.id });
+  return Number(found?.amount ?? 0);
+}
+
+/** sumBeyond's statement for each direction, compiled once (store/prepared.ts). */
+const sumBeyondStatement = preparedShapes((db, v: { organisationId: string; accountId: string; edge: string; date: string; id: string }, kind) =>
+  db
     .selectFrom('bank_transactions')
     .select(sql<number | string | null>`sum(amount)`.as('amount'))
-    .where('organisation_id', '=', organisationId)
-    .where('bank_account_id', '=', accountId)
+    .where('organisation_id', '=', v.organisationId)
+    .where('bank_account_id', '=', v.accountId)
     // the row's own date bounds the range as well as the (date, id) comparison: PostgreSQL's planner
     // cannot size a row comparison and, without the bound, read the whole table (55 ms, seen in the bench)
     .where((eb) =>
-      anchor.kind === 'forward'
-        ? eb.and([eb('date', '>=', anchor.from), eb('date', '<=', anchor.through.date), eb(eb.refTuple('date', 'id'), '<', eb.tuple(anchor.through.date, anchor.through.id))])
-        : eb.and([eb('date', '>=', anchor.since.date), eb('date', '<=', anchor.to), eb(eb.refTuple('date', 'id'), '>', eb.tuple(anchor.since.date, anchor.since.id))]),
+      kind === 'forward'
+        ? eb.and([eb('date', '>=', v.edge), eb('date', '<=', v.date), eb(eb.refTuple('date', 'id'), '<', eb.tuple(v.date, v.id))])
+        : eb.and([eb('date', '>=', v.date), eb('date', '<=', v.edge), eb(eb.refTuple('date', 'id'), '>', eb.tuple(v.date, v.id))]),
     )
-    .executeTakeFirstOrThrow();
-  return Number(row.amount ?? 0);
-}
+    .compile(),
+);
 
 export interface LinkedDocument {
   document: DocumentRow;

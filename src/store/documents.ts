@@ -1,26 +1,34 @@
 /** Documents held by the service, their lines and original files, always for one organisation. */
 import type { Kysely } from 'kysely';
+import { preparedShapes } from './prepared.js';
 import type { Database, DocumentRow } from './schema.js';
+
+/** The organisation's documents by id, compiled once per number of ids (store/prepared.ts), as the statements below. */
+const documentsStatement = preparedShapes((db, v: { organisationId: string; ids: string[] }) =>
+  db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
+);
 
 export async function getDocuments(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<DocumentRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('documents').selectAll().where('organisation_id', '=', organisationId).where('id', 'in', ids).execute();
+  return documentsStatement(db, '', { organisationId, ids });
 }
 
 /** Lines of several documents (coded or invoice lines) in one query, by document then line number. */
 function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(table: T) {
-  return async (db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Database[T][]> => {
-    if (documentIds.length === 0) return [];
-    const rows = await (db as Kysely<Database>)
+  const statement = preparedShapes((db, v: { organisationId: string; documentIds: string[] }) =>
+    db
       .selectFrom(table as 'document_coded_lines')
       .selectAll()
-      .where('organisation_id', '=', organisationId)
-      .where('document_id', 'in', documentIds)
+      .where('organisation_id', '=', v.organisationId)
+      .where('document_id', 'in', v.documentIds)
       .orderBy('document_id')
       .orderBy('line_no')
       .orderBy('id')
-      .execute();
-    return rows as unknown as Database[T][];
+      .compile(),
+  );
+  return async (db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Database[T][]> => {
+    if (documentIds.length === 0) return [];
+    return (await statement(db, '', { organisationId, documentIds })) as unknown as Database[T][];
   };
 }
 

@@ -3,10 +3,10 @@
  * check) are the same SQL each time with different values, so building them with the query builder
  * on every call (its nodes made, frozen and visited: a sixth of the cheapest call's CPU, measured
  * in docs/performance.md) is work thrown away. A prepared query is built and compiled at its first
- * use on each Kysely instance (plugins included, so a counting or tracing plugin still sees it
- * once) and kept in a WeakMap keyed by that instance; each call only puts its values in the
- * parameter list and runs the compiled statement through the same instance
- * (`db.executeQuery`), so it takes the same connection (SQLite's single connection waits for an
+ * use on each database (plugins included, so a counting or tracing plugin still sees it once)
+ * and kept for it and its transactions (shapesOf); each call only puts its values in the
+ * parameter list and runs the compiled statement through the handle it is called with
+ * (`db.executeQuery`), so it takes that handle's connection (SQLite's single connection waits for an
  * open transaction as before), the same statement cache (sqlite-tuning.ts) and the plugins' result
  * hooks. A plugin sees the statement once, when it is compiled (transformQuery), and each run's
  * result (transformResult) under that same query id.
@@ -16,6 +16,10 @@
  * connection instead of at every call. Their columns are named, never `*`, so a column added by a
  * later migration (another instance's, during a rolling deploy) cannot change a prepared
  * statement's result type.
+ *
+ * Statements whose SQL takes a few shapes (the ledger's lines and totals, the bank pages: which
+ * filters are on, how many partial months, how long a list) are compiled once per shape
+ * (preparedShapes), and not named on PostgreSQL: each call is planned for its own values.
  *
  * The SQL text lives where the query is declared, once; values are always bound parameters, never
  * part of the text.
@@ -59,6 +63,29 @@ function placeholders<P extends object>(values: P): P {
   });
 }
 
+/**
+ * Where a statement's compiled shapes are kept for a database handle: by its dialect adapter (one
+ * per opened store) and its plugins, which is what compiling depends on. Not by the handle itself:
+ * a transaction (a read snapshot) is a new handle on the same database, and each would compile
+ * again.
+ */
+interface Node {
+  shapes?: Map<string, Compiled>;
+  next: WeakMap<object, Node>;
+}
+
+function shapesOf(root: WeakMap<object, Node>, db: Kysely<Database>): Map<string, Compiled> {
+  const executor = db.getExecutor();
+  const step = (from: WeakMap<object, Node>, key: object): Node => {
+    let found = from.get(key);
+    if (!found) from.set(key, (found = { next: new WeakMap() }));
+    return found;
+  };
+  let node = step(root, executor.adapter);
+  for (const plugin of executor.plugins) node = step(node.next, plugin);
+  return (node.shapes ??= new Map());
+}
+
 function compile(query: CompiledQuery, named: boolean): Compiled {
   if (named && !names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
   return { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) };
@@ -74,7 +101,7 @@ function run<R>(db: Kysely<Database>, { query, slots }: Compiled, values: object
 }
 
 /**
- * Declares a statement compiled once per Kysely instance. `build` receives the database and the
+ * Declares a statement compiled once per database (shapesOf). `build` receives the database and the
  * call's values as placeholders (use them as values only: in comparisons, IN lists of fixed length,
  * or `${…}` of a sql template) and answers the compiled query: `db.selectFrom(…)….compile()` or
  * `sql\`…\`.compile(db)`. The result runs it with the values given and answers its rows. On
@@ -84,21 +111,22 @@ function run<R>(db: Kysely<Database>, { query, slots }: Compiled, values: object
 export function preparedQuery<P extends Record<string, unknown>, R>(
   build: (db: Kysely<Database>, values: P) => CompiledQuery<R>,
 ): (db: Kysely<Database>, values: P) => Promise<R[]> {
-  const compiled = new WeakMap<Kysely<Database>, Compiled>();
+  const root = new WeakMap<object, Node>();
   return (db, values) => {
-    let made = compiled.get(db);
-    if (!made) compiled.set(db, (made = compile(build(db, placeholders(values)), true)));
+    const shapes = shapesOf(root, db);
+    let made = shapes.get('');
+    if (!made) shapes.set('', (made = compile(build(db, placeholders(values)), true)));
     return run<R>(db, made, values);
   };
 }
 
-/** Shapes kept per statement and Kysely instance; past this the oldest is compiled again when next asked for. */
+/** Shapes kept per statement and database; past this the oldest is compiled again when next asked for. */
 const SHAPES_KEPT = 64;
 
 /**
  * A statement whose SQL takes a few shapes: which parts it has (`shape`, a short key the caller
  * makes from its choices: build must take every choice of SQL from it, never from the values) and
- * how many values each list holds. Each shape is compiled once per Kysely instance, at its first
+ * how many values each list holds. Each shape is compiled once per database, at its first
  * call, and kept (up to SHAPES_KEPT). For reads over ranges (ledger lines, totals): on PostgreSQL
  * they are not named, so each call is planned for its own values (a generic plan for a date range
  * can be far worse than the one for the range asked for).
@@ -106,10 +134,9 @@ const SHAPES_KEPT = 64;
 export function preparedShapes<P extends object, R>(
   build: (db: Kysely<Database>, values: P, shape: string) => CompiledQuery<R>,
 ): (db: Kysely<Database>, shape: string, values: P) => Promise<R[]> {
-  const compiled = new WeakMap<Kysely<Database>, Map<string, Compiled>>();
+  const root = new WeakMap<object, Node>();
   return (db, shape, values) => {
-    let byShape = compiled.get(db);
-    if (!byShape) compiled.set(db, (byShape = new Map()));
+    const byShape = shapesOf(root, db);
     let key = shape;
     for (const name in values) {
       const value = (values as Record<string, unknown>)[name];
