@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent, type RawBuilder } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { BuiltinAccounting } from '../../src/accounting/builtin/reader.js';
 import type { AccountingSystem, DateRange } from '../../src/accounting/types.js';
@@ -108,10 +108,17 @@ const CLIENT = { kind: 'client', clientId: 'bench' } as const;
 export interface CasePlans {
   name: string;
   queries: { sql: string; ms: number; plan: string; repeated: number }[];
+  /**
+   * the SQL of one call alone: each statement the call sends run by itself `runs` times on this
+   * process's connection, median, times how often the call sends it, summed. What one call costs
+   * the database however little the rest costs: a bound on the computed rate (1000 / sqlMs
+   * requests/s per core that runs statements)
+   */
+  sqlMs: number;
 }
 
 /** Every query one call of each case sends, once each with its plan; `repeated` counts identical SQL (an N+1 shows here). */
-export async function capturePlans(store: TracedStore, organisationId: string, today: string, cases: BenchCase[]): Promise<CasePlans[]> {
+export async function capturePlans(store: TracedStore, organisationId: string, today: string, cases: BenchCase[], runs: number): Promise<CasePlans[]> {
   const out: CasePlans[] = [];
   for (const c of cases) {
     if (c.operation === 'organisations') continue;
@@ -126,12 +133,15 @@ export async function capturePlans(store: TracedStore, organisationId: string, t
       else bySql.set(q.sql, { q, count: 1 });
     }
     const planned = [];
+    let sqlMs = 0;
     for (const { q, count } of bySql.values()) {
       // transaction control (the banking snapshot) has no plan
-      const plan = /^\s*(select|with)\b/i.test(q.sql) ? await store.explain(q) : '(transaction control)';
+      const reads = /^\s*(select|with)\b/i.test(q.sql);
+      const plan = reads ? await store.explain(q) : '(transaction control)';
       planned.push({ sql: q.sql, ms: q.ms, plan, repeated: count });
+      if (reads) sqlMs += count * (await timed(runs, () => store.db.executeQuery(CompiledQuery.raw(q.sql, [...q.parameters]))));
     }
-    out.push({ name: c.name, queries: planned });
+    out.push({ name: c.name, queries: planned, sqlMs });
   }
   return out;
 }

@@ -80,6 +80,8 @@ interface CaseResult extends Measured {
   server: { p50: number; p99: number; requests: number };
   /** the same case on a server without the answer cache: every call computed */
   computed: Measured & { server: { p50: number; p99: number; requests: number }; ratioToFloor: number; meetsTarget: boolean };
+  /** one call's statements alone, ms (CasePlans.sqlMs); 0 for the cheapest call, not planned */
+  sqlMs: number;
   /** requests/s against the floor: the lower of the server's cheapest authenticated route and the bare route of the same size */
   ratioToFloor: number;
   ratioToBare: number;
@@ -173,7 +175,7 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
       log(`${backend}: token check ${tokenCheck.microseconds.toFixed(0)} µs, ${tokenCheck.queries} queries`);
       reports = await reportTimings(store, meta.organisationId, config.date, runs);
       for (const r of reports) log(`${backend}: ${r.name}: ${r.operationMs.toFixed(1)} ms, floor ${r.floorMs.toFixed(1)} ms (${r.ratio.toFixed(2)}x)`);
-      plans = await capturePlans(store, meta.organisationId, config.date, cases);
+      plans = await capturePlans(store, meta.organisationId, config.date, cases, runs);
       client = await createApiClient(store.db, { organisationId: meta.organisationId, name: `Benchmark ${backend}` });
     } finally {
       await store.close();
@@ -238,6 +240,7 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
         bare,
         server: { p50: 0, p99: 0, requests: 0 },
         computed: { ...computed, server: { p50: 0, p99: 0, requests: 0 }, ratioToFloor: computedRatio, meetsTarget: meets(computed, computedRatio) },
+        sqlMs: plans.find((p) => p.name === c.name)?.sqlMs ?? 0,
         ratioToFloor,
         ratioToBare,
         meetsTarget: meets(measured, ratioToFloor),
@@ -307,7 +310,7 @@ function plansMarkdown(backend: string, plans: CasePlans[]): string {
 function table(result: BackendResult, connections: number, durationSeconds: number): string {
   const head = [
     'case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'JSON bytes', 'sent', 'peak RSS', 'SQL/call', 'loop p99', 'target',
-    'computed: req/s', 'p50', 'p99', 'in server p50/p99', 'of floor', 'SQL/call', 'loop p99', 'target',
+    'computed: req/s', 'p50', 'p99', 'in server p50/p99', 'of floor', 'SQL/call', 'SQL ms', 'SQL cap', 'loop p99', 'target',
   ];
   const target = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows = result.cases.map((c) => [
@@ -331,6 +334,8 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
     `${c.computed.server.p50}/${c.computed.server.p99}`,
     `${(c.computed.ratioToFloor * 100).toFixed(0)}%`,
     fmt(c.computed.statementsPerCall),
+    c.sqlMs ? c.sqlMs.toFixed(2) : '-',
+    c.sqlMs ? fmt(1000 / c.sqlMs, 0) : '-',
     fmt(c.computed.loopDelayP99),
     target(c.computed.meetsTarget),
   ]);
@@ -341,6 +346,7 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
     `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms, >= ${TARGET_SHARE_OF_FLOOR * 100}% of floor`,
     `(organisations: >= ${TARGET_ORGANISATIONS_OF_BARE * 100}% of bare), server event-loop delay p99 < ${TARGET_LOOP_DELAY_P99_MS} ms, no errors. SQL/call = statements the server sent per request answered;`,
     `loop p99 = the server's event-loop delay (monitorEventLoopDelay, 10 ms sampling, the excess over it) during the measurement, ms.`,
+    `SQL ms = one call's statements, each run alone in-process (median), summed; SQL cap = 1000 / SQL ms: requests/s one core could answer if it did nothing but that SQL.`,
     `The server as shipped keeps answers while the data stands still (RESULT_CACHE_MB=${DEFAULT_RESULT_CACHE_MB}); "computed" is a second server with RESULT_CACHE_MB=0, every call computed.`,
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
