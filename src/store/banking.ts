@@ -3,7 +3,7 @@
  * caller may see only some accounts, to a list of account ids (null = every account of the
  * organisation, which leaves the planner free to use organisation-wide indexes).
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { addDays } from '../domain/dates.js';
 import { splitRange, type DateRange } from '../domain/range-split.js';
 import { withBankTotals } from './bank-totals.js';
@@ -321,30 +321,38 @@ export async function runningSums(
   rowIds: string[],
   anchor: RunningAnchor,
 ): Promise<Map<string, number>> {
-  const edge = (eb: ExpressionBuilder<Database, 'bank_transactions'>): Expression<SqlBool> =>
-    anchor.kind === 'forward'
-      ? eb.and([eb('date', '>=', anchor.from), eb(eb.refTuple('date', 'id'), '<=', eb.tuple(anchor.through.date, anchor.through.id))])
-      : eb.and([eb('date', '<=', anchor.to), eb(eb.refTuple('date', 'id'), '>=', eb.tuple(anchor.since.date, anchor.since.id))]);
-  const direction = anchor.kind === 'forward' ? 'asc' : 'desc';
-  const window = db
-    .selectFrom('bank_transactions')
-    .select((eb) => [
-      'id',
-      'amount',
-      eb.fn
-        .sum<number>('amount')
-        .over((over) => over.orderBy('date', direction).orderBy('id', direction))
-        .as('running'),
-    ])
-    .where('organisation_id', '=', organisationId)
-    .where('bank_account_id', '=', accountId)
-    .where(edge);
-  const rows = await db.selectFrom(window.as('w')).select(['w.id', 'w.amount', 'w.running']).where('w.id', 'in', rowIds).execute();
+  const [edge, row] = anchor.kind === 'forward' ? [anchor.from, anchor.through] : [anchor.to, anchor.since];
+  const rows = await runningSumsStatement(db, anchor.kind, { organisationId, accountId, edge, date: row.date, id: row.id, rowIds });
   const sums = new Map<string, number>();
   // the backward window includes the row itself; what follows it is the rest
   for (const row of rows) sums.set(row.id, anchor.kind === 'forward' ? Number(row.running) : Number(row.running) - Number(row.amount));
   return sums;
 }
+
+/** runningSums' statement for each direction and number of rows, compiled once (store/prepared.ts). */
+const runningSumsStatement = preparedShapes(
+  (db, v: { organisationId: string; accountId: string; edge: string; date: string; id: string; rowIds: string[] }, kind) => {
+    const direction = kind === 'forward' ? 'asc' : 'desc';
+    const window = db
+      .selectFrom('bank_transactions')
+      .select((eb) => [
+        'id',
+        'amount',
+        eb.fn
+          .sum<number>('amount')
+          .over((over) => over.orderBy('date', direction).orderBy('id', direction))
+          .as('running'),
+      ])
+      .where('organisation_id', '=', v.organisationId)
+      .where('bank_account_id', '=', v.accountId)
+      .where((eb) =>
+        kind === 'forward'
+          ? eb.and([eb('date', '>=', v.edge), eb(eb.refTuple('date', 'id'), '<=', eb.tuple(v.date, v.id))])
+          : eb.and([eb('date', '<=', v.edge), eb(eb.refTuple('date', 'id'), '>=', eb.tuple(v.date, v.id))]),
+      );
+    return db.selectFrom(window.as('w')).select(['w.id', 'w.amount', 'w.running']).where('w.id', 'in', v.rowIds).compile();
+  },
+);
 
 /**
  * The sum of one account's transactions between a period edge and a row, the row left out:
