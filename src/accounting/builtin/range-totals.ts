@@ -7,7 +7,8 @@
  * reads, not 26 statements or a pass over the lines. Results are debit-positive home-currency
  * minor units.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { preparedShapes } from '../../store/prepared.js';
 import { addDays } from '../../domain/dates.js';
 import { splitRange } from '../../domain/range-split.js';
 import type { Database } from '../../store/schema.js';
@@ -55,6 +56,65 @@ function monthSegments(parts: { i: number; from: string | null; to: string }[]):
   return out;
 }
 
+/** The values the two statements take: list element k is segment k's. */
+interface SegmentValues {
+  organisationId: string;
+  accountIds: string[];
+  from: string[];
+  to: string[];
+}
+
+/** `month` within a segment whose start may be the beginning of the books (shape letter `a`) or a month (`r`). */
+const withinMonths = (open: boolean, from: unknown, to: unknown) => (open ? sql`month <= ${to}` : sql`month >= ${from} and month <= ${to}`);
+
+const ofAccounts = (accounts: string, v: SegmentValues) => (accounts === 'some' ? sql` and account_id in (${sql.join(v.accountIds)})` : sql``);
+
+/**
+ * The month segments' sums per account, compiled once per shape (store/prepared.ts):
+ * `<accounts>/<form>/<a|r per segment>`, form `scan` (one index range per segment) or `pass` (one
+ * pass, a conditional sum per segment).
+ */
+const monthsStatement = preparedShapes((db, v: SegmentValues, shape) => {
+  const [accounts, form, opens] = shape.split('/') as [string, 'scan' | 'pass', string];
+  const within = (k: number) => withinMonths(opens[k] === 'a', v.from[k], v.to[k]);
+  const pieces = [...opens].map((_, k) => k);
+  if (form === 'scan') {
+    return sql<SegmentRow>`${sql.join(
+      pieces.map(
+        (k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from acct_month_totals
+          where organisation_id = ${v.organisationId} and ${within(k)}${ofAccounts(accounts, v)}
+          group by account_id`,
+      ),
+      sql` union all `,
+    )}`.compile(db);
+  }
+  const last = pieces.length - 1;
+  const columns = pieces.map((k) => sql`sum(case when ${within(k)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
+  const hit = sql.join(pieces.map((k) => sql`(${within(k)})`), sql` or `);
+  return sql<PassRow>`
+    select account_id, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
+    from acct_month_totals
+    where organisation_id = ${v.organisationId} and ${withinMonths(opens[0] === 'a', v.from[0], v.to[last])}${ofAccounts(accounts, v)}
+    group by account_id`.compile(db);
+});
+
+/** The day segments' sums per account, one index range each, compiled once per shape: `<accounts>/<segments>`. */
+const daysStatement = preparedShapes((db, v: SegmentValues, shape) => {
+  const [accounts, count] = shape.split('/') as [string, string];
+  return sql<SegmentRow>`${sql.join(
+    Array.from(
+      { length: Number(count) },
+      (_, k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from acct_day_totals
+        where organisation_id = ${v.organisationId} and date >= ${v.from[k]} and date <= ${v.to[k]}${ofAccounts(accounts, v)}
+        group by account_id`,
+    ),
+    sql` union all `,
+  )}`.compile(withAggregates(db));
+});
+
+type SegmentRow = { account_id: string; segment: number; amount: number | string };
+type PassRow = Record<string, number | string | null> & { account_id: string };
+
 export async function readAccountTotals(
   db: Kysely<Database>,
   organisationId: string,
@@ -64,14 +124,23 @@ export async function readAccountTotals(
   const result = new Map<string, number[]>();
   if (ranges.length === 0 || (accountIds && accountIds.length === 0)) return result;
   const parts = ranges.map(splitRange);
-  const accounts = (column: string) => (accountIds ? sql` and ${sql.ref(column)} in (${sql.join(accountIds)})` : sql``);
+  const accounts = accountIds ? 'some' : 'all';
+  const values = (pieces: { from: string | null; to: string }[]): SegmentValues => ({
+    organisationId,
+    accountIds: accountIds ?? [],
+    from: pieces.map((p) => p.from ?? ''),
+    to: pieces.map((p) => p.to),
+  });
+  const amountsOf = (accountId: string) => {
+    let amounts = result.get(accountId);
+    if (!amounts) result.set(accountId, (amounts = ranges.map(() => 0)));
+    return amounts;
+  };
   // each segment's sum per account counts toward every range the segment belongs to; an account
   // with no stored row in any range is not listed, as when each range was read alone
-  const collect = async (scans: RawBuilder<unknown>[], pieces: { ranges: number[] }[]) => {
-    const rows = await sql<{ account_id: string; segment: number; amount: number | string }>`${sql.join(scans, sql` union all `)}`.execute(withAggregates(db));
-    for (const row of rows.rows) {
-      let amounts = result.get(row.account_id);
-      if (!amounts) result.set(row.account_id, (amounts = ranges.map(() => 0)));
+  const collect = (rows: SegmentRow[], pieces: { ranges: number[] }[]) => {
+    for (const row of rows) {
+      const amounts = amountsOf(row.account_id);
       for (const i of pieces[Number(row.segment)]!.ranges) amounts[i]! += Number(row.amount);
     }
   };
@@ -79,33 +148,20 @@ export async function readAccountTotals(
   const monthly = parts.flatMap((p, i) => (p.months ? [{ i, ...p.months }] : []));
   if (monthly.length) {
     const pieces = monthSegments(monthly);
-    const within = (m: { from: string | null; to: string }) => (m.from === null ? sql`month <= ${m.to}` : sql`month >= ${m.from} and month <= ${m.to}`);
+    const opens = pieces.map((p) => (p.from === null ? 'a' : 'r')).join('');
     if (pieces.some((p) => p.ranges.length > 1)) {
       // ranges that share months (a balance sheet's, each from the beginning): one index range per
       // segment, so the long shared history is read once, in one tight pass (a conditional sum per
       // range over every month cost about twice as much)
-      const scans = pieces.map(
-        (piece, k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from acct_month_totals
-          where organisation_id = ${organisationId} and ${within(piece)}${accounts('account_id')}
-          group by account_id`,
-      );
-      await collect(scans, pieces);
+      collect((await monthsStatement(db, `${accounts}/scan/${opens}`, values(pieces))) as SegmentRow[], pieces);
     } else {
       // disjoint ranges (a P&L's months): one pass over them all with a conditional sum per segment,
       // cheaper than a scan per segment
-      const columns = pieces.map((piece, k) => sql`sum(case when ${within(piece)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
-      const hit = sql.join(pieces.map((piece) => sql`(${within(piece)})`), sql` or `);
-      const rows = await sql<Record<string, number | string | null> & { account_id: string }>`
-        select account_id, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
-        from acct_month_totals
-        where organisation_id = ${organisationId} and ${within({ from: pieces[0]!.from, to: pieces[pieces.length - 1]!.to })}${accounts('account_id')}
-        group by account_id`.execute(db);
-      for (const row of rows.rows) {
+      for (const row of (await monthsStatement(db, `${accounts}/pass/${opens}`, values(pieces))) as PassRow[]) {
         if (!Number(row.hit)) continue; // its months all fall between the ranges
-        let amounts = result.get(row.account_id);
-        if (!amounts) result.set(row.account_id, (amounts = ranges.map(() => 0)));
+        const amounts = amountsOf(row.account_id);
         pieces.forEach((piece, k) => {
-          for (const i of piece.ranges) amounts![i]! += Number(row[`s${k}`] ?? 0);
+          for (const i of piece.ranges) amounts[i]! += Number(row[`s${k}`] ?? 0);
         });
       }
     }
@@ -116,12 +172,7 @@ export async function readAccountTotals(
     // one index range per segment, summed per account inside the database; the ranges are put
     // together from the segments here (a conditional sum per range over every row costs far more)
     const pieces = segments(daily);
-    const scans = pieces.map(
-      (piece, k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from acct_day_totals
-        where organisation_id = ${organisationId} and date >= ${piece.from} and date <= ${piece.to}${accounts('account_id')}
-        group by account_id`,
-    );
-    await collect(scans, pieces);
+    collect(await daysStatement(db, `${accounts}/${pieces.length}`, values(pieces)), pieces);
   }
   return result;
 }
