@@ -14,7 +14,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import { outstandingBillPage, outstandingBillTotals } from '../src/store/bill-query.js';
 import { billRow, comparePaymentOrder, toOutstandingBill, type OutstandingBill } from '../src/store/bills.js';
 import type { Store } from '../src/store/db.js';
-import { describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 const ORG = 'org_bill_query';
 const NEIGHBOUR = 'org_bill_query_other';
@@ -101,6 +101,23 @@ describeEachDialect(
       }
       // the criteria are not all trivially empty or trivially everything
       assert.ok(nonEmpty > 50 && nonEmpty < 200, `${nonEmpty} of 200 criteria matched something`);
+    });
+
+    it('compiled once per shape (store/prepared.ts): another filter of the same shape builds nothing and answers its own bills', async () => {
+      const counted = countingQueries(store().db);
+      const dueSoon: BillCriteria = { kinds: ['bill'], dueWithinDays: 7 };
+      const dueLater: BillCriteria = { kinds: ['expense_claim'], dueWithinDays: 60 };
+      await outstandingBillPage(counted.db, ORG, dueSoon, MATCH, { offset: 0, limit: 500 });
+      await outstandingBillTotals(counted.db, ORG, [dueSoon, {}], MATCH);
+      const compiled = counted.compiled();
+      const page = await outstandingBillPage(counted.db, ORG, dueLater, MATCH, { offset: 0, limit: 500 });
+      const totals = await outstandingBillTotals(counted.db, ORG, [dueLater, {}], MATCH);
+      assert.equal(counted.compiled() - compiled, 0);
+      const expected = expectedAll.filter(billMatcher(dueLater, MATCH));
+      assert.ok(expected.length > 0 && expected.length < expectedAll.length);
+      assert.deepEqual(page.bills, expected);
+      assert.deepEqual(totals[0], { count: expected.length, amountDue: expected.reduce((s, b) => s + b.amountDue, 0) });
+      assert.equal(totals[1]!.count, expectedAll.length);
     });
 
     it('LIKE wildcards in a tag are literal, and a comma never matches half a tag', async () => {

@@ -9,6 +9,7 @@ import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool
 import { supplierKey, tagKey, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
 import { addDays, isValidDate } from '../domain/dates.js';
 import { OUTSTANDING, OUTSTANDING_BILL_COLUMNS, toOutstandingBill, type OutstandingBill } from './bills.js';
+import { preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
 
 type Bills = ExpressionBuilder<Database, 'bills'>;
@@ -21,33 +22,103 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** A saved filter's criteria as a condition on `bills`; every key given must hold, as in billMatcher. */
-export function criteriaCondition(eb: Bills, criteria: BillCriteria, match: MatchContext): Expression<SqlBool> {
+/**
+ * What of a saved filter's criteria shapes its SQL: the keys given and, for the true/false keys,
+ * which way. Its values are bound apart (criteriaValues), so every filter of one shape is one
+ * compiled statement (store/prepared.ts).
+ */
+function criteriaShape(criteria: BillCriteria): string {
+  const keys: string[] = [];
+  if (criteria.kinds) keys.push('kinds');
+  if (criteria.tagsAny) keys.push(wantedTags(criteria.tagsAny).length ? 'tags' : 'no-tags');
+  if (criteria.suppliers) keys.push('suppliers');
+  if (criteria.dueWithinDays !== undefined) keys.push('due-within');
+  if (criteria.overdue !== undefined) keys.push(criteria.overdue ? 'overdue' : 'not-overdue');
+  if (criteria.scheduled !== undefined) keys.push(criteria.scheduled ? 'scheduled' : 'not-scheduled');
+  if (criteria.foreignCurrency !== undefined) keys.push(criteria.foreignCurrency ? 'foreign' : 'home');
+  if (criteria.minAmountDue !== undefined) keys.push('min');
+  return keys.join('+');
+}
+
+/** A bill's tags are split at commas, so a wanted tag with a comma in it is no tag any bill has. */
+const wantedTags = (tags: string[]) => tags.map(tagKey).filter((t) => !t.includes(','));
+
+/** The values of criteria number `at` of a statement, named with that number, added to `into`. */
+function criteriaValues(criteria: BillCriteria, match: MatchContext, at: number, into: Record<string, unknown>): void {
   if (!isValidDate(match.today)) throw new RangeError(`today is not a yyyy-MM-dd date: ${match.today}`);
-  const today = match.today;
+  into.today = match.today;
+  into.homeCurrency = match.homeCurrency;
+  into[`kinds${at}`] = criteria.kinds ?? [];
+  // tags_key is ",a,b,": a tag is there when ",tag," is
+  into[`tags${at}`] = wantedTags(criteria.tagsAny ?? []).map((t) => `%,${likeLiteral(t)},%`);
+  into[`suppliers${at}`] = (criteria.suppliers ?? []).map(supplierKey);
+  into[`dueUntil${at}`] = criteria.dueWithinDays === undefined ? '' : addDays(match.today, criteria.dueWithinDays);
+  into[`min${at}`] = criteria.minAmountDue ?? 0;
+}
+
+/** Criteria number `at` of its shape as a condition on `bills`; every key given must hold, as in billMatcher. */
+function criteriaCondition(eb: Bills, shape: string, v: Record<string, any>, at: number): Expression<SqlBool> {
   const terms: Expression<SqlBool>[] = [];
-  if (criteria.kinds) terms.push(eb('kind', 'in', criteria.kinds));
-  if (criteria.tagsAny) {
-    // tags_key is ",a,b,": a tag is there when ",tag," is. A bill's tags are split at commas, so a
-    // wanted tag with a comma in it is no tag any bill has
-    const tags = criteria.tagsAny.map(tagKey).filter((t) => !t.includes(','));
-    terms.push(tags.length ? eb.or(tags.map((t) => sql<SqlBool>`tags_key like ${`%,${likeLiteral(t)},%`} escape '\\'`)) : NEVER);
-  }
-  if (criteria.suppliers) terms.push(eb('supplier_key', 'in', criteria.suppliers.map(supplierKey)));
-  if (criteria.dueWithinDays !== undefined) terms.push(eb.and([eb('due_date', '>=', today), eb('due_date', '<=', addDays(today, criteria.dueWithinDays))]));
-  if (criteria.overdue !== undefined) terms.push(eb('due_date', criteria.overdue ? '<' : '>=', today));
-  if (criteria.scheduled !== undefined) {
+  for (const key of shape ? shape.split('+') : []) {
+    if (key === 'kinds') terms.push(eb('kind', 'in', v[`kinds${at}`]));
+    else if (key === 'tags') terms.push(eb.or((v[`tags${at}`] as unknown[]).map((pattern) => sql<SqlBool>`tags_key like ${pattern} escape '\\'`)));
+    else if (key === 'no-tags') terms.push(NEVER);
+    else if (key === 'suppliers') terms.push(eb('supplier_key', 'in', v[`suppliers${at}`]));
+    else if (key === 'due-within') terms.push(eb.and([eb('due_date', '>=', v.today), eb('due_date', '<=', v[`dueUntil${at}`])]));
+    else if (key === 'overdue' || key === 'not-overdue') terms.push(eb('due_date', key === 'overdue' ? '<' : '>=', v.today));
     // an empty text is "not scheduled" as much as null is (store/bills.ts reads it so)
-    terms.push(criteria.scheduled ? eb.and([eb('scheduled_date', 'is not', null), eb('scheduled_date', '<>', '')]) : eb.or([eb('scheduled_date', 'is', null), eb('scheduled_date', '=', '')]));
+    else if (key === 'scheduled') terms.push(eb.and([eb('scheduled_date', 'is not', null), eb('scheduled_date', '<>', '')]));
+    else if (key === 'not-scheduled') terms.push(eb.or([eb('scheduled_date', 'is', null), eb('scheduled_date', '=', '')]));
+    else if (key === 'foreign' || key === 'home') terms.push(eb('currency', key === 'foreign' ? '<>' : '=', v.homeCurrency));
+    else if (key === 'min') terms.push(eb('amount_due', '>=', v[`min${at}`]));
+    else throw new Error(`unknown criteria shape: ${key}`);
   }
-  if (criteria.foreignCurrency !== undefined) terms.push(eb('currency', criteria.foreignCurrency ? '<>' : '=', match.homeCurrency));
-  if (criteria.minAmountDue !== undefined) terms.push(eb('amount_due', '>=', criteria.minAmountDue));
   return terms.length === 0 ? ALWAYS : eb.and(terms);
 }
 
 function outstanding(db: Kysely<Database>, organisationId: string) {
   return db.selectFrom('bills').where('organisation_id', '=', organisationId).where(OUTSTANDING);
 }
+
+/** The bills one criteria shape matches (`*`: every outstanding one). */
+const matching = (db: Kysely<Database>, shape: string, v: Record<string, any>) =>
+  outstanding(db, v.organisationId).where((eb) => (shape === '*' ? ALWAYS : criteriaCondition(eb, shape, v, 0)));
+
+/** A page of them in payment order, compiled once per shape (store/prepared.ts). */
+const pageStatement = preparedShapes((db, v: Record<string, any>, shape) =>
+  matching(db, shape, v)
+    .select(OUTSTANDING_BILL_COLUMNS)
+    // byte order in both databases (migration 012 makes "binary" on PostgreSQL), as the index has it
+    .orderBy('due_date')
+    .orderBy(sql`supplier_key collate "binary"`)
+    .orderBy(sql`supplier collate "binary"`)
+    .orderBy(sql`id collate "binary"`)
+    .limit(v.limit)
+    .offset(v.offset)
+    .compile(),
+);
+
+/** Their count and amount due. */
+const countStatement = preparedShapes((db, v: Record<string, any>, shape) =>
+  matching(db, shape, v)
+    .select([sql<number | string>`count(*)`.as('count'), sql<number | string | null>`sum(amount_due)`.as('amount_due')])
+    .compile(),
+);
+
+/** Per set of criteria (their shapes joined by `;`), the count and amount due of the bills it matches, as conditional sums. */
+const totalsStatement = preparedShapes((db, v: Record<string, any>, shapes) =>
+  outstanding(db, v.organisationId)
+    .select((eb) =>
+      shapes.split(';').flatMap((shape, i) => {
+        const hit = criteriaCondition(eb, shape, v, i);
+        return [
+          sql<number | string | null>`sum(case when ${hit} then 1 else 0 end)`.as(`c${i}`),
+          sql<number | string | null>`sum(case when ${hit} then amount_due else 0 end)`.as(`t${i}`),
+        ];
+      }),
+    )
+    .compile(),
+);
 
 export interface BillPage {
   bills: OutstandingBill[];
@@ -69,28 +140,14 @@ export async function outstandingBillPage(
   match: MatchContext,
   page: { offset: number; limit: number },
 ): Promise<BillPage> {
-  const where = (eb: Bills) => (criteria ? criteriaCondition(eb, criteria, match) : ALWAYS);
-  const [rows, totals] = await Promise.all([
-    outstanding(db, organisationId)
-      .where(where)
-      .select(OUTSTANDING_BILL_COLUMNS)
-      // byte order in both databases (migration 012 makes "binary" on PostgreSQL), as the index has it
-      .orderBy('due_date')
-      .orderBy(sql`supplier_key collate "binary"`)
-      .orderBy(sql`supplier collate "binary"`)
-      .orderBy(sql`id collate "binary"`)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    outstanding(db, organisationId)
-      .where(where)
-      .select([sql<number | string>`count(*)`.as('count'), sql<number | string | null>`sum(amount_due)`.as('amount_due')])
-      .executeTakeFirstOrThrow(),
-  ]);
+  const values: Record<string, unknown> = { organisationId, ...page };
+  if (criteria) criteriaValues(criteria, match, 0, values);
+  const shape = criteria ? criteriaShape(criteria) : '*';
+  const [rows, [totals]] = await Promise.all([pageStatement(db, shape, values), countStatement(db, shape, values)]);
   return {
     bills: rows.map(toOutstandingBill),
-    count: Number(totals.count),
-    amountDue: Number(totals.amount_due ?? 0),
+    count: Number(totals!.count),
+    amountDue: Number(totals!.amount_due ?? 0),
   };
 }
 
@@ -102,16 +159,8 @@ export async function outstandingBillTotals(
   match: MatchContext,
 ): Promise<{ count: number; amountDue: number }[]> {
   if (criteria.length === 0) return [];
-  const row = (await outstanding(db, organisationId)
-    .select((eb) =>
-      criteria.flatMap((c, i) => {
-        const hit = criteriaCondition(eb, c, match);
-        return [
-          sql<number | string | null>`sum(case when ${hit} then 1 else 0 end)`.as(`c${i}`),
-          sql<number | string | null>`sum(case when ${hit} then amount_due else 0 end)`.as(`t${i}`),
-        ];
-      }),
-    )
-    .executeTakeFirstOrThrow()) as Record<string, number | string | null>;
-  return criteria.map((_, i) => ({ count: Number(row[`c${i}`] ?? 0), amountDue: Number(row[`t${i}`] ?? 0) }));
+  const values: Record<string, unknown> = { organisationId };
+  criteria.forEach((c, i) => criteriaValues(c, match, i, values));
+  const [row] = (await totalsStatement(db, criteria.map(criteriaShape).join(';'), values)) as Record<string, number | string | null>[];
+  return criteria.map((_, i) => ({ count: Number(row![`c${i}`] ?? 0), amountDue: Number(row![`t${i}`] ?? 0) }));
 }
