@@ -75,7 +75,7 @@ const ORGANISATION_COLUMNS = [
 const everyColumnListed: Exclude<keyof OrganisationRow, (typeof ORGANISATION_COLUMNS)[number]> extends never ? true : never = true;
 void everyColumnListed;
 
-// compiled once per database handle (prepared.ts): an API client's every call reads this row
+// compiled once per database (prepared.ts): an API client's every call reads this row
 const organisationRow = preparedQuery((db, v: { id: string }) =>
   db.selectFrom('organisations').select(ORGANISATION_COLUMNS).where('id', '=', v.id).compile(),
 );
@@ -97,7 +97,7 @@ export interface CallAccess {
   allowed: boolean;
 }
 
-// written as SQL, compiled once per database handle (prepared.ts): built with the query builder on
+// written as SQL, compiled once per database (prepared.ts): built with the query builder on
 // every call, a join with a correlated EXISTS cost more than the statement takes to run (measured
 // in docs/performance.md)
 const callAccessRow = preparedQuery((db, v: { organisationId: string; userId: string; operation: string }) =>
