@@ -40,3 +40,24 @@ export function splitRange(range: DateRange): RangeParts {
   }
   return { months, days };
 }
+
+/**
+ * A split as a statement compiled once per shape takes it (store/prepared.ts): the shape says
+ * whether there are whole months (`none`, `to` from the beginning, or a `range`) and how many
+ * partial months, as `<months>/<count>`; the values carry their edges.
+ */
+export interface PartsValues {
+  monthFrom: string;
+  monthTo: string;
+  /** the partial months' first and last days */
+  dayFrom: string[];
+  dayTo: string[];
+}
+
+export function partsShape({ months, days }: RangeParts): string {
+  return `${months ? (months.from === null ? 'to' : 'range') : 'none'}/${days.length}`;
+}
+
+export function partsValues({ months, days }: RangeParts): PartsValues {
+  return { monthFrom: months?.from ?? '', monthTo: months?.to ?? '', dayFrom: days.map(([from]) => from), dayTo: days.map(([, to]) => to) };
+}

@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { addDays } from '../domain/dates.js';
-import { splitRange, type DateRange } from '../domain/range-split.js';
+import { partsShape, partsValues, splitRange, type DateRange, type PartsValues } from '../domain/range-split.js';
 import { withBankTotals } from './bank-totals.js';
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
@@ -108,7 +108,7 @@ type SumsKind = keyof typeof SUMS;
  * partial months as splitRange gives them), compiled once per shape.
  */
 const sumsStatement = preparedShapes(
-  (db, v: { organisationId: string; accountIds: string[]; monthFrom: string; monthTo: string; dayFrom: string[]; dayTo: string[] }, shape) => {
+  (db, v: { organisationId: string; accountIds: string[] } & PartsValues, shape) => {
     const [kind, accounts, months, days] = shape.split('/') as [SumsKind, 'all' | 'some', 'none' | 'to' | 'range', string];
     const select = Object.entries<RawBuilder<number>>(SUMS[kind]).map(([name, sum]) => sum.as(name));
     const of = (table: 'bank_month_totals' | 'bank_daily_totals') => {
@@ -144,17 +144,10 @@ export async function periodSums(
   if (accountIds !== null && accountIds.length === 0) return sums;
   /** A range's sums per account: its whole months from the monthly totals, its partial months from the daily ones, one statement. */
   const summed = async <K extends SumsKind>(kind: K, range: DateRange) => {
-    const { months, days } = splitRange(range);
-    if (!months && days.length === 0) return [];
-    const shape = `${kind}/${accountIds === null ? 'all' : 'some'}/${months ? (months.from === null ? 'to' : 'range') : 'none'}/${days.length}`;
-    const rows = await sumsStatement(db, shape, {
-      organisationId,
-      accountIds: accountIds ?? [],
-      monthFrom: months?.from ?? '',
-      monthTo: months?.to ?? '',
-      dayFrom: days.map(([a]) => a),
-      dayTo: days.map(([, b]) => b),
-    });
+    const parts = splitRange(range);
+    if (!parts.months && parts.days.length === 0) return [];
+    const shape = `${kind}/${accountIds === null ? 'all' : 'some'}/${partsShape(parts)}`;
+    const rows = await sumsStatement(db, shape, { organisationId, accountIds: accountIds ?? [], ...partsValues(parts) });
     return rows as unknown as ({ bank_account_id: string } & Record<keyof (typeof SUMS)[K], number | string>)[];
   };
   const empty = (): AccountPeriodSums => ({ openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 });
@@ -310,6 +303,12 @@ export type RunningAnchor =
   | { kind: 'forward'; from: string; through: { date: string; id: string } }
   | { kind: 'backward'; to: string; since: { date: string; id: string } };
 
+/** An anchor's values as its statements take them: the period edge it counts from, and the row's date and id. */
+function anchorValues(anchor: RunningAnchor): { edge: string; date: string; id: string } {
+  const [edge, row] = anchor.kind === 'forward' ? [anchor.from, anchor.through] : [anchor.to, anchor.since];
+  return { edge, date: row.date, id: row.id };
+}
+
 /**
  * For the given rows of one account: `forward` gives the sum from the period start through each
  * row; `backward` gives the sum of the rows after each one up to the period end.
@@ -321,8 +320,7 @@ export async function runningSums(
   rowIds: string[],
   anchor: RunningAnchor,
 ): Promise<Map<string, number>> {
-  const [edge, row] = anchor.kind === 'forward' ? [anchor.from, anchor.through] : [anchor.to, anchor.since];
-  const rows = await runningSumsStatement(db, anchor.kind, { organisationId, accountId, edge, date: row.date, id: row.id, rowIds });
+  const rows = await runningSumsStatement(db, anchor.kind, { organisationId, accountId, ...anchorValues(anchor), rowIds });
   const sums = new Map<string, number>();
   // the backward window includes the row itself; what follows it is the rest
   for (const row of rows) sums.set(row.id, anchor.kind === 'forward' ? Number(row.running) : Number(row.running) - Number(row.amount));
@@ -361,8 +359,7 @@ const runningSumsStatement = preparedShapes(
  * transaction of its stretch, where the running balances follow from it row by row.
  */
 export async function sumBeyond(db: Kysely<Database>, organisationId: string, accountId: string, anchor: RunningAnchor): Promise<number> {
-  const [edge, row] = anchor.kind === 'forward' ? [anchor.from, anchor.through] : [anchor.to, anchor.since];
-  const [found] = await sumBeyondStatement(db, anchor.kind, { organisationId, accountId, edge, date: row.date, id: row.id });
+  const [found] = await sumBeyondStatement(db, anchor.kind, { organisationId, accountId, ...anchorValues(anchor) });
   return Number(found?.amount ?? 0);
 }
 

@@ -10,7 +10,7 @@ import type { Database } from '../../store/schema.js';
 import type { LineQuery } from '../types.js';
 import { withAggregates, type AggregatesDatabase } from './line-aggregates.js';
 import { preparedShapes } from '../../store/prepared.js';
-import { splitRange } from '../../domain/range-split.js';
+import { partsShape, partsValues, splitRange, type PartsValues } from '../../domain/range-split.js';
 
 /**
  * domain/ledger-groups.ts groupKey in SQL: over the monthly line totals (which keep the contact as
@@ -46,8 +46,9 @@ export interface LineValues {
   contactIds: string[];
 }
 
-export function lineValues(organisationId: string, query: LineQuery): LineValues {
-  return { organisationId, accountIds: query.accountIds, from: query.from, to: query.to, types: [...query.types], contactIds: contactFilter(query).ids };
+/** `contactIds`: the ids proper contactFilter gave for the query. */
+export function lineValues(organisationId: string, query: LineQuery, contactIds: string[]): LineValues {
+  return { organisationId, accountIds: query.accountIds, from: query.from, to: query.to, types: [...query.types], contactIds };
 }
 
 /**
@@ -71,14 +72,9 @@ export function matchingLines(db: Kysely<Database>, v: LineValues, filter: Conta
   });
 }
 
-interface TotalsValues extends LineValues {
+interface TotalsValues extends LineValues, PartsValues {
   /** the contact keys of the stored month totals ('' for none) */
   contactKeys: string[];
-  monthFrom: string;
-  monthTo: string;
-  /** the partial months' first and last days */
-  dayFrom: string[];
-  dayTo: string[];
 }
 
 type TotalsRow = { key: string; amount: number | string | null; count: number | string | null };
@@ -127,16 +123,12 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
   if (query.accountIds.length === 0 || query.types.length === 0) return [];
   const { filter, ids } = contactFilter(query);
   if (filter === 'nothing') return [];
-  const { months, days } = splitRange({ from: query.from, to: query.to });
-  if (!months && days.length === 0) return [];
-  const rows = await totalsStatement(db, `${groupBy}/${filter}/${months ? (months.from === null ? 'to' : 'range') : 'none'}/${days.length}`, {
-    ...lineValues(organisationId, query),
-    contactIds: ids,
+  const parts = splitRange({ from: query.from, to: query.to });
+  if (!parts.months && parts.days.length === 0) return [];
+  const rows = await totalsStatement(db, `${groupBy}/${filter}/${partsShape(parts)}`, {
+    ...lineValues(organisationId, query, ids),
     contactKeys: [...new Set(query.contactIds ?? [])],
-    monthFrom: months?.from ?? '',
-    monthTo: months?.to ?? '',
-    dayFrom: days.map(([from]) => from),
-    dayTo: days.map(([, to]) => to),
+    ...partsValues(parts),
   });
   const groups = new Map<string, { amount: number; count: number }>();
   for (const r of rows) {

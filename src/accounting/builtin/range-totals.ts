@@ -7,7 +7,7 @@
  * reads, not 26 statements or a pass over the lines. Results are debit-positive home-currency
  * minor units.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { preparedShapes } from '../../store/prepared.js';
 import { addDays } from '../../domain/dates.js';
 import { splitRange } from '../../domain/range-split.js';
@@ -69,6 +69,18 @@ const withinMonths = (open: boolean, from: unknown, to: unknown) => (open ? sql`
 
 const ofAccounts = (accounts: string, v: SegmentValues) => (accounts === 'some' ? sql` and account_id in (${sql.join(v.accountIds)})` : sql``);
 
+/** One index range per segment (`within(k)` says which rows are segment k's), each summed per account, joined by union all. */
+const perSegment = (table: 'acct_month_totals' | 'acct_day_totals', count: number, within: (k: number) => RawBuilder<unknown>, accounts: string, v: SegmentValues) =>
+  sql<SegmentRow>`${sql.join(
+    Array.from(
+      { length: count },
+      (_, k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from ${sql.table(table)}
+        where organisation_id = ${v.organisationId} and ${within(k)}${ofAccounts(accounts, v)}
+        group by account_id`,
+    ),
+    sql` union all `,
+  )}`;
+
 /**
  * The month segments' sums per account, compiled once per shape (store/prepared.ts):
  * `<accounts>/<form>/<a|r per segment>`, form `scan` (one index range per segment) or `pass` (one
@@ -78,16 +90,7 @@ const monthsStatement = preparedShapes((db, v: SegmentValues, shape) => {
   const [accounts, form, opens] = shape.split('/') as [string, 'scan' | 'pass', string];
   const within = (k: number) => withinMonths(opens[k] === 'a', v.from[k], v.to[k]);
   const pieces = [...opens].map((_, k) => k);
-  if (form === 'scan') {
-    return sql<SegmentRow>`${sql.join(
-      pieces.map(
-        (k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from acct_month_totals
-          where organisation_id = ${v.organisationId} and ${within(k)}${ofAccounts(accounts, v)}
-          group by account_id`,
-      ),
-      sql` union all `,
-    )}`.compile(db);
-  }
+  if (form === 'scan') return perSegment('acct_month_totals', pieces.length, within, accounts, v).compile(db);
   const last = pieces.length - 1;
   const columns = pieces.map((k) => sql`sum(case when ${within(k)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
   const hit = sql.join(pieces.map((k) => sql`(${within(k)})`), sql` or `);
@@ -101,15 +104,7 @@ const monthsStatement = preparedShapes((db, v: SegmentValues, shape) => {
 /** The day segments' sums per account, one index range each, compiled once per shape: `<accounts>/<segments>`. */
 const daysStatement = preparedShapes((db, v: SegmentValues, shape) => {
   const [accounts, count] = shape.split('/') as [string, string];
-  return sql<SegmentRow>`${sql.join(
-    Array.from(
-      { length: Number(count) },
-      (_, k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from acct_day_totals
-        where organisation_id = ${v.organisationId} and date >= ${v.from[k]} and date <= ${v.to[k]}${ofAccounts(accounts, v)}
-        group by account_id`,
-    ),
-    sql` union all `,
-  )}`.compile(withAggregates(db));
+  return perSegment('acct_day_totals', Number(count), (k) => sql`date >= ${v.from[k]} and date <= ${v.to[k]}`, accounts, v).compile(withAggregates(db));
 });
 
 type SegmentRow = { account_id: string; segment: number; amount: number | string };

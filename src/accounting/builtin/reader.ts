@@ -127,9 +127,9 @@ export class BuiltinAccounting implements AccountingSystem {
 
   async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
     if (query.accountIds.length === 0 || query.types.length === 0 || limit <= 0) return [];
-    const { filter } = contactFilter(query);
+    const { filter, ids } = contactFilter(query);
     if (filter === 'nothing') return [];
-    const rows = await linesStatement(this.db, filter, { ...lineValues(this.organisationId, query), limit });
+    const rows = await linesStatement(this.db, filter, { ...lineValues(this.organisationId, query, ids), limit });
     return rows.map((r) => ({
       transactionId: r.transaction_id,
       lineNo: r.line_no,
