@@ -55,6 +55,7 @@ const NOT_DATA = {
   acct_month_totals: 'written only with acct_lines, which moves the version',
   acct_day_totals: 'written only with acct_lines',
   acct_month_line_totals: 'written only with acct_lines',
+  acct_day_line_totals: 'written only with acct_lines',
   bank_daily_totals: 'written only with bank_transactions',
   bank_month_totals: 'written only with bank_transactions',
 } as const;

@@ -25,6 +25,7 @@ const TABLES = [
   'acct_month_totals',
   'acct_day_totals',
   'acct_month_line_totals',
+  'acct_day_line_totals',
   'documents',
   'document_coded_lines',
   'document_invoice_lines',

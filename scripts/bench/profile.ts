@@ -68,14 +68,21 @@ const cpuMs = () => {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
+const ask = <T>(type: string) => new Promise<T>((resolve) => {
+  const on = (m: { type: string }) => m.type === type && (child.off('message', on), resolve(m as T));
+  child.on('message', on);
+  child.send({ type });
+});
+await ask('stats-reset');
 const cpuBefore = cpuMs();
 const from = Number(process.hrtime.bigint() / 1000n);
 const result = await autocannon({ ...load, duration: seconds });
 const to = Number(process.hrtime.bigint() / 1000n);
 const cpuPerRequest = ((cpuMs() - cpuBefore) * 1000) / result.requests.total;
+const stats = await ask<{ statements: number; loopDelayP99: number }>('stats');
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
-console.log(`GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}`);
+console.log(`GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}; event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`);
 if (!profiling) process.exit(0);
 
 interface Node {

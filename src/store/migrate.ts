@@ -14,6 +14,7 @@ import * as m011 from './migrations/011-accounting-mirrors.js';
 import * as m012 from './migrations/012-bill-order.js';
 import * as m013 from './migrations/013-text-search.js';
 import * as m014 from './migrations/014-bank-month-totals.js';
+import * as m015 from './migrations/015-day-line-totals.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -31,6 +32,7 @@ const MIGRATIONS = {
   '012-bill-order': m012,
   '013-text-search': m013,
   '014-bank-month-totals': m014,
+  '015-day-line-totals': m015,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -6,7 +6,9 @@
  * - acct_day_totals (005): per account and day, so a report's partial months read a few hundred day
  *   rows instead of every line of those days;
  * - acct_month_line_totals (005): per account, month, transaction type and contact, with the count, so
- *   the ledger's totals (overall, by supplier, by month) over whole months never read the lines.
+ *   the ledger's totals (overall, by supplier, by month) over whole months never read the lines;
+ * - acct_day_line_totals (015): the same per day, for the partial months at the ends of a ledger
+ *   query's range.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { monthKey } from '../../domain/dates.js';
@@ -36,7 +38,17 @@ export interface AcctMonthLineTotalRow {
   count: number;
 }
 
-export type AggregatesDatabase = Database & { acct_day_totals: AcctDayTotalRow; acct_month_line_totals: AcctMonthLineTotalRow };
+/** acct_month_line_totals' row per day rather than month */
+export type AcctDayLineTotalRow = Omit<AcctMonthLineTotalRow, 'month'> & {
+  /** yyyy-MM-dd */
+  date: string;
+};
+
+export type AggregatesDatabase = Database & {
+  acct_day_totals: AcctDayTotalRow;
+  acct_month_line_totals: AcctMonthLineTotalRow;
+  acct_day_line_totals: AcctDayLineTotalRow;
+};
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -56,6 +68,7 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
   const totals = new Map<string, AcctMonthTotalRow>();
   const days = new Map<string, AcctDayTotalRow>();
   const months = new Map<string, AcctMonthLineTotalRow>();
+  const dayLines = new Map<string, AcctDayLineTotalRow>();
   for (const { amount: lineAmount, ...line } of lines) {
     const amount = sign * lineAmount;
     const month = monthKey(line.date);
@@ -76,6 +89,14 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
     } else {
       months.set(monthKeyText, { organisation_id: line.organisation_id, account_id: line.account_id, month, type: line.type, contact_key: contact, amount, count: sign });
     }
+    const dayLineKey = `${dayKey}\u0000${line.type}\u0000${contact}`;
+    const dayLine = dayLines.get(dayLineKey);
+    if (dayLine) {
+      dayLine.amount += amount;
+      dayLine.count += sign;
+    } else {
+      dayLines.set(dayLineKey, { organisation_id: line.organisation_id, account_id: line.account_id, date: line.date, type: line.type, contact_key: contact, amount, count: sign });
+    }
   }
   for (const chunk of chunks([...totals.values()], Math.floor(dialect.maxParameters / 4))) {
     await trx
@@ -92,14 +113,26 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
       .onConflict((oc) => oc.columns(['organisation_id', 'account_id', 'date']).doUpdateSet({ amount: sql`acct_day_totals.amount + excluded.amount` }))
       .execute();
   }
-  for (const chunk of chunks([...months.values()], Math.floor(dialect.maxParameters / 7))) {
-    await db
-      .insertInto('acct_month_line_totals')
+  await addCounted(db, dialect, 'acct_month_line_totals', 'month', [...months.values()]);
+  await addCounted(db, dialect, 'acct_day_line_totals', 'date', [...dayLines.values()]);
+}
+
+/** Upserts line totals with their count (the month and the day tables differ only in that column). */
+async function addCounted(
+  db: Kysely<AggregatesDatabase>,
+  dialect: DialectCapabilities,
+  table: 'acct_month_line_totals' | 'acct_day_line_totals',
+  period: 'month' | 'date',
+  rows: (AcctMonthLineTotalRow | AcctDayLineTotalRow)[],
+): Promise<void> {
+  for (const chunk of chunks(rows, Math.floor(dialect.maxParameters / 7))) {
+    await (db as Kysely<any>)
+      .insertInto(table)
       .values(chunk)
       .onConflict((oc) =>
-        oc.columns(['organisation_id', 'account_id', 'month', 'type', 'contact_key']).doUpdateSet({
-          amount: sql`acct_month_line_totals.amount + excluded.amount`,
-          count: sql`acct_month_line_totals.count + excluded.count`,
+        oc.columns(['organisation_id', 'account_id', period, 'type', 'contact_key']).doUpdateSet({
+          amount: sql`${sql.ref(table)}.amount + excluded.amount`,
+          count: sql`${sql.ref(table)}.count + excluded.count`,
         }),
       )
       .execute();

@@ -37,6 +37,7 @@ export async function clearMirroredLedger(db: Kysely<Database>, organisationId: 
     await trx.deleteFrom('acct_month_totals').where('organisation_id', '=', organisationId).where('account_id', 'like', prefix).execute();
     await adb.deleteFrom('acct_day_totals').where('organisation_id', '=', organisationId).where('account_id', 'like', prefix).execute();
     await adb.deleteFrom('acct_month_line_totals').where('organisation_id', '=', organisationId).where('account_id', 'like', prefix).execute();
+    await adb.deleteFrom('acct_day_line_totals').where('organisation_id', '=', organisationId).where('account_id', 'like', prefix).execute();
   });
 }
 
@@ -130,6 +131,7 @@ async function dropEmptyAggregates(trx: Transaction<Database>, organisationId: s
   const months = [...new Set(lines.map((l) => monthKey(l.date)))];
   const dates = [...new Set(lines.map((l) => l.date))];
   await adb.deleteFrom('acct_month_line_totals').where('organisation_id', '=', organisationId).where('account_id', 'in', accounts).where('count', '=', 0).execute();
+  await adb.deleteFrom('acct_day_line_totals').where('organisation_id', '=', organisationId).where('account_id', 'in', accounts).where('count', '=', 0).execute();
   await adb
     .deleteFrom('acct_month_totals')
     .where('organisation_id', '=', organisationId)
