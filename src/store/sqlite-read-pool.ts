@@ -57,6 +57,9 @@ function asBuffers(rows: unknown[]): unknown[] {
   return rows;
 }
 
+/** Milliseconds of one turn of the event loop spent handing answers back before the rest wait for the next. */
+const TURN_BUDGET_MS = 2;
+
 export class SqliteReadPool {
   private readonly readers: Reader[] = [];
   private nextId = 1;
@@ -69,19 +72,40 @@ export class SqliteReadPool {
     for (let i = 0; i < size; i++) this.readers.push(this.start());
   }
 
+  /**
+   * Answers go back to their requests within a time budget per turn of the event loop. A reader's
+   * answers arrive together (a message port is drained in one go) and each goes on into its
+   * request's JavaScript (shaping an answer, serialising it); handed back all at once, they held
+   * the loop for tens of milliseconds while timers and new requests waited. Each answer is handed
+   * back in an immediate of its own (its request's code runs before the next), and once this turn
+   * has spent TURN_BUDGET_MS on them the rest wait for the next turn.
+   */
+  private turnBegan: number | null = null;
+
+  private readonly handBack = (reader: Reader, answer: ReadAnswer): void => {
+    const now = performance.now();
+    if (this.turnBegan === null) {
+      this.turnBegan = now;
+      // queued now, it runs first in the next turn's immediates: a new budget there
+      setImmediate(() => (this.turnBegan = null));
+    } else if (now - this.turnBegan > TURN_BUDGET_MS) {
+      setImmediate(this.handBack, reader, answer);
+      return;
+    }
+    const waiting = reader.pending.get(answer.id);
+    if (!waiting) return;
+    reader.pending.delete(answer.id);
+    if (reader.pending.size === 0) reader.worker.unref();
+    if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
+    else waiting.resolve(asBuffers(answer.rows));
+  };
+
   private start(): Reader {
     const worker = new Worker(WORKER, { workerData: { path: this.path } });
     // an idle pool does not keep the process alive (close() ends it); a reader with work does
     worker.unref();
     const reader: Reader = { worker, pending: new Map(), free: Array.from({ length: TRANSACTIONS_PER_READER }, (_, i) => i + 1) };
-    worker.on('message', (answer: ReadAnswer) => {
-      const waiting = reader.pending.get(answer.id);
-      if (!waiting) return;
-      reader.pending.delete(answer.id);
-      if (reader.pending.size === 0) worker.unref();
-      if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
-      else waiting.resolve(asBuffers(answer.rows));
-    });
+    worker.on('message', (answer: ReadAnswer) => setImmediate(this.handBack, reader, answer));
     const lost = (why: Error) => {
       for (const waiting of reader.pending.values()) waiting.reject(why);
       reader.pending.clear();
