@@ -8,7 +8,7 @@ import { provisionOrganisation } from '../src/provision.js';
 import { billRow } from '../src/store/bills.js';
 import type { Database } from '../src/store/schema.js';
 import { call, rejection } from './helpers/call.js';
-import { describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 const TODAY = '2026-03-15';
 const ORG = 'org_bills_gbp';
@@ -169,6 +169,22 @@ describeEachDialect(
     it('lists the saved filters in position order with counts and base-currency totals', async () => {
       const out = await call(store(), billsListSavedFilters, ORG, {}, { today: TODAY });
       assert.deepEqual(out, { baseCurrency: 'GBP', filters: SUMMARIES });
+    });
+
+    it('compiles its statements once (store/prepared.ts): the same bills call again builds nothing', async () => {
+      const counted = countingQueries(store().db);
+      const counting = { ...store(), db: counted.db };
+      for (const [op, input] of [
+        [billsListToPay, {}],
+        [billsListToPay, { limit: 4, page: 2 }],
+        [billsListSavedFilters, {}],
+      ] as const) {
+        const first = await call(counting, op, ORG, input, { today: TODAY });
+        const [compiledBefore, ranBefore] = [counted.compiled(), counted.count()];
+        assert.deepEqual(await call(counting, op, ORG, input, { today: TODAY }), first);
+        assert.equal(counted.compiled() - compiledBefore, 0, `${op.name} ${JSON.stringify(input)}`);
+        assert.ok(counted.count() - ranBefore >= 2, 'the statements still run each call');
+      }
     });
 
     it('refuses any parameter to bills.list_saved_filters', async () => {

@@ -197,6 +197,21 @@ describeEachDialect(
       assert.equal(three.count(), one.count());
     });
 
+    it('compiles its statements once (store/prepared.ts): the same documents.get or documents.file again builds nothing', async () => {
+      const counted = countingQueries(store().db);
+      const counting = { ...store(), db: counted.db };
+      for (const [op, input] of [
+        [documentsGet, { ids: 'doc_inv,doc_rcpt,doc_png' }],
+        [documentsFile, { id: 'doc_inv' }],
+      ] as const) {
+        const first = await call(counting, op, ORG, input, { today: TODAY });
+        const [compiledBefore, ranBefore] = [counted.compiled(), counted.count()];
+        assert.deepEqual(await call(counting, op, ORG, input, { today: TODAY }), first);
+        assert.equal(counted.compiled() - compiledBefore, 0, op.name);
+        assert.ok(counted.count() - ranBefore >= 2, 'the statements still run each call');
+      }
+    });
+
     it('takes up to 50 distinct ids and refuses 51', async () => {
       const ids = (n: number) => Array.from({ length: n }, (_, i) => `doc_missing_${i}`);
       const fifty = await get({ ids: [...ids(50), ...ids(10)].join(',') });

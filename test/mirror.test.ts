@@ -6,14 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { sql } from 'kysely';
 import { LedgerWriter } from '../src/accounting/builtin/writer.js';
 import { MirroredLedger } from '../src/accounting/mirror/mirrored-ledger.js';
 import { forgetMirror, Mirror, MirrorWriter, type MirrorSource } from '../src/accounting/mirror/mirror.js';
 import { claimPass, getMirror, withMirrorTables } from '../src/accounting/mirror/store.js';
 import type { LedgerLine } from '../src/accounting/types.js';
 import { provisionOrganisation } from '../src/provision.js';
-import type { Store } from '../src/store/db.js';
+import { assertLineTotalsMatch } from './helpers/line-totals.js';
 import { describeEachDialect } from './helpers/store.js';
 
 const line = (transactionId: string, lineNo: number, accountId: string, amount: number, date = '2026-03-10'): LedgerLine => ({
@@ -51,23 +50,6 @@ function source(company: string): MirrorSource<{ passes: number }> & { passes: n
   };
 }
 
-/** The organisation's stored line totals by month and by day hold exactly its lines' sums and counts: none left at zero. */
-async function lineTotalsMatch(store: Store, organisationId: string): Promise<void> {
-  for (const [table, period, ofLine] of [
-    ['acct_month_line_totals', 'month', 'substr(date, 1, 7)'],
-    ['acct_day_line_totals', 'date', 'date'],
-  ] as const) {
-    const fresh = await sql<{ key: string; amount: number; count: number }>`
-      select account_id || '/' || ${sql.raw(ofLine)} || '/' || type || '/' || coalesce(contact_id, '') as key, sum(amount) as amount, count(*) as count
-      from acct_lines where organisation_id = ${organisationId} group by account_id, ${sql.raw(ofLine)}, type, coalesce(contact_id, '')`.execute(store.db);
-    const stored = await sql<{ key: string; amount: number; count: number }>`
-      select account_id || '/' || ${sql.ref(period)} || '/' || type || '/' || contact_key as key, amount, count
-      from ${sql.table(table)} where organisation_id = ${organisationId}`.execute(store.db);
-    const text = (rows: { key: string; amount: number; count: number }[]) => rows.map((r) => `${r.key}=${Number(r.amount)}/${Number(r.count)}`).sort();
-    assert.deepEqual(text(stored.rows), text(fresh.rows), table);
-  }
-}
-
 describeEachDialect('the local mirror', (store) => {
   it('lets one pass hold the lease; a pass that lost it stops writing', async () => {
     const org = await provisionOrganisation(store().db, { name: `Lease ${Math.random()}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
@@ -94,20 +76,20 @@ describeEachDialect('the local mirror', (store) => {
     await new Mirror(store().db, org.id, a, { maxAgeMs: 0 }).ready();
     assert.deepEqual(Object.fromEntries(await ledger.accountTotals([{ to: '2026-12-31' }])), { exp: [1_250], bank: [-1_250] }, 'a later pass adds T2');
     assert.notEqual(await new Mirror(store().db, org.id, a, { maxAgeMs: 0 }).changeToken(), first);
-    await lineTotalsMatch(store(), org.id);
+    await assertLineTotalsMatch(store(), org.id);
 
     const b = source('test:b');
     await new Mirror(store().db, org.id, b, { maxAgeMs: 0 }).ready();
     assert.equal(b.passes, 1);
     assert.deepEqual(JSON.parse((await getMirror(store().db, org.id))!.state), { passes: 1 }, "another company's mirror starts from nothing");
     assert.deepEqual(Object.fromEntries(await ledger.accountTotals([{ to: '2026-12-31' }])), { exp: [1_000], bank: [-1_000] });
-    await lineTotalsMatch(store(), org.id);
+    await assertLineTotalsMatch(store(), org.id);
 
     await forgetMirror(store().db, org.id);
     assert.equal(await getMirror(store().db, org.id), undefined);
     assert.equal((await ledger.accountTotals([{ to: '2026-12-31' }])).size, 0, 'nothing mirrored is left');
     const ownLines = await store().db.selectFrom('acct_lines').select('amount').where('organisation_id', '=', org.id).execute();
     assert.deepEqual(ownLines.map((l) => Number(l.amount)).sort((x, y) => x - y), [-7_700, 7_700], "the organisation's own rows are untouched");
-    await lineTotalsMatch(store(), org.id);
+    await assertLineTotalsMatch(store(), org.id);
   });
 });

@@ -19,6 +19,7 @@ import { Random } from '../src/demo/random.js';
 import { bankAccountStats, periodSums } from '../src/store/banking.js';
 import type { Store } from '../src/store/db.js';
 import type { OrganisationRow } from '../src/store/schema.js';
+import { assertLineTotalsMatch } from './helpers/line-totals.js';
 import { describeEachDialect } from './helpers/store.js';
 
 const DATE = '2026-11-21';
@@ -62,23 +63,6 @@ async function bankTotalsMatch(store: Store): Promise<number> {
   assert.equal(storedMonths.rows.length, expectedMonths.size, 'one stored row per account and month with transactions');
   for (const r of storedMonths.rows) assert.equal(`${numbers(r)},${r.last_date}`, expectedMonths.get(r.key), r.key);
   return stored.rows.length;
-}
-
-/** acct_month_line_totals and acct_day_line_totals: the lines' sums and counts by account, month or day, type and contact. */
-async function lineTotalsMatch(store: Store): Promise<void> {
-  for (const [table, period, ofLine] of [
-    ['acct_month_line_totals', 'month', 'substr(date, 1, 7)'],
-    ['acct_day_line_totals', 'date', 'date'],
-  ] as const) {
-    const fresh = await sql<{ key: string; amount: number; count: number }>`
-      select organisation_id || '/' || account_id || '/' || ${sql.raw(ofLine)} || '/' || type || '/' || coalesce(contact_id, '') as key, sum(amount) as amount, count(*) as count
-      from acct_lines group by organisation_id, account_id, ${sql.raw(ofLine)}, type, coalesce(contact_id, '')`.execute(store.db);
-    const stored = await sql<{ key: string; amount: number; count: number }>`
-      select organisation_id || '/' || account_id || '/' || ${sql.ref(period)} || '/' || type || '/' || contact_key as key, amount, count from ${sql.table(table)}`.execute(store.db);
-    const expected = new Map(fresh.rows.map((r) => [r.key, `${Number(r.amount)}/${Number(r.count)}`]));
-    assert.equal(stored.rows.length, expected.size, table);
-    for (const r of stored.rows) assert.equal(`${Number(r.amount)}/${Number(r.count)}`, expected.get(r.key), `${table} ${r.key}`);
-  }
 }
 
 async function dayTotalsMatch(store: Store): Promise<void> {
@@ -128,7 +112,7 @@ describeEachDialect(
     it('keeps the bank and ledger day totals equal to the rows after the demo', async () => {
       assert.ok((await bankTotalsMatch(store())) > 1_000);
       await dayTotalsMatch(store());
-      await lineTotalsMatch(store());
+      await assertLineTotalsMatch(store());
     });
 
     it('keeps the bank day totals equal to the rows after imports, a re-import and a new account', async () => {

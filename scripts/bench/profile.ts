@@ -8,10 +8,11 @@
  *   npx tsx scripts/bench/profile.ts [dataset.sqlite] [seconds]
  *   BENCH_PROFILE_CASE=ledger-default npx tsx scripts/bench/profile.ts   (a case of cases.ts by name)
  *   BENCH_PROFILE=0 npx tsx scripts/bench/profile.ts   (no profiler: only the CPU time per request)
+ *   BENCH_PROFILE_KEPT=1 ...   (the server as shipped, answers kept while the data stands still)
  *
  * Besides the profile it prints the server's own CPU time (user + system, from /proc) per request
- * answered in the window: unlike requests per second, it hardly moves when other processes share
- * the cores.
+ * answered in the window (unlike requests per second, it hardly moves when other processes share
+ * the cores), its event-loop delay p99 and the statements it sent per request.
  *
  * The dataset defaults to the first cached one under bench-output/cache (run `BENCH_QUICK=1 npm run
  * bench` once to build the small one). Output: bench-output/profile/*.cpuprofile and the summary on
@@ -50,7 +51,7 @@ await store.close();
 
 const child = fork(path.join(here, 'server-process.ts'), [], {
   execArgv: ['--import', 'tsx', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-  env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify({ sqlitePath: working, today: meta.params.date, maxSeconds: 300, resultCacheMb: 0 }) },
+  env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify({ sqlitePath: working, today: meta.params.date, maxSeconds: 300, resultCacheMb: process.env.BENCH_PROFILE_KEPT ? 64 : 0 }) },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const port = await new Promise<number>((resolve) => child.on('message', (m: { type: string; port?: number }) => m.type === 'ready' && resolve(m.port!)));

@@ -1,6 +1,7 @@
 /** Bills to pay and the saved filters over them, always for one organisation. */
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { parseBillCriteria, supplierKey, tagsKey, type BillCriteria, type BillFacts } from '../domain/bill-criteria.js';
+import { preparedQuery } from './prepared.js';
 import type { BillRow, Database } from './schema.js';
 
 export interface OutstandingBill extends BillFacts {
@@ -91,15 +92,14 @@ export async function listOutstandingBills(db: Kysely<Database>, organisationId:
   return rows.map(toOutstandingBill).sort(comparePaymentOrder);
 }
 
+/** The saved filters' rows in display order, compiled once (store/prepared.ts): read on every computed bills call. */
+const savedFiltersStatement = preparedQuery((db, v: { organisationId: string }) =>
+  db.selectFrom('bill_filters').select(['id', 'name', 'description', 'criteria']).where('organisation_id', '=', v.organisationId).orderBy('position').orderBy('id').compile(),
+);
+
 /** The organisation's saved filters in their display order, criteria checked. */
 export async function listSavedBillFilters(db: Kysely<Database>, organisationId: string): Promise<SavedBillFilter[]> {
-  const rows = await db
-    .selectFrom('bill_filters')
-    .select(['id', 'name', 'description', 'criteria'])
-    .where('organisation_id', '=', organisationId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  const rows = await savedFiltersStatement(db, { organisationId });
   return rows.map((r) => {
     let criteria: BillCriteria;
     try {

@@ -1,6 +1,6 @@
 /** Documents held by the service, their lines and original files, always for one organisation. */
 import type { Kysely } from 'kysely';
-import { preparedShapes } from './prepared.js';
+import { preparedQuery, preparedShapes } from './prepared.js';
 import type { Database, DocumentRow } from './schema.js';
 
 /** The organisation's documents by id, compiled once per number of ids (store/prepared.ts), as the statements below. */
@@ -35,15 +35,14 @@ function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(
 export const listCodedLines = listLines('document_coded_lines');
 export const listInvoiceLines = listLines('document_invoice_lines');
 
+const withFilesStatement = preparedShapes((db, v: { organisationId: string; documentIds: string[] }) =>
+  db.selectFrom('document_files').select('document_id').where('organisation_id', '=', v.organisationId).where('document_id', 'in', v.documentIds).compile(),
+);
+
 /** Which of these documents have an original file, without reading the files. */
 export async function documentsWithFiles(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Set<string>> {
   if (documentIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('document_files')
-    .select('document_id')
-    .where('organisation_id', '=', organisationId)
-    .where('document_id', 'in', documentIds)
-    .execute();
+  const rows = await withFilesStatement(db, '', { organisationId, documentIds });
   return new Set(rows.map((r) => r.document_id));
 }
 
@@ -53,15 +52,23 @@ export interface DocumentFileInfo {
   file: { fileName: string; contentType: string; size: number } | null;
 }
 
-/** A document and its file's description, without the content; undefined when no such document. */
-export async function getDocumentFileInfo(db: Kysely<Database>, organisationId: string, documentId: string): Promise<DocumentFileInfo | undefined> {
-  const row = await db
+/** A document's file lookups, compiled once (named on PostgreSQL: a point lookup has one plan). */
+const fileInfoStatement = preparedQuery((db, v: { organisationId: string; documentId: string }) =>
+  db
     .selectFrom('documents as d')
     .leftJoin('document_files as f', (join) => join.onRef('f.document_id', '=', 'd.id').onRef('f.organisation_id', '=', 'd.organisation_id'))
     .select(['d.id', 'f.file_name', 'f.content_type', 'f.size'])
-    .where('d.organisation_id', '=', organisationId)
-    .where('d.id', '=', documentId)
-    .executeTakeFirst();
+    .where('d.organisation_id', '=', v.organisationId)
+    .where('d.id', '=', v.documentId)
+    .compile(),
+);
+const fileDataStatement = preparedQuery((db, v: { organisationId: string; documentId: string }) =>
+  db.selectFrom('document_files').select('data').where('organisation_id', '=', v.organisationId).where('document_id', '=', v.documentId).compile(),
+);
+
+/** A document and its file's description, without the content; undefined when no such document. */
+export async function getDocumentFileInfo(db: Kysely<Database>, organisationId: string, documentId: string): Promise<DocumentFileInfo | undefined> {
+  const [row] = await fileInfoStatement(db, { organisationId, documentId });
   if (!row) return undefined;
   const file =
     row.file_name !== null && row.content_type !== null && row.size !== null
@@ -72,12 +79,7 @@ export async function getDocumentFileInfo(db: Kysely<Database>, organisationId: 
 
 /** A document file's content. */
 export async function getDocumentFileData(db: Kysely<Database>, organisationId: string, documentId: string): Promise<Buffer | undefined> {
-  const row = await db
-    .selectFrom('document_files')
-    .select('data')
-    .where('organisation_id', '=', organisationId)
-    .where('document_id', '=', documentId)
-    .executeTakeFirst();
+  const [row] = await fileDataStatement(db, { organisationId, documentId });
   if (!row) return undefined;
   // both drivers hand back a Buffer; copy only if a driver ever gives a plain Uint8Array
   return Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data as Uint8Array);
