@@ -9,6 +9,7 @@
  *   BENCH_PROFILE_CASE=ledger-default npx tsx scripts/bench/profile.ts   (a case of cases.ts by name)
  *   BENCH_PROFILE=0 npx tsx scripts/bench/profile.ts   (no profiler: only the CPU time per request)
  *   BENCH_PROFILE_KEPT=1 ...   (the server as shipped, answers kept while the data stands still)
+ *   BENCH_PROFILE_PG_SCHEMA=bench_x ...   (on PostgreSQL: a schema scripts/bench/postgres.ts filled and a run left, at BENCH_PG_URL)
  *
  * Besides the profile it prints the server's own CPU time (user + system, from /proc) per request
  * answered in the window (unlike requests per second, it hardly moves when other processes share
@@ -43,15 +44,18 @@ const profileDir = path.join(output, 'profile');
 rmSync(profileDir, { recursive: true, force: true });
 mkdirSync(profileDir, { recursive: true });
 const working = path.join(profileDir, 'run.sqlite');
-copyFileSync(dataset, working);
+// BENCH_PROFILE_PG_SCHEMA: a schema a bench run filled (scripts/bench/postgres.ts) at BENCH_PG_URL, kept, instead of the SQLite copy
+const pgSchema = process.env.BENCH_PROFILE_PG_SCHEMA;
+const pgUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+if (!pgSchema) copyFileSync(dataset, working);
 
-const store = openStore({ sqlitePath: working });
+const store = pgSchema ? openStore({ databaseUrl: pgUrl, pgSchema, poolSize: 1 }) : openStore({ sqlitePath: working });
 const client = await createApiClient(store.db, { organisationId: meta.organisationId, name: 'Profile' });
 await store.close();
 
 const child = fork(path.join(here, 'server-process.ts'), [], {
   execArgv: ['--import', 'tsx', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-  env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify({ sqlitePath: working, today: meta.params.date, maxSeconds: 300, resultCacheMb: process.env.BENCH_PROFILE_KEPT ? 64 : 0 }) },
+  env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify({ ...(pgSchema ? { pgUrl, pgSchema } : { sqlitePath: working }), today: meta.params.date, maxSeconds: 300, resultCacheMb: process.env.BENCH_PROFILE_KEPT ? 64 : 0 }) },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const port = await new Promise<number>((resolve) => child.on('message', (m: { type: string; port?: number }) => m.type === 'ready' && resolve(m.port!)));

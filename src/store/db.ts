@@ -13,6 +13,7 @@ import { statementName } from './prepared.js';
 import { PooledSqliteDialect } from './sqlite-read-driver.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { keepPlannerStatistics, withStatementCache } from './sqlite-tuning.js';
+import { settledInTurn } from './turn-budget.js';
 
 export interface StoreConfig {
   /** postgres://… selects PostgreSQL; otherwise sqlitePath is used */
@@ -51,16 +52,19 @@ pg.types.setTypeParser(1700, (value: string) => {
 });
 
 /**
- * The hot statements (compiled once, prepared.ts) go to PostgreSQL as named prepared statements:
- * the first run on a connection parses and plans, the next ones only bind and execute (the token
- * check's lookup: 330 µs to 114 µs a call on 127.0.0.1). Every other statement goes unnamed, as
- * Kysely sends it: `client.query(sql, parameters)`.
+ * How a pooled client sends Kysely's statements. The hot ones (compiled once, prepared.ts) go as
+ * named prepared statements: the first run on a connection parses and plans, the next ones only
+ * bind and execute (the token check's lookup: 330 µs to 114 µs a call on 127.0.0.1); every other
+ * statement goes unnamed, as Kysely sends it: `client.query(sql, parameters)`. The replies of
+ * several connections arrive in one turn of the event loop and go back to their requests within
+ * its budget (turn-budget.ts).
  */
-function prepareHotStatements(client: pg.PoolClient): void {
+function sendStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const name = args.length === 2 && typeof args[0] === 'string' && Array.isArray(args[1]) ? statementName(args[0]) : undefined;
-    return name ? query({ name, text: args[0], values: args[1] }) : query(...args);
+    const sent = name ? query({ name, text: args[0], values: args[1] }) : query(...args);
+    return sent instanceof Promise ? settledInTurn(sent) : sent;
   };
 }
 
@@ -84,7 +88,7 @@ export function openStore(config: StoreConfig): Store {
     pool.on('error', () => {});
     pool.on('connect', (client) => {
       client.on('error', () => {});
-      prepareHotStatements(client);
+      sendStatements(client);
     });
     return {
       db,

@@ -11,6 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ReadAnswer, ReadRequest } from './sqlite-read-worker.js';
+import { inTurn } from './turn-budget.js';
 
 /**
  * The worker's module: JavaScript once built; under tsx (tests, the benchmark) the TypeScript
@@ -57,9 +58,6 @@ function asBuffers(rows: unknown[]): unknown[] {
   return rows;
 }
 
-/** Milliseconds of one turn of the event loop spent handing answers back before the rest wait for the next. */
-const TURN_BUDGET_MS = 2;
-
 export class SqliteReadPool {
   private readonly readers: Reader[] = [];
   private nextId = 1;
@@ -72,40 +70,23 @@ export class SqliteReadPool {
     for (let i = 0; i < size; i++) this.readers.push(this.start());
   }
 
-  /**
-   * Answers go back to their requests within a time budget per turn of the event loop. A reader's
-   * answers arrive together (a message port is drained in one go) and each goes on into its
-   * request's JavaScript (shaping an answer, serialising it); handed back all at once, they held
-   * the loop for tens of milliseconds while timers and new requests waited. Each answer is handed
-   * back in an immediate of its own (its request's code runs before the next), and once this turn
-   * has spent TURN_BUDGET_MS on them the rest wait for the next turn.
-   */
-  private turnBegan: number | null = null;
-
-  private readonly handBack = (reader: Reader, answer: ReadAnswer): void => {
-    const now = performance.now();
-    if (this.turnBegan === null) {
-      this.turnBegan = now;
-      // queued now, it runs first in the next turn's immediates: a new budget there
-      setImmediate(() => (this.turnBegan = null));
-    } else if (now - this.turnBegan > TURN_BUDGET_MS) {
-      setImmediate(this.handBack, reader, answer);
-      return;
-    }
+  /** An answer to its request: handed back within the event loop's turn budget (turn-budget.ts). */
+  private deliver(reader: Reader, answer: ReadAnswer): void {
     const waiting = reader.pending.get(answer.id);
     if (!waiting) return;
     reader.pending.delete(answer.id);
     if (reader.pending.size === 0) reader.worker.unref();
     if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
     else waiting.resolve(asBuffers(answer.rows));
-  };
+  }
 
   private start(): Reader {
     const worker = new Worker(WORKER, { workerData: { path: this.path } });
     // an idle pool does not keep the process alive (close() ends it); a reader with work does
     worker.unref();
     const reader: Reader = { worker, pending: new Map(), free: Array.from({ length: TRANSACTIONS_PER_READER }, (_, i) => i + 1) };
-    worker.on('message', (answer: ReadAnswer) => setImmediate(this.handBack, reader, answer));
+    // a reader's answers arrive together (a message port is drained in one go): each goes back in a turn's budget
+    worker.on('message', (answer: ReadAnswer) => inTurn(() => this.deliver(reader, answer)));
     const lost = (why: Error) => {
       for (const waiting of reader.pending.values()) waiting.reject(why);
       reader.pending.clear();

@@ -1,0 +1,74 @@
+/**
+ * Results handed back within a time budget per turn of the event loop (src/store/turn-budget.ts):
+ * a burst of them, each followed by work of its request's own, lets the loop turn in between,
+ * for the budget itself and for PostgreSQL's replies (the SQLite reader's answers:
+ * test/sqlite-read-pool.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import type { Store } from '../src/store/db.js';
+import { inTurn } from '../src/store/turn-budget.js';
+import { DIALECTS, openTestStore } from './helpers/store.js';
+
+/** The longest the event loop went without a turn while `work` ran, in milliseconds. */
+async function longestHold(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  let ticking = true;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await work();
+  ticking = false;
+  return longest;
+}
+
+const busy = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+
+describe('the turn budget', () => {
+  it('hands back a burst in order, a few milliseconds of it a turn', async () => {
+    const order: number[] = [];
+    const held = await longestHold(
+      () =>
+        new Promise<void>((done) => {
+          for (let i = 0; i < 60; i++) {
+            inTurn(() => {
+              order.push(i);
+              busy(2);
+              if (i === 59) done();
+            });
+          }
+        }),
+    );
+    assert.deepEqual(order, Array.from({ length: 60 }, (_, i) => i));
+    // all sixty at once would hold the loop 120 ms
+    assert.ok(held < 40, `the loop was held ${held.toFixed(1)} ms at once`);
+  });
+});
+
+if (DIALECTS.includes('postgres')) {
+  describe('PostgreSQL replies within the turn budget', () => {
+    let store: Store;
+    before(async () => {
+      store = await openTestStore('postgres');
+    });
+    after(() => store.close());
+
+    it('lets the loop turn between replies that arrive together', async () => {
+      const burst = () => Promise.all(Array.from({ length: 60 }, () => sql`select 1`.execute(store.db).then(() => busy(8))));
+      await burst(); // the pool's connections opened
+      // each reply's request does 8 ms of its own work; the pool's ten connections answer while it
+      // runs, and handed back as they came the replies held the loop 37 ms at once (about 12 now)
+      const held = await longestHold(burst);
+      assert.ok(held < 25, `the loop was held ${held.toFixed(1)} ms at once`);
+    });
+  });
+}
