@@ -9,29 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Store } from '../src/store/db.js';
 import { inTurn } from '../src/store/turn-budget.js';
+import { busy, longestHold } from './helpers/event-loop.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
-
-/** The longest the event loop went without a turn while `work` ran, in milliseconds. */
-async function longestHold(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let longest = 0;
-  let ticking = true;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
-  await work();
-  ticking = false;
-  return longest;
-}
-
-const busy = (ms: number) => {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-};
 
 describe('the turn budget', () => {
   it('hands back a burst in order, a few milliseconds of it a turn', async () => {
