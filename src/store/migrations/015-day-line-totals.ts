@@ -5,8 +5,8 @@ import type { DialectCapabilities } from '../dialect.js';
  * Per account, day, transaction type and contact, the sum and count of the lines (issue 17): what
  * acct_month_line_totals is for whole months, for the partial months at the ends of a ledger
  * query's range. The ledger's default three months of the busiest account read 2,123 lines for
- * their two partial months (0.6 ms); these rows are a tenth of that (0.12 ms). Kept with the lines
- * by src/accounting/builtin/line-aggregates.ts.
+ * their two partial months (0.6 ms on SQLite); from here, about 300 rows (0.12 ms). Kept with the
+ * lines by src/accounting/builtin/line-aggregates.ts.
  */
 export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise<void> {
   // SQLite: the table is its primary key's b-tree, so a key range is read with its values
