@@ -5,7 +5,7 @@
  * aggregate rows instead of tens of thousands of lines; the three months up to today, about 300
  * day rows instead of 2,000 lines.
  */
-import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import type { Database } from '../../store/schema.js';
 import type { LineQuery } from '../types.js';
@@ -36,45 +36,12 @@ export function contactFilter(query: LineQuery): { filter: ContactFilter; ids: s
   return { filter: ids.length ? (withNone ? 'ids+none' : 'ids') : withNone ? 'none' : 'nothing', ids };
 }
 
-/** A query's values as a compiled statement takes them (store/prepared.ts). */
-export interface LineValues {
+/** A query's values as the totals statement takes them (store/prepared.ts). */
+interface TotalsValues extends PartsValues {
   organisationId: string;
   accountIds: string[];
-  from: string;
-  to: string;
   types: string[];
-  /** the contact ids proper of contactFilter */
-  contactIds: string[];
-}
-
-/** `contactIds`: the ids proper contactFilter gave for the query. */
-export function lineValues(organisationId: string, query: LineQuery, contactIds: string[]): LineValues {
-  return { organisationId, accountIds: query.accountIds, from: query.from, to: query.to, types: [...query.types], contactIds };
-}
-
-/**
- * The organisation's lines a query matches, as `l`: its accounts, dates and transaction types and
- * its contacts as `filter` says. `v` holds the values (or a compiled statement's stand-ins for them).
- */
-export function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilter) {
-  let q = db
-    .selectFrom('acct_lines as l')
-    .where('l.organisation_id', '=', v.organisationId)
-    .where('l.account_id', 'in', v.accountIds)
-    .where('l.date', '>=', v.from)
-    .where('l.date', '<=', v.to)
-    .where('l.type', 'in', v.types);
-  if (filter === 'all') return q;
-  return q.where((eb) => {
-    const terms: Expression<SqlBool>[] = [];
-    if (filter === 'ids' || filter === 'ids+none') terms.push(eb('l.contact_id', 'in', v.contactIds));
-    if (filter === 'ids+none' || filter === 'none') terms.push(eb('l.contact_id', 'is', null));
-    return terms.length ? eb.or(terms) : eb(sql.lit(1), '=', sql.lit(0));
-  });
-}
-
-interface TotalsValues extends LineValues, PartsValues {
-  /** the contact keys of the stored month totals ('' for none) */
+  /** the contact keys of the stored totals ('' for none) */
   contactKeys: string[];
 }
 
@@ -114,12 +81,14 @@ type Part = SelectQueryBuilder<AggregatesDatabase & Record<string, any>, any, To
 
 export async function readLineTotals(db: Kysely<Database>, organisationId: string, query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
   if (query.accountIds.length === 0 || query.types.length === 0) return [];
-  const { filter, ids } = contactFilter(query);
+  const { filter } = contactFilter(query);
   if (filter === 'nothing') return [];
   const parts = splitRange({ from: query.from, to: query.to });
   if (!parts.months && parts.days.length === 0) return [];
   const rows = await totalsStatement(db, `${groupBy}/${filter}/${partsShape(parts)}`, {
-    ...lineValues(organisationId, query, ids),
+    organisationId,
+    accountIds: query.accountIds,
+    types: [...query.types],
     contactKeys: [...new Set(query.contactIds ?? [])],
     ...partsValues(parts),
   });

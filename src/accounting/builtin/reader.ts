@@ -1,5 +1,5 @@
 /** The builtin accounting system, read side: SQL over its acct_* tables for one organisation. */
-import type { Kysely } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import {
   ACCOUNT_TYPES,
@@ -15,9 +15,46 @@ import {
   type TransactionType,
 } from '../types.js';
 import { keptList } from './kept-lists.js';
-import { contactFilter, lineValues, matchingLines, readLineTotals, type ContactFilter, type LineValues } from './line-totals.js';
+import { contactFilter, readLineTotals, type ContactFilter } from './line-totals.js';
 import { preparedShapes } from '../../store/prepared.js';
 import { readAccountTotals } from './range-totals.js';
+
+/** A query's values as a compiled statement takes them (store/prepared.ts). */
+interface LineValues {
+  organisationId: string;
+  accountIds: string[];
+  from: string;
+  to: string;
+  types: string[];
+  /** the contact ids proper of contactFilter */
+  contactIds: string[];
+}
+
+/** `contactIds`: the ids proper contactFilter gave for the query. */
+function lineValues(organisationId: string, query: LineQuery, contactIds: string[]): LineValues {
+  return { organisationId, accountIds: query.accountIds, from: query.from, to: query.to, types: [...query.types], contactIds };
+}
+
+/**
+ * The organisation's lines a query matches, as `l`: its accounts, dates and transaction types and
+ * its contacts as `filter` says. `v` holds the values (or a compiled statement's stand-ins for them).
+ */
+function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilter) {
+  let q = db
+    .selectFrom('acct_lines as l')
+    .where('l.organisation_id', '=', v.organisationId)
+    .where('l.account_id', 'in', v.accountIds)
+    .where('l.date', '>=', v.from)
+    .where('l.date', '<=', v.to)
+    .where('l.type', 'in', v.types);
+  if (filter === 'all') return q;
+  return q.where((eb) => {
+    const terms: Expression<SqlBool>[] = [];
+    if (filter === 'ids' || filter === 'ids+none') terms.push(eb('l.contact_id', 'in', v.contactIds));
+    if (filter === 'ids+none' || filter === 'none') terms.push(eb('l.contact_id', 'is', null));
+    return terms.length ? eb.or(terms) : eb(sql.lit(1), '=', sql.lit(0));
+  });
+}
 
 /** The newest matching lines with their transaction's number and link and the contact's name; compiled once per contact filter. */
 const linesStatement = preparedShapes((db, v: LineValues & { limit: number }, filter) =>
