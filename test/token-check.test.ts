@@ -15,6 +15,7 @@ import { sha256 } from '../src/store/hash.js';
 import { authenticate, AuthenticationError, type Caller } from '../src/auth/verify.js';
 import { buildApp } from '../src/http/app.js';
 import { provisionOrganisation } from '../src/provision.js';
+import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';
 import type { Database } from '../src/store/schema.js';
 import { createUser, organisationsOfUser, removeMembership, setMembership } from '../src/store/users.js';
@@ -48,15 +49,17 @@ async function referenceCheck(provider: Provider, db: Kysely<Database>, authoriz
   const scopes = new Set(String(token.scope ?? '').split(' ').filter(Boolean));
   if (token.kind === 'ClientCredentials') {
     if (client.kind !== 'api_client' || !client.organisation_id) throw new AuthenticationError('this client cannot use client credentials');
-    const org = await db.selectFrom('organisations').select(['id', 'name']).where('id', '=', client.organisation_id).executeTakeFirst();
+    const org = await getOrganisation(db, client.organisation_id);
     if (!org) throw new AuthenticationError('the organisation of this client no longer exists');
     return {
       principal: { kind: 'client', clientId: client.client_id },
-      coverage: { organisations: [org], all: false },
+      coverage: { organisations: [{ id: org.id, name: org.name }], all: false },
       leftOrganisationIds: [],
       scopes,
       clientId: client.client_id,
       tokenKey: sha256(value),
+      // the whole row, for the call's organisation step (execute.ts loadOrganisation)
+      organisationRow: org,
     };
   }
   const grantId = (token as { grantId?: string }).grantId;

@@ -13,7 +13,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery } from '../store/prepared.js';
-import type { Database, OAuthClientRow } from '../store/schema.js';
+import { prefixedOrganisation, prefixedOrganisationColumns } from '../store/organisations.js';
+import type { Database, OAuthClientRow, OrganisationRow } from '../store/schema.js';
 const CLOCK_TOLERANCE_SECONDS = 15;
 
 export interface BearerToken {
@@ -24,8 +25,11 @@ export interface BearerToken {
   grantId: string | undefined;
   accountId: string | undefined;
   client: Pick<OAuthClientRow, 'client_id' | 'kind' | 'organisation_id' | 'blocked' | 'last_used_at'> | null;
-  /** the client's own organisation (API clients), when it still exists */
-  organisation: { id: string; name: string } | null;
+  /**
+   * the client's own organisation (API clients), when it still exists: its whole row, as read with
+   * the token, so the call it authorises need not read it again
+   */
+  organisation: OrganisationRow | null;
 }
 
 interface StoredPayload {
@@ -87,8 +91,7 @@ const tokenRow = preparedQuery((db, v: { tokenKey: string }) =>
       'c.organisation_id as client_organisation_id',
       'c.blocked as client_blocked',
       'c.last_used_at as client_last_used_at',
-      'o.id as organisation_id',
-      'o.name as organisation_name',
+      ...prefixedOrganisationColumns('o'),
     ])
     .where('s.model', 'in', ['AccessToken', 'ClientCredentials'])
     .where('s.id', '=', v.tokenKey)
@@ -121,7 +124,7 @@ export async function findBearerToken(db: Kysely<Database>, tokenKey: string, no
           last_used_at: row.client_last_used_at,
         }
       : null,
-    organisation: row.organisation_id ? { id: row.organisation_id, name: row.organisation_name! } : null,
+    organisation: prefixedOrganisation(row),
   };
 }
 

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Coverage, Principal, Role } from '../operations/context.js';
 import { OperationError } from '../domain/problems.js';
-import type { Database } from '../store/schema.js';
+import type { Database, OrganisationRow } from '../store/schema.js';
 import { touchClient } from './clients.js';
 import { sha256 } from '../store/hash.js';
 import { findBearerToken, findGrantAndConsent } from './token-check.js';
@@ -20,6 +20,11 @@ export interface Caller {
   clientId: string;
   /** hash of the token, for rate limits and logs (never the token itself) */
   tokenKey: string;
+  /**
+   * an API client's organisation as the bearer check read it, this request: the call's own
+   * organisation step takes it instead of reading the row again (execute.ts loadOrganisation)
+   */
+  organisationRow?: OrganisationRow;
 }
 
 export class AuthenticationError extends OperationError {
@@ -56,11 +61,12 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
     if (!token.organisation) throw new AuthenticationError('the organisation of this client no longer exists');
     return {
       principal: { kind: 'client', clientId: client.client_id },
-      coverage: { organisations: [token.organisation], all: false },
+      coverage: { organisations: [{ id: token.organisation.id, name: token.organisation.name }], all: false },
       leftOrganisationIds: [],
       scopes,
       clientId: client.client_id,
       tokenKey,
+      organisationRow: token.organisation,
     };
   }
 

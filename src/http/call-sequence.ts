@@ -59,6 +59,8 @@ export function callOperation(service: ServiceContext, caller: Caller, op: AnyOp
     principal: caller.principal,
     coverage: caller.coverage,
     organisationId: null,
+    // an API client's organisation, read with its token: loadOrganisation takes it when the call acts for it
+    ...(caller.organisationRow ? { row: caller.organisationRow } : {}),
     requestedOrganisation: arrival.organisation,
     input: arrival.input,
     textInput: arrival.textInput,

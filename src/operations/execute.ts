@@ -57,6 +57,7 @@ export interface Call extends CallInput {
   coverage: Coverage;
   /** the organisation the call acts for; null for an operation about the caller */
   organisationId: string | null;
+  /** the organisation's row as read for this call (by loadOrganisation, or by an API client's bearer check) */
   row?: OrganisationRow;
   /** the caller's membership role and the policy's word on it, read with the row by loadOrganisation */
   access?: { organisationId: string; operation: string; role: Role | null; allowed: boolean };
@@ -75,6 +76,9 @@ export type Step<C extends Call = Call> = (call: C) => void | Promise<void>;
 export async function loadOrganisation(call: Call): Promise<void> {
   if (call.organisationId === null) return;
   const userId = call.principal.kind === 'user' ? call.principal.userId : null;
+  // an API client's own organisation came with its token, read this request (http/call-sequence.ts):
+  // an API client has no membership or role to read with it, so there is nothing more to read
+  if (userId === null && call.row?.id === call.organisationId) return;
   const access = await getCallAccess(call.env.db, call.organisationId, userId, call.op.name);
   if (!access) throw new OperationError('organisation_not_found', `organisation ${call.organisationId} does not exist`);
   call.row = access.row;

@@ -61,7 +61,7 @@ export async function createOrganisation(db: Kysely<Database>, input: NewOrganis
  * The organisation's columns, named: a prepared statement (prepared.ts) selects these, never `*`.
  * Listing every field of OrganisationRow is checked by the compiler.
  */
-const ORGANISATION_COLUMNS = [
+export const ORGANISATION_COLUMNS = [
   'id',
   'name',
   'home_currency',
@@ -75,7 +75,22 @@ const ORGANISATION_COLUMNS = [
 const everyColumnListed: Exclude<keyof OrganisationRow, (typeof ORGANISATION_COLUMNS)[number]> extends never ? true : never = true;
 void everyColumnListed;
 
-// compiled once per database (prepared.ts): an API client's every call reads this row
+/**
+ * The organisation's columns from `table`, each named `organisation_<column>`: for a statement that
+ * reads the row beside others (the bearer check reads an API client's organisation with its token).
+ */
+export function prefixedOrganisationColumns(table: string) {
+  return ORGANISATION_COLUMNS.map((c) => sql.ref(`${table}.${c}`).as(`organisation_${c}`));
+}
+
+/** The row prefixedOrganisationColumns selected, or null when the join found none. */
+export function prefixedOrganisation(row: Record<string, unknown>): OrganisationRow | null {
+  if (row['organisation_id'] == null) return null;
+  return Object.fromEntries(ORGANISATION_COLUMNS.map((c) => [c, row[`organisation_${c}`]])) as unknown as OrganisationRow;
+}
+
+// compiled once per database (prepared.ts): a call that acts for an organisation reads this row
+// (an API client's calls take it from the bearer check instead: execute.ts loadOrganisation)
 const organisationRow = preparedQuery((db, v: { id: string }) =>
   db.selectFrom('organisations').select(ORGANISATION_COLUMNS).where('id', '=', v.id).compile(),
 );
