@@ -1,4 +1,4 @@
-/** Watching the event loop from a test: how long it went without a turn. */
+/** Watching the event loop from a test: what runs in one turn of it. */
 
 /** Keeps the thread busy for `ms` milliseconds, as a request's own work does. */
 export function busy(ms: number): void {
