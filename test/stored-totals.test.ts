@@ -20,7 +20,7 @@ import { bankAccountStats, periodSums } from '../src/store/banking.js';
 import type { Store } from '../src/store/db.js';
 import type { OrganisationRow } from '../src/store/schema.js';
 import { assertLineTotalsMatch } from './helpers/line-totals.js';
-import { describeEachDialect } from './helpers/store.js';
+import { countingQueries, describeEachDialect } from './helpers/store.js';
 
 const DATE = '2026-11-21';
 const summaries = new WeakMap<Store, DemoSummary>();
@@ -219,7 +219,10 @@ describeEachDialect(
       const accounts = await db.selectFrom('acct_accounts').select('id').where('organisation_id', '=', orgId).execute();
       const some = accounts.slice(0, 7).map((a) => a.id);
       for (const [set, subset] of [[ranges, undefined], [ranges, some], [disjoint, undefined], [disjoint, some]] as const) {
-        const totals = await readAccountTotals(db, orgId, set, subset);
+        // whole months and partial months, however many ranges: one statement
+        const counted = countingQueries(db);
+        const totals = await readAccountTotals(counted.db, orgId, set, subset);
+        assert.equal(counted.count(), 1);
         for (const [index, range] of set.entries()) {
           let q = db
             .selectFrom('acct_lines')

@@ -1,11 +1,11 @@
 /**
  * Account totals over many date ranges at once, for the builtin ledger's reports. Each range is
  * split into its whole months, read from acct_month_totals, and the partial months at its ends,
- * read from acct_day_totals; then ONE statement per table covers every range: the ranges' edges
- * cut the months (and the days) into disjoint segments, each summed per account by an index range
- * and added to every range it belongs to, so a report with 12 comparisons costs two small index
- * reads, not 26 statements or a pass over the lines. Results are debit-positive home-currency
- * minor units.
+ * read from acct_day_totals; then ONE statement covers every range and both tables: the ranges'
+ * edges cut the months (and the days) into disjoint segments, each summed per account by an index
+ * range and added to every range it belongs to, so a report with 12 comparisons costs one round
+ * trip of small index reads, not 26 statements or a pass over the lines. Results are
+ * debit-positive home-currency minor units.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { preparedShapes } from '../../store/prepared.js';
@@ -56,12 +56,14 @@ function monthSegments(parts: { i: number; from: string | null; to: string }[]):
   return out;
 }
 
-/** The values the two statements take: list element k is segment k's. */
+/** The values the statement takes: list element k is month (or day) segment k's. */
 interface SegmentValues {
   organisationId: string;
   accountIds: string[];
-  from: string[];
-  to: string[];
+  monthFrom: string[];
+  monthTo: string[];
+  dayFrom: string[];
+  dayTo: string[];
 }
 
 /** `month` within a segment whose start may be the beginning of the books (shape letter `a`) or a month (`r`). */
@@ -69,46 +71,49 @@ const withinMonths = (open: boolean, from: unknown, to: unknown) => (open ? sql`
 
 const ofAccounts = (accounts: string, v: SegmentValues) => (accounts === 'some' ? sql` and account_id in (${sql.join(v.accountIds)})` : sql``);
 
-/** One index range per segment (`within(k)` says which rows are segment k's), each summed per account, joined by union all. */
-const perSegment = (table: 'acct_month_totals' | 'acct_day_totals', count: number, within: (k: number) => RawBuilder<unknown>, accounts: string, v: SegmentValues) =>
-  sql<SegmentRow>`${sql.join(
+/**
+ * The whole months and the partial months of every range in ONE statement (one round trip),
+ * compiled once per shape (store/prepared.ts): `<accounts>/<form>/<a|r per month segment>/<day
+ * segments>`. Month segments come first, form `scan` (one index range per segment, a row per
+ * account and segment) or `pass` (one pass over the months, a conditional sum per segment: a row
+ * per account with the columns s0, s1, ... and `hit`), or `none`; then one index range per day
+ * segment, a row per account and segment. Every row has the same columns, those a part does not
+ * fill null: `segment` is null on a pass row and numbers day segments after the month segments.
+ */
+const totalsStatement = preparedShapes((db, v: SegmentValues, shape) => {
+  const [accounts, form, opens, days] = shape.split('/') as [string, 'scan' | 'pass' | 'none', string, string];
+  const passColumns = form === 'pass' ? opens.length : 0;
+  const within = (k: number) => withinMonths(opens[k] === 'a', v.monthFrom[k], v.monthTo[k]);
+  /** the pass columns, null on a row that is not a pass row */
+  const nullPass = [...Array(passColumns).keys()].map((k) => sql`null as ${sql.ref(`s${k}`)}`);
+  const nullHit = passColumns ? [sql`null as hit`] : [];
+  /** one table's index range per segment, each summed per account, numbered from `first` */
+  const perSegment = (table: 'acct_month_totals' | 'acct_day_totals', count: number, first: number, range: (k: number) => RawBuilder<unknown>) =>
     Array.from(
       { length: count },
-      (_, k) => sql`select account_id, ${sql.lit(k)} as segment, sum(amount) as amount from ${sql.table(table)}
-        where organisation_id = ${v.organisationId} and ${within(k)}${ofAccounts(accounts, v)}
+      (_, k) => sql`select account_id, ${sql.lit(first + k)} as segment, sum(amount) as amount${sql.join([sql``, ...nullPass, ...nullHit], sql`, `)}
+        from ${sql.table(table)}
+        where organisation_id = ${v.organisationId} and ${range(k)}${ofAccounts(accounts, v)}
         group by account_id`,
-    ),
-    sql` union all `,
-  )}`;
-
-/**
- * The month segments' sums per account, compiled once per shape (store/prepared.ts):
- * `<accounts>/<form>/<a|r per segment>`, form `scan` (one index range per segment) or `pass` (one
- * pass, a conditional sum per segment).
- */
-const monthsStatement = preparedShapes((db, v: SegmentValues, shape) => {
-  const [accounts, form, opens] = shape.split('/') as [string, 'scan' | 'pass', string];
-  const within = (k: number) => withinMonths(opens[k] === 'a', v.from[k], v.to[k]);
-  const pieces = [...opens].map((_, k) => k);
-  if (form === 'scan') return perSegment('acct_month_totals', pieces.length, within, accounts, v).compile(db);
-  const last = pieces.length - 1;
-  const columns = pieces.map((k) => sql`sum(case when ${within(k)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
-  const hit = sql.join(pieces.map((k) => sql`(${within(k)})`), sql` or `);
-  return sql<PassRow>`
-    select account_id, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
-    from acct_month_totals
-    where organisation_id = ${v.organisationId} and ${withinMonths(opens[0] === 'a', v.from[0], v.to[last])}${ofAccounts(accounts, v)}
-    group by account_id`.compile(db);
+    );
+  const parts: RawBuilder<unknown>[] = [];
+  if (form === 'scan') parts.push(...perSegment('acct_month_totals', opens.length, 0, within));
+  if (form === 'pass') {
+    const pieces = [...opens].map((_, k) => k);
+    const last = pieces.length - 1;
+    const columns = pieces.map((k) => sql`sum(case when ${within(k)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
+    const hit = sql.join(pieces.map((k) => sql`(${within(k)})`), sql` or `);
+    parts.push(sql`select account_id, null as segment, null as amount, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
+      from acct_month_totals
+      where organisation_id = ${v.organisationId} and ${withinMonths(opens[0] === 'a', v.monthFrom[0], v.monthTo[last])}${ofAccounts(accounts, v)}
+      group by account_id`);
+  }
+  parts.push(...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`));
+  return sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db));
 });
 
-/** The day segments' sums per account, one index range each, compiled once per shape: `<accounts>/<segments>`. */
-const daysStatement = preparedShapes((db, v: SegmentValues, shape) => {
-  const [accounts, count] = shape.split('/') as [string, string];
-  return perSegment('acct_day_totals', Number(count), (k) => sql`date >= ${v.from[k]} and date <= ${v.to[k]}`, accounts, v).compile(withAggregates(db));
-});
-
-type SegmentRow = { account_id: string; segment: number; amount: number | string };
-type PassRow = Record<string, number | string | null> & { account_id: string };
+/** A segment's sum for an account (segment set), or a pass row's conditional sums (segment null). */
+type TotalsRow = Record<string, number | string | null> & { account_id: string; segment: number | string | null; amount: number | string | null };
 
 export async function readAccountTotals(
   db: Kysely<Database>,
@@ -120,54 +125,49 @@ export async function readAccountTotals(
   if (ranges.length === 0 || (accountIds && accountIds.length === 0)) return result;
   const parts = ranges.map(splitRange);
   const accounts = accountIds ? 'some' : 'all';
-  const values = (pieces: { from: string | null; to: string }[]): SegmentValues => ({
-    organisationId,
-    accountIds: accountIds ?? [],
-    from: pieces.map((p) => p.from ?? ''),
-    to: pieces.map((p) => p.to),
-  });
   const amountsOf = (accountId: string) => {
     let amounts = result.get(accountId);
     if (!amounts) result.set(accountId, (amounts = ranges.map(() => 0)));
     return amounts;
   };
-  // each segment's sum per account counts toward every range the segment belongs to; an account
-  // with no stored row in any range is not listed, as when each range was read alone
-  const collect = (rows: SegmentRow[], pieces: { ranges: number[] }[]) => {
-    for (const row of rows) {
-      const amounts = amountsOf(row.account_id);
-      for (const i of pieces[Number(row.segment)]!.ranges) amounts[i]! += Number(row.amount);
-    }
-  };
-
   const monthly = parts.flatMap((p, i) => (p.months ? [{ i, ...p.months }] : []));
-  if (monthly.length) {
-    const pieces = monthSegments(monthly);
-    const opens = pieces.map((p) => (p.from === null ? 'a' : 'r')).join('');
-    if (pieces.some((p) => p.ranges.length > 1)) {
-      // ranges that share months (a balance sheet's, each from the beginning): one index range per
-      // segment, so the long shared history is read once, in one tight pass (a conditional sum per
-      // range over every month cost about twice as much)
-      collect((await monthsStatement(db, `${accounts}/scan/${opens}`, values(pieces))) as SegmentRow[], pieces);
-    } else {
-      // disjoint ranges (a P&L's months): one pass over them all with a conditional sum per segment,
-      // cheaper than a scan per segment
-      for (const row of (await monthsStatement(db, `${accounts}/pass/${opens}`, values(pieces))) as PassRow[]) {
-        if (!Number(row.hit)) continue; // its months all fall between the ranges
-        const amounts = amountsOf(row.account_id);
-        pieces.forEach((piece, k) => {
-          for (const i of piece.ranges) amounts[i]! += Number(row[`s${k}`] ?? 0);
-        });
-      }
-    }
-  }
-
+  const monthPieces = monthly.length ? monthSegments(monthly) : [];
+  const opens = monthPieces.map((p) => (p.from === null ? 'a' : 'r')).join('');
+  // ranges that share months (a balance sheet's, each from the beginning): one index range per
+  // segment, so the long shared history is read once, in one tight pass (a conditional sum per
+  // range over every month cost about twice as much); disjoint ranges (a P&L's months): one pass
+  // over them all with a conditional sum per segment, cheaper than a scan per segment
+  const form = monthPieces.length === 0 ? 'none' : monthPieces.some((p) => p.ranges.length > 1) ? 'scan' : 'pass';
   const daily = parts.flatMap((p, i) => (p.days.length ? [{ i, days: p.days }] : []));
-  if (daily.length) {
-    // one index range per segment, summed per account inside the database; the ranges are put
-    // together from the segments here (a conditional sum per range over every row costs far more)
-    const pieces = segments(daily);
-    collect(await daysStatement(db, `${accounts}/${pieces.length}`, values(pieces)), pieces);
+  // the days: one index range per segment, summed per account inside the database; the ranges are
+  // put together from the segments here (a conditional sum per range over every row costs far more)
+  const dayPieces = daily.length ? segments(daily) : [];
+  if (form === 'none' && dayPieces.length === 0) return result;
+
+  const rows = await totalsStatement(db, `${accounts}/${form}/${opens}/${dayPieces.length}`, {
+    organisationId,
+    accountIds: accountIds ?? [],
+    monthFrom: monthPieces.map((p) => p.from ?? ''),
+    monthTo: monthPieces.map((p) => p.to),
+    dayFrom: dayPieces.map((p) => p.from),
+    dayTo: dayPieces.map((p) => p.to),
+  });
+  // each segment's sum per account counts toward every range the segment belongs to (day segments
+  // are numbered after the month segments); an account with no stored row in any range is not
+  // listed, as when each range was read alone
+  const pieces: { ranges: number[] }[] = [...(form === 'pass' ? [] : monthPieces), ...dayPieces];
+  const firstDay = form === 'pass' ? monthPieces.length : 0;
+  for (const row of rows) {
+    if (row.segment === null) {
+      if (!Number(row.hit)) continue; // its months all fall between the ranges
+      const amounts = amountsOf(row.account_id);
+      monthPieces.forEach((piece, k) => {
+        for (const i of piece.ranges) amounts[i]! += Number(row[`s${k}`] ?? 0);
+      });
+      continue;
+    }
+    const amounts = amountsOf(row.account_id);
+    for (const i of pieces[Number(row.segment) - firstDay]!.ranges) amounts[i]! += Number(row.amount);
   }
   return result;
 }

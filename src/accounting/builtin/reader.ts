@@ -152,7 +152,7 @@ export class BuiltinAccounting implements AccountingSystem {
     return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind as Contact['kind'] }));
   }
 
-  /** Whole months from the monthly totals, partial months from the day totals: two statements however many ranges. */
+  /** Whole months from the monthly totals, partial months from the day totals: one statement however many ranges. */
   async accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>> {
     return readAccountTotals(this.db, this.organisationId, ranges, accountIds);
   }
