@@ -2,7 +2,7 @@
  * An operation's answer on the wire: its JSON text (made once for a kept answer), gzipped when the
  * client accepts it and the answer is big enough to gain from it. A 380 KB list of bills is 27 KB
  * gzipped; a kept answer is compressed once, in zlib's thread pool, a throwaway one at the fastest
- * level (on the calling thread up to 16 KB: result-cache.ts answerGzip).
+ * level (on the calling thread up to 256 KB: result-cache.ts answerGzip).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerGzip, answerJson } from '../operations/result-cache.js';

@@ -37,11 +37,13 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
   // to nine tenths of the default level's time, 2-21% more bytes); a kept one is compressed once for
   // many calls, at the default level
   if (!text) {
-    // and, up to SYNC_GZIP_UP_TO, on the calling thread: handing it to zlib's thread pool costs about
-    // 100 µs of CPU a call on top (a stream, its state, the hop back), more than compressing a small
-    // answer takes (5 KB: about 25 µs). Larger ones still go to the pool: compressed on the event
-    // loop they cost as much CPU as the detour but held the loop longer (a 24 KB ledger answer:
-    // event-loop delay p99 51-59 ms async, 65-87 ms inline; docs/performance.md)
+    // and, up to SYNC_GZIP_UP_TO, on the calling thread: handing it to zlib's thread pool cost 2.5
+    // to 10 times the CPU of compressing it here (a 43 KB answer: 65 µs inline, 160 µs through the
+    // pool one at a time, 330-600 µs with 8 to 50 in flight: the pool's threads wake and contend
+    // for two cores). Measured before the turn budget (store/turn-budget.ts), compressing inline
+    // lengthened the loop's longest holds; with it, a computed ledger page answers 6-11% more
+    // requests/s inline at the same loop delay (docs/performance.md, sixth session). Larger
+    // answers still go to the pool, so no one compression holds the loop past about half a millisecond
     if (json.length <= SYNC_GZIP_UP_TO) return Promise.resolve(gzipSync(json, { level: constants.Z_BEST_SPEED }));
     return gzipText(json, { level: constants.Z_BEST_SPEED });
   }
@@ -55,8 +57,8 @@ export function answerGzip(value: unknown, json: string): Promise<Buffer> {
 
 const gzipText: (json: string, options: ZlibOptions) => Promise<Buffer> = promisify(gzip);
 
-/** The largest throwaway answer compressed on the calling thread, JSON characters (under 50 µs at the fastest level). */
-const SYNC_GZIP_UP_TO = 16 * 1024;
+/** The largest throwaway answer compressed on the calling thread, JSON characters (about 0.4 ms at the fastest level). */
+export const SYNC_GZIP_UP_TO = 256 * 1024;
 
 export class ResultCache {
   /** answers by key, least recently used first, each with the bytes it is counted as */
