@@ -3,8 +3,8 @@
  * stands. Every write to acct_accounts or acct_contacts moves organisations.data_version in the
  * writer's own transaction (migration 006), and every call reads that version live with the
  * organisation's row (getCallAccess; an API client's call, with its token: token-check.ts), so a
- * list kept under the version a call read is exactly what
- * the tables hold at that version: a change is seen by the next call. A call that cannot vouch for
+ * list kept under the version a call read is exactly what the tables hold at that version: a
+ * change is seen by the next call. A call that cannot vouch for
  * its version (a change, or a read from a replica that may lag the primary's version) passes none
  * and reads the tables.
  *
