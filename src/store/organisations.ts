@@ -83,10 +83,29 @@ export function prefixedOrganisationColumns(table: string) {
   return ORGANISATION_COLUMNS.map((c) => sql.ref(`${table}.${c}`).as(`organisation_${c}`));
 }
 
-/** The row prefixedOrganisationColumns selected, or null when the join found none. */
-export function prefixedOrganisation(row: Record<string, unknown>): OrganisationRow | null {
-  if (row['organisation_id'] == null) return null;
-  return Object.fromEntries(ORGANISATION_COLUMNS.map((c) => [c, row[`organisation_${c}`]])) as unknown as OrganisationRow;
+/** The columns prefixedOrganisationColumns selects, as they come back. */
+type PrefixedOrganisation = { [K in keyof Required<OrganisationRow> as `organisation_${K}`]: OrganisationRow[K] | null };
+
+/**
+ * The row prefixedOrganisationColumns selected, or null when the join found none. Written out
+ * field by field (the compiler checks every column is there): built from the column list on every
+ * call, it was 3.6% of the cheapest call's CPU profile.
+ */
+export function prefixedOrganisation(selected: Record<string, unknown>): OrganisationRow | null {
+  const row = selected as PrefixedOrganisation;
+  if (row.organisation_id == null) return null;
+  const organisation: Required<OrganisationRow> = {
+    id: row.organisation_id,
+    name: row.organisation_name!,
+    home_currency: row.organisation_home_currency!,
+    time_zone: row.organisation_time_zone!,
+    fy_start_month: row.organisation_fy_start_month!,
+    accounting_system: row.organisation_accounting_system!,
+    accounting_config: row.organisation_accounting_config,
+    created_at: row.organisation_created_at!,
+    data_version: row.organisation_data_version!,
+  };
+  return organisation;
 }
 
 // compiled once per database (prepared.ts): a call that acts for an organisation reads this row
