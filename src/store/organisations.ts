@@ -61,7 +61,7 @@ export async function createOrganisation(db: Kysely<Database>, input: NewOrganis
  * The organisation's columns, named: a prepared statement (prepared.ts) selects these, never `*`.
  * Listing every field of OrganisationRow is checked by the compiler.
  */
-export const ORGANISATION_COLUMNS = [
+const ORGANISATION_COLUMNS = [
   'id',
   'name',
   'home_currency',
