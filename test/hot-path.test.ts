@@ -124,6 +124,16 @@ describeEachDialect(
       }
     });
 
+    it("the provider's request storage is switched off once no provider request is open (Node 20-22 hook on every promise)", async () => {
+      const client = await createApiClient(store().db, { organisationId: ORG, name: 'Provider storage' });
+      // several at once: each is answered in full while the others are open, and its token works
+      const tokens = await Promise.all(Array.from({ length: 5 }, () => injectedClientToken(app, client)));
+      for (const token of tokens) assert.equal((await organisations(app, token)).statusCode, 200);
+      const storage = ((await import('oidc-provider/lib/helpers/als.js' as string)) as { default: { enabled?: boolean } }).default;
+      // `enabled` is the hook-based implementation's flag (Node 20 and 22); AsyncContextFrame (Node 24) runs no hook to switch off
+      if ('enabled' in storage) assert.equal(storage.enabled, false);
+    });
+
     it('a token revoked at /oauth/revoke is refused on the next call, on this instance and on another', async () => {
       const client = await createApiClient(store().db, { organisationId: ORG, name: 'Revoked at the endpoint' });
       const token = await injectedClientToken(app, client);
