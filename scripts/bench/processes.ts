@@ -1,6 +1,32 @@
 /** Child processes of the benchmark: started with tsx, talked to over IPC, always stopped. */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** BENCH_FROM_SOURCE=1: the server's TypeScript under tsx instead of the compiled server */
+export const fromSource = process.env.BENCH_FROM_SOURCE === '1';
+let built = false;
+
+/** Compiles the server into dist/ once per bench process (nothing with BENCH_FROM_SOURCE=1). */
+export function compileServer(): void {
+  if (fromSource || built) return;
+  process.stderr.write('bench: compiling the server (npm run build)\n');
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: path.resolve(here, '../..'), stdio: 'inherit' });
+  built = true;
+}
+
+/**
+ * The Ledgerline server under test (server-process.ts), as `ledgerline serve` runs it: compiled by
+ * tsc into dist/ (built here once per bench process, so it is the tree being measured), not the
+ * TypeScript through tsx, whose transform wraps every closure the server makes in a naming helper
+ * (esbuild's keepNames) that the shipped server does not run.
+ */
+export async function startServer(settings: object, logFile?: string): Promise<Child> {
+  compileServer();
+  return startChild(path.join(here, 'server-process.ts'), { BENCH_SERVER: JSON.stringify(settings), BENCH_FROM_SOURCE: fromSource ? '1' : '0' }, logFile);
+}
 
 export interface Child {
   port: number;

@@ -27,6 +27,7 @@ import autocannon from 'autocannon';
 import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { benchCases } from './cases.js';
+import { compileServer, fromSource } from './processes.js';
 import type { DatasetMeta } from './dataset.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,9 +54,10 @@ const store = pgSchema ? openStore({ databaseUrl: pgUrl, pgSchema, poolSize: 1 }
 const client = await createApiClient(store.db, { organisationId: meta.organisationId, name: 'Profile' });
 await store.close();
 
+compileServer();
 const child = fork(path.join(here, 'server-process.ts'), [], {
   execArgv: ['--import', 'tsx', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-  env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: JSON.stringify({ ...(pgSchema ? { pgUrl, pgSchema } : { sqlitePath: working }), today: meta.params.date, maxSeconds: 300, resultCacheMb: process.env.BENCH_PROFILE_KEPT ? 64 : 0 }) },
+  env: { ...process.env, NODE_ENV: 'production', BENCH_FROM_SOURCE: fromSource ? '1' : '0', BENCH_SERVER: JSON.stringify({ ...(pgSchema ? { pgUrl, pgSchema } : { sqlitePath: working }), today: meta.params.date, maxSeconds: 300, resultCacheMb: process.env.BENCH_PROFILE_KEPT ? 64 : 0 }) },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const port = await new Promise<number>((resolve) => child.on('message', (m: { type: string; port?: number }) => m.type === 'ready' && resolve(m.port!)));

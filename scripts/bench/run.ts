@@ -26,7 +26,7 @@ import { capturePlans, reportTimings, tokenCheckTiming, tracedStore, type CasePl
 import { measure, type LoadResult } from './load.js';
 import { canReach, loadPostgres } from './postgres.js';
 import { percentile } from './stats.js';
-import { startChild, type Child } from './processes.js';
+import { startChild, startServer, type Child } from './processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** what every request of the load sends besides its token: JSON, gzip accepted (as curl --compressed, browsers, fetch and requests do) */
@@ -187,7 +187,7 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     const serverLog = path.join(config.output, `server-${backend}.log`);
     const computingLog = path.join(config.output, `server-${backend}-no-cache.log`);
     const serverWith = (resultCacheMb: number, logFile: string) =>
-      startChild(path.join(here, 'server-process.ts'), { BENCH_SERVER: JSON.stringify({ ...where, today: config.date, maxSeconds: Number(maxSeconds), resultCacheMb }) }, logFile);
+      startServer({ ...where, today: config.date, maxSeconds: Number(maxSeconds), resultCacheMb }, logFile);
     // as shipped (RESULT_CACHE_MB's default), and without the cache: what a call costs when computed
     const server = await serverWith(DEFAULT_RESULT_CACHE_MB, serverLog);
     children.push(server);

@@ -5,13 +5,16 @@
  * as `ledgerline serve` does; run.ts starts one with the answer cache as shipped and one without. It listens on 127.0.0.1 only, answers { rss } when asked, and stops
  * when told to, when its parent goes away, or after maxSeconds at the latest.
  */
-import { createLogger } from '../../src/http/logger.js';
 import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { KyselyPlugin } from 'kysely';
-import { buildApp } from '../../src/http/app.js';
-import { defaultRateLimits, defaultSqliteReadWorkers } from '../../src/config.js';
-import { openStore } from '../../src/store/db.js';
+
+/** a module of the server: the compiled one in dist/ (processes.ts builds it), or its source under tsx with BENCH_FROM_SOURCE=1 */
+const serverModule = <T>(module: string): Promise<T> => import(new URL(`../../${process.env.BENCH_FROM_SOURCE === '1' ? 'src' : 'dist'}/${module}`, import.meta.url).href) as Promise<T>;
+const { createLogger } = await serverModule<typeof import('../../src/http/logger.js')>('http/logger.js');
+const { buildApp } = await serverModule<typeof import('../../src/http/app.js')>('http/app.js');
+const { defaultRateLimits, defaultSqliteReadWorkers } = await serverModule<typeof import('../../src/config.js')>('config.js');
+const { openStore } = await serverModule<typeof import('../../src/store/db.js')>('store/db.js');
 
 export interface ServerSettings {
   sqlitePath?: string;

@@ -14,7 +14,6 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { QUICKBOOKS_LIMITS, XERO_LIMITS, type VendorLimits } from '../../src/accounting/call-budget.js';
 import { provisionOrganisation } from '../../src/provision.js';
 import { openStore, type Store } from '../../src/store/db.js';
@@ -26,7 +25,7 @@ import { startFakeXero } from '../../test/helpers/fake-xero.js';
 import type { VendorLoad } from '../../test/helpers/fake-vendor-load.js';
 import { clientToken, sendJson } from '../../test/helpers/rest-calls.js';
 import { measure } from './load.js';
-import { startChild } from './processes.js';
+import { startServer } from './processes.js';
 
 const TODAY = '2026-06-15';
 const CONNECTIONS = 50;
@@ -34,7 +33,6 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 4);
 const LATENCY_MS = 40;
 const OUTPUT = process.env.BENCH_OUTPUT ?? 'bench-output';
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Vendor {
   name: 'Xero' | 'QuickBooks';
@@ -145,7 +143,7 @@ async function run(): Promise<number> {
       const store: Store = openStore({ sqlitePath });
       await migrate(store);
       const org = await provisionOrganisation(store.db, { name: `${vendor.name} bench`, homeCurrency: fake.currency, timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: fake.system });
-      const child = await startChild(path.join(here, 'server-process.ts'), { BENCH_SERVER: JSON.stringify({ sqlitePath, today: TODAY, maxSeconds: 600, resultCacheMb: 0 }) }, path.join(dir, `${fake.system}.log`));
+      const child = await startServer({ sqlitePath, today: TODAY, maxSeconds: 600, resultCacheMb: 0 }, path.join(dir, `${fake.system}.log`));
       const server = { baseUrl: `http://127.0.0.1:${child.port}` };
       try {
         const setAge = (ms: number) => store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(fake.config(ms)) }).where('id', '=', org.id).execute();
