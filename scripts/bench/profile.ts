@@ -118,6 +118,7 @@ function place(n: Node): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1]!;
   if (url.includes('/src/')) return `src/${url.split('/src/')[1]}`;
+  if (url.includes('/dist/')) return `src/${url.split('/dist/')[1]!.replace(/\.js$/, '.ts')}`;
   if (url.startsWith('node:')) return url;
   return n.callFrame.functionName ? `(${n.callFrame.functionName})` : '(native)';
 }

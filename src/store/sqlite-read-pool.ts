@@ -11,6 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ReadAnswer, ReadRequest } from './sqlite-read-worker.js';
+import { rowsFromJson } from './sqlite-json-rows.js';
 import { inTurn } from './turn-budget.js';
 
 /**
@@ -77,6 +78,7 @@ export class SqliteReadPool {
     reader.pending.delete(answer.id);
     if (reader.pending.size === 0) reader.worker.unref();
     if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
+    else if ('json' in answer) waiting.resolve(rowsFromJson(answer.json, answer.columns));
     else waiting.resolve(asBuffers(answer.rows));
   }
 

@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import type { SqliteDatabase as SqliteDatabaseForKysely } from 'kysely';
+import { readRows, type Rows } from './sqlite-json-rows.js';
 import { withStatementCache } from './sqlite-tuning.js';
 
 export interface ReadRequest {
@@ -19,7 +20,7 @@ export interface ReadRequest {
   parameters: readonly unknown[];
 }
 
-export type ReadAnswer = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } };
+export type ReadAnswer = ({ id: number } & Rows) | { id: number; error: { message: string; code?: string } };
 
 const { path } = workerData as { path: string };
 
@@ -40,9 +41,10 @@ function connection(n: number): SqliteDatabaseForKysely {
 parentPort!.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;
   try {
-    const found = connection(request.connection).prepare(request.sql);
+    const db = connection(request.connection);
+    const found = db.prepare(request.sql);
     // begin, commit and rollback of a pinned transaction return no rows
-    if (found.reader) answer = { id: request.id, rows: found.all(request.parameters as unknown[]) };
+    if (found.reader) answer = { id: request.id, ...readRows(db, found, request.sql, request.parameters) };
     else {
       found.run(request.parameters as unknown[]);
       answer = { id: request.id, rows: [] };
