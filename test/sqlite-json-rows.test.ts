@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type SqliteDatabase as SqliteDatabaseForKysely } from 'kysely';
 import { openStore } from '../src/store/db.js';
-import { jsonForm, readRows, rowsFromJson } from '../src/store/sqlite-json-rows.js';
+import { jsonForm, readRows, ROWS_EXACT_IN_JSON, rowsFromJson } from '../src/store/sqlite-json-rows.js';
 import { withStatementCache } from '../src/store/sqlite-tuning.js';
 
 const TEXTS = ['', 'plain', 'quote " and \' apostrophe', 'back\\slash', 'new\nline\ttab', 'control \u0001\u001f', 'unicode é ß 漢字 🙂', '{"looks":"like json"}', '[1,2]', 'null', '00123', ' spaced '];
@@ -56,6 +56,15 @@ describe('SQLite rows as JSON', () => {
       'select * from probe', // unnamed columns: a form kept from before a column was added would miss it
       'select id, label as id from probe', // the same name twice
     ]) assert.equal(form(refused), null, refused);
+  });
+
+  it('takes expression columns when the statement states its values are integers and texts', () => {
+    const totals = 'select note as key, sum(amount) as amount, count(*) as n, 1 as one from probe group by note order by note';
+    assert.equal(jsonForm(db.prepare(totals), totals), null, 'unstated: an expression has no declared type');
+    const stated = ROWS_EXACT_IN_JSON + totals.replace('count(*)', 'count(id)');
+    const read = through(stated);
+    assert.ok('json' in read, 'stated: as JSON');
+    assert.deepEqual(rowsFromJson(read.json, read.columns), asObjects(stated));
   });
 
   it('gives the rows better-sqlite3 gives, in the statement order, for every kind of text and integer', () => {

@@ -12,10 +12,24 @@
  * distinct, and it names its columns (no `*`: a form kept from before a column was added would
  * miss it). A value that does not fit this time (a BLOB stored in a TEXT column) makes SQLite refuse
  * the JSON, and that call's rows come as objects. Integers past 2^53 lose precision either way, as
- * better-sqlite3 gives them without safe integers.
+ * better-sqlite3 gives them without safe integers. A statement whose columns are expressions
+ * qualifies when its author states that every value is an integer, a text or null
+ * (ROWS_EXACT_IN_JSON): the reports' and the ledger's totals, sums of integer minor units.
  */
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { CompiledQuery, SqliteDatabase, SqliteStatement } from 'kysely';
 import { STATEMENT_CACHE_SIZE } from './sqlite-tuning.js';
+
+/**
+ * Written first by a statement whose every value is an integer, a text or null though its columns
+ * are expressions (sums of integer amounts, literals, keys): its rows may come as JSON too. Its
+ * author answers for that: a REAL among them would come back with 15 significant digits.
+ */
+export const ROWS_EXACT_IN_JSON = '-- rows: integers and texts\n';
+
+/** A compiled statement stated so (ROWS_EXACT_IN_JSON). */
+export function statedExactInJson<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  return { ...query, sql: ROWS_EXACT_IN_JSON + query.sql };
+}
 
 /** A read's rows as they cross to the main thread. */
 export type Rows = { rows: unknown[] } | { json: string; columns: string[] };
@@ -42,7 +56,7 @@ export function jsonForm(statement: SqliteStatement, sql: string): JsonForm | nu
   // columns() costs about as much as a small read: asked once per SQL text
   const columns = sql.includes('*') ? [] : (statement as Statement).columns();
   const names = columns.map((c) => c.name);
-  const fits = columns.length > 0 && new Set(names).size === names.length && columns.every((c) => exactInJson(c.type));
+  const fits = columns.length > 0 && new Set(names).size === names.length && (sql.startsWith(ROWS_EXACT_IN_JSON) || columns.every((c) => exactInJson(c.type)));
   // SQLite keeps a subquery's ORDER BY under an aggregate (it does not flatten one into the other),
   // so the array is in the statement's order; the closing parenthesis goes past any trailing comment
   form = fits ? { sql: `select json_group_array(json_array(${names.map(quoted).join(', ')})) as rows from (${sql}\n)`, columns: names } : null;

@@ -11,6 +11,7 @@ import type { Database } from '../../store/schema.js';
 import type { LineQuery } from '../types.js';
 import { withAggregates, type AggregatesDatabase } from './line-aggregates.js';
 import { preparedShapes } from '../../store/prepared.js';
+import { statedExactInJson } from '../../store/sqlite-json-rows.js';
 import { partsShape, partsValues, splitRange, type PartsValues } from '../../domain/range-split.js';
 
 /**
@@ -74,7 +75,8 @@ const totalsStatement = preparedShapes((db, v: TotalsValues, shape) => {
   for (let k = 0; k < Number(days); k++) {
     parts.push(part('acct_day_line_totals', (q) => q.where('date', '>=', v.dayFrom[k]!).where('date', '<=', v.dayTo[k]!)));
   }
-  return parts.reduce((all, p) => all.unionAll(p)).compile();
+  // sums of integer amounts and counts by a text key: rows a SQLite reader may send as JSON
+  return statedExactInJson(parts.reduce((all, p) => all.unionAll(p)).compile());
 });
 
 type Part = SelectQueryBuilder<AggregatesDatabase & Record<string, any>, any, TotalsRow>;

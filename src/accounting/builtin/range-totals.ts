@@ -9,6 +9,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { preparedShapes } from '../../store/prepared.js';
+import { statedExactInJson } from '../../store/sqlite-json-rows.js';
 import { addDays } from '../../domain/dates.js';
 import { splitRange } from '../../domain/range-split.js';
 import type { Database } from '../../store/schema.js';
@@ -109,7 +110,8 @@ const totalsStatement = preparedShapes((db, v: SegmentValues, shape) => {
       group by account_id`);
   }
   parts.push(...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`));
-  return sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db));
+  // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
+  return statedExactInJson(sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db)));
 });
 
 /** A segment's sum for an account (segment set), or a pass row's conditional sums (segment null). */
