@@ -90,6 +90,19 @@ describe('SQLite rows as JSON', () => {
     ]);
   });
 
+
+  it('makes every row with the columns as keys, whatever their names, and nothing else', () => {
+    const columns = ['id', 'with "quotes" and \\', 'line\nbreak', '__proto__', 'constructor', '0'];
+    const rows = rowsFromJson(JSON.stringify([[1, 'a', 'b', 'c', 'd', 'e'], [2, null, null, null, null, null]]), columns);
+    assert.deepEqual(Object.keys(rows[0]!).sort(), [...columns].sort());
+    assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype, 'a column named __proto__ is a key, not the prototype');
+    assert.equal(rows[0]!['__proto__' as string], 'c');
+    assert.equal(rows[0]!['with "quotes" and \\'], 'a');
+    assert.equal(rows[1]!['line\nbreak'], null);
+    assert.deepEqual(rowsFromJson('[]', columns), []);
+    // another statement's columns: another maker, not the first one's
+    assert.deepEqual(rowsFromJson('[[3]]', ['other']), [{ other: 3 }]);
+  });
   it('gives the rows as objects when a value does not fit this time, or the SQL cannot be a subquery', () => {
     const query = 'select id, label from probe where id between 1 and 3 order by id';
     raw.prepare('update probe set label = ? where id = 2').run(Buffer.from([1, 2, 3]));

@@ -85,15 +85,33 @@ export function readRows(db: SqliteDatabase, statement: SqliteStatement, sql: st
   return { rows: statement.all(parameters) as unknown[] };
 }
 
+/** Row makers by their columns (readRows' `columns`, joined): one per statement shape. */
+const makers = new Map<string, (values: unknown[]) => Record<string, unknown>>();
+
+/**
+ * A function making one row object of the columns from its array of values, written as one object
+ * literal: V8 makes each row at its final shape at once, where setting the columns one by one in a
+ * loop walks a shape per column (a page of 100 rows of 14 columns: 124 against 78 µs, JSON.parse
+ * alone 77). The names go in as JSON strings, so a name is only ever a key.
+ */
+function rowMaker(columns: string[]): (values: unknown[]) => Record<string, unknown> {
+  const key = columns.join('\u0000');
+  let make = makers.get(key);
+  if (!make) {
+    // `"__proto__": …` in a literal would set the prototype; written computed, it is a key like any other
+    const keyOf = (c: string) => (c === '__proto__' ? `[${JSON.stringify(c)}]` : JSON.stringify(c));
+    make = new Function('v', `return { ${columns.map((c, i) => `${keyOf(c)}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => Record<string, unknown>;
+    makers.set(key, make);
+    if (makers.size > STATEMENT_CACHE_SIZE) makers.delete(makers.keys().next().value!);
+  }
+  return make;
+}
+
 /** JSON rows (readRows) as the row objects better-sqlite3 gives. */
 export function rowsFromJson(json: string, columns: string[]): Record<string, unknown>[] {
   const arrays = JSON.parse(json) as unknown[][];
+  const make = rowMaker(columns);
   const rows = new Array<Record<string, unknown>>(arrays.length);
-  for (let r = 0; r < arrays.length; r++) {
-    const values = arrays[r]!;
-    const row: Record<string, unknown> = {};
-    for (let c = 0; c < columns.length; c++) row[columns[c]!] = values[c];
-    rows[r] = row;
-  }
+  for (let r = 0; r < arrays.length; r++) rows[r] = make(arrays[r]!);
   return rows;
 }
