@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { CompiledQuery } from 'kysely';
 import { Random } from '../src/demo/random.js';
 import { billMatcher, type BillCriteria, type MatchContext } from '../src/domain/bill-criteria.js';
 import { addDays } from '../src/domain/dates.js';
@@ -127,6 +128,24 @@ describeEachDialect(
       assert.ok(exact.length > 0);
       assert.equal((await outstandingBillPage(store().db, ORG, { tagsAny: ['50%_off'] }, MATCH, { offset: 0, limit: 500 })).count, exact.length);
       assert.equal((await outstandingBillPage(store().db, ORG, { tagsAny: ['a,b'] }, MATCH, { offset: 0, limit: 500 })).count, 0);
+    });
+
+    it('the saved filters\' totals read only the outstanding bills\' criteria index on SQLite, whatever a filter tests', async (t) => {
+      if (store().dialect.name !== 'sqlite') return t.skip('PostgreSQL plans a table this small as one scan');
+      const handle = store().db.withPlugin({ transformQuery: (args) => args.node, transformResult: async (args) => args.result });
+      const executor = handle.getExecutor();
+      const sent: CompiledQuery[] = [];
+      const execute = executor.executeQuery.bind(executor);
+      (executor as { executeQuery: unknown }).executeQuery = (query: CompiledQuery) => (sent.push(query), execute(query));
+      const every: BillCriteria = { kinds: ['bill'], tagsAny: ['office'], suppliers: ['acme ltd'], dueWithinDays: 3, overdue: true, scheduled: true, foreignCurrency: true, minAmountDue: 100 };
+      const totals = await outstandingBillTotals(handle, ORG, [every, { overdue: false, scheduled: false, foreignCurrency: false }, {}], MATCH);
+      assert.equal(totals[2]!.count, expectedAll.length);
+      assert.equal(sent.length, 1);
+      const plan = await store().db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${sent[0]!.sql}`, [...sent[0]!.parameters]));
+      assert.deepEqual(
+        plan.rows.map((r) => r.detail),
+        ['SEARCH bills USING COVERING INDEX bills_outstanding_criteria (organisation_id=?)'],
+      );
     });
   },
   setup,

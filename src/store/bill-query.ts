@@ -105,15 +105,21 @@ const countStatement = preparedShapes((db, v: Record<string, any>, shape) =>
     .compile(),
 );
 
-/** Per set of criteria (their shapes joined by `;`), the count and amount due of the bills it matches, as conditional sums. */
+/**
+ * Per set of criteria (their shapes joined by `;`), the count and amount due of the bills it
+ * matches: an aggregate with a filter each (SQLite 3.30+, PostgreSQL 9.4+), over the criteria index
+ * alone (migration 016). With the benchmark's 7 filters over 1,553 bills, 2.68 ms as `sum(case when
+ * … then … else 0 end)` over the table's rows, 1.80 ms over the index, 1.51 ms with filters.
+ * An empty filter sums to null, read as 0 below.
+ */
 const totalsStatement = preparedShapes((db, v: Record<string, any>, shapes) =>
   outstanding(db, v.organisationId)
     .select((eb) =>
       shapes.split(';').flatMap((shape, i) => {
         const hit = criteriaCondition(eb, shape, v, i);
         return [
-          sql<number | string | null>`sum(case when ${hit} then 1 else 0 end)`.as(`c${i}`),
-          sql<number | string | null>`sum(case when ${hit} then amount_due else 0 end)`.as(`t${i}`),
+          sql<number | string | null>`count(*) filter (where ${hit})`.as(`c${i}`),
+          sql<number | string | null>`sum(amount_due) filter (where ${hit})`.as(`t${i}`),
         ];
       }),
     )

@@ -15,6 +15,7 @@ import * as m012 from './migrations/012-bill-order.js';
 import * as m013 from './migrations/013-text-search.js';
 import * as m014 from './migrations/014-bank-month-totals.js';
 import * as m015 from './migrations/015-day-line-totals.js';
+import * as m016 from './migrations/016-bill-filter-index.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -33,6 +34,7 @@ const MIGRATIONS = {
   '013-text-search': m013,
   '014-bank-month-totals': m014,
   '015-day-line-totals': m015,
+  '016-bill-filter-index': m016,
 } as const;
 
 class StaticProvider implements MigrationProvider {
