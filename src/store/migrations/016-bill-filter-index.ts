@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The saved filters' counts and totals (store/bill-query.ts, one statement with a conditional sum
- * per filter) walk every outstanding bill of the organisation. Every column a criterion can test
+ * The saved filters' counts and totals (store/bill-query.ts, one statement with a filtered count
+ * and sum per filter) walk every outstanding bill of the organisation. Every column a criterion can test
  * is in this index, so the walk reads the index alone, not each bill's row: the benchmark's 1,553
  * outstanding bills with 7 filters, 2.68 → 1.80 ms on SQLite (docs/performance.md, issue 17's
  * eighth session). Partial like bills_outstanding_order: the paid bills are never read here.
