@@ -149,6 +149,30 @@ describeEachDialect(
       assert.equal(r.count, r.groups.reduce((s: number, g: any) => s + g.count, 0));
     });
 
+    it('reads the documents of every detailed group at once, and keeps each group its own lines', async () => {
+      let documentReads = 0;
+      const counting = store().db.withPlugin({
+        transformQuery: (args) => {
+          if (args.node.kind === 'SelectQueryNode' && JSON.stringify(args.node.from).includes('"documents"')) documentReads += 1;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      });
+      const input = { account: 'Office', ...AUG_NOV, groupBy: 'supplier', detailForTop: 2 };
+      const r = await call({ ...store(), db: counting }, ledgerAccountTransactions, books.org.id, input, { today: TODAY });
+      assert.equal(documentReads, 1, 'one read of the published documents for both groups');
+      assert.deepEqual(
+        r.groups.map((g: any) => [g.name, g.count, g.transactions.map((t: any) => t.supplier)]),
+        [
+          ['Acme Software', 4, ['Acme Software', 'Acme Software', 'Acme Software', 'Acme Software']],
+          ['Paper Co', 1, ['Paper Co']],
+        ],
+      );
+      // the same answer as each group asked for alone
+      const alone = await ledger({ account: 'Office', ...AUG_NOV, supplier: 'Paper Co' });
+      assert.deepEqual(r.groups[1].transactions, alone.transactions);
+    });
+
     it('narrows to suppliers by name or id, and names close matches for an unknown one', async () => {
       const r = await ledger({ account: 'Office', ...AUG_NOV, supplier: `paper co, ${books.ids.landlord}` });
       assert.equal(r.total, 15);

@@ -197,15 +197,17 @@ export const ledgerAccountTransactions = defineOperation({
       ({ total, count } = arranged);
       truncated = arranged.of > arranged.groups.length;
       if (truncated) notes.push(`Showing ${arranged.groups.length} of ${arranged.of} groups; total and count cover all of them.`);
-      groups = await Promise.all(
-        arranged.groups.map(async (g) => {
-          const group = { key: g.key, name: g.name, total: toMajor(g.amount, currency), count: g.count, share: g.share, transactions: null };
-          if (!g.detailed) return group;
-          const lines = await ctx.accounting.lines(narrowToGroup(groupBy, g.key, query), limit);
-          if (lines.length < g.count) notes.push(`Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines.`);
-          return { ...group, transactions: await present(lines) };
-        }),
-      );
+      const detailedLines = await Promise.all(arranged.groups.map((g) => (g.detailed ? ctx.accounting.lines(narrowToGroup(groupBy, g.key, query), limit) : null)));
+      // the detailed groups' lines presented together: their documents in one read, not one per group
+      const presented = await present(detailedLines.flatMap((lines) => lines ?? []));
+      let next = 0;
+      groups = arranged.groups.map((g, i) => {
+        const group = { key: g.key, name: g.name, total: toMajor(g.amount, currency), count: g.count, share: g.share, transactions: null };
+        const lines = detailedLines[i];
+        if (!lines) return group;
+        if (lines.length < g.count) notes.push(`Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines.`);
+        return { ...group, transactions: presented.slice(next, (next += lines.length)) };
+      });
     }
 
     // the account's whole movement, so a list of purchase-side lines is never read as the account's
