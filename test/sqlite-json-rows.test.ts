@@ -90,7 +90,6 @@ describe('SQLite rows as JSON', () => {
     ]);
   });
 
-
   it('makes every row with the columns as keys, whatever their names, and nothing else', () => {
     const columns = ['id', 'with "quotes" and \\', 'line\nbreak', '__proto__', 'constructor', '0'];
     const rows = rowsFromJson(JSON.stringify([[1, 'a', 'b', 'c', 'd', 'e'], [2, null, null, null, null, null]]), columns);
@@ -103,6 +102,7 @@ describe('SQLite rows as JSON', () => {
     // another statement's columns: another maker, not the first one's
     assert.deepEqual(rowsFromJson('[[3]]', ['other']), [{ other: 3 }]);
   });
+
   it('gives the rows as objects when a value does not fit this time, or the SQL cannot be a subquery', () => {
     const query = 'select id, label from probe where id between 1 and 3 order by id';
     raw.prepare('update probe set label = ? where id = 2').run(Buffer.from([1, 2, 3]));
