@@ -13,7 +13,8 @@
  *
  * Besides the profile it prints the server's own CPU time (user + system, from /proc) per request
  * answered in the window (unlike requests per second, it hardly moves when other processes share
- * the cores), its event-loop delay p99 and the statements it sent per request.
+ * the cores), its event-loop delay p99 and the statements it sent per request; on PostgreSQL, the
+ * database's own CPU time per request too (its processes on this machine).
  *
  * The dataset defaults to the first cached one under bench-output/cache (run `BENCH_QUICK=1 npm run
  * bench` once to build the small one). Output: bench-output/profile/*.cpuprofile and the summary on
@@ -75,6 +76,27 @@ const cpuMs = () => {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
+/**
+ * PostgreSQL's CPU time so far, every process named postgres on this machine (the bench's database
+ * is local), in milliseconds: what a computed call costs the database, which requests per second
+ * hide once PostgreSQL is the core the load waits for. null on SQLite.
+ */
+const databaseCpuMs = () => {
+  if (!pgSchema) return null;
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return ticks * 10;
+};
 const ask = <T>(type: string) => new Promise<T>((resolve) => {
   const on = (m: { type: string }) => m.type === type && (child.off('message', on), resolve(m as T));
   child.on('message', on);
@@ -82,14 +104,17 @@ const ask = <T>(type: string) => new Promise<T>((resolve) => {
 });
 await ask('stats-reset');
 const cpuBefore = cpuMs();
+const databaseBefore = databaseCpuMs();
 const from = Number(process.hrtime.bigint() / 1000n);
 const result = await autocannon({ ...load, duration: seconds });
 const to = Number(process.hrtime.bigint() / 1000n);
 const cpuPerRequest = ((cpuMs() - cpuBefore) * 1000) / result.requests.total;
+const databaseAfter = databaseCpuMs();
+const databasePerRequest = databaseBefore === null ? '' : `; PostgreSQL CPU ${(((databaseAfter! - databaseBefore) * 1000) / result.requests.total).toFixed(0)} µs per request`;
 const stats = await ask<{ statements: number; loopDelayP99: number }>('stats');
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
-console.log(`GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}; event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`);
+console.log(`GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`);
 if (!profiling) process.exit(0);
 
 interface Node {

@@ -1,11 +1,56 @@
 /** Documents held by the service, their lines and original files, always for one organisation. */
 import type { Kysely } from 'kysely';
+import { everyColumn } from './columns.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
-import type { Database, DocumentRow } from './schema.js';
+import type { Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
 
-/** The organisation's documents by id, compiled once per number of ids (store/prepared.ts), as the statements below. */
-const documentsStatement = preparedShapes((db, v: { organisationId: string; ids: string[] }) =>
-  db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
+const COLUMNS = {
+  documents: everyColumn<DocumentRow>()([
+    'id',
+    'organisation_id',
+    'number',
+    'type',
+    'supplier',
+    'date',
+    'due_date',
+    'currency',
+    'subtotal',
+    'tax',
+    'total',
+    'accounting_transaction_id',
+    'published_at',
+    'created_at',
+    'created_by',
+    'updated_at',
+  ]),
+  document_coded_lines: everyColumn<DocumentCodedLineRow>()([
+    'id',
+    'document_id',
+    'organisation_id',
+    'line_no',
+    'description',
+    'account_id',
+    'account_name',
+    'tax_code_id',
+    'class',
+    'customer',
+    'quantity',
+    'subtotal',
+    'tax',
+    'total',
+  ]),
+  document_invoice_lines: everyColumn<DocumentInvoiceLineRow>()(['id', 'document_id', 'organisation_id', 'line_no', 'description', 'product_code', 'unit', 'quantity', 'unit_price', 'tax', 'amount']),
+};
+
+/**
+ * The organisation's documents by id, compiled once per number of ids (store/prepared.ts), as the
+ * statements below; all are lookups by ids, whose generic plan is the custom one, so they are named
+ * on PostgreSQL.
+ */
+const documentsStatement = preparedShapes(
+  (db, v: { organisationId: string; ids: string[] }) =>
+    db.selectFrom('documents').select(COLUMNS.documents).where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
+  { genericPlan: true },
 );
 
 export async function getDocuments(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<DocumentRow[]> {
@@ -15,16 +60,18 @@ export async function getDocuments(db: Kysely<Database>, organisationId: string,
 
 /** Lines of several documents (coded or invoice lines) in one query, by document then line number. */
 function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(table: T) {
-  const statement = preparedShapes((db, v: { organisationId: string; documentIds: string[] }) =>
-    db
-      .selectFrom(table as 'document_coded_lines')
-      .selectAll()
-      .where('organisation_id', '=', v.organisationId)
-      .where('document_id', 'in', v.documentIds)
-      .orderBy('document_id')
-      .orderBy('line_no')
-      .orderBy('id')
-      .compile(),
+  const statement = preparedShapes(
+    (db, v: { organisationId: string; documentIds: string[] }) =>
+      db
+        .selectFrom(table as 'document_coded_lines')
+        .select(COLUMNS[table] as typeof COLUMNS.document_coded_lines)
+          .where('organisation_id', '=', v.organisationId)
+        .where('document_id', 'in', v.documentIds)
+        .orderBy('document_id')
+        .orderBy('line_no')
+        .orderBy('id')
+        .compile(),
+    { genericPlan: true },
   );
   return async (db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Database[T][]> => {
     if (documentIds.length === 0) return [];
@@ -35,8 +82,10 @@ function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(
 export const listCodedLines = listLines('document_coded_lines');
 export const listInvoiceLines = listLines('document_invoice_lines');
 
-const withFilesStatement = preparedShapes((db, v: { organisationId: string; documentIds: string[] }) =>
-  db.selectFrom('document_files').select('document_id').where('organisation_id', '=', v.organisationId).where('document_id', 'in', v.documentIds).compile(),
+const withFilesStatement = preparedShapes(
+  (db, v: { organisationId: string; documentIds: string[] }) =>
+    db.selectFrom('document_files').select('document_id').where('organisation_id', '=', v.organisationId).where('document_id', 'in', v.documentIds).compile(),
+  { genericPlan: true },
 );
 
 /** Which of these documents have an original file, without reading the files. */

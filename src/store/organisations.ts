@@ -3,6 +3,7 @@ import { isValidTimeZone } from '../domain/dates.js';
 import { isCurrencyCode } from '../domain/money.js';
 import type { Organisation, Role } from '../domain/access.js';
 import { newId, nowIso } from './ids.js';
+import { everyColumn } from './columns.js';
 import { preparedQuery } from './prepared.js';
 import type { Database, OrganisationRow } from './schema.js';
 
@@ -57,11 +58,8 @@ export async function createOrganisation(db: Kysely<Database>, input: NewOrganis
   return row;
 }
 
-/**
- * The organisation's columns, named: a prepared statement (prepared.ts) selects these, never `*`.
- * Listing every field of OrganisationRow is checked by the compiler.
- */
-const ORGANISATION_COLUMNS = [
+/** The organisation's columns, named: a prepared statement (prepared.ts) selects these, never `*` (columns.ts). */
+const ORGANISATION_COLUMNS = everyColumn<OrganisationRow>()([
   'id',
   'name',
   'home_currency',
@@ -71,9 +69,7 @@ const ORGANISATION_COLUMNS = [
   'accounting_config',
   'created_at',
   'data_version',
-] as const satisfies readonly (keyof OrganisationRow)[];
-const everyColumnListed: Exclude<keyof OrganisationRow, (typeof ORGANISATION_COLUMNS)[number]> extends never ? true : never = true;
-void everyColumnListed;
+]);
 
 /**
  * The organisation's columns from `table`, each named `organisation_<column>`: for a statement that

@@ -19,7 +19,10 @@
  *
  * Statements whose SQL takes a few shapes (the ledger's lines and totals, the bank pages: which
  * filters are on, how many partial months, how long a list) are compiled once per shape
- * (preparedShapes), and not named on PostgreSQL: each call is planned for its own values.
+ * (preparedShapes), and by default not named on PostgreSQL: each call is planned for its own
+ * values. A shape whose plan does not depend on its values (measured: docs/performance.md) may be
+ * named (`genericPlan`), which saves its parse and, once PostgreSQL's `auto` plan cache mode finds
+ * the generic plan no costlier than the custom ones, its planning on every later call.
  *
  * The SQL text lives where the query is declared, once; values are always bound parameters, never
  * part of the text.
@@ -87,6 +90,8 @@ function shapesOf(root: WeakMap<object, Node>, db: Kysely<Database>): Map<string
 }
 
 function compile(query: CompiledQuery, named: boolean): Compiled {
+  // a named statement keeps its result's columns from when it was prepared (columns.ts)
+  if (named && /select\s+\*|"\.\*/i.test(query.sql)) throw new Error(`a statement named on PostgreSQL selects its columns by name, not *: ${query.sql}`);
   if (named && !names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
   return { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) };
 }
@@ -120,6 +125,15 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
   };
 }
 
+/**
+ * Whether a shape of a statement may be named on PostgreSQL (prepared once per connection, its plan
+ * possibly generic): `true` for all its shapes, or a test of the shape key. Only for statements whose
+ * generic plan was measured as good as a custom one for every value (docs/performance.md): a generic
+ * plan for a date range or a contact can be a hundred times slower than the one for the values asked
+ * for, and PostgreSQL picks it on an estimate.
+ */
+export type GenericPlan = boolean | ((shape: string) => boolean);
+
 /** Shapes kept per statement and database; past this the oldest is compiled again when next asked for. */
 const SHAPES_KEPT = 64;
 
@@ -127,12 +141,12 @@ const SHAPES_KEPT = 64;
  * A statement whose SQL takes a few shapes: which parts it has (`shape`, a short key the caller
  * makes from its choices: build must take every choice of SQL from it, never from the values) and
  * how many values each list holds. Each shape is compiled once per database, at its first
- * call, and kept (up to SHAPES_KEPT). For reads over ranges (ledger lines, totals): on PostgreSQL
- * they are not named, so each call is planned for its own values (a generic plan for a date range
- * can be far worse than the one for the range asked for).
+ * call, and kept (up to SHAPES_KEPT). On PostgreSQL a shape is not named unless `genericPlan`
+ * says so (GenericPlan): each call is planned for its own values.
  */
 export function preparedShapes<P extends object, R>(
   build: (db: Kysely<Database>, values: P, shape: string) => CompiledQuery<R>,
+  { genericPlan = false }: { genericPlan?: GenericPlan } = {},
 ): (db: Kysely<Database>, shape: string, values: P) => Promise<R[]> {
   const root = new WeakMap<object, Node>();
   return (db, shape, values) => {
@@ -144,7 +158,7 @@ export function preparedShapes<P extends object, R>(
     }
     let made = byShape.get(key);
     if (!made) {
-      made = compile(build(db, placeholders(values), shape), false);
+      made = compile(build(db, placeholders(values), shape), typeof genericPlan === 'function' ? genericPlan(shape) : genericPlan);
       if (byShape.size >= SHAPES_KEPT) byShape.delete(byShape.keys().next().value!);
       byShape.set(key, made);
     }

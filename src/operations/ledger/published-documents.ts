@@ -16,7 +16,8 @@ export interface PublishedDocument {
 }
 
 // the documents and their coded lines in one statement: a document without lines comes back once,
-// its line columns null; compiled once per number of transactions (store/prepared.ts)
+// its line columns null; compiled once per number of transactions and named on PostgreSQL
+// (store/prepared.ts: a lookup by ids, whose generic plan is the custom one)
 const documentsStatement = preparedShapes((db, v: { organisationId: string; transactionIds: string[] }) =>
   db
     .selectFrom('documents as d')
@@ -44,6 +45,7 @@ const documentsStatement = preparedShapes((db, v: { organisationId: string; tran
     .orderBy('l.line_no')
     .orderBy('l.id')
     .compile(),
+  { genericPlan: true },
 );
 
 export async function publishedDocuments(

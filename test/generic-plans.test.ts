@@ -1,0 +1,96 @@
+/**
+ * Which computed reads are named prepared statements on PostgreSQL (store/prepared.ts genericPlan):
+ * those whose generic plan costs what a custom one does (lookups by ids, one organisation's stored
+ * totals and outstanding bills) are; those whose best plan depends on the values (the ledger's
+ * lines, the reports' account totals, the bank pages) are not, since PostgreSQL's `auto` mode took
+ * a generic plan for the ledger's lines by supplier that ran 77 ms against 0.2 (docs/performance.md).
+ * A named statement names its columns, so another instance's migration adding one does not break it.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { sql } from 'kysely';
+import { BuiltinAccounting } from '../src/accounting/builtin/reader.js';
+import { publishedDocuments } from '../src/operations/ledger/published-documents.js';
+import { provisionOrganisation } from '../src/provision.js';
+import { bankAccountStats, listBankAccounts, periodSums, transactionPage } from '../src/store/banking.js';
+import { outstandingBillPage, outstandingBillTotals } from '../src/store/bill-query.js';
+import { openStore } from '../src/store/db.js';
+import { documentsWithFiles, getDocuments, listCodedLines, listInvoiceLines } from '../src/store/documents.js';
+import { preparedShapes } from '../src/store/prepared.js';
+import { describeEachDialect, TEST_DATABASE_URL } from './helpers/store.js';
+
+const ORG = 'org_generic';
+const MATCH = { today: '2026-03-15', homeCurrency: 'GBP' };
+
+describeEachDialect(
+  'statements named for a generic plan',
+  (store) => {
+    it('PostgreSQL: lookups by ids and stored totals are named, the ledger lines, account totals and bank pages are not', async (t) => {
+      if (store().dialect.name !== 'postgres') return t.skip('PostgreSQL only');
+      // one connection, so the session that prepared them is the one asked
+      const one = openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 });
+      try {
+        const db = one.db;
+        const books = new BuiltinAccounting(db, ORG);
+        const query = { accountIds: ['acc_a'], from: '2026-01-10', to: '2026-03-15', types: ['bill' as const], contactIds: ['con_a'] };
+        await getDocuments(db, ORG, ['doc_a', 'doc_b']);
+        await listCodedLines(db, ORG, ['doc_a']);
+        await listInvoiceLines(db, ORG, ['doc_a']);
+        await documentsWithFiles(db, ORG, ['doc_a']);
+        await publishedDocuments(db, ORG, ['txn_a']);
+        await listBankAccounts(db, ORG, null);
+        await bankAccountStats(db, ORG, null);
+        await periodSums(db, ORG, null, '2026-01-10', '2026-03-15');
+        await outstandingBillPage(db, ORG, null, MATCH, { offset: 0, limit: 10 });
+        await outstandingBillTotals(db, ORG, [{ dueWithinDays: 7 }], MATCH);
+        await books.lineTotals(query, 'supplier');
+        // not named
+        await books.lines(query, 10);
+        await books.accountTotals([{ from: '2026-01-10', to: '2026-03-15' }]);
+        const filter = { organisationId: ORG, accountIds: null, from: '2026-01-01', to: '2026-03-15', status: null, search: 'rent', amountMin: null, amountMax: null, amountColumn: 'home_amount' as const };
+        await transactionPage(db, filter, 'newest', 10, 0);
+
+        const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'ledgerline_%'`.execute(db);
+        const texts = prepared.rows.map((r) => r.statement);
+        const named = (table: string) => texts.some((x) => x.includes(`from "${table}"`) || x.includes(`from ${table}`));
+        for (const table of ['documents', 'document_coded_lines', 'document_invoice_lines', 'document_files', 'bank_accounts', 'bank_month_totals', 'bills', 'acct_month_line_totals']) {
+          assert.ok(named(table), `a statement over ${table} is named:\n${texts.join('\n')}`);
+        }
+        for (const table of ['acct_lines', 'acct_month_totals', 'acct_day_totals', 'bank_transactions']) {
+          assert.ok(!named(table), `no statement over ${table} is named:\n${texts.join('\n')}`);
+        }
+
+        // another instance's migration adds columns: the named statements still run, and still answer the row
+        await db.insertInto('bank_accounts').values({ id: 'bank_g', organisation_id: ORG, name: 'Current', number: '1234', type: 'bank', bank: 'Test Bank', currency: 'GBP', is_default: 1, ledger_account_id: null, created_at: '2026-01-01T00:00:00.000Z' }).execute();
+        await sql`alter table documents add column generic_extra text`.execute(db);
+        await sql`alter table bank_accounts add column generic_extra text`.execute(db);
+        try {
+          assert.deepEqual(await getDocuments(db, ORG, ['doc_a', 'doc_b']), []);
+          assert.deepEqual((await listBankAccounts(db, ORG, null)).map((a) => [a.id, a.name, a.currency]), [['bank_g', 'Current', 'GBP']]);
+        } finally {
+          await sql`alter table documents drop column generic_extra`.execute(db);
+          await sql`alter table bank_accounts drop column generic_extra`.execute(db);
+        }
+      } finally {
+        await one.close();
+      }
+    });
+
+    it('a statement named for a generic plan that selects * is refused when it is first compiled', async () => {
+      const everything = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile(), {
+        genericPlan: true,
+      });
+      assert.throws(() => everything(store().db, '', { organisationId: ORG }), /selects its columns by name, not \*/);
+      const joined = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents as d').selectAll('d').where('d.organisation_id', '=', v.organisationId).compile(), {
+        genericPlan: true,
+      });
+      assert.throws(() => joined(store().db, '', { organisationId: ORG }), /not \*/);
+      // unnamed, a statement may still select *: it is planned afresh each time
+      const unnamed = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile());
+      assert.deepEqual(await unnamed(store().db, '', { organisationId: ORG }), []);
+    });
+  },
+  async (store) => {
+    await provisionOrganisation(store.db, { id: ORG, name: 'Generic Plans Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+  },
+);
