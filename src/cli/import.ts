@@ -17,7 +17,7 @@ import { DEFAULT_MAX_BYTES } from '../import/parse.js';
 import { ImportRefusal } from '../import/refusal.js';
 import { FORMATS, type FormatName } from '../import/statement.js';
 import { importSummary, refusalSummary } from '../import/summary.js';
-import { listBankAccounts } from '../store/banking.js';
+import { listBankAccounts } from '../store/bank-accounts.js';
 import type { BankAccountRow } from '../store/schema.js';
 import { printJson, UsageError, withStore, organisationFor } from './io.js';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { SystemBankAccount } from '../accounting/types.js';
 import { toMajor } from '../domain/money.js';
-import { bankAccountStats } from '../store/banking.js';
+import { bankAccountStats } from '../store/bank-accounts.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
 import { defineOperation } from './operation.js';

@@ -80,6 +80,9 @@ const ofAccounts = (accounts: string, v: SegmentValues) => (accounts === 'some' 
  * per account with the columns s0, s1, ... and `hit`), or `none`; then one index range per day
  * segment, a row per account and segment. Every row has the same columns, those a part does not
  * fill null: `segment` is null on a pass row and numbers day segments after the month segments.
+ * Named on PostgreSQL in the pass form with at most two day segments (a range's partial months),
+ * whose generic plan costs what a custom one does; the scan form's and a dozen day segments' generic
+ * plans cost 3-4 times theirs (docs/performance.md).
  */
 const totalsStatement = preparedShapes((db, v: SegmentValues, shape) => {
   const [accounts, form, opens, days] = shape.split('/') as [string, 'scan' | 'pass' | 'none', string, string];
@@ -112,7 +115,7 @@ const totalsStatement = preparedShapes((db, v: SegmentValues, shape) => {
   parts.push(...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`));
   // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
   return statedExactInJson(sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db)));
-});
+}, { genericPlan: (shape) => shape.split('/')[1] === 'pass' && Number(shape.split('/')[3]) <= 2 });
 
 /** A segment's sum for an account (segment set), or a pass row's conditional sums (segment null). */
 type TotalsRow = Record<string, number | string | null> & { account_id: string; segment: number | string | null; amount: number | string | null };

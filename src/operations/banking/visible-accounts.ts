@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { listBankAccounts } from '../../store/banking.js';
+import { listBankAccounts } from '../../store/bank-accounts.js';
 import type { BankAccountRow, Database } from '../../store/schema.js';
 import type { Principal } from '../context.js';
 

@@ -10,7 +10,7 @@ import { importStatement, type NewBankAccount } from '../../import/importer.js';
 import { DEFAULT_MAX_BYTES } from '../../import/parse.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { writeAudit } from '../../store/audit-log.js';
-import { listBankAccounts } from '../../store/banking.js';
+import { listBankAccounts } from '../../store/bank-accounts.js';
 import { bankImportPage, type ImportResultView } from '../pages/org-bank-import.js';
 import { sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
