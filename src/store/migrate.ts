@@ -16,6 +16,7 @@ import * as m013 from './migrations/013-text-search.js';
 import * as m014 from './migrations/014-bank-month-totals.js';
 import * as m015 from './migrations/015-day-line-totals.js';
 import * as m016 from './migrations/016-bill-filter-index.js';
+import * as m017 from './migrations/017-lines-by-contact.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -35,6 +36,7 @@ const MIGRATIONS = {
   '014-bank-month-totals': m014,
   '015-day-line-totals': m015,
   '016-bill-filter-index': m016,
+  '017-lines-by-contact': m017,
 } as const;
 
 class StaticProvider implements MigrationProvider {

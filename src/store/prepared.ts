@@ -127,12 +127,13 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
 
 /**
  * Whether a shape of a statement may be named on PostgreSQL (prepared once per connection, its plan
- * possibly generic): `true` for all its shapes, or a test of the shape key. Only for statements whose
+ * possibly generic): `true` for all its shapes, or a test of the shape and the values of the call that
+ * compiles it (only what the compiled form fixes may decide: the shape, a list's length). Only for statements whose
  * generic plan was measured as good as a custom one for every value (docs/performance.md): a generic
  * plan for a date range or a contact can be a hundred times slower than the one for the values asked
  * for, and PostgreSQL picks it on an estimate.
  */
-export type GenericPlan = boolean | ((shape: string) => boolean);
+export type GenericPlan<P> = boolean | ((shape: string, values: P) => boolean);
 
 /** Shapes kept per statement and database; past this the oldest is compiled again when next asked for. */
 const SHAPES_KEPT = 64;
@@ -146,7 +147,7 @@ const SHAPES_KEPT = 64;
  */
 export function preparedShapes<P extends object, R>(
   build: (db: Kysely<Database>, values: P, shape: string) => CompiledQuery<R>,
-  { genericPlan = false }: { genericPlan?: GenericPlan } = {},
+  { genericPlan = false }: { genericPlan?: GenericPlan<P> } = {},
 ): (db: Kysely<Database>, shape: string, values: P) => Promise<R[]> {
   const root = new WeakMap<object, Node>();
   return (db, shape, values) => {
@@ -158,7 +159,7 @@ export function preparedShapes<P extends object, R>(
     }
     let made = byShape.get(key);
     if (!made) {
-      made = compile(build(db, placeholders(values), shape), typeof genericPlan === 'function' ? genericPlan(shape) : genericPlan);
+      made = compile(build(db, placeholders(values), shape), typeof genericPlan === 'function' ? genericPlan(shape, values) : genericPlan);
       if (byShape.size >= SHAPES_KEPT) byShape.delete(byShape.keys().next().value!);
       byShape.set(key, made);
     }
