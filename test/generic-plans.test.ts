@@ -87,6 +87,49 @@ describeEachDialect(
       }
     });
 
+    it("a named statement's lists are padded to a power of two: the same answers, and at most one prepared statement per power", async () => {
+      const documents = Array.from({ length: 7 }, (_, i) => `doc_pad_${i}`);
+      await store()
+        .db.insertInto('documents')
+        .values(
+          documents.map((id, i) => ({
+            id,
+            organisation_id: ORG,
+            number: `INV-${i}`,
+            type: 'bill',
+            supplier: 'Padding Ltd',
+            date: '2026-03-01',
+            due_date: null,
+            currency: 'GBP',
+            subtotal: 1000 + i,
+            tax: 0,
+            total: 1000 + i,
+            accounting_transaction_id: null,
+            published_at: null,
+            created_at: '2026-03-01T00:00:00.000Z',
+            created_by: null,
+            updated_at: null,
+          })),
+        )
+        .execute();
+      const one = store().dialect.name === 'postgres' ? openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 }) : undefined;
+      const db = one?.db ?? store().db;
+      try {
+        for (const count of [3, 5, 6, 7]) {
+          const asked = [...documents.slice(0, count - 1), 'doc_missing'];
+          const found = await getDocuments(db, ORG, asked);
+          assert.deepEqual(found.map((d) => d.id).sort(), documents.slice(0, count - 1), `${count} ids`);
+        }
+        if (one) {
+          const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like '%from "documents"%'`.execute(db);
+          const lengths = prepared.rows.map((r) => r.statement.split('$').length - 2).sort((a, b) => a - b);
+          assert.deepEqual(lengths, [4, 8], prepared.rows.map((r) => r.statement).join('\n'));
+        }
+      } finally {
+        await one?.close();
+      }
+    });
+
     it('a statement named for a generic plan that selects * is refused when it is first compiled', async () => {
       const everything = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile(), {
         genericPlan: true,
@@ -98,7 +141,7 @@ describeEachDialect(
       assert.throws(() => joined(store().db, '', { organisationId: ORG }), /not \*/);
       // unnamed, a statement may still select *: it is planned afresh each time
       const unnamed = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile());
-      assert.deepEqual(await unnamed(store().db, '', { organisationId: ORG }), []);
+      assert.deepEqual(await unnamed(store().db, '', { organisationId: 'org_none' }), []);
     });
   },
   async (store) => {

@@ -91,7 +91,9 @@ function shapesOf(root: WeakMap<object, Node>, db: Kysely<Database>): Map<string
 
 function compile(query: CompiledQuery, named: boolean): Compiled {
   // a named statement keeps its result's columns from when it was prepared (columns.ts)
-  if (named && /select\s+\*|"\.\*/i.test(query.sql)) throw new Error(`a statement named on PostgreSQL selects its columns by name, not *: ${query.sql}`);
+  if (named && /select\s+\*|"\.\*/i.test(query.sql)) {
+    throw new Error(`a statement named on PostgreSQL selects its columns by name, not *: ${query.sql}`);
+  }
   if (named && !names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
   return { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) };
 }
@@ -127,11 +129,12 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
 
 /**
  * Whether a shape of a statement may be named on PostgreSQL (prepared once per connection, its plan
- * possibly generic): `true` for all its shapes, or a test of the shape and the values of the call that
- * compiles it (only what the compiled form fixes may decide: the shape, a list's length). Only for statements whose
+ * possibly generic): `true` for all its shapes, or a test of the shape and the call's values (only
+ * what the compiled form fixes may decide: the shape, a list's length). Only for statements whose
  * generic plan was measured as good as a custom one for every value (docs/performance.md): a generic
- * plan for a date range or a contact can be a hundred times slower than the one for the values asked
- * for, and PostgreSQL picks it on an estimate.
+ * plan for a date range or a contact can be a hundred times slower than the one for the values
+ * asked for, and PostgreSQL picks it on an estimate. A named statement's lists are sets
+ * (paddedLists).
  */
 export type GenericPlan<P> = boolean | ((shape: string, values: P) => boolean);
 
@@ -150,7 +153,9 @@ export function preparedShapes<P extends object, R>(
   { genericPlan = false }: { genericPlan?: GenericPlan<P> } = {},
 ): (db: Kysely<Database>, shape: string, values: P) => Promise<R[]> {
   const root = new WeakMap<object, Node>();
-  return (db, shape, values) => {
+  return (db, shape, given) => {
+    const named = typeof genericPlan === 'function' ? genericPlan(shape, given) : genericPlan;
+    const values = named ? paddedLists(given) : given;
     const byShape = shapesOf(root, db);
     let key = shape;
     for (const name in values) {
@@ -159,10 +164,31 @@ export function preparedShapes<P extends object, R>(
     }
     let made = byShape.get(key);
     if (!made) {
-      made = compile(build(db, placeholders(values), shape), typeof genericPlan === 'function' ? genericPlan(shape, values) : genericPlan);
+      made = compile(build(db, placeholders(values), shape), named);
       if (byShape.size >= SHAPES_KEPT) byShape.delete(byShape.keys().next().value!);
       byShape.set(key, made);
     }
     return run<R>(db, made, values);
   };
+}
+
+/**
+ * The values with each list grown to the next power of two by repeating its last value. A named
+ * statement stays prepared on every connection that ran it (its plan about 100 KB with an `in` list
+ * of 100 values, measured), and a list's length is part of its SQL, so a statement taking lists of
+ * 1 to 100 values would be prepared up to 100 times a connection; padded, at most 8. The lists of a
+ * named statement are therefore sets (`in (…)`, an `or` of alternatives), where a repeated value
+ * changes nothing; a statement that counts or numbers its list's values must not be named.
+ */
+function paddedLists<P extends object>(values: P): P {
+  let padded: Record<string, unknown> | undefined;
+  for (const name in values) {
+    const value = (values as Record<string, unknown>)[name];
+    if (!Array.isArray(value) || value.length < 3) continue;
+    const size = 2 ** Math.ceil(Math.log2(value.length));
+    if (size === value.length) continue;
+    padded ??= { ...(values as Record<string, unknown>) };
+    padded[name] = [...value, ...Array<unknown>(size - value.length).fill(value[value.length - 1])];
+  }
+  return (padded ?? values) as P;
 }
