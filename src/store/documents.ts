@@ -4,6 +4,7 @@ import { everyColumn } from './columns.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
 import type { Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
 
+/** The tables' columns by name: the statements below are named on PostgreSQL (columns.ts). */
 const COLUMNS = {
   documents: everyColumn<DocumentRow>()([
     'id',
