@@ -71,11 +71,13 @@ const token = ((await tokenAnswer.json()) as { access_token: string }).access_to
 const load = { url: `http://127.0.0.1:${port}${benchCase.path}`, connections: 50, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' }, timeout: 30 };
 await autocannon({ ...load, duration: 2 });
 // V8's profile clock is the monotonic clock process.hrtime reads, in microseconds
-/** the child's CPU time so far, user + system, in milliseconds (Linux clock ticks of 10 ms) */
-const cpuMs = () => {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** a process's CPU time so far from its /proc stat line, user + system, in milliseconds (Linux clock ticks of 10 ms) */
+const statCpuMs = (stat: string) => {
+  const fields = stat.split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
+/** the child's CPU time so far */
+const cpuMs = () => statCpuMs(readFileSync(`/proc/${child.pid}/stat`, 'utf8'));
 /**
  * PostgreSQL's CPU time so far, every process named postgres on this machine (the bench's database
  * is local), in milliseconds: what a computed call costs the database, which requests per second
@@ -83,19 +85,17 @@ const cpuMs = () => {
  */
 const databaseCpuMs = () => {
   if (!pgSchema) return null;
-  let ticks = 0;
+  let ms = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      if (stat.includes('(postgres)')) ms += statCpuMs(stat);
     } catch {
       // the process ended between the listing and the read
     }
   }
-  return ticks * 10;
+  return ms;
 };
 const ask = <T>(type: string) => new Promise<T>((resolve) => {
   const on = (m: { type: string }) => m.type === type && (child.off('message', on), resolve(m as T));

@@ -66,7 +66,7 @@ function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(
       db
         .selectFrom(table as 'document_coded_lines')
         .select(COLUMNS[table] as typeof COLUMNS.document_coded_lines)
-          .where('organisation_id', '=', v.organisationId)
+        .where('organisation_id', '=', v.organisationId)
         .where('document_id', 'in', v.documentIds)
         .orderBy('document_id')
         .orderBy('line_no')

@@ -178,7 +178,9 @@ export function preparedShapes<P extends object, R>(
  * of 100 values, measured), and a list's length is part of its SQL, so a statement taking lists of
  * 1 to 100 values would be prepared up to 100 times a connection; padded, at most 8. The lists of a
  * named statement are therefore sets (`in (…)`, an `or` of alternatives), where a repeated value
- * changes nothing; a statement that counts or numbers its list's values must not be named.
+ * changes nothing, or lists read by position (a range's k-th partial month) whose shape names the
+ * positions read, so the added ones go unread; a statement that counts its list's values must not
+ * be named.
  */
 function paddedLists<P extends object>(values: P): P {
   let padded: Record<string, unknown> | undefined;

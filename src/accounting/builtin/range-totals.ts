@@ -115,7 +115,12 @@ const totalsStatement = preparedShapes((db, v: SegmentValues, shape) => {
   parts.push(...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`));
   // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
   return statedExactInJson(sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db)));
-}, { genericPlan: (shape) => shape.split('/')[1] === 'pass' && Number(shape.split('/')[3]) <= 2 });
+}, {
+  genericPlan: (shape) => {
+    const [, form, , days] = shape.split('/');
+    return form === 'pass' && Number(days) <= 2;
+  },
+});
 
 /** A segment's sum for an account (segment set), or a pass row's conditional sums (segment null). */
 type TotalsRow = Record<string, number | string | null> & { account_id: string; segment: number | string | null; amount: number | string | null };
