@@ -130,6 +130,24 @@ describeEachDialect(
       }
     });
 
+    it('a shape named only for some values is planned afresh for the others, even where its padded SQL is the same', async (t) => {
+      if (store().dialect.name !== 'postgres') return t.skip('PostgreSQL only');
+      const one = openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 });
+      try {
+        // named for three ids (padded to four), not for four: both calls' SQL has four parameters
+        const byIds = preparedShapes(
+          (db, v: { organisationId: string; ids: string[] }) => db.selectFrom('documents').select(['id', 'number']).where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
+          { genericPlan: (_shape, v) => v.ids.length === 3 },
+        );
+        await byIds(one.db, '', { organisationId: ORG, ids: ['doc_x1', 'doc_x2', 'doc_x3'] });
+        await byIds(one.db, '', { organisationId: ORG, ids: ['doc_x1', 'doc_x2', 'doc_x3', 'doc_x4'] });
+        const runs = await sql<{ runs: number }>`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement like '%"number" from "documents"%'`.execute(one.db);
+        assert.deepEqual(runs.rows, [{ runs: 1 }]);
+      } finally {
+        await one.close();
+      }
+    });
+
     it('a statement named for a generic plan that selects * is refused when it is first compiled', async () => {
       const everything = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile(), {
         genericPlan: true,

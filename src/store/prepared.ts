@@ -89,12 +89,20 @@ function shapesOf(root: WeakMap<object, Node>, db: Kysely<Database>): Map<string
   return (node.shapes ??= new Map());
 }
 
+/** Ends a named statement's SQL: a comment, so both databases run it as the statement it ends. */
+const NAMED_MARK = '-- named for a generic plan';
+
 function compile(query: CompiledQuery, named: boolean): Compiled {
   // a named statement keeps its result's columns from when it was prepared (columns.ts)
   if (named && /select\s+\*|"\.\*/i.test(query.sql)) {
     throw new Error(`a statement named on PostgreSQL selects its columns by name, not *: ${query.sql}`);
   }
-  if (named && !names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
+  if (named) {
+    // statements are named by their text (statementName), so a named one's text is its own: the same
+    // SQL compiled unnamed (a shape whose genericPlan test said no) is still planned for its values
+    query = { ...query, sql: `${query.sql}\n${NAMED_MARK}` };
+    if (!names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
+  }
   return { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) };
 }
 
@@ -157,7 +165,9 @@ export function preparedShapes<P extends object, R>(
     const named = typeof genericPlan === 'function' ? genericPlan(shape, given) : genericPlan;
     const values = named ? paddedLists(given) : given;
     const byShape = shapesOf(root, db);
-    let key = shape;
+    // named or not is part of the key: a padded list's length can equal another call's own length
+    // whose test said not to name it, and that call must not run the named statement
+    let key = named ? `named|${shape}` : shape;
     for (const name in values) {
       const value = (values as Record<string, unknown>)[name];
       if (Array.isArray(value)) key += `|${name}:${value.length}`;
