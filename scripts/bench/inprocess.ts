@@ -147,6 +147,31 @@ export async function capturePlans(store: TracedStore, organisationId: string, t
   return out;
 }
 
+/**
+ * SQLite's own work for one call of a case (bound.ts): each read statement the call sends, wrapped
+ * in `count(*)` so no row is built or returned, run alone on the file (median of `runs`), summed.
+ * A lower bound on what the call's SQL costs, whatever the rows then cost.
+ */
+export async function sqliteOwnMs(store: TracedStore, sqlitePath: string, organisationId: string, today: string, benchCase: BenchCase, runs: number): Promise<number> {
+  const op = operationNamed(benchCase.operation);
+  const call = () => runOrganisationOperation({ db: store.db, baseUrl: 'http://127.0.0.1', today }, op, CLIENT, organisationId, { input: inputOf(benchCase.path), textInput: true });
+  await call();
+  const { queries } = await store.capture(call);
+  const database = new SqliteDatabase(sqlitePath, { readonly: true });
+  try {
+    let ms = 0;
+    for (const q of queries) {
+      if (!/^\s*(--[^\n]*\n\s*)*(select|with)\b/i.test(q.sql)) continue;
+      // a trailing comment (a named statement's mark) must not swallow the closing parenthesis
+      const counted = database.prepare(`select count(*) from (${q.sql}\n)`);
+      ms += await timed(runs, async () => counted.get(...(q.parameters as unknown[])));
+    }
+    return ms;
+  } finally {
+    database.close();
+  }
+}
+
 // --- reports against their floor ---
 
 export interface ReportTiming {
