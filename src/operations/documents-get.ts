@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toMajor } from '../domain/money.js';
-import { documentsWithFiles, getDocuments, listCodedLines, listInvoiceLines } from '../store/documents.js';
+import { getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../store/documents.js';
 import type { DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from '../store/schema.js';
 import { systemDocumentOutput, systemDocuments } from './documents-system.js';
 import { invalidParameter } from './errors.js';
@@ -152,17 +152,17 @@ export const documentsGet = defineOperation({
   async run(ctx, input) {
     const ids = parseDocumentIds(input.ids);
     const orgId = ctx.organisation.id;
-    const [rows, fromSystem] = await Promise.all([getDocuments(ctx.db, orgId, ids), systemDocuments(ctx, ids)]);
-    const found = rows.map((r) => r.id);
-    // one query per table for all documents, never one per document
-    const [coded, invoice, withFiles] = await Promise.all([
-      listCodedLines(ctx.db, orgId, found),
-      listInvoiceLines(ctx.db, orgId, found),
-      documentsWithFiles(ctx.db, orgId, found),
+    // one query per table for all the ids asked, never one per document, all at once: the lines are
+    // read by the ids as asked (the organisation's only), and only those of documents found are used
+    const [rows, fromSystem, coded, invoice] = await Promise.all([
+      getDocumentsWithFileFlag(ctx.db, orgId, ids),
+      systemDocuments(ctx, ids),
+      listCodedLines(ctx.db, orgId, ids),
+      listInvoiceLines(ctx.db, orgId, ids),
     ]);
     const codedBy = groupByDocument(coded);
     const invoiceBy = groupByDocument(invoice);
-    const byId = new Map<string, DocumentRow>(rows.map((r) => [r.id, r]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
     const documents: DocumentOutput[] = [];
     const notFound: string[] = [];
     for (const id of ids) {
@@ -186,7 +186,7 @@ export const documentsGet = defineOperation({
         currency: doc.currency,
         accountingId: doc.accounting_transaction_id,
         publishedAt: doc.published_at,
-        link: withFiles.has(doc.id) ? documentFileLink(ctx.baseUrl, doc.id) : null,
+        link: doc.hasFile ? documentFileLink(ctx.baseUrl, doc.id) : null,
         subtotal: toMajor(Number(doc.subtotal), doc.currency),
         tax: toMajor(Number(doc.tax), doc.currency),
         total: toMajor(Number(doc.total), doc.currency),

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { everyColumn } from './columns.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
+import { statedExactInJson } from './sqlite-json-rows.js';
 import type { Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
 
 /** The tables' columns by name: the statements below are named on PostgreSQL (columns.ts). */
@@ -59,6 +60,35 @@ export async function getDocuments(db: Kysely<Database>, organisationId: string,
   return documentsStatement(db, '', { organisationId, ids });
 }
 
+/**
+ * The organisation's documents by id, each with whether it has an original file (documents.get): one
+ * statement where the documents and their files took two. Every value is an integer or a text
+ * (`exists` is 0 or 1 on SQLite), so SQLite's reader may send the rows as JSON.
+ */
+const documentsFlaggedStatement = preparedShapes(
+  (db, v: { organisationId: string; ids: string[] }) =>
+    statedExactInJson(
+      db
+        .selectFrom('documents as d')
+        .select(COLUMNS.documents.map((c) => `d.${c}` as const))
+        .select((eb) =>
+          eb
+            .exists(eb.selectFrom('document_files as f').select('f.document_id').whereRef('f.document_id', '=', 'd.id').where('f.organisation_id', '=', v.organisationId))
+            .as('has_file'),
+        )
+        .where('d.organisation_id', '=', v.organisationId)
+        .where('d.id', 'in', v.ids)
+        .compile(),
+    ),
+  { genericPlan: true },
+);
+
+export async function getDocumentsWithFileFlag(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<(DocumentRow & { hasFile: boolean })[]> {
+  if (ids.length === 0) return [];
+  const rows = await documentsFlaggedStatement(db, '', { organisationId, ids });
+  return rows.map(({ has_file, ...row }) => ({ ...row, hasFile: Boolean(has_file) }));
+}
+
 /** Lines of several documents (coded or invoice lines) in one query, by document then line number. */
 function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(table: T) {
   const statement = preparedShapes(
@@ -82,19 +112,6 @@ function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(
 
 export const listCodedLines = listLines('document_coded_lines');
 export const listInvoiceLines = listLines('document_invoice_lines');
-
-const withFilesStatement = preparedShapes(
-  (db, v: { organisationId: string; documentIds: string[] }) =>
-    db.selectFrom('document_files').select('document_id').where('organisation_id', '=', v.organisationId).where('document_id', 'in', v.documentIds).compile(),
-  { genericPlan: true },
-);
-
-/** Which of these documents have an original file, without reading the files. */
-export async function documentsWithFiles(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Set<string>> {
-  if (documentIds.length === 0) return new Set();
-  const rows = await withFilesStatement(db, '', { organisationId, documentIds });
-  return new Set(rows.map((r) => r.document_id));
-}
 
 export interface DocumentFileInfo {
   documentId: string;
