@@ -13,7 +13,7 @@
  *   required       SHA-256 of the bearer token, the token check's one indexed read (token, client,
  *                  organisation) on the main thread, its payload parsed and its expiry checked, one
  *                  request-log line through the service's logger; then the stored body
- *   required+gzip  the same, then the answer's JSON compressed at the fastest level on every call, as
+ *   required-gzip  the same, then the answer's JSON compressed at the fastest level on every call, as
  *                  a computed answer is (only for bodies the bench stored gzipped)
  *   required-json-gzip  the same, the answer serialised from its object on every call first
  * Then, against the last run's targets (bench-output/results.json): the share of the bare route the

@@ -118,6 +118,9 @@ export interface CasePlans {
 }
 
 /** Every query one call of each case sends, once each with its plan; `repeated` counts identical SQL (an N+1 shows here). */
+/** A read statement (not transaction control); a leading comment (statedExactInJson's) does not make it anything else. */
+const isRead = (text: string) => /^\s*(--[^\n]*\n\s*)*(select|with)\b/i.test(text);
+
 export async function capturePlans(store: TracedStore, organisationId: string, today: string, cases: BenchCase[], runs: number): Promise<CasePlans[]> {
   const out: CasePlans[] = [];
   for (const c of cases) {
@@ -136,8 +139,7 @@ export async function capturePlans(store: TracedStore, organisationId: string, t
     let sqlMs = 0;
     for (const { q, count } of bySql.values()) {
       // transaction control (the banking snapshot) has no plan
-      // a leading comment (statedExactInJson's) does not make a read anything else
-      const reads = /^\s*(--[^\n]*\n\s*)*(select|with)\b/i.test(q.sql);
+      const reads = isRead(q.sql);
       const plan = reads ? await store.explain(q) : '(transaction control)';
       planned.push({ sql: q.sql, ms: q.ms, plan, repeated: count });
       if (reads) sqlMs += count * (await timed(runs, () => store.db.executeQuery(CompiledQuery.raw(q.sql, [...q.parameters]))));
@@ -161,7 +163,7 @@ export async function sqliteOwnMs(store: TracedStore, sqlitePath: string, organi
   try {
     let ms = 0;
     for (const q of queries) {
-      if (!/^\s*(--[^\n]*\n\s*)*(select|with)\b/i.test(q.sql)) continue;
+      if (!isRead(q.sql)) continue;
       // a trailing comment (a named statement's mark) must not swallow the closing parenthesis
       const counted = database.prepare(`select count(*) from (${q.sql}\n)`);
       ms += await timed(runs, async () => counted.get(...(q.parameters as unknown[])));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toMajor } from '../domain/money.js';
 import { getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../store/documents.js';
-import type { DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from '../store/schema.js';
+import type { DocumentCodedLineRow, DocumentInvoiceLineRow } from '../store/schema.js';
 import { systemDocumentOutput, systemDocuments } from './documents-system.js';
 import { invalidParameter } from './errors.js';
 import { defineOperation } from './operation.js';
