@@ -28,37 +28,56 @@ interface Timing {
   lostMs: number;
 }
 
-/**
- * Makes the redemptions race: the update that marks the code used answers late, as late as its
- * outcome says, so the test chooses who learns first. On PostgreSQL the lookups of the code also
- * wait for each other (up to 10 s), so every request finds the code unused before any marks it. A
- * delay here holds its database connection: on SQLite, which has one, the lookups cannot wait for
- * each other, and the slow marks queue everything behind them, so there the requests race less.
- */
-function codeRace(timing: Timing, lookupsMeet: boolean): KyselyPlugin {
-  const lookups = new WeakSet<QueryId>();
-  const marks = new WeakSet<QueryId>();
+/** A meeting of RACERS: each who arrives waits until all have, or 10 s have passed (a bound, not a wait). */
+function meeting(): () => Promise<void> {
   let arrived = 0;
   let release!: () => void;
   const allArrived = new Promise<void>((resolve) => {
     release = resolve;
   });
+  return async () => {
+    if (++arrived === RACERS) release();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([allArrived, new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * Makes the redemptions race: the update that marks the code used answers late, as late as its
+ * outcome says, so the test chooses who learns first. On PostgreSQL the lookups of the code also
+ * meet, in rounds of RACERS, until the first mark: a redemption looks the code up twice (code-reuse.ts
+ * for its grant, then oidc-provider), and each round waits for every request's lookup, so no request
+ * marks the code before all have looked it up and every one finds it unused. When only the first
+ * lookups met, a request that reached its second lookup late under load found the code already
+ * marked; oidc-provider revoked the grant as a reused code and no redemption won (three failures in
+ * busy full runs, the last "400, 400, 400"). A delay here holds its database connection: on SQLite,
+ * which has one, the lookups cannot wait for each other, and the slow marks queue everything behind
+ * them, so there the requests race less.
+ */
+function codeRace(timing: Timing, lookupsMeet: boolean): KyselyPlugin {
+  const lookups = new WeakSet<QueryId>();
+  const marks = new WeakSet<QueryId>();
+  const rounds: (() => Promise<void>)[] = [];
+  let lookedUp = 0;
+  let marking = false;
   const touchesCodes = (node: RootOperationNode) => JSON.stringify(node).includes('"AuthorizationCode"');
   return {
     transformQuery(args) {
       const node = args.node;
       const updates = (node as { updates?: { column?: { column?: { name?: string } } }[] }).updates;
-      if (lookupsMeet && node.kind === 'SelectQueryNode' && touchesCodes(node)) lookups.add(args.queryId);
-      if (node.kind === 'UpdateQueryNode' && touchesCodes(node) && updates?.some((u) => u.column?.column?.name === 'consumed_at')) marks.add(args.queryId);
+      if (lookupsMeet && !marking && node.kind === 'SelectQueryNode' && touchesCodes(node)) lookups.add(args.queryId);
+      if (node.kind === 'UpdateQueryNode' && touchesCodes(node) && updates?.some((u) => u.column?.column?.name === 'consumed_at')) {
+        marking = true;
+        marks.add(args.queryId);
+      }
       return args.node;
     },
     async transformResult(args) {
-      if (lookups.has(args.queryId) && arrived < RACERS) {
-        if (++arrived === RACERS) release();
-        // a bound, not a wait: it ends as soon as all have arrived. At 2 s a request that started late
-        // in a busy full run looked the code up after another had marked it, oidc-provider revoked the
-        // grant as a reused code, and no redemption won: the likely cause of the two failures seen on PostgreSQL
-        await Promise.race([allArrived, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (lookups.has(args.queryId)) {
+        const round = Math.floor(lookedUp++ / RACERS);
+        rounds[round] ??= meeting();
+        await rounds[round]();
       }
       if (marks.has(args.queryId)) {
         const won = Number(args.result.numAffectedRows ?? 0) > 0;
