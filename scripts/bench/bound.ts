@@ -32,6 +32,7 @@ import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { sha256 } from '../../src/store/hash.js';
 import { benchCases } from './cases.js';
+import { numberFrom } from './config.js';
 import type { DatasetMeta } from './dataset.js';
 import { sqliteOwnMs, tracedStore } from './inprocess.js';
 import { measure } from './load.js';
@@ -44,8 +45,8 @@ const datasetName = existsSync(cacheDir) ? readdirSync(cacheDir).find((f) => f.e
 if (!datasetName || !existsSync(bodiesDir)) throw new Error('no bench dataset or stored bodies: run `npm run bench` (BENCH_BACKENDS=sqlite is enough) first');
 const meta = JSON.parse(readFileSync(path.join(cacheDir, datasetName.replace(/\.sqlite$/, '.json')), 'utf8')) as DatasetMeta;
 const cases = (process.env.BOUND_CASES ?? 'organisations,ledger-default').split(',');
-const rounds = whole('BOUND_ROUNDS', 3, 1, 20);
-const seconds = whole('BOUND_SECONDS', 5, 1, 60);
+const rounds = numberFrom('BOUND_ROUNDS', 3, 1, 20, true);
+const seconds = numberFrom('BOUND_SECONDS', 5, 1, 60, true);
 
 // a copy of the dataset holding one live client-credentials token of the bench's organisation
 mkdirSync(path.join(output, 'bound'), { recursive: true });
@@ -129,12 +130,4 @@ await traced.close();
 
 function shares(seen: Record<string, number[]>, route: string): string {
   return seen[route]!.map((r, i) => pct(r, seen['bare']![i]!)).join(' ');
-}
-
-function whole(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
-  return value;
 }

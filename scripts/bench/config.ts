@@ -28,11 +28,13 @@ export interface BenchConfig {
   output: string;
 }
 
-function numberFrom(name: string, fallback: number, min: number, max: number): number {
+/** A setting from the environment, checked: a number from min to max (a whole one when `whole`), or the fallback when unset. */
+export function numberFrom(name: string, fallback: number, min: number, max: number, whole = false): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`${name} must be a number from ${min} to ${max}, not "${raw}"`);
+  const fits = (whole ? Number.isInteger(value) : Number.isFinite(value)) && value >= min && value <= max;
+  if (!fits) throw new Error(`${name} must be a ${whole ? 'whole ' : ''}number from ${min} to ${max}, not "${raw}"`);
   return value;
 }
 
@@ -46,11 +48,11 @@ export function benchConfig(): BenchConfig {
     quick,
     scale: numberFrom('BENCH_SCALE', quick ? 10 : 400, 1, 2000),
     bankScale: numberFrom('BENCH_BANK_SCALE', 3.15, 1, 100),
-    seed: numberFrom('BENCH_SEED', 1, 0, 2 ** 31),
+    seed: numberFrom('BENCH_SEED', 1, 0, 2 ** 31, true),
     date,
     durationSeconds: numberFrom('BENCH_DURATION', quick ? 2 : 10, 1, 600),
     warmupSeconds: numberFrom('BENCH_WARMUP', quick ? 1 : 3, 0, 60),
-    connections: numberFrom('BENCH_CONNECTIONS', 50, 1, 1000),
+    connections: numberFrom('BENCH_CONNECTIONS', 50, 1, 1000, true),
     backends: backends as BenchConfig['backends'],
     pgUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     only: process.env.BENCH_ONLY || null,
