@@ -117,10 +117,10 @@ export interface CasePlans {
   sqlMs: number;
 }
 
-/** Every query one call of each case sends, once each with its plan; `repeated` counts identical SQL (an N+1 shows here). */
 /** A read statement (not transaction control); a leading comment (statedExactInJson's) does not make it anything else. */
 const isRead = (text: string) => /^\s*(--[^\n]*\n\s*)*(select|with)\b/i.test(text);
 
+/** Every query one call of each case sends, once each with its plan; `repeated` counts identical SQL (an N+1 shows here). */
 export async function capturePlans(store: TracedStore, organisationId: string, today: string, cases: BenchCase[], runs: number): Promise<CasePlans[]> {
   const out: CasePlans[] = [];
   for (const c of cases) {
