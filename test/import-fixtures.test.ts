@@ -1,5 +1,5 @@
 /**
- * Every sample statement under ../shared/fixtures/bank-statements (see its README) imported through
+ * Every sample statement under test/fixtures/bank-statements (see its README) imported through
  * the real importer into a real store on both databases: per file the count and the exact money in
  * and out, that a second import adds nothing, and that banking.accounts and banking.transactions
  * see the rows at once. Files the README marks as not reconciling are refused first, then imported

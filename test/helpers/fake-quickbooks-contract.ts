@@ -1,6 +1,6 @@
 /**
  * QuickBooks Online's official data contract (Intuit's XML schemas of the Accounting API v3,
- * /work/shared/reference/quickbooks-online/*.xsd) as a check of the JSON wire form. Intuit's JSON
+ * test/fixtures/vendor-contracts/quickbooks-online/*.xsd, source and licence in its README) as a check of the JSON wire form. Intuit's JSON
  * uses the schemas' element names as keys; an XML attribute is a key of its own name (`domain`,
  * `startPosition`, a report cell's `value` and `id`); an element of simple content (ReferenceType)
  * is an object whose text is `value`; an element that may repeat (maxOccurs > 1) is an array, one
@@ -13,10 +13,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 
-export const QUICKBOOKS_REFERENCE = '/work/shared/reference/quickbooks-online';
-const FILES = ['IntuitBaseTypes.xsd', 'IntuitNamesTypes.xsd', 'Finance.xsd', 'Report.xsd', 'IntuitRestServiceDef.xsd'];
+export const QUICKBOOKS_REFERENCE = fileURLToPath(new URL('../fixtures/vendor-contracts/quickbooks-online', import.meta.url));
+export const QUICKBOOKS_SCHEMAS = ['IntuitBaseTypes.xsd', 'IntuitNamesTypes.xsd', 'Finance.xsd', 'Report.xsd', 'IntuitRestServiceDef.xsd'];
 
 type Node = Record<string, any>;
 
@@ -58,7 +59,7 @@ export class QuickBooksContract {
 
   constructor(dir = QUICKBOOKS_REFERENCE) {
     const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => name.startsWith('xs:') });
-    const schemas = FILES.map((f) => parser.parse(readFileSync(join(dir, f), 'utf8'))['xs:schema'][0] as Node);
+    const schemas = QUICKBOOKS_SCHEMAS.map((f) => parser.parse(readFileSync(join(dir, f), 'utf8'))['xs:schema'][0] as Node);
     for (const s of schemas) for (const g of list(s['xs:group'])) this.groups.set(g['@name'], g);
     for (const s of schemas) {
       for (const t of list(s['xs:simpleType'])) this.types.set(t['@name'], this.simple(t['@name'], t));

@@ -7,11 +7,13 @@
  * names: the fake can say nothing the contract does not allow.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
-export const XERO_REFERENCE = '/work/shared/reference/xero';
-export const XERO_ACCOUNTING_YAML = `${XERO_REFERENCE}/xero_accounting.yaml`;
+/** Xero's contract files, copied into the repository with their licence (source in its README). */
+export const XERO_REFERENCE = fileURLToPath(new URL('../fixtures/vendor-contracts/xero', import.meta.url));
+export const XERO_ACCOUNTING_YAML = fileURLToPath(new URL('../fixtures/vendor-contracts/xero/xero_accounting.yaml', import.meta.url));
 
 type Json = Record<string, any>;
 
