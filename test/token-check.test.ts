@@ -12,6 +12,7 @@ import { createApiClient, registerApp, revokeClient } from '../src/auth/clients.
 import { revokeConsent, saveConsent } from '../src/auth/consents.js';
 import { findConsent } from '../src/auth/consents.js';
 import { sha256 } from '../src/store/hash.js';
+import { blockForOrganisation, organisationsBlocking, unblockForOrganisation } from '../src/store/client-blocks.js';
 import { authenticate, AuthenticationError, type Caller } from '../src/auth/verify.js';
 import { buildApp } from '../src/http/app.js';
 import { provisionOrganisation } from '../src/provision.js';
@@ -55,6 +56,7 @@ async function referenceCheck(provider: Provider, db: Kysely<Database>, authoriz
       principal: { kind: 'client', clientId: client.client_id },
       coverage: { organisations: [{ id: org.id, name: org.name }], all: false },
       leftOrganisationIds: [],
+      blockedOrganisations: [],
       scopes,
       clientId: client.client_id,
       tokenKey: sha256(value),
@@ -71,12 +73,17 @@ async function referenceCheck(provider: Provider, db: Kysely<Database>, authoriz
   const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', consent.userId).executeTakeFirst();
   if (!user) throw new AuthenticationError('the user behind this token no longer exists');
   const memberships = await organisationsOfUser(db, user.id);
-  const approved = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
+  const covered = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
   const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
+  const blocking = await organisationsBlocking(db, client.client_id, covered.map((m) => m.id));
+  const approved = covered.filter((m) => !blocking.has(m.id));
+  const blocked = covered.filter((m) => blocking.has(m.id)).map((m) => ({ id: m.id, name: m.name }));
+  if (blocked.length && !approved.length) throw new AuthenticationError(`an admin of ${blocked.map((o) => o.name).join(', ')} has blocked this app`);
   return {
     principal: { kind: 'user', userId: user.id, email: user.email, role: approved[0]?.role ?? 'custom' },
     coverage: { organisations: approved.map((m) => ({ id: m.id, name: m.name })), all: consent.allOrganisations },
     leftOrganisationIds: left,
+    blockedOrganisations: blocked,
     scopes,
     clientId: client.client_id,
     tokenKey: sha256(value),
@@ -245,6 +252,21 @@ describeEachDialect(
         [ORG_A],
       );
       await setMembership(db, ORG_B, USER, 'submitter');
+
+      // one organisation's block takes that organisation out of the token's cover, for that app
+      // only; when every organisation it covers blocked the app, the token is refused
+      await blockForOrganisation(db, { clientId: some.clientId, organisationId: ORG_B, userId: null });
+      assert.equal(await same(store(), `Bearer ${some.value}`), 'ok');
+      const partly = await authenticate(db, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
+      assert.deepEqual(partly.coverage.organisations.map((o) => o.id), [ORG_A]);
+      assert.deepEqual(partly.blockedOrganisations.map((o) => o.id), [ORG_B]);
+      assert.equal(await same(store(), `Bearer ${all.value}`), 'ok', 'another app of the same user is not blocked');
+      assert.deepEqual((await authenticate(db, `Bearer ${all.value}`, (await appFor(store())).service.resources.api)).blockedOrganisations, []);
+      await blockForOrganisation(db, { clientId: some.clientId, organisationId: ORG_A, userId: null });
+      assert.match(await same(store(), `Bearer ${some.value}`), /has blocked this app/);
+      await unblockForOrganisation(db, { clientId: some.clientId, organisationId: ORG_A });
+      await unblockForOrganisation(db, { clientId: some.clientId, organisationId: ORG_B });
+      assert.equal((await authenticate(db, `Bearer ${some.value}`, (await appFor(store())).service.resources.api)).coverage.organisations.length, 2);
 
       await db.updateTable('oauth_store').set({ expires_at: Date.now() - 1000 }).where('model', '=', 'Grant').where('id', '=', all.grantId).execute();
       assert.match(await same(store(), `Bearer ${all.value}`), /approval behind this token has been revoked/);

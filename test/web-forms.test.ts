@@ -10,7 +10,7 @@ import { hash } from '@node-rs/argon2';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
 import { buildApp } from '../src/http/app.js';
 import { defaultRateLimits } from '../src/config.js';
-import { setClientTrust } from '../src/store/connections.js';
+import { blockForOrganisation } from '../src/store/client-blocks.js';
 import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { withWebTables } from '../src/store/web-schema.js';
@@ -101,6 +101,7 @@ for (const dialect of DIALECTS) {
         clients,
         roles,
         verifications: await store.db.selectFrom('oauth_client_verifications').select(['client_id', 'organisation_id']).orderBy('client_id').orderBy('organisation_id').execute(),
+        blocks: await store.db.selectFrom('oauth_client_blocks').select(['client_id', 'organisation_id']).orderBy('client_id').orderBy('organisation_id').execute(),
         consents: await count('oauth_consents'),
         policy: await count('operation_roles'),
         tokens: await count('oauth_store'),
@@ -133,7 +134,7 @@ for (const dialect of DIALECTS) {
           { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
         );
         await connect(base, { config, redirectUri: REDIRECT, email: sam.email, password: PASSWORD, scope: 'service.read' });
-        if (name === 'Assistant Two') await setClientTrust(store.db, config.clientMetadata().client_id, { blocked: true });
+        if (name === 'Assistant Two') await blockForOrganisation(store.db, { clientId: config.clientMetadata().client_id, organisationId: books.org.id, userId: sue.id });
       }
     });
     after(async () => {

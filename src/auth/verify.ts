@@ -16,6 +16,8 @@ export interface Caller {
   coverage: Coverage;
   /** organisations the consent names but the user no longer belongs to */
   leftOrganisationIds: string[];
+  /** organisations the consent covers whose admins blocked the client: refused, by name */
+  blockedOrganisations: { id: string; name: string }[];
   scopes: Set<string>;
   clientId: string;
   /** hash of the token, for rate limits and logs (never the token itself) */
@@ -63,6 +65,7 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
       principal: { kind: 'client', clientId: client.client_id },
       coverage: { organisations: [{ id: token.organisation.id, name: token.organisation.name }], all: false },
       leftOrganisationIds: [],
+      blockedOrganisations: [],
       scopes,
       clientId: client.client_id,
       tokenKey,
@@ -75,13 +78,21 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
     throw new AuthenticationError('the approval behind this token has been revoked');
   }
   const memberships = consent.memberships;
-  const approved = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
+  const covered = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
   const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
+  // an organisation's block holds for that organisation only; a token all of whose organisations
+  // blocked the app is refused outright, like a token of an app the operator blocked
+  const approved = covered.filter((m) => !m.blocked);
+  const blocked = covered.filter((m) => m.blocked).map((m) => ({ id: m.id, name: m.name }));
+  if (blocked.length && !approved.length) {
+    throw new AuthenticationError(`an admin of ${blocked.map((o) => o.name).join(', ')} has blocked this app`);
+  }
   return {
     // the role is read again, live, for the organisation the call acts for
     principal: { kind: 'user', userId: consent.userId, email: consent.email, role: (approved[0]?.role ?? 'custom') as Role },
     coverage: { organisations: approved.map((m) => ({ id: m.id, name: m.name })), all: consent.allOrganisations },
     leftOrganisationIds: left,
+    blockedOrganisations: blocked,
     scopes,
     clientId: client.client_id,
     tokenKey,
@@ -105,6 +116,8 @@ export function resolveOrganisation(caller: Caller, requested: string | undefine
     if (covered.some((o) => o.id === requested)) return requested;
     if (caller.leftOrganisationIds.includes(requested))
       throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
+    if (caller.blockedOrganisations.some((o) => o.id === requested))
+      throw new OperationError('app_blocked', "an admin of this organisation has blocked this app: ask them, or use the organisation's API client");
     throw new OperationError('organisation_not_approved', 'this connection was not approved for that organisation');
   }
   if (covered.length === 1) return covered[0]!.id;

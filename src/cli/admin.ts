@@ -5,6 +5,7 @@ import { getClient } from '../auth/clients.js';
 import { ROLES, type Role } from '../operations/context.js';
 import { writeAudit } from '../store/audit-log.js';
 import { auditFromCommandLine } from './audit.js';
+import { setOperatorBlock } from '../store/client-blocks.js';
 import { setOperatorVerification } from '../store/client-verifications.js';
 import { migrate } from '../store/migrate.js';
 import { ACCOUNTING_SYSTEMS } from '../accounting/index.js';
@@ -163,6 +164,24 @@ export async function appVerificationCommand(args: string[]): Promise<number> {
     // belongs to no one organisation: kept in the log with none
     await writeAudit(store.db, { organisationId: null, actorUserId: null, action: verified ? 'app.verified_by_operator' : 'app.unverified_by_operator', target: clientId, detail: { name: row.name } });
     printJson({ client_id: clientId, name: row.name, verified });
+    return 0;
+  });
+}
+
+/**
+ * `ledgerline apps block|unblock CLIENT_ID`: the operator's block, for every organisation at once.
+ * An organisation admin's "Block" holds for that organisation only and cannot clear this one.
+ */
+export async function appBlockCommand(args: string[]): Promise<number> {
+  const [action, clientId, ...rest] = args;
+  if ((action !== 'block' && action !== 'unblock') || !clientId || rest.length) throw new UsageError('usage: ledgerline apps block CLIENT_ID | apps unblock CLIENT_ID');
+  const blocked = action === 'block';
+  return withStore(async (store) => {
+    const row = await getClient(store.db, clientId);
+    if (!row || row.kind === 'api_client') throw new UsageError(row ? `${clientId} is an API client, not an app: revoke it with ledgerline clients revoke` : `no app ${clientId}`);
+    await setOperatorBlock(store.db, clientId, blocked);
+    await writeAudit(store.db, { organisationId: null, actorUserId: null, action: blocked ? 'app.blocked_by_operator' : 'app.unblocked_by_operator', target: clientId, detail: { name: row.name } });
+    printJson({ client_id: clientId, name: row.name, blocked });
     return 0;
   });
 }

@@ -54,13 +54,14 @@ export async function clientsCommand(args: string[]): Promise<number> {
 
 export async function appsCommand(args: string[]): Promise<number> {
   if (args[0] === 'verify' || args[0] === 'unverify') return (await import('./admin.js')).appVerificationCommand(args);
+  if (args[0] === 'block' || args[0] === 'unblock') return (await import('./admin.js')).appBlockCommand(args);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, json: { type: 'boolean' } },
   });
   if (positionals[0] !== 'register' || !values.name || !values['redirect-uri']?.length)
-    throw new UsageError('usage: ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI …] [--json] | apps verify CLIENT_ID | apps unverify CLIENT_ID');
+    throw new UsageError('usage: ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI …] [--json] | apps verify|unverify CLIENT_ID | apps block|unblock CLIENT_ID');
   return withStore(async (store) => {
     let app;
     try {

@@ -29,6 +29,7 @@ const HELP = `ledgerline — the accounting data service
   ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI ...] [--json]
                                             a verified app (public client, authorization code with PKCE)
   ledgerline apps verify|unverify CLIENT_ID  verified for every organisation (or not), as the operator
+  ledgerline apps block|unblock CLIENT_ID    blocked for every organisation (or not), as the operator; no organisation admin can unblock it
   ledgerline check-books --org ORG [--date D] [--json]
                                             a Xero or QuickBooks organisation's balance sheet against the vendor's own report
 

@@ -27,6 +27,7 @@ export const PROBLEMS = {
   role_not_allowed: { status: 403, title: 'Forbidden', meaning: "Your role in this organisation may not call this operation (the organisation's role policy)." },
   organisation_not_approved: { status: 403, title: 'Forbidden', meaning: 'The connection was not approved for that organisation.' },
   not_a_member: { status: 403, title: 'Forbidden', meaning: 'You are no longer a member of that organisation.' },
+  app_blocked: { status: 403, title: 'Forbidden', meaning: "That organisation's admins blocked the app this token was issued to." },
   organisation_not_allowed: { status: 403, title: 'Forbidden', meaning: "An organisation's own API client named another organisation." },
   no_organisation: { status: 403, title: 'Forbidden', meaning: 'The connection covers no organisation you are still a member of.' },
   invalid_host: { status: 403, title: 'Forbidden', meaning: 'The MCP endpoint of a loopback server answers loopback host names only (DNS rebinding).' },

@@ -199,17 +199,6 @@ export async function clientsOfOrganisation(db: Kysely<Database>, organisationId
 /** Apps an admin of this organisation registered (verified, public clients). */
 export const appsRegisteredByOrganisation = (db: Kysely<Database>, organisationId: string) => clientsOfOrganisation(db, organisationId, 'app');
 
-export async function setClientTrust(db: Kysely<Database>, clientId: string, change: { verified?: boolean; blocked?: boolean }): Promise<void> {
-  await db
-    .updateTable('oauth_clients')
-    .set({
-      ...(change.verified !== undefined ? { verified: change.verified ? 1 : 0 } : {}),
-      ...(change.blocked !== undefined ? { blocked: change.blocked ? 1 : 0 } : {}),
-    })
-    .where('client_id', '=', clientId)
-    .execute();
-}
-
 /** A client no organisation owns (self-registered, or known by its metadata document): public, unverified, unblocked. */
 export function unownedClientRow(clientId: string, kind: 'dynamic' | 'metadata_document', name: string, metadata: Record<string, unknown>): OAuthClientRow {
   return {

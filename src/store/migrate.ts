@@ -17,6 +17,7 @@ import * as m014 from './migrations/014-bank-month-totals.js';
 import * as m015 from './migrations/015-day-line-totals.js';
 import * as m016 from './migrations/016-bill-filter-index.js';
 import * as m017 from './migrations/017-lines-by-contact.js';
+import * as m018 from './migrations/018-client-blocks.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -37,6 +38,7 @@ const MIGRATIONS = {
   '015-day-line-totals': m015,
   '016-bill-filter-index': m016,
   '017-lines-by-contact': m017,
+  '018-client-blocks': m018,
 } as const;
 
 class StaticProvider implements MigrationProvider {

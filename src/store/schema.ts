@@ -256,6 +256,7 @@ export interface OAuthClientRow {
   name: string;
   /** 1 = verified by the operator, for every organisation (organisations' own: oauth_client_verifications) */
   verified: number;
+  /** 1 = blocked by the operator, for every organisation (organisations' own: oauth_client_blocks) */
   blocked: number;
   /** JSON text: the client metadata oidc-provider reads (without the secret) */
   metadata: string;
@@ -309,6 +310,15 @@ export interface OAuthClientVerificationRow {
   verified_at: string;
 }
 
+/** An organisation's admins blocked the app for that organisation (the operator's block: oauth_clients.blocked). */
+export interface OAuthClientBlockRow {
+  client_id: string;
+  organisation_id: string;
+  /** the admin's user id; null when not known */
+  blocked_by: string | null;
+  blocked_at: string;
+}
+
 export interface ServiceSecretRow {
   name: string;
   value: string;
@@ -352,6 +362,7 @@ export interface Database {
   oauth_consents: OAuthConsentRow;
   oauth_consent_organisations: OAuthConsentOrganisationRow;
   oauth_client_verifications: OAuthClientVerificationRow;
+  oauth_client_blocks: OAuthClientBlockRow;
   service_secrets: ServiceSecretRow;
 }
 

@@ -19,6 +19,7 @@ import type { RateLimiter } from '../http/rate-limit.js';
 import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
 import { consentPage, type ConsentView } from './pages/consent.js';
 import { appTrustFor } from './app-trust.js';
+import { organisationsBlocking } from '../store/client-blocks.js';
 import { checkPassword } from './password-check.js';
 import { signInPage } from './pages/signin.js';
 import { list, one, type Form } from './respond.js';
@@ -64,11 +65,18 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     return html(reply, await renderConsent(details));
   });
 
+  /** The person's organisations the app may be connected to: not those whose admins blocked it. */
+  async function connectableOrganisations(accountId: string, clientId: string) {
+    const memberships = await organisationsOfUser(o.db, accountId);
+    const blocking = await organisationsBlocking(o.db, clientId, memberships.map((m) => m.id));
+    return memberships.filter((m) => !blocking.has(m.id));
+  }
+
   /** The consent page; after an error, `form` is what the person sent, so their ticks stay as they left them. */
   async function renderConsent(details: Awaited<ReturnType<Provider['interactionDetails']>>, error?: string, form: Form = {}): Promise<string> {
     const accountId = String(details.session?.accountId);
     const userEmail = (await userEmails(o.db, [accountId])).get(accountId) ?? '';
-    const orgs = (await organisationsOfUser(o.db, accountId)).map((g) => ({ id: g.id, name: g.name }));
+    const orgs = (await connectableOrganisations(accountId, String(details.params.client_id))).map((g) => ({ id: g.id, name: g.name }));
     const { client, row, name } = await clientView(String(details.params.client_id));
     const trust = await appTrustFor(o.db, row, orgs);
     const requested = new Set(String(details.params.scope ?? '').split(' '));
@@ -145,8 +153,8 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     }
     const accountId = String(details.session!.accountId);
     const clientId = String(details.params.client_id);
-    const memberships = await organisationsOfUser(o.db, accountId);
-    if (memberships.length === 0) return html(reply, await renderConsent(details, 'You are not a member of any organisation yet, so there is nothing to connect.'), 400);
+    const memberships = await connectableOrganisations(accountId, clientId);
+    if (memberships.length === 0) return html(reply, await renderConsent(details, 'You are not a member of any organisation this app may be connected to, so there is nothing to connect.'), 400);
     let all = false;
     let chosen: string[];
     if (memberships.length === 1) chosen = [memberships[0]!.id];
@@ -155,7 +163,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       chosen = all ? [] : [...new Set(list(form.organisation))];
       if (!all && chosen.length === 0) return html(reply, await renderConsent(details, 'Pick at least one organisation.', form), 400);
       if (chosen.some((id) => !memberships.some((m) => m.id === id)))
-        return html(reply, await renderConsent(details, 'You can only pick organisations you belong to.', form), 400);
+        return html(reply, await renderConsent(details, 'You can only pick organisations you belong to and whose admins have not blocked this app.', form), 400);
     }
     const allowWrite = one(form.write) === '1';
 

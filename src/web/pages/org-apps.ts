@@ -25,10 +25,14 @@ export function appsPage(
   connected: ConnectedApp[],
   /** apps this organisation's admins verified */
   verifiedHere: Set<string>,
+  /** apps this organisation's admins blocked */
+  blockedHere: Set<string>,
   options: { notice?: string; error?: string; name?: string; redirectUris?: string } = {},
 ): string {
   // verified for this organisation's members: by the operator, or by this organisation's admins
   const verified = (row: OAuthClientRow) => row.verified === 1 || verifiedHere.has(row.client_id);
+  // blocked for this organisation's members: by the operator (which only the operator clears), or here
+  const blocked = (row: OAuthClientRow) => row.blocked === 1 || blockedHere.has(row.client_id);
   return settingsPage(
     v,
     org,
@@ -54,7 +58,7 @@ ${
   <thead><tr><th scope="col">App</th><th scope="col">Client ID</th><th scope="col">Redirect URIs</th><th scope="col">Registered</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${registered.map(
     (row) => html`<tr>
-    <td>${row.name} ${appBadge({ verified: verified(row), blocked: row.blocked === 1 })}</td>
+    <td>${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}</td>
     <td><code>${row.client_id}</code></td>
     <td>${uriList(row)}</td>
     <td>${formatInstant(row.created_at)}</td>
@@ -66,7 +70,7 @@ ${
 }
 
 <h3>Connected by members</h3>
-<p class="muted">Apps that registered themselves and that members of ${org.name} connected. Verifying an app applies to ${org.name} only; blocking it applies wherever it is used, since the app is one and the same.</p>
+<p class="muted">Apps that registered themselves and that members of ${org.name} connected. Verifying or blocking an app applies to ${org.name} only: other organisations decide for themselves. An app blocked by the Ledgerline operator is blocked everywhere, and only the operator can unblock it.</p>
 ${
   connected.length === 0
     ? html`<p class="muted">No member has connected a self-registered app.</p>`
@@ -75,13 +79,15 @@ ${
   <thead><tr><th scope="col">App</th><th scope="col">How it registered</th><th scope="col">Redirect URIs</th><th scope="col">Members</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${connected.map(
     ({ client: row, members }) => html`<tr>
-    <td>${row.name} ${appBadge({ verified: verified(row), blocked: row.blocked === 1 })}<br><code class="small">${row.client_id}</code></td>
+    <td>${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}<br><code class="small">${row.client_id}</code></td>
     <td>${clientKindLabel(row.kind)}</td>
     <td>${uriList(row)}</td>
     <td>${members}</td>
     <td>${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
     <td class="end">${
-      row.blocked
+      row.blocked === 1
+        ? html`<span class="muted small">Blocked by the operator</span>`
+        : blockedHere.has(row.client_id)
         ? html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/unblock" class="inline">
         <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Unblock<span class="visually-hidden"> ${row.name}</span></button></form>`
         : html`${

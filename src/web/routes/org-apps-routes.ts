@@ -1,13 +1,15 @@
 /**
  * Apps: register one (verified for this organisation); verify for this organisation, block or
  * unblock self-registered apps members connected; remove a registered one. An admin's verification
- * holds for their organisation only (src/web/app-trust.ts); blocking holds everywhere.
+ * and block hold for their organisation only (src/web/app-trust.ts, src/store/client-blocks.ts); a
+ * block for every organisation is the operator's (`ledgerline apps block`), which no admin can clear.
  */
 import type { FastifyInstance } from 'fastify';
 import { getClient, registerApp, revokeClient } from '../../auth/clients.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { clientsVerifiedBy, verifyForOrganisation } from '../../store/client-verifications.js';
-import { appsRegisteredByOrganisation, selfRegisteredAppsInOrganisation, setClientTrust } from '../../store/connections.js';
+import { blockForOrganisation, clientsBlockedBy, unblockForOrganisation } from '../../store/client-blocks.js';
+import { appsRegisteredByOrganisation, selfRegisteredAppsInOrganisation } from '../../store/connections.js';
 import { html } from '../html.js';
 import { confirmPage } from '../pages/chrome.js';
 import { appsPage, redirectUrisOf } from '../pages/org-apps.js';
@@ -20,8 +22,8 @@ const NOTICES = {
   registered: 'App registered. Members of this organisation see it as verified when they connect it.',
   removed: 'App removed. Its connections and tokens stopped working at once.',
   verified: 'App verified for this organisation. Its members now see it as verified when they connect it; other organisations decide for themselves.',
-  blocked: 'App blocked. Its tokens are refused from the next call, and no one can connect it.',
-  unblocked: 'App unblocked. Existing connections work again.',
+  blocked: 'App blocked for this organisation. Its tokens are refused for this organisation from the next call, and no one can connect it to this organisation; other organisations decide for themselves.',
+  unblocked: 'App unblocked for this organisation. Existing connections to this organisation work again.',
 };
 
 export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
@@ -29,13 +31,14 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
   const r = orgRouter(app, w);
   const back = (a: OrgAccess) => `/orgs/${a.org.id}/apps`;
 
-  async function render(a: OrgAccess, options: Parameters<typeof appsPage>[5] = {}) {
-    const [registered, connected, verifiedHere] = await Promise.all([
+  async function render(a: OrgAccess, options: Parameters<typeof appsPage>[6] = {}) {
+    const [registered, connected, verifiedHere, blockedHere] = await Promise.all([
       appsRegisteredByOrganisation(db, a.org.id),
       selfRegisteredAppsInOrganisation(db, a.org.id),
       clientsVerifiedBy(db, a.org.id),
+      clientsBlockedBy(db, a.org.id),
     ]);
-    return appsPage(a.viewer, a.org, registered, connected, verifiedHere, options);
+    return appsPage(a.viewer, a.org, registered, connected, verifiedHere, blockedHere, options);
   }
 
   r.page('/apps', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
@@ -75,8 +78,8 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
       return seeOther(reply, `${back(a)}?done=${done}`);
     });
   trust('verify', (a, clientId) => verifyForOrganisation(db, { clientId, organisationId: a.org.id, userId: a.session.user.id }), 'app.verified', 'verified');
-  trust('block', (_a, clientId) => setClientTrust(db, clientId, { blocked: true }), 'app.blocked', 'blocked');
-  trust('unblock', (_a, clientId) => setClientTrust(db, clientId, { blocked: false }), 'app.unblocked', 'unblocked');
+  trust('block', (a, clientId) => blockForOrganisation(db, { clientId, organisationId: a.org.id, userId: a.session.user.id }), 'app.blocked', 'blocked');
+  trust('unblock', (a, clientId) => unblockForOrganisation(db, { clientId, organisationId: a.org.id }), 'app.unblocked', 'unblocked');
 
   r.page('/apps/:clientId/block', async (a, p, _request, reply) => {
     const client = await connectedApp(a, p.clientId!);
@@ -85,7 +88,7 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
       reply,
       confirmPage(a.viewer, {
         title: `Block ${client.name}?`,
-        explanation: html`<p>Every token of <strong>${client.name}</strong> is refused from the next call, for everyone who connected it, in every organisation, and no one can connect it until it is unblocked.</p>`,
+        explanation: html`<p>Every token of <strong>${client.name}</strong> is refused for ${a.org.name} from the next call, for everyone who connected it, and no one can connect it to ${a.org.name} until it is unblocked here. Other organisations decide for themselves.</p>`,
         action: `/orgs/${a.org.id}/apps/${client.client_id}/block`,
         button: 'Block app',
         back: back(a),
