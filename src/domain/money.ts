@@ -30,13 +30,58 @@ export function isCurrencyCode(code: string): boolean {
 }
 
 /**
+ * The largest size of one amount the service takes in (a document and each of its lines, a journal
+ * posting, a bank statement entry, in its own currency and in the home currency): 10^13 minor units,
+ * 100,000,000,000.00 in a currency of two decimals. Far below 2^53 (about 9 × 10^15), where a double
+ * stops holding every integer: a document's 500 lines at the bound still add up exactly, and a total
+ * needs some 900 amounts at the bound before it leaves the exact range (docs/decisions.md). Stored
+ * data is not trusted to keep to it: every sum on the read path is checked (sum, toMajor).
+ */
+export const MAX_AMOUNT_MINOR = 10_000_000_000_000;
+
+/** An amount of minor units the service takes in: an integer no larger in size than MAX_AMOUNT_MINOR. */
+export function withinAmountBound(minor: number): boolean {
+  return Number.isSafeInteger(minor) && Math.abs(minor) <= MAX_AMOUNT_MINOR;
+}
+
+/**
+ * Whether a decimal amount in major units (a number, or decimal text) is larger in size than
+ * MAX_AMOUNT_MINOR in that currency; NaN and the infinities are. Text that is not a plain decimal is
+ * not: its own check refuses it.
+ */
+export function overAmountBound(value: string | number, currency: string): boolean {
+  const digits = minorDigits(currency);
+  if (typeof value === 'number') return !(Math.abs(value) <= MAX_AMOUNT_MINOR / 10 ** digits);
+  const m = /^[+-]?0*(\d*)(?:\.(\d+))?$/.exec(value.trim());
+  if (!m) return false;
+  const whole = BigInt(m[1] || '0');
+  const bound = BigInt(MAX_AMOUNT_MINOR) / 10n ** BigInt(digits);
+  return whole > bound || (whole === bound && /[1-9]/.test(m[2] ?? ''));
+}
+
+/** The bound in words for a currency, for messages: "100,000,000,000.00 GBP". */
+export function amountBoundText(currency: string): string {
+  return formatMoney(MAX_AMOUNT_MINOR, currency);
+}
+
+/**
  * Minor units to a JSON number in major units. The division of an integer by a power of ten gives
  * the double nearest to the exact decimal, which JSON then prints as that decimal (1234567 -> 12345.67).
+ * A total past 2^53 (stored data from before the input bound, or very many amounts) is not refused:
+ * it is given as the double nearest to it, the closest a JSON number can come, so no read fails on it.
  */
-export function toMajor(minor: number, currency: string): number {
-  assertMinor(minor);
-  const result = minor / 10 ** minorDigits(currency);
-  return Object.is(result, -0) ? 0 : result;
+export function toMajor(minor: number | bigint, currency: string): number {
+  const digits = minorDigits(currency);
+  if (typeof minor === 'number' && Number.isSafeInteger(minor)) {
+    const result = minor / 10 ** digits;
+    return Object.is(result, -0) ? 0 : result;
+  }
+  if (typeof minor === 'number') assertInteger(minor);
+  // past the exact range: the decimal text of the integer, read once, rounds only once
+  const big = BigInt(minor);
+  const text = (big < 0n ? -big : big).toString().padStart(digits + 1, '0');
+  const major = Number(`${big < 0n ? '-' : ''}${text.slice(0, text.length - digits)}.${text.slice(text.length - digits) || '0'}`);
+  return Object.is(major, -0) ? 0 : major;
 }
 
 /**
@@ -66,12 +111,34 @@ export function assertMinor(minor: number): void {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`amount is not a safe integer of minor units: ${minor}`);
 }
 
-/** Sums minor units, refusing to go past the exact range of a double. */
+/** An integer (of any size) as a double holds one; anything else is a mistake in the code, not in the data. */
+function assertInteger(minor: number): void {
+  if (!Number.isInteger(minor)) throw new RangeError(`amount is not a whole number of minor units: ${minor}`);
+}
+
+/**
+ * Sums minor units, checked: exact while every partial sum stays in the exact range of a double (all
+ * real books), and otherwise added again exactly as BigInt and given as the double nearest to the
+ * exact total. It never throws on data: a sum is on the read path of every report.
+ */
 export function sum(values: Iterable<number>): number {
+  const list = Array.isArray(values) ? (values as number[]) : [...values];
   let total = 0;
-  for (const v of values) total += v;
-  assertMinor(total);
+  for (const v of list) {
+    total += v;
+    if (!Number.isSafeInteger(total)) return sumExactly(list);
+  }
   return total;
+}
+
+/** The exact sum as BigInt, for when a plain one leaves the exact range (or an amount is not an integer: a code mistake, thrown). */
+export function sumExactly(values: readonly number[]): number {
+  let total = 0n;
+  for (const v of values) {
+    assertInteger(v);
+    total += BigInt(v);
+  }
+  return Number(total);
 }
 
 /**
@@ -79,6 +146,18 @@ export function sum(values: Iterable<number>): number {
  * foreign, as decimal text), rounding half away from zero. Rates are decimal text so they stay exact.
  */
 export function convert(minorForeign: number, foreignCurrency: string, rate: string, homeCurrency: string): number {
+  const result = Number(convertExactly(minorForeign, foreignCurrency, rate, homeCurrency));
+  assertMinor(result);
+  return result;
+}
+
+/** convert for an amount taken in: null when the home amount is larger in size than MAX_AMOUNT_MINOR (a large amount at a large rate). */
+export function convertWithinBound(minorForeign: number, foreignCurrency: string, rate: string, homeCurrency: string): number | null {
+  const result = convertExactly(minorForeign, foreignCurrency, rate, homeCurrency);
+  return result <= BigInt(MAX_AMOUNT_MINOR) && result >= -BigInt(MAX_AMOUNT_MINOR) ? Number(result) : null;
+}
+
+function convertExactly(minorForeign: number, foreignCurrency: string, rate: string, homeCurrency: string): bigint {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(rate);
   if (!m) throw new RangeError(`bad rate ${rate}`);
   const rateScale = (m[2] ?? '').length;
@@ -92,9 +171,7 @@ export function convert(minorForeign: number, foreignCurrency: string, rate: str
   const abs = negative ? -numerator : numerator;
   let q = abs / denominator;
   if ((abs % denominator) * 2n >= denominator) q += 1n;
-  const result = Number(negative ? -q : q);
-  assertMinor(result);
-  return result;
+  return negative ? -q : q;
 }
 
 /** Formats minor units for people: "1,234.56 GBP" style without locale surprises. */
