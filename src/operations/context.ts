@@ -16,6 +16,12 @@ export interface OperationContext {
   /** public base URL of the service, for links */
   baseUrl: string;
   accounting: AccountingSystem;
+  /**
+   * A create sent with an Idempotency-Key (operations/idempotent.ts): the operation hands its answer
+   * here inside the transaction that writes, so the answer is kept exactly when the write is, and
+   * nothing that can fail is left after the commit. Absent for every other call.
+   */
+  keepAnswer?: (trx: Kysely<Database>, answer: unknown) => Promise<void>;
 }
 
 /** Context of operations that do not act for one organisation (the organisation list). */

@@ -18,9 +18,13 @@ export function parseDocumentIds(text: string): string[] {
   return ids;
 }
 
-/** Quantities are stored as decimal text so they stay exact; the JSON edge makes them numbers. */
+/**
+ * Quantities are stored as decimal text so they stay exact; the JSON edge makes them numbers. A line
+ * written before quantities were bounded (documents/input.ts) may hold one in exponent form (1e-7,
+ * 1e+308): it is still a number, and given as one.
+ */
 function quantityOf(text: string, lineId: string): number {
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text.trim())) throw new Error(`document line ${lineId} has a quantity that is not a decimal: "${text}"`);
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text.trim())) throw new Error(`document line ${lineId} has a quantity that is not a decimal: "${text}"`);
   return Number(text);
 }
 

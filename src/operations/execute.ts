@@ -142,9 +142,9 @@ export async function answer(call: Call): Promise<void> {
       primary: env.db,
     }),
   };
-  const run = async () => {
+  const run = async (context: OperationContext = ctx) => {
     try {
-      return await op.run(ctx, call.parsed);
+      return await op.run(context, call.parsed);
     } catch (error) {
       // the connected accounting system failing is not the caller's fault, nor ours: say which it is
       if (error instanceof AccountingSystemError) {
@@ -155,11 +155,11 @@ export async function answer(call: Call): Promise<void> {
   };
   if (changes && call.idempotencyKey !== undefined && effectOf(op) === 'create') {
     const scope = { organisationId: row.id, principal, operation: op.name, key: checkIdempotencyKey(call.idempotencyKey), input: call.parsed };
-    call.answer = await runIdempotent(env.db, scope, run);
+    call.answer = await runIdempotent(env.db, scope, (keepAnswer) => run({ ...ctx, keepAnswer }));
     return;
   }
   const key = env.resultCache && op.reuse !== 'never' ? await reuseKey(ctx, op, call.parsed, row, env.readDb) : null;
-  call.answer = key === null ? await run() : await env.resultCache!.get(key, run);
+  call.answer = key === null ? await run() : await env.resultCache!.get(key, () => run());
 }
 
 /**

@@ -19,10 +19,16 @@ export function checkIdempotencyKey(key: string): string {
   return key;
 }
 
+/**
+ * Keeps the answer of the run with what the run wrote: `keep` records it through the run's own
+ * transaction (OperationContext.keepAnswer), so a failure after the commit cannot free the key and let
+ * the retry create a second record; the retry is answered what the first wrote. A run that does not
+ * keep its answer has it recorded after it returns, as before.
+ */
 export async function runIdempotent(
   db: Kysely<Database>,
   scope: { organisationId: string; principal: Principal; operation: string; key: string; input: unknown },
-  run: () => Promise<unknown>,
+  run: (keep: (trx: Kysely<Database>, answer: unknown) => Promise<void>) => Promise<unknown>,
 ): Promise<unknown> {
   const p = scope.principal;
   const k = {
@@ -37,11 +43,18 @@ export async function runIdempotent(
   if (claim.state === 'in_progress') throw new OperationError('idempotency_key_in_use', `a request with Idempotency-Key ${scope.key} is still being processed; retry in a moment`);
   if (claim.state === 'other_request')
     throw new OperationError('idempotency_key_reused', `Idempotency-Key ${scope.key} was used for a different request in the last 24 hours; use a new key for a new request`);
+  let kept = false;
+  const keep = async (trx: Kysely<Database>, answer: unknown) => {
+    await recordIdempotentAnswer(trx, k, answer);
+    kept = true;
+  };
   try {
-    const answer = await run();
-    await recordIdempotentAnswer(db, k, answer);
+    const answer = await run(keep);
+    // kept inside a transaction that committed (the run returned); otherwise recorded now
+    if (!kept) await recordIdempotentAnswer(db, k, answer);
     return answer;
   } catch (error) {
+    // only a key without an answer is let go: one kept with a committed write stays for the retry
     await releaseIdempotencyKey(db, k);
     throw error;
   }

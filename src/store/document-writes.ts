@@ -134,17 +134,27 @@ function header(doc: DocumentToStore) {
   };
 }
 
-/** A new unpublished document; returns its id. */
-export async function insertDocument(db: Kysely<Database>, organisationId: string, doc: DocumentToStore, createdBy: string): Promise<string> {
+/**
+ * A new unpublished document. `then` runs in the same transaction once it is written, with its id (the
+ * audit entry, the answer read back and kept with an Idempotency-Key): its result is returned, and if
+ * it fails nothing is written.
+ */
+export async function insertDocument<T>(
+  db: Kysely<Database>,
+  organisationId: string,
+  doc: DocumentToStore,
+  createdBy: string,
+  then: (trx: Transaction<Database>, id: string) => Promise<T>,
+): Promise<T> {
   const id = newId('doc');
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('documents')
       .values({ id, organisation_id: organisationId, ...header(doc), accounting_transaction_id: null, published_at: null, created_at: nowIso(), created_by: createdBy, updated_at: null })
       .execute();
     await writeParts(trx, organisationId, id, doc, null);
+    return then(trx, id);
   });
-  return id;
 }
 
 /**

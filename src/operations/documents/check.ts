@@ -4,7 +4,7 @@
  * so a caller fixes a document in one round; nothing is written unless it all holds.
  */
 import type { ChartAccount } from '../../accounting/types.js';
-import { fromMajor, sum } from '../../domain/money.js';
+import { amountBoundText, fromMajor, overAmountBound, sum } from '../../domain/money.js';
 import { resolveAccount } from '../account-lookup.js';
 import { invalidRequest, OperationError, type ParameterError } from '../errors.js';
 import type { DocumentToStore } from '../../store/document-writes.js';
@@ -24,6 +24,12 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
   // sums are compared only when every amount is one: a bad amount is named once, not in every sum it is part of
   let amountsRead = true;
   const minor = (value: number, parameter: string): number => {
+    // far below where sums of minor units stop being exact (domain/money.ts MAX_AMOUNT_MINOR)
+    if (overAmountBound(value, currency)) {
+      amountsRead = false;
+      fail(parameter, `must be at most ${amountBoundText(currency)} in size (got ${value})`);
+      return 0;
+    }
     const m = fromMajor(value, currency);
     if (m === null) {
       amountsRead = false;

@@ -16,6 +16,25 @@ export const MAX_DOCUMENT_LINES = 500;
 const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty' }).max(max, { message: `must be at most ${max} characters` });
 const optionalText = (max: number) => z.string().trim().max(max, { message: `must be at most ${max} characters` }).nullable().optional();
 const date = z.string().refine(isValidDate, { message: 'must be a date written yyyy-MM-dd' });
+/**
+ * A line's quantity: a decimal of at most six places, more than 0 and at most a billion. Stored as its
+ * decimal text, which inside these bounds is always plain (1e-7 and 1e21 would print in exponent
+ * form), and the answer gives it back as the same number.
+ */
+export const MAX_QUANTITY = 1_000_000_000;
+export const QUANTITY_DECIMALS = 6;
+
+function hasAtMostDecimals(q: number): boolean {
+  const text = String(q);
+  return !/e/i.test(text) && (text.split('.')[1] ?? '').length <= QUANTITY_DECIMALS;
+}
+
+const quantity = z
+  .number()
+  .positive({ message: 'must be more than 0' })
+  .max(MAX_QUANTITY, { message: `must be at most ${MAX_QUANTITY.toLocaleString('en-US')}` })
+  .refine(hasAtMostDecimals, { message: `must have at most ${QUANTITY_DECIMALS} decimal places` });
+
 const amount = (what: string) => z.number().describe(`${what}, in the document's currency (major units, e.g. 120.50)`);
 
 const codedLine = z
@@ -25,7 +44,7 @@ const codedLine = z
     taxCodeId: optionalText(100),
     class: optionalText(200),
     customer: optionalText(200),
-    quantity: z.number().positive({ message: 'must be more than 0' }).default(1),
+    quantity: quantity.default(1),
     subtotal: amount('before tax'),
     tax: amount('tax').default(0),
     total: amount('subtotal plus tax'),
@@ -37,7 +56,7 @@ const invoiceLine = z
     description: text(500),
     productCode: optionalText(100),
     unit: optionalText(50),
-    quantity: z.number().positive({ message: 'must be more than 0' }),
+    quantity,
     unitPrice: amount('price of one unit before tax'),
     tax: amount('tax').default(0),
     amount: amount('quantity times unit price, before tax'),
