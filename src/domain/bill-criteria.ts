@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { addDays, isValidDate, type IsoDate } from './dates.js';
+import { MAX_AMOUNT_MINOR } from './money.js';
 
 export const BILL_KINDS = ['bill', 'expense_claim'] as const;
 export type BillKind = (typeof BILL_KINDS)[number];
@@ -26,8 +27,8 @@ export const billCriteriaSchema = z
     scheduled: z.boolean().optional(),
     /** true: in a currency other than the organisation's home currency */
     foreignCurrency: z.boolean().optional(),
-    /** amount due at least this, home-currency minor units */
-    minAmountDue: z.number().int().min(0).optional(),
+    /** amount due at least this, home-currency minor units, no more than the largest amount taken */
+    minAmountDue: z.number().int().min(0).max(MAX_AMOUNT_MINOR).optional(),
   })
   .strict();
 

@@ -4,7 +4,7 @@
  * currency and balances, and bank ids repeated inside the file. What passes is the plan the writing
  * transaction carries out; what does not is refused here with an ImportRefusal.
  */
-import { isCurrencyCode } from '../domain/money.js';
+import { amountBoundText, convertWithinBound, formatMoney, isCurrencyCode, withinAmountBound } from '../domain/money.js';
 import type { BankAccountRow, OrganisationRow } from '../store/schema.js';
 import { selectStatements } from './account-match.js';
 import { checkBalance, type BalanceCheck } from './balances.js';
@@ -75,6 +75,7 @@ export function checkImport(request: ImportRequest): CheckedImport {
     if (s.accountKind && s.accountKind !== accountKind) notes.push(`${s.where} is a ${s.accountKind.replace('_', ' ')} statement imported into a ${accountKind.replace('_', ' ')} account`);
   }
 
+  checkAmountBounds(selection.statements, currency, org.home_currency, rate);
   const checks = selection.statements.map((s) => checkBalance(s, currency));
   const unbalanced = checks.flatMap((c) => c.problems);
   if (unbalanced.length && !options.allowUnbalanced) {
@@ -127,6 +128,25 @@ function onceEach(statements: Statement[], skipped: SkippedLine[]): WantedLine[]
   });
   if (repeatProblems.length) throw ImportRefusal.of('malformed', 'the file gives one bank transaction id to different transactions', repeatProblems);
   return wanted;
+}
+
+/**
+ * Every entry within the largest amount the service takes in (domain/money.ts MAX_AMOUNT_MINOR), in
+ * the account's currency and, at the rate, in the home currency: far below where sums of minor units
+ * stop being exact. Each entry past it is named; the file is refused whole.
+ */
+function checkAmountBounds(statements: Statement[], currency: string, home: string, rate: string | null): void {
+  const problems: Problem[] = [];
+  for (const s of statements) {
+    for (const line of s.lines) {
+      if (!withinAmountBound(line.amount)) {
+        problems.push({ where: line.where, message: `${formatMoney(line.amount, currency)} is larger than the largest amount taken, ${amountBoundText(currency)}` });
+      } else if (rate !== null && convertWithinBound(line.amount, currency, rate, home) === null) {
+        problems.push({ where: line.where, message: `${formatMoney(line.amount, currency)} at ${rate} ${home} per ${currency} is larger than the largest amount taken, ${amountBoundText(home)}` });
+      }
+    }
+  }
+  if (problems.length) throw ImportRefusal.of('amount_too_large', 'the statement has amounts larger than any the service takes', problems);
 }
 
 function checkNewAccount(account: NewBankAccount): void {

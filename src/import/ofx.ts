@@ -5,7 +5,7 @@
  * imported, pending ones (BANKTRANLISTP) are reported as skipped. QFX is OFX with Intuit's extra
  * elements, which are ignored.
  */
-import { convert, isCurrencyCode } from '../domain/money.js';
+import { amountBoundText, convertWithinBound, isCurrencyCode } from '../domain/money.js';
 import { parsePlainAmount } from './amounts.js';
 import { ofxDate } from './dates.js';
 import { decodeText } from './decode.js';
@@ -168,7 +168,9 @@ function lineAmount(trn: Node, currency: string): { minor: number } | { error: s
   if ('error' in foreign) return foreign;
   const plainRate = rate.replace(',', '.');
   if (!/^\d+(\.\d+)?$/.test(plainRate)) return { error: `the amount is in ${cursym} and CURRATE "${rate}" is not a rate` };
-  return { minor: convert(foreign.minor, cursym, plainRate, currency) };
+  const minor = convertWithinBound(foreign.minor, cursym, plainRate, currency);
+  if (minor === null) return { error: `${textAt(trn, 'TRNAMT')} ${cursym} at CURRATE ${rate} is larger than the largest amount taken, ${amountBoundText(currency)}` };
+  return { minor };
 }
 
 /** NAME (or PAYEE/NAME) and MEMO, each once; the transaction type when both are empty. */

@@ -22,6 +22,8 @@ export type RefusalCode =
   | 'assertion_failed'
   /** larger than the import size limit */
   | 'too_large'
+  /** an entry or posting larger than the largest amount the service takes in (domain/money.ts MAX_AMOUNT_MINOR), in its currency or the home currency */
+  | 'amount_too_large'
   /** an XML document type declaration (entity expansion, external entities) */
   | 'unsafe_xml'
   /** a bank id already imported with another date or amount */
@@ -29,7 +31,9 @@ export type RefusalCode =
   /** a foreign-currency account needs an exchange rate to the home currency */
   | 'rate_required'
   /** the options given do not fit the file (an unknown preset, a column that is not there) */
-  | 'bad_options';
+  | 'bad_options'
+  /** another process kept the database's writer longer than the import would wait (SQLite); nothing is wrong with the file */
+  | 'busy';
 
 export interface Problem {
   /** `line 12`, `<STMTTRN> at line 41`, `Stmt 1 / Ntry 3 at line 77` */

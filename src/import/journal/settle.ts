@@ -6,7 +6,7 @@
  * balance, a type Ledgerline does not know, a failed balance assertion) refuses the file with the
  * line named, before anything is read from or written to the books.
  */
-import { convert, formatMoney, fromMajor, isCurrencyCode, minorDigits } from '../../domain/money.js';
+import { amountBoundText, convertWithinBound, formatMoney, fromMajor, isCurrencyCode, minorDigits, overAmountBound, withinAmountBound } from '../../domain/money.js';
 import { LISTED_TYPES, OTHER_TYPES, type TransactionType } from '../../accounting/types.js';
 import { ImportRefusal, Problems, type RefusalCode } from '../refusal.js';
 import type { JournalEntry, JournalPosting, ParsedJournal, Price } from './entries.js';
@@ -130,6 +130,12 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
       postings[i] ?? { where: p.where, account: p.account, currency: home, amountInCurrency: -homeTotal, amount: -homeTotal, description: p.description },
   );
 
+  // the left-out amount is the others' sum: within the bound only if they are not too many at it
+  const past = settled.find((p) => !withinAmountBound(p.amount));
+  if (past) {
+    problem('amount_too_large', past.where, `the amount left out balances the others at ${formatMoney(past.amount, home)}, larger than the largest amount taken, ${amountBoundText(home)}`);
+    return null;
+  }
   let balance = settled.reduce((s, p) => s + p.amount, 0);
   // one foreign currency at one rate, balanced in it: conversion rounding goes to the largest line
   if (balance !== 0 && oneCurrency && only !== home && oneRate && inCurrencyTotal === 0 && Math.abs(balance) <= settled.length) {
@@ -158,6 +164,10 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
 function settlePosting(p: JournalPosting, home: string, currencyOf: CurrencyOf, problem: Report): SettledPosting | null {
   const currency = currencyOf(p.currency, p.where);
   if (!currency) return null;
+  if (overAmountBound(p.amount!, currency)) {
+    problem('amount_too_large', p.where, `${p.amount} ${currency} is larger than the largest amount taken, ${amountBoundText(currency)}`);
+    return null;
+  }
   const amountInCurrency = fromMajor(p.amount!, currency);
   if (amountInCurrency === null) {
     problem('malformed', p.where, `${p.amount} has more decimals than ${currency} has (${minorDigits(currency)})`);
@@ -178,7 +188,15 @@ function homeValue(p: JournalPosting, amountInCurrency: number, currency: string
     problem('rate_required', p.where, `the price must be in the home currency ${home}`);
     return null;
   }
-  if (price.per === 'unit') return convert(amountInCurrency, currency, price.amount, home);
+  if (price.per === 'unit') {
+    const value = convertWithinBound(amountInCurrency, currency, price.amount, home);
+    if (value === null) problem('amount_too_large', p.where, `${p.amount} ${currency} at ${price.amount} ${home} each is larger than the largest amount taken, ${amountBoundText(home)}`);
+    return value;
+  }
+  if (overAmountBound(price.amount, home)) {
+    problem('amount_too_large', p.where, `${price.amount} ${home} is larger than the largest amount taken, ${amountBoundText(home)}`);
+    return null;
+  }
   const total = fromMajor(price.amount, home);
   if (total === null) {
     problem('malformed', p.where, `${price.amount} has more decimals than ${home} has`);
