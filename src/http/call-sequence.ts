@@ -6,7 +6,7 @@
  * and how an answer or a problem is rendered.
  */
 import { requireScope as requireTokenScope, resolveOrganisation, type Caller } from '../auth/verify.js';
-import { OPERATION_STEPS, runCallSequence, type Call, type Step } from '../operations/execute.js';
+import { OPERATION_STEPS, parseCallInput, runCallSequence, type Call, type Step } from '../operations/execute.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { applyRateLimits as applyCallLimits, type HeaderSink } from './call-limits.js';
 import type { ServiceContext } from './service.js';
@@ -38,6 +38,15 @@ async function applyRateLimits(call: NetworkCall): Promise<void> {
 
 export const CALL_SEQUENCE: readonly Step<NetworkCall>[] = [requireScope, chooseOrganisation, applyRateLimits, ...OPERATION_STEPS];
 
+/**
+ * The steps before the input is parsed, which need nothing of it: scope, organisation, rate limits,
+ * membership, role. A transport whose input comes in a body runs them from the headers before the
+ * body is read (REST, rest.ts), so a caller who may not make the call is refused without it.
+ */
+const INPUT_STEP = CALL_SEQUENCE.indexOf(parseCallInput);
+const ADMISSION_STEPS = CALL_SEQUENCE.slice(0, INPUT_STEP);
+const INPUT_STEPS = CALL_SEQUENCE.slice(INPUT_STEP);
+
 export interface Arrival {
   /** the organisation the call names, as the transport received it */
   organisation: string | undefined;
@@ -49,9 +58,18 @@ export interface Arrival {
   idempotencyKey?: string;
 }
 
-/** Runs an operation for an authenticated caller through CALL_SEQUENCE and returns its answer. */
-export function callOperation(service: ServiceContext, caller: Caller, op: AnyOperation, arrival: Arrival): Promise<unknown> {
-  return runCallSequence(CALL_SEQUENCE, {
+/** What arrives before the input: everything but the input itself. */
+export type Admission = Omit<Arrival, 'input' | 'textInput'>;
+
+/** The rest of an admitted call: runs it with its input and returns its answer. */
+export type WithInput = (input: Record<string, unknown>, textInput: boolean) => Promise<unknown>;
+
+/**
+ * Runs the steps of CALL_SEQUENCE that come before the input, for an authenticated caller, and
+ * returns the rest of the call; it throws the refusal of the first step that refuses.
+ */
+export async function admitCall(service: ServiceContext, caller: Caller, op: AnyOperation, admission: Admission): Promise<WithInput> {
+  const call: NetworkCall = {
     env: service.env,
     service,
     caller,
@@ -61,10 +79,18 @@ export function callOperation(service: ServiceContext, caller: Caller, op: AnyOp
     organisationId: null,
     // an API client's organisation, read with its token: loadOrganisation takes it when the call acts for it
     ...(caller.organisationRow ? { row: caller.organisationRow } : {}),
-    requestedOrganisation: arrival.organisation,
-    input: arrival.input,
-    textInput: arrival.textInput,
-    headers: arrival.headers,
-    ...(arrival.idempotencyKey !== undefined ? { idempotencyKey: arrival.idempotencyKey } : {}),
-  });
+    requestedOrganisation: admission.organisation,
+    input: {},
+    textInput: false,
+    headers: admission.headers,
+    ...(admission.idempotencyKey !== undefined ? { idempotencyKey: admission.idempotencyKey } : {}),
+  };
+  await runCallSequence(ADMISSION_STEPS, call);
+  return (input, textInput) => runCallSequence(INPUT_STEPS, Object.assign(call, { input, textInput }));
+}
+
+/** Runs an operation for an authenticated caller through CALL_SEQUENCE and returns its answer. */
+export async function callOperation(service: ServiceContext, caller: Caller, op: AnyOperation, arrival: Arrival): Promise<unknown> {
+  const { input, textInput, ...admission } = arrival;
+  return (await admitCall(service, caller, op, admission))(input, textInput);
 }

@@ -2,6 +2,11 @@
  * The REST transport: GET /v1/organisations, GET /v1/operations/<name> for every read and
  * POST/PATCH/DELETE for every change (operation.ts, Effect), generated from the list. It turns a request into (caller, organisation, input), runs the operation through the
  * one shared path, and serialises the result or the problem. No business logic lives here.
+ *
+ * Who calls and whether they may (token, scope, organisation, rate limits, membership, role) is
+ * judged from the headers in the route's onRequest hook, before the body is read: a refusal closes
+ * the connection with the body unread (before-body.ts), so a call without a valid token costs its
+ * headers, not the 15 MB a document's body may declare.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationError, type Caller } from '../auth/verify.js';
@@ -10,7 +15,8 @@ import { OperationError } from '../operations/errors.js';
 import { MAX_DOCUMENT_BODY_BYTES } from '../operations/documents/file-type.js';
 import { effectOf, HTTP_METHOD, restPathOf, type AnyOperation } from '../operations/operation.js';
 import { sendAnswer } from './answer.js';
-import { callOperation } from './call-sequence.js';
+import { admitCall, type WithInput } from './call-sequence.js';
+import { checkBeforeBody } from './before-body.js';
 import { authenticateCaller, type ServiceContext } from './service.js';
 
 export const ORGANISATION_HEADER = 'service-organisation';
@@ -33,6 +39,24 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
     }
   }
 
+  /** The token, then every step of the call that needs no input; answers the rest of the call. */
+  async function admit(op: AnyOperation, method: string, request: FastifyRequest, reply: FastifyReply): Promise<WithInput> {
+    const c = await caller(request, reply);
+    const organisation = firstHeader(request.headers[ORGANISATION_HEADER]);
+    const idempotencyKey = method === 'POST' ? firstHeader(request.headers['idempotency-key']) : undefined;
+    try {
+      return await admitCall(service, c, op, { organisation, headers: reply, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) });
+    } catch (error) {
+      // RFC 6750 §3.1: name the scope the token lacks, so a client can ask for it
+      if (error instanceof OperationError && error.code === 'insufficient_scope')
+        reply.header('www-authenticate', `Bearer realm="ledgerline", error="insufficient_scope", error_description="${error.message}", scope="${op.scope}", resource_metadata="${metadataUrl}"`);
+      throw error;
+    }
+  }
+
+  // each admitted request's call, from its onRequest hook to its handler
+  const admitted = new WeakMap<FastifyRequest, WithInput>();
+
   for (const op of OPERATIONS) {
     const method = HTTP_METHOD[effectOf(op)];
     // a body is read for POST and PATCH only; a document's file comes in it as base64
@@ -41,22 +65,17 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       method,
       url: restPathOf(op),
       ...(bodyLimit ? { bodyLimit } : {}),
+      // before Fastify reads the body: a refusal is sent with the body unread, and closes the connection
+      onRequest: async (request, reply) => {
+        const rest = await checkBeforeBody(reply, () => admit(op, method, request, reply));
+        if (rest) admitted.set(request, rest);
+      },
       handler: async (request, reply) => {
-        const c = await caller(request, reply);
-        const organisation = firstHeader(request.headers[ORGANISATION_HEADER]);
+        const rest = admitted.get(request);
+        if (!rest) throw new Error(`${op.name}: the handler ran without the call's admission (onRequest)`);
         const fromBody = method === 'POST' || method === 'PATCH';
         const input = fromBody ? bodyObject(request.body) : (request.query as Record<string, unknown>);
-        const idempotencyKey = method === 'POST' ? firstHeader(request.headers['idempotency-key']) : undefined;
-        const arrival = { organisation, input, textInput: !fromBody, headers: reply, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
-        let answer: unknown;
-        try {
-          answer = await callOperation(service, c, op, arrival);
-        } catch (error) {
-          // RFC 6750 §3.1: name the scope the token lacks, so a client can ask for it
-          if (error instanceof OperationError && error.code === 'insufficient_scope')
-            reply.header('www-authenticate', `Bearer realm="ledgerline", error="insufficient_scope", error_description="${error.message}", scope="${op.scope}", resource_metadata="${metadataUrl}"`);
-          throw error;
-        }
+        const answer = await rest(input, !fromBody);
         if (method === 'POST') reply.code(201);
         // the organisation list goes as Fastify serialises it; an organisation's data by sendAnswer (gzip, kept JSON)
         return op.kind === 'caller' ? answer : sendAnswer(request, reply, answer);

@@ -1,6 +1,7 @@
 /** Routes under /orgs/:orgId/…: signed in, (for posts) same origin and CSRF, then admin of that organisation. */
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkBeforeBody } from '../../http/before-body.js';
 import type { Form } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { formSession, organisationAdmin, pageSession, postSession, tokenAccepted, type OrgAccess } from './guards.js';
@@ -38,24 +39,24 @@ export function orgRouter(app: FastifyInstance, w: WebContext): OrgRouter {
     },
     upload(path, handler) {
       app.post(`/orgs/:orgId${path}`, async (request, reply) => {
-        // Session, origin and role come from the headers, so a refusal is sent before any of the
-        // body is read; and it closes the connection, so the rest is not read either (Node would
-        // otherwise drain it to keep the connection alive).
-        reply.header('connection', 'close');
-        const signed = await postSession(w, request, reply);
-        if (!signed) return reply;
         const params = request.params as Params;
-        const access = await organisationAdmin(w, signed, params.orgId!, reply);
-        if (!access) return reply;
-        // The token is in the form, so it must be its first part (our page puts it first, and
-        // browsers send fields in document order): nothing after it, a file least of all, is read
-        // before it is checked.
-        const parts = request.parts();
-        const first = await parts.next();
-        const token = !first.done && first.value.type === 'field' && first.value.fieldname === 'csrf' ? first.value.value : undefined;
-        if (!tokenAccepted(w, signed, reply, token)) return reply;
-        reply.removeHeader('connection');
-        return handler({ ...access, parts }, params, request, reply);
+        // Session, origin and role come from the headers, so a refusal is sent before any of the
+        // body is read, and closes the connection so the rest is not read either (http/before-body.ts).
+        const admitted = await checkBeforeBody(reply, async () => {
+          const signed = await postSession(w, request, reply);
+          if (!signed) return undefined;
+          const access = await organisationAdmin(w, signed, params.orgId!, reply);
+          if (!access) return undefined;
+          // The token is in the form, so it must be its first part (our page puts it first, and
+          // browsers send fields in document order): nothing after it, a file least of all, is read
+          // before it is checked.
+          const parts = request.parts();
+          const first = await parts.next();
+          const token = !first.done && first.value.type === 'field' && first.value.fieldname === 'csrf' ? first.value.value : undefined;
+          return tokenAccepted(w, signed, reply, token) ? { ...access, parts } : undefined;
+        });
+        if (!admitted) return reply;
+        return handler(admitted, params, request, reply);
       });
     },
   };
