@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { newId, nowIso } from '../store/ids.js';
 import type { Database, OAuthClientRow } from '../store/schema.js';
 import { sha256 } from '../store/hash.js';
+import { CLIENT_LAST_USED, later, stampsOf } from '../store/deferred-stamps.js';
 import { isLoopbackHost } from '../domain/loopback.js';
 
 export type ClientKind = 'api_client' | 'app' | 'dynamic' | 'metadata_document';
@@ -140,7 +141,11 @@ export async function getClient(db: Kysely<Database>, clientId: string): Promise
   return db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
 }
 
-export const listApiClients = (db: Kysely<Database>, organisationId: string) => clientsOfOrganisation(db, organisationId, 'api_client');
+/** An organisation's API clients, each with its last use as this process knows it (a use noted but not yet written counts: touchClient). */
+export async function listApiClients(db: Kysely<Database>, organisationId: string): Promise<OAuthClientRow[]> {
+  const stamps = stampsOf(db, CLIENT_LAST_USED);
+  return (await clientsOfOrganisation(db, organisationId, 'api_client')).map((row) => ({ ...row, last_used_at: later(row.last_used_at, stamps.stamped(row.client_id)) }));
+}
 
 /**
  * Revokes a client at once: the client, every token, code and grant it holds, and its consents.
@@ -160,9 +165,16 @@ export async function revokeClient(db: Kysely<Database>, clientId: string): Prom
   });
 }
 
-/** Records use at most once a minute, so a busy client does not write on every call. */
+/**
+ * Records use at most once a minute, so a busy client does not write on every call; and never on
+ * the request's path: the stamp is noted in memory and written a moment later, best effort
+ * (store/deferred-stamps.ts), so a call never waits for a write (issue 36 item 7: a client's first
+ * call in a minute waited behind an import's transaction and answered 503).
+ */
 export async function touchClient(db: Kysely<Database>, row: Pick<OAuthClientRow, 'client_id' | 'last_used_at'>): Promise<void> {
   const now = Date.now();
-  if (row.last_used_at && now - Date.parse(row.last_used_at) < 60_000) return;
-  await db.updateTable('oauth_clients').set({ last_used_at: new Date(now).toISOString() }).where('client_id', '=', row.client_id).execute();
+  const stamps = stampsOf(db, CLIENT_LAST_USED);
+  const last = later(row.last_used_at, stamps.stamped(row.client_id));
+  if (last && now - Date.parse(last) < 60_000) return;
+  stamps.stamp(row.client_id, new Date(now).toISOString());
 }

@@ -20,6 +20,9 @@ export const LEDGER_USAGE = `usage: ledgerline import ledger --org ORG FILE... [
   --dry-run                     check and report, write nothing
   Journals load only into organisations on Ledgerline's own ledger; see docs/import.md.`;
 
+/** How long the command waits for another process's write (another import) before giving up. */
+const CLI_WRITER_WAIT_MS = 15 * 60_000;
+
 export async function importLedgerCommand(args: string[]): Promise<number> {
   const { values, positionals: files } = parseArgs({
     args,
@@ -54,16 +57,22 @@ export async function importLedgerCommand(args: string[]): Promise<number> {
           ...(values.format ? { format: values.format as JournalFormat } : {}),
           allowNewAccounts: values['allow-new-accounts'] ?? false,
           dryRun: values['dry-run'] ?? false,
+          // another import (another process) writing: this one waits its turn, saying so once
+          waitMs: CLI_WRITER_WAIT_MS,
+          onWait: () => process.stderr.write(`ledgerline: ${name}: waiting for another process's write to the database to finish (another import?)\n`),
+          // the audit entry commits with the books: written after, it would queue behind the next import
+          alsoWrite: (trx, written) =>
+            written.new > 0 ? auditFromCommandLine(trx, { organisationId: org.id, action: 'ledger_journal.imported', target: org.id, detail: auditDetail(written) }) : Promise.resolve(),
         });
-        if (!report.dryRun && report.new > 0)
-          await auditFromCommandLine(store.db, { organisationId: org.id, action: 'ledger_journal.imported', target: org.id, detail: auditDetail(report) });
         results.push({ status: report.dryRun ? 'dry_run' : 'imported', ...report });
         if (!values.json) process.stdout.write(reportText(report));
       } catch (error) {
         if (!(error instanceof ImportRefusal)) throw error;
         refused++;
         results.push({ file: name, status: 'refused', code: error.code, message: error.message, problems: error.problems });
-        if (!values.json) process.stdout.write(`${name}: refused (${error.code}): ${error.message}\nnothing from ${name} was written\n`);
+        // busy says nothing about the file: one line on standard error, like the command's other failures
+        if (error.code === 'busy') process.stderr.write(`ledgerline: ${name}: not imported: ${error.message}\n`);
+        else if (!values.json) process.stdout.write(`${name}: refused (${error.code}): ${error.message}\nnothing from ${name} was written\n`);
       }
     }
     if (values.json) printJson({ organisation: org.id, files: results, imported: files.length - refused, refused });

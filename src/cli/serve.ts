@@ -14,6 +14,7 @@ import { buildApp } from '../http/app.js';
 import { Metrics } from '../http/metrics.js';
 import { connectRedis, FallbackCounterStore, RedisCounterStore, whenReady } from '../http/redis-counters.js';
 import { openStore, type Store } from '../store/db.js';
+import { writeStamps } from '../store/deferred-stamps.js';
 import { migrate } from '../store/migrate.js';
 import { listOrganisations } from '../store/organisations.js';
 import { findUserByEmail } from '../store/users.js';
@@ -97,6 +98,7 @@ export async function serveCommand(): Promise<number> {
     logger.info(`${signal}: finishing requests in flight`);
     warmUp.stop();
     await app.close(); // stops accepting, waits for in-flight requests
+    await writeStamps(store.db); // the clients' and sessions' last use, noted but not written yet
     redis?.disconnect();
     await readStore?.close();
     await store.close();

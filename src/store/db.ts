@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { CAPABILITIES, type DialectCapabilities } from './dialect.js';
 import type { Database } from './schema.js';
@@ -13,6 +13,7 @@ import { statementName } from './prepared.js';
 import { PooledSqliteDialect } from './sqlite-read-driver.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { keepPlannerStatistics, withStatementCache } from './sqlite-tuning.js';
+import { SqliteWriterDialect } from './sqlite-writer.js';
 import { settledInTurn } from './turn-budget.js';
 
 export interface StoreConfig {
@@ -95,14 +96,17 @@ export function openStore(config: StoreConfig): Store {
   const path = config.sqlitePath ?? './data/ledgerline.sqlite';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // from here on a statement waits for another process's write lock without blocking the event
+  // loop (sqlite-writer.ts); SQLite's own handler would sleep on this thread
+  sqlite.pragma('busy_timeout = 0');
   keepPlannerStatistics(sqlite);
   const database = withStatementCache(sqlite);
   const readers = path === ':memory:' ? 0 : (config.sqliteReadWorkers ?? 0);
-  const dialect = readers > 0 ? new PooledSqliteDialect(database, new SqliteReadPool(path, readers)) : new SqliteDialect({ database });
+  const dialect = readers > 0 ? new PooledSqliteDialect(database, new SqliteReadPool(path, readers)) : new SqliteWriterDialect({ database });
   const db = new Kysely<Database>({ dialect });
   return { db, dialect: CAPABILITIES.sqlite, close: () => db.destroy() };
 }

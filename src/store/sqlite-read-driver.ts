@@ -9,7 +9,6 @@
  * such connection taken it takes the main connection.
  */
 import {
-  SqliteDialect,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
@@ -18,6 +17,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { Pin, SqliteReadPool } from './sqlite-read-pool.js';
+import { SqliteWriterDialect } from './sqlite-writer.js';
 
 class PooledConnection implements DatabaseConnection {
   main: DatabaseConnection | undefined;
@@ -136,8 +136,8 @@ class PooledDriver implements Driver {
   }
 }
 
-/** SqliteDialect whose read-only statements outside transactions run on the pool's readers. */
-export class PooledSqliteDialect extends SqliteDialect {
+/** The writer's dialect (sqlite-writer.ts) whose read-only statements outside transactions run on the pool's readers. */
+export class PooledSqliteDialect extends SqliteWriterDialect {
   constructor(
     private readonly database: SqliteDatabase,
     private readonly pool: SqliteReadPool,

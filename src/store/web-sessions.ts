@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { later, SESSION_LAST_SEEN, stampsOf } from './deferred-stamps.js';
 import { sha256 } from './hash.js';
 import type { Database, UserRow } from './schema.js';
 import { withWebTables } from './web-schema.js';
@@ -62,15 +63,17 @@ export async function findWebSession(db: Kysely<Database>, token: string, now = 
     .select(['s.id_hash', 's.method', 's.last_seen_at', 's.expires_at', 'u.id', 'u.email', 'u.name'])
     .where('s.id_hash', '=', idHash)
     .executeTakeFirst();
-  if (!row) return undefined;
+  // reading a page writes nothing on its way: the session's last sight, and its end, are written
+  // just after (deferred-stamps.ts), and until then count from memory
+  const stamps = stampsOf(db, SESSION_LAST_SEEN);
+  if (!row || stamps.hasEnded(idHash)) return undefined;
   const t = now.getTime();
-  if (Date.parse(row.expires_at) <= t || Date.parse(row.last_seen_at) + SESSION_IDLE_SECONDS * 1000 <= t) {
-    await w.deleteFrom('web_sessions').where('id_hash', '=', idHash).execute();
+  const lastSeen = later(row.last_seen_at, stamps.stamped(idHash))!;
+  if (Date.parse(row.expires_at) <= t || Date.parse(lastSeen) + SESSION_IDLE_SECONDS * 1000 <= t) {
+    stamps.end(idHash);
     return undefined;
   }
-  if (t - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) {
-    await w.updateTable('web_sessions').set({ last_seen_at: now.toISOString() }).where('id_hash', '=', idHash).execute();
-  }
+  if (t - Date.parse(lastSeen) >= TOUCH_EVERY_MS) stamps.stamp(idHash, now.toISOString());
   return { idHash, user: { id: row.id, email: row.email, name: row.name }, method: row.method, expiresAt: row.expires_at };
 }
 

@@ -13,6 +13,7 @@ import type { Contact } from '../../accounting/types.js';
 import { chunks } from '../../store/chunks.js';
 import type { Store } from '../../store/db.js';
 import { lockOrganisation } from '../../store/organisations.js';
+import { inWriteTurn, WriterBusy } from '../../store/write-turn.js';
 import type { Database, OrganisationRow } from '../../store/schema.js';
 import { ImportRefusal, Problems } from '../refusal.js';
 import { parseCsvJournal } from './csv-journal.js';
@@ -33,7 +34,19 @@ export interface JournalImportRequest {
   allowNewAccounts?: boolean;
   /** check and report, write nothing */
   dryRun?: boolean;
+  /**
+   * SQLite: how long to wait for another process's write (another import) before refusing with
+   * `busy`; default WRITER_WAIT_MS. Imports in one process, and on PostgreSQL, queue without limit.
+   */
+  waitMs?: number;
+  /** called once if the file has to wait for another process's write */
+  onWait?: () => void;
+  /** more to write in the import's own transaction, once the file is in (its audit entry): it commits with the file or not at all */
+  alsoWrite?: (trx: Transaction<Database>, report: JournalImportReport) => Promise<void>;
 }
+
+/** How long an import waits for another process's write before it is refused (a web upload: under a proxy's minute). */
+export const WRITER_WAIT_MS = 45_000;
 
 export interface JournalImportReport {
   file: string;
@@ -82,14 +95,22 @@ export async function importJournal(store: Pick<Store, 'db' | 'dialect'>, reques
   const entries = settleJournal(journal, org.home_currency);
   const ids = contentIds(org.id, entries);
   try {
-    return await store.db.transaction().execute(async (trx) => {
-      await lockOrganisation(trx, org.id);
-      const report = await writeEntries(trx, store, request, journal, entries, ids);
-      if (request.dryRun) throw new DryRunDone(report);
-      return report;
-    });
+    // the organisation's row lock is also the first write, which takes SQLite's write lock: there
+    // the import waits its turn behind another process's import (write-turn.ts)
+    return await inWriteTurn(
+      store.db,
+      (trx) => lockOrganisation(trx, org.id),
+      async (trx) => {
+        const report = await writeEntries(trx, store, request, journal, entries, ids);
+        if (request.dryRun) throw new DryRunDone(report);
+        await request.alsoWrite?.(trx, report);
+        return report;
+      },
+      { waitMs: request.waitMs ?? WRITER_WAIT_MS, ...(request.onWait ? { onWait: request.onWait } : {}) },
+    );
   } catch (error) {
     if (error instanceof DryRunDone) return error.report;
+    if (error instanceof WriterBusy) throw new ImportRefusal('busy', `${error.message}: try again when it has finished`);
     throw error;
   }
 }

@@ -37,12 +37,20 @@ export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext):
           bytes: file.data,
           allowNewAccounts: form.allow_new_accounts === '1',
           dryRun,
+          // in the import's transaction: written after, it would wait behind the next import
+          alsoWrite: (trx, written) =>
+            written.new > 0
+              ? writeAudit(trx, { organisationId: org.id, actorUserId: a.session.user.id, action: 'ledger_journal.imported', target: org.id, detail: auditDetail(written) })
+              : Promise.resolve(),
         });
-        if (!dryRun && report.new > 0)
-          await writeAudit(store.db, { organisationId: org.id, actorUserId: a.session.user.id, action: 'ledger_journal.imported', target: org.id, detail: auditDetail(report) });
         return sendPage(reply, ledgerImportPage(a.viewer, view(org), { result: report }));
       } catch (error) {
         if (!(error instanceof ImportRefusal)) throw error;
+        if (error.code === 'busy') {
+          // nothing wrong with the file: another process (another import) kept the database's writer
+          reply.header('retry-after', '60');
+          return sendPage(reply, ledgerImportPage(a.viewer, view(org), { error: `Nothing was loaded: ${error.message}.` }), 503);
+        }
         const summary = error.message.split(': ')[0];
         return sendPage(reply, ledgerImportPage(a.viewer, view(org), { error: `Nothing was loaded: ${summary}.`, problems: error.problems.length ? error.problems : [{ where: file.fileName, message: error.message }] }), 422);
       }
