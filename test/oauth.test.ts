@@ -140,9 +140,14 @@ for (const dialect of DIALECTS) {
       const b = await api(base, '/v1/operations/accounts.list', tokens.access_token, { 'service-organisation': orgB.id });
       assert.equal(b.status, 200);
       assert.equal(b.body.count, 0);
-      // "all" covers an organisation joined later
+      // "all" covers an organisation joined later by the person's own act (an invitation accepted),
+      // not one they were put in (test/invitations.test.ts has both through the pages)
       const orgC = await provisionOrganisation(store.db, { name: 'Joined Later', homeCurrency: 'USD', timeZone: 'UTC', fyStartMonth: 1 });
-      await setMembership(store.db, orgC.id, alice.id, 'submitter');
+      await setMembership(store.db, orgC.id, alice.id, 'submitter', 'operator');
+      const putIn = await api(base, '/v1/operations/reports.balance_sheet', tokens.access_token, { 'service-organisation': orgC.id });
+      assert.equal(putIn.status, 403);
+      await removeMembership(store.db, orgC.id, alice.id);
+      await setMembership(store.db, orgC.id, alice.id, 'submitter', 'invitation');
       const c = await api(base, '/v1/operations/reports.balance_sheet', tokens.access_token, { 'service-organisation': orgC.id });
       assert.equal(c.status, 200);
       await removeMembership(store.db, orgC.id, alice.id);

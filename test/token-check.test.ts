@@ -73,7 +73,17 @@ async function referenceCheck(provider: Provider, db: Kysely<Database>, authoriz
   const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', consent.userId).executeTakeFirst();
   if (!user) throw new AuthenticationError('the user behind this token no longer exists');
   const memberships = await organisationsOfUser(db, user.id);
-  const covered = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
+  // "all organisations": memberships held when the consent was given or made by the person
+  // themselves since, less those an organisation's admin took out (the rule in words, read apart
+  // from the SQL of src/store/consent-cover.ts)
+  const given = (await db.selectFrom('oauth_consents').select('created_at').where('grant_id', '=', grantId!).executeTakeFirstOrThrow()).created_at;
+  const joined = new Map((await db.selectFrom('memberships').select(['organisation_id', 'created_at', 'joined_by']).where('user_id', '=', user.id).execute()).map((r) => [r.organisation_id, r]));
+  const excluded = new Set((await db.selectFrom('oauth_consent_exclusions').select('organisation_id').where('grant_id', '=', grantId!).execute()).map((r) => r.organisation_id));
+  const inAll = (id: string) => {
+    const m = joined.get(id)!;
+    return (m.joined_by === 'invitation' || m.joined_by === 'creator' || m.created_at <= given) && !excluded.has(id);
+  };
+  const covered = memberships.filter((m) => (consent.allOrganisations ? inAll(m.id) : consent.organisationIds.includes(m.id)));
   const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
   const blocking = await organisationsBlocking(db, client.client_id, covered.map((m) => m.id));
   const approved = covered.filter((m) => !blocking.has(m.id));

@@ -329,7 +329,7 @@ for (const dialect of DIALECTS) {
       await shot(page, 'connections');
       await assistantRow.getByRole('link', { name: /Disconnect/ }).click();
       await page.getByRole('button', { name: 'Disconnect' }).click();
-      await notice(page, 'Disconnected. Its tokens stopped working at once.');
+      await notice(page, 'Disconnected for this organisation. Its tokens stopped acting for it at once.');
       assert.equal((await api(base, '/v1/operations/accounts.list', samAssistant.tokens.access_token)).status, 401);
     });
 

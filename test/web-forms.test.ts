@@ -11,6 +11,7 @@ import { createApiClient, registerApp } from '../src/auth/clients.js';
 import { buildApp } from '../src/http/app.js';
 import { defaultRateLimits } from '../src/config.js';
 import { blockForOrganisation } from '../src/store/client-blocks.js';
+import { createInvitation } from '../src/store/invitations.js';
 import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { withWebTables } from '../src/store/web-schema.js';
@@ -55,7 +56,7 @@ function formsOf(page: string): FoundForm[] {
 }
 
 /** The same form for any id: /orgs/:id/members/:id/role */
-const shape = (action: string) => action.replace(/\/(org|usr|cli|app|dyn)_[\w]+/g, '/:id').replace(/\/connections\/[\w-]+\/(revoke|disconnect)/, '/connections/:grant/$1').split('?')[0]!;
+const shape = (action: string) => action.replace(/\/(org|usr|cli|app|dyn|inv)_[\w]+/g, '/:id').replace(/\/connections\/[\w-]+\/(revoke|disconnect)/, '/connections/:grant/$1').split('?')[0]!;
 
 async function signIn(base: string, email: string): Promise<Browser> {
   const browser = new Browser(base);
@@ -106,6 +107,7 @@ for (const dialect of DIALECTS) {
         policy: await count('operation_roles'),
         tokens: await count('oauth_store'),
         audit: Number((await w.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        invitations: await store.db.selectFrom('invitations').select(['id', 'email', 'accepted_at']).orderBy('id').execute(),
         sessions: Number((await w.selectFrom('web_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
       };
     }
@@ -124,6 +126,8 @@ for (const dialect of DIALECTS) {
       await createApiClient(store.db, { organisationId: books.org.id, name: 'Nightly export' });
       server = await startServer(store, { today: TODAY });
       base = server.baseUrl;
+      // an invitation not yet accepted, so its withdraw form shows
+      await createInvitation(store.db, { organisationId: books.org.id, email: 'colleague@example.test', role: 'submitter', invitedBy: sue.id });
       // connections of every kind, so every form shows up: Sue's own, Sam's, and two self-registered apps, one blocked
       await connect(base, { config: await discover(base, viewer.clientId), redirectUri: REDIRECT, email: sue.email, password: PASSWORD });
       for (const name of ['Assistant One', 'Assistant Two']) {
@@ -171,9 +175,10 @@ for (const dialect of DIALECTS) {
           '/orgs/:id/apps/:id/unblock',
           '/orgs/:id/apps/:id/verify',
           '/orgs/:id/connections/:grant/revoke',
+          '/orgs/:id/invitations/:id/withdraw',
           '/orgs/:id/members/:id/remove',
           '/orgs/:id/members/:id/role',
-          '/orgs/:id/members/add',
+          '/orgs/:id/members/invite',
           '/orgs/:id/roles',
           '/orgs/new',
           '/signout',

@@ -1,6 +1,7 @@
 /**
  * What a user approved an app for: the organisations picked on the consent screen (or all of
- * them, which also covers organisations joined later), keyed by oidc-provider's grant id.
+ * them, which also covers organisations they join later themselves: store/consent-cover.ts),
+ * keyed by oidc-provider's grant id.
  */
 import type { Kysely } from 'kysely';
 import { nowIso } from '../store/ids.js';
@@ -62,4 +63,31 @@ export async function revokeConsent(db: Kysely<Database>, grantId: string): Prom
     const deleted = await trx.deleteFrom('oauth_consents').where('grant_id', '=', grantId).executeTakeFirst();
     return Number(deleted.numDeletedRows) > 0;
   });
+}
+
+/**
+ * An organisation's admin disconnects a connection for their organisation only: it no longer
+ * covers that organisation, and goes on covering the person's others. A connection that named no
+ * other organisation ends (nothing is left for it to do); one for "all organisations" keeps
+ * covering the person's other organisations, and ones they join later themselves.
+ */
+export async function removeOrganisationFromConsent(db: Kysely<Database>, grantId: string, organisationId: string): Promise<'narrowed' | 'ended'> {
+  const ended = await db.transaction().execute(async (trx) => {
+    const consent = await trx.selectFrom('oauth_consents').select('all_organisations').where('grant_id', '=', grantId).executeTakeFirst();
+    if (!consent) return true;
+    if (consent.all_organisations === 1) {
+      await trx
+        .insertInto('oauth_consent_exclusions')
+        .values({ grant_id: grantId, organisation_id: organisationId })
+        .onConflict((oc) => oc.columns(['grant_id', 'organisation_id']).doNothing())
+        .execute();
+      return false;
+    }
+    await trx.deleteFrom('oauth_consent_organisations').where('grant_id', '=', grantId).where('organisation_id', '=', organisationId).execute();
+    const left = await trx.selectFrom('oauth_consent_organisations').select('organisation_id').where('grant_id', '=', grantId).limit(1).executeTakeFirst();
+    return !left;
+  });
+  if (!ended) return 'narrowed';
+  await revokeConsent(db, grantId);
+  return 'ended';
 }

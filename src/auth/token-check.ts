@@ -12,6 +12,7 @@
  * sign-in session, that session.
  */
 import { sql, type Kysely } from 'kysely';
+import { allOrganisationsCovers } from '../store/consent-cover.js';
 import { preparedQuery } from '../store/prepared.js';
 import { prefixedOrganisation, prefixedOrganisationColumns } from '../store/organisations.js';
 import type { Database, OAuthClientRow, OrganisationRow } from '../store/schema.js';
@@ -149,8 +150,11 @@ export interface GrantAndConsent {
   allOrganisations: boolean;
   /** organisations the consent names (empty when it covers all of them) */
   organisationIds: string[];
-  /** the user's live memberships; blocked: this organisation's admins blocked the consent's app */
-  memberships: { id: string; name: string; role: string; blocked: boolean }[];
+  /**
+   * the user's live memberships; blocked: this organisation's admins blocked the consent's app;
+   * inAll: an "all organisations" consent covers it (store/consent-cover.ts)
+   */
+  memberships: { id: string; name: string; role: string; blocked: boolean; inAll: boolean }[];
 }
 
 const consentRow = preparedQuery((db, v: { grantId: string }) =>
@@ -164,19 +168,22 @@ const consentRow = preparedQuery((db, v: { grantId: string }) =>
 );
 
 // memberships, and the consent's organisations, in one read: a consent organisation without a
-// membership row is one the user has left; a membership whose organisation blocked the app is marked
+// membership row is one the user has left; a membership whose organisation blocked the app is
+// marked, and so is one an "all organisations" consent covers (store/consent-cover.ts)
 const membershipRows = preparedQuery((db, v: { grantId: string; userId: string; clientId: string }) =>
-  sql<{ id: string; name: string | null; role: string | null; named: number; blocked: number }>`
-    select x.id, x.name, x.role, x.named, x.blocked from (
+  sql<{ id: string; name: string | null; role: string | null; named: number; blocked: number; in_all: number }>`
+    select x.id, x.name, x.role, x.named, x.blocked, x.in_all from (
       select m.organisation_id as id, o.name as name, m.role as role, case when c.organisation_id is null then 0 else 1 end as named,
-        case when b.organisation_id is null then 0 else 1 end as blocked
+        case when b.organisation_id is null then 0 else 1 end as blocked,
+        case when ${allOrganisationsCovers} then 1 else 0 end as in_all
       from memberships m
       join organisations o on o.id = m.organisation_id
+      join oauth_consents k on k.grant_id = ${v.grantId}
       left join oauth_consent_organisations c on c.grant_id = ${v.grantId} and c.organisation_id = m.organisation_id
       left join oauth_client_blocks b on b.client_id = ${v.clientId} and b.organisation_id = m.organisation_id
       where m.user_id = ${v.userId}
       union all
-      select c.organisation_id as id, null as name, null as role, 1 as named, 0 as blocked
+      select c.organisation_id as id, null as name, null as role, 1 as named, 0 as blocked, 0 as in_all
       from oauth_consent_organisations c
       where c.grant_id = ${v.grantId}
         and not exists (select 1 from memberships m where m.user_id = ${v.userId} and m.organisation_id = c.organisation_id)
@@ -195,7 +202,9 @@ export async function findGrantAndConsent(db: Kysely<Database>, grantId: string,
   if (!grant || !payloadValid(grant, Math.floor(now / 1000))) return undefined;
   const rows = await membershipRows(db, { grantId, userId: row.user_id, clientId: row.client_id });
   // in the database's own order by name, as organisationsOfUser lists them
-  const memberships = rows.filter((r) => r.role !== null).map((r) => ({ id: r.id, name: r.name!, role: r.role!, blocked: Number(r.blocked) === 1 }));
+  const memberships = rows
+    .filter((r) => r.role !== null)
+    .map((r) => ({ id: r.id, name: r.name!, role: r.role!, blocked: Number(r.blocked) === 1, inAll: Number(r.in_all) === 1 }));
   return {
     userId: row.user_id,
     email: row.email,

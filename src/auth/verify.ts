@@ -78,7 +78,7 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
     throw new AuthenticationError('the approval behind this token has been revoked');
   }
   const memberships = consent.memberships;
-  const covered = consent.allOrganisations ? memberships : memberships.filter((m) => consent.organisationIds.includes(m.id));
+  const covered = memberships.filter((m) => (consent.allOrganisations ? m.inAll : consent.organisationIds.includes(m.id)));
   const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
   // an organisation's block holds for that organisation only; a token all of whose organisations
   // blocked the app is refused outright, like a token of an app the operator blocked

@@ -69,7 +69,7 @@ export async function addDemoMemberships(
   const rows: MembershipRow[] = [];
   for (const user of DEMO_USERS) {
     const role = user.roles[organisationKey];
-    if (role) rows.push({ organisation_id: organisationId, user_id: userIds.get(user.key)!, role, created_at: createdAt });
+    if (role) rows.push({ organisation_id: organisationId, user_id: userIds.get(user.key)!, role, created_at: createdAt, joined_by: 'operator' });
   }
   if (rows.length === 0) return;
   await store.db

@@ -1,10 +1,12 @@
 /**
  * Who is connected to what, for the web pages: consents (and their live tokens) acting for an
  * organisation, the apps its members connected, and one person's own connections. A consent acts
- * for an organisation when it names it, or covers "all" of a user who is a member of it.
+ * for an organisation when it names it, or covers "all" of a user who is a member of it as
+ * store/consent-cover.ts says.
  * Token ids are never read here: only which grant or client a token belongs to, and when it ends.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { allOrganisationsCovers } from './consent-cover.js';
 import { nowIso } from './ids.js';
 import type { Database, OAuthClientRow } from './schema.js';
 
@@ -17,7 +19,14 @@ function coversOrganisation(eb: ConsentScope, organisationId: string) {
     ),
     eb.and([
       eb('k.all_organisations', '=', 1),
-      eb.exists(eb.selectFrom('memberships as m').select('m.user_id').whereRef('m.user_id', '=', 'k.user_id').where('m.organisation_id', '=', organisationId)),
+      eb.exists(
+        eb
+          .selectFrom('memberships as m')
+          .select('m.user_id')
+          .whereRef('m.user_id', '=', 'k.user_id')
+          .where('m.organisation_id', '=', organisationId)
+          .where(allOrganisationsCovers),
+      ),
     ]),
   ]);
 }

@@ -1,13 +1,13 @@
 /**
- * An organisation's members as its admins manage them: listing, adding, changing a role, removing. The
- * rules: an organisation always keeps at least one super admin, and only a super admin may grant
- * the super admin role or change or remove a super admin (so an admin cannot raise themselves).
+ * An organisation's members as its admins manage them: listing, changing a role, removing (one
+ * joins by accepting an invitation: invitations.ts). The rules: an organisation always keeps at
+ * least one super admin, and only a super admin may grant the super admin role or change or
+ * remove a super admin (so an admin cannot raise themselves).
  */
 import type { Kysely } from 'kysely';
 import { ROLES, type Role } from '../domain/access.js';
 import { lockOrganisation } from './organisations.js';
 import type { Database } from './schema.js';
-import { setMembership } from './users.js';
 
 export interface Member {
   userId: string;
@@ -91,19 +91,5 @@ export async function changeMember(
       await trx.updateTable('memberships').set({ role: input.newRole }).where('organisation_id', '=', input.organisationId).where('user_id', '=', input.userId).execute();
     }
     return { ok: true, from } as const;
-  });
-}
-
-export type MemberAdded = { ok: true } | { ok: false; problem: string; status: 403 | 409 };
-
-/** Adds an existing user with a role, under the same rules and lock as changing one. */
-export async function addMember(db: Kysely<Database>, input: { organisationId: string; actorRole: Role; userId: string; role: Role }): Promise<MemberAdded> {
-  if (input.actorRole !== 'super_admin' && input.role === 'super_admin')
-    return { ok: false, problem: 'Only a super admin can grant the super admin role.', status: 403 };
-  return db.transaction().execute(async (trx) => {
-    await lockOrganisation(trx, input.organisationId);
-    if (await roleIn(trx, input.organisationId, input.userId)) return { ok: false, problem: 'That person is already a member; change their role in the list.', status: 409 } as const;
-    await setMembership(trx, input.organisationId, input.userId, input.role);
-    return { ok: true } as const;
   });
 }

@@ -18,6 +18,7 @@ import * as m015 from './migrations/015-day-line-totals.js';
 import * as m016 from './migrations/016-bill-filter-index.js';
 import * as m017 from './migrations/017-lines-by-contact.js';
 import * as m018 from './migrations/018-client-blocks.js';
+import * as m019 from './migrations/019-invitations.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -39,6 +40,7 @@ const MIGRATIONS = {
   '016-bill-filter-index': m016,
   '017-lines-by-contact': m017,
   '018-client-blocks': m018,
+  '019-invitations': m019,
 } as const;
 
 class StaticProvider implements MigrationProvider {

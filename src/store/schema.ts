@@ -26,11 +26,30 @@ export interface UserRow {
   created_at: string;
 }
 
+/** How a person came to be a member (store/consent-cover.ts reads it); null: from before it was kept. */
+export type JoinedBy = 'invitation' | 'creator' | 'operator';
+
 export interface MembershipRow {
   organisation_id: string;
   user_id: string;
   role: string;
   created_at: string;
+  joined_by: JoinedBy | null;
+}
+
+/** An admin's invitation to join an organisation; the link's secret is kept as its SHA-256 only. */
+export interface InvitationRow {
+  id: string;
+  organisation_id: string;
+  /** normalised (lower case) */
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
 }
 
 /** One row per (organisation, operation, role) that may call it. */
@@ -301,6 +320,12 @@ export interface OAuthConsentOrganisationRow {
   organisation_id: string;
 }
 
+/** An organisation an "all organisations" consent no longer covers: its admins disconnected it there. */
+export interface OAuthConsentExclusionRow {
+  grant_id: string;
+  organisation_id: string;
+}
+
 /** An app verified by one organisation's admins, shown as verified to that organisation only. */
 export interface OAuthClientVerificationRow {
   client_id: string;
@@ -341,6 +366,7 @@ export interface Database {
   organisations: OrganisationRow;
   users: UserRow;
   memberships: MembershipRow;
+  invitations: InvitationRow;
   operation_roles: OperationRoleRow;
   acct_accounts: AcctAccountRow;
   acct_contacts: AcctContactRow;
@@ -361,6 +387,7 @@ export interface Database {
   oauth_store: OAuthStoreRow;
   oauth_consents: OAuthConsentRow;
   oauth_consent_organisations: OAuthConsentOrganisationRow;
+  oauth_consent_exclusions: OAuthConsentExclusionRow;
   oauth_client_verifications: OAuthClientVerificationRow;
   oauth_client_blocks: OAuthClientBlockRow;
   service_secrets: ServiceSecretRow;

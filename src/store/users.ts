@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Role } from '../domain/access.js';
 import { newId, nowIso } from './ids.js';
-import type { Database, UserRow } from './schema.js';
+import type { Database, JoinedBy, UserRow } from './schema.js';
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -43,10 +43,15 @@ export async function getMembership(db: Kysely<Database>, organisationId: string
 }
 
 /** Adds a member, or changes the role of an existing one. */
-export async function setMembership(db: Kysely<Database>, organisationId: string, userId: string, role: Role): Promise<void> {
+/**
+ * Makes the person a member with this role, or changes their role. `joinedBy` says how a new
+ * member came in (kept from the first time): an "all organisations" consent given before covers a
+ * membership the person made themselves (invitation, creator), not one they were put in.
+ */
+export async function setMembership(db: Kysely<Database>, organisationId: string, userId: string, role: Role, joinedBy: JoinedBy = 'operator'): Promise<void> {
   await db
     .insertInto('memberships')
-    .values({ organisation_id: organisationId, user_id: userId, role, created_at: nowIso() })
+    .values({ organisation_id: organisationId, user_id: userId, role, created_at: nowIso(), joined_by: joinedBy })
     .onConflict((oc) => oc.columns(['organisation_id', 'user_id']).doUpdateSet({ role }))
     .execute();
 }

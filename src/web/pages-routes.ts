@@ -20,6 +20,7 @@ import { registerBillFilterRoutes } from './routes/org-bill-filters-routes.js';
 import { registerDocumentRoutes } from './routes/org-documents-routes.js';
 import { registerConnectionRoutes } from './routes/org-connections-routes.js';
 import { registerAccountingConnectionRoutes } from './routes/org-accounting-routes.js';
+import { registerInvitationRoutes } from './routes/invitation-routes.js';
 import { registerMemberRoutes } from './routes/org-members-routes.js';
 import { registerOverviewRoutes } from './routes/org-overview-routes.js';
 import { registerRoleRoutes } from './routes/org-roles-routes.js';
@@ -46,6 +47,7 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerConnectionRoutes(app, w);
   registerAccountingConnectionRoutes(app, w);
   registerMemberRoutes(app, w);
+  registerInvitationRoutes(app, w);
   registerDocumentRoutes(app, w);
   registerBillFilterRoutes(app, w);
   registerBankImportRoutes(app, w);

@@ -3,11 +3,12 @@
  * with, cookie names and attributes (Secure and the __Host- prefix when the service is on https),
  * the external identity provider when one is configured, and the signed-in person.
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../http/service.js';
 import { findWebSession, SESSION_ABSOLUTE_SECONDS, type WebSession } from '../store/web-sessions.js';
 import { clearedCookie, cookieName, readCookie, serializeCookie } from './cookies.js';
-import { csrfToken } from './csrf.js';
+import { csrfToken, formRefusal } from './csrf.js';
 import type { ExternalIdentity } from './external-identity.js';
 
 export interface WebContext {
@@ -72,4 +73,23 @@ export function setSessionCookie(w: WebContext, reply: FastifyReply, token: stri
 
 export function clearSessionCookie(w: WebContext, reply: FastifyReply): void {
   reply.header('set-cookie', clearedCookie(w.cookies.session, { path: '/', secure: w.secure }));
+}
+
+/**
+ * The CSRF token of a signed-out form (sign-in, accepting an invitation with a new password): bound
+ * to a random value in its own cookie, set here when the browser has none yet.
+ */
+export function signedOutCsrf(w: WebContext, request: FastifyRequest, reply: FastifyReply): string {
+  let binding = readCookie(request.headers.cookie, w.cookies.signIn);
+  if (!binding || !/^[\w-]{20,100}$/.test(binding)) {
+    binding = randomBytes(18).toString('base64url');
+    reply.header('set-cookie', serializeCookie(w.cookies.signIn, binding, { path: '/', secure: w.secure, maxAge: 3600 }));
+  }
+  return csrfToken(w.key, `signin:${binding}`);
+}
+
+/** Why a signed-out form's post is refused (another origin, a wrong or missing token), or null. */
+export function signedOutRefusal(w: WebContext, request: FastifyRequest, token: unknown): string | null {
+  const binding = readCookie(request.headers.cookie, w.cookies.signIn) ?? '';
+  return formRefusal(w.service.baseUrl, w.key, `signin:${binding}`, request.headers as { origin?: string; referer?: string }, token);
 }

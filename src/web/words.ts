@@ -153,6 +153,12 @@ export function auditSentence(action: string, detail: Detail): string {
       return `Changed ${text(detail.email)} from ${roleLabel(text(detail.from))} to ${roleLabel(text(detail.to))}`;
     case 'member.added':
       return `Added ${text(detail.email)} as ${roleLabel(text(detail.role))}`;
+    case 'member.invited':
+      return `Invited ${text(detail.email)} as ${roleLabel(text(detail.role))}`;
+    case 'member.invitation_withdrawn':
+      return `Withdrew the invitation of ${text(detail.email)} (${roleLabel(text(detail.role))})`;
+    case 'member.joined':
+      return `${text(detail.email)} accepted the invitation and joined as ${roleLabel(text(detail.role))}`;
     case 'organisation.created':
       return `Created the organisation “${name}” (${text(detail.currency)}, books in ${text(detail.accountingSystem)})`;
     case 'bank_statement.imported': {

@@ -20,7 +20,7 @@ export function appBadge(c: { verified: boolean; blocked: boolean }) {
 export function accountPage(v: AccountView): string {
   const orgList = (c: ConsentListing) =>
     c.allOrganisations
-      ? 'All your organisations, including ones you join later'
+      ? 'All your organisations, including ones you join later by accepting an invitation or making one'
       : c.organisationIds.map((id) => v.organisationNames.get(id) ?? 'an organisation you have left').join(', ') || 'No organisation';
   return signedInPage(
     v.viewer,

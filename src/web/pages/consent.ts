@@ -64,7 +64,7 @@ export function consentPage(v: ConsentView): string {
     ${
       v.organisations
         ? html`<fieldset><legend>Organisations it may use</legend>
-      <label class="check"><input type="checkbox" name="all_organisations" value="1"${checked(v.chosen.allOrganisations)}> <span>All my organisations, including ones I join later</span></label>
+      <label class="check"><input type="checkbox" name="all_organisations" value="1"${checked(v.chosen.allOrganisations)}> <span>All my organisations, including ones I join later (by accepting an invitation or making one)</span></label>
       ${v.organisations.map(
         (o) =>
           html`<label class="check"><input type="checkbox" name="organisation" value="${o.id}"${checked(v.chosen.organisations.includes(o.id))}> <span>${o.name}</span>${

@@ -1,8 +1,9 @@
-/** Members: who belongs to the organisation, with what role; change a role or remove someone. */
+/** Members: who belongs to the organisation, with what role; change a role or remove someone; invite someone. */
 import { ROLES, type Role } from '../../operations/context.js';
+import { INVITATION_DAYS, type PendingInvitation } from '../../store/invitations.js';
 import { memberChangeProblem, type Member } from '../../store/members.js';
 import { html } from '../html.js';
-import { formatDay, roleLabel } from '../words.js';
+import { formatDay, formatInstant, roleLabel } from '../words.js';
 import { settingsPage, type Viewer } from './chrome.js';
 
 export function membersPage(
@@ -10,7 +11,8 @@ export function membersPage(
   org: { id: string; name: string },
   members: Member[],
   me: { userId: string; role: Role },
-  options: { notice?: string; error?: string } = {},
+  invitations: PendingInvitation[],
+  options: { notice?: string; error?: string; invited?: { email: string; role: Role; link: string; expiresAt: string } } = {},
 ): string {
   const superAdmins = members.filter((m) => m.role === 'super_admin').length;
   // offer only what the rules allow (the same rules the server checks again on every post):
@@ -52,15 +54,51 @@ export function membersPage(
   </tr>`;
   })}</tbody>
 </table></div>
-<h3>Add a member</h3>
-<form method="post" action="/orgs/${org.id}/members/add">
+${options.invited ? invitedBox(options.invited) : ''}
+<h3>Invite someone</h3>
+<p class="muted">They become a member when they open the link you send them and accept, signed in as that address; someone new to Ledgerline chooses a password through it. The link works once, for ${INVITATION_DAYS} days.</p>
+<form method="post" action="/orgs/${org.id}/members/invite" class="card inline-form">
   <input type="hidden" name="csrf" value="${v.csrf}">
-  <label for="add-email">Email of someone with a Ledgerline sign-in</label>
-  <input id="add-email" name="email" type="email" autocomplete="off" required>
-  <label for="add-role">Role</label>
-  <select id="add-role" name="role">${roleChoices.map((r) => html`<option value="${r}" ${r === 'submitter' ? 'selected' : ''}>${roleLabel(r)}</option>`)}</select>
-  <div class="actions"><button type="submit">Add member</button></div>
-</form>`,
-    options,
+  <label for="invite-email">Email</label>
+  <input id="invite-email" name="email" type="email" autocomplete="off" required>
+  <label for="invite-role">Role</label>
+  <select id="invite-role" name="role">${roleChoices.map((r) => html`<option value="${r}" ${r === 'submitter' ? 'selected' : ''}>${roleLabel(r)}</option>`)}</select>
+  <div class="actions"><button type="submit">Create invitation link</button></div>
+</form>
+${invitationList(org, v.csrf, invitations)}`,
+    { ...options, ...(options.invited ? { script: true } : {}) },
   );
+}
+
+/** The link of the invitation just made: shown once, never stored in a form the service can show again. */
+function invitedBox(i: { email: string; role: Role; link: string; expiresAt: string }) {
+  return html`<div class="card secret">
+  <h3>Invitation for ${i.email}</h3>
+  <p class="notice"><strong>Send them this link now.</strong> It is shown only this once (Ledgerline keeps only a hash of it), works once, and ends ${formatInstant(i.expiresAt)}. They join as ${roleLabel(i.role)} when they accept it signed in as ${i.email}; someone new to Ledgerline chooses a password through it. Lost it? Invite them again: the old link stops working.</p>
+  <label for="invitation-link">Invitation link</label>
+  <div class="copy-field">
+    <input id="invitation-link" type="text" readonly value="${i.link}" spellcheck="false" autocomplete="off">
+    <button type="button" class="secondary" data-copy="invitation-link" hidden>Copy<span class="visually-hidden"> invitation link</span></button>
+  </div>
+  <p class="visually-hidden" role="status" id="copy-status"></p>
+</div>`;
+}
+
+function invitationList(org: { id: string; name: string }, csrf: string, invitations: PendingInvitation[]) {
+  if (invitations.length === 0) return '';
+  return html`<h3>Invitations not yet accepted</h3>
+<div class="scroll"><table>
+  <caption class="visually-hidden">Invitations to ${org.name} not yet accepted</caption>
+  <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Invited by</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody>${invitations.map(
+    (i) => html`<tr>
+    <td>${i.email}</td>
+    <td>${roleLabel(i.role)}</td>
+    <td>${i.invitedBy ?? html`<span class="muted">—</span>`}</td>
+    <td>${formatInstant(i.expiresAt)}</td>
+    <td class="end"><form method="post" action="/orgs/${org.id}/invitations/${i.id}/withdraw" class="inline">
+      <input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary small">Withdraw<span class="visually-hidden"> the invitation of ${i.email}</span></button></form></td>
+  </tr>`,
+  )}</tbody>
+</table></div>`;
 }

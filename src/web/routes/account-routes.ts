@@ -17,6 +17,7 @@ import { noticeFrom } from './org-routing.js';
 
 const NOTICES: Record<string, string> = {
   disconnected: 'Disconnected. The app can no longer use your books; its tokens stopped working at once.',
+  joined: 'You accepted the invitation. Apps you connected for "all my organisations" now cover this organisation too; others ask when you next connect them.',
 };
 
 export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void {

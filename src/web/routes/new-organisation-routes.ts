@@ -37,7 +37,7 @@ export function registerNewOrganisationRoutes(app: FastifyInstance, w: WebContex
     if (problems.length) return sendPage(reply, newOrganisationPage(signed.viewer, form, `Check the form: ${problems.join('; ')}.`), 400);
     try {
       const org = await provisionOrganisation(db, input);
-      await setMembership(db, org.id, signed.session.user.id, 'super_admin');
+      await setMembership(db, org.id, signed.session.user.id, 'super_admin', 'creator');
       await writeAudit(db, {
         organisationId: org.id,
         actorUserId: signed.session.user.id,

@@ -1,7 +1,7 @@
 /** Connections: every consent and live token acting for the organisation, each revocable. */
 import type { FastifyInstance } from 'fastify';
 import { listApiClients } from '../../auth/clients.js';
-import { revokeConsent } from '../../auth/consents.js';
+import { removeOrganisationFromConsent } from '../../auth/consents.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { clientsVerifiedBy } from '../../store/client-verifications.js';
 import { consentForOrganisation, consentsForOrganisation, liveTokens } from '../../store/connections.js';
@@ -15,7 +15,7 @@ import { notFoundPage } from './guards.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
 
 const NOTICES = {
-  revoked: 'Disconnected. Its tokens stopped working at once.',
+  revoked: 'Disconnected for this organisation. Its tokens stopped acting for it at once.',
 };
 
 export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): void {
@@ -55,8 +55,8 @@ export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): v
       reply,
       confirmPage(a.viewer, {
         title: `Disconnect ${consent.clientName} for ${consent.userEmail}?`,
-        explanation: html`<p>${consent.clientName} stops acting for ${consent.userEmail} at once: every token of this connection is refused from the next call.</p>
-${elsewhere ? html`<p class="notice">This connection also covers ${consent.allOrganisations ? 'all of their organisations' : 'other organisations of theirs'}; disconnecting ends it there too. They can connect the app again.</p>` : ''}`,
+        explanation: html`<p>${consent.clientName} stops acting for ${a.org.name} for ${consent.userEmail} at once: its tokens are refused for ${a.org.name} from the next call.</p>
+${elsewhere ? html`<p class="muted">This connection also covers ${consent.allOrganisations ? 'their other organisations' : 'other organisations of theirs'}; it goes on working there, as their admins and they decide.</p>` : ''}`,
         action: `/orgs/${a.org.id}/connections/${consent.grantId}/revoke`,
         button: 'Disconnect',
         back: `/orgs/${a.org.id}/connections`,
@@ -67,13 +67,13 @@ ${elsewhere ? html`<p class="notice">This connection also covers ${consent.allOr
   r.action('/connections/:grantId/revoke', async (a, p, _request, reply) => {
     const consent = await consentForOrganisation(db, a.org.id, p.grantId!);
     if (!consent) return notFoundPage(reply, a.viewer, 'That connection', `/orgs/${a.org.id}/connections`);
-    await revokeConsent(db, consent.grantId);
+    const outcome = await removeOrganisationFromConsent(db, consent.grantId, a.org.id);
     await writeAudit(db, {
       organisationId: a.org.id,
       actorUserId: a.session.user.id,
       action: 'connection.revoked',
       target: consent.clientId,
-      detail: { app: consent.clientName, user: consent.userEmail, userId: consent.userId, clientId: consent.clientId },
+      detail: { app: consent.clientName, user: consent.userEmail, userId: consent.userId, clientId: consent.clientId, connection: outcome },
     });
     return seeOther(reply, `/orgs/${a.org.id}/connections?done=revoked`);
   });

@@ -1,8 +1,13 @@
-/** Members: list, change a role, remove; the rules live in src/store/members.ts. */
+/**
+ * Members: list, change a role, remove; invite someone (src/store/invitations.ts) or withdraw an
+ * invitation. The rules live in src/store/members.ts. Nobody is added without accepting: an
+ * invitation answers the same whether or not the address has a Ledgerline sign-in.
+ */
 import type { FastifyInstance } from 'fastify';
 import { writeAudit } from '../../store/audit-log.js';
-import { addMember, changeMember, isRole, listMembers } from '../../store/members.js';
-import { findUserByEmail, normaliseEmail } from '../../store/users.js';
+import { createInvitation, pendingInvitations, withdrawInvitation } from '../../store/invitations.js';
+import { changeMember, isRole, listMembers } from '../../store/members.js';
+import { isPlausibleEmail, normaliseEmail } from '../../store/users.js';
 import { html } from '../html.js';
 import { confirmPage } from '../pages/chrome.js';
 import { membersPage } from '../pages/org-members.js';
@@ -16,7 +21,7 @@ const NOTICES = {
   changed: 'Role changed. It applies from the next call.',
   unchanged: 'That person already had that role.',
   removed: 'Member removed. Their apps can no longer act for this organisation.',
-  added: 'Member added. They see this organisation when they next sign in or connect an app.',
+  withdrawn: 'Invitation withdrawn. Its link no longer works.',
 };
 
 export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void {
@@ -24,27 +29,32 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
   const r = orgRouter(app, w);
   const back = (a: OrgAccess) => `/orgs/${a.org.id}/members`;
 
-  const render = async (a: OrgAccess, options: { notice?: string; error?: string } = {}) =>
-    membersPage(a.viewer, a.org, await listMembers(db, a.org.id), { userId: a.session.user.id, role: a.role }, options);
+  const render = async (a: OrgAccess, options: Parameters<typeof membersPage>[5] = {}) => {
+    const [members, invitations] = await Promise.all([listMembers(db, a.org.id), pendingInvitations(db, a.org.id)]);
+    return membersPage(a.viewer, a.org, members, { userId: a.session.user.id, role: a.role }, invitations, options);
+  };
 
   r.page('/members', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
 
-  r.action('/members/add', async (a, _p, _request, reply) => {
+  r.action('/members/invite', async (a, _p, _request, reply) => {
     const email = normaliseEmail(one(a.form.email) ?? '');
     const role = one(a.form.role);
-    if (!email) return sendPage(reply, await render(a, { error: 'Enter the email address of the person to add.' }), 400);
+    if (!isPlausibleEmail(email) || email.length > 254) return sendPage(reply, await render(a, { error: 'Enter the email address of the person to invite.' }), 400);
     if (!isRole(role)) return sendPage(reply, await render(a, { error: 'Pick one of the roles listed.' }), 400);
-    const user = await findUserByEmail(db, email);
-    if (!user)
-      return sendPage(
-        reply,
-        await render(a, { error: `No one signs in to Ledgerline as ${email} yet. They can sign in once with single sign-on, or an operator creates them (ledgerline users create); then add them here.` }),
-        404,
-      );
-    const result = await addMember(db, { organisationId: a.org.id, actorRole: a.role, userId: user.id, role });
-    if (!result.ok) return sendPage(reply, await render(a, { error: result.problem }), result.status);
-    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'member.added', target: user.id, detail: { email: user.email, role } });
-    return seeOther(reply, `${back(a)}?done=added`);
+    if (role === 'super_admin' && a.role !== 'super_admin') return sendPage(reply, await render(a, { error: 'Only a super admin can invite a super admin.' }), 403);
+    // the same answer whether or not the address has a sign-in, or is a member already: the
+    // invitation says nothing of the person, and accepting it changes nothing for a member
+    const invitation = await createInvitation(db, { organisationId: a.org.id, email, role, invitedBy: a.session.user.id });
+    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'member.invited', target: invitation.id, detail: { email, role } });
+    const link = `${w.service.baseUrl}/invitations/${invitation.token}`;
+    return sendPage(reply, await render(a, { invited: { email, role, link, expiresAt: invitation.expiresAt } }));
+  });
+
+  r.action('/invitations/:invitationId/withdraw', async (a, p, _request, reply) => {
+    const withdrawn = await withdrawInvitation(db, a.org.id, p.invitationId!);
+    if (!withdrawn) return notFoundPage(reply, a.viewer, 'That invitation', back(a));
+    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'member.invitation_withdrawn', target: p.invitationId!, detail: { email: withdrawn.email, role: withdrawn.role } });
+    return seeOther(reply, `${back(a)}?done=withdrawn`);
   });
 
   r.action('/members/:userId/role', async (a, p, _request, reply) => {

@@ -1,35 +1,22 @@
 /** Signing in with a password, signing out, and the front door. */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createWebSession, endWebSession } from '../../store/web-sessions.js';
-import { readCookie, serializeCookie } from '../cookies.js';
-import { csrfToken, formRefusal } from '../csrf.js';
 import { checkPassword } from '../password-check.js';
 import { signInPage, type SignInView } from '../pages/signin.js';
 import { localPath, one, seeOther, sendPage, type Form } from '../respond.js';
-import { clearSessionCookie, currentSession, sessionToken, setSessionCookie, type WebContext } from '../web-context.js';
+import { clearSessionCookie, currentSession, sessionToken, setSessionCookie, signedOutCsrf, signedOutRefusal, type WebContext } from '../web-context.js';
 import { formSession } from './guards.js';
 
 export function registerSessionRoutes(app: FastifyInstance, w: WebContext): void {
   const { service } = w;
 
-  /** The signed-out form's CSRF token is bound to a random value in its own cookie. */
-  function signInBinding(request: FastifyRequest, reply: FastifyReply): string {
-    const existing = readCookie(request.headers.cookie, w.cookies.signIn);
-    if (existing && /^[\w-]{20,100}$/.test(existing)) return existing;
-    const value = randomBytes(18).toString('base64url');
-    reply.header('set-cookie', serializeCookie(w.cookies.signIn, value, { path: '/', secure: w.secure, maxAge: 3600 }));
-    return value;
-  }
-
   function renderSignIn(request: FastifyRequest, reply: FastifyReply, view: Partial<SignInView>, status = 200) {
-    const binding = signInBinding(request, reply);
     const next = localPath(view.next, '');
     return sendPage(
       reply,
       signInPage({
         action: '/signin',
-        csrf: csrfToken(w.key, `signin:${binding}`),
+        csrf: signedOutCsrf(w, request, reply),
         ...view,
         ...(next ? { next } : {}),
         ...(w.external ? { external: { href: `/signin/external${next ? `?next=${encodeURIComponent(next)}` : ''}`, label: w.external.label } } : {}),
@@ -55,8 +42,7 @@ export function registerSessionRoutes(app: FastifyInstance, w: WebContext): void
     const email = (one(form.email) ?? '').trim().toLowerCase();
     const next = one(form.next);
     const again = (error: string, status: number) => renderSignIn(request, reply, { email, error, ...(next ? { next } : {}) }, status);
-    const binding = readCookie(request.headers.cookie, w.cookies.signIn) ?? '';
-    const refused = formRefusal(service.baseUrl, w.key, `signin:${binding}`, request.headers as { origin?: string; referer?: string }, one(form.csrf));
+    const refused = signedOutRefusal(w, request, one(form.csrf));
     if (refused) return again(refused, 403);
     const result = await checkPassword(
       { db: service.db, limiter: service.limiter, limits: { perAccount: service.limits.signInPerAccount, perAddress: service.limits.signInPerAddress } },
