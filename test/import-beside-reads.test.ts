@@ -203,7 +203,9 @@ for (const dialect of DIALECTS) {
         const failed = reads.filter((r) => r.status >= 500);
         const idleReads = reads.filter((r) => r.client === 0);
         const slowest = Math.max(...reads.map((r) => r.ms));
-        const diagnostic = `${reads.length} reads, slowest ${Math.round(slowest)} ms; first import wrote from ${Math.round(writingAt - began)} ms to ${Math.round(firstDone.endedAt - began)} ms, second ended at ${Math.round(secondDone.endedAt - began)} ms`;
+        const diagnostic =
+          `${reads.length} reads, slowest ${Math.round(slowest)} ms; first import wrote from ${Math.round(writingAt - began)} ms to ${Math.round(firstDone.endedAt - began)} ms, ` +
+          `second ended at ${Math.round(secondDone.endedAt - began)} ms with exit code ${secondDone.code}: ${(secondDone.stdout + secondDone.stderr).split('\n').slice(0, 3).join(' / ')}`;
         assert.deepEqual(failed, [], `reads that answered 5xx (${diagnostic})`);
         assert.ok(idleReads.length > 0 && idleReads.every((r) => r.status === 200), `the idle client's reads: ${JSON.stringify(idleReads.slice(0, 5))}`);
         assert.ok(reads.length >= READERS * 2, diagnostic);

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { JOURNAL_FORMATS, type JournalFormat } from '../import/journal/entries.js';
 import { auditDetail, importJournal, JOURNAL_MAX_BYTES, type JournalImportReport } from '../import/journal/load.js';
 import { ImportRefusal } from '../import/refusal.js';
+import { COMMAND_LINE_WRITER_WAIT_MS } from '../store/write-turn.js';
 import { auditFromCommandLine } from './audit.js';
 import { organisationFor, printJson, UsageError, withStore } from './io.js';
 
@@ -19,9 +20,6 @@ export const LEDGER_USAGE = `usage: ledgerline import ledger --org ORG FILE... [
                                 directives or the name: Assets, Liabilities, Equity, Income, Expenses)
   --dry-run                     check and report, write nothing
   Journals load only into organisations on Ledgerline's own ledger; see docs/import.md.`;
-
-/** How long the command waits for another process's write (another import) before giving up. */
-const CLI_WRITER_WAIT_MS = 15 * 60_000;
 
 export async function importLedgerCommand(args: string[]): Promise<number> {
   const { values, positionals: files } = parseArgs({
@@ -58,7 +56,7 @@ export async function importLedgerCommand(args: string[]): Promise<number> {
           allowNewAccounts: values['allow-new-accounts'] ?? false,
           dryRun: values['dry-run'] ?? false,
           // another import (another process) writing: this one waits its turn, saying so once
-          waitMs: CLI_WRITER_WAIT_MS,
+          waitMs: COMMAND_LINE_WRITER_WAIT_MS,
           onWait: () => process.stderr.write(`ledgerline: ${name}: waiting for another process's write to the database to finish (another import?)\n`),
           // the audit entry commits with the books: written after, it would queue behind the next import
           alsoWrite: (trx, written) =>

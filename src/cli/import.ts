@@ -19,6 +19,7 @@ import { FORMATS, type FormatName } from '../import/statement.js';
 import { importSummary, refusalSummary } from '../import/summary.js';
 import { listBankAccounts } from '../store/bank-accounts.js';
 import type { BankAccountRow } from '../store/schema.js';
+import { COMMAND_LINE_WRITER_WAIT_MS } from '../store/write-turn.js';
 import { printJson, UsageError, withStore, organisationFor } from './io.js';
 
 export const BANK_USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT FILE... [--json]
@@ -92,6 +93,9 @@ export async function importCommand(args: string[]): Promise<number> {
             ...(values['dry-run'] ? { dryRun: true } : {}),
             ...(values['allow-unbalanced'] ? { allowUnbalanced: true } : {}),
             ...(values.rate !== undefined ? { rate: values.rate } : {}),
+            // another process's import writing: wait for it, as `import ledger` does
+            waitMs: COMMAND_LINE_WRITER_WAIT_MS,
+            onWait: () => process.stderr.write(`ledgerline: ${name}: waiting for another process's write to the database to finish (another import?)\n`),
             csv,
           },
         });
@@ -109,7 +113,9 @@ export async function importCommand(args: string[]): Promise<number> {
         if (!(error instanceof ImportRefusal)) throw error;
         refused++;
         results.push(refusalSummary(name, error));
-        if (!values.json) process.stdout.write(`${name}: refused (${error.code}): ${error.message}\nnothing from ${name} was written\n`);
+        // busy says nothing about the file: one line on standard error, like the command's other failures
+        if (error.code === 'busy') process.stderr.write(`ledgerline: ${name}: not imported: ${error.message}\n`);
+        else if (!values.json) process.stdout.write(`${name}: refused (${error.code}): ${error.message}\nnothing from ${name} was written\n`);
       }
     }
     if (values.json) printJson({ organisation: org.id, files: results, imported: files.length - refused, refused });

@@ -20,6 +20,10 @@ export interface ImportOptions extends ParseOptions {
   dryRun?: boolean;
   /** home-currency units per unit of the account's currency, decimal text; needed for a foreign-currency account */
   rate?: string;
+  /** SQLite: how long to wait for another process's write (another import) before refusing as busy; default write-turn.ts WRITER_WAIT_MS */
+  waitMs?: number;
+  /** called once if the file has to wait for another process's write */
+  onWait?: () => void;
 }
 
 export interface ImportRequest {

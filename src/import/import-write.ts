@@ -13,6 +13,8 @@ import { refreshBankDailyTotals } from '../store/bank-totals.js';
 import { chunks } from '../store/chunks.js';
 import type { Store } from '../store/db.js';
 import { newId, nowIso } from '../store/ids.js';
+import { lockOrganisation } from '../store/organisations.js';
+import { inWriteTurn, WRITER_WAIT_MS, WriterBusy } from '../store/write-turn.js';
 import type { BankAccountRow, BankTransactionRow, Database } from '../store/schema.js';
 import type { CheckedImport, WantedLine } from './import-checks.js';
 import type { NewBankAccount } from './import-request.js';
@@ -28,7 +30,12 @@ export interface WrittenImport {
   fresh: WantedLine[];
 }
 
-export async function writeImport(store: Pick<Store, 'db' | 'dialect'>, plan: CheckedImport, dryRun: boolean): Promise<WrittenImport> {
+export async function writeImport(
+  store: Pick<Store, 'db' | 'dialect'>,
+  plan: CheckedImport,
+  dryRun: boolean,
+  wait: { waitMs?: number; onWait?: () => void } = {},
+): Promise<WrittenImport> {
   const { organisation: org, existing } = plan;
   if (dryRun) {
     const fresh = await freshLines(store.db, store.dialect.maxParameters, plan, existing);
@@ -39,7 +46,9 @@ export async function writeImport(store: Pick<Store, 'db' | 'dialect'>, plan: Ch
     ? existing.ledger_account_id
     : (plan.creating?.ledgerAccountId ?? (plan.creating ? await bookAccountFor(store.db, org, plan.creating) : null));
   const reconciled = await reconciledInBooks(store.db, org, ledgerAccountId, plan.wanted.map((w) => w.line));
-  return store.db.transaction().execute(async (trx) => {
+  // the organisation's row lock first: it takes SQLite's write lock, so an import in another process
+  // (a journal loading) is waited for, then refused as busy, rather than failing midway (write-turn.ts)
+  return inWriteTurn(store.db, (trx) => lockOrganisation(trx, org.id), async (trx) => {
     let target = existing;
     if (!target) {
       target = newAccountRow(org.id, { ...plan.creating!, ...(ledgerAccountId ? { ledgerAccountId } : {}) }, plan.fileAccountId);
@@ -50,6 +59,8 @@ export async function writeImport(store: Pick<Store, 'db' | 'dialect'>, plan: Ch
     await insertNew(trx, store.dialect.maxParameters, rows);
     await refreshBankDailyTotals(trx, org.id, target.id, rows.map((r) => r.date));
     return { account: target, created: !existing, fresh };
+  }, { waitMs: wait.waitMs ?? WRITER_WAIT_MS, ...(wait.onWait ? { onWait: wait.onWait } : {}) }).catch((error: unknown) => {
+    throw error instanceof WriterBusy ? new ImportRefusal('busy', error.message) : error;
   });
 }
 

@@ -19,6 +19,6 @@ export type { ImportReport, StatementReport } from './import-report.js';
 export async function importStatement(store: Pick<Store, 'db' | 'dialect'>, request: ImportRequest): Promise<ImportReport> {
   const dryRun = !!request.options?.dryRun;
   const plan = checkImport(request);
-  const written = await writeImport(store, plan, dryRun);
+  const written = await writeImport(store, plan, dryRun, request.options ?? {});
   return reportImport(store, request.fileName, plan, written, dryRun);
 }

@@ -16,10 +16,18 @@
  *   one turn, the next waits for the following turn, so timers, new connections and the readers'
  *   answers (sqlite-read-pool.ts) go in between.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 
 /** How long one statement waits, in all, for another connection's write lock before it fails. */
 export const WRITE_LOCK_WAIT_MS = 5000;
+
+const lockWait = new AsyncLocalStorage<number>();
+
+/** Runs `fn` with its statements waiting at most `ms` for another connection's write lock (0: tried once). */
+export function withLockWait<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  return lockWait.run(ms, fn);
+}
 /** Milliseconds of statements in one turn of the event loop before the next waits for a later turn. */
 const TURN_MS = 10;
 
@@ -50,7 +58,7 @@ class WriterConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (turnSpent()) await nextTurn();
-    const deadline = performance.now() + WRITE_LOCK_WAIT_MS;
+    const deadline = performance.now() + (lockWait.getStore() ?? WRITE_LOCK_WAIT_MS);
     for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
       try {
         return await this.inner.executeQuery<R>(query);

@@ -13,7 +13,7 @@ import type { Contact } from '../../accounting/types.js';
 import { chunks } from '../../store/chunks.js';
 import type { Store } from '../../store/db.js';
 import { lockOrganisation } from '../../store/organisations.js';
-import { inWriteTurn, WriterBusy } from '../../store/write-turn.js';
+import { inWriteTurn, WRITER_WAIT_MS, WriterBusy } from '../../store/write-turn.js';
 import type { Database, OrganisationRow } from '../../store/schema.js';
 import { ImportRefusal, Problems } from '../refusal.js';
 import { parseCsvJournal } from './csv-journal.js';
@@ -36,7 +36,7 @@ export interface JournalImportRequest {
   dryRun?: boolean;
   /**
    * SQLite: how long to wait for another process's write (another import) before refusing with
-   * `busy`; default WRITER_WAIT_MS. Imports in one process, and on PostgreSQL, queue without limit.
+   * `busy`; default write-turn.ts WRITER_WAIT_MS. Imports in one process, and on PostgreSQL, queue without limit.
    */
   waitMs?: number;
   /** called once if the file has to wait for another process's write */
@@ -45,8 +45,6 @@ export interface JournalImportRequest {
   alsoWrite?: (trx: Transaction<Database>, report: JournalImportReport) => Promise<void>;
 }
 
-/** How long an import waits for another process's write before it is refused (a web upload: under a proxy's minute). */
-export const WRITER_WAIT_MS = 45_000;
 
 export interface JournalImportReport {
   file: string;
@@ -77,6 +75,8 @@ export function auditDetail(report: JournalImportReport): Record<string, unknown
   };
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 class DryRunDone extends Error {
   constructor(readonly report: JournalImportReport) {
     super('dry run');
@@ -91,9 +91,13 @@ export async function importJournal(store: Pick<Store, 'db' | 'dialect'>, reques
   if (request.bytes.byteLength > JOURNAL_MAX_BYTES) {
     throw new ImportRefusal('too_large', `the file is ${request.bytes.byteLength} bytes, over the journal limit of ${JOURNAL_MAX_BYTES} bytes; split it by year`);
   }
+  // a page's upload loads in the server: the event loop turns between the long steps of a large file
   const journal = parseJournal(request.bytes, request.format ?? journalFormatOf(request.fileName, request.bytes));
+  await nextTurn();
   const entries = settleJournal(journal, org.home_currency);
+  await nextTurn();
   const ids = contentIds(org.id, entries);
+  await nextTurn();
   try {
     // the organisation's row lock is also the first write, which takes SQLite's write lock: there
     // the import waits its turn behind another process's import (write-turn.ts)
@@ -110,7 +114,7 @@ export async function importJournal(store: Pick<Store, 'db' | 'dialect'>, reques
     );
   } catch (error) {
     if (error instanceof DryRunDone) return error.report;
-    if (error instanceof WriterBusy) throw new ImportRefusal('busy', `${error.message}: try again when it has finished`);
+    if (error instanceof WriterBusy) throw new ImportRefusal('busy', error.message);
     throw error;
   }
 }
@@ -158,7 +162,8 @@ async function writeEntries(
   const { contactIds, created: contactsCreated } = await resolveContacts(trx, writer, org.id, fresh.map((f) => f.e));
   const batch = writer.batch();
   let lines = 0;
-  for (const { e, id } of fresh) {
+  for (const [n, { e, id }] of fresh.entries()) {
+    if (n % 5000 === 4999) await nextTurn();
     batch.add({
       id,
       type: e.type,

@@ -7,6 +7,7 @@ import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { formatMoney, isCurrencyCode } from '../../domain/money.js';
 import { importStatement, type NewBankAccount } from '../../import/importer.js';
+import { ImportRefusal } from '../../import/refusal.js';
 import { DEFAULT_MAX_BYTES } from '../../import/parse.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { writeAudit } from '../../store/audit-log.js';
@@ -80,6 +81,11 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
           });
         return sendPage(reply, bankImportPage(a.viewer, a.org, report.account.created && !dryRun ? await accounts(a.org.id) : list, { result }, currency));
       } catch (error) {
+        // busy: nothing wrong with the file, another process (another import) kept the database's writer
+        if (error instanceof ImportRefusal && error.code === 'busy') {
+          reply.header('retry-after', '60');
+          return again(`Nothing was imported: ${error.message}.`, 503);
+        }
         return again(`Nothing was imported: ${(error as Error).message}`, 422);
       }
     });
