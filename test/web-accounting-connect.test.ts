@@ -6,7 +6,8 @@
  * the connection and switches the books to the vendor, audited; accounts.list then answers over
  * REST from the vendor, refreshing the access token when it has expired; Disconnect revokes the
  * refresh token at the vendor, deletes the connection and is audited. A callback whose state this
- * service did not start for this person is refused.
+ * service did not start for this person is refused, and so is a QuickBooks callback whose realmId
+ * names a company its token was not issued for (the fake's tokens are for one realm, as Intuit's).
  */
 import assert from 'node:assert/strict';
 import { withMirrorTables } from '../src/accounting/mirror/store.js';
@@ -154,6 +155,41 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([mirrored.length, lines.length], [0, 0]);
     });
 
+    it('refuses a QuickBooks callback whose realmId is a company the token was not issued for: nothing stored, the token revoked', async () => {
+      const browser = await signedIn();
+      const before = { connection: await connection(), system: await system(), audit: (await audit()).length, revoked: qbo.identity.revoked.length };
+      /** Through QuickBooks' authorize page, then back to the service with the callback's realmId changed to `realm`. */
+      const tamperedCallback = async (realm: string) => {
+        await browser.follow(path);
+        const toVendor = await browser.submit({}, { action: `${path}/connect/quickbooks` });
+        const back = await fetch(toVendor.url, { redirect: 'manual' });
+        const callback = new URL(back.headers.get('location')!);
+        assert.notEqual(callback.searchParams.get('realmId'), realm);
+        callback.searchParams.set('realmId', realm);
+        return browser.follow(callback.href);
+      };
+      // the sign-in was for the person's own company, the callback names another one (the fake holds it, and answers it to its own tokens)
+      const own = { tenantId: '4620816365012345678', tenantName: "The admin's own company" };
+      qbo.identity.tenants.unshift(own);
+      let other: Awaited<ReturnType<typeof tamperedCallback>>;
+      try {
+        other = await tamperedCallback(qbo.realmId);
+      } finally {
+        qbo.identity.tenants.splice(qbo.identity.tenants.indexOf(own), 1);
+      }
+      // the sign-in was for the fake's company, the callback names a company it does not hold
+      const unknown = await tamperedCallback('1234567890123456');
+      for (const [page, realm] of [[other, qbo.realmId], [unknown, '1234567890123456']] as const) {
+        assert.equal(page.response.status, 400, page.body.slice(0, 500));
+        assert.match(page.body, new RegExp(`QuickBooks did not let this sign-in read company ${realm} \\(HTTP 403\\)`));
+        assert.match(page.body, /nothing was connected/);
+        assert.ok(qbo.requests.some((r) => r.path === `/companyinfo/${realm}` && r.status === 403), `the realm ${realm} was checked with the new token`);
+      }
+      assert.deepEqual({ connection: await connection(), system: await system(), audit: (await audit()).length }, { connection: before.connection, system: before.system, audit: before.audit }, 'nothing was stored');
+      assert.equal(qbo.identity.revoked.length - before.revoked, 2, 'the tokens not kept were revoked at QuickBooks');
+      assert.deepEqual(qbo.violations, []);
+    });
+
     it('connects QuickBooks with the realm from the callback; accounts.list answers from QuickBooks', async () => {
       const browser = await signedIn();
       const done = await connectThrough(browser, 'quickbooks');
@@ -161,6 +197,9 @@ for (const dialect of DIALECTS) {
       assert.match(done.body, /Connected\./);
       assert.equal(await system(), 'quickbooks');
       assert.equal((await connection())!.tenant_id, qbo.realmId);
+      // the realm was read with the new token before the connection was saved, and named from its record
+      assert.ok(qbo.requests.some((r) => r.path === `/companyinfo/${qbo.realmId}` && r.status === 200));
+      assert.equal((await connection())!.tenant_name, qbo.company.name);
       const listed = await accountsList();
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.ok(listed.body.count > 5);

@@ -7,11 +7,15 @@
  *   GET /v3/company/{realmId}/reports/ProfitAndLoss, /reports/BalanceSheet
  *       (start_date, end_date, summarize_column_by Total|Month|Quarter|Year, accounting_method Accrual)
  *   GET /v3/company/{realmId}/cdc?entities=A,B&changedSince=<time>  (at most 30 days back)
- * every one also taking minorversion. Account, Vendor, Customer, Item, TaxRate and TaxAgency queries
- * answer active ones only unless the WHERE asks for inactive ones, as QuickBooks does; MAXRESULTS
- * is at most 1000. An Attachable that holds a file is answered with a TempDownloadUri on the fake's
- * origin (/attachments/{id}/{FileName}, no token, as Intuit's signed addresses take none), where
- * its bytes (company.files) are served.
+ *   GET /v3/company/{realmId}/companyinfo/{realmId}
+ * every one also taking minorversion. A bearer token is for one company, as Intuit's are: the one its
+ * sign-in picked (fake-vendor-identity.ts realmOf; the fixed test token is for this company); a
+ * token that is not live answers 401 (AuthenticationFailed, 3200), one for another realm, or a realm
+ * this fake does not hold, 403 (ApplicationAuthorizationFailed, 3100). Account, Vendor, Customer,
+ * Item, TaxRate and TaxAgency queries answer active ones only unless the WHERE asks for inactive
+ * ones, as QuickBooks does; MAXRESULTS is at most 1000. An Attachable that holds a file is answered
+ * with a TempDownloadUri on the fake's origin (/attachments/{id}/{FileName}, no token, as Intuit's
+ * signed addresses take none), where its bytes (company.files) are served.
  *
  * Every body it answers is checked against Intuit's XML schemas (fake-quickbooks-contract.ts):
  * query and CDC answers as an IntuitResponse, reports as a Report; a breach is kept in `violations`
@@ -72,6 +76,7 @@ const PARAMS: Record<string, string[]> = {
   cdc: ['entities', 'changedSince', 'minorversion'],
   'reports/ProfitAndLoss': ['start_date', 'end_date', 'summarize_column_by', 'accounting_method', 'date_macro', 'minorversion'],
   'reports/BalanceSheet': ['start_date', 'end_date', 'summarize_column_by', 'accounting_method', 'date_macro', 'minorversion'],
+  companyinfo: ['minorversion'],
 };
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -145,7 +150,10 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     };
   }
 
-  function answer(route: string, params: URLSearchParams): { body: unknown; root: 'IntuitResponse' | 'Report' } | undefined {
+  function answer(path: string, params: URLSearchParams): { body: unknown; root: 'IntuitResponse' | 'Report' } | undefined {
+    // companyinfo/{id}: the company's own record, whose id in the path is the realm's
+    const info = /^companyinfo\/([^/]+)$/.exec(path);
+    const route = info ? 'companyinfo' : path;
     const allowed = PARAMS[route];
     if (!allowed) return undefined;
     for (const k of new Set(params.keys())) if (!allowed.includes(k)) throw new BadRequest(`parameter ${k} is not taken by ${route}`);
@@ -166,6 +174,15 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
         return { body: profitAndLoss(company, params, today), root: 'Report' };
       case 'reports/BalanceSheet':
         return { body: balanceSheet(company, params, today), root: 'Report' };
+      case 'companyinfo':
+        if (info![1] !== company.realmId) throw new BadRequest(`companyinfo/${info![1]}: the company's record is read by the realm id, ${company.realmId}`);
+        return {
+          body: {
+            CompanyInfo: { Id: '1', SyncToken: '1', domain: 'QBO', CompanyName: company.name, LegalName: company.name, Country: 'US', FiscalYearStartMonth: contract.enumeration('MonthEnum')[company.fiscalYearStartMonth - 1], MetaData: { CreateTime: '2024-01-02T09:00:00-08:00', LastUpdatedTime: '2024-01-02T09:00:00-08:00' } },
+            time: time(),
+          },
+          root: 'IntuitResponse',
+        };
       default:
         return undefined;
     }
@@ -208,8 +225,10 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
       violations.push(`${req.method} ${url.pathname}: only GET below /v3/company/{realmId}/ is served`);
       return reply(404, undefined);
     }
-    if (req.headers.authorization !== `Bearer ${FAKE_QUICKBOOKS_TOKEN}` && !identity.accepts(req.headers.authorization)) return reply(401, fault('AUTHENTICATION', '3200', 'message=AuthenticationFailed; errorCode=003200; statusCode=401'));
-    if (m[1] !== company.realmId) return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
+    const tokenRealm = req.headers.authorization === `Bearer ${FAKE_QUICKBOOKS_TOKEN}` ? company.realmId : identity.realmOf(req.headers.authorization);
+    if (tokenRealm === undefined) return reply(401, fault('AUTHENTICATION', '3200', 'message=AuthenticationFailed; errorCode=003200; statusCode=401'));
+    // a token is for the one company its sign-in picked: any other realm, held here or not, is refused
+    if (m[1] !== tokenRealm || m[1] !== company.realmId) return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
     if (down) return reply(503, undefined);
     if (limited > 0) {
       limited -= 1;

@@ -5,6 +5,11 @@
  * authorization_code grant (PKCE S256 checked) and the refresh_token grant with rotation (the old
  * refresh token stops working at once, as both vendors do), revocation, and Xero's GET /connections.
  * Every call of the token endpoint is counted; `refuseRefresh` answers invalid_grant.
+ *
+ * QuickBooks: as at Intuit, a sign-in is for one company, the one the person picks on the authorize
+ * page (here the first of `tenants`), named in the callback's realmId; the tokens it gives (and
+ * those their refresh tokens give) are for that realm only (`realmOf`), and the API refuses them for
+ * any other.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,12 +32,14 @@ export interface FakeIdentity {
   expiresIn: number;
   /** answer every refresh with invalid_grant while on */
   refuseRefresh(on: boolean): void;
-  /** a live token pair minted directly, as if a sign-in had just happened */
-  issue(): { accessToken: string; refreshToken: string; expiresIn: number };
+  /** a live token pair minted directly, as if a sign-in had just happened (QuickBooks: for this realm, the first tenant's by default) */
+  issue(realmId?: string): { accessToken: string; refreshToken: string; expiresIn: number };
   /** the endpoints' paths on the fake's origin */
   paths: { authorize: string; token: string; revoke: string; connections?: string };
   /** a bearer token the identity issued (and that is still live) */
   accepts(authorization: string | undefined): boolean;
+  /** QuickBooks: the realm a live bearer token was issued for; undefined when it is not a live token */
+  realmOf(authorization: string | undefined): string | undefined;
   /** true when the request was for an identity endpoint (and is being answered) */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean;
 }
@@ -48,9 +55,12 @@ const token = (prefix: string) => `${prefix}-${b64url(randomBytes(18))}`;
 export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[]): FakeIdentity {
   const clientId = `${vendor}-client-${b64url(randomBytes(6))}`;
   const clientSecret = b64url(randomBytes(24));
-  const codes = new Map<string, { challenge: string; redirectUri: string }>();
-  const access = new Set<string>();
-  const refresh = new Set<string>();
+  const codes = new Map<string, { challenge: string; redirectUri: string; realmId: string }>();
+  // each live token with the realm it is for (QuickBooks; Xero's cover the sign-in's tenants, '' here)
+  const access = new Map<string, string>();
+  const refresh = new Map<string, string>();
+  const signInRealm = () => (vendor === 'quickbooks' ? tenants[0]!.tenantId : '');
+  const bearer = (authorization: string | undefined) => (authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined);
   let refusing = false;
   const paths = PATHS[vendor];
   const identity: FakeIdentity = {
@@ -64,13 +74,14 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
       refusing = on;
     },
     paths,
-    issue() {
+    issue(realmId = signInRealm()) {
       const pair = { accessToken: token(`${vendor}-access`), refreshToken: token(`${vendor}-refresh`), expiresIn: identity.expiresIn };
-      access.add(pair.accessToken);
-      refresh.add(pair.refreshToken);
+      access.set(pair.accessToken, realmId);
+      refresh.set(pair.refreshToken, realmId);
       return pair;
     },
-    accepts: (authorization) => !!authorization?.startsWith('Bearer ') && access.has(authorization.slice(7)),
+    accepts: (authorization) => access.has(bearer(authorization) ?? ''),
+    realmOf: (authorization) => access.get(bearer(authorization) ?? ''),
     handle(req, res, url) {
       const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
@@ -84,10 +95,11 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
           return true;
         }
         const code = token('code');
-        codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: redirect.href });
+        const realmId = signInRealm();
+        codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: redirect.href, realmId });
         redirect.searchParams.set('code', code);
         redirect.searchParams.set('state', q.get('state')!);
-        if (vendor === 'quickbooks') redirect.searchParams.set('realmId', tenants[0]!.tenantId);
+        if (vendor === 'quickbooks') redirect.searchParams.set('realmId', realmId);
         res.writeHead(302, { location: redirect.href });
         res.end();
         return true;
@@ -117,19 +129,23 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
             setTimeout(() => json(status, body), 40);
           };
           if (!authorised) return answer(401, { error: 'invalid_client' });
+          let realmId: string;
           if (grant === 'authorization_code') {
             const issued = codes.get(form.get('code') ?? '');
             codes.delete(form.get('code') ?? '');
             const verifier = form.get('code_verifier') ?? '';
             if (!issued || issued.redirectUri !== form.get('redirect_uri') || b64url(createHash('sha256').update(verifier).digest()) !== issued.challenge)
               return answer(400, { error: 'invalid_grant' });
+            realmId = issued.realmId;
           } else if (grant === 'refresh_token') {
             const old = form.get('refresh_token') ?? '';
-            if (refusing || !refresh.delete(old)) return answer(400, { error: 'invalid_grant' });
+            const oldRealm = refresh.get(old);
+            if (refusing || oldRealm === undefined || !refresh.delete(old)) return answer(400, { error: 'invalid_grant' });
+            realmId = oldRealm;
           } else return answer(400, { error: 'unsupported_grant_type' });
           const pair = { access_token: token(`${vendor}-access`), refresh_token: token(`${vendor}-refresh`) };
-          access.add(pair.access_token);
-          refresh.add(pair.refresh_token);
+          access.set(pair.access_token, realmId);
+          refresh.set(pair.refresh_token, realmId);
           answer(200, { ...pair, token_type: 'Bearer', expires_in: identity.expiresIn, ...(vendor === 'quickbooks' ? { x_refresh_token_expires_in: 8_726_400 } : { scope: 'offline_access accounting.transactions.read' }) });
         });
         return true;

@@ -7,6 +7,9 @@
  * PKCE verifier sealed, the person and organisation) for ten minutes and redirects to the vendor.
  * The vendor redirects back to /accounting/callback/{vendor}, a fixed address to register with it;
  * the state finds the sign-in, which must be the same person's, still an admin of the organisation.
+ * What the new token covers is asked with the token before anything is saved: Xero's tenants, and
+ * for QuickBooks the company named by the callback's realmId (a query parameter anyone can change),
+ * whose CompanyInfo the token must read; a refused token is revoked and nothing is connected.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -14,7 +17,7 @@ import { connectOrganisation, dropConnection, dropRequest, findRequest, startReq
 import { deleteConnection, getConnection } from '../../accounting/connections/tokens.js';
 import { DEFAULT_MIRROR_MAX_AGE_MS, forgetMirror } from '../../accounting/mirror/mirror.js';
 import { getMirror } from '../../accounting/mirror/store.js';
-import { GrantRefused, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
+import { GrantRefused, quickBooksCompany, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
 import { companyKey, VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { getOrganisation } from '../../store/organisations.js';
@@ -123,14 +126,25 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
       return failed(reply, a.viewer, a.org.id, `${VENDOR_NAMES[vendor]} did not grant access${q.error ? ` (${q.error.slice(0, 100)})` : ''}, so nothing was connected.`, 400);
     }
     if (vendor === 'quickbooks' && !/^\d+$/.test(q.realmId ?? '')) return failed(reply, a.viewer, a.org.id, 'QuickBooks did not say which company was chosen (realmId), so nothing was connected.', 400);
-    let tokens: TokenSet;
-    let tenants: { tenantId: string; tenantName: string }[];
-    try {
-      tokens = await requestTokens(vendor, client, { grant_type: 'authorization_code', code: q.code, redirect_uri: redirectUri(vendor), code_verifier: found.payload.verifier }, s.fetch);
-      tenants = vendor === 'xero' ? await xeroTenants(client, tokens.accessToken, s.fetch) : [{ tenantId: q.realmId!, tenantName: `QuickBooks company ${q.realmId}` }];
-    } catch (error) {
+    const refused = async (error: unknown) => {
       await dropRequest(db, stateHash);
       return failed(reply, a.viewer, a.org.id, `${(error as Error).message}, so nothing was connected.`, error instanceof GrantRefused ? 400 : 502);
+    };
+    let tokens: TokenSet;
+    try {
+      tokens = await requestTokens(vendor, client, { grant_type: 'authorization_code', code: q.code, redirect_uri: redirectUri(vendor), code_verifier: found.payload.verifier }, s.fetch);
+    } catch (error) {
+      return refused(error);
+    }
+    let tenants: { tenantId: string; tenantName: string }[];
+    try {
+      // what the token covers, asked with the token: Xero lists its tenants; QuickBooks' realmId came
+      // in the query string, so the token must read that company before anything is saved
+      tenants = vendor === 'xero' ? await xeroTenants(client, tokens.accessToken, s.fetch) : [await quickBooksCompany(client, q.realmId!, tokens.accessToken, s.fetch)];
+    } catch (error) {
+      // the tokens are not kept, so they are not left live at the vendor either
+      await revokeToken(vendor, client, tokens.refreshToken, s.fetch);
+      return refused(error);
     }
     if (tenants.length === 0) {
       await revokeToken(vendor, client, tokens.refreshToken, s.fetch);
