@@ -96,16 +96,17 @@ export async function importCommand(args: string[]): Promise<number> {
             // another process's import writing: wait for it, as `import ledger` does
             waitMs: COMMAND_LINE_WRITER_WAIT_MS,
             onWait: () => process.stderr.write(`ledgerline: ${name}: waiting for another process's write to the database to finish (another import?)\n`),
+            // the audit entry commits with the lines: written after, it would queue behind the next import
+            alsoWrite: (trx, written) =>
+              auditFromCommandLine(trx, {
+                organisationId: org.id,
+                action: 'bank_statement.imported',
+                target: written.account.id,
+                detail: { account: written.account.name, file: name, format: written.format, new: written.new, alreadyPresent: written.alreadyPresent },
+              }),
             csv,
           },
         });
-        if (!report.dryRun)
-          await auditFromCommandLine(store.db, {
-            organisationId: org.id,
-            action: 'bank_statement.imported',
-            target: report.account.id,
-            detail: { account: report.account.name, file: name, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent },
-          });
         if (report.account.created && !report.dryRun) account = await lookUpAccount(store.db, org.id, report.account.id, false);
         results.push(importSummary(report));
         if (!values.json) printReport(report);

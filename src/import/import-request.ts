@@ -1,5 +1,6 @@
 /** What a caller asks of an import: the file, the account it goes into, and how strictly to check. */
-import type { BankAccountRow, OrganisationRow } from '../store/schema.js';
+import type { Transaction } from 'kysely';
+import type { BankAccountRow, Database, OrganisationRow } from '../store/schema.js';
 import type { ParseOptions } from './parse.js';
 
 export interface NewBankAccount {
@@ -24,6 +25,17 @@ export interface ImportOptions extends ParseOptions {
   waitMs?: number;
   /** called once if the file has to wait for another process's write */
   onWait?: () => void;
+  /** more to write in the import's own transaction once the lines are in (its audit entry): it commits with them or not at all */
+  alsoWrite?: (trx: Transaction<Database>, written: WrittenSummary) => Promise<void>;
+}
+
+/** What an import wrote, as its audit entry says it. */
+export interface WrittenSummary {
+  account: BankAccountRow;
+  created: boolean;
+  format: string;
+  new: number;
+  alreadyPresent: number;
 }
 
 export interface ImportRequest {

@@ -17,7 +17,7 @@ import { lockOrganisation } from '../store/organisations.js';
 import { inWriteTurn, WRITER_WAIT_MS, WriterBusy } from '../store/write-turn.js';
 import type { BankAccountRow, BankTransactionRow, Database } from '../store/schema.js';
 import type { CheckedImport, WantedLine } from './import-checks.js';
-import type { NewBankAccount } from './import-request.js';
+import type { ImportOptions, NewBankAccount } from './import-request.js';
 import { ImportRefusal, type Problem } from './refusal.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -34,7 +34,7 @@ export async function writeImport(
   store: Pick<Store, 'db' | 'dialect'>,
   plan: CheckedImport,
   dryRun: boolean,
-  wait: { waitMs?: number; onWait?: () => void } = {},
+  turn: Pick<ImportOptions, 'waitMs' | 'onWait' | 'alsoWrite'> = {},
 ): Promise<WrittenImport> {
   const { organisation: org, existing } = plan;
   if (dryRun) {
@@ -58,8 +58,9 @@ export async function writeImport(
     const rows = transactionRows(plan, target.id, fresh, reconciled);
     await insertNew(trx, store.dialect.maxParameters, rows);
     await refreshBankDailyTotals(trx, org.id, target.id, rows.map((r) => r.date));
+    await turn.alsoWrite?.(trx, { account: target, created: !existing, format: plan.format, new: fresh.length, alreadyPresent: plan.wanted.length - fresh.length });
     return { account: target, created: !existing, fresh };
-  }, { waitMs: wait.waitMs ?? WRITER_WAIT_MS, ...(wait.onWait ? { onWait: wait.onWait } : {}) }).catch((error: unknown) => {
+  }, { waitMs: turn.waitMs ?? WRITER_WAIT_MS, ...(turn.onWait ? { onWait: turn.onWait } : {}) }).catch((error: unknown) => {
     throw error instanceof WriterBusy ? new ImportRefusal('busy', error.message) : error;
   });
 }

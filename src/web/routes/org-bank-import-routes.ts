@@ -51,7 +51,20 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
           account,
           fileName: file.fileName || 'uploaded statement',
           bytes: file.data,
-          options: { dryRun, allowUnbalanced: form.allow_unbalanced === '1', ...(form.rate?.trim() ? { rate: form.rate.trim() } : {}) },
+          options: {
+            dryRun,
+            allowUnbalanced: form.allow_unbalanced === '1',
+            ...(form.rate?.trim() ? { rate: form.rate.trim() } : {}),
+            // in the import's transaction: written after, it would wait behind the next import
+            alsoWrite: (trx, written) =>
+              writeAudit(trx, {
+                organisationId: a.org.id,
+                actorUserId: a.session.user.id,
+                action: 'bank_statement.imported',
+                target: written.account.id,
+                detail: { account: written.account.name, file: file.fileName || 'uploaded statement', format: written.format, new: written.new, alreadyPresent: written.alreadyPresent, ...(written.created ? { created: true } : {}) },
+              }),
+          },
         });
         const money = (minor: number | null) => (minor === null ? '—' : formatMoney(minor, report.account.currency));
         const result: ImportResultView = {
@@ -71,14 +84,6 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
           balance: money(report.accountBalance),
           notes: report.notes,
         };
-        if (!dryRun)
-          await writeAudit(store.db, {
-            organisationId: a.org.id,
-            actorUserId: a.session.user.id,
-            action: 'bank_statement.imported',
-            target: report.account.id,
-            detail: { account: report.account.name, file: report.file, format: report.format, new: report.new, alreadyPresent: report.alreadyPresent, ...(report.account.created ? { created: true } : {}) },
-          });
         return sendPage(reply, bankImportPage(a.viewer, a.org, report.account.created && !dryRun ? await accounts(a.org.id) : list, { result }, currency));
       } catch (error) {
         // busy: nothing wrong with the file, another process (another import) kept the database's writer
