@@ -140,6 +140,14 @@ for (const dialect of DIALECTS) {
       const b = await api(base, '/v1/operations/accounts.list', tokens.access_token, { 'service-organisation': orgB.id });
       assert.equal(b.status, 200);
       assert.equal(b.body.count, 0);
+      // the organisation's exact name (any case) names it too; an unknown one is told what it may use
+      const byName = await api(base, '/v1/operations/accounts.list', tokens.access_token, { 'service-organisation': books.org.name.toUpperCase() });
+      assert.equal(byName.status, 200);
+      assert.ok(byName.body.count > 0);
+      const unknown = await api(base, '/v1/operations/accounts.list', tokens.access_token, { 'service-organisation': 'Northwind' });
+      assert.equal(unknown.status, 403);
+      assert.equal(unknown.body.code, 'organisation_not_approved');
+      assert.ok(unknown.body.detail.includes(`${books.org.name} (${books.org.id})`) && unknown.body.detail.includes(orgB.id), unknown.body.detail);
       // "all" covers an organisation joined later by the person's own act (an invitation accepted),
       // not one they were put in (test/invitations.test.ts has both through the pages)
       const orgC = await provisionOrganisation(store.db, { name: 'Joined Later', homeCurrency: 'USD', timeZone: 'UTC', fyStartMonth: 1 });

@@ -18,9 +18,19 @@ export type ClientKind = 'api_client' | 'app' | 'dynamic' | 'metadata_document';
 export const SERVICE_SCOPES = ['service.read', 'service.write'] as const;
 
 /** What oidc-provider sees of a client: its stored metadata, plus the secret's hash for API clients. */
+/**
+ * What an app that registered itself (or is known by its metadata document) may ask for: every
+ * scope. The person's consent decides what it gets (write starts unticked), not what the app named
+ * when it registered: an assistant that registered asking to read must still be able to ask for
+ * changes later (the 403 insufficient_scope step-up) and be refused or allowed by the person.
+ */
+export const SELF_REGISTERED_SCOPE = [...SERVICE_SCOPES, 'offline_access'].join(' ');
+
 export function clientMetadataFromRow(row: OAuthClientRow): Record<string, unknown> {
+  const metadata = JSON.parse(row.metadata) as Record<string, unknown>;
   return {
-    ...(JSON.parse(row.metadata) as Record<string, unknown>),
+    ...metadata,
+    ...(row.kind === 'dynamic' || row.kind === 'metadata_document' ? { scope: SELF_REGISTERED_SCOPE } : {}),
     client_id: row.client_id,
     ...(row.secret_hash ? { client_secret: row.secret_hash } : {}),
   };

@@ -7,12 +7,30 @@ import type { Kysely } from 'kysely';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type TokenEndpointGrantContext } from 'oidc-provider';
 import type { Database } from '../store/schema.js';
 import { createAdapterClass } from './adapter.js';
-import { redirectUriProblem, SERVICE_SCOPES } from './clients.js';
+import { redirectUriProblem, SELF_REGISTERED_SCOPE, SERVICE_SCOPES } from './clients.js';
 import { redirectUriAllowed } from './redirect-uris.js';
 import { withSingleUseCode } from './code-reuse.js';
 import { withRefreshReplay, type GrantHandler } from './refresh-replay.js';
 import { constantTimeEqual, sha256 } from '../store/hash.js';
 import type { ServiceSecrets } from './secrets.js';
+
+/**
+ * Client credentials with a scope the service does not know (`scope=read`) are refused
+ * invalid_scope (RFC 6749 §5.2), where oidc-provider would leave it out and issue a token with no
+ * scope at all; a request that names no scope gets the client's own scopes (its registered ones),
+ * the "pre-defined default" of RFC 6749 §3.3, rather than a token that can call nothing.
+ */
+function withKnownScopes<C extends KoaContextWithOIDC>(handler: GrantHandler<C>): GrantHandler<C> {
+  const known = new Set<string>(SERVICE_SCOPES);
+  return async (ctx) => {
+    const params = ctx.oidc.params as { scope?: string };
+    const asked = (params.scope ?? '').split(' ').filter(Boolean);
+    const unknown = asked.filter((s) => !known.has(s));
+    if (unknown.length) throw new errors.InvalidScope(`unknown scope "${unknown[0]}": this service's scopes are ${SERVICE_SCOPES.join(' and ')}`, unknown[0]!);
+    if (!asked.length) params.scope = ctx.oidc.client?.scope ?? SERVICE_SCOPES[0];
+    return handler(ctx);
+  };
+}
 
 export const TOKEN_TTL = {
   accessToken: 3600,
@@ -139,6 +157,7 @@ export function createAuthServer(options: AuthServerOptions): Provider {
           delete metadata.client_secret;
           delete metadata.client_secret_expires_at;
           metadata.application_type = 'web'; // no custom-scheme redirects; loopback ports are matched in redirect-uris.ts
+          metadata.scope = SELF_REGISTERED_SCOPE; // what it may ask for; consent decides what it gets
           const grants = (metadata.grant_types as string[] | undefined) ?? ['authorization_code'];
           if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
             throw new errors.InvalidClientMetadata('only authorization_code and refresh_token grants can be registered');
@@ -180,6 +199,7 @@ export function createAuthServer(options: AuthServerOptions): Provider {
   const wrap = <C extends KoaContextWithOIDC>(name: string, handler: GrantHandler<C>): GrantHandler<C> => {
     if (name === 'refresh_token') return withRefreshReplay(handler, replays, refreshGraceSeconds);
     if (name === 'authorization_code') return withSingleUseCode(handler);
+    if (name === 'client_credentials') return withKnownScopes(handler);
     return handler;
   };
   class ServiceProvider extends Provider {

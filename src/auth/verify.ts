@@ -113,12 +113,15 @@ export function resolveOrganisation(caller: Caller, requested: string | undefine
     return own;
   }
   if (requested !== undefined) {
-    if (covered.some((o) => o.id === requested)) return requested;
+    // an id, or the organisation's exact name (names are unique in any case), as a person or a model says it
+    const named = (o: { id: string; name: string }) => o.id === requested || o.name.toLowerCase() === requested.trim().toLowerCase();
+    const found = covered.find(named);
+    if (found) return found.id;
     if (caller.leftOrganisationIds.includes(requested))
       throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
-    if (caller.blockedOrganisations.some((o) => o.id === requested))
+    if (caller.blockedOrganisations.some(named))
       throw new OperationError('app_blocked', "an admin of this organisation has blocked this app: ask them, or use the organisation's API client");
-    throw new OperationError('organisation_not_approved', 'this connection was not approved for that organisation');
+    throw new OperationError('organisation_not_approved', `this connection was not approved for that organisation; it may use ${choices(covered)}`);
   }
   if (covered.length === 1) return covered[0]!.id;
   if (covered.length === 0)
@@ -127,6 +130,11 @@ export function resolveOrganisation(caller: Caller, requested: string | undefine
     'organisation_required',
     `this token covers ${covered.length} organisations: name one with the Service-Organisation header (REST) or the organisation argument (MCP); GET /v1/organisations lists them`,
   );
+}
+
+/** The organisations a connection may name, said so a person or a model can pick one. */
+function choices(covered: { id: string; name: string }[]): string {
+  return covered.length ? covered.map((o) => `${o.name} (${o.id})`).join(', ') : 'none of your organisations';
 }
 
 export function requireScope(caller: Caller, scope: string): void {

@@ -144,7 +144,7 @@ export function toolsFor(caller: Caller): Tool[] {
             [ORGANISATION_ARGUMENT]: {
               type: 'string',
               enum: caller.coverage.organisations.map((o) => o.id),
-              description: `Id of the organisation to act for. This connection covers several, so every call must name one: ${organisationList(caller)}.`,
+              description: `The organisation to act for, by id or exact name. This connection covers several, so every call must name one: ${organisationList(caller)}.`,
             },
             ...t.inputSchema.properties,
           },

@@ -16,6 +16,8 @@ export interface User {
   password: string;
   /** organisations to tick on the consent screen; undefined when the user is not asked */
   organisations?: string[] | 'all';
+  /** tick "also allow it to make changes" when the consent screen offers it */
+  write?: boolean;
 }
 
 /** An OAuthClientProvider that keeps everything in memory and signs in through the real pages. */
@@ -28,6 +30,8 @@ export class BrowserAuth implements OAuthClientProvider {
   authorizationUrls: URL[] = [];
   /** the code the last sign-in produced */
   code: string | undefined;
+  /** the issuer the authorization response named (RFC 9207), which v2 clients check */
+  iss: string | undefined;
   /** when false, a redirect is recorded but not followed (a user who does not come back) */
   interactive = true;
 
@@ -91,6 +95,7 @@ export class BrowserAuth implements OAuthClientProvider {
       const fields: Record<string, string | string[]> = { decision: 'approve' };
       if (this.user.organisations === 'all') fields.all_organisations = '1';
       else if (this.user.organisations) fields.organisation = this.user.organisations;
+      if (this.user.write && page.body.includes('name="write"')) fields.write = '1';
       page = await browser.submit(fields);
     }
     if (!page.url.startsWith(this.redirect)) throw new Error(`sign-in did not come back to the client: ${page.response.status} ${page.body.slice(0, 300)}`);
@@ -99,6 +104,7 @@ export class BrowserAuth implements OAuthClientProvider {
     const code = callback.searchParams.get('code');
     if (!code) throw new Error(`no code: ${callback.search}`);
     this.code = code;
+    this.iss = callback.searchParams.get('iss') ?? undefined;
   }
 }
 
