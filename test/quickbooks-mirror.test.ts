@@ -3,13 +3,16 @@
  * against the contract-checked fake: a first full copy by paged queries; calls within the mirror's
  * age asking QuickBooks nothing; after a change (a purchase changed, one deleted, a vendor renamed)
  * one Change Data Capture call brings it up to date and the answers show it, the profit and loss
- * still equal to QuickBooks' own report; changeToken moving only with a change.
+ * still equal to QuickBooks' own report; changeToken moving only with a change; several passes in
+ * a row, each after a change, keep bills to pay and the profit and loss equal to QuickBooks' (the
+ * fake refusing CDC for the entities Intuit documents it as not taking, as Intuit does).
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { accountingSystemFor } from '../src/accounting/index.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { accountsList } from '../src/operations/accounts-list.js';
+import { billsListToPay } from '../src/operations/bills-list-to-pay.js';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import type { OrganisationOperation } from '../src/operations/operation.js';
 import { reportsProfitAndLoss } from '../src/operations/reports-profit-and-loss.js';
@@ -17,13 +20,15 @@ import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';
 import { call } from './helpers/call.js';
 import { settle } from './helpers/fake-quickbooks-book.js';
-import { reportRow, startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
+import { CDC_UNSUPPORTED_BY_INTUIT, reportRow, startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
 import { describeEachDialect } from './helpers/store.js';
 import { vendorOrganisation } from './helpers/vendor-organisation.js';
 
 useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
+/** what QuickBooks' CDC is asked for: every entity the connector reads but the two Intuit's CDC does not take */
+const CDC_TAKES = ['Account', 'Vendor', 'Customer', 'Item', 'Attachable', 'Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt'];
 const cents = (major: number) => Math.round(major * 100);
 
 let qb: FakeQuickBooks;
@@ -88,10 +93,11 @@ describeEachDialect('QuickBooks local mirror', (store) => {
       const income = await netIncome(org);
       const pass = qb.requests.slice(before);
       assert.deepEqual(
-        pass.filter((q) => !q.path.includes('/reports/')).map((q) => q.path.split('/').pop()),
-        ['cdc'],
-        'one Change Data Capture call',
+        pass.filter((q) => !q.path.includes('/reports/')).map((q) => (q.path.endsWith('/cdc') ? `cdc ${q.query.entities}` : q.query.query!.split(' ')[3])),
+        [`cdc ${CDC_TAKES.join(',')}`, 'TaxRate', 'TaxAgency'],
+        'one Change Data Capture call for the entities CDC takes, and the two it does not read whole',
       );
+      assert.ok(pass.every((q) => q.status === 200), 'every call answered 200');
       assert.equal(income, await quickBooksNetIncome(), "Net Income equals QuickBooks' own report after the change");
       assert.notEqual(await token(org), t1, 'the change moved the token');
 
@@ -103,6 +109,59 @@ describeEachDialect('QuickBooks local mirror', (store) => {
       assert.equal(line.supplier, 'Telco Incorporated');
       const supplies = await run(ledgerAccountTransactions, org, { account: bags.Line[0].AccountBasedExpenseLineDetail.AccountRef.value, from: '2026-03-01', to: '2026-03-31' });
       assert.ok(!supplies.transactions.some((t: any) => t.description === 'Bags and labels'), 'the deleted purchase is gone');
+    } finally {
+      Object.assign(company, JSON.parse(saved));
+    }
+  });
+
+  it('several passes in a row each bring the mirror up to date: CDC is never asked for an entity it does not take', async () => {
+    const org = await quickBooksOrganisation(store(), `Passes ${Math.random()}`, 0);
+    const company = qb.company;
+    const saved = JSON.stringify(company);
+    const toPay = async () => (await run<any>(billsListToPay, org, {})).bills.map((b: any) => `${b.invoiceNumber} ${b.amountDue}`).sort();
+    const quickBooksToPay = () => company.entities.Bill.filter((b) => b.Balance > 0).map((b) => `${b.DocNumber} ${b.Balance}`).sort();
+    const before = qb.requests.length;
+    try {
+      assert.deepEqual(await toPay(), quickBooksToPay(), 'the first copy');
+      const stamp = () => ({ CreateTime: new Date().toISOString(), LastUpdatedTime: new Date().toISOString() });
+      const changes: (() => void)[] = [
+        // a new bill
+        () => {
+          const first = company.entities.Bill[0]!;
+          company.entities.Bill.push({ ...structuredClone(first), Id: '901', DocNumber: 'NEW-1', TxnDate: '2026-06-10', DueDate: '2026-07-10', MetaData: stamp() });
+        },
+        // that bill part paid
+        () => {
+          const payment = structuredClone(company.entities.BillPayment[0]!);
+          company.entities.BillPayment.push({ ...payment, Id: '902', TxnDate: '2026-06-11', TotalAmt: 250, Line: [{ Amount: 250, LinkedTxn: [{ TxnId: '901', TxnType: 'Bill' }] }], MetaData: stamp() });
+          company.entities.Bill.find((b) => b.Id === '901')!.MetaData = stamp();
+        },
+        // an older bill's amount changed
+        () => {
+          const bill = company.entities.Bill.find((b) => b.Id === '147')!;
+          bill.Line[0].Amount = 95;
+          bill.MetaData = stamp();
+        },
+        // the new bill deleted
+        () => {
+          company.entities.Bill = company.entities.Bill.filter((b) => b.Id !== '901');
+          company.entities.BillPayment = company.entities.BillPayment.filter((p) => p.Id !== '902');
+          company.deleted.push({ entity: 'Bill', Id: '901', LastUpdatedTime: new Date().toISOString() }, { entity: 'BillPayment', Id: '902', LastUpdatedTime: new Date().toISOString() });
+        },
+      ];
+      for (const [k, change] of changes.entries()) {
+        // QuickBooks' times are to the second, and the next pass asks from this one's start
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        change();
+        settle(company);
+        assert.deepEqual(await toPay(), quickBooksToPay(), `bills to pay after change ${k + 1}`);
+        assert.equal(await netIncome(org), await quickBooksNetIncome(), `Net Income equals QuickBooks' own report after change ${k + 1}`);
+      }
+      const asked = qb.requests.slice(before);
+      const cdc = asked.filter((q) => q.path === '/cdc');
+      assert.ok(cdc.length >= changes.length, `a CDC call per pass (${cdc.length})`);
+      for (const q of cdc) for (const name of q.query.entities!.split(',')) assert.ok(!CDC_UNSUPPORTED_BY_INTUIT.includes(name), `CDC was asked for ${name}`);
+      assert.deepEqual(asked.filter((q) => q.status !== 200).map((q) => `${q.path} ${q.status}`), [], 'every call answered 200');
     } finally {
       Object.assign(company, JSON.parse(saved));
     }

@@ -6,7 +6,9 @@
  *       [STARTPOSITION n] [MAXRESULTS n]   (and SELECT COUNT(*) FROM <Entity>)
  *   GET /v3/company/{realmId}/reports/ProfitAndLoss, /reports/BalanceSheet
  *       (start_date, end_date, summarize_column_by Total|Month|Quarter|Year, accounting_method Accrual)
- *   GET /v3/company/{realmId}/cdc?entities=A,B&changedSince=<time>  (at most 30 days back)
+ *   GET /v3/company/{realmId}/cdc?entities=A,B&changedSince=<time>  (at most 30 days back; a call
+ *       naming an entity Intuit documents CDC as not taking, TaxRate, TaxAgency, TaxCode,
+ *       JournalCode or TimeActivity, is refused whole: 400 ValidationFault)
  *   GET /v3/company/{realmId}/companyinfo/{realmId}
  * every one also taking minorversion. A bearer token is for one company, as Intuit's are: the one its
  * sign-in picked (fake-vendor-identity.ts realmOf; the fixed test token is for this company); a
@@ -79,6 +81,13 @@ const PARAMS: Record<string, string[]> = {
   companyinfo: ['minorversion'],
 };
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The entities Intuit's "Change data capture operation" page lists as not usable with CDC
+ * (developer.intuit.com, explore-the-quickbooks-online-api/change-data-capture): "You can use the
+ * CDC operation for all API entities except the following: JournalCode, TaxAgency, TimeActivity,
+ * TaxCode, TaxRate".
+ */
+export const CDC_UNSUPPORTED_BY_INTUIT: readonly string[] = ['JournalCode', 'TaxAgency', 'TimeActivity', 'TaxCode', 'TaxRate'];
 
 class BadRequest extends Error {}
 
@@ -131,6 +140,9 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
   function cdc(params: URLSearchParams) {
     const names = (params.get('entities') ?? '').split(',').map((s) => s.trim());
     const since = params.get('changedSince') ?? '';
+    // Intuit: CDC takes every entity except these, and a call naming one is refused whole
+    const refused = names.filter((n) => CDC_UNSUPPORTED_BY_INTUIT.includes(n));
+    if (refused.length) throw new BadRequest(`entities=${params.get('entities')}: CDC does not support ${refused.join(', ')}`);
     if (names.some((n) => !(ENTITY_NAMES as readonly string[]).includes(n))) throw new BadRequest(`entities=${params.get('entities')}: not entities this fake holds`);
     if (Number.isNaN(Date.parse(since))) throw new BadRequest(`changedSince=${since} is not a date-time`);
     if (Date.parse(since) < Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000) throw new BadRequest('changedSince is more than 30 days ago: CDC goes back 30 days at most');

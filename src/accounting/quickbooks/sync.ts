@@ -1,8 +1,11 @@
 /**
  * QuickBooks' pass of the local mirror (mirror/mirror.ts). The first pass reads every entity with
  * paged queries; later passes ask Change Data Capture (GET /cdc?entities=…&changedSince=…) for what
- * changed since the last pass's start (less a margin for clocks), one call for every entity, and
- * get changed records whole and deleted ones as `status: Deleted`. CDC looks back 30 days at most
+ * changed since the last pass's start (less a margin for clocks), one call for every entity CDC
+ * takes, and get changed records whole and deleted ones as `status: Deleted`. Intuit's CDC takes
+ * every entity except JournalCode, TaxAgency, TimeActivity, TaxCode and TaxRate (its "Change data
+ * capture operation" page): naming one of them fails the whole call (400), so TaxRate and TaxAgency
+ * are read whole by query on every pass instead (two short lists). CDC looks back 30 days at most
  * and answers at most 1,000 records of an entity: a mirror older than that, or a CDC answer that is
  * full, is read again whole (what is no longer there is then deleted).
  */
@@ -26,6 +29,16 @@ const NAME_LISTS = [QB_LISTS.accounts, QB_LISTS.vendors, QB_LISTS.customers, QB_
 const WITH_INACTIVE = new Set<string>([QB_LISTS.accounts, QB_LISTS.vendors, QB_LISTS.customers, QB_LISTS.items, QB_LISTS.taxRates]);
 const ENTITIES = [...NAME_LISTS, ...TRANSACTION_ENTITIES];
 type Entity = (typeof ENTITIES)[number];
+
+/**
+ * The entities Intuit documents CDC as not taking ("You can use the CDC operation for all API
+ * entities except: JournalCode, TaxAgency, TimeActivity, TaxCode, TaxRate").
+ */
+export const CDC_UNSUPPORTED: ReadonlySet<string> = new Set(['JournalCode', 'TaxAgency', 'TimeActivity', 'TaxCode', 'TaxRate']);
+/** what a pass asks CDC for, in the order they are written */
+export const CDC_ENTITIES: readonly Entity[] = ENTITIES.filter((e) => !CDC_UNSUPPORTED.has(e));
+/** what a pass reads whole by query every time, CDC not taking them */
+export const QUERIED_EVERY_PASS: readonly Entity[] = ENTITIES.filter((e) => CDC_UNSUPPORTED.has(e));
 
 /** how far before a pass's start the next pass asks from: Intuit's clock and ours may differ a little */
 const CLOCK_MARGIN_MS = 5 * 60_000;
@@ -74,11 +87,11 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
   /** What changed since, per entity; null when CDC cannot say it all (too far back, or an answer full). */
   private async changes(since: string): Promise<Changed | null> {
     if (Date.now() - Date.parse(since) > CDC_DAYS * 86_400_000) return null;
-    const body = await this.client.get<CdcAnswer>('/cdc', { entities: ENTITIES.join(','), changedSince: since });
+    const body = await this.client.get<CdcAnswer>('/cdc', { entities: CDC_ENTITIES.join(','), changedSince: since });
     const out: Changed = new Map();
     for (const response of body.CDCResponse ?? []) {
       for (const part of response.QueryResponse ?? []) {
-        for (const entity of ENTITIES) {
+        for (const entity of CDC_ENTITIES) {
           const records = part[entity] as (QbDeleted | { Id: string; status?: string })[] | undefined;
           if (!records) continue;
           if (records.length >= CDC_MAX) return null;
@@ -100,21 +113,30 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
     if (changes) {
       // names first: transactions post to the accounts as they now are
       for (const entity of ENTITIES) {
+        if (CDC_UNSUPPORTED.has(entity)) {
+          await this.readWhole(w, entity);
+          continue;
+        }
         const change = changes.get(entity);
         if (change) await this.write(w, entity, change.changed, change.deleted);
       }
     } else {
       // a whole read: every entity, and what the mirror holds that QuickBooks no longer has is deleted
       for (const entity of ENTITIES) {
-        const records = await this.all<{ Id: string }>(entity);
-        const present = new Set(records.map((r) => r.Id));
-        const gone = (await w.records<{ Id: string }>(entity)).filter((r) => !present.has(r.Id)).map((r) => r.Id);
-        await this.write(w, entity, records, gone);
+        await this.readWhole(w, entity);
         // a whole read of a large company is long: the lease is renewed entity by entity
         await w.save(state);
       }
     }
     return { changedSince: new Date(started - CLOCK_MARGIN_MS).toISOString() };
+  }
+
+  /** Reads an entity whole; what the mirror holds that QuickBooks no longer has is deleted. */
+  private async readWhole(w: MirrorWriter, entity: Entity): Promise<void> {
+    const records = await this.all<{ Id: string }>(entity);
+    const present = new Set(records.map((r) => r.Id));
+    const gone = (await w.records<{ Id: string }>(entity)).filter((r) => !present.has(r.Id)).map((r) => r.Id);
+    await this.write(w, entity, records, gone);
   }
 
   /** Writes one entity's changed and deleted records: names as contacts, transactions as their lines. */
