@@ -17,7 +17,6 @@ export type ClientKind = 'api_client' | 'app' | 'dynamic' | 'metadata_document';
 
 export const SERVICE_SCOPES = ['service.read', 'service.write'] as const;
 
-/** What oidc-provider sees of a client: its stored metadata, plus the secret's hash for API clients. */
 /**
  * What an app that registered itself (or is known by its metadata document) may ask for: every
  * scope. The person's consent decides what it gets (write starts unticked), not what the app named
@@ -26,6 +25,7 @@ export const SERVICE_SCOPES = ['service.read', 'service.write'] as const;
  */
 export const SELF_REGISTERED_SCOPE = [...SERVICE_SCOPES, 'offline_access'].join(' ');
 
+/** What oidc-provider sees of a client: its stored metadata, plus the secret's hash for API clients. */
 export function clientMetadataFromRow(row: OAuthClientRow): Record<string, unknown> {
   const metadata = JSON.parse(row.metadata) as Record<string, unknown>;
   return {
