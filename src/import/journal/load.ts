@@ -45,7 +45,6 @@ export interface JournalImportRequest {
   alsoWrite?: (trx: Transaction<Database>, report: JournalImportReport) => Promise<void>;
 }
 
-
 export interface JournalImportReport {
   file: string;
   format: JournalFormat;
