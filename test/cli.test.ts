@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { LedgerWriter } from '../src/accounting/builtin/writer.js';
 import { openStore } from '../src/store/db.js';
 import { listAudit } from '../src/store/audit-log.js';
 import { auditActor, auditSentence } from '../src/web/words.js';
@@ -60,6 +61,30 @@ describe('ledgerline command', () => {
     assert.equal(nobody.status, 2);
     assert.match(nobody.stderr, /give --as EMAIL \(a user\) or --org ORG/);
     assert.equal(ledgerline(['call', 'no.such', '--org', 'Cli Ltd']).status, 2);
+  });
+
+  it('pages the ledger with page=N, and refuses a page that is not a whole number of at least 1, naming it', async () => {
+    const store = openStore({ sqlitePath: env.LEDGERLINE_SQLITE_PATH! });
+    try {
+      const w = new LedgerWriter(store.db, store.dialect, orgId, 'GBP');
+      const rent = (await w.createAccount({ name: 'Rent', type: 'Expense' })).id;
+      const bank = (await w.createAccount({ name: 'Current', type: 'Bank' })).id;
+      for (const [date, pence] of [['2026-09-01', 100_000], ['2026-10-01', 110_000], ['2026-11-01', 120_000]] as const) {
+        await w.post({ type: 'expense', date, description: `Rent ${date}`, lines: [{ accountId: rent, amount: pence }, { accountId: bank, amount: -pence }] });
+      }
+    } finally {
+      await store.close();
+    }
+    const call = (...args: string[]) => ledgerline(['call', 'ledger.account_transactions', '--org', 'Cli Ltd', '--today', '2026-11-21', 'account=Rent', ...args]);
+    const second = call('limit=2', 'page=2');
+    assert.equal(second.status, 0, second.stderr);
+    assert.deepEqual(
+      [second.json().transactions.map((t: any) => [t.date, t.amount]), second.json().page, second.json().hasMore, second.json().count, second.json().total],
+      [[['2026-09-01', 1000]], 2, false, 3, 3300],
+    );
+    const bad = call('page=0');
+    assert.equal(bad.status, 1);
+    assert.deepEqual(JSON.parse(bad.stderr).errors, [{ parameter: 'page', message: 'must be a whole number of at least 1' }]);
   });
 
   it('creates, lists and revokes API clients, and registers apps', () => {

@@ -51,8 +51,10 @@ describeEachDialect(
         // one range: its whole months in one pass, its partial months as two day segments
         await books.accountTotals([{ from: '2026-01-10', to: '2026-03-15' }]);
         await books.lines(query, 10);
-        // not named
+        // not named: several contacts, and a later page of any (planned for its own offset)
         await books.lines({ ...query, contactIds: ['con_a', 'con_b'] }, 10);
+        await books.lines(everyContact, 10, 20);
+        await books.lines(query, 10, 20);
         // balances at two dates share their history: an index range per month segment (the scan form)
         await books.accountTotals([{ to: '2026-01-31' }, { to: '2026-02-28' }]);
         const filter = { organisationId: ORG, accountIds: null, from: '2026-01-01', to: '2026-03-15', status: null, search: 'rent', amountMin: null, amountMax: null, amountColumn: 'home_amount' as const };
@@ -65,7 +67,8 @@ describeEachDialect(
           assert.ok(over(table).length, `a statement over ${table} is named:\n${texts.join('\n')}`);
         }
         assert.equal(over('bank_transactions').length, 0, texts.join('\n'));
-        // the lines for every contact and for one (from their own index, migration 017), not for two
+        // the first page of the lines for every contact and for one (from their own index, migration 017), not for two, nor later pages
+        assert.ok(!over('acct_lines').some((x) => / offset /i.test(x)), texts.join('\n'));
         const contacts = (x: string) => /"contact_id" in \(([^)]*)\)/.exec(x)?.[1]?.split(',').length ?? 0;
         assert.deepEqual(over('acct_lines').map(contacts).sort(), [0, 1], texts.join('\n'));
         // the account totals in one pass, not a scan per month segment

@@ -294,6 +294,31 @@ describe('GnuCash: ledger account transactions', () => {
     assert.equal(feb.reconciliation.accountingSystemTotal, 1320, 'the voided payment counts nowhere');
   });
 
+  it('pages the lines and the groups as the builtin ledger does: the same lines as unpaged, the totals of all on every page', async () => {
+    const year = { account: 'Expenses:Office', from: '2025-01-01', to: '2025-12-31' };
+    const whole = await ledger(year);
+    assert.equal(whole.count, 7);
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) pages.push(await ledger({ ...year, limit: 3, page }));
+    assert.deepEqual(
+      pages.map((p) => [p.page, p.transactions.length, p.hasMore, p.truncated, p.total, p.count]),
+      [
+        [1, 3, true, true, 1732.4, 7],
+        [2, 3, true, true, 1732.4, 7],
+        [3, 1, false, true, 1732.4, 7],
+        [4, 0, false, true, 1732.4, 7],
+      ],
+    );
+    assert.deepEqual(pages.flatMap((p) => p.transactions), whole.transactions);
+    const months = await ledger({ account: 'Subscriptions', from: '2026-01-01', to: '2026-12-31', groupBy: 'month' });
+    assert.ok(months.groups.length > 5, `${months.groups.length} months`);
+    const groupPages = [];
+    for (let page = 1; page === 1 || groupPages.at(-1).hasMore; page++) groupPages.push(await ledger({ account: 'Subscriptions', from: '2026-01-01', to: '2026-12-31', groupBy: 'month', limit: 5, page }));
+    assert.equal(groupPages.length, Math.ceil(months.groups.length / 5));
+    assert.deepEqual(groupPages.flatMap((p) => p.groups), months.groups);
+    for (const p of groupPages) assert.deepEqual([p.total, p.count], [601.92, 14]);
+  });
+
   it('card charges, a refund, a hidden account; groups by month and by supplier', async () => {
     const subs = await ledger({ account: 'Subscriptions', from: '2026-01-01', to: '2026-12-31', groupBy: 'month' });
     assert.equal(subs.total, 601.92);

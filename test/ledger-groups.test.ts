@@ -112,6 +112,18 @@ describe('ledger groups', () => {
     assert.equal(cut.of, 4);
   });
 
+  it('a page of groups is a slice of them all in their order (offset), details the largest of the page, and past the end is empty', () => {
+    const months = [g('2026-03', 50, 1), g('2026-01', 50, 1), g('2026-02', 80, 1), g('2026-04', 10, 1)];
+    const whole = ledgerGroups('month', months, { sign: 1, limit: 10 });
+    const first = ledgerGroups('month', months, { sign: 1, limit: 3, detailForTop: 1 });
+    const second = ledgerGroups('month', months, { sign: 1, limit: 3, offset: 3, detailForTop: 1 });
+    const past = ledgerGroups('month', months, { sign: 1, limit: 3, offset: 6, detailForTop: 1 });
+    assert.deepEqual([...first.groups, ...second.groups].map((x) => [x.key, x.share]), whole.groups.map((x) => [x.key, x.share]));
+    assert.deepEqual([first.groups.filter((x) => x.detailed).map((x) => x.key), second.groups.filter((x) => x.detailed).map((x) => x.key)], [['2026-02'], ['2026-04']]);
+    assert.deepEqual([past.groups, past.of, past.total, past.count], [[], 4, 190, 4]);
+    for (const r of [first, second, past]) assert.deepEqual([r.of, r.total, r.count], [4, 190, 4], 'every page carries the whole');
+  });
+
   it("narrows a query to one group's lines: the supplier, or the month within the query's dates", () => {
     const query = { accountIds: ['a'], from: '2026-08-22', to: '2027-01-10', contactIds: ['c_acme', 'c_paper'] };
     assert.deepEqual(narrowToGroup('supplier', '', query), { ...query, contactIds: [''] });

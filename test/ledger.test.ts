@@ -95,6 +95,64 @@ describeEachDialect(
       assert.equal(r.total, 111);
       assert.equal(r.truncated, true);
       assert.match(r.notes.join(' '), /newest 2 of 5 lines/);
+      assert.deepEqual([r.page, r.pageSize, r.hasMore], [1, 2, true]);
+    });
+
+    it('pages the lines in the order listed: page 1, 2, the last and past the end, each with the totals of every line', async () => {
+      const whole = await ledger({ account: 'Office', ...AUG_NOV });
+      assert.deepEqual([whole.count, whole.total, whole.page, whole.pageSize, whole.hasMore, whole.truncated], [5, 111, 1, 100, false, false]);
+      const at = (page: number) => ledger({ account: 'Office', ...AUG_NOV, limit: 2, page });
+      const pages = [await at(1), await at(2), await at(3), await at(4)];
+      assert.deepEqual(
+        pages.map((p) => [p.page, p.pageSize, p.transactions.length, p.hasMore, p.truncated]),
+        [
+          [1, 2, 2, true, true],
+          [2, 2, 2, true, true],
+          [3, 2, 1, false, true],
+          [4, 2, 0, false, true],
+        ],
+      );
+      // exactly the lines of the unpaged answer, in its order, each once
+      assert.deepEqual(pages.flatMap((p) => p.transactions), whole.transactions);
+      for (const p of pages) {
+        const { transactions: _lines, page: _page, pageSize: _size, hasMore: _more, truncated: _cut, notes: _notes, ...rest } = p;
+        const { transactions: _all, page: _p, pageSize: _s, hasMore: _m, truncated: _t, notes: _n, ...unpaged } = whole;
+        assert.deepEqual(rest, unpaged, `page ${p.page}: total, count, movement and the rest as unpaged`);
+      }
+      assert.ok(pages[0].notes.includes('Showing the newest 2 of 5 lines (page 1; page 2 has the next); total and count cover all of them.'), pages[0].notes.join('\n'));
+      assert.ok(pages[1].notes.includes('Showing lines 3–4 of 5 (page 2; page 3 has the next); total and count cover all of them.'), pages[1].notes.join('\n'));
+      assert.ok(pages[2].notes.includes('Showing line 5 of 5 (page 3, the last); total and count cover all of them.'), pages[2].notes.join('\n'));
+      assert.ok(pages[3].notes.includes('Page 4 is past the last line: the 5 lines make 3 pages of 2; total and count cover all of them.'), pages[3].notes.join('\n'));
+      // a page that ends exactly at the last line has no more after it
+      const exact = await ledger({ account: 'Office', ...AUG_NOV, limit: 5, page: 1 });
+      assert.deepEqual([exact.transactions.length, exact.hasMore, exact.truncated], [5, false, false]);
+      const beyondExact = await ledger({ account: 'Office', ...AUG_NOV, limit: 5, page: 2 });
+      assert.deepEqual([beyondExact.transactions, beyondExact.hasMore, beyondExact.count, beyondExact.total], [[], false, 5, 111]);
+      // as text (the query string, the command line) and far past any line: empty, with the totals
+      const text = await ledger({ account: 'Office', ...AUG_NOV, limit: '2', page: '2' }, true);
+      assert.deepEqual(text.transactions, pages[1].transactions);
+      for (const page of [1e6, 1e13, 2 ** 53 - 1]) {
+        const far = await ledger({ account: 'Office', ...AUG_NOV, limit: 1000, page });
+        assert.deepEqual([far.page, far.transactions, far.hasMore, far.count, far.total], [page, [], false, 5, 111], String(page));
+      }
+      // an empty list: nothing cut, nothing more
+      const none = await ledger({ account: 'Office', from: '2020-01-01', to: '2020-01-31', page: 3 });
+      assert.deepEqual([none.count, none.transactions, none.hasMore, none.truncated], [0, [], false, false]);
+    });
+
+    it('pages a supplier\'s lines and the lines of several accounts the same way (each contact filter)', async () => {
+      for (const input of [{ account: 'Office', supplier: 'Acme Software' }, { account: 'Office', supplier: `Acme Software, Paper Co` }, { account: 'Office:Software' }]) {
+        const whole = await ledger({ ...input, ...AUG_NOV });
+        const pages = [];
+        for (let page = 1; ; page++) {
+          const p = await ledger({ ...input, ...AUG_NOV, limit: 1, page });
+          assert.deepEqual([p.count, p.total], [whole.count, whole.total], JSON.stringify(input));
+          pages.push(p);
+          if (!p.hasMore) break;
+        }
+        assert.equal(pages.length, whole.count, JSON.stringify(input));
+        assert.deepEqual(pages.flatMap((p) => p.transactions), whole.transactions, JSON.stringify(input));
+      }
     });
 
     it('signs liabilities so that a bill increases the balance', async () => {
@@ -128,6 +186,42 @@ describeEachDialect(
       assert.equal(cut.truncated, true);
       assert.equal(cut.total, 96);
       assert.deepEqual(cut.groups[0].transactions.map((t: any) => t.date), ['2026-08-15']);
+      assert.deepEqual([cut.page, cut.pageSize, cut.hasMore], [1, 2, true]);
+    });
+
+    it('pages grouped answers by group: the same groups in the same order, detailForTop the largest of each page, totals of every line', async () => {
+      const byMonth = { account: 'Office', ...AUG_NOV, groupBy: 'month' };
+      const whole = await ledger(byMonth);
+      assert.deepEqual(whole.groups.map((g: any) => g.key), ['2026-08', '2026-09', '2026-10', '2026-11']);
+      const at = (page: number, extra: Record<string, unknown> = {}) => ledger({ ...byMonth, limit: 3, page, ...extra });
+      const [p1, p2, p3] = [await at(1), await at(2), await at(3)];
+      assert.deepEqual(
+        [p1, p2, p3].map((p) => [p.page, p.groups.map((g: any) => g.key), p.hasMore, p.truncated, p.total, p.count, p.transactions]),
+        [
+          [1, ['2026-08', '2026-09', '2026-10'], true, true, 111, 5, null],
+          [2, ['2026-11'], false, true, 111, 5, null],
+          [3, [], false, true, 111, 5, null],
+        ],
+      );
+      assert.deepEqual([...p1.groups, ...p2.groups], whole.groups, 'shares are of the whole total on every page');
+      assert.ok(p1.notes.includes('Showing the first 3 of 4 groups (page 1; page 2 has the next); total and count cover all of them.'), p1.notes.join('\n'));
+      assert.ok(p2.notes.includes('Showing group 4 of 4 (page 2, the last); total and count cover all of them.'), p2.notes.join('\n'));
+      assert.ok(p3.notes.includes('Page 3 is past the last group: the 4 groups make 2 pages of 3; total and count cover all of them.'), p3.notes.join('\n'));
+
+      // by supplier, one group a page: each page details its own largest group
+      const bySupplier = { account: 'Office', ...AUG_NOV, groupBy: 'supplier', detailForTop: 1, limit: 1 };
+      const s1 = await ledger({ ...bySupplier, page: 1 });
+      const s2 = await ledger({ ...bySupplier, page: 2 });
+      assert.deepEqual(
+        [s1, s2].map((p) => [p.groups.map((g: any) => [g.name, g.share, g.transactions?.length ?? null]), p.hasMore, p.total]),
+        [
+          [[['Acme Software', 0.8649, 1]], true, 111],
+          [[['Paper Co', 0.1351, 1]], false, 111],
+        ],
+      );
+      assert.ok(s1.notes.some((n: string) => n.startsWith('Group Acme Software: showing the newest 1 of 4 lines; ask for that supplier with groupBy none')), s1.notes.join('\n'));
+      const alone = await ledger({ account: 'Office', ...AUG_NOV, supplier: 'Paper Co' });
+      assert.deepEqual(s2.groups[0].transactions, alone.transactions);
     });
 
     it('reads the grouped totals once: the groups sum to the total and count, with no separate overall query', async () => {
@@ -199,7 +293,14 @@ describeEachDialect(
       ]);
       const limited = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true, limit: 1 });
       assert.deepEqual([limited.reconciliation.entries.length, limited.reconciliation.entriesCount], [1, 2], 'the entries obey limit; the count covers all');
-      assert.ok(limited.notes.includes('Reconciliation: showing the newest 1 of 2 entries; entriesCount and explainedTotal cover all of them.'));
+      assert.ok(limited.notes.includes('Reconciliation: showing the newest 1 of 2 entries (page 1; page 2 has the next); entriesCount and explainedTotal cover all of them.'), limited.notes.join('\n'));
+      // the entries page with the lines: page 2 has the other, page 3 none, entriesCount always both
+      const all = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true });
+      const second = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true, limit: 1, page: 2 });
+      const third = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true, limit: 1, page: 3 });
+      assert.deepEqual([...limited.reconciliation.entries, ...second.reconciliation.entries], all.reconciliation.entries);
+      assert.deepEqual([third.reconciliation.entries, third.reconciliation.entriesCount, third.reconciliation.explainedTotal], [[], 2, all.reconciliation.explainedTotal]);
+      assert.ok(second.notes.includes('Reconciliation: showing entry 2 of 2 (page 2, the last); entriesCount and explainedTotal cover all of them.'), second.notes.join('\n'));
     });
 
     it('never a silent partial answer: movement is the whole account, and notes say what the list leaves out (Sales, Receivable, VAT)', async () => {
@@ -231,6 +332,11 @@ describeEachDialect(
       assert.deepEqual(bad.errors.map((e: any) => e.parameter).sort(), ['colour', 'detailForTop', 'groupBy', 'limit']);
       const tooMany = await rejection(() => ledger({ account: 'Office', limit: 1001 }));
       assert.equal(tooMany.errors[0].message, 'must be a whole number from 1 to 1000');
+      for (const [page, text] of [[0, false], [-1, false], [1.5, false], ['two', true], ['0', true], ['1.5', true], ['', false], [2 ** 53, false]] as const) {
+        const e = await rejection(() => ledger({ account: 'Office', page }, text));
+        assert.equal(e.status, 400, String(page));
+        assert.deepEqual(e.errors, [{ parameter: 'page', message: 'must be a whole number of at least 1' }], String(page));
+      }
       const detail = await rejection(() => ledger({ account: 'Office', detailForTop: 2 }));
       assert.equal(detail.errors[0].parameter, 'detailForTop');
       const both = await rejection(() => ledger({ account: 'Office', supplier: 'Paper Co', reconcile: true }));
@@ -258,6 +364,8 @@ describeEachDialect(
         { account: '6010', ...AUG_NOV },
         { account: 'Office', period: 'last_year', groupBy: 'supplier', detailForTop: 2 },
         { account: 'Office', ...AUG_NOV, supplier: 'Acme Software' },
+        { account: 'Office', ...AUG_NOV, limit: 2, page: 2 },
+        { account: 'Office', ...AUG_NOV, supplier: 'Acme Software', limit: 1, page: 3 },
       ];
       for (const input of shapes) {
         const first = await call(counting, ledgerAccountTransactions, books.org.id, input, { today: TODAY });

@@ -158,6 +158,10 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   assert.equal(ledger.transactions[4].amountInCurrency, 120);
   assert.equal(ledger.transactions[4].document.id, 'doc_acme');
   assert.deepEqual([ledger.groups, ledger.reconciliation, ledger.transactions[0].document], [null, null, null], 'fields that do not apply are null, not left out');
+  // a page of the lines: the unpaged answer's lines 3 and 4, the totals of all five
+  const second = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', limit: 2, page: 2 })).structured;
+  assert.deepEqual(second.transactions, ledger.transactions.slice(2, 4));
+  assert.deepEqual([second.page, second.pageSize, second.hasMore, second.total, second.count], [2, 2, true, 111, 5]);
   const grouped = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', groupBy: 'supplier', detailForTop: 1 })).structured;
   assert.equal(grouped.transactions, null);
   assert.deepEqual(grouped.groups.map((g: any) => [g.name, g.transactions === null ? null : g.transactions.length]), [['Acme Software', 4], ['Paper Co', null]]);
@@ -268,6 +272,10 @@ function assertToolDefinitions(tools: Tool[]) {
     minimum: 1,
     maximum: 500,
   });
+  const ledgerPage = (byName.get('ledger_account_transactions')!.inputSchema.properties as any).page;
+  assert.deepEqual([ledgerPage.type, ledgerPage.minimum], ['integer', 1]);
+  assert.match(ledgerPage.description, /^Page number, from 1/);
+  assert.match(byName.get('ledger_account_transactions')!.description!, /hasMore/);
   assert.deepEqual(byName.get('documents_get')!.inputSchema.required?.filter((r) => r !== 'organisation'), ['ids']);
 }
 

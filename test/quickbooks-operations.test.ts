@@ -127,6 +127,21 @@ describeEachDialect(
       assert.match(viaMcp.transactions[0].link, /^ledgerline:\/\/organisations\/.+\/documents\/quickbooks%3ABill%3A149$/);
     });
 
+    it('ledger.account_transactions pages over REST and MCP (page): the lines of the unpaged answer, the totals of all on every page', async () => {
+      const args = { account: 'Office Supplies', period: 'custom', from: '2026-01-01', to: '2026-06-30' };
+      const [whole] = await both('ledger.account_transactions', args);
+      const key = (t: any) => [t.date, t.type, t.amount, t.accountingSystemId];
+      for (const page of [1, 2, 3, 4]) {
+        for (const answer of await both('ledger.account_transactions', { ...args, limit: 1, page })) {
+          assert.deepEqual([answer.page, answer.pageSize, answer.hasMore, answer.count, answer.total], [page, 1, page < 3, whole.count, whole.total], `page ${page}`);
+          assert.deepEqual(answer.transactions.map(key), whole.transactions.slice(page - 1, page).map(key), `page ${page}`);
+        }
+      }
+      for (const answer of await both('ledger.account_transactions', { ...args, groupBy: 'supplier', limit: 1, page: 2 })) {
+        assert.deepEqual([answer.groups, answer.hasMore, answer.total], [[], false, whole.total], 'one supplier: page 2 of groups is past the end');
+      }
+    });
+
     it("reports.profit_and_loss: QuickBooks' ProfitAndLoss totals, the item lines included", async () => {
       const fake = await qb.get(`/reports/ProfitAndLoss?start_date=2026-01-01&end_date=${TODAY}&accounting_method=Accrual`);
       for (const pl of await both('reports.profit_and_loss', { period: 'custom', from: '2026-01-01', to: TODAY })) {

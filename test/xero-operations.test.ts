@@ -177,6 +177,18 @@ describeEachDialect(
       }
     });
 
+    it('ledger.account_transactions pages over REST and MCP (page): the lines of the unpaged answer, the totals of all on every page', async () => {
+      const args = { account: '461', period: 'custom', from: '2026-06-01', to: '2026-06-30' };
+      const [whole] = await each('ledger.account_transactions', args);
+      const key = (t: any) => [t.date, t.type, t.amount, t.accountingSystemId];
+      for (const page of [1, 2, 3]) {
+        for (const answer of await each('ledger.account_transactions', { ...args, limit: 1, page })) {
+          assert.deepEqual([answer.page, answer.pageSize, answer.hasMore, answer.count, answer.total], [page, 1, page < 2, 2, whole.total], `page ${page}`);
+          assert.deepEqual(answer.transactions.map(key), whole.transactions.slice(page - 1, page).map(key), `page ${page}`);
+        }
+      }
+    });
+
     it("reports.profit_and_loss: Net Profit and Total Cost of Sales equal the fake Xero report's", async () => {
       const x = await xero.get('/Reports/ProfitAndLoss?fromDate=2026-01-01&toDate=2026-06-30');
       for (const answer of await each('reports.profit_and_loss', { period: 'custom', from: '2026-01-01', to: '2026-06-30' })) {

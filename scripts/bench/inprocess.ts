@@ -209,7 +209,7 @@ function recording(inner: AccountingSystem, calls: TotalsCall[]): AccountingSyst
       return inner.accountTotals(ranges, accountIds);
     },
     lineTotals: (q, g) => inner.lineTotals(q, g),
-    lines: (q, l) => inner.lines(q, l),
+    lines: (q, l, o) => inner.lines(q, l, o),
     check: () => inner.check(),
   };
 }

@@ -175,8 +175,11 @@ export interface AccountingSystem {
   accountTotals(ranges: DateRange[], accountIds?: string[]): Promise<Map<string, number[]>>;
   /** Sum and count of the matching lines by domain/ledger-groups.ts groupKey (supplier: the contact); groups without lines are left out. */
   lineTotals(query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]>;
-  /** The matching lines, newest first, at most `limit` of them. */
-  lines(query: LineQuery, limit: number): Promise<LedgerLine[]>;
+  /**
+   * The matching lines, newest first (date, then transaction id descending, then line number), at
+   * most `limit` of them after the first `offset` (default 0) in that order are skipped: a page.
+   */
+  lines(query: LineQuery, limit: number, offset?: number): Promise<LedgerLine[]>;
   /**
    * Bills and expense claims still to pay that the system holds as documents of its own, in no
    * particular order. Systems without such documents (the builtin ledger: the service's own bills

@@ -72,9 +72,9 @@ export interface LedgerGroups {
   /** over every group, shown or not: the lines' amount (as given, not signed) and count */
   total: number;
   count: number;
-  /** at most `limit` of them: supplier largest first (then by name), month in date order */
+  /** a page of them, at most `limit` after `offset`: supplier largest first (then by name), month in date order */
   groups: LedgerGroup[];
-  /** how many groups there are in all; more than `groups.length` when `limit` cut them */
+  /** how many groups there are in all; more than `groups.length` when the page does not hold them all */
   of: number;
 }
 
@@ -85,17 +85,20 @@ export interface GroupOptions {
   names?: ReadonlyMap<string, string>;
   /** most groups shown */
   limit: number;
+  /** groups skipped before the ones shown, in their order (a later page); default 0 */
+  offset?: number;
   /** nest the lines of this many of the largest groups shown (ties keep the shown order) */
   detailForTop?: number;
 }
 
-/** The sums by key, named, ordered, cut to `limit`, with shares and the groups to detail. */
+/** The sums by key, named, ordered, cut to a page (`offset`, `limit`), with shares and the groups of the page to detail. */
 export function ledgerGroups(grouping: Exclude<LedgerGrouping, 'none'>, sums: readonly LineGroup[], options: GroupOptions): LedgerGroups {
   const { amount: total, count } = sumGroups(sums);
   const all = sums.map((g) => ({ key: g.key, name: groupName(grouping, g.key, options.names), amount: options.sign * g.amount, count: g.count }));
   if (grouping === 'supplier') all.sort((a, b) => b.amount - a.amount || a.name.localeCompare(b.name));
   else all.sort((a, b) => a.key.localeCompare(b.key));
-  const shown = all.slice(0, Math.max(0, options.limit));
+  const offset = Math.max(0, options.offset ?? 0);
+  const shown = all.slice(offset, offset + Math.max(0, options.limit));
   const top = new Set(
     [...shown]
       .sort((a, b) => b.amount - a.amount)

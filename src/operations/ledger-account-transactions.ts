@@ -9,7 +9,7 @@ import { resolveSuppliers } from './ledger/suppliers.js';
 import { systemDocumentsOfLines } from './documents-system.js';
 import { publishedDocuments, type PublishedDocument } from './ledger/published-documents.js';
 import { defineOperation } from './operation.js';
-import { booleanParam, dateParam, intParam, periodParam, textParam } from './params.js';
+import { booleanParam, dateParam, intParam, pageParam, periodParam, textParam } from './params.js';
 import { resolvePeriodInput } from './period-input.js';
 
 export const LEDGER_LIMIT_DEFAULT = 100;
@@ -69,7 +69,10 @@ export const ledgerAccountTransactions = defineOperation({
   title: 'Ledger account transactions',
   summary: 'Everything coded to one account in a period, in home currency, one row per line.',
   description:
-    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. `total` and `count` always cover every matching line, even when `limit` cuts the list (then `truncated` is true). groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null); detailForTop nests the lines of the largest N groups (the other groups\' `transactions` are null). reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise). `movement` is always the account\'s whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement (or reports), not from total. A line\'s `document` is the service document it was published from, else the accounting system\'s own document behind it (a GnuCash bill, id gnucash:<guid>; a Xero bill or supplier credit note, id xero:<id>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, reconcile false.',
+    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. ' +
+    'Paged: `limit` lines a page (1 to 1000, default 100), `page` from 1 (default); `hasMore` is true when a later page holds more, so ask for page 2, 3, … until it is false. `total` and `count` always cover every matching line, on every page; `truncated` is true whenever the answer does not list them all (on page 1 it equals hasMore). A page past the end answers no lines, hasMore false, and the same totals. ' +
+    'groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null), and the pages are pages of groups (`limit` groups a page, in that order). detailForTop nests the lines of the largest N groups of the page, up to `limit` of each group\'s newest lines (the other groups\' `transactions` are null); to page through all of one group\'s lines, ask for that supplier (supplier) or that month (period custom, from and to) with groupBy none. ' +
+    'reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise), a page of them with the same limit and page (entriesCount counts them all). `movement` is always the account\'s whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement (or reports), not from total. A line\'s `document` is the service document it was published from, else the accounting system\'s own document behind it (a GnuCash bill, id gnucash:<guid>; a Xero bill or supplier credit note, id xero:<id>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, page 1, reconcile false.',
   input: z
     .object({
       account: textParam().min(1, { message: 'must not be empty' }).describe('The account: its name, full name (Parent:Child), number or id (see accounts_list). Sub-accounts are included.'),
@@ -87,7 +90,10 @@ export const ledgerAccountTransactions = defineOperation({
         .describe('With groupBy supplier or month: nest the lines of the N groups with the largest totals under them.')
         .optional(),
       limit: intParam(1, LEDGER_LIMIT_MAX)
-        .describe(`Most lines (or groups) returned, 1 to ${LEDGER_LIMIT_MAX}, default ${LEDGER_LIMIT_DEFAULT}. Totals always cover everything.`)
+        .describe(`Lines (or groups, with groupBy) a page, 1 to ${LEDGER_LIMIT_MAX}, default ${LEDGER_LIMIT_DEFAULT}. Totals always cover everything.`)
+        .optional(),
+      page: pageParam
+        .describe('Page number, from 1 (default): the lines (or groups) after the first limit × (page − 1) in the order listed. hasMore says whether a later page exists; a page past the end answers none, with the totals.')
         .optional(),
       reconcile: booleanParam
         .describe('When true, also reads the accounting system\'s own total for the account and period (slower) and reports the difference and the journal entries that explain it.')
@@ -117,8 +123,13 @@ export const ledgerAccountTransactions = defineOperation({
       )
       .nullable()
       .describe('the groups with groupBy supplier or month; null with groupBy none'),
-    transactions: z.array(transactionSchema).nullable().describe('the lines with groupBy none; null when grouped (see groups)'),
-    truncated: z.boolean(),
+    transactions: z.array(transactionSchema).nullable().describe("the page's lines with groupBy none; null when grouped (see groups)"),
+    truncated: z
+      .boolean()
+      .describe('true when this answer does not list every matching line (or group): limit cut the list, or this is a later page; total and count still cover them all'),
+    page: z.number().int().describe('the page answered, from 1'),
+    pageSize: z.number().int().describe('lines (or groups) a page: the limit'),
+    hasMore: z.boolean().describe('true when a later page holds more lines (or groups); false on the last page and past it'),
     movement: z
       .number()
       .describe(
@@ -132,7 +143,7 @@ export const ledgerAccountTransactions = defineOperation({
         explainedTotal: z.number(),
         unexplained: z.number(),
         entries: z.array(entrySchema),
-        entriesCount: z.number().int().describe('every entry that explains the difference; entries lists the newest of them, up to limit'),
+        entriesCount: z.number().int().describe('every entry that explains the difference; entries lists a page of them, newest first, paged as the lines are (limit, page)'),
       })
       .nullable()
       .describe('with reconcile true; null otherwise'),
@@ -151,6 +162,10 @@ export const ledgerAccountTransactions = defineOperation({
     if (errors.length) throw invalidRequest(errors);
     const period = resolvePeriodInput(input, ctx, 'last_three_months');
     const limit = input.limit ?? LEDGER_LIMIT_DEFAULT;
+    const page = input.page ?? 1;
+    const offset = (page - 1) * limit;
+    // no line can sit past the exact integer range, and the databases would not take such an offset
+    const reachable = Number.isSafeInteger(offset);
 
     // the contact list is read only when names are needed beyond those the lines carry
     let contactList: Promise<Contact[]> | undefined;
@@ -184,19 +199,28 @@ export const ledgerAccountTransactions = defineOperation({
     let groups = null;
     let transactions = null;
     let truncated: boolean;
+    let hasMore: boolean;
     if (groupBy === 'none') {
-      const [totals, lines] = await Promise.all([ctx.accounting.lineTotals(query, 'none'), ctx.accounting.lines(query, limit)]);
+      // the totals come from the stored totals whatever the page; the page is read in the index's
+      // order, one line more than it shows to know whether another page follows
+      const [totals, read] = await Promise.all([ctx.accounting.lineTotals(query, 'none'), reachable ? ctx.accounting.lines(query, limit + 1, offset) : []]);
       ({ amount: total, count } = sumGroups(totals));
+      const lines = read.slice(0, limit);
+      hasMore = read.length > limit;
       transactions = await present(lines);
       truncated = count > lines.length;
-      if (truncated) notes.push(`Showing the newest ${lines.length} of ${count} lines; total and count cover all of them.`);
+      const note = pageNote({ one: 'line', many: 'lines', shown: lines.length, of: count, page, offset, limit, hasMore });
+      if (note) notes.push(`${note}; total and count cover all of them.`);
     } else {
-      // the groups together cover every line: their sum is the total, no separate query for it
+      // the groups together cover every line: their sum is the total, no separate query for it;
+      // a page of groups is a slice of them all, in their order
       const names = groupBy === 'supplier' ? await contactNames() : undefined;
-      const arranged = ledgerGroups(groupBy, await ctx.accounting.lineTotals(query, groupBy), { sign, names, limit, detailForTop: input.detailForTop });
+      const arranged = ledgerGroups(groupBy, await ctx.accounting.lineTotals(query, groupBy), { sign, names, limit, offset, detailForTop: input.detailForTop });
       ({ total, count } = arranged);
       truncated = arranged.of > arranged.groups.length;
-      if (truncated) notes.push(`Showing ${arranged.groups.length} of ${arranged.of} groups; total and count cover all of them.`);
+      hasMore = offset + arranged.groups.length < arranged.of;
+      const note = pageNote({ one: 'group', many: 'groups', shown: arranged.groups.length, of: arranged.of, page, offset, limit, hasMore });
+      if (note) notes.push(`${note}; total and count cover all of them.`);
       const detailedLines = await Promise.all(arranged.groups.map((g) => (g.detailed ? ctx.accounting.lines(narrowToGroup(groupBy, g.key, query), limit) : null)));
       // the detailed groups' lines presented together: their documents in one read, not one per group
       const presented = await present(detailedLines.flatMap((lines) => lines ?? []));
@@ -205,7 +229,10 @@ export const ledgerAccountTransactions = defineOperation({
         const group = { key: g.key, name: g.name, total: toMajor(g.amount, currency), count: g.count, share: g.share, transactions: null };
         const lines = detailedLines[i];
         if (!lines) return group;
-        if (lines.length < g.count) notes.push(`Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines.`);
+        if (lines.length < g.count)
+          notes.push(
+            `Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines; ask for ${groupBy === 'supplier' ? 'that supplier' : 'that month (period custom, from and to)'} with groupBy none to page through them.`,
+          );
         return { ...group, transactions: presented.slice(next, (next += lines.length)) };
       });
     }
@@ -231,9 +258,10 @@ export const ledgerAccountTransactions = defineOperation({
     let reconciliation = null;
     if (input.reconcile) {
       const other = await otherTotals();
-      // the entries obey limit as the lines do; entriesCount always counts them all
-      const entries = await ctx.accounting.lines(otherQuery, limit);
-      if (entries.length < other.count) notes.push(`Reconciliation: showing the newest ${entries.length} of ${other.count} entries; entriesCount and explainedTotal cover all of them.`);
+      // the entries are paged as the lines are (limit, page); entriesCount always counts them all
+      const entries = reachable ? await ctx.accounting.lines(otherQuery, limit, offset) : [];
+      const entriesNote = pageNote({ one: 'entry', many: 'entries', shown: entries.length, of: other.count, page, offset, limit, hasMore: offset + entries.length < other.count });
+      if (entriesNote) notes.push(`Reconciliation: ${entriesNote[0]!.toLowerCase()}${entriesNote.slice(1)}; entriesCount and explainedTotal cover all of them.`);
       const explained = other.amount;
       const difference = accountingTotal - total;
       const byId = new Map(chart.map((a) => [a.id, a]));
@@ -271,12 +299,34 @@ export const ledgerAccountTransactions = defineOperation({
       groups,
       transactions,
       truncated,
+      page,
+      pageSize: limit,
+      hasMore,
       movement: money(accountingTotal),
       reconciliation,
       notes,
     };
   },
 });
+
+/**
+ * What a note says of a page that does not hold the whole list (null when it does): which part of
+ * it the page shows, or that the page is past the end, and where the next part is.
+ */
+function pageNote(p: { one: string; many: string; shown: number; of: number; page: number; offset: number; limit: number; hasMore: boolean }): string | null {
+  if (p.shown === p.of) return null;
+  if (p.shown === 0) {
+    const pages = Math.ceil(p.of / p.limit);
+    return `Page ${p.page} is past the last ${p.one}: the ${p.of} ${p.of === 1 ? p.one : p.many} ${p.of === 1 ? 'makes' : 'make'} ${pages} page${pages === 1 ? '' : 's'} of ${p.limit}`;
+  }
+  const part =
+    p.page === 1
+      ? `the ${p.one === 'group' ? 'first' : 'newest'} ${p.shown} of ${p.of} ${p.many}`
+      : p.shown === 1
+        ? `${p.one} ${p.offset + 1} of ${p.of}`
+        : `${p.many} ${p.offset + 1}–${p.offset + p.shown} of ${p.of}`;
+  return `Showing ${part} (page ${p.page}${p.hasMore ? `; page ${p.page + 1} has the next` : ', the last'})`;
+}
 
 /** Turns connector lines into output rows, with the service's published documents attached. */
 function presenter(ctx: OperationContext, chart: ChartAccount[], contactNames: () => Promise<Map<string, string>>, sign: 1 | -1) {

@@ -41,6 +41,15 @@ export const intParam = (min: number, max: number) =>
     .min(min, { message: `must be a whole number from ${min} to ${max}` })
     .max(max, { message: `must be a whole number from ${min} to ${max}` });
 
+/**
+ * A page of a paged list (banking.transactions, ledger.account_transactions): from 1, no upper
+ * bound; a page past the end answers an empty page, never an error.
+ */
+export const pageParam = z
+  .number({ message: 'must be a whole number of at least 1' })
+  .int({ message: 'must be a whole number of at least 1' })
+  .min(1, { message: 'must be a whole number of at least 1' });
+
 export const booleanParam = z.boolean({ message: 'must be true or false' });
 
 export const textParam = (max = 200) =>

@@ -56,6 +56,9 @@ function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilte
   });
 }
 
+/** The shape of a later page's statement: the contact filter's, with the offset. */
+const LATER_PAGE = '@offset';
+
 /**
  * The newest matching lines with their transaction's number and link and the contact's name;
  * compiled once per contact filter. Named on PostgreSQL for every line of the accounts (`all`),
@@ -63,33 +66,44 @@ function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilte
  * 234,749, over 3 weeks to 7 years, and for one contact's lines, read in order from their own
  * index (migration 017; without it the generic plan sorted all the contact's lines: 80 ms against
  * 0.2). Not for several contacts or lines without one, whose order no index gives.
+ *
+ * A later page (offset > 0) is its own shape (LATER_PAGE): the same statement in the same
+ * order with `offset` rows skipped, so the first page's statement is exactly what it was. The read
+ * walks the index in the page's order and steps over the rows before the page (a page n costs about
+ * what a first page of n times the limit costs in the database, without building or presenting the
+ * lines skipped). Later pages are never named on PostgreSQL: each call is planned for its own offset.
  */
-const linesStatement = preparedShapes((db, v: LineValues & { limit: number }, filter) =>
-  matchingLines(db, v, filter as ContactFilter)
-    .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
-    .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
-    .select([
-      'l.transaction_id',
-      'l.line_no',
-      'l.date',
-      'l.type',
-      't.number',
-      'l.contact_id',
-      'c.name as contact_name',
-      'l.description',
-      'l.account_id',
-      'l.amount',
-      'l.currency',
-      'l.amount_in_currency',
-      't.link',
-      't.document_id',
-    ])
-    .orderBy('l.date', 'desc')
-    .orderBy('l.transaction_id', 'desc')
-    .orderBy('l.line_no')
-    .limit(v.limit)
-    .compile(),
-  { genericPlan: (filter, v) => filter === 'all' || (filter === 'ids' && v.contactIds.length === 1) },
+const linesStatement = preparedShapes(
+  (db, v: LineValues & { limit: number; offset: number }, shape) => {
+    const later = shape.endsWith(LATER_PAGE);
+    const filter = (later ? shape.slice(0, -LATER_PAGE.length) : shape) as ContactFilter;
+    const page = matchingLines(db, v, filter)
+      .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
+      .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
+      .select([
+        'l.transaction_id',
+        'l.line_no',
+        'l.date',
+        'l.type',
+        't.number',
+        'l.contact_id',
+        'c.name as contact_name',
+        'l.description',
+        'l.account_id',
+        'l.amount',
+        'l.currency',
+        'l.amount_in_currency',
+        't.link',
+        't.document_id',
+      ])
+      .orderBy('l.date', 'desc')
+      .orderBy('l.transaction_id', 'desc')
+      .orderBy('l.line_no')
+      .limit(v.limit);
+    return (later ? page.offset(v.offset) : page).compile();
+  },
+  // a later page's shape is never one of these: it is planned for its own offset
+  { genericPlan: (shape, v) => shape === 'all' || (shape === 'ids' && v.contactIds.length === 1) },
 );
 
 export class BuiltinAccounting implements AccountingSystem {
@@ -170,11 +184,13 @@ export class BuiltinAccounting implements AccountingSystem {
     return readLineTotals(this.db, this.organisationId, query, groupBy);
   }
 
-  async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
+  async lines(query: LineQuery, limit: number, offset = 0): Promise<LedgerLine[]> {
     if (query.accountIds.length === 0 || query.types.length === 0 || limit <= 0) return [];
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number of at least 0, not ${offset}`);
     const { filter, ids } = contactFilter(query);
     if (filter === 'nothing') return [];
-    const rows = await linesStatement(this.db, filter, { ...lineValues(this.organisationId, query, ids), limit });
+    const shape = offset > 0 ? `${filter}${LATER_PAGE}` : filter;
+    const rows = await linesStatement(this.db, shape, { ...lineValues(this.organisationId, query, ids), limit, offset });
     return rows.map((r) => ({
       transactionId: r.transaction_id,
       lineNo: r.line_no,

@@ -103,9 +103,10 @@ export class GnuCashAccounting implements AccountingSystem {
     return this.read((db, ctx) => sumByKey(groupBy, readLines(db, ctx, readChart(db, ctx), readContacts(db), query)));
   }
 
-  lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
+  /** The book is read whole on every call (lines.ts), so a page is a slice of its ordered lines. */
+  lines(query: LineQuery, limit: number, offset = 0): Promise<LedgerLine[]> {
     if (limit <= 0) return Promise.resolve([]);
-    return this.read((db, ctx) => readLines(db, ctx, readChart(db, ctx), readContacts(db), query).slice(0, limit));
+    return this.read((db, ctx) => readLines(db, ctx, readChart(db, ctx), readContacts(db), query).slice(offset, offset + limit));
   }
 
   /** Posted vendor bills and employee expense vouchers with a balance left on their lot (payables.ts). */

@@ -47,9 +47,9 @@ export abstract class MirroredAccounting<S> {
     return this.ledger.lineTotals(query, groupBy);
   }
 
-  async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
+  async lines(query: LineQuery, limit: number, offset = 0): Promise<LedgerLine[]> {
     if (limit <= 0) return [];
     await this.mirror.ready();
-    return this.ledger.lines(query, limit);
+    return this.ledger.lines(query, limit, offset);
   }
 }

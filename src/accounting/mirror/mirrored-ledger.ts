@@ -46,8 +46,8 @@ export class MirroredLedger {
     return groupBy === 'supplier' ? groups.map((g) => ({ ...g, key: g.key === '' ? '' : this.out(g.key) })) : groups;
   }
 
-  async lines(query: LineQuery, limit: number): Promise<LedgerLine[]> {
-    return (await this.books.lines(this.query(query), limit)).map((l) => ({
+  async lines(query: LineQuery, limit: number, offset = 0): Promise<LedgerLine[]> {
+    return (await this.books.lines(this.query(query), limit, offset)).map((l) => ({
       ...l,
       transactionId: this.out(l.transactionId),
       accountId: this.out(l.accountId),
