@@ -117,14 +117,23 @@ function assertCompactText(name: string, text: string, structured: Record<string
   const json = JSON.stringify(structured);
   assert.notEqual(text.trim().startsWith('{') && text.trim().endsWith('}') ? JSON.stringify(JSON.parse(text)) : '', json, `${name}: the JSON again`);
   for (const leaf of leaves(structured)) assert.ok(text.includes(leaf.replace(/\|/g, '\\|').replace(/\r?\n/g, '\\n')), `${name}: ${JSON.stringify(leaf)} is missing from the text`);
+  // a report (periods, sections of groups of accounts, summary) is one statement: a line per account and per summary line
+  if (Array.isArray(structured.sections) && Array.isArray(structured.periods)) {
+    const rows = text.split('\n').filter((line) => line.startsWith('| '));
+    const accounts = (structured.sections as { groups: { accounts: { name: string }[] }[] }[]).flatMap((s) => s.groups.flatMap((g) => g.accounts));
+    for (const a of accounts) assert.ok(rows.some((r) => r.includes(`| ${a.name.replace(/\|/g, '\\|')} |`)), `${name}: a line for ${a.name}`);
+    for (const line of structured.summary as { label: string }[]) assert.ok(rows.some((r) => r.includes(`| ${line.label} |`)), `${name}: a line for ${line.label}`);
+    assert.match(text, new RegExp(`Every amount is in ${String(structured.currency)}`), `${name}: the currency said once`);
+  }
   for (const [key, value] of Object.entries(structured)) {
+    if (['periods', 'sections', 'summary'].includes(key) && Array.isArray(structured.sections)) continue;
     if (Array.isArray(value) && value.length > 0 && typeof value[0] === 'object') {
       const block = text.split(`${key} (${value.length}):\n`)[1];
       assert.ok(block, `${name}: no table of ${key}`);
       assert.ok(block.split('\n').filter((line) => line.startsWith('| ')).length >= value.length + 1, `${name}: ${key} has a line per record`);
     }
   }
-  // records with nested lists (documents_get's lines) render their lists as JSON cells, so a little longer
+  // records with nested lists (documents_get's lines) render them as tables of their own, naming their record
   assert.ok(Buffer.byteLength(text) <= Buffer.byteLength(json) * 1.2 + 64, `${name}: text ${Buffer.byteLength(text)} bytes, JSON ${Buffer.byteLength(json)}`);
   console.log(`# bytes ${name}: structuredContent ${Buffer.byteLength(json)}, text ${Buffer.byteLength(text)}`);
 }
@@ -267,10 +276,10 @@ function assertToolDefinitions(tools: Tool[]) {
   assert.match(byName.get('accounts_list')!.description!, /ledger_account_transactions/);
   assert.deepEqual((byName.get('banking_transactions')!.inputSchema.properties as any).limit, {
     default: 25,
-    description: 'Transactions per page, 1 to 500; default 100 (25 for the MCP tool, a page a model reads well).',
+    description: 'Transactions per page, 1 to 500; default 100 (the MCP tool: 1 to 100, default 25, pages a model reads well).',
     type: 'integer',
     minimum: 1,
-    maximum: 500,
+    maximum: 100,
   });
   const ledgerPage = (byName.get('ledger_account_transactions')!.inputSchema.properties as any).page;
   assert.deepEqual([ledgerPage.type, ledgerPage.minimum], ['integer', 1]);
@@ -409,7 +418,7 @@ for (const dialect of DIALECTS) {
       const stranger = problemOf((await client.callTool({ name: 'accounts_list', arguments: { organisation: 'org_nobody' } })) as CallToolResult);
       assert.equal(stranger.code, 'organisation_not_approved');
       const notText = problemOf((await client.callTool({ name: 'accounts_list', arguments: { organisation: 7 } })) as CallToolResult);
-      assert.deepEqual(notText.errors, [{ parameter: 'organisation', message: 'must be an organisation id (text)' }]);
+      assert.deepEqual(notText.errors, [{ parameter: 'organisation', message: 'must be an organisation id or exact name (text)' }]);
 
       // the REST transport answers the same situations with the same problems
       const app = await registerApp(store.db, { name: 'REST twin', redirectUris: [REDIRECT] });

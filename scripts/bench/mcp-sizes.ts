@@ -43,10 +43,15 @@ try {
     documents_get: { ids: someDocument ?? 'doc_none' },
     documents_file: { id: someDocument ?? 'doc_none' },
   };
-  const tools = (await rpc('tools/list', {})).result.tools as { name: string }[];
+  const listed = (await rpc('tools/list', {})).result;
+  const tools = listed.tools as { name: string }[];
+  console.log(`tools/list: ${tools.length} tools, ${Buffer.byteLength(JSON.stringify(listed)).toLocaleString('en-US')} bytes`);
   const rows = [['tool', 'arguments', 'structured JSON', 'text', 'whole result']];
-  for (const tool of tools) {
-    const args = required[tool.name] ?? {};
+  // each tool at its defaults, and the largest lists at their largest page
+  const calls: [string, Record<string, unknown>][] = tools.map((t) => [t.name, required[t.name] ?? {}]);
+  calls.push(['banking_transactions', { limit: 100 }], ['banking_transactions', { limit: 500 }], ['ledger_account_transactions', { account: 'Rent', limit: 1000 }], ['bills_list_to_pay', { limit: 100 }]);
+  for (const [name, args] of calls) {
+    const tool = { name };
     const answer = await rpc('tools/call', { name: tool.name, arguments: args });
     const result = answer.result ?? answer.error;
     const structured = result?.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0;

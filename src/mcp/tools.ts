@@ -4,6 +4,7 @@
  * that has never seen the API. The organisation part depends on the token, so the list is built
  * per request from the caller's coverage; everything else is built once.
  */
+import { invalidParameter } from '../operations/errors.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Caller } from '../auth/verify.js';
@@ -97,20 +98,32 @@ const TOOLS: ReadonlyMap<string, ToolBase> = new Map(
   }),
 );
 
-/** The operation's tool defaults, shown in the tool's schema where the REST default would be. */
+/** The operation's tool defaults and maximums, shown in the tool's schema where the REST ones would be. */
 function withToolDefaults(schema: ToolBase['inputSchema'], op: OrganisationOperation<any, any>): ToolBase['inputSchema'] {
   const defaults = Object.entries(op.toolDefaults ?? {});
-  if (!defaults.length) return schema;
+  const maximums = Object.entries(op.toolMaximums ?? {});
+  if (!defaults.length && !maximums.length) return schema;
   const properties = { ...schema.properties };
-  for (const [name, value] of defaults) {
-    if (!properties[name]) throw new Error(`${op.name}: tool default for unknown parameter ${name}`);
-    properties[name] = { ...properties[name], default: value };
-  }
+  const known = (name: string) => {
+    if (!properties[name]) throw new Error(`${op.name}: tool default or maximum for unknown parameter ${name}`);
+    return properties[name] as Record<string, unknown>;
+  };
+  for (const [name, value] of defaults) properties[name] = { ...known(name), default: value };
+  // the operation's own description says both ranges, so one text reads right on REST and here
+  for (const [name, value] of maximums) properties[name] = { ...known(name), maximum: value };
   return { ...schema, properties };
 }
 
-/** The arguments a tool call runs with: the operation's tool defaults where the caller gave none. */
+/**
+ * The arguments a tool call runs with: the operation's tool defaults where the caller gave none;
+ * a value past the tool's maximum is refused (invalid_request naming it), never quietly cut.
+ */
 export function withToolArguments(op: OrganisationOperation<any, any>, input: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, most] of Object.entries(op.toolMaximums ?? {})) {
+    const value = Number(input[name]);
+    if (input[name] !== undefined && Number.isFinite(value) && value > (most as number))
+      throw invalidParameter(name, `at most ${most} through this tool (answers sized for a model's context); ask for the next page`);
+  }
   return { ...op.toolDefaults, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
 }
 

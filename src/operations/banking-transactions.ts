@@ -41,7 +41,7 @@ const input = z
     amountMin: amountBound('Lower bound'),
     amountMax: amountBound('Upper bound'),
     order: z.enum(['newest', 'oldest'], { message: 'must be newest or oldest' }).default('newest').describe('newest (default) or oldest first.'),
-    limit: intParam(1, 500).default(100).describe('Transactions per page, 1 to 500; default 100 (25 for the MCP tool, a page a model reads well).'),
+    limit: intParam(1, 500).default(100).describe('Transactions per page, 1 to 500; default 100 (the MCP tool: 1 to 100, default 25, pages a model reads well).'),
     page: z
       .number({ message: 'must be a whole number of at least 1' })
       .int({ message: 'must be a whole number of at least 1' })
@@ -262,6 +262,8 @@ export const bankingTransactions = defineOperation({
   output,
   // a model reads the totals and about 25 lines well; it can ask for more with limit or page
   toolDefaults: { limit: 25 },
+  // about 77 KB of answer (structured JSON and its text) at 100 lines, where 500 could pass 280 KB: npm run bench:mcp-sizes
+  toolMaximums: { limit: 100 },
   scope: 'service.read',
   defaultRoles: ['super_admin', 'admin'],
   // the accounts a caller sees depend on who they are (visible-accounts.ts)

@@ -101,7 +101,7 @@ export const billsListToPay = defineOperation({
       filter: textParam(200)
         .optional()
         .describe('saved filter name or id, or words from its name or description; empty means every outstanding bill'),
-      limit: intParam(1, 500).default(100).describe('Bills per page, 1 to 500; default 100. count and total always cover every matching bill.'),
+      limit: intParam(1, 500).default(100).describe('Bills per page, 1 to 500 (the MCP tool: 1 to 100); default 100. count and total always cover every matching bill.'),
       page: intParam(1, 1_000_000).default(1).describe('Page number, from 1 (default).'),
     })
     .strict(),
@@ -125,6 +125,7 @@ export const billsListToPay = defineOperation({
   }),
   scope: 'service.read',
   defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
+  toolMaximums: { limit: 100 },
   reuse: 'organisation',
   async run(ctx, input) {
     const baseCurrency = ctx.organisation.homeCurrency;

@@ -52,6 +52,12 @@ export interface OrganisationOperation<I extends z.ZodObject = z.ZodObject, O ex
    */
   toolDefaults?: Partial<Record<keyof z.infer<I> & string, string | number | boolean>>;
   /**
+   * Largest values the MCP tool takes (a page of at most 100 bank lines, about 20 KB of answer,
+   * where REST takes 500): a model's context is not a script's buffer. Shown in the tool's schema;
+   * a call past them is refused naming the parameter and the largest value.
+   */
+  toolMaximums?: Partial<Record<keyof z.infer<I> & string, number>>;
+  /**
    * Whether an answer may be served again while the organisation's data stands still
    * (result-cache.ts): 'organisation' when it depends only on the organisation's data, its
    * settings, today and the input; a function naming the part of the caller it also depends on

@@ -48,7 +48,7 @@ export const salesListInvoices = defineOperation({
       to: dateParam('Last day, yyyy-MM-dd (with from).').optional(),
       customer: textParam(200).describe("Words of the customer's name; every word must appear (case-insensitive).").optional(),
       status: z.enum(STATUSES).default('all').describe('all (default), open (something still owed) or paid'),
-      limit: intParam(1, 500).default(100).describe('Invoices per page, 1 to 500 (default 100).'),
+      limit: intParam(1, 500).default(100).describe('Invoices per page, 1 to 500 (default 100; the MCP tool: 1 to 100, default 25).'),
       page: intParam(1, 100_000).default(1).describe('Page number, from 1.'),
     })
     .strict(),
@@ -65,6 +65,7 @@ export const salesListInvoices = defineOperation({
   scope: 'service.read',
   defaultRoles: ['super_admin', 'admin'],
   toolDefaults: { limit: 25 },
+  toolMaximums: { limit: 100 },
   reuse: 'organisation',
   async run(ctx, input) {
     const period = resolvePeriodInput(input, ctx, 'last_three_months');
