@@ -18,7 +18,7 @@ import { DIALECTS, openTestStore } from './helpers/store.js';
 const PASSWORD = 'correct horse battery';
 const fieldError = (body: string, id: string) => new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(body)?.[1];
 /** The list's row of a filter: its name, count and amount due. */
-const row = (body: string, name: string) => new RegExp(`<td><strong>${name}</strong>[\\s\\S]*?<td class="end">([^<]*)</td>\\s*<td class="end">([^<]*)</td>`).exec(body)?.slice(1, 3);
+const row = (body: string, name: string) => new RegExp(`<td data-label="Name"><strong>${name}</strong>[\\s\\S]*?<td class="end" data-label="Bills">([^<]*)</td>\\s*<td class="end" data-label="Due">([^<]*)</td>`).exec(body)?.slice(1, 3);
 
 function fields(overrides: Record<string, string | string[]> = {}): Record<string, string | string[]> {
   return { name: 'Office', description: 'Stationery and the like', tagsAny: 'office', suppliers: '', dueWithinDays: '', overdue: 'any', scheduled: 'any', foreignCurrency: 'any', minAmountDue: '', ...overrides };

@@ -109,7 +109,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([line.account_id, line.description, Number(line.total)], [books.ids.stationery, 'Copier paper', 14460]);
 
       const list = await browser.follow(path);
-      assert.match(list.body, /<td>PC-114<\/td>\s*<td>Bill<\/td>\s*<td>Paper Co<\/td>\s*<td>2 Nov 2026<\/td>\s*<td class="end">144.60<\/td>\s*<td>GBP<\/td>\s*<td>invoice.pdf<\/td>/);
+      assert.match(list.body, /<td data-label="Number">PC-114<\/td>\s*<td data-label="Type">Bill<\/td>\s*<td data-label="Supplier">Paper Co<\/td>\s*<td data-label="Date">2 Nov 2026<\/td>\s*<td class="end" data-label="Total">144.60<\/td>\s*<td data-label="Currency">GBP<\/td>\s*<td data-label="File">invoice.pdf<\/td>/);
       const audit = await browser.follow(`/orgs/${books.org.id}/audit`);
       assert.match(audit.body, /Uploaded bill PC-114 from Paper Co \(144.60 GBP, file invoice.pdf\)/);
     });

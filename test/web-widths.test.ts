@@ -1,18 +1,26 @@
 /**
- * Every page fits a phone (issue 18 item 2): each page, signed out, signed in and as an organisation
- * admin, at 390 px and at 1280 px in Debian's Chromium, has no horizontal overflow (tables scroll
- * inside their own box), and is saved as test-output/screenshots/width-<page>-<width>.png to look at.
+ * Every page fits a phone (issue 18 item 2, issue 37 item 10): each page, signed out, signed in and
+ * as an organisation admin, at 390 px and at 1280 px in Debian's Chromium, has no horizontal
+ * overflow; no table is cut off: a list table's rows stack as cards on a phone with every button in
+ * the window, and a table that still scrolls sideways does so in its own box with a shadow at the
+ * edge as the cue, as does the strip of settings tabs; every field is styled by the stylesheet.
+ * Each is saved as test-output/screenshots/width-<page>-<width>.png to look at.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
 import { billsCreateSavedFilter } from '../src/operations/bills-saved-filter-changes.js';
 import { documentsCreate } from '../src/operations/documents-create.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { effectOf } from '../src/operations/operation.js';
 import type { Store } from '../src/store/db.js';
+import { nowIso } from '../src/store/ids.js';
+import { createInvitation } from '../src/store/invitations.js';
+import { FIXTURES } from './helpers/bank-statements.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { call } from './helpers/call.js';
 import { launchBrowser, screenshot, type PersonBrowser } from './helpers/chromium.js';
@@ -41,12 +49,71 @@ async function overflow(page: Page): Promise<{ by: number; culprits: string[] }>
   });
 }
 
+/**
+ * What a person could not see or reach, and fields the stylesheet did not style:
+ * - a table wider than its place must be in a box that scrolls sideways with the shadow cue
+ *   (site.css: .scroll), and a list table (table.stack) on a phone must not scroll at all: its
+ *   buttons, links and fields all inside the window;
+ * - the settings tabs, when they scroll, have the same cue, and the current tab is in view;
+ * - every field one types into or picks from has the stylesheet's border, padding and corners
+ *   (a browser's default has a 2 px inset border and 1 px padding).
+ */
+// Sent to the page as text: tsx would wrap the helpers' names in a __name() the page does not have.
+const LAYOUT_PROBLEMS = `(() => {
+  const width = document.documentElement.clientWidth;
+  const phone = width <= 640;
+  const problems = [];
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const describe = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ').join('.') : '');
+  const hasCue = (box) => /gradient/.test(getComputedStyle(box).backgroundImage) && /local/.test(getComputedStyle(box).backgroundAttachment);
+  const title = (t) => '"' + (t.caption?.textContent ?? t.querySelector('th')?.textContent ?? '').trim().slice(0, 50) + '"';
+  for (const table of document.querySelectorAll('main table')) {
+    if (!shown(table)) continue;
+    const box = table.closest('.scroll');
+    const scrolls = !!box && box.scrollWidth > box.clientWidth + 1;
+    const stack = table.classList.contains('stack');
+    if (scrolls && !hasCue(box)) problems.push('table ' + title(table) + ' scrolls sideways with no cue');
+    if (scrolls && stack && phone) problems.push('list table ' + title(table) + ' scrolls sideways instead of stacking its rows');
+    for (const c of [...table.querySelectorAll('a, button, select, input:not([type=hidden])')].filter(shown)) {
+      const r = c.getBoundingClientRect();
+      // past the window only inside a box that scrolls with the cue, and never in a list table on a phone
+      if ((r.right > width + 1 || r.left < -1) && (!scrolls || (stack && phone))) {
+        problems.push((c.textContent.trim() || describe(c)).slice(0, 40) + ' in table ' + title(table) + ' is out of the window (' + Math.round(r.left) + ' to ' + Math.round(r.right) + ' px)');
+      }
+    }
+  }
+  const strip = document.querySelector('.tabs ul');
+  if (strip && strip.scrollWidth > strip.clientWidth + 1) {
+    if (!hasCue(strip)) problems.push('the settings tabs scroll sideways with no cue');
+    const current = strip.querySelector('a[aria-current="page"]');
+    const r = current?.getBoundingClientRect();
+    const s = strip.getBoundingClientRect();
+    if (r && (r.left < s.left - 1 || r.right > s.right + 1)) problems.push('the current tab ' + current.textContent + ' is scrolled out of view');
+  }
+  const fieldTypes = new Set();
+  for (const f of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), select, textarea')) {
+    if (!shown(f)) continue;
+    const style = getComputedStyle(f);
+    const type = f.tagName === 'INPUT' ? (f.getAttribute('type') ?? '(none)') : f.tagName.toLowerCase();
+    fieldTypes.add(type);
+    const styled = style.borderTopStyle === 'solid' && parseFloat(style.borderTopWidth) >= 1 && parseFloat(style.paddingLeft) >= 6 && parseFloat(style.borderTopLeftRadius) >= 4;
+    if (!styled) problems.push('field ' + describe(f) + ' (' + type + ') is not styled: border ' + style.borderTopWidth + ' ' + style.borderTopStyle + ', padding ' + style.paddingLeft + ', corners ' + style.borderTopLeftRadius);
+  }
+  return { problems, fieldTypes: [...fieldTypes] };
+})()`;
+
+async function layoutProblems(page: Page): Promise<{ problems: string[]; fieldTypes: string[] }> {
+  return page.evaluate(LAYOUT_PROBLEMS) as Promise<{ problems: string[]; fieldTypes: string[] }>;
+}
+
 describe('every page fits a phone and a desktop', () => {
   let store: Store;
   let server: Awaited<ReturnType<typeof startServer>>;
   let books: Awaited<ReturnType<typeof buildBooks>>;
   let browser: PersonBrowser;
   let pages: Array<[string, string]>;
+  /** the types of field seen on the pages, to know the check covered each */
+  const fieldTypes = new Set<string>();
 
   before(async () => {
     // the layout does not depend on the database: one dialect
@@ -67,6 +134,13 @@ describe('every page fits a phone and a desktop', () => {
       description: 'Everything over a thousand pounds in another currency that the finance team pays by international transfer',
       criteria: { kinds: ['bill', 'expense_claim'], tagsAny: ['international-transfer', 'month-end'], suppliers: ['International Conference Travel and Accommodation Services Ltd'], dueWithinDays: 30, foreignCurrency: true, minAmountDue: 100000 },
     }, { today: TODAY });
+    // a bank account to import into, beside "A new account…"
+    await store.db
+      .insertInto('bank_accounts')
+      .values({ id: 'bnk_widths', organisation_id: books.org.id, name: 'Business Current Account', number: '20-00-00 12345678', type: 'bank', bank: 'Test Bank', currency: 'GBP', is_default: 1, ledger_account_id: null, created_at: nowIso() })
+      .execute();
+    // an invitation not yet accepted, for the members page's second table
+    await createInvitation(store.db, { organisationId: books.org.id, email: 'a.rather.long.address.for.the.payroll.bureau@example-accountants.co.uk', role: 'admin', invitedBy: books.users.admin.id });
     server = await startServer(store, { today: TODAY });
     browser = await launchBrowser();
     const org = `/orgs/${books.org.id}`;
@@ -76,6 +150,7 @@ describe('every page fits a phone and a desktop', () => {
       ['apps', `${org}/apps`],
       ['roles', `${org}/roles`],
       ['connections', `${org}/connections`],
+      ['accounting', `${org}/accounting`],
       ['members', `${org}/members`],
       ['documents', `${org}/documents`],
       ['bill-filters', `${org}/bill-filters`],
@@ -101,6 +176,9 @@ describe('every page fits a phone and a desktop', () => {
       const { by, culprits } = await overflow(browser.page);
       await screenshot(browser.page, `width-${name}-${width}`);
       if (by > 0) problems.push(`${name} at ${width} px: ${by} px too wide (${culprits.join(', ')})`);
+      const layout = await layoutProblems(browser.page);
+      for (const p of layout.problems) problems.push(`${name} at ${width} px: ${p}`);
+      for (const t of layout.fieldTypes) fieldTypes.add(t);
     }
   };
 
@@ -176,6 +254,112 @@ describe('every page fits a phone and a desktop', () => {
       assert.equal(response?.status(), name === 'not-found' ? 404 : 200, `${path} opens`);
       await check(name, problems);
     }
+    assert.deepEqual(problems, []);
+    // the check above saw, and found styled, every kind of field the pages use
+    assert.deepEqual(
+      ['(none)', 'date', 'email', 'file', 'password', 'select', 'text', 'textarea'].filter((t) => !fieldTypes.has(t)),
+      [],
+      `field types seen: ${[...fieldTypes].sort().join(', ')}`,
+    );
+  });
+
+  it('the icon: linked from every page as SVG, and /favicon.ico answers with an icon, both cacheable', async () => {
+    const { page } = browser;
+    await page.goto(`${server.baseUrl}/account`);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    assert.equal(href, '/assets/favicon.svg');
+    const svg = await fetch(`${server.baseUrl}${href}`);
+    assert.equal(svg.status, 200);
+    assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await svg.text(), /^<svg [^>]*viewBox="0 0 32 32"/);
+    assert.match(svg.headers.get('cache-control') ?? '', /^public, max-age=\d{4,}/);
+    const ico = await fetch(`${server.baseUrl}/favicon.ico`);
+    assert.equal(ico.status, 200);
+    assert.equal(ico.headers.get('content-type'), 'image/x-icon');
+    assert.match(ico.headers.get('cache-control') ?? '', /^public, max-age=\d{4,}/);
+    const bytes = Buffer.from(await ico.arrayBuffer());
+    // an ICO header (reserved 0, type 1, at least one image) whose first image is a PNG
+    assert.deepEqual([bytes.readUInt16LE(0), bytes.readUInt16LE(2)], [0, 1]);
+    assert.ok(bytes.readUInt16LE(4) >= 1);
+    assert.equal(bytes.subarray(bytes.readUInt32LE(18), bytes.readUInt32LE(18) + 8).toString('latin1'), '\x89PNG\r\n\x1a\n');
+    // the browser draws it: the SVG loads as an image in the page's own policy
+    const drawn = await page.evaluate(async (src) => {
+      const image = new (globalThis as any).Image();
+      image.src = src;
+      await image.decode();
+      return [image.naturalWidth, image.naturalHeight];
+    }, href!);
+    assert.ok(drawn[0] > 0 && drawn[1] > 0);
+  });
+
+  it('bank statements: the new account\'s fields only while "A new account…" is chosen; a result with statement balances', async () => {
+    const problems: string[] = [];
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 860 });
+    await page.goto(`${server.baseUrl}/orgs/${books.org.id}/bank-import`);
+    const account = page.locator('#account');
+    const fields = page.locator('fieldset.new-account');
+    const existing = await account.inputValue();
+    assert.notEqual(existing, 'new', 'an existing account is chosen first');
+    assert.equal(await fields.isVisible(), false, 'no new-account fields beside an existing account');
+    await account.selectOption('new');
+    assert.equal(await fields.isVisible(), true, 'the fields once "A new account…" is chosen');
+    await check('bank-import-new-account', problems);
+    await account.selectOption(existing);
+    assert.equal(await fields.isVisible(), false, 'gone again with an existing account');
+    // a dry run of a two-statement MT940 file into a new account: the result lists both statements' balances
+    await account.selectOption('new');
+    await page.getByLabel('Name', { exact: true }).fill('Euro Current Account at ABN AMRO');
+    await page.getByLabel('Currency', { exact: true }).fill('EUR');
+    await page.getByLabel(/^Rate to the home currency/).fill('0.85');
+    await page.getByLabel('Statement file').setInputFiles({ name: 'abnamro-two-statements.sta', mimeType: 'application/octet-stream', buffer: readFileSync(join(FIXTURES, 'mt940', 'abnamro-two-statements.sta')) });
+    await page.getByLabel(/Check only: show what would be imported/).check();
+    await page.getByLabel(/Import even if the statement/).check();
+    await page.getByRole('button', { name: 'Import statement' }).click();
+    await page.getByRole('heading', { name: /^Checked, nothing written/ }).waitFor();
+    assert.ok((await page.locator('table.stack tbody tr').count()) >= 2, 'the statements\' balances');
+    assert.equal(await fields.isVisible(), false, 'the form again, with an existing account chosen');
+    await check('bank-import-result', problems);
+    assert.deepEqual(problems, []);
+  });
+
+  it('creating an organisation says so on the page it leads to', async () => {
+    const problems: string[] = [];
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 860 });
+    await page.goto(`${server.baseUrl}/orgs/new`);
+    await page.getByLabel('Name (unique)').fill('Harbourside Community Bakery Cooperative');
+    await page.getByLabel('Home currency (ISO 4217)').fill('GBP');
+    await page.getByLabel('Time zone (IANA)').fill('Europe/London');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.waitForURL(/\/orgs\/org_[a-z0-9]+\/ledger-import\?done=created$/);
+    const notice = page.getByRole('status').filter({ hasText: 'Organisation created' });
+    assert.equal(await notice.textContent(), 'Organisation created: Harbourside Community Bakery Cooperative, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.');
+    await check('organisation-created', problems);
+    assert.ok(await notice.isVisible());
+    assert.deepEqual(problems, []);
+  });
+
+  it('inviting someone: the one-time link, the pending invitations, and the invitation page signed in and out', async () => {
+    const problems: string[] = [];
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 860 });
+    await page.goto(`${server.baseUrl}/orgs/${books.org.id}/members`);
+    await page.getByLabel('Email', { exact: true }).fill('new.bookkeeper.for.the.finance.team@example-accountants.co.uk');
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    await page.getByRole('heading', { name: /^Invitation for / }).waitFor();
+    await check('members-invited', problems);
+    const link = await page.locator('#invitation-link').inputValue();
+    assert.match(link, /\/invitations\/[A-Za-z0-9_-]+$/);
+    // signed in as someone else (the admin)
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'This invitation is for someone else' }).waitFor();
+    await check('invitation-signed-in', problems);
+    // signed out: sign in, or choose a password
+    await browser.context.clearCookies();
+    await page.goto(link);
+    await page.getByRole('heading', { name: /^Join Test Books Ltd/ }).waitFor();
+    await check('invitation', problems);
     assert.deepEqual(problems, []);
   });
 });

@@ -45,7 +45,7 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .header('x-frame-options', 'DENY')
-      .header('content-security-policy', "default-src 'none'; style-src 'self'; form-action 'self' *; frame-ancestors 'none'; base-uri 'none'")
+      .header('content-security-policy', "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' *; frame-ancestors 'none'; base-uri 'none'")
       .send(body);
 
   async function clientView(clientId: string) {

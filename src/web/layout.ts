@@ -5,7 +5,7 @@ import { html, type SafeHtml } from './html.js';
  * no-referrer: with no-referrer a browser sends `Origin: null` on form posts, and the forms' origin
  * check needs the real origin.
  */
-export function page(title: string, body: SafeHtml, options: { wide?: boolean; nav?: SafeHtml; script?: boolean } = {}): string {
+export function page(title: string, body: SafeHtml, options: { wide?: boolean; nav?: SafeHtml; script?: boolean; tabs?: boolean } = {}): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -13,8 +13,10 @@ export function page(title: string, body: SafeHtml, options: { wide?: boolean; n
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title} · Ledgerline</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 ${options.script ? html`<script src="/assets/copy.js" defer></script>` : ''}
+${options.tabs ? html`<script src="/assets/tabs.js" defer></script>` : ''}
 </head>
 <body>
 <a class="skip" href="#main">Skip to main content</a>

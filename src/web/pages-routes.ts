@@ -28,7 +28,14 @@ import { registerSessionRoutes } from './routes/session-routes.js';
 import { createWebContext } from './web-context.js';
 
 // read from the source tree, like the stylesheet, so the compiled server serves the same file
-const COPY_SCRIPT = readFileSync(new URL('../../src/web/assets/copy.js', import.meta.url));
+const asset = (name: string) => readFileSync(new URL(`../../src/web/assets/${name}`, import.meta.url));
+const COPY_SCRIPT = asset('copy.js');
+const TABS_SCRIPT = asset('tabs.js');
+// the icon: SVG for browsers (layout.ts links it), and the same drawn at 16, 32 and 48 px in an ICO
+// for whatever asks for /favicon.ico by habit (bookmarks, feed readers, older browsers)
+const FAVICON_SVG = asset('favicon.svg');
+const FAVICON_ICO = asset('favicon.ico');
+const DAY = 'public, max-age=86400';
 
 /** external: the identity provider for single sign-on (config.ts: OIDC_ISSUER and the rest), if any */
 export function registerWebPages(app: FastifyInstance, service: ServiceContext, external: ExternalIdentityConfig | undefined): void {
@@ -36,6 +43,11 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   app.get('/assets/copy.js', async (_req, reply) =>
     reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(COPY_SCRIPT),
   );
+  app.get('/assets/tabs.js', async (_req, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(TABS_SCRIPT),
+  );
+  app.get('/assets/favicon.svg', async (_req, reply) => reply.header('content-type', 'image/svg+xml').header('cache-control', DAY).send(FAVICON_SVG));
+  app.get('/favicon.ico', async (_req, reply) => reply.header('content-type', 'image/x-icon').header('cache-control', DAY).send(FAVICON_ICO));
   registerSessionRoutes(app, w);
   registerExternalRoutes(app, w);
   registerAccountRoutes(app, w);

@@ -39,14 +39,14 @@ export function accountingPage(
     html`<p>${org.name}'s books are kept in <strong>${SYSTEM_NAMES[state.system] ?? state.system}</strong>.</p>
 ${
   c
-    ? html`<div class="scroll"><table>
+    ? html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">The accounting connection of ${org.name}</caption>
   <thead><tr><th scope="col">Connected to</th><th scope="col">${c.vendor === 'xero' ? 'Organisation' : 'Company'}</th><th scope="col">Status</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody><tr>
-    <td>${vendorName}</td>
-    <td>${c.tenant_name}<br><code class="small">${c.tenant_id}</code></td>
-    <td>${c.status === 'active' ? 'Connected' : html`<strong>Needs reconnecting</strong><br><span class="muted small">${c.problem ?? ''}</span>`}</td>
-    <td>${formatInstant(c.created_at)}</td>
+    <td data-label="Connected to">${vendorName}</td>
+    <td data-label="${c.vendor === 'xero' ? 'Organisation' : 'Company'}">${c.tenant_name}<br><code class="small">${c.tenant_id}</code></td>
+    <td data-label="Status">${c.status === 'active' ? 'Connected' : html`<strong>Needs reconnecting</strong><br><span class="muted small">${c.problem ?? ''}</span>`}</td>
+    <td data-label="Connected">${formatInstant(c.created_at)}</td>
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/accounting/disconnect">Disconnect<span class="visually-hidden"> ${vendorName}</span></a></td>
   </tr></tbody>
 </table></div>

@@ -38,16 +38,16 @@ export function apiClientsPage(
 ${
   clients.length === 0
     ? html`<p class="muted">No API clients yet.</p>`
-    : html`<div class="scroll"><table>
+    : html`<div class="scroll"><table class="stack">
   <caption>API clients of ${org.name}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Access</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${clients.map(
     ({ row, createdBy }) => html`<tr>
-    <td>${row.name}</td>
-    <td><code>${row.client_id}</code></td>
-    <td>${scopesOf(row).includes('service.write') ? 'Read and change' : 'Read only'}</td>
-    <td>${formatInstant(row.created_at)}${createdBy ? html`<br><span class="muted small">by ${createdBy}</span>` : ''}</td>
-    <td>${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
+    <td data-label="Name">${row.name}</td>
+    <td data-label="Client ID"><code>${row.client_id}</code></td>
+    <td data-label="Access">${scopesOf(row).includes('service.write') ? 'Read and change' : 'Read only'}</td>
+    <td data-label="Created">${formatInstant(row.created_at)}${createdBy ? html`<br><span class="muted small">by ${createdBy}</span>` : ''}</td>
+    <td data-label="Last used">${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/api-clients/${row.client_id}/revoke">Revoke<span class="visually-hidden"> ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>

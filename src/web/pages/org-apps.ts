@@ -53,16 +53,16 @@ export function appsPage(
 ${
   registered.length === 0
     ? html`<p class="muted">No apps registered yet.</p>`
-    : html`<div class="scroll"><table>
+    : html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Apps registered by ${org.name}</caption>
   <thead><tr><th scope="col">App</th><th scope="col">Client ID</th><th scope="col">Redirect URIs</th><th scope="col">Registered</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${registered.map(
     (row) => html`<tr>
-    <td>${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}</td>
-    <td><code>${row.client_id}</code></td>
-    <td>${uriList(row)}</td>
-    <td>${formatInstant(row.created_at)}</td>
-    <td>${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
+    <td data-label="App">${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}</td>
+    <td data-label="Client ID"><code>${row.client_id}</code></td>
+    <td data-label="Redirect URIs">${uriList(row)}</td>
+    <td data-label="Registered">${formatInstant(row.created_at)}</td>
+    <td data-label="Last used">${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
     <td class="end"><a class="button danger small" href="/orgs/${org.id}/apps/${row.client_id}/remove">Remove<span class="visually-hidden"> ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>
@@ -74,16 +74,16 @@ ${
 ${
   connected.length === 0
     ? html`<p class="muted">No member has connected a self-registered app.</p>`
-    : html`<div class="scroll"><table>
+    : html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Self-registered apps connected by members of ${org.name}</caption>
   <thead><tr><th scope="col">App</th><th scope="col">How it registered</th><th scope="col">Redirect URIs</th><th scope="col">Members</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${connected.map(
     ({ client: row, members }) => html`<tr>
-    <td>${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}<br><code class="small">${row.client_id}</code></td>
-    <td>${clientKindLabel(row.kind)}</td>
-    <td>${uriList(row)}</td>
-    <td>${members}</td>
-    <td>${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
+    <td data-label="App">${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}<br><code class="small">${row.client_id}</code></td>
+    <td data-label="Registered by">${clientKindLabel(row.kind)}</td>
+    <td data-label="Redirect URIs">${uriList(row)}</td>
+    <td data-label="Members">${members}</td>
+    <td data-label="Last used">${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
     <td class="end">${
       row.blocked === 1
         ? html`<span class="muted small">Blocked by the operator</span>`

@@ -13,7 +13,7 @@ export function auditPage(v: Viewer, org: { id: string; name: string }, entries:
 ${
   entries.length === 0
     ? html`<p class="muted">Nothing has been changed yet.</p>`
-    : html`<div class="scroll"><table>
+    : html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Audit log of ${org.name}, newest first</caption>
   <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead>
   <tbody>${entries.map((e) => {
@@ -24,9 +24,9 @@ ${
       // a malformed entry still shows its action
     }
     return html`<tr>
-    <td class="nowrap"><time datetime="${e.created_at}">${formatInstant(e.created_at)}</time></td>
-    <td>${auditActor(e, detail)}${e.actor_email ? html`<br><span class="muted small">${e.actor_email}</span>` : ''}</td>
-    <td>${auditSentence(e.action, detail)}<br><code class="small">${e.action}</code></td>
+    <td class="nowrap" data-label="When"><time datetime="${e.created_at}">${formatInstant(e.created_at)}</time></td>
+    <td data-label="Who">${auditActor(e, detail)}${e.actor_email ? html`<br><span class="muted small">${e.actor_email}</span>` : ''}</td>
+    <td data-label="What">${auditSentence(e.action, detail)}<br><code class="small">${e.action}</code></td>
   </tr>`;
   })}</tbody>
 </table></div>`

@@ -37,8 +37,8 @@ ${
   <p>${r.format} statement for <strong>${r.account}</strong>: <strong>${r.new}</strong> new, ${r.alreadyPresent} already present, ${r.skipped.length} skipped. Balance now ${r.balance}.</p>
   ${
     r.statements.length
-      ? html`<div class="scroll"><table><caption class="visually-hidden">Statement balances beside the ones Ledgerline computes</caption><thead><tr><th scope="col">Statement</th><th scope="col">Opening</th><th scope="col">Closing</th><th scope="col">Closing computed</th></tr></thead><tbody>
-    ${r.statements.map((s) => html`<tr><td>${s.where}</td><td>${s.opening}</td><td>${s.closing}</td><td>${s.computedClosing}</td></tr>`)}
+      ? html`<div class="scroll"><table class="stack"><caption class="visually-hidden">Statement balances beside the ones Ledgerline computes</caption><thead><tr><th scope="col">Statement</th><th scope="col">Opening</th><th scope="col">Closing</th><th scope="col">Closing computed</th></tr></thead><tbody>
+    ${r.statements.map((s) => html`<tr><td data-label="Statement">${s.where}</td><td data-label="Opening">${s.opening}</td><td data-label="Closing">${s.closing}</td><td data-label="Closing computed">${s.computedClosing}</td></tr>`)}
   </tbody></table></div>`
       : ''
   }
@@ -53,7 +53,7 @@ ${
     ${accounts.map((a) => html`<option value="${a.id}">${a.name} (${a.number}, ${a.currency})</option>`)}
     <option value="new"${accounts.length ? '' : html` selected`}>A new account…</option>
   </select>
-  <fieldset>
+  <fieldset class="new-account">
     <legend>A new account (when “A new account…” is chosen; created with the first statement imported into it)</legend>
     <label for="new_name">Name</label>
     <input id="new_name" name="new_name" autocomplete="off" placeholder="e.g. Business Current Account">

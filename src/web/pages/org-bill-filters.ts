@@ -59,15 +59,15 @@ ${filterForm(v, `/orgs/${org.id}/bill-filters/${filter.id}`, form, homeCurrency,
 
 function filterTable(v: Viewer, org: { id: string; name: string }, filters: FilterListItem[], homeCurrency: string): SafeHtml {
   const money = (major: number) => formatMoney(Math.round(major * 10 ** minorDigits(homeCurrency)), homeCurrency);
-  return html`<div class="scroll"><table>
+  return html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Saved Bills to Pay filters of ${org.name}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Selects</th><th scope="col" class="end">Bills</th><th scope="col" class="end">Due</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${filters.map(
     (f) => html`<tr>
-    <td><strong>${f.name}</strong>${f.description ? html`<br><span class="muted small">${f.description}</span>` : ''}</td>
-    <td>${criteriaWords(f.criteria, homeCurrency)}</td>
-    <td class="end">${f.count ?? '—'}</td>
-    <td class="end">${f.total === null ? '—' : money(f.total)}</td>
+    <td data-label="Name"><strong>${f.name}</strong>${f.description ? html`<br><span class="muted small">${f.description}</span>` : ''}</td>
+    <td data-label="Selects">${criteriaWords(f.criteria, homeCurrency)}</td>
+    <td class="end" data-label="Bills">${f.count ?? '—'}</td>
+    <td class="end" data-label="Due">${f.total === null ? '—' : money(f.total)}</td>
     <td class="end"><a class="button secondary small" href="/orgs/${org.id}/bill-filters/${f.id}">Change<span class="visually-hidden"> ${f.name}</span></a>
       <form method="post" action="/orgs/${org.id}/bill-filters/${f.id}/delete" class="inline">
         <input type="hidden" name="csrf" value="${v.csrf}">

@@ -70,18 +70,18 @@ ${uploadForm(v, org.id, state, accounts)}`,
 }
 
 function documentTable(v: Viewer, org: { id: string; name: string }, documents: DocumentListItem[]): SafeHtml {
-  return html`<div class="scroll"><table>
+  return html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Unpublished documents of ${org.name}, newest first</caption>
   <thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Supplier</th><th scope="col">Date</th><th scope="col" class="end">Total</th><th scope="col">Currency</th><th scope="col">File</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${documents.map(
     (d) => html`<tr>
-    <td>${d.number}</td>
-    <td>${documentTypeLabel(d.type)}</td>
-    <td>${d.supplier}</td>
-    <td>${formatDay(d.date)}</td>
-    <td class="end">${d.total}</td>
-    <td>${d.currency}</td>
-    <td>${d.fileName ?? html`<span class="muted">none</span>`}</td>
+    <td data-label="Number">${d.number}</td>
+    <td data-label="Type">${documentTypeLabel(d.type)}</td>
+    <td data-label="Supplier">${d.supplier}</td>
+    <td data-label="Date">${formatDay(d.date)}</td>
+    <td class="end" data-label="Total">${d.total}</td>
+    <td data-label="Currency">${d.currency}</td>
+    <td data-label="File">${d.fileName ?? html`<span class="muted">none</span>`}</td>
     <td class="end"><form method="post" action="/orgs/${org.id}/documents/${d.id}/delete" class="inline">
       <input type="hidden" name="csrf" value="${v.csrf}">
       <button type="submit" class="danger small">Delete<span class="visually-hidden"> ${d.number} from ${d.supplier}</span></button>

@@ -9,7 +9,7 @@ export type LedgerImportView = Omit<JournalImportReport, 'notes'>;
 export function ledgerImportPage(
   v: Viewer,
   org: { id: string; name: string; accountingSystem: string },
-  options: { result?: LedgerImportView; error?: string; problems?: { where: string; message: string }[] } = {},
+  options: { result?: LedgerImportView; error?: string; notice?: string; problems?: { where: string; message: string }[] } = {},
 ): string {
   const r = options.result;
   const builtin = org.accountingSystem === 'builtin';
@@ -40,6 +40,6 @@ ${
 </form>`
     : html`<p class="notice" role="status">${org.name} keeps its books in ${org.accountingSystem}; journals load only into Ledgerline's own ledger.</p>`
 }`,
-    options.error ? { error: options.error } : {},
+    { ...(options.error ? { error: options.error } : {}), ...(options.notice ? { notice: options.notice } : {}) },
   );
 }

@@ -24,16 +24,16 @@ export function membersPage(
     org,
     'members',
     html`<p class="muted">A role decides which operations a person's connected apps may call (see Role permissions). Removing someone stops their apps acting for ${org.name} on the next call.</p>
-<div class="scroll"><table>
+<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Members of ${org.name}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Member since</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${members.map((m) => {
     const you = m.userId === me.userId;
     const changeable = memberChangeProblem({ actorRole: me.role, targetRole: m.role, newRole: null, superAdmins }) === null;
     return html`<tr>
-    <td>${m.name}${you ? html` <span class="muted">(you)</span>` : ''}</td>
-    <td>${m.email}</td>
-    <td>${
+    <td data-label="Name">${m.name}${you ? html` <span class="muted">(you)</span>` : ''}</td>
+    <td data-label="Email">${m.email}</td>
+    <td data-label="Role">${
       changeable
         ? html`<form method="post" action="/orgs/${org.id}/members/${m.userId}/role" class="inline role-form">
         <input type="hidden" name="csrf" value="${v.csrf}">
@@ -43,7 +43,7 @@ export function membersPage(
       </form>`
         : html`${roleLabel(m.role)}${lastSuper(m) ? html`<br><span class="muted small">The last super admin</span>` : ''}`
     }</td>
-    <td>${formatDay(m.joinedAt)}</td>
+    <td data-label="Member since">${formatDay(m.joinedAt)}</td>
     <td class="end">${
       changeable
         ? you
@@ -87,15 +87,15 @@ function invitedBox(i: { email: string; role: Role; link: string; expiresAt: str
 function invitationList(org: { id: string; name: string }, csrf: string, invitations: PendingInvitation[]) {
   if (invitations.length === 0) return '';
   return html`<h3>Invitations not yet accepted</h3>
-<div class="scroll"><table>
+<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Invitations to ${org.name} not yet accepted</caption>
   <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Invited by</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${invitations.map(
     (i) => html`<tr>
-    <td>${i.email}</td>
-    <td>${roleLabel(i.role)}</td>
-    <td>${i.invitedBy ?? html`<span class="muted">—</span>`}</td>
-    <td>${formatInstant(i.expiresAt)}</td>
+    <td data-label="Email">${i.email}</td>
+    <td data-label="Role">${roleLabel(i.role)}</td>
+    <td data-label="Invited by">${i.invitedBy ?? html`<span class="muted">—</span>`}</td>
+    <td data-label="Ends">${formatInstant(i.expiresAt)}</td>
     <td class="end"><form method="post" action="/orgs/${org.id}/invitations/${i.id}/withdraw" class="inline">
       <input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary small">Withdraw<span class="visually-hidden"> the invitation of ${i.email}</span></button></form></td>
   </tr>`,

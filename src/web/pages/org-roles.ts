@@ -11,6 +11,9 @@ export interface RoleGridRow {
   allowed: Set<Role>;
 }
 
+/** An operation's name with places to break after each dot and underscore: a narrow column wraps it there, not mid-word. */
+const breakable = (name: string) => name.split(/(?<=[._])/).map((part, i) => html`${i ? html`<wbr>` : ''}${part}`);
+
 export function rolesPage(v: Viewer, org: { id: string; name: string }, rows: RoleGridRow[], options: { notice?: string; error?: string } = {}): string {
   return settingsPage(
     v,
@@ -25,7 +28,7 @@ export function rolesPage(v: Viewer, org: { id: string; name: string }, rows: Ro
     <thead><tr><th scope="col">Operation</th>${ROLES.map((r) => html`<th scope="col" class="center">${roleLabel(r)}</th>`)}</tr></thead>
     <tbody>${rows.map(
       (op) => html`<tr>
-      <th scope="row"><span class="op-title">${op.title}</span><br><code class="small">${op.name}</code></th>
+      <th scope="row"><span class="op-title">${op.title}</span><br><code class="small">${breakable(op.name)}</code></th>
       ${ROLES.map(
         (r) => html`<td class="center"><input type="checkbox" id="allow-${op.name}-${r}" name="allow" value="${op.name}:${r}" ${op.allowed.has(r) ? 'checked' : ''}>
         <label for="allow-${op.name}-${r}" class="visually-hidden">${roleLabel(r)} may call ${op.title}</label></td>`,

@@ -45,7 +45,8 @@ export function registerNewOrganisationRoutes(app: FastifyInstance, w: WebContex
         target: org.id,
         detail: { name: org.name, currency: org.home_currency, accountingSystem: org.accounting_system },
       });
-      return seeOther(reply, `/orgs/${org.id}/ledger-import`);
+      // on to loading its books, with a word that it worked (org-ledger-import-routes.ts: done=created)
+      return seeOther(reply, `/orgs/${org.id}/ledger-import?done=created`);
     } catch (error) {
       if (!(error instanceof OrganisationNameTaken)) throw error;
       return sendPage(reply, newOrganisationPage(signed.viewer, form, `An organisation named “${error.existing.name}” exists already; choose another name.`), 409);

@@ -12,7 +12,7 @@ import { getOrganisation } from '../../store/organisations.js';
 import { ledgerImportPage } from '../pages/org-ledger-import.js';
 import { sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
-import { orgRouter } from './org-routing.js';
+import { noticeFrom, orgRouter } from './org-routing.js';
 import { readUpload } from './org-bank-import-routes.js';
 
 export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext): void {
@@ -23,7 +23,12 @@ export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext):
     const organisation = async (id: string) => (await getOrganisation(store.db, id))!;
     const view = (row: Awaited<ReturnType<typeof organisation>>) => ({ id: row.id, name: row.name, accountingSystem: row.accounting_system });
 
-    r.page('/ledger-import', async (a, _p, _request, reply) => sendPage(reply, ledgerImportPage(a.viewer, view(await organisation(a.org.id)))));
+    r.page('/ledger-import', async (a, _p, request, reply) => {
+      const org = await organisation(a.org.id);
+      // the page /orgs/new leads to: the organisation exists, its books are still to load
+      const notices = { created: `Organisation created: ${org.name}, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.` };
+      return sendPage(reply, ledgerImportPage(a.viewer, view(org), noticeFrom(request, notices)));
+    });
 
     r.upload('/ledger-import', async (a, _p, _request, reply) => {
       const { form, file } = await readUpload(a.parts);
