@@ -321,4 +321,20 @@ describe('ledgerline apps verify: the operator verifies an app for everyone', ()
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /no app dyn_no_such_app/);
   });
+
+  it('apps block keeps everyone from connecting the app; apps unblock takes it back', async () => {
+    const config = await selfRegistered(server.baseUrl, 'Blocked Assistant');
+    const clientId = config.clientMetadata().client_id;
+    const block = ledgerline(['apps', 'block', clientId]);
+    assert.equal(block.status, 0, block.stderr);
+    assert.deepEqual(JSON.parse(block.stdout), { client_id: clientId, name: 'Blocked Assistant', blocked: true });
+    const refused = await untilConsent(server.baseUrl, config, 'member@example.test').catch((e: Error) => e);
+    assert.ok(refused instanceof Error || !/name="decision"/.test(refused.page.body), 'no consent screen for a blocked app');
+    const unblock = ledgerline(['apps', 'unblock', clientId]);
+    assert.equal(unblock.status, 0, unblock.stderr);
+    assert.match((await untilConsent(server.baseUrl, config, 'member@example.test')).page.body, UNVERIFIED);
+    const audit = await withWebTables(store.db).selectFrom('audit_log').select('action').where('target', '=', clientId).orderBy('created_at').execute();
+    assert.deepEqual(audit.map((a) => a.action), ['app.blocked_by_operator', 'app.unblocked_by_operator']);
+    assert.equal(ledgerline(['apps', 'block']).status, 2, 'usage');
+  });
 });

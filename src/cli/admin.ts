@@ -149,39 +149,31 @@ export async function membersCommand(args: string[]): Promise<number> {
   });
 }
 
-/**
- * `ledgerline apps verify|unverify CLIENT_ID`: the operator's verification, shown on every
- * organisation's consent screen (an organisation admin's "Verify" holds for that organisation only).
- */
-export async function appVerificationCommand(args: string[]): Promise<number> {
-  const [action, clientId, ...rest] = args;
-  if ((action !== 'verify' && action !== 'unverify') || !clientId || rest.length) throw new UsageError('usage: ledgerline apps verify CLIENT_ID | apps unverify CLIENT_ID');
-  const verified = action === 'verify';
-  return withStore(async (store) => {
-    const row = await getClient(store.db, clientId);
-    if (!row || row.kind === 'api_client') throw new UsageError(row ? `${clientId} is an API client, not an app` : `no app ${clientId}`);
-    await setOperatorVerification(store.db, clientId, verified);
-    // belongs to no one organisation: kept in the log with none
-    await writeAudit(store.db, { organisationId: null, actorUserId: null, action: verified ? 'app.verified_by_operator' : 'app.unverified_by_operator', target: clientId, detail: { name: row.name } });
-    printJson({ client_id: clientId, name: row.name, verified });
-    return 0;
-  });
-}
+/** The operator's marks on an app, for every organisation: what each action sets, and how it is audited. */
+const OPERATOR_MARKS = {
+  verify: { field: 'verified', value: true, set: setOperatorVerification, audit: 'app.verified_by_operator' },
+  unverify: { field: 'verified', value: false, set: setOperatorVerification, audit: 'app.unverified_by_operator' },
+  block: { field: 'blocked', value: true, set: setOperatorBlock, audit: 'app.blocked_by_operator' },
+  unblock: { field: 'blocked', value: false, set: setOperatorBlock, audit: 'app.unblocked_by_operator' },
+} as const;
 
 /**
- * `ledgerline apps block|unblock CLIENT_ID`: the operator's block, for every organisation at once.
- * An organisation admin's "Block" holds for that organisation only and cannot clear this one.
+ * `ledgerline apps verify|unverify|block|unblock CLIENT_ID`: the operator's verification (shown on
+ * every organisation's consent screen) or block (its tokens refused, no one can connect it), for
+ * every organisation at once. An organisation admin's "Verify" and "Block" hold for that
+ * organisation only, and cannot clear the operator's.
  */
-export async function appBlockCommand(args: string[]): Promise<number> {
+export async function appMarkCommand(args: string[]): Promise<number> {
   const [action, clientId, ...rest] = args;
-  if ((action !== 'block' && action !== 'unblock') || !clientId || rest.length) throw new UsageError('usage: ledgerline apps block CLIENT_ID | apps unblock CLIENT_ID');
-  const blocked = action === 'block';
+  const mark = action && Object.hasOwn(OPERATOR_MARKS, action) ? OPERATOR_MARKS[action as keyof typeof OPERATOR_MARKS] : undefined;
+  if (!mark || !clientId || rest.length) throw new UsageError('usage: ledgerline apps verify|unverify|block|unblock CLIENT_ID');
   return withStore(async (store) => {
     const row = await getClient(store.db, clientId);
     if (!row || row.kind === 'api_client') throw new UsageError(row ? `${clientId} is an API client, not an app: revoke it with ledgerline clients revoke` : `no app ${clientId}`);
-    await setOperatorBlock(store.db, clientId, blocked);
-    await writeAudit(store.db, { organisationId: null, actorUserId: null, action: blocked ? 'app.blocked_by_operator' : 'app.unblocked_by_operator', target: clientId, detail: { name: row.name } });
-    printJson({ client_id: clientId, name: row.name, blocked });
+    await mark.set(store.db, clientId, mark.value);
+    // belongs to no one organisation: kept in the log with none
+    await writeAudit(store.db, { organisationId: null, actorUserId: null, action: mark.audit, target: clientId, detail: { name: row.name } });
+    printJson({ client_id: clientId, name: row.name, [mark.field]: mark.value });
     return 0;
   });
 }

@@ -53,8 +53,7 @@ export async function clientsCommand(args: string[]): Promise<number> {
 }
 
 export async function appsCommand(args: string[]): Promise<number> {
-  if (args[0] === 'verify' || args[0] === 'unverify') return (await import('./admin.js')).appVerificationCommand(args);
-  if (args[0] === 'block' || args[0] === 'unblock') return (await import('./admin.js')).appBlockCommand(args);
+  if (['verify', 'unverify', 'block', 'unblock'].includes(args[0] ?? '')) return (await import('./admin.js')).appMarkCommand(args);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
