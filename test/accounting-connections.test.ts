@@ -2,7 +2,11 @@
  * Accounting connections (issue 16, item 1): tokens sealed at rest with rotatable keys, and the
  * rotation-safe refresh: two instances (two store handles on one database) needing a refresh at once
  * make exactly one call to the vendor's token endpoint and both use its new access token; a refresh
- * token the vendor refuses marks the connection for reconnecting and answers 502 naming it.
+ * token the vendor refuses marks the connection for reconnecting and answers 502 naming it. With the
+ * vendor's clock past the token's lifetime (ours not), the vendor's 401 is answered by one refresh
+ * and the call succeeds (issue 38, item 4). A Xero connection without a scope the connector needs
+ * (the scopes asked before issue 38) answers 502 naming the scope and is marked for reconnecting,
+ * whether Xero refuses a call for want of it or a refresh says it was not granted (item 1).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -200,6 +204,19 @@ for (const dialect of DIALECTS) {
         assert.ok((await accessTokenFor(stores.a.db, { ...rotated, keys: new ConnectionKeys([rotated.keys.keys[0]!]) }, org.id, vendor)).accessToken);
       });
 
+      it(`${vendor}: with the vendor's clock past the token's lifetime (ours not), the vendor's 401 is answered by one refresh and the call succeeds`, async () => {
+        const { org, fake } = await connected(vendor);
+        const before = { refreshes: refreshes(fake), requests: fake.requests.length };
+        fake.identity.advance(fake.identity.expiresIn * 1000 + 60_000);
+        const answer = (await runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, { input: {} })) as { count: number };
+        assert.ok(answer.count > 5);
+        assert.equal(refreshes(fake) - before.refreshes, 1, 'one refresh');
+        const statuses = fake.requests.slice(before.requests).map((r) => r.status);
+        assert.equal(statuses[0], 401, 'the vendor refused the token its clock had expired');
+        assert.ok(statuses.slice(1).every((s) => s === 200), 'then every call succeeded with the new token');
+        assert.equal((await getConnection(stores.a.db, org.id))!.status, 'active');
+      });
+
       it(`${vendor}: an organisation connected this way answers accounts.list from the vendor, refreshing on the way`, async () => {
         const { org } = await connected(vendor);
         await expire(org.id);
@@ -207,5 +224,35 @@ for (const dialect of DIALECTS) {
         assert.ok(answer.count > 5);
       });
     }
+
+    /** The scopes the connection asked Xero for before issue 38: no accounting.journals.read. */
+    const BEFORE_ISSUE_38 = ['openid', 'profile', 'email', 'offline_access', 'accounting.transactions.read', 'accounting.reports.read', 'accounting.contacts.read', 'accounting.settings.read', 'accounting.attachments.read'];
+
+    it("xero: a connection made without accounting.journals.read answers 502 naming the scope and 'connect again', and is marked for reconnecting; later calls ask Xero nothing", async () => {
+      const org = await provisionOrganisation(stores.a.db, { name: `xero old ${randomBytes(3).toString('hex')}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+      await saveConnection(stores.a.db, settings.keys, { organisationId: org.id, vendor: 'xero', tenantId: xero.tenantId, tenantName: 'Fake', tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38), userId: null });
+      const run = () => runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, { input: {} });
+      const refusedBefore = xero.scopeRefusals.length;
+      const problem = await rejection(run);
+      assert.equal(problem.code, 'accounting_unavailable');
+      assert.match(problem.message, /accounting\.journals\.read/);
+      assert.match(problem.message, /connect it again/);
+      assert.deepEqual(xero.scopeRefusals.slice(refusedBefore).map((r) => r.path), ['/Journals'], 'Xero refused the journals for want of the scope');
+      const row = (await getConnection(stores.a.db, org.id))!;
+      assert.equal(row.status, 'reconnect');
+      assert.match(row.problem ?? '', /Xero did not grant the scope accounting\.journals\.read/);
+      const asked = xero.requests.length;
+      assert.match((await rejection(run)).message, /accounting\.journals\.read/);
+      assert.equal(xero.requests.length, asked, 'no call to Xero once it is known');
+    });
+
+    it('xero: a refresh whose new token lacks a scope the connector needs marks the connection for reconnecting, naming it', async () => {
+      const org = await provisionOrganisation(stores.a.db, { name: `xero refresh ${randomBytes(3).toString('hex')}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+      await saveConnection(stores.a.db, settings.keys, { organisationId: org.id, vendor: 'xero', tenantId: xero.tenantId, tenantName: 'Fake', tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38), userId: null });
+      await expire(org.id);
+      const error = await rejection(() => accessTokenFor(stores.a.db, settings, org.id, 'xero'));
+      assert.match(error.message, /needs reconnecting \(Xero did not grant the scope accounting\.journals\.read/);
+      assert.equal((await getConnection(stores.a.db, org.id))!.status, 'reconnect');
+    });
   });
 }

@@ -8,6 +8,9 @@
  * refresh token at the vendor, deletes the connection and is audited. A callback whose state this
  * service did not start for this person is refused, and so is a QuickBooks callback whose realmId
  * names a company its token was not issued for (the fake's tokens are for one realm, as Intuit's).
+ * The sign-in asks Xero for a scope for every endpoint the connector calls; a sign-in Xero does not
+ * grant accounting.journals.read connects nothing and the page names the scope; a connection made
+ * with the scopes asked before issue 38 answers 502 naming it, and the settings page says so.
  */
 import assert from 'node:assert/strict';
 import { withMirrorTables } from '../src/accounting/mirror/store.js';
@@ -15,7 +18,8 @@ import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { ConnectionKeys } from '../src/domain/connection-keys.js';
 import { withConnectionTables } from '../src/accounting/connections/rows.js';
-import type { AccountingConnectionSettings } from '../src/domain/accounting-vendors.js';
+import { DEFAULTS, type AccountingConnectionSettings } from '../src/domain/accounting-vendors.js';
+import { saveConnection } from '../src/accounting/connections/tokens.js';
 import { createApiClient } from '../src/auth/clients.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
@@ -88,6 +92,9 @@ for (const dialect of DIALECTS) {
       assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
       assert.equal(authorize.searchParams.get('redirect_uri'), `${server.baseUrl}/accounting/callback/${vendor}`);
       assert.ok((authorize.searchParams.get('state') ?? '').length >= 32);
+      // the scopes the service asks for: for Xero, one for every endpoint the connector calls (xero-scopes.test.ts)
+      assert.equal(authorize.searchParams.get('scope'), DEFAULTS[vendor].scopes);
+      if (vendor === 'xero') assert.match(authorize.searchParams.get('scope')!, /\baccounting\.journals\.read\b/);
       const back = await fetch(authorize, { redirect: 'manual' });
       assert.equal(back.status, 302);
       return browser.follow(back.headers.get('location')!);
@@ -153,6 +160,46 @@ for (const dialect of DIALECTS) {
       const mirrored = await withMirrorTables(store.db).selectFrom('accounting_mirror_records').select('id').where('organisation_id', '=', books.org.id).execute();
       const lines = await store.db.selectFrom('acct_lines').select('id').where('organisation_id', '=', books.org.id).where('transaction_id', 'like', `${books.org.id}:%`).execute();
       assert.deepEqual([mirrored.length, lines.length], [0, 0]);
+    });
+
+    it('connects nothing when Xero does not grant accounting.journals.read: the page names the scope and says to connect again; the tokens revoked', async () => {
+      const browser = await signedIn();
+      const before = { connection: await connection(), system: await system(), revoked: xero.identity.revoked.length };
+      xero.identity.withhold(['accounting.journals.read']);
+      let page: Awaited<ReturnType<typeof connectThrough>>;
+      try {
+        page = await connectThrough(browser, 'xero');
+      } finally {
+        xero.identity.withhold([]);
+      }
+      assert.equal(page.response.status, 400, page.body.slice(0, 500));
+      assert.match(page.body, /Xero did not grant the scope accounting\.journals\.read \(to read the journals/);
+      assert.match(page.body, /nothing was connected\. Connect again and allow it/);
+      assert.deepEqual({ connection: await connection(), system: await system() }, { connection: before.connection, system: before.system }, 'nothing was stored');
+      assert.equal(xero.identity.revoked.length - before.revoked, 1, 'the tokens not kept were revoked at Xero');
+    });
+
+    it('a Xero connection made with the scopes asked for before issue 38 answers 502 naming accounting.journals.read; the settings page says it needs reconnecting and why', async () => {
+      const old = ['openid', 'profile', 'email', 'offline_access', 'accounting.transactions.read', 'accounting.reports.read', 'accounting.contacts.read', 'accounting.settings.read', 'accounting.attachments.read'];
+      await saveConnection(store.db, settings.keys, { organisationId: books.org.id, vendor: 'xero', tenantId: xero.tenantId, tenantName: xero.book.name, tokens: xero.identity.issue(undefined, old), userId: null });
+      await store.db.updateTable('organisations').set({ accounting_system: 'xero' }).where('id', '=', books.org.id).execute();
+      const listed = await accountsList();
+      assert.equal(listed.status, 502);
+      assert.equal(listed.body.code, 'accounting_unavailable');
+      assert.match(listed.body.detail ?? listed.body.message ?? JSON.stringify(listed.body), /accounting\.journals\.read/);
+      assert.match(JSON.stringify(listed.body), /connect it again/);
+      const browser = await signedIn();
+      const page = await browser.follow(path);
+      assert.match(page.body, /Needs reconnecting/);
+      assert.match(page.body, /Xero did not grant the scope accounting\.journals\.read/);
+      // reconnecting through the page asks for the scope, and the books then read
+      const choose = await connectThrough(browser, 'xero');
+      const action = /action="(\/orgs\/[^"]+\/accounting\/choose\/[^"]+)"/.exec(choose.body)![1]!;
+      const done = await browser.submit({ tenant: xero.tenantId }, { action });
+      assert.match(done.body, /Connected\./);
+      assert.equal((await connection())!.status, 'active');
+      assert.equal((await accountsList()).status, 200);
+      await browser.submit({}, { action: `${path}/disconnect` });
     });
 
     it('refuses a QuickBooks callback whose realmId is a company the token was not issued for: nothing stored, the token revoked', async () => {

@@ -31,6 +31,8 @@ export interface VendorWords {
   rateLimitDetail?(res: Response): string | undefined;
   /** the vendor's own words for a refused request, from its body */
   refusalDetail?(body: unknown): string | undefined;
+  /** what a 401 means when it is not the token (Xero: a scope the token was not granted), from its headers */
+  unauthorized?(res: Response, path: string): string | undefined;
 }
 
 export async function vendorGet<T>(
@@ -77,7 +79,10 @@ export async function vendorGet<T>(
     }
     if (!res.ok) {
       const detail = words.refusalDetail ? words.refusalDetail(await res.json().catch(() => undefined)) : (await res.body?.cancel(), undefined);
-      if (res.status === 401) throw new AccountingSystemError(`${vendor} refused the access token (expired or revoked): the organisation must be connected to ${vendor} again.`);
+      if (res.status === 401) {
+        const why = words.unauthorized?.(res, path);
+        throw new AccountingSystemError(why ? `${why}: the organisation must be connected to ${vendor} again.` : `${vendor} refused the access token (expired or revoked): the organisation must be connected to ${vendor} again.`);
+      }
       if (res.status === 403) throw new AccountingSystemError(`${vendor} refused access to the organisation's ${words.books} (disconnected, or the token does not cover it).`);
       if (res.status >= 500) throw new AccountingSystemError(`${vendor} is unavailable (HTTP ${res.status}).`);
       throw new AccountingSystemError(`${vendor} refused the request ${path} (HTTP ${res.status}${detail ? `: ${detail}` : ''}).`);

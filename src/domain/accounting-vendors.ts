@@ -6,6 +6,7 @@
  */
 import { isLoopbackHost } from './loopback.js';
 import { ConnectionKeys } from './connection-keys.js';
+import { XERO_SCOPES } from '../accounting/xero/scopes.js';
 
 export type Vendor = 'xero' | 'quickbooks';
 export const VENDORS: readonly Vendor[] = ['xero', 'quickbooks'];
@@ -52,7 +53,8 @@ export const DEFAULTS: Record<Vendor, Omit<VendorClient, 'clientId' | 'clientSec
     revokeUrl: 'https://identity.xero.com/connect/revocation',
     connectionsUrl: 'https://api.xero.com/connections',
     apiBaseUrl: 'https://api.xero.com/api.xro/2.0',
-    scopes: 'openid profile email offline_access accounting.transactions.read accounting.reports.read accounting.contacts.read accounting.settings.read accounting.attachments.read',
+    // what the connector calls, per Xero's contract (src/accounting/xero/scopes.ts)
+    scopes: XERO_SCOPES,
   },
   quickbooks: {
     authorizeUrl: 'https://appcenter.intuit.com/connect/oauth2',

@@ -10,9 +10,21 @@
  * page (here the first of `tenants`), named in the callback's realmId; the tokens it gives (and
  * those their refresh tokens give) are for that realm only (`realmOf`), and the API refuses them for
  * any other.
+ *
+ * Scopes (Xero): the authorize page takes the `scope` asked for; a scope the vendor does not know
+ * (for Xero, one its contract's security scheme does not list, nor openid, profile, email,
+ * offline_access) is refused with invalid_scope, as Xero's sign-in refuses it. The tokens carry the
+ * scopes granted: those asked for, less any the test has withheld (`withhold`: an app Xero has not
+ * allowed a scope), and Xero's token answer says which (`scope`); a refresh keeps them. The API
+ * checks them (`scopesOf`) against what each operation needs.
+ *
+ * The vendor's clock: each access token expires `expiresIn` seconds after it was issued by the
+ * vendor's clock, which a test can move ahead (`advance`), so a token Ledgerline still takes to be
+ * valid is refused as expired (`tokenProblem`), as when the vendor's clock is ahead of ours.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULTS } from '../../src/domain/accounting-vendors.js';
 
 export interface FakeTenant {
   tenantId: string;
@@ -32,14 +44,29 @@ export interface FakeIdentity {
   expiresIn: number;
   /** answer every refresh with invalid_grant while on */
   refuseRefresh(on: boolean): void;
-  /** a live token pair minted directly, as if a sign-in had just happened (QuickBooks: for this realm, the first tenant's by default) */
-  issue(realmId?: string): { accessToken: string; refreshToken: string; expiresIn: number };
+  /** scopes not granted from now on, even when asked for (an app the vendor has not allowed them); [] grants all again */
+  withhold(scopes: string[]): void;
+  /** the scope asked for at each authorize, in order */
+  scopeRequests: string[];
+  /**
+   * a live token pair minted directly, as if a sign-in had just happened (QuickBooks: for this
+   * realm, the first tenant's by default), granted these scopes (every scope the vendor knows by default)
+   */
+  issue(realmId?: string, scopes?: string[]): { accessToken: string; refreshToken: string; expiresIn: number };
   /** the endpoints' paths on the fake's origin */
   paths: { authorize: string; token: string; revoke: string; connections?: string };
-  /** a bearer token the identity issued (and that is still live) */
+  /** a bearer token the identity issued (and that is still live, by the vendor's clock) */
   accepts(authorization: string | undefined): boolean;
+  /** why a bearer token is not accepted: never issued (or revoked, or replaced), or expired by the vendor's clock */
+  tokenProblem(authorization: string | undefined): 'unknown' | 'expired' | undefined;
   /** QuickBooks: the realm a live bearer token was issued for; undefined when it is not a live token */
   realmOf(authorization: string | undefined): string | undefined;
+  /** the scopes a live bearer token was granted; undefined when it is not a live token */
+  scopesOf(authorization: string | undefined): ReadonlySet<string> | undefined;
+  /** the vendor's clock (epoch ms): ours, plus what `advance` added */
+  now(): number;
+  /** moves the vendor's clock ahead of ours by ms more */
+  advance(ms: number): void;
   /** true when the request was for an identity endpoint (and is being answered) */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean;
 }
@@ -52,17 +79,40 @@ const PATHS = {
 const b64url = (buf: Buffer) => buf.toString('base64url');
 const token = (prefix: string) => `${prefix}-${b64url(randomBytes(18))}`;
 
-export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[]): FakeIdentity {
+/** What a token was issued for. */
+interface Grant {
+  /** QuickBooks: the realm; Xero's tokens cover the sign-in's tenants ('' here) */
+  realmId: string;
+  scopes: ReadonlySet<string>;
+}
+
+/** The scopes each vendor's sign-in knows beyond those of its API (OpenID Connect's, and a refresh token). */
+const IDENTITY_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
+
+export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[], options: { scopes?: readonly string[] } = {}): FakeIdentity {
   const clientId = `${vendor}-client-${b64url(randomBytes(6))}`;
   const clientSecret = b64url(randomBytes(24));
-  const codes = new Map<string, { challenge: string; redirectUri: string; realmId: string }>();
-  // each live token with the realm it is for (QuickBooks; Xero's cover the sign-in's tenants, '' here)
-  const access = new Map<string, string>();
-  const refresh = new Map<string, string>();
+  const known = new Set([...IDENTITY_SCOPES, ...(options.scopes ?? (vendor === 'quickbooks' ? ['com.intuit.quickbooks.accounting'] : []))]);
+  const codes = new Map<string, { challenge: string; redirectUri: string; realmId: string; scopes: ReadonlySet<string> }>();
+  // each live access token with what it is for and when it expires by the vendor's clock
+  const access = new Map<string, Grant & { expiresAt: number }>();
+  const refresh = new Map<string, Grant>();
+  const withheld = new Set<string>();
+  let ahead = 0;
   const signInRealm = () => (vendor === 'quickbooks' ? tenants[0]!.tenantId : '');
   const bearer = (authorization: string | undefined) => (authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined);
   let refusing = false;
   const paths = PATHS[vendor];
+  const mint = (grant: Grant) => {
+    const pair = { accessToken: token(`${vendor}-access`), refreshToken: token(`${vendor}-refresh`), expiresIn: identity.expiresIn };
+    access.set(pair.accessToken, { ...grant, expiresAt: identity.now() + identity.expiresIn * 1000 });
+    refresh.set(pair.refreshToken, grant);
+    return pair;
+  };
+  const live = (authorization: string | undefined) => {
+    const found = access.get(bearer(authorization) ?? '');
+    return found && found.expiresAt > identity.now() ? found : undefined;
+  };
   const identity: FakeIdentity = {
     clientId,
     clientSecret,
@@ -70,18 +120,29 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
     revoked: [],
     tenants,
     expiresIn: 1800,
+    scopeRequests: [],
     refuseRefresh(on) {
       refusing = on;
     },
-    paths,
-    issue(realmId = signInRealm()) {
-      const pair = { accessToken: token(`${vendor}-access`), refreshToken: token(`${vendor}-refresh`), expiresIn: identity.expiresIn };
-      access.set(pair.accessToken, realmId);
-      refresh.set(pair.refreshToken, realmId);
-      return pair;
+    withhold(scopes) {
+      withheld.clear();
+      for (const s of scopes) withheld.add(s);
     },
-    accepts: (authorization) => access.has(bearer(authorization) ?? ''),
-    realmOf: (authorization) => access.get(bearer(authorization) ?? ''),
+    paths,
+    issue(realmId = signInRealm(), scopes = [...known]) {
+      return mint({ realmId, scopes: new Set(scopes) });
+    },
+    accepts: (authorization) => live(authorization) !== undefined,
+    tokenProblem(authorization) {
+      const found = access.get(bearer(authorization) ?? '');
+      return !found ? 'unknown' : found.expiresAt <= identity.now() ? 'expired' : undefined;
+    },
+    realmOf: (authorization) => live(authorization)?.realmId,
+    scopesOf: (authorization) => live(authorization)?.scopes,
+    now: () => Date.now() + ahead,
+    advance(ms) {
+      ahead += ms;
+    },
     handle(req, res, url) {
       const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
@@ -94,9 +155,15 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
           json(400, { error: 'invalid_request' });
           return true;
         }
+        const asked = (q.get('scope') ?? '').split(/\s+/).filter(Boolean);
+        identity.scopeRequests.push(q.get('scope') ?? '');
+        if (asked.length === 0 || asked.some((s) => !known.has(s))) {
+          json(400, { error: 'invalid_scope', error_description: `unknown scope: ${asked.filter((s) => !known.has(s)).join(' ') || '(none asked for)'}` });
+          return true;
+        }
         const code = token('code');
         const realmId = signInRealm();
-        codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: redirect.href, realmId });
+        codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: redirect.href, realmId, scopes: new Set(asked.filter((s) => !withheld.has(s))) });
         redirect.searchParams.set('code', code);
         redirect.searchParams.set('state', q.get('state')!);
         if (vendor === 'quickbooks') redirect.searchParams.set('realmId', realmId);
@@ -129,24 +196,29 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
             setTimeout(() => json(status, body), 40);
           };
           if (!authorised) return answer(401, { error: 'invalid_client' });
-          let realmId: string;
+          let grantFor: Grant;
           if (grant === 'authorization_code') {
             const issued = codes.get(form.get('code') ?? '');
             codes.delete(form.get('code') ?? '');
             const verifier = form.get('code_verifier') ?? '';
             if (!issued || issued.redirectUri !== form.get('redirect_uri') || b64url(createHash('sha256').update(verifier).digest()) !== issued.challenge)
               return answer(400, { error: 'invalid_grant' });
-            realmId = issued.realmId;
+            grantFor = { realmId: issued.realmId, scopes: issued.scopes };
           } else if (grant === 'refresh_token') {
             const old = form.get('refresh_token') ?? '';
-            const oldRealm = refresh.get(old);
-            if (refusing || oldRealm === undefined || !refresh.delete(old)) return answer(400, { error: 'invalid_grant' });
-            realmId = oldRealm;
+            const before = refresh.get(old);
+            if (refusing || before === undefined || !refresh.delete(old)) return answer(400, { error: 'invalid_grant' });
+            grantFor = before;
           } else return answer(400, { error: 'unsupported_grant_type' });
-          const pair = { access_token: token(`${vendor}-access`), refresh_token: token(`${vendor}-refresh`) };
-          access.set(pair.access_token, realmId);
-          refresh.set(pair.refresh_token, realmId);
-          answer(200, { ...pair, token_type: 'Bearer', expires_in: identity.expiresIn, ...(vendor === 'quickbooks' ? { x_refresh_token_expires_in: 8_726_400 } : { scope: 'offline_access accounting.transactions.read' }) });
+          const pair = mint(grantFor);
+          answer(200, {
+            access_token: pair.accessToken,
+            refresh_token: pair.refreshToken,
+            token_type: 'Bearer',
+            expires_in: identity.expiresIn,
+            // Xero's token answer names the scopes granted; Intuit's gives the refresh token's lifetime instead
+            ...(vendor === 'quickbooks' ? { x_refresh_token_expires_in: 8_726_400 } : { scope: [...grantFor.scopes].join(' ') }),
+          });
         });
         return true;
       }
@@ -156,7 +228,7 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
   return identity;
 }
 
-/** The connection settings for one fake vendor (its identity endpoints and API base on its origin). */
+/** The connection settings for one fake vendor (its identity endpoints and API base on its origin), asking for the scopes the service asks for. */
 export function fakeVendorClient(fake: { identity: FakeIdentity; origin: string; baseUrl: string }, vendor: 'xero' | 'quickbooks') {
   const p = fake.identity.paths;
   return {
@@ -167,6 +239,6 @@ export function fakeVendorClient(fake: { identity: FakeIdentity; origin: string;
     revokeUrl: `${fake.origin}${p.revoke}`,
     ...(p.connections ? { connectionsUrl: `${fake.origin}${p.connections}` } : {}),
     apiBaseUrl: fake.baseUrl,
-    scopes: vendor === 'xero' ? 'offline_access accounting.transactions.read' : 'com.intuit.quickbooks.accounting',
+    scopes: DEFAULTS[vendor].scopes,
   };
 }

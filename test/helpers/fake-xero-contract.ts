@@ -29,6 +29,8 @@ interface Operation {
   pattern: RegExp;
   parameters: Parameter[];
   responses: Record<string, Json>;
+  /** the operation's `security: - OAuth2: [...]` scopes (any one of them lets a token call it); empty when it names none */
+  scopes: string[];
   validators: Map<string, ValidateFunction>;
 }
 
@@ -62,7 +64,9 @@ export class XeroContract {
       if (!item.get) continue;
       const parameters = [...(item.parameters ?? []), ...(item.get.parameters ?? [])].map((p: Json) => this.resolveParameter(p));
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      this.operations.push({ template, pattern, parameters, responses: item.get.responses ?? {}, validators: new Map() });
+      const security = (item.get.security ?? this.document.security ?? []) as Json[];
+      const scopes = [...new Set(security.flatMap((requirement) => (requirement.OAuth2 ?? []) as string[]))];
+      this.operations.push({ template, pattern, parameters, responses: item.get.responses ?? {}, scopes, validators: new Map() });
     }
   }
 
@@ -128,6 +132,26 @@ export class XeroContract {
     if (!op) return [`GET ${path} is not in the contract`];
     const content = op.responses[String(status)]?.content ?? {};
     return content['application/octet-stream'] ? [] : [`GET ${op.template} ${status} declares no application/octet-stream body`];
+  }
+
+  /**
+   * The scopes the contract names for GET path (its operation's `security`), any one of which lets
+   * a token call it: Xero lists the read-write scope with its read-only one (accounting.transactions,
+   * accounting.transactions.read), and a token holding either may read. Undefined when the path is
+   * not in the contract.
+   */
+  scopesFor(path: string): string[] | undefined {
+    return this.operation(path)?.scopes;
+  }
+
+  /** The template of the GET operation a path is a call of ("/Invoices/{InvoiceID}/Attachments"). */
+  templateOf(path: string): string | undefined {
+    return this.operation(path)?.template;
+  }
+
+  /** Every scope the contract's OAuth2 security scheme defines. */
+  oauthScopes(): string[] {
+    return Object.keys(this.document.components.securitySchemes.OAuth2.flows.authorizationCode.scopes);
   }
 
   /** The inline example of a GET operation's 200 response (Xero's own sample data). */

@@ -8,7 +8,11 @@
  * Every request it receives (path, query parameters, xero-tenant-id and If-Modified-Since headers)
  * and every body it answers is checked against xero_accounting.yaml (fake-xero-contract.ts); what
  * breaks the contract is kept in `violations` (tests assert it stays empty) and answered 400 (a bad
- * request) or 500 (a bad answer of the fake's own). Faults on demand: `rateLimit(n, retryAfter)`
+ * request) or 500 (a bad answer of the fake's own). A bearer token is checked as Xero checks it:
+ * live by Xero's clock (fake-vendor-identity.ts; expired: 401 TokenExpired, error="invalid_token"),
+ * then granted one of the scopes the contract's `security` names for the operation (else 401
+ * AuthorizationUnsuccessful with error="insufficient_scope", kept in `scopeRefusals`); the fixed
+ * test token holds every scope. Faults on demand: `rateLimit(n, retryAfter)`
  * answers the next n calls 429 with Retry-After as Xero does (the contract declares no 429 body,
  * so none is sent), `outage(true)` answers every call 503 until turned off.
  */
@@ -44,6 +48,8 @@ export interface FakeXero {
   requests: FakeXeroRequest[];
   /** contract breaches, of requests or of the fake's own answers */
   violations: string[];
+  /** the calls refused for want of a scope (the operation's template and the scopes it names) */
+  scopeRefusals: { path: string; needed: string[] }[];
   /** the next `count` requests answer 429 with Retry-After: retryAfterSeconds */
   rateLimit(count: number, retryAfterSeconds: number): void;
   /** what the fake saw of the load on it (arrivals, the most at once) */
@@ -80,7 +86,10 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const requests: FakeXeroRequest[] = [];
   const violations: string[] = [];
-  const identity = fakeIdentity('xero', [{ tenantId: book.tenantId, tenantName: book.name }]);
+  const scopeRefusals: { path: string; needed: string[] }[] = [];
+  const identity = fakeIdentity('xero', [{ tenantId: book.tenantId, tenantName: book.name }], { scopes: contract.oauthScopes() });
+  // the fixed test token holds every scope of the contract
+  const everyScope = new Set(contract.oauthScopes());
   let limited = 0;
   let retryAfter = 1;
   let down = false;
@@ -237,6 +246,9 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     }
   }
 
+  /** Xero's problem body for a refused token (its documentation's; the contract declares no 401). */
+  const unauthorized = (detail: string) => ({ Type: null, Title: 'Unauthorized', Status: 401, Detail: detail, Instance: `fake-${requests.length}`, Extensions: {} });
+
   function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     const payload = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
@@ -260,9 +272,22 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       record(400);
       return send(res, 400, undefined);
     }
-    if (req.headers.authorization !== `Bearer ${FAKE_XERO_TOKEN}` && !identity.accepts(req.headers.authorization)) {
+    const fixed = req.headers.authorization === `Bearer ${FAKE_XERO_TOKEN}`;
+    const problem = fixed ? undefined : identity.tokenProblem(req.headers.authorization);
+    if (problem) {
+      // Xero: 401 with a problem body; an expired token says so (TokenExpired), by Xero's clock
       record(401);
-      return send(res, 401, undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
+      const detail = problem === 'expired' ? 'TokenExpired: token expired' : 'AuthenticationUnsuccessful';
+      return send(res, 401, unauthorized(detail), { 'www-authenticate': `Bearer error="invalid_token", error_description="${detail}"` });
+    }
+    // the scopes the contract names for the operation: a token granted none of them is refused, as
+    // Xero refuses it (401 with error="insufficient_scope")
+    const granted = fixed ? everyScope : identity.scopesOf(req.headers.authorization)!;
+    const needed = contract.scopesFor(path) ?? [];
+    if (needed.length && !needed.some((scope) => granted.has(scope))) {
+      scopeRefusals.push({ path: contract.templateOf(path) ?? path, needed });
+      record(401);
+      return send(res, 401, unauthorized('AuthorizationUnsuccessful'), { 'www-authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"` });
     }
     if (req.headers['xero-tenant-id'] !== book.tenantId) {
       record(403);
@@ -326,6 +351,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     origin,
     requests,
     violations,
+    scopeRefusals,
     load: counted.load,
     rateLimit(count, seconds) {
       limited = count;

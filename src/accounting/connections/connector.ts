@@ -3,42 +3,70 @@
  * tenant/realm from the connection, and on every request a valid access token (tokens.ts), put in
  * place of the Authorization header. The connection is read when the first method is called (the
  * registry's factories are synchronous).
+ *
+ * A request the vendor answers 401 is not taken as the end of the connection at once: the vendor's
+ * clock may be ahead of ours (so the token expired there first), or the token was revoked and
+ * replaced. The token is refreshed once (under the connection's claim, tokens.ts: `refused`) and the
+ * request sent again, each attempt within the connection's call budget; only a refresh the vendor
+ * refuses asks for the connection to be made again. A 401 Xero gives for want of a scope
+ * (error="insufficient_scope") is not a token that a refresh would mend: the connection is marked
+ * as needing reconnecting, naming the scope (xero/scopes.ts), and the call fails saying so.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { budgetedFetch, QUICKBOOKS_LIMITS, XERO_LIMITS } from '../call-budget.js';
 import { QuickBooksAccounting } from '../quickbooks/reader.js';
 import type { AccountingSystem } from '../types.js';
+import { isInsufficientScope } from '../xero/client.js';
 import { XeroAccounting } from '../xero/reader.js';
+import { insufficientScopeProblem } from '../xero/scopes.js';
+import { XERO_API } from '../xero/settings.js';
 import { DEFAULT_MIRROR_MAX_AGE_MS } from '../mirror/mirror.js';
-import { accessTokenFor, getConnection } from './tokens.js';
+import { accessTokenFor, getConnection, markReconnect, reconnectMessage } from './tokens.js';
 import { AccountingSystemError } from '../types.js';
 import { companyKey, VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 
+/** The request's path below Xero's API base (what scopes.ts names endpoints by). */
+function xeroPath(input: Parameters<typeof fetch>[0], base: string): string {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const prefix = new URL(base).pathname.replace(/\/+$/, '');
+  return url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
+}
+
 export function connectedAccounting(db: Kysely<Database>, settings: AccountingConnectionSettings, organisation: { id: string; home_currency: string }, vendor: Vendor): AccountingSystem {
   const fetchImpl = settings.fetch ?? fetch;
-  const authorised: typeof fetch = async (input, init) => {
-    const { accessToken } = await accessTokenFor(db, settings, organisation.id, vendor);
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${accessToken}`);
-    return fetchImpl(input, { ...init, headers });
-  };
   let inner: Promise<AccountingSystem> | undefined;
   const build = async (): Promise<AccountingSystem> => {
     const row = await getConnection(db, organisation.id);
     if (!row || row.vendor !== vendor) throw new AccountingSystemError(`The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`);
     const baseUrl = settings[vendor]?.apiBaseUrl;
     const place = { db, organisationId: organisation.id, maxAgeMs: settings.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS };
-    // the token in the settings is a placeholder: `authorised` replaces it on every request, after
-    // the call has its place in the connection's budget (src/accounting/call-budget.ts)
+    // every request the vendor sees takes a place in the connection's budget (src/accounting/call-budget.ts), a retry too
+    const send = budgetedFetch(fetchImpl, companyKey(vendor, row.tenant_id), vendor === 'xero' ? XERO_LIMITS : QUICKBOOKS_LIMITS);
+    const withToken = (init: RequestInit | undefined, token: string): RequestInit => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${token}`);
+      return { ...init, headers };
+    };
+    // the token in the connector's settings is a placeholder: this puts the connection's in its place
+    const authorised: typeof fetch = async (input, init) => {
+      const first = await accessTokenFor(db, settings, organisation.id, vendor);
+      const res = await send(input, withToken(init, first.accessToken));
+      if (res.status !== 401) return res;
+      if (vendor === 'xero' && isInsufficientScope(res)) {
+        await res.body?.cancel();
+        const problem = insufficientScopeProblem(xeroPath(input, baseUrl ?? XERO_API));
+        await markReconnect(db, organisation.id, vendor, problem);
+        throw new AccountingSystemError(reconnectMessage(vendor, problem));
+      }
+      await res.body?.cancel();
+      // refused by the vendor's clock, or revoked: one refresh, one more try
+      const renewed = await accessTokenFor(db, settings, organisation.id, vendor, { refused: first.accessToken });
+      return send(input, withToken(init, renewed.accessToken));
+    };
     return vendor === 'xero'
-      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, budgetedFetch(authorised, companyKey('xero', row.tenant_id), XERO_LIMITS), place)
-      : new QuickBooksAccounting(
-          { realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
-          organisation.home_currency,
-          budgetedFetch(authorised, companyKey('quickbooks', row.tenant_id), QUICKBOOKS_LIMITS),
-          place,
-        );
+      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, authorised, place)
+      : new QuickBooksAccounting({ realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, authorised, place);
   };
   const prototype = (vendor === 'xero' ? XeroAccounting.prototype : QuickBooksAccounting.prototype) as unknown as Record<string | symbol, unknown>;
   return new Proxy({ kind: vendor } as AccountingSystem, {

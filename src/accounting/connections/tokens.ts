@@ -13,7 +13,11 @@
  * lease rather than SELECT … FOR UPDATE / BEGIN IMMEDIATE held across the vendor's HTTP call.)
  *
  * A refresh token the vendor refuses marks the connection `reconnect`: every later call fails at
- * once with accounting_unavailable naming it, until an admin connects again.
+ * once with accounting_unavailable naming it, until an admin connects again. So does a refresh
+ * whose new token lacks a scope the connector needs (Xero says what it granted), and a call Xero
+ * refuses for want of a scope (connector.ts). A call the vendor answers 401 otherwise (its clock
+ * ahead of ours, the token revoked and replaced) refreshes once under the same claim
+ * (`refused`) and is tried again (connector.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -24,6 +28,7 @@ import type { ConnectionKeys } from '../../domain/connection-keys.js';
 import { withConnectionTables, type AccountingConnectionRow } from './rows.js';
 import { GrantRefused, requestTokens, VendorUnavailable, type TokenSet } from './vendor-http.js';
 import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
+import { missingScopeProblem, missingXeroScopes } from '../xero/scopes.js';
 
 /** an access token this close to its expiry is refreshed first */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -93,14 +98,43 @@ export interface ConnectedToken {
   accessToken: string;
 }
 
-const reconnectMessage = (vendor: string, problem: string | null) =>
+export const reconnectMessage = (vendor: string, problem: string | null) =>
   `The organisation's ${VENDOR_NAMES[vendor as Vendor] ?? vendor} connection needs reconnecting${problem ? ` (${problem})` : ''}: an admin must connect it again in the organisation's settings (Accounting system).`;
+
+/**
+ * Marks the connection as needing to be made again, saying why (a scope the vendor did not grant):
+ * every later call fails at once with that problem, and the settings page shows it.
+ */
+export async function markReconnect(db: Kysely<Database>, organisationId: string, vendor: Vendor, problem: string): Promise<void> {
+  await withConnectionTables(db)
+    .updateTable('accounting_connections')
+    .set({ status: 'reconnect', problem, updated_at: nowIso() })
+    .where('organisation_id', '=', organisationId)
+    .where('vendor', '=', vendor)
+    .execute();
+}
+
+/** What a token set lacks of what the connector needs, in words; undefined when nothing (or the vendor does not say what it granted). */
+function missingGrant(vendor: Vendor, tokens: TokenSet): string | undefined {
+  if (vendor !== 'xero' || tokens.scope === undefined) return undefined;
+  const missing = missingXeroScopes(tokens.scope);
+  return missing.length ? missingScopeProblem(missing) : undefined;
+}
 
 /**
  * A valid access token for the organisation's connection, refreshing it when it has (nearly)
  * expired: one refresh at a time per connection across every instance sharing the database.
+ * `refused`: an access token the vendor has just answered 401 (its clock ahead of ours, or the
+ * token revoked): while the connection still holds that one it is refreshed whatever its expiry;
+ * one another caller has refreshed meanwhile is taken as it is.
  */
-export async function accessTokenFor(db: Kysely<Database>, settings: AccountingConnectionSettings, organisationId: string, vendor: Vendor): Promise<ConnectedToken> {
+export async function accessTokenFor(
+  db: Kysely<Database>,
+  settings: AccountingConnectionSettings,
+  organisationId: string,
+  vendor: Vendor,
+  options: { refused?: string } = {},
+): Promise<ConnectedToken> {
   const cdb = withConnectionTables(db);
   const keys = settings.keys;
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
@@ -117,7 +151,10 @@ export async function accessTokenFor(db: Kysely<Database>, settings: AccountingC
         throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or connect again.`);
       }
     };
-    if (Date.parse(row.access_expires_at) - Date.now() > EXPIRY_MARGIN_MS) return { vendor, tenantId: row.tenant_id, accessToken: open_('access', row.access_token) };
+    if (Date.parse(row.access_expires_at) - Date.now() > EXPIRY_MARGIN_MS) {
+      const accessToken = open_('access', row.access_token);
+      if (options.refused === undefined || accessToken !== options.refused) return { vendor, tenantId: row.tenant_id, accessToken };
+    }
 
     const now = new Date();
     const claimed = await cdb
@@ -174,6 +211,13 @@ export async function accessTokenFor(db: Kysely<Database>, settings: AccountingC
       .where('version', '=', row.version)
       .executeTakeFirst();
     if (Number(written.numUpdatedRows) !== 1) throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} connection changed while its token was refreshed; try again.`);
+    // the vendor says what the new token covers: a connection made without a scope the connector
+    // needs (Xero's, before issue 38) is told to connect again rather than fail call by call
+    const lacking = missingGrant(vendor, tokens);
+    if (lacking) {
+      await markReconnect(db, organisationId, vendor, lacking);
+      throw new AccountingSystemError(reconnectMessage(vendor, lacking));
+    }
     return { vendor, tenantId: row.tenant_id, accessToken: tokens.accessToken };
   }
 }

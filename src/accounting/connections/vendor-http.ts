@@ -13,6 +13,8 @@ export interface TokenSet {
   refreshToken: string;
   /** seconds */
   expiresIn: number;
+  /** the scopes granted, space-separated, when the vendor says (Xero's token answer does; Intuit's does not) */
+  scope?: string;
 }
 
 /** The vendor refused the grant (invalid_grant and the like): the connection must be made again. */
@@ -48,10 +50,10 @@ export async function requestTokens(vendor: Vendor, client: VendorClient, form: 
     throw new GrantRefused(`${VENDOR_NAMES[vendor]} refused the ${form.grant_type === 'refresh_token' ? 'refresh token' : 'authorization code'} (${code})`);
   }
   if (!res.ok) throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint answered HTTP ${res.status}`);
-  const { access_token: accessToken, refresh_token: refreshToken, expires_in: expiresIn } = body ?? {};
+  const { access_token: accessToken, refresh_token: refreshToken, expires_in: expiresIn, scope } = body ?? {};
   if (typeof accessToken !== 'string' || typeof refreshToken !== 'string' || typeof expiresIn !== 'number')
     throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint answered without an access token, refresh token and expiry`);
-  return { accessToken, refreshToken, expiresIn };
+  return { accessToken, refreshToken, expiresIn, ...(typeof scope === 'string' ? { scope } : {}) };
 }
 
 /** Revokes a refresh token at the vendor; true when the vendor accepted it. */

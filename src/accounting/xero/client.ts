@@ -3,7 +3,9 @@
  * every call, JSON answers, and Xero's limits answered as the interface's errors (vendor-get.ts;
  * rateLimitWaitMs, 5 s by default, is how long a call may wait out Xero's 429s).
  */
+import { AccountingSystemError } from '../types.js';
 import { DEFAULT_WAIT_MS, vendorGet, type VendorWords } from '../vendor-get.js';
+import { insufficientScopeProblem, xeroEndpointOf } from './scopes.js';
 import { XERO_API, type XeroConfig } from './settings.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -19,7 +21,20 @@ const XERO_WORDS: VendorWords = {
     const problem = res.headers.get('x-rate-limit-problem');
     return problem ? `${problem} limit` : undefined;
   },
+  // Xero answers a token without the scope an endpoint needs 401 with error="insufficient_scope"
+  unauthorized: (res, path) => (isInsufficientScope(res) ? insufficientScopeProblem(path) : undefined),
 };
+
+/** Xero's 401 for a token that was not granted the scope the endpoint needs (WWW-Authenticate: Bearer error="insufficient_scope"). */
+export function isInsufficientScope(res: Response): boolean {
+  return res.status === 401 && /error\s*=\s*"?insufficient_scope/i.test(res.headers.get('www-authenticate') ?? '');
+}
+
+/** Every call is of an endpoint whose scope the connection asks for (scopes.ts); any other is a mistake of Ledgerline's. */
+function checked(path: string): string {
+  if (!xeroEndpointOf(path)) throw new AccountingSystemError(`Ledgerline does not call Xero's GET ${path}: no scope is asked for it (src/accounting/xero/scopes.ts).`);
+  return path;
+}
 
 export class XeroClient {
   private readonly base: string;
@@ -32,7 +47,7 @@ export class XeroClient {
   }
 
   async get<T>(path: string, query: Query = {}, headers: Record<string, string> = {}): Promise<T> {
-    const url = new URL(`${this.base}${path}`);
+    const url = new URL(`${this.base}${checked(path)}`);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
     const sent = { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/json', ...headers };
     return vendorGet<T>(XERO_WORDS, this.fetchImpl, url, sent, this.config.rateLimitWaitMs ?? DEFAULT_WAIT_MS, path);
@@ -55,7 +70,7 @@ export class XeroClient {
    * `contentType` is the header its contract requires.
    */
   async getBytes(path: string, contentType: string, limit: number): Promise<Buffer> {
-    const url = new URL(`${this.base}${path}`);
+    const url = new URL(`${this.base}${checked(path)}`);
     const sent = { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/octet-stream', contenttype: contentType };
     return vendorGet(XERO_WORDS, this.fetchImpl, url, sent, this.config.rateLimitWaitMs ?? DEFAULT_WAIT_MS, path, (res) => readAtMost(res, limit));
   }

@@ -9,7 +9,9 @@
  * the state finds the sign-in, which must be the same person's, still an admin of the organisation.
  * What the new token covers is asked with the token before anything is saved: Xero's tenants, and
  * for QuickBooks the company named by the callback's realmId (a query parameter anyone can change),
- * whose CompanyInfo the token must read; a refused token is revoked and nothing is connected.
+ * whose CompanyInfo the token must read; a refused token is revoked and nothing is connected. A
+ * Xero token granted without a scope the connector needs (its answer's `scope`, xero/scopes.ts) is
+ * revoked too, and the page names the scope.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -18,6 +20,7 @@ import { deleteConnection, getConnection } from '../../accounting/connections/to
 import { DEFAULT_MIRROR_MAX_AGE_MS, forgetMirror } from '../../accounting/mirror/mirror.js';
 import { getMirror } from '../../accounting/mirror/store.js';
 import { GrantRefused, quickBooksCompany, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
+import { missingScopeProblem, missingXeroScopes } from '../../accounting/xero/scopes.js';
 import { companyKey, VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { getOrganisation } from '../../store/organisations.js';
@@ -135,6 +138,20 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
       tokens = await requestTokens(vendor, client, { grant_type: 'authorization_code', code: q.code, redirect_uri: redirectUri(vendor), code_verifier: found.payload.verifier }, s.fetch);
     } catch (error) {
       return refused(error);
+    }
+    // Xero says what it granted: a token without a scope the connector reads with would read
+    // nothing (GET /Journals without accounting.journals.read), so nothing is connected with it
+    const missing = vendor === 'xero' && tokens.scope !== undefined ? missingXeroScopes(tokens.scope) : [];
+    if (missing.length) {
+      await revokeToken(vendor, client, tokens.refreshToken, s.fetch);
+      await dropRequest(db, stateHash);
+      return failed(
+        reply,
+        a.viewer,
+        a.org.id,
+        `${missingScopeProblem(missing)}, so nothing was connected. Connect again and allow ${missing.length === 1 ? 'it' : 'them'}; if Xero does not offer ${missing.length === 1 ? 'it' : 'them'}, this service's app at Xero must be allowed ${missing.length === 1 ? 'that scope' : 'those scopes'} first.`,
+        400,
+      );
     }
     let tenants: { tenantId: string; tenantName: string }[];
     try {
