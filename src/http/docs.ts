@@ -12,7 +12,8 @@ import { effectOf, HTTP_METHOD, restPathOf } from '../operations/operation.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { page } from '../web/layout.js';
 import { sendPage } from '../web/respond.js';
-import { openApiDocument } from './openapi.js';
+import { openApiDocument, TAGS } from './openapi.js';
+import { quickstartSteps } from './quickstart.js';
 import type { ServiceContext } from './service.js';
 
 export function registerDocs(app: FastifyInstance, service: ServiceContext): void {
@@ -30,29 +31,20 @@ export function registerDocs(app: FastifyInstance, service: ServiceContext): voi
   revocation <code>${service.baseUrl}/oauth/revoke</code>, registration <code>${service.baseUrl}/oauth/register</code>,
   metadata <code>${service.baseUrl}/.well-known/oauth-authorization-server</code>.</p>
 </div>
-${OPERATIONS.map((op) => {
-  const shape = op.input.shape as Record<string, z.ZodType>;
-  const path = restPathOf(op);
-  const method = HTTP_METHOD[effectOf(op)];
-  const inBody = method === 'POST' || method === 'PATCH';
-  return html`<section class="card" id="${op.name}">
-  <h2><code>${method} ${path}</code></h2>
-  <p><strong>${op.title}.</strong> ${inlineCode(op.description)}</p>
-  ${op.tool ? html`<p class="muted">MCP tool: <code>${op.tool}</code>. Default roles: ${op.kind === 'organisation' ? op.defaultRoles.join(', ') : 'any'}.</p>` : ''}
-  ${
-    Object.keys(shape).length
-      ? html`<div class="scroll"><table><thead><tr><th scope="col">${inBody ? 'Body field' : 'Parameter'}</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
-    ${Object.entries(shape).map(
-      ([name, field]) => {
-        const published = parameterOf(document, path, name);
-        return html`<tr><td><code>${name}</code></td><td>${field.safeParse(undefined).success ? 'no' : 'yes'}</td><td>${typeText(published?.schema)}</td><td>${inlineCode(published?.description ?? field.description ?? '')}</td></tr>`;
-      },
-    )}
-  </tbody></table></div>`
-      : html`<p class="muted">No parameters.</p>`
-  }
-</section>`;
-})}
+<section class="card" id="quickstart">
+  <h2>Quickstart</h2>
+  ${quickstartSteps(service.baseUrl).map(
+    (step) => html`<h3>${step.title}</h3>
+  <p>${inlineCode(step.text)}</p>
+  ${step.code ? html`<pre><code>${step.code}</code></pre>` : ''}
+  ${step.after ? html`<pre><code>${step.after}</code></pre>` : ''}`,
+  )}
+</section>
+${TAGS.map(
+  (tag) => html`<h2 id="${tagAnchor(tag.name)}">${tag.name}</h2>
+<p class="muted">${inlineCode(tag.description)}</p>
+${OPERATIONS.filter((op) => tag.operations.includes(op.name)).map((op) => operationSection(document, op))}`,
+)}
 <section class="card" id="errors">
   <h2>Errors</h2>
   <p>Errors are <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>, <code>status</code>,
@@ -63,6 +55,56 @@ ${OPERATIONS.map((op) => {
 </section>`;
   const rendered = page('API reference', body, { wide: true });
   app.get('/docs/reference', async (_req, reply) => sendPage(reply, rendered));
+}
+
+/** An anchor for a group heading: its name in lower case, words joined by dashes. */
+function tagAnchor(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** One operation: its name, method and path, what it does, its parameters, and its example. */
+function operationSection(document: ReturnType<typeof openApiDocument>, op: (typeof OPERATIONS)[number]): SafeHtml {
+  const shape = op.input.shape as Record<string, z.ZodType>;
+  const path = restPathOf(op);
+  const method = HTTP_METHOD[effectOf(op)];
+  const inBody = method === 'POST' || method === 'PATCH';
+  const example = exampleOf(document, path);
+  return html`<section class="card" id="${op.name}">
+  <h3>${op.name}</h3>
+  <p><code>${method} ${path}</code></p>
+  <p><strong>${op.title}.</strong> ${inlineCode(op.summary)} ${inlineCode(op.description)}</p>
+  <p class="muted">Scope <code>${op.scope}</code>. ${op.tool ? html`MCP tool: <code>${op.tool}</code>. ` : ''}Default roles: ${op.kind === 'organisation' ? op.defaultRoles.join(', ') : 'any'}.</p>
+  ${
+    Object.keys(shape).length
+      ? html`<div class="scroll"><table><thead><tr><th scope="col">${inBody ? 'Body field' : 'Parameter'}</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
+    ${Object.entries(shape).map(([name, field]) => {
+      const published = parameterOf(document, path, name);
+      return html`<tr><td><code>${name}</code></td><td>${field.safeParse(undefined).success ? 'no' : 'yes'}</td><td>${typeText(published?.schema)}</td><td>${inlineCode(published?.description ?? field.description ?? '')}</td></tr>`;
+    })}
+  </tbody></table></div>`
+      : html`<p class="muted">No parameters.</p>`
+  }
+  ${
+    example
+      ? html`<details><summary>Example</summary>
+  ${example.request ? html`<p>${inBody ? 'Body' : 'Parameters'}:</p><pre><code>${example.request}</code></pre>` : ''}
+  <p>Answer:</p><pre><code>${example.answer}</code></pre></details>`
+      : ''
+  }
+</section>`;
+}
+
+/** The example request and answer the OpenAPI document publishes for an operation, as JSON text. */
+function exampleOf(document: ReturnType<typeof openApiDocument>, path: string): { request: string | null; answer: string } | undefined {
+  const item = (document.paths as Record<string, Record<string, any>>)[path];
+  const operation = item && Object.values(item)[0];
+  const success = operation?.responses?.['200'] ?? operation?.responses?.['201'];
+  const answer = success?.content?.['application/json']?.example;
+  if (answer === undefined) return undefined;
+  const body = operation.requestBody?.content?.['application/json']?.example;
+  const query = Object.fromEntries(((operation.parameters ?? []) as { name: string; in: string; example?: unknown }[]).filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, p.example]));
+  const request = body !== undefined ? JSON.stringify(body, null, 2) : Object.keys(query).length ? new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString() : null;
+  return { request, answer: JSON.stringify(answer, null, 2) };
 }
 
 interface PublishedParameter {

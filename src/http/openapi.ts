@@ -170,7 +170,10 @@ function describe(op: AnyOperation): string {
 }
 
 function introduction(baseUrl: string, examples: Examples): string {
-  const catalogue = PROBLEM_CODES.map((code) => `| \`${code}\` | ${PROBLEMS[code].status} | ${PROBLEMS[code].meaning.replaceAll('|', '\\|')} |`);
+  // a list rather than a table: it reads in the introduction's narrow column and on a phone
+  const catalogue = [...PROBLEM_CODES]
+    .sort((a, b) => PROBLEMS[a].status - PROBLEMS[b].status)
+    .map((code) => `- **${PROBLEMS[code].status}** \`${code}\`: ${PROBLEMS[code].meaning}`);
   return [
     "Read an organisation's accounting data, and add its documents and saved Bills to Pay filters. Every call acts for exactly one organisation, taken from the token.",
     '## Quickstart',
@@ -185,8 +188,8 @@ function introduction(baseUrl: string, examples: Examples): string {
       `- This description as OpenAPI 3.1: [/openapi.json](${baseUrl}/openapi.json); the same reference without JavaScript: [/docs/reference](${baseUrl}/docs/reference).`,
     ].join('\n'),
     '## Errors',
-    `Every error is \`application/problem+json\` (RFC 9457): \`type\` (a link to its row in this table on [/docs/reference](${baseUrl}/docs/reference#errors)), \`title\`, \`status\`, \`detail\`, a stable \`code\`, and for invalid input \`errors[]\` naming each bad parameter. A \`429\` or \`503\` says in \`Retry-After\` when to try again.`,
-    ['| code | status | meaning |', '| --- | --- | --- |', ...catalogue].join('\n'),
+    `Every error is \`application/problem+json\` (RFC 9457): \`type\` (a link to the code in the catalogue of [/docs/reference](${baseUrl}/docs/reference#errors)), \`title\`, \`status\`, \`detail\`, a stable \`code\`, and for invalid input \`errors[]\` naming each bad parameter. A \`429\` or \`503\` says in \`Retry-After\` when to try again. The codes, by status:`,
+    catalogue.join('\n'),
   ].join('\n\n');
 }
 
