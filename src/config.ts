@@ -88,8 +88,18 @@ export interface ExternalIdentityConfig {
   clientSecret: string;
 }
 
+/**
+ * Settings that cannot work, each problem one line naming its setting (the command line prints each
+ * as `ledgerline: <problem>`, with no stack trace).
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('\n'));
+    this.problems = list;
+  }
 }
 
 export const DEFAULT_RESULT_CACHE_MB = 64;
@@ -111,16 +121,18 @@ export function defaultSqliteReadWorkers(): number {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const production = env.NODE_ENV === 'production';
-  const host = env.HOST ?? '127.0.0.1';
-  const port = Number(env.PORT ?? '3000');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  // an empty setting is an unset one, as for every other setting
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const portText = env.PORT?.trim() || '3000';
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+  if (!(port >= 0 && port <= 65535)) problems.push(`PORT must be a port number from 0 to 65535, got "${env.PORT}"`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)');
   const databaseReadUrl = env.DATABASE_READ_URL || undefined;
   if (databaseReadUrl && !isPostgresUrl(databaseReadUrl)) problems.push('DATABASE_READ_URL must be a postgres:// URL');
   if (databaseReadUrl && !databaseUrl) problems.push('DATABASE_READ_URL needs DATABASE_URL (a read replica of that PostgreSQL database)');
   const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  if (redisUrl && (!/^rediss?:\/\//.test(redisUrl) || !URL.parse(redisUrl)?.hostname)) problems.push('REDIS_URL must be a redis:// or rediss:// URL with a host (redis://[:password@]host[:port][/db])');
   const accountingTimeoutMs = Number(env.ACCOUNTING_TIMEOUT_MS ?? '10000');
   if (!Number.isInteger(accountingTimeoutMs) || accountingTimeoutMs < 100) problems.push('ACCOUNTING_TIMEOUT_MS must be a whole number of milliseconds, at least 100');
   const resultCacheMb = Number(env.RESULT_CACHE_MB ?? String(DEFAULT_RESULT_CACHE_MB));
@@ -129,8 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(poolSize) || poolSize < 1) problems.push('DATABASE_POOL_SIZE must be a whole number of at least 1');
   const sqliteReadWorkers = Number(env.SQLITE_READ_WORKERS ?? String(defaultSqliteReadWorkers()));
   if (!Number.isInteger(sqliteReadWorkers) || sqliteReadWorkers < 0 || sqliteReadWorkers > 64) problems.push('SQLITE_READ_WORKERS must be a whole number from 0 (reads on the main thread) to 64');
-  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  const baseUrl = (env.BASE_URL ?? `http://${displayHost}:${port}`).replace(/\/+$/, '');
+  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : isIP(host) === 6 ? `[${host}]` : host;
+  const baseUrl = (env.BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, '');
   try {
     const u = new URL(baseUrl);
     if (u.protocol !== 'https:' && u.protocol !== 'http:') problems.push('BASE_URL must be an http(s) URL');
@@ -187,7 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const accountingConnections = readAccountingConnections(env, production);
   problems.push(...accountingConnections.problems);
 
-  if (problems.length) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  if (problems.length) throw new ConfigError(problems);
   return {
     production,
     host,

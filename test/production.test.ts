@@ -110,7 +110,8 @@ describe('faults', () => {
       assert.equal(down.headers.get('retry-after'), '5');
       assert.ok(Date.now() - started < 5000, 'answers promptly rather than hanging');
       const ready = await fetch(`${server.baseUrl}/readyz`);
-      assert.equal(ready.status, 503);
+      assert.equal(ready.status, 503, 'without its database the service answers nothing: not ready');
+      assert.equal(((await ready.json()) as any).status, 'unavailable');
       proxy.restore();
       const back = await api(server.baseUrl, '/v1/operations/reports.profit_and_loss', token);
       assert.equal(back.status, 200, 'the same token still works: nothing was lost');
@@ -141,7 +142,8 @@ describe('faults', () => {
         metrics.rateLimitDegraded.set(0);
       },
     });
-    const server = await startServer(store, { today: TODAY, counters, metrics, metricsToken: METRICS_TOKEN, countersReady: async () => (await redis.ping()) === 'PONG' });
+    const lines: Record<string, unknown>[] = [];
+    const server = await startServer(store, { today: TODAY, counters, metrics, metricsToken: METRICS_TOKEN, countersReady: async () => (await redis.ping()) === 'PONG', logger: capturingLogger((e) => lines.push(e)) });
     try {
       const { token } = await clientToken(store, server.baseUrl, orgId);
       assert.equal((await api(server.baseUrl, '/v1/operations/accounts.list', token)).status, 200);
@@ -154,14 +156,24 @@ describe('faults', () => {
       for (let i = 0; i < 3; i++) assert.equal((await api(server.baseUrl, '/v1/operations/accounts.list', token)).status, 200);
       assert.deepEqual(events, ['degraded']);
       assert.match(await scrape(server.baseUrl), /ledgerline_rate_limit_degraded 1/);
-      const ready: any = await (await fetch(`${server.baseUrl}/readyz`)).json();
-      assert.equal(ready.checks.redis, 'unavailable');
+      // still ready: calls are answered (per-instance limits), so a load balancer keeps the instance
+      const readyz = await fetch(`${server.baseUrl}/readyz`);
+      assert.equal(readyz.status, 200, 'Redis away is degraded, not unready');
+      const ready: any = await readyz.json();
+      assert.equal(ready.status, 'degraded');
+      assert.deepEqual(ready.checks, { database: 'ok', redis: 'unavailable', accounting: 'ok' });
+      assert.match(ready.degraded.redis, /rate limits hold per instance until it answers; calls are served/);
+      assert.match(await scrape(server.baseUrl), /ledgerline_dependency_up\{dependency="redis"\} 0/);
+      assert.ok(lines.some((l) => l.level === 'warn' && l.dependency === 'redis' && /degraded \(still ready\)/.test(String(l.message))), 'said once in the log');
       proxy.restore();
       for (let i = 0; i < 50 && events.length < 2; i++) {
         await api(server.baseUrl, '/v1/operations/accounts.list', token);
         if (events.length < 2) await new Promise((r) => setTimeout(r, 100));
       }
       assert.deepEqual(events, ['degraded', 'recovered']);
+      const back: any = await (await fetch(`${server.baseUrl}/readyz`)).json();
+      assert.equal(back.status, 'ready');
+      assert.match(await scrape(server.baseUrl), /ledgerline_dependency_up\{dependency="redis"\} 1/);
     } finally {
       await server.close();
       redis.disconnect();

@@ -1,9 +1,9 @@
 /** What every CLI command shares: printing, failing with a message, and opening the store. */
 import { loadConfig, type Config } from '../config.js';
-import { openStore, type Store } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
+import type { Store } from '../store/db.js';
 import { getOrganisation, organisationsNamed } from '../store/organisations.js';
 import type { OrganisationRow } from '../store/schema.js';
+import { migrateChecked, openCheckedStore } from './start-checks.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -13,11 +13,12 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** The configured database, tried and migrated (a setting that cannot work fails in one line: start-checks.ts), for `fn`. */
 export async function withStore<T>(fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const store = openStore({ databaseUrl: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: config.poolSize });
+  const store = await openCheckedStore(config);
   try {
-    await migrate(store);
+    await migrateChecked(store, config);
     return await fn(store, config);
   } finally {
     await store.close();

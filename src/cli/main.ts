@@ -104,7 +104,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(JSON.stringify({ status: error.status, code: error.code, detail: error.message, errors: error.errors, ...error.extra }, null, 2) + '\n');
       return 1;
     }
-    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    // a setting that cannot work: one line per problem, each naming its setting, and no stack trace
+    if (error instanceof ConfigError) {
+      process.stderr.write(error.problems.map((problem) => `ledgerline: ${problem}\n`).join(''));
+      return 2;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`ledgerline: ${(error as Error).message}\n`);
       return 2;
     }

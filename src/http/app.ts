@@ -188,7 +188,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   app.get('/assets/site.css', async (_req, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  // Ready means able to answer calls: the database (and replica) and the builtin ledger in it. Redis
+  // only shares the rate limits between instances; without it each instance counts its own and calls
+  // are still answered, so Redis away is "degraded" with 200 (a load balancer keeps every instance in),
+  // said in the body, the log (on a change) and ledgerline_dependency_up{dependency="redis"}.
+  const NEEDED = new Set(['database', 'readReplica', 'accounting']);
+  const DEGRADED_MEANS: Record<string, string> = { redis: 'Redis is unreachable: rate limits hold per instance until it answers; calls are served' };
+  const lastSeen = new Map<string, 'ok' | 'unavailable'>();
+  app.get('/readyz', async (request, reply) => {
     const checks: Record<string, 'ok' | 'unavailable'> = {};
     const probe = async (name: string, check: () => Promise<unknown>) => {
       let timer: NodeJS.Timeout | undefined;
@@ -208,9 +215,22 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       // the builtin accounting system lives in the database; connected books are checked per organisation on use
       probe('accounting', () => readsLedger(db)),
     ]);
-    const ready = Object.values(checks).every((c) => c === 'ok');
-    if (!ready) reply.code(503).header('retry-after', '5');
-    return { status: ready ? 'ready' : 'unavailable', checks };
+    for (const [name, state] of Object.entries(checks)) {
+      metrics.dependencyUp.set({ dependency: name }, state === 'ok' ? 1 : 0);
+      const before = lastSeen.get(name);
+      lastSeen.set(name, state);
+      if (before === state || (before === undefined && state === 'ok')) continue;
+      if (state === 'ok') request.log.info({ dependency: name }, `readiness: ${name} answers again`);
+      else request.log.warn({ dependency: name }, NEEDED.has(name) ? `readiness: ${name} unavailable, not ready` : `readiness: ${name} unavailable, degraded (still ready)`);
+    }
+    const down = Object.keys(checks).filter((name) => checks[name] !== 'ok');
+    const ready = !down.some((name) => NEEDED.has(name));
+    if (!ready) {
+      reply.code(503).header('retry-after', '5');
+      return { status: 'unavailable', checks };
+    }
+    if (!down.length) return { status: 'ready', checks };
+    return { status: 'degraded', checks, degraded: Object.fromEntries(down.map((name) => [name, DEGRADED_MEANS[name] ?? `${name} is unavailable`])) };
   });
   registerMetrics(app, metrics, baseUrl, options.metricsToken);
 

@@ -33,6 +33,12 @@ export class Metrics {
     help: '1 while Redis is unreachable and rate limits hold per instance only',
     registers: [this.registry],
   });
+  readonly dependencyUp = new Gauge({
+    name: 'ledgerline_dependency_up',
+    help: 'What the last /readyz found: 1 when the dependency answered (database, readReplica, redis, accounting), 0 when not',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+  });
   readonly tokenChecks = new Counter({
     name: 'ledgerline_token_checks_total',
     help: 'Bearer token checks by result',

@@ -1,5 +1,5 @@
 /** The readiness probe's reads: one row of the service's own tables, and of the builtin ledger's. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export async function readsOrganisations(db: Kysely<Database>): Promise<void> {
@@ -8,4 +8,9 @@ export async function readsOrganisations(db: Kysely<Database>): Promise<void> {
 
 export async function readsLedger(db: Kysely<Database>): Promise<void> {
   await db.selectFrom('acct_accounts').select('id').limit(1).execute();
+}
+
+/** A statement that needs no table: the database answers at all (checked at start, before migrating). */
+export async function answers(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }
