@@ -33,6 +33,7 @@ import { ResultCache } from '../operations/result-cache.js';
 import { registerProtectedResourceMetadata } from './well-known.js';
 import { registerAuthServer } from './auth-server-handoff.js';
 import { registerMetrics } from './metrics-route.js';
+import { requestLogFields } from './request-log.js';
 
 export interface AppOptions {
   store: Store;
@@ -148,11 +149,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onSend', async (request, reply) => {
     stamp(request, reply);
   });
-  // one structured line per request, and the request metrics; never headers, bodies or query strings
+  // one structured line per request, and the request metrics; never headers, bodies or query strings:
+  // who called (ids), a problem's code, a 404's path and an MCP call's method and tool (request-log.ts)
   app.addHook('onResponse', async (request, reply) => {
     const route = routeLabel(request.routeOptions.url, request.url);
-    metrics.observeRequest(route, request.method, String(reply.statusCode), reply.elapsedTime / 1000);
-    request.log[reply.statusCode >= 500 ? 'error' : 'info']({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
+    const status = reply.statusCode;
+    metrics.observeRequest(route, request.method, String(status), reply.elapsedTime / 1000);
+    request.log[status >= 500 ? 'error' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime * 10) / 10, ...requestLogFields(request, status) });
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -9,6 +9,7 @@ import { requireScope as requireTokenScope, resolveOrganisation, type Caller } f
 import { OPERATION_STEPS, parseCallInput, runCallSequence, type Call, type Step } from '../operations/execute.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { applyRateLimits as applyCallLimits, type HeaderSink } from './call-limits.js';
+import { noteOrganisation } from './request-log.js';
 import type { ServiceContext } from './service.js';
 
 /** A call as it arrives over the network: with the token's caller and the transport's own parts. */
@@ -29,6 +30,7 @@ function requireScope(call: NetworkCall): void {
 /** The organisation the call acts for, among those the token covers (none for an operation about the caller). */
 function chooseOrganisation(call: NetworkCall): void {
   call.organisationId = call.op.kind === 'caller' ? null : resolveOrganisation(call.caller, call.requestedOrganisation);
+  if (call.organisationId) noteOrganisation(call.caller, call.organisationId);
 }
 
 /** The token's budget, and the organisation's, allow one more call. */

@@ -6,6 +6,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import { OperationError, PROBLEMS, problemAnchor, type ProblemCode } from '../domain/problems.js';
+import { noteForLog } from './request-log.js';
 
 export interface Problem {
   type: string;
@@ -35,11 +36,13 @@ export function problemFrom(error: OperationError, baseUrl: string): Problem {
 }
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  noteForLog(reply.request, { code: problem.code });
   return reply.code(problem.status).header('content-type', 'application/problem+json; charset=utf-8').send(problem);
 }
 
 /** A problem on a raw Node response, for answers given outside Fastify's reply (the provider's hand-off). */
 export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
+  if (res.req) noteForLog(res.req, { code: problem.code });
   const body = JSON.stringify(problem);
   res.writeHead(problem.status, { ...headers, 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);

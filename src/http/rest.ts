@@ -27,7 +27,7 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
     try {
-      return await authenticateCaller(service, request.headers.authorization, audience);
+      return await authenticateCaller(service, request.headers.authorization, audience, request);
     } catch (error) {
       if (error instanceof AuthenticationError) {
         reply.header(

@@ -1,4 +1,5 @@
 /** Everything the HTTP transports share, built once per server. */
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
 import type { Resources } from '../auth/provider.js';
@@ -10,6 +11,7 @@ import { authenticate, AuthenticationError, type Caller } from '../auth/verify.j
 import type { Metrics } from './metrics.js';
 import type { RateLimits } from '../config.js';
 import type { RateLimiter } from './rate-limit.js';
+import { noteCaller } from './request-log.js';
 
 
 export interface ServiceContext {
@@ -25,11 +27,15 @@ export interface ServiceContext {
   metrics: Metrics;
 }
 
-/** The token check every transport makes, counted for the metrics. */
-export async function authenticateCaller(service: ServiceContext, authorization: string | undefined, audience: string): Promise<Caller> {
+/**
+ * The token check every transport makes, counted for the metrics; given the request, who called
+ * (client, person, an API client's organisation) goes on its log line (request-log.ts).
+ */
+export async function authenticateCaller(service: ServiceContext, authorization: string | undefined, audience: string, request?: FastifyRequest): Promise<Caller> {
   try {
     const caller = await authenticate(service.db, authorization, audience);
     service.metrics.tokenChecks.inc({ result: 'valid' });
+    if (request) noteCaller(request, caller);
     return caller;
   } catch (error) {
     service.metrics.tokenChecks.inc({ result: error instanceof AuthenticationError ? 'refused' : 'error' });

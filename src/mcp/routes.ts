@@ -133,7 +133,7 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
     const authorization = request.headers.authorization?.trim() || undefined;
     try {
-      const c = await authenticateCaller(service, authorization, service.resources.mcp);
+      const c = await authenticateCaller(service, authorization, service.resources.mcp, request);
       requireScope(c, REQUIRED_SCOPE);
       return c;
     } catch (error) {

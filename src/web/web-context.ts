@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { noteForLog } from '../http/request-log.js';
 import type { ServiceContext } from '../http/service.js';
 import { findWebSession, SESSION_ABSOLUTE_SECONDS, type WebSession } from '../store/web-sessions.js';
 import { clearedCookie, cookieName, readCookie, serializeCookie } from './cookies.js';
@@ -55,7 +56,9 @@ export function createWebContext(service: ServiceContext, external: ExternalIden
 
 export async function currentSession(w: WebContext, request: FastifyRequest): Promise<WebSession | undefined> {
   const token = readCookie(request.headers.cookie, w.cookies.session);
-  return token ? findWebSession(w.service.db, token) : undefined;
+  const session = token ? await findWebSession(w.service.db, token) : undefined;
+  if (session) noteForLog(request, { userId: session.user.id }); // the person on the request's log line (an id, never the email)
+  return session;
 }
 
 export function sessionToken(w: WebContext, request: FastifyRequest): string | undefined {
