@@ -29,6 +29,7 @@ export function benchCases(meta: DatasetMeta): BenchCase[] {
       path: op('ledger.account_transactions', { account, period: 'last_year', groupBy: 'supplier', detailForTop: 3, limit: 20 }),
       note: `${account}, last year, by supplier, top 3 with lines`,
     },
+    { name: 'ledger-page-5', operation: 'ledger.account_transactions', path: op('ledger.account_transactions', { account, page: 5 }), note: `${account}, last three months, page 5 (lines 401-500)` },
     { name: 'pl-12-months', operation: 'reports.profit_and_loss', path: op('reports.profit_and_loss', { period: 'last_month', compareBy: 'month', comparePeriods: 12 }), note: 'last month and the 12 before' },
     {
       name: 'pl-12-partial',

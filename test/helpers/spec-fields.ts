@@ -41,6 +41,10 @@ export const SPEC_FIELDS: Record<string, string[]> = {
     ...LEDGER_TRANSACTION.map((f) => `groups.transactions.${f}`),
     ...nested('transactions', LEDGER_TRANSACTION),
     'truncated',
+    // not in the spec: paging as banking.transactions has it (issue 37, item 9)
+    'page',
+    'pageSize',
+    'hasMore',
     'reconciliation',
     'notes',
   ],
