@@ -3,8 +3,9 @@
  * written, then in any case when only one account matches, then an account number. With new
  * accounts allowed, a name the chart has not is created with its missing parents, its type from
  * the file's `account` directive or else from the words of its name (Assets:Bank → Bank,
- * Liabilities:Credit Card → Credit Card, Income → Income …); a name whose type cannot be told
- * is refused rather than guessed into the wrong report section.
+ * Liabilities:Credit Card → Credit Card, Liabilities:GST Payable → Other Current Liability,
+ * Expenses:Cost of Sales → Cost of Goods Sold, Income → Income …); a name whose type cannot be
+ * told is refused rather than guessed into the wrong report section.
  */
 import { ACCOUNT_TYPES, type AccountType } from '../../domain/chart.js';
 import type { DeclaredAccount } from './entries.js';
@@ -48,11 +49,28 @@ export function normaliseAccountName(text: string): string {
     .join(':');
 }
 
-/** the types hledger's A and L letters give, which a name may make more precise */
-const COARSE: ReadonlySet<AccountType> = new Set(['Other Current Asset', 'Other Current Liability']);
+/**
+ * The types a name may make more precise: hledger's A and L letters (any asset, any liability), and
+ * X (any expense), which a cost-of-sales name makes Cost of Goods Sold.
+ */
+const COARSE: ReadonlySet<AccountType> = new Set(['Other Current Asset', 'Other Current Liability', 'Expense']);
+
+const ASSETS = String.raw`(assets?|current assets?)`;
+const LIABILITIES = String.raw`(liabilit(y|ies)|current liabilit(y|ies))`;
+/**
+ * Tax a business collects or pays over, or reclaims: sales taxes (GST, HST, PST, QST, VAT, sales
+ * and use tax), payroll deductions (PAYE, NI, withholding), and any "… tax …" account under Assets
+ * or Liabilities. Tested before the "payable"/"receivable" rules: `Liabilities:GST/HST Payable`
+ * is owed to the tax authority, not to suppliers.
+ */
+const TAX = String.raw`(\b(gst|hst|pst|qst|vat|iva|tva|mwst|btw|paye|payg|nic?|withholding)\b|\btax(es)?\b)`;
+/** cost of sales in a name; "Purchases" only as a whole part of it (Expenses:Purchases, not Expenses:Office Purchases) */
+const COST_OF_SALES = String.raw`([^:]*(cost of (goods|sales|revenue)|cogs\b|direct costs?)|purchases(:|$))`;
 
 const RULES: Array<[RegExp, AccountType]> = [
-  [/^(assets?|current assets?)(:.*)?:[^:]*(bank|checking|cheque|current account|savings|cash|petty)/i, 'Bank'],
+  [new RegExp(String.raw`^${ASSETS}(:.*)?:[^:]*${TAX}`, 'i'), 'Other Current Asset'],
+  [new RegExp(String.raw`^${LIABILITIES}(:.*)?:[^:]*${TAX}`, 'i'), 'Other Current Liability'],
+  [/^(assets?|current assets?)(:.*)?:[^:]*(bank|checking|cheque|chequing|current account|savings|cash|petty)/i, 'Bank'],
   [/^(assets?|current assets?)(:.*)?:[^:]*(receivable|debtors)/i, 'Accounts Receivable'],
   [/^(assets?|fixed assets?)(:.*)?:[^:]*(fixed|equipment|property|vehicles?|computers?|furniture)/i, 'Fixed Asset'],
   [/^fixed assets?(:|$)/i, 'Fixed Asset'],
@@ -62,19 +80,25 @@ const RULES: Array<[RegExp, AccountType]> = [
   [/^(liabilit(y|ies))(:.*)?:[^:]*(loan|mortgage|long.term)/i, 'Long Term Liability'],
   [/^(liabilit(y|ies))(:|$)/i, 'Other Current Liability'],
   [/^(equity|capital)(:|$)/i, 'Equity'],
-  [/^(expenses?|costs?)(:.*)?:[^:]*(cost of (goods|sales)|cogs)/i, 'Cost of Goods Sold'],
-  [/^(cost of (goods sold|sales)|cogs)(:|$)/i, 'Cost of Goods Sold'],
+  [new RegExp(String.raw`^(expenses?|costs?)(:.*)?:${COST_OF_SALES}`, 'i'), 'Cost of Goods Sold'],
+  [new RegExp(String.raw`^${COST_OF_SALES}`, 'i'), 'Cost of Goods Sold'],
   [/^(expenses?|costs?)(:|$)/i, 'Expense'],
   [/^other income(:|$)/i, 'Other Income'],
   [/^(income|revenues?|sales)(:|$)/i, 'Income'],
 ];
 
+/** The type a name alone gives, or null. */
+export function typeFromName(fullName: string): AccountType | null {
+  return RULES.find(([pattern]) => pattern.test(fullName))?.[1] ?? null;
+}
+
 /** The type a new account gets: declared in the file, else told from its name, else null. */
 export function inferAccountType(fullName: string, declared: ReadonlyMap<string, DeclaredAccount>): AccountType | null {
   const named = declared.get(fullName.toLowerCase())?.type;
-  const byName = RULES.find(([pattern]) => pattern.test(fullName))?.[1] ?? null;
-  // hledger's types are coarse (A is any asset, L any liability): where the name says which kind of the
-  // same class it is (Assets:Accounts Receivable, Liabilities:Accounts Payable), the name is kept
+  const byName = typeFromName(fullName);
+  // hledger's types are coarse (A is any asset, L any liability, X any expense): where the name says
+  // which kind of the same class it is (Assets:Accounts Receivable, Liabilities:Accounts Payable,
+  // Liabilities:GST Payable, Expenses:Cost of Sales:Timber), the name is kept
   if (named && byName && COARSE.has(named) && ACCOUNT_TYPES[byName] === ACCOUNT_TYPES[named]) return byName;
   if (named) return named;
   // a declared parent's type is its children's, unless their own name says more
