@@ -51,6 +51,72 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
         .execute()
     ).map((t) => [t.date, t.description, t.type, t.name]);
 
+  it('point 0: a plain journal gets the types the systems would have recorded, with payees as contacts; `type:` still wins', async () => {
+    const org = await newOrg();
+    await load(org, 'joinery.hledger', joinery());
+    assert.deepEqual(await transactions(org), [
+      ['2024-01-01', 'Opening balances', 'journal', null],
+      ['2024-01-05', 'Maple Timber', 'bill', 'Maple Timber'],
+      ['2024-01-10', 'Maple Timber', 'bill', 'Maple Timber'],
+      ['2024-01-12', 'Brass & Co', 'bill', 'Brass & Co'],
+      ['2024-01-15', 'Harbour Properties', 'cheque', 'Harbour Properties'],
+      ['2024-01-20', 'Tool Depot', 'card_charge', 'Tool Depot'],
+      ['2024-01-25', 'Tool Depot', 'card_refund', 'Tool Depot'],
+      ['2024-01-31', 'Monthly fee', 'expense', 'RBC'],
+      ['2024-02-01', 'Oakridge Homes', 'invoice', 'Oakridge Homes'],
+      ['2024-02-05', 'Maple Timber', 'payment', 'Maple Timber'],
+      ['2024-02-08', 'Maple Timber', 'supplier_credit', 'Maple Timber'],
+      ['2024-02-15', 'Oakridge Homes', 'payment', 'Oakridge Homes'],
+      ['2024-02-20', 'Walk-in customer', 'deposit', 'Walk-in customer'],
+      ['2024-02-28', 'Maple Timber', 'bill', 'Maple Timber'],
+      ['2024-03-05', 'Brass & Co', 'payment', 'Brass & Co'],
+      ['2024-03-10', 'Statement paid', 'transfer', 'Visa'],
+      ['2024-03-30', 'Transfer to savings', 'transfer', null],
+      ['2024-03-31', 'Monthly fee', 'expense', 'RBC'],
+    ]);
+    const kinds = await store().db.selectFrom('acct_contacts').select(['name', 'kind']).where('organisation_id', '=', org.id).orderBy('name').execute();
+    assert.deepEqual(
+      kinds.filter((k) => ['Oakridge Homes', 'Walk-in customer', 'Maple Timber'].includes(k.name)).map((k) => [k.name, k.kind]),
+      [['Maple Timber', 'supplier'], ['Oakridge Homes', 'customer'], ['Walk-in customer', 'customer']],
+    );
+
+    // the ledger lists them: a year of rent is the cheque, not "count 0, total 0"
+    const q1 = { period: 'custom', from: '2024-01-01', to: '2024-03-31' };
+    const rent = await read(org, ledgerAccountTransactions, { account: 'Expenses:Rent', ...q1 });
+    assert.deepEqual([rent.count, rent.total, rent.notes], [1, 1800, []]);
+    assert.deepEqual(
+      rent.transactions.map((t: any) => [t.date, t.type, t.number, t.supplier, t.amount]),
+      [['2024-01-15', 'cheque', '1001', 'Harbour Properties', 1800]],
+    );
+    // hledger -f joinery.hledger bal 'Expenses:Cost of Sales' --pivot payee -e 2024-04-01: Brass & Co $500.00, Maple Timber $8,800.00
+    const bySupplier = await read(org, ledgerAccountTransactions, { account: 'Expenses:Cost of Sales', groupBy: 'supplier', ...q1 });
+    assert.deepEqual(bySupplier.groups.map((g: any) => [g.name, g.total, g.count]), [['Maple Timber', 8800, 4], ['Brass & Co', 500, 1]]);
+    assert.equal(bySupplier.total, 9300);
+
+    // a `type:` tag is still the override, and a CSV's Type column
+    const tagged = await newOrg();
+    const text = [
+      '2024-01-15 (1001) Harbour Properties  ; type: journal',
+      '    Expenses:Rent  $1,800.00',
+      '    Assets:Bank:Chequing',
+      '',
+      '2024-01-16 Harbour Properties',
+      '    Expenses:Rent  $100.00',
+      '    Assets:Bank:Chequing',
+    ].join('\n');
+    await load(tagged, 'tagged.journal', Buffer.from(text));
+    assert.deepEqual(await transactions(tagged), [
+      ['2024-01-15', 'Harbour Properties', 'journal', null],
+      ['2024-01-16', 'Harbour Properties', 'expense', 'Harbour Properties'],
+    ]);
+    const csv = await newOrg();
+    await load(csv, 'books.csv', Buffer.from('Date,Number,Type,Account,Contact,Description,Debit,Credit\n2024-01-15,1,Journal Entry,Expenses:Rent,,Rent,10.00,\n2024-01-15,1,,Assets:Bank:Chequing,,,,10.00\n2024-01-16,2,,Expenses:Rent,Harbour,Rent,10.00,\n2024-01-16,2,,Assets:Bank:Chequing,,,,10.00\n'));
+    assert.deepEqual(await transactions(csv), [
+      ['2024-01-15', 'Rent', 'journal', null],
+      ['2024-01-16', 'Rent', 'expense', 'Harbour'],
+    ]);
+  });
+
   it('point 2: tax accounts are tax liabilities and assets, never payables or receivables, before the "payable/receivable" name rule', async () => {
     const org = await newOrg();
     await load(org, 'joinery.hledger', joinery());

@@ -18,8 +18,23 @@ export interface JournalPosting {
   /** what the amount is worth in the home currency, when it is in another */
   price: Price | null;
   description: string | null;
+  /** the posting's own date (hledger's and Ledger's `; date: DATE` on a posting); null = the transaction's */
+  date: string | null;
   /** a balance the account must have after this posting, in `currency` (hledger's `= AMOUNT`) */
-  assertion: { amount: string; currency: string | null } | null;
+  assertion: Assertion | null;
+}
+
+/**
+ * hledger's balance assertions: `=` the account's balance in the amount's commodity, `==` and
+ * nothing in any other commodity, `=*` and `==*` the same of the account with its sub-accounts.
+ */
+export interface Assertion {
+  amount: string;
+  currency: string | null;
+  /** `==`: no other commodity either */
+  total: boolean;
+  /** `=*`: the account and its sub-accounts */
+  inclusive: boolean;
 }
 
 /** hledger's `@ unit price` / `@@ total price`, or a CSV rate (a unit price with no commodity). */
@@ -35,9 +50,15 @@ export interface JournalEntry {
   where: string;
   date: string;
   number: string | null;
-  /** a Ledgerline transaction type, as the file names it; null = journal */
+  /** a Ledgerline transaction type, as the file names it; null = told from the postings (infer-type.ts) */
   type: string | null;
   contact: string | null;
+  /**
+   * hledger's payee where the file names no contact (no `PAYEE | NOTE`, no `contact:` tag): the
+   * whole description, taken as the contact of a typed transaction (load.ts); null in CSV files,
+   * whose contact column says it
+   */
+  payee: string | null;
   description: string;
   postings: JournalPosting[];
 }

@@ -159,6 +159,8 @@ function readHeader(line: string, where: string, problems: Problems): JournalEnt
     number: m[3]?.trim() || null,
     type: tagged.get('type') || null,
     contact,
+    // hledger's payee is the part before `|`, or the whole description when there is none
+    payee: contact === null && bar < 0 && description ? description : null,
     description,
     postings: [],
   };
@@ -184,15 +186,17 @@ function readPosting(body: string, where: string, problems: Problems): JournalPo
     currency: null,
     price: null,
     description: tags(comment).get('description') ?? null,
+    date: null,
     assertion: null,
   };
   if (!rest) return posting;
   const assertionAt = rest.search(/==?\*?/);
   const valuePart = assertionAt >= 0 ? rest.slice(0, assertionAt).trim() : rest;
   if (assertionAt >= 0) {
-    const assertion = readAmount(rest.slice(assertionAt).replace(/^==?\*?/, ''));
+    const operator = /^==?\*?/.exec(rest.slice(assertionAt))![0];
+    const assertion = readAmount(rest.slice(assertionAt + operator.length));
     if ('error' in assertion) problems.add(where, `balance assertion: ${assertion.error}`);
-    else posting.assertion = { amount: assertion.amount, currency: assertion.commodity };
+    else posting.assertion = { amount: assertion.amount, currency: assertion.commodity, total: operator.startsWith('=='), inclusive: operator.endsWith('*') };
   }
   if (!valuePart) return posting;
   const price = /^(.*?)\s*(@@?)\s*(.*)$/.exec(valuePart);

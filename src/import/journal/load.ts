@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { LedgerWriter } from '../../accounting/builtin/writer.js';
-import type { Contact } from '../../accounting/types.js';
+import { ACCOUNT_TYPES, type AccountType, type Contact, type TransactionType } from '../../accounting/types.js';
 import { chunks } from '../../store/chunks.js';
 import type { Store } from '../../store/db.js';
 import { lockOrganisation } from '../../store/organisations.js';
@@ -19,6 +19,7 @@ import { ImportRefusal, Problems } from '../refusal.js';
 import { parseCsvJournal } from './csv-journal.js';
 import type { DeclaredAccount, JournalFormat, ParsedJournal } from './entries.js';
 import { parseHledger } from './hledger.js';
+import { hasCounterparty, inferTransactionType } from './infer-type.js';
 import { ChartIndex, inferAccountType, normaliseAccountName } from './resolve.js';
 import { settleJournal, type SettledEntry } from './settle.js';
 
@@ -132,11 +133,29 @@ export function journalFormatOf(fileName: string, bytes: Uint8Array): JournalFor
   return /[,;\t]/.test(first) && /account/i.test(first) ? 'csv' : 'journal';
 }
 
+/**
+ * The type a transaction is written with (the file's, else told from its postings: infer-type.ts)
+ * and its contact (the file's, else, for a transaction with a counterparty, hledger's payee).
+ */
+function typeAndContact(e: SettledEntry, accounts: ResolvedAccounts, format: JournalFormat): { type: TransactionType; contact: string | null; customer: boolean } {
+  const postings = e.postings.map((p) => ({ accountType: accounts.types.get(normaliseAccountName(p.account))!, amount: p.amount }));
+  // hledger's code is the cheque number; a CSV's number column groups its rows (a cheque says Type Check)
+  const type = e.type ?? inferTransactionType(postings, format === 'journal' ? e.number : null, e.description);
+  const contact = e.contact ?? (e.payee !== null && hasCounterparty(type) ? e.payee : null);
+  // a new contact is a customer when it is invoiced, pays a receivable, or pays in for a sale (a deposit to income)
+  const customer =
+    type === 'invoice' ||
+    (type !== 'bill' && type !== 'supplier_credit' && postings.some((p) => p.accountType === 'Accounts Receivable')) ||
+    (type === 'deposit' && postings.some((p) => ACCOUNT_TYPES[p.accountType] === 'Revenue'));
+  return { type, contact, customer };
+}
+
+/** A transaction's id says what the file says: the type and contact as written (null type: journal), so ids never change with the rules that fill them in. */
 function contentIds(organisationId: string, entries: SettledEntry[]): string[] {
   const seen = new Map<string, number>();
   return entries.map((e) => {
     const content = JSON.stringify([
-      organisationId, e.date, e.number, e.type, e.contact, e.description,
+      organisationId, e.date, e.number, e.type ?? 'journal', e.contact, e.description,
       e.postings.map((p) => [normaliseAccountName(p.account), p.currency, p.amountInCurrency, p.amount, p.description]),
     ]);
     const occurrence = seen.get(content) ?? 0;
@@ -158,17 +177,18 @@ async function writeEntries(
   const fresh = entries.map((e, i) => ({ e, id: ids[i]! })).filter(({ id }) => !present.has(id));
   const writer = new LedgerWriter(trx, store.dialect, org.id, org.home_currency);
   const accounts = await resolveAccounts(trx, writer, org.id, journal.accounts, fresh.map((f) => f.e), request.allowNewAccounts ?? false);
-  const { contactIds, created: contactsCreated } = await resolveContacts(trx, writer, org.id, fresh.map((f) => f.e));
+  const typed = fresh.map(({ e, id }) => ({ e, id, ...typeAndContact(e, accounts, journal.format) }));
+  const { contactIds, created: contactsCreated } = await resolveContacts(trx, writer, org.id, typed);
   const batch = writer.batch();
   let lines = 0;
-  for (const [n, { e, id }] of fresh.entries()) {
+  for (const [n, { e, id, type, contact }] of typed.entries()) {
     if (n % 5000 === 4999) await nextTurn();
     batch.add({
       id,
-      type: e.type,
+      type,
       date: e.date,
       number: e.number,
-      contactId: e.contact === null ? null : contactIds.get(e.contact.toLowerCase())!,
+      contactId: contact === null ? null : contactIds.get(contact.toLowerCase())!,
       description: e.description,
       currency: e.currency,
       exchangeRate: e.exchangeRate,
@@ -207,6 +227,13 @@ async function presentIds(trx: Transaction<Database>, maxParameters: number, org
   return present;
 }
 
+interface ResolvedAccounts {
+  /** by the name in the file (normalised) */
+  ids: Map<string, string>;
+  types: Map<string, AccountType>;
+  created: string[];
+}
+
 /** Every account the new transactions name, by its name in the file; creates the missing ones when allowed. */
 async function resolveAccounts(
   trx: Transaction<Database>,
@@ -215,11 +242,13 @@ async function resolveAccounts(
   declaredList: DeclaredAccount[],
   entries: SettledEntry[],
   allowNew: boolean,
-): Promise<{ ids: Map<string, string>; created: string[] }> {
-  const rows = await trx.selectFrom('acct_accounts').select(['id', 'full_name', 'number']).where('organisation_id', '=', organisationId).execute();
+): Promise<ResolvedAccounts> {
+  const rows = await trx.selectFrom('acct_accounts').select(['id', 'full_name', 'number', 'type']).where('organisation_id', '=', organisationId).execute();
   const chart = new ChartIndex(rows.map((r) => ({ id: r.id, fullName: r.full_name, number: r.number })));
+  const typeOf = new Map(rows.map((r) => [r.id, r.type as AccountType]));
   const declared = new Map(declaredList.map((d) => [normaliseAccountName(d.name).toLowerCase(), d]));
   const ids = new Map<string, string>();
+  const types = new Map<string, AccountType>();
   const created: string[] = [];
   const problems = new Problems();
   const firstUse = new Map<string, string>();
@@ -229,19 +258,23 @@ async function resolveAccounts(
     const found = chart.find(name);
     if (found) {
       ids.set(name, found.id);
+      types.set(name, typeOf.get(found.id)!);
       continue;
     }
     if (!allowNew) {
       problems.add(where, `no account "${name}" in the chart of accounts (import with new accounts allowed to create it)`);
       continue;
     }
-    const id = await createWithParents(writer, chart, declared, name, created, where, problems);
-    if (id) ids.set(name, id);
+    const made = await createWithParents(writer, chart, declared, name, created, where, problems);
+    if (made) {
+      ids.set(name, made.id);
+      types.set(name, made.type);
+    }
   }
   if (problems.list.length) {
     throw ImportRefusal.of(allowNew ? 'malformed' : 'unknown_account', allowNew ? 'accounts cannot be created' : 'the journal names accounts the books have not', problems.list);
   }
-  return { ids, created };
+  return { ids, types, created };
 }
 
 async function createWithParents(
@@ -252,14 +285,16 @@ async function createWithParents(
   created: string[],
   where: string,
   problems: Problems,
-): Promise<string | null> {
+): Promise<{ id: string; type: AccountType } | null> {
   const parts = fullName.split(':');
   let parentId: string | null = null;
+  let parentType: AccountType | null = null;
   for (let depth = 1; depth <= parts.length; depth++) {
     const name = parts.slice(0, depth).join(':');
     const existing = chart.find(name);
     if (existing) {
       parentId = existing.id;
+      parentType = null;
       continue;
     }
     const type = inferAccountType(name, declared);
@@ -275,22 +310,23 @@ async function createWithParents(
     chart.add({ id: row.id, fullName: row.full_name, number: null });
     created.push(row.full_name);
     parentId = row.id;
+    parentType = type;
   }
-  return parentId;
+  return parentId === null ? null : { id: parentId, type: parentType! };
 }
 
 async function resolveContacts(
   trx: Transaction<Database>,
   writer: LedgerWriter,
   organisationId: string,
-  entries: SettledEntry[],
+  entries: { contact: string | null; customer: boolean }[],
 ): Promise<{ contactIds: Map<string, string>; created: string[] }> {
   const rows = await trx.selectFrom('acct_contacts').select(['id', 'name']).where('organisation_id', '=', organisationId).execute();
   const contactIds = new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
   const created: string[] = [];
   for (const e of entries) {
     if (e.contact === null || contactIds.has(e.contact.toLowerCase())) continue;
-    const kind: Contact['kind'] = e.type === 'invoice' ? 'customer' : 'supplier';
+    const kind: Contact['kind'] = e.customer ? 'customer' : 'supplier';
     const row = await writer.createContact(e.contact, kind);
     contactIds.set(e.contact.toLowerCase(), row.id);
     created.push(e.contact);

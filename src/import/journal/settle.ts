@@ -26,8 +26,11 @@ export interface SettledEntry {
   where: string;
   date: string;
   number: string | null;
-  type: TransactionType;
+  /** as the file names it; null where it names none, to be told from the postings (infer-type.ts) */
+  type: TransactionType | null;
   contact: string | null;
+  /** hledger's payee where the file names no contact (entries.ts) */
+  payee: string | null;
   description: string;
   /** the first foreign currency among the postings, else the home currency */
   currency: string;
@@ -54,12 +57,13 @@ const TYPE_NAMES: Record<string, TransactionType> = {
 };
 const TYPES: readonly string[] = [...LISTED_TYPES, ...OTHER_TYPES];
 
-export function transactionType(name: string | null): TransactionType | null {
-  if (name === null || name.trim() === '') return 'journal';
+/** The type a file names, or null where it names none; undefined where it names one Ledgerline does not know. */
+export function transactionType(name: string | null): TransactionType | null | undefined {
+  if (name === null || name.trim() === '') return null;
   const key = name.trim().toLowerCase().replace(/[_-]/g, ' ');
   const exact = key.replace(/ /g, '_');
   if (TYPES.includes(exact)) return exact as TransactionType;
-  return TYPE_NAMES[key] ?? null;
+  return TYPE_NAMES[key];
 }
 
 interface Found {
@@ -102,7 +106,7 @@ type Report = (code: RefusalCode, where: string, message: string) => void;
 
 function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, problem: Report): SettledEntry | null {
   const type = transactionType(entry.type);
-  if (!type) problem('malformed', entry.where, `type "${entry.type}" is not one of ${TYPES.join(', ')}`);
+  if (type === undefined) problem('malformed', entry.where, `type "${entry.type}" is not one of ${TYPES.join(', ')}`);
   const elided = entry.postings.filter((p) => p.amount === null);
   if (elided.length > 1) problem('unbalanced', entry.where, 'more than one posting leaves its amount out; at most one may');
   const explicit: SettledPosting[] = [];
@@ -111,7 +115,7 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
     const posting = settlePosting(p, home, currencyOf, problem);
     if (posting) explicit.push(posting);
   }
-  if (!type || elided.length > 1 || explicit.length !== entry.postings.length - elided.length) return null;
+  if (type === undefined || elided.length > 1 || explicit.length !== entry.postings.length - elided.length) return null;
 
   const postings = entry.postings.map((p) => (p.amount === null ? null : explicit.shift()!));
   const filled = postings.filter((p): p is SettledPosting => p !== null);
@@ -152,8 +156,9 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
     where: entry.where,
     date: entry.date,
     number: entry.number,
-    type: type!,
+    type,
     contact: entry.contact,
+    payee: entry.payee,
     description: entry.description,
     currency: foreign?.currency ?? home,
     exchangeRate: foreign ? rateOf(foreign, home) : '1',
