@@ -158,4 +158,72 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
       assert.equal((await read(o, accountsList, {})).accounts.find((a: any) => a.fullName === name)?.type, t, name);
     }
   });
+
+  it('point 1: payables aged from the books per supplier, first in first out; the total is the payables account at each date', async () => {
+    const org = await newOrg();
+    await load(org, 'joinery.hledger', joinery());
+    const aged = async (date: string, detail = false) => read(org, reportsAgedPayables, { date, detail });
+    // hledger -f joinery.hledger bal 'Liabilities:Accounts Payable' --pivot payee -e 2024-03-01: Brass & Co $-565.00, Maple Timber $-5,424.00, total $-5,989.00
+    const feb = await aged('2024-02-29');
+    assert.deepEqual(feb.contacts.map((c: any) => [c.contact, c.total]), [['Brass & Co', 565], ['Maple Timber', 5424]]);
+    assert.deepEqual([feb.totals.total, feb.ledgerBalance, feb.notes], [5989, 5989, []]);
+    // hledger -f joinery.hledger bal 'Liabilities:Accounts Payable' --pivot payee -e 2024-04-01: Brass & Co $-265.00, Maple Timber $-5,424.00, total $-5,689.00
+    const mar = await aged('2024-03-31', true);
+    assert.deepEqual(
+      mar.contacts.map((c: any) => [c.contact, c.days31to60, c.days61to90, c.total, c.items.map((i: any) => [i.number, i.dueDate, i.amount])]),
+      [
+        ['Brass & Co', 0, 265, 265, [['H-17', '2024-01-12', 265]]],
+        // MT-881 paid on 2024-02-05, CN-12's 226.00 taken off MT-890, the oldest still open
+        ['Maple Timber', 3390, 2034, 5424, [['MT-890', '2024-01-10', 2034], ['MT-902', '2024-02-28', 3390]]],
+      ],
+    );
+    assert.deepEqual([mar.totals.total, mar.ledgerBalance, mar.notes], [5689, 5689, []]);
+    const before = await aged('2024-01-04');
+    assert.deepEqual([before.count, before.totals.total, before.ledgerBalance], [0, 0, 0]);
+
+    // the service's own bills merged without counting a bill twice: one published to MT-881's
+    // transaction (which the service knows is still open: the payments settle the others first),
+    // one with H-17's supplier and number, and one not in the books
+    const mt881 = await store()
+      .db.selectFrom('acct_transactions')
+      .select('id')
+      .where('organisation_id', '=', org.id)
+      .where('number', '=', 'MT-881')
+      .executeTakeFirstOrThrow();
+    await store()
+      .db.insertInto('documents')
+      .values({
+        id: 'doc_mt881', organisation_id: org.id, number: 'MT-881', type: 'bill', supplier: 'Maple Timber', date: '2024-01-05', due_date: '2024-02-04',
+        currency: 'CAD', subtotal: 400_000, tax: 52_000, total: 452_000, accounting_transaction_id: mt881.id, published_at: '2024-01-06T09:00:00.000Z',
+        created_at: '2024-01-06T09:00:00.000Z', created_by: null, updated_at: null,
+      })
+      .execute();
+    const bill = (id: string, documentId: string | null, supplier: string, number: string, date: string, due: string, amount: number) =>
+      billRow({
+        id, organisation_id: org.id, document_id: documentId, kind: 'bill', supplier, invoice_number: number, date, due_date: due, scheduled_date: null,
+        tags: '', currency: 'CAD', original_amount: amount, amount_due: amount, latest_note: null, created_at: '2024-03-01T09:00:00.000Z',
+      });
+    await store()
+      .db.insertInto('bills')
+      .values([
+        bill('bill_mt881', 'doc_mt881', 'Maple Timber', 'MT-881', '2024-01-05', '2024-02-04', 452_000),
+        bill('bill_h17', null, 'brass & co', 'H-17', '2024-01-12', '2024-02-11', 56_500),
+        bill('bill_nova', null, 'Nova Paints', 'NP-3', '2024-03-20', '2024-04-19', 11_300),
+      ])
+      .execute();
+    const merged = await read(org, reportsAgedPayables, { date: '2024-03-31', detail: true });
+    assert.deepEqual(
+      merged.contacts.map((c: any) => [c.contact, c.total, c.items.map((i: any) => [i.number, i.dueDate, i.bucket, i.amount])]),
+      [
+        ['Brass & Co', 265, [['H-17', '2024-02-11', 'days31to60', 265]]],
+        // 4,520.00 paid and 226.00 credited settle MT-890 and 2,486.00 of MT-902 before MT-881
+        ['Maple Timber', 5424, [['MT-881', '2024-02-04', 'days31to60', 4520], ['MT-902', '2024-02-28', 'days31to60', 904]]],
+        ['Nova Paints', 113, [['NP-3', '2024-04-19', 'current', 113]]],
+      ],
+    );
+    assert.deepEqual([merged.totals.total, merged.ledgerBalance], [5802, 5689], 'the books, and the one bill not in them');
+    assert.deepEqual(merged.notes, ["1 of the service's bill(s), 113.00 CAD, are not in the books yet and are aged as they stand (what is due on each today, 2024-06-30)."]);
+    const feb2 = await aged('2024-02-29');
+    assert.deepEqual([feb2.totals.total, feb2.ledgerBalance], [5989, 5989], 'the bill dated after the date is left out');
+  });
 });

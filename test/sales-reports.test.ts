@@ -1,7 +1,7 @@
 /**
  * The issue 15 reads on the builtin book of helpers/books.ts (amounts chosen by hand, pence), with a
  * few customers and bills added here: trial balance, cash summary, contacts search, aged
- * receivables (FIFO allocation) and aged payables (the service's bills), exact figures, on both
+ * receivables (FIFO allocation) and aged payables (FIFO from the books, with the service's bills), exact figures, on both
  * dialects; every parameter checked.
  */
 import assert from 'node:assert/strict';
@@ -205,23 +205,31 @@ describeEachDialect(
       assert.deepEqual(bad.errors.map((e: any) => e.parameter).sort(), ['limit', 'status']);
     });
 
-    it("aged payables: the bills to pay by supplier and bucket; ledgerBalance and a note where the ledger differs", async () => {
+    it("aged payables: the books' bills by supplier and bucket (first in first out), merged with the service's bills to pay, each bill once", async () => {
+      // the books owe 5,276.00: Landlord Ltd L-26-02 and L-26-10 (2,000.00 each), Paper Co P-1 1,200.00,
+      // Acme Software AS-2026-08 96.00 less CN-5 20.00; the service's L-26-10, P-1 and L-26-02 are those
+      // bills (same supplier and number: their due dates are the service's), its P-0 and EC-4 are not in the books
       const r = await run(reportsAgedPayables);
       assert.deepEqual(
         r.contacts.map((c: any) => [c.contact, c.current, c.days1to30, c.days31to60, c.days61to90, c.days91plus, c.total]),
         [
-          ['Landlord Ltd', 2000, 0, 0, 0, 50, 2050],
+          ['Acme Software', 0, 0, 0, 0, 76, 76],
+          ['Landlord Ltd', 2000, 0, 0, 0, 2000, 4000],
           ['Paper Co', 0, 1200, 0, 100, 0, 1300],
           ['Sam Staff', 0, 0, 43.21, 0, 0, 43.21],
         ],
       );
-      assert.deepEqual(r.totals, { prepaid: 0, current: 2000, days1to30: 1200, days31to60: 43.21, days61to90: 100, days91plus: 50, total: 3393.21 });
+      assert.deepEqual(r.totals, { prepaid: 0, current: 2000, days1to30: 1200, days31to60: 43.21, days61to90: 100, days91plus: 2076, total: 5419.21 });
       assert.equal(r.ledgerBalance, 5276);
-      assert.match(r.notes.join(' '), /Accounts Payable accounts stand at 5,276.00 GBP at 2026-11-21, the aged bills at 3,393.21 GBP/);
+      assert.deepEqual(r.notes, ["2 of the service's bill(s), 143.21 GBP, are not in the books yet and are aged as they stand."]);
       const past = await run(reportsAgedPayables, { date: '2026-10-31', detail: true });
-      assert.deepEqual(past.totals.total, 2050 + 100 + 43.21);
-      assert.match(past.notes.join(' '), /what is due on each bill today \(2026-11-21\)/);
-      assert.match(past.notes.join(' '), /1 bill\(s\) dated after 2026-10-31 are left out/);
+      assert.deepEqual(past.totals.total, 2000 + 2000 + 76 + 100 + 43.21, 'P-1 (2026-11-20) is after the date, in the books and in the service');
+      assert.deepEqual(
+        past.contacts.find((c: any) => c.contact === 'Landlord Ltd').items.map((i: any) => [i.number, i.dueDate, i.bucket, i.amount]),
+        [['L-26-02', '2026-03-30', 'days91plus', 2000], ['L-26-10', '2026-11-30', 'current', 2000]],
+      );
+      assert.equal(past.ledgerBalance, 4076);
+      assert.match(past.notes.join(' '), /what is due on each today, 2026-11-21/);
     });
 
     it('every parameter checked, with the reason', async () => {

@@ -4,6 +4,7 @@ import { agingInput, agingOutput, arrangeAging, type OpenItem } from './aging.js
 import type { OperationContext } from './context.js';
 import { outstandingBills } from './bills-outstanding.js';
 import { defineOperation } from './operation.js';
+import { billContact, payablesFromLedger } from './payables-from-ledger.js';
 
 /** The balance of the chart's accounts of one type at a date, in the direction given (1 debit, -1 credit); null when there are none. */
 export async function ledgerBalanceOf(ctx: OperationContext, chart: ChartAccount[], type: ChartAccount['type'], date: string, sign: 1 | -1): Promise<number | null> {
@@ -22,7 +23,7 @@ export const reportsAgedPayables = defineOperation({
   title: 'Aged payables',
   summary: 'What the organisation owes, by supplier, in buckets of days past due at a date.',
   description:
-    "The outstanding bills and expense claims (the same bills as bills_list_to_pay: the service's own and the accounting system's, such as a GnuCash book's open vendor bills and expense vouchers after part payments and credit notes) by supplier (an expense claim under its employee), aged at `date` by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and days91plus past due, as GnuCash's Payable Aging report places them: days are counted to the end of `date`, so a bill due on `date` is 1 day past due. Home currency. Bills dated after `date` are left out; the amount of each bill is what is due on it now (the service keeps no history of its bills' payments), so for a past date a note says so. ledgerBalance is the balance of the chart's Accounts Payable accounts at `date`, for comparison. Defaults: today, every supplier, no item detail, limit 100.",
+    "The outstanding bills and expense claims by supplier (an expense claim under its employee), aged at `date` by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and days91plus past due, as GnuCash's Payable Aging report places them: days are counted to the end of `date`, so a bill due on `date` is 1 day past due. Home currency. With a system that holds bills (GnuCash, Xero, QuickBooks): the same bills as bills_list_to_pay, the service's own and the system's open ones after part payments and credit notes; bills dated after `date` are left out, and each bill's amount is what is due on it now (the service keeps no history of its bills' payments), so for a past date a note says so. With the builtin ledger, which keeps no allocation of payments to bills: each supplier's credits to the Accounts Payable accounts up to `date` (bills) less every debit (payments, supplier credits), applied to the oldest bill first (FIFO), each due on its date, or on the service's due date where the service holds that bill; debits beyond the bills are `prepaid` (negative); the service's bills not yet in the books are added as they stand. ledgerBalance is the balance of the chart's Accounts Payable accounts at `date`; a note explains any difference. Defaults: today, every supplier, no item detail, limit 100.",
   input: agingInput,
   output: agingOutput,
   scope: 'service.read',
@@ -32,28 +33,37 @@ export const reportsAgedPayables = defineOperation({
     const date = input.date ?? ctx.today;
     const currency = ctx.organisation.homeCurrency;
     const [{ bills, unavailable }, chart] = await Promise.all([outstandingBills(ctx), ctx.accounting.chartOfAccounts()]);
-    const items: OpenItem[] = bills
-      .filter((b) => b.date <= date)
-      .map((b) => ({
-        // an expense claim is named "<employee> — <claim>": the employee is the contact
-        contact: b.kind === 'expense_claim' ? b.supplier.split(' — ')[0]! : b.supplier,
-        contactId: null,
-        number: b.invoiceNumber,
-        date: b.date,
-        dueDate: b.dueDate,
-        amount: b.amountDue,
-      }));
-    const aging = arrangeAging(items, { date, currency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page });
-    const notes: string[] = [];
-    if (unavailable !== null) notes.push(`Only the service's own bills are aged: the accounting system's could not be read (${unavailable}).`);
-    if (date < ctx.today) notes.push(`Amounts are what is due on each bill today (${ctx.today}); a bill paid between ${date} and today is not shown as open at ${date}.`);
-    const skipped = bills.length - items.length;
-    if (skipped) notes.push(`${skipped} bill(s) dated after ${date} are left out.`);
     const ledgerBalance = await ledgerBalanceOf(ctx, chart, 'Accounts Payable', date, -1);
-    if (ledgerBalance !== null && ledgerBalance !== aging.totalMinor && !input.contact)
-      notes.push(
-        `The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills at ${formatMoney(aging.totalMinor, currency)}: bills kept only in the ledger, payments not matched to a bill and the service's own unpublished bills make the difference.`,
-      );
+    const notes: string[] = [];
+    let aging: ReturnType<typeof arrangeAging>;
+    if (!ctx.accounting.payables) {
+      // the builtin ledger: the books' payables, first in first out, with the service's bills (payables-from-ledger.ts)
+      const books = await payablesFromLedger(ctx, chart, date, bills);
+      aging = arrangeAging(books.items, { date, currency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page, prepaid: books.prepaid });
+      if (books.withoutContact !== 0)
+        notes.push(`${formatMoney(books.withoutContact, currency)} on the Accounts Payable accounts has no supplier (journals) and is not aged.`);
+      if (books.serviceOnly.count)
+        notes.push(
+          `${books.serviceOnly.count} of the service's bill(s), ${formatMoney(books.serviceOnly.amount, currency)}, are not in the books yet and are aged as they stand` +
+            (date < ctx.today ? ` (what is due on each today, ${ctx.today})` : '') +
+            '.',
+        );
+      if (ledgerBalance !== null && !input.contact && ledgerBalance - books.withoutContact + books.serviceOnly.amount !== aging.totalMinor)
+        notes.push(`The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills at ${formatMoney(aging.totalMinor, currency)}.`);
+    } else {
+      const items: OpenItem[] = bills
+        .filter((b) => b.date <= date)
+        .map((b) => ({ contact: billContact(b), contactId: null, number: b.invoiceNumber, date: b.date, dueDate: b.dueDate, amount: b.amountDue }));
+      aging = arrangeAging(items, { date, currency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page });
+      if (unavailable !== null) notes.push(`Only the service's own bills are aged: the accounting system's could not be read (${unavailable}).`);
+      if (date < ctx.today) notes.push(`Amounts are what is due on each bill today (${ctx.today}); a bill paid between ${date} and today is not shown as open at ${date}.`);
+      const skipped = bills.length - items.length;
+      if (skipped) notes.push(`${skipped} bill(s) dated after ${date} are left out.`);
+      if (ledgerBalance !== null && ledgerBalance !== aging.totalMinor && !input.contact)
+        notes.push(
+          `The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills at ${formatMoney(aging.totalMinor, currency)}: bills kept only in the ledger, payments not matched to a bill and the service's own unpublished bills make the difference.`,
+        );
+    }
     const { totalMinor: _, ...shown } = aging;
     return { report: 'Aged Payables', organisation: ctx.organisation.name, currency, date, ...shown, ledgerBalance: ledgerBalance === null ? null : toMajor(ledgerBalance, currency), notes };
   },

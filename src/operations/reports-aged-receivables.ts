@@ -22,9 +22,10 @@ export interface AllocatedReceivables {
  * transaction's net on the receivable accounts is one entry: a debit (an invoice, a refund paid
  * out) is an item owed, due on its date (the ledger keeps no due dates); every credit (a payment,
  * a credit note) settles that contact's items oldest first (FIFO: by date, then number). Credits
- * beyond the items are `prepaid`.
+ * beyond the items are `prepaid`. Items of the transactions in `settleLast` (documents the service
+ * knows are still open) are settled after every other item of their contact.
  */
-export function allocateFifo(lines: LedgerLine[], names: Map<string, string>): AllocatedReceivables {
+export function allocateFifo(lines: LedgerLine[], names: Map<string, string>, settleLast: ReadonlySet<string> = new Set()): AllocatedReceivables {
   const byContact = new Map<string, Map<string, { line: LedgerLine; net: number }>>();
   let withoutContact = 0;
   for (const l of lines) {
@@ -45,7 +46,10 @@ export function allocateFifo(lines: LedgerLine[], names: Map<string, string>): A
     const owed = [...txs.values()]
       .filter((t) => t.net > 0)
       .map((t) => ({ contact, contactId, number: t.line.number ?? t.line.transactionId, date: t.line.date, dueDate: t.line.date, amount: t.net, transactionId: t.line.transactionId }))
-      .sort((a, b) => a.date.localeCompare(b.date) || a.number.localeCompare(b.number));
+      .sort(
+        (a, b) =>
+          Number(settleLast.has(a.transactionId)) - Number(settleLast.has(b.transactionId)) || a.date.localeCompare(b.date) || a.number.localeCompare(b.number),
+      );
     let credit = -[...txs.values()].filter((t) => t.net < 0).reduce((s, t) => s + t.net, 0);
     for (const item of owed) {
       const settled = Math.min(credit, item.amount);
