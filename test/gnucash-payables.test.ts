@@ -11,6 +11,7 @@ import { it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { billsListSavedFilters } from '../src/operations/bills-list-saved-filters.js';
 import { billsListToPay } from '../src/operations/bills-list-to-pay.js';
+import { reportsAgedPayables } from '../src/operations/reports-aged-payables.js';
 import { documentsFile } from '../src/operations/documents-file.js';
 import { documentsGet } from '../src/operations/documents-get.js';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
@@ -243,10 +244,12 @@ describeEachDialect(
       assert.deepEqual([got.documents[0].currency, got.documents[0].total, got.documents[0].invoiceLines[0].unitPrice], ['USD', 100, 100]);
     });
 
-    it("a book that cannot be read: the service's own bills are listed and the note says why the book's are not", async () => {
-      const listed = await run(billsListToPay, BROKEN);
-      assert.equal(listed.count, 0);
-      assert.match(listed.note, /^Only the service's own bills are listed: the accounting system's could not be read \(The GnuCash book "no-such-book.gnucash" does not exist\.\)\.$/);
+    it('a book that cannot be read: bills to pay fail naming why, never a list without the book\'s bills (issue 38, item 6)', async () => {
+      const listed = await rejection(() => run(billsListToPay, BROKEN));
+      assert.equal(listed.code, 'accounting_unavailable');
+      assert.match(listed.message, /The GnuCash book "no-such-book.gnucash" does not exist\./);
+      const aged = await rejection(() => run(reportsAgedPayables, BROKEN));
+      assert.equal(aged.code, 'accounting_unavailable');
       const error = await rejection(() => run(documentsGet, BROKEN, { ids: 'gnucash:abc' }));
       assert.equal(error.code, 'accounting_unavailable');
       // the filters' counts would be wrong without the book's bills, and that answer cannot say so

@@ -271,6 +271,10 @@ describeEachDialect(
         const error = await rejection(() => run(reportsProfitAndLoss, orgs.other, {}));
         assert.deepEqual([error.status, error.code], [502, 'accounting_unavailable']);
         assert.match(error.message, /QuickBooks is unavailable \(HTTP 503\)/);
+        // bills to pay (the service's own merged with the books'): the outage, never a list that reads as nothing owed
+        const bills = await rejection(() => run(billsListToPay, orgs.other, {}));
+        assert.deepEqual([bills.status, bills.code], [502, 'accounting_unavailable']);
+        assert.match(bills.message, /QuickBooks is unavailable \(HTTP 503\)/);
         assert.ok((await run(accountsList, orgs.qb)).count > 0, 'the other QuickBooks organisation still answers');
         assert.ok((await run(accountsList, orgs.builtin)).count >= 0, 'a builtin organisation still answers');
       } finally {

@@ -121,7 +121,7 @@ export const billsListToPay = defineOperation({
     note: z
       .string()
       .nullable()
-      .describe("what to do when the filter text matched no saved filter or several; or why the connected accounting system's bills are missing; null otherwise"),
+      .describe('what to do when the filter text matched no saved filter or several; null otherwise'),
   }),
   scope: 'service.read',
   defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
@@ -130,7 +130,6 @@ export const billsListToPay = defineOperation({
   async run(ctx, input) {
     const baseCurrency = ctx.organisation.homeCurrency;
     const [filters, source] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), outstandingBillSource(ctx)]);
-    const missing = source.unavailable === null ? null : `Only the service's own bills are listed: the accounting system's could not be read (${source.unavailable}).`;
     const choice = resolveBillFilter(input.filter, filters);
     if (choice.kind === 'none' || choice.kind === 'several') {
       return {
@@ -143,7 +142,7 @@ export const billsListToPay = defineOperation({
         baseCurrency,
         bills: [],
         candidates: await summariseFilters(filters, source, baseCurrency),
-        note: [choiceNote(choice, input.filter!.trim(), filters), missing].filter((n) => n !== null).join(' '),
+        note: choiceNote(choice, input.filter!.trim(), filters),
       };
     }
     const offset = (input.page - 1) * input.limit;
@@ -158,7 +157,7 @@ export const billsListToPay = defineOperation({
       baseCurrency,
       bills: bills.map((b) => toBillOutput(b, baseCurrency)),
       candidates: null,
-      note: missing,
+      note: null,
     };
   },
 });

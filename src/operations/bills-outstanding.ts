@@ -7,9 +7,10 @@
  *
  * Where the system has no bills of its own (the builtin ledger) the database answers pages, counts
  * and totals itself (store/bill-query.ts); otherwise both lists are merged here and filtered with
- * the same criteria in JavaScript.
+ * the same criteria in JavaScript. Books that cannot be read fail the call (accounting_unavailable):
+ * a list without their bills would read as nothing owed there.
  */
-import { AccountingSystemError, type PayableBill } from '../accounting/types.js';
+import type { PayableBill } from '../accounting/types.js';
 import { billMatcher, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
 import { sum } from '../domain/money.js';
 import { outstandingBillPage, outstandingBillTotals, type BillPage } from '../store/bill-query.js';
@@ -20,8 +21,6 @@ import { systemDocumentId } from './documents-system.js';
 
 export interface OutstandingBills {
   bills: OutstandingBill[];
-  /** why the connected system's bills are missing, when its books could not be read; null otherwise */
-  unavailable: string | null;
 }
 
 function fromSystem(kind: string, bill: PayableBill): OutstandingBill {
@@ -41,25 +40,23 @@ function fromSystem(kind: string, bill: PayableBill): OutstandingBill {
   };
 }
 
+/**
+ * Both lists, or the system's problem: books that cannot be read (an outage, a connection to make
+ * again) fail the call with accounting_unavailable rather than answer the service's own bills alone,
+ * which reads as "nothing owed" in the books (issue 38, item 6).
+ */
 export async function outstandingBills(ctx: OperationContext): Promise<OutstandingBills> {
   const own = listOutstandingBills(ctx.db, ctx.organisation.id);
-  let payables: PayableBill[];
-  try {
-    payables = ctx.accounting.payables ? await ctx.accounting.payables() : [];
-  } catch (error) {
-    // the service's own bills are still worth listing; the answer says what is missing and why
-    if (error instanceof AccountingSystemError) return { bills: await own, unavailable: error.message };
-    throw error;
-  }
+  // awaited below; a failure there, not as an unhandled rejection if the system's list fails first
+  own.catch(() => {});
+  const payables: PayableBill[] = ctx.accounting.payables ? await ctx.accounting.payables() : [];
   const published = await publishedTransactionIds(ctx.db, ctx.organisation.id, payables.map((p) => p.transactionId));
   const theirs = payables.filter((p) => !published.has(p.transactionId)).map((p) => fromSystem(ctx.accounting.kind, p));
-  return { bills: [...(await own), ...theirs].sort(comparePaymentOrder), unavailable: null };
+  return { bills: [...(await own), ...theirs].sort(comparePaymentOrder) };
 }
 
 /** Where the outstanding bills of a call are read: pages of a filter's bills, and counts and totals per filter. */
 export interface BillSource {
-  /** why the connected system's bills are missing, when its books could not be read; null otherwise */
-  unavailable: string | null;
   /** one page of the bills the criteria match (null: every outstanding bill), with the count and total of all of them */
   page(criteria: BillCriteria | null, page: { offset: number; limit: number }): Promise<BillPage>;
   /** per set of criteria, the count and total of the bills it matches */
@@ -74,15 +71,13 @@ export async function outstandingBillSource(ctx: OperationContext): Promise<Bill
   const match = matchContext(ctx);
   if (!ctx.accounting.payables) {
     return {
-      unavailable: null,
       page: (criteria, page) => outstandingBillPage(ctx.db, ctx.organisation.id, criteria, match, page),
       totals: (criteria) => outstandingBillTotals(ctx.db, ctx.organisation.id, criteria, match),
     };
   }
-  const { bills, unavailable } = await outstandingBills(ctx);
+  const { bills } = await outstandingBills(ctx);
   const matching = (criteria: BillCriteria | null) => (criteria ? bills.filter(billMatcher(criteria, match)) : bills);
   return {
-    unavailable,
     page: async (criteria, page) => {
       const matched = matching(criteria);
       return { bills: matched.slice(page.offset, page.offset + page.limit), count: matched.length, amountDue: sum(matched.map((b) => b.amountDue)) };

@@ -32,7 +32,7 @@ export const reportsAgedPayables = defineOperation({
   async run(ctx, input) {
     const date = input.date ?? ctx.today;
     const currency = ctx.organisation.homeCurrency;
-    const [{ bills, unavailable }, chart] = await Promise.all([outstandingBills(ctx), ctx.accounting.chartOfAccounts()]);
+    const [{ bills }, chart] = await Promise.all([outstandingBills(ctx), ctx.accounting.chartOfAccounts()]);
     const ledgerBalance = await ledgerBalanceOf(ctx, chart, 'Accounts Payable', date, -1);
     const notes: string[] = [];
     let aging: ReturnType<typeof arrangeAging>;
@@ -55,7 +55,6 @@ export const reportsAgedPayables = defineOperation({
         .filter((b) => b.date <= date)
         .map((b) => ({ contact: billContact(b), contactId: null, number: b.invoiceNumber, date: b.date, dueDate: b.dueDate, amount: b.amountDue }));
       aging = arrangeAging(items, { date, currency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page });
-      if (unavailable !== null) notes.push(`Only the service's own bills are aged: the accounting system's could not be read (${unavailable}).`);
       if (date < ctx.today) notes.push(`Amounts are what is due on each bill today (${ctx.today}); a bill paid between ${date} and today is not shown as open at ${date}.`);
       const skipped = bills.length - items.length;
       if (skipped) notes.push(`${skipped} bill(s) dated after ${date} are left out.`);

@@ -8,6 +8,7 @@ import type { ConnectionKeys } from '../../domain/connection-keys.js';
 import type { Vendor } from '../../domain/accounting-vendors.js';
 import { nowIso } from '../../store/ids.js';
 import type { Database } from '../../store/schema.js';
+import { clearBackoff } from '../mirror/store.js';
 import { withConnectionTables, type AccountingConnectionRequestRow } from './rows.js';
 import { saveConnection } from './tokens.js';
 import type { TokenSet } from './vendor-http.js';
@@ -84,6 +85,8 @@ export async function connectOrganisation(
 ): Promise<{ previousSystem: string | undefined }> {
   const before = await db.selectFrom('organisations').select('accounting_system').where('id', '=', input.organisationId).executeTakeFirst();
   await saveConnection(db, keys, input);
+  // connected again: what failed before (a scope, a revoked token) may work now, so no backoff stands
+  await clearBackoff(db, input.organisationId);
   await db.updateTable('organisations').set({ accounting_system: input.vendor, accounting_config: null }).where('id', '=', input.organisationId).execute();
   await dropRequest(db, input.stateHash);
   return { previousSystem: before?.accounting_system };

@@ -11,6 +11,13 @@
  * (the call's time limit, the vendor's call budget) has saved its cursors, so the next call resumes.
  * The connector's changeToken is the mirror's version, which every pass that changed something
  * moves, so answers kept by the service stay right.
+ *
+ * A pass that fails (not for the budget, the time limit or a lease taken over) is recorded on the
+ * mirror's row: failures in a row, the problem, and when the warm-up may try again (store.ts
+ * backoffMs: 30 s doubling to an hour), so an organisation whose books cannot be read is not asked
+ * every 30 s across every instance. A call still runs its own pass, which costs one refused request
+ * at most (a connection known to need reconnecting costs none); a pass that goes through ends the
+ * backoff.
  */
 import { randomBytes } from 'node:crypto';
 import { VENDOR_NAMES, type Vendor } from '../../domain/accounting-vendors.js';
@@ -19,7 +26,7 @@ import { CAPABILITIES, type DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
 import { AccountingSystemError, type Contact, type LedgerLine } from '../types.js';
 import { clearMirroredLedger, putContacts, replaceTransactions } from './ledger.js';
-import { claimPass, deleteMirror, deleteRecords, endPass, getMirror, putRecords, readRecords, readRecordsByRef, restartMirror, savePassState, storedBodies, type MirrorRecord } from './store.js';
+import { claimPass, deleteMirror, deleteRecords, endPass, getMirror, putRecords, readRecords, readRecordsByRef, recordPassFailure, restartMirror, savePassState, storedBodies, type MirrorRecord } from './store.js';
 
 /** the smaller parameter limit of the two databases, so the mirror's writes fit both */
 const PORTABLE: DialectCapabilities = CAPABILITIES.sqlite;
@@ -87,10 +94,25 @@ export class MirrorWriter {
 
   /** Saves the cursors reached so far (a pass cut short resumes from here) and renews the pass's lease. */
   async save(state: unknown): Promise<void> {
-    if (!(await savePassState(this.db, this.organisationId, this.owner, state, this.leaseMs))) {
-      throw new AccountingSystemError("another call took over copying the books (this pass held its lease too long); try again");
-    }
+    if (!(await savePassState(this.db, this.organisationId, this.owner, state, this.leaseMs))) throw new LeaseLost();
   }
+}
+
+/** A pass that held its lease too long and lost it to another call: not a failure of the books. */
+class LeaseLost extends AccountingSystemError {
+  constructor() {
+    super('another call took over copying the books (this pass held its lease too long); try again');
+  }
+}
+
+/**
+ * Whether a pass's error is the books failing (counted towards the backoff): not the call budget
+ * being spent, the call's time limit cutting a pass short (its cursors are kept: it resumes), or
+ * another call taking the pass over.
+ */
+function isFailure(error: unknown): boolean {
+  if (error instanceof LeaseLost) return false;
+  return !(error instanceof AccountingSystemError) || (error.code !== 'accounting_rate_limited' && error.code !== 'accounting_timeout');
 }
 
 /** A vendor's way of bringing the mirror up to date. */
@@ -170,6 +192,8 @@ export class Mirror<S> {
         try {
           await this.runPass(owner, leaseMs);
         } catch (error) {
+          // a pass that failed backs the organisation off in the background (warm-up.ts), persisted
+          if (isFailure(error)) await recordPassFailure(this.db, this.organisationId, (error as Error).message);
           // the vendor's call budget is spent: a whole copy is read as it stands (a little older than
           // its age) rather than refused, and brought up to date once the budget allows
           const after = await getMirror(this.db, this.organisationId);

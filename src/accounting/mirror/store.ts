@@ -23,6 +23,12 @@ export interface AccountingMirrorRow {
   synced_at: string | null;
   lease_owner: string | null;
   lease_until: string | null;
+  /** passes failed in a row (migration 021); 0 after one succeeds */
+  failures: number;
+  /** when the warm-up may try again, after failures: exponential backoff (mirror.ts) */
+  retry_at: string | null;
+  /** what the last failed pass failed with */
+  problem: string | null;
 }
 
 export interface AccountingMirrorRecordRow {
@@ -58,7 +64,7 @@ export async function claimPass(db: Db, organisationId: string, vendor: string, 
   const until = new Date(now.getTime() + leaseMs).toISOString();
   await mdb
     .insertInto('accounting_mirrors')
-    .values({ organisation_id: organisationId, vendor, state: '{}', version: 0, complete: 0, synced_at: null, lease_owner: null, lease_until: null })
+    .values({ organisation_id: organisationId, vendor, state: '{}', version: 0, complete: 0, synced_at: null, lease_owner: null, lease_until: null, failures: 0, retry_at: null, problem: null })
     .onConflict((oc) => oc.column('organisation_id').doNothing())
     .execute();
   const claimed = await mdb
@@ -109,13 +115,37 @@ export async function endPass(db: Db, organisationId: string, owner: string, end
     .set({
       ...(end.state === undefined ? {} : { state: JSON.stringify(end.state) }),
       ...(end.changed ? { version: sql<number>`version + 1` } : {}),
-      ...(end.complete ? { complete: 1, synced_at: nowIso() } : {}),
+      // a pass that went through ends any backoff
+      ...(end.complete ? { complete: 1, synced_at: nowIso(), failures: 0, retry_at: null, problem: null } : {}),
       lease_owner: null,
       lease_until: null,
     })
     .where('organisation_id', '=', organisationId)
     .where('lease_owner', '=', owner)
     .execute();
+}
+
+/** How long the warm-up leaves a mirror after `failures` failed passes in a row: 30 s, doubling, at most an hour. */
+export function backoffMs(failures: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, failures - 1), 3_600_000);
+}
+
+/** Records a failed pass: one more failure, the next background try after the backoff, and why. */
+export async function recordPassFailure(db: Db, organisationId: string, problem: string, now = Date.now()): Promise<void> {
+  const mdb = withMirrorTables(db);
+  const row = await mdb.selectFrom('accounting_mirrors').select('failures').where('organisation_id', '=', organisationId).executeTakeFirst();
+  if (!row) return;
+  const failures = Number(row.failures) + 1;
+  await mdb
+    .updateTable('accounting_mirrors')
+    .set({ failures, retry_at: new Date(now + backoffMs(failures)).toISOString(), problem: problem.slice(0, 1000) })
+    .where('organisation_id', '=', organisationId)
+    .execute();
+}
+
+/** Ends a backoff (the organisation was connected again: what failed may work now). */
+export async function clearBackoff(db: Db, organisationId: string): Promise<void> {
+  await withMirrorTables(db).updateTable('accounting_mirrors').set({ failures: 0, retry_at: null, problem: null }).where('organisation_id', '=', organisationId).execute();
 }
 
 export interface MirrorRecord {

@@ -5,7 +5,9 @@
  * calls a minute. Every interval this runs a pass for the organisations connected to Xero or
  * QuickBooks whose copy is not whole yet (or not started), one after another, each within the
  * connection's call budget and under the mirror's lease, so several instances doing the same do not
- * double a pass. Whole copies are left to the calls. Started by `ledgerline serve`.
+ * double a pass. Whole copies are left to the calls. An organisation whose passes fail is left until
+ * its backoff ends (accounting_mirrors.retry_at: 30 s after the first failure, doubling to an hour),
+ * rather than tried again every interval. Started by `ledgerline serve`.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
@@ -35,6 +37,8 @@ export function startMirrorWarmUp(options: WarmUpOptions): { stop(): void; tick(
       .select(['o.id', 'o.accounting_system', 'o.accounting_config', 'o.home_currency'])
       .where('o.accounting_system', 'in', ['xero', 'quickbooks'])
       .where((eb) => eb.or([eb('m.organisation_id', 'is', null), eb('m.complete', '=', 0)]))
+      // an organisation whose passes fail waits out its backoff (mirror.ts), however many instances tick
+      .where((eb) => eb.or([eb('m.retry_at', 'is', null), eb('m.retry_at', '<=', new Date().toISOString())]))
       .orderBy('o.id')
       .limit(PER_TICK)
       .execute();
