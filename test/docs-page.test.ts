@@ -4,7 +4,7 @@
  * types, bounds and allowed values, a request and an example answer; the errors catalogue with every
  * code and status; none of Scalar's own buttons (Developer Tools, Configure, Share, Deploy,
  * Generate MCP, Ask AI); nothing requested from anywhere but this server; no sideways overflow at
- * 390 and 1280 px. Screenshots: test-output/screenshots/docs-*.png.
+ * 390 and 1280 px, down to the last operation. Screenshots: test-output/screenshots/docs-*.png.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -211,6 +211,16 @@ describe('the API reference page, read in Chromium', () => {
       await page.waitForTimeout(300);
       if (width === 390) await shot('docs-errors-390');
       assert.equal(await overflow(page), 0, `the errors catalogue fits ${width} px`);
+      // down to the end, every operation rendered on the way: none is wider than the window
+      let lastY = -1;
+      for (let step = 0; step < 600; step++) {
+        await page.mouse.wheel(0, 1500);
+        await page.waitForTimeout(40);
+        const y = await page.evaluate(() => (globalThis as any).scrollY as number);
+        if (y === lastY) break;
+        lastY = y;
+      }
+      assert.equal(await overflow(page), 0, `the whole page fits ${width} px`);
     }
     assert.deepEqual(elsewhere, [], 'no request to anywhere but this server');
     assert.deepEqual(errors, [], 'nothing the page policy refused, no failed load');
