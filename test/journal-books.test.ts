@@ -17,9 +17,11 @@ import { importJournal, type JournalImportRequest } from '../src/import/journal/
 import { accountsList } from '../src/operations/accounts-list.js';
 import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import { reportsAgedPayables } from '../src/operations/reports-aged-payables.js';
+import { reportsBalanceSheet } from '../src/operations/reports-balance-sheet.js';
 import { reportsProfitAndLoss } from '../src/operations/reports-profit-and-loss.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { billRow } from '../src/store/bills.js';
+import { ImportRefusal } from '../src/import/refusal.js';
 import type { Store } from '../src/store/db.js';
 import type { OrganisationRow } from '../src/store/schema.js';
 import { call } from './helpers/call.js';
@@ -30,6 +32,18 @@ const TODAY = '2024-06-30';
 const joinery = () => readFileSync(join(FIXTURES, 'joinery.hledger'));
 const section = (r: any, title: string) => r.sections.find((s: any) => s.title === title)?.total[0];
 const summary = (r: any, label: string) => r.summary.find((l: any) => l.label === label)?.amounts[0];
+/** every account's amount in a report: full name -> amount of the first period or date */
+const accountAmounts = (r: any): Record<string, number> =>
+  Object.fromEntries(r.sections.flatMap((s: any) => s.groups.flatMap((g: any) => g.accounts.map((a: any) => [a.name, a.amounts[0]]))));
+/** the refusal a load ends in */
+const refusalOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => assert.fail('imported'),
+    (e: unknown) => {
+      assert.ok(e instanceof ImportRefusal, String(e));
+      return e;
+    },
+  );
 
 describeEachDialect('journal books as an accountant reads them', (store) => {
   let n = 0;
@@ -225,5 +239,95 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     assert.deepEqual(merged.notes, ["1 of the service's bill(s), 113.00 CAD, are not in the books yet and are aged as they stand (what is due on each today, 2024-06-30)."]);
     const feb2 = await aged('2024-02-29');
     assert.deepEqual([feb2.totals.total, feb2.ledgerBalance], [5989, 5989], 'the bill dated after the date is left out');
+  });
+
+  it('point 4: each posting on its own date (a date: tag, a [DATE], a date without its year): the bank equals hledger day by day', async () => {
+    const org = await newOrg();
+    const report = await load(org, 'joinery.hledger', joinery());
+    assert.deepEqual(report.period, { from: '2024-01-01', to: '2024-04-02' }, 'the savings posting is on 2024-04-02');
+    assert.match(report.notes.join(' '), /1 transaction\(s\) have postings dated apart from the transaction \(line 94\)/);
+    // hledger -f joinery.hledger bal Assets:Bank --flat -e DAY+1 (balances at the end of DAY):
+    // 03-29 Chequing $18,630.00; 03-30 Chequing $17,630.00; 03-31 and 04-01 Chequing $17,615.00;
+    // 04-02 Chequing $17,615.00, Savings $1,000.00
+    const hledger: Array<[string, number, number | undefined]> = [
+      ['2024-03-29', 18630, undefined],
+      ['2024-03-30', 17630, undefined],
+      ['2024-03-31', 17615, undefined],
+      ['2024-04-01', 17615, undefined],
+      ['2024-04-02', 17615, 1000],
+      ['2024-04-03', 17615, 1000],
+    ];
+    for (const [day, chequing, savings] of hledger) {
+      const bs = accountAmounts(await read(org, reportsBalanceSheet, { asAt: day }));
+      assert.deepEqual([bs['Assets:Bank:Chequing'], bs['Assets:Bank:Savings']], [chequing, savings], day);
+    }
+    const march = await read(org, ledgerAccountTransactions, { account: 'Assets:Bank:Savings', period: 'custom', from: '2024-03-01', to: '2024-03-31' });
+    const april = await read(org, ledgerAccountTransactions, { account: 'Assets:Bank:Savings', period: 'custom', from: '2024-04-01', to: '2024-04-30', reconcile: true });
+    assert.deepEqual([march.movement, april.movement], [0, 1000]);
+    assert.deepEqual(april.reconciliation.entries.map((e: any) => [e.date, e.type, e.amount]), [['2024-04-02', 'transfer', 1000]]);
+    const again = await load(org, 'joinery.hledger', joinery());
+    assert.deepEqual([again.new, again.alreadyPresent], [0, 18], 'loading again adds nothing');
+
+    // Ledger's [DATE] and a date without its year (the transaction's year), as hledger reads them
+    const other = await newOrg();
+    const text = [
+      '2024-03-31 Fees',
+      '    Assets:Bank:Chequing  $-20.00  ; [2024/04/05]',
+      '    Expenses:Bank Fees  $20.00  ; date: 4/6',
+      '',
+    ].join('\n');
+    await load(other, 'ledger.journal', Buffer.from(text));
+    const lines = await store().db.selectFrom('acct_lines').select(['date', 'amount']).where('organisation_id', '=', other.id).orderBy('line_no').execute();
+    // hledger -f ledger.journal reg: 2024-04-05 Assets:Bank:Chequing $-20.00, 2024-04-06 Expenses:Bank Fees $20.00
+    assert.deepEqual(lines.map((l) => [l.date, Number(l.amount)]), [['2024-04-05', -2000], ['2024-04-06', 2000]]);
+
+    // a posting date that is not a date is refused, naming its line, never moved to the transaction's date
+    const bad = await refusalOf(load(await newOrg(), 'bad.journal', Buffer.from('2024-03-31 Fees\n    Assets:Bank:Chequing  $-20.00  ; date: 2024-02-30\n    Expenses:Bank Fees\n')));
+    assert.equal(bad.code, 'malformed');
+    assert.match(bad.message, /line 2: posting date "2024-02-30" is not a date/);
+  });
+
+  it('point 5: balance assertions as hledger checks them: =* and ==* with sub-accounts, == with no other currency, in posting-date order', async () => {
+    const opening = [
+      '2024-01-01 Opening balances',
+      '    Assets:Bank:A          $100.00',
+      '    Assets:Bank:B           $50.00',
+      '    Assets:Bank:B        10.00 USD @ $1.35',
+      '    Equity:Owner Capital',
+      '',
+    ].join('\n');
+    const fee = (account: string, amount: string, assertion: string) =>
+      `${opening}\n2024-01-02 RBC | Fee\n    Expenses:Bank Fees  ${amount.replace('-', '')}\n    ${account}  ${amount}  ${assertion}\n`;
+    // each as hledger 1.25 answers `hledger -f FILE bal` for the same file: accepted, or its assertion error (calculated / asserted)
+    const accepted: Array<[string, string, string]> = [
+      ['Assets:Bank', '$-5.00', '=* $145.00'],
+      ['Assets:Bank', '$-5.00', '= $-5.00'],
+      ['Assets:Bank', '$-5.00', '==* $145.00'],
+      ['Assets:Bank:B', '$-1.00', '= $49.00'],
+      ['Assets:Bank:B', '$-1.00', '= 10.00 USD'],
+    ];
+    for (const [account, amount, assertion] of accepted) {
+      const report = await load(await newOrg(), 'a.journal', Buffer.from(fee(account, amount, assertion)));
+      assert.equal(report.new, 2, `${account} ${assertion}`);
+    }
+    const refused: Array<[string, string, string, RegExp]> = [
+      ['Assets:Bank', '$-5.00', '=* $150.00', /line 9: Assets:Bank with its sub-accounts should be 150\.00 CAD here but is 145\.00 CAD/],
+      ['Assets:Bank', '$-5.00', '==* $150.00', /line 9: Assets:Bank with its sub-accounts should be 150\.00 CAD here but is 145\.00 CAD/],
+      ['Assets:Bank', '$-5.00', '= $145.00', /line 9: Assets:Bank should be 145\.00 CAD here but is -5\.00 CAD/],
+      ['Assets:Bank:B', '$-1.00', '== $49.00', /line 9: Assets:Bank:B should hold only CAD here \(==\) but also holds 10\.00 USD/],
+      ['Assets:Bank:B', '$-1.00', '==* $49.00', /line 9: Assets:Bank:B with its sub-accounts should hold only CAD here \(==\) but also holds 10\.00 USD/],
+    ];
+    for (const [account, amount, assertion, message] of refused) {
+      const org = await newOrg();
+      const refusal = await refusalOf(load(org, 'r.journal', Buffer.from(fee(account, amount, assertion))));
+      assert.equal(refusal.code, 'assertion_failed', assertion);
+      assert.match(refusal.message, message);
+      assert.equal((await transactions(org)).length, 0, 'nothing written');
+    }
+    // in the order of the postings' own dates: hledger accepts the first and refuses the second (calculated -105, asserted -5)
+    const posted = '2024-03-30 Transfer\n    Assets:Bank:Chequing  $-100.00  ; date: 2024-04-02\n    Equity:Owner Capital\n';
+    await load(await newOrg(), 'e.journal', Buffer.from(`${posted}\n2024-03-31 Check\n    Assets:Bank:Chequing  $0.00 = $0.00\n    Equity:Owner Capital  $0.00\n`));
+    const late = await refusalOf(load(await newOrg(), 'f.journal', Buffer.from(`2024-04-05 Fee\n    Assets:Bank:Chequing  $-5.00 = $-5.00\n    Expenses:Bank Fees\n\n${posted}`)));
+    assert.match(late.message, /line 2: Assets:Bank:Chequing should be -5\.00 CAD here but is -105\.00 CAD/);
   });
 });

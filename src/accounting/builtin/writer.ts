@@ -31,6 +31,8 @@ export interface NewLine {
   description?: string;
   /** defaults to the transaction's contact */
   contactId?: string | null;
+  /** the line's own date (a journal's posting date); defaults to the transaction's */
+  date?: string;
 }
 
 export interface NewTransaction {
@@ -138,6 +140,7 @@ export class LedgerBatch {
     let balance = 0;
     for (const line of txn.lines) {
       assertMinor(line.amount);
+      if (line.date !== undefined && !isValidDate(line.date)) throw new Error(`bad line date ${line.date}`);
       balance += line.amount;
     }
     if (balance !== 0) throw new Error(`transaction "${txn.description}" on ${txn.date} does not balance (off by ${balance})`);
@@ -163,7 +166,7 @@ export class LedgerBatch {
         transaction_id: id,
         line_no: index + 1,
         account_id: line.accountId,
-        date: txn.date,
+        date: line.date ?? txn.date,
         type: txn.type,
         contact_id: line.contactId === undefined ? (txn.contactId ?? null) : line.contactId,
         description: line.description ?? txn.description,

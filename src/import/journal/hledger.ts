@@ -1,7 +1,8 @@
 /**
  * hledger and Ledger journal files (the plain-text accounting format): transactions of dated
- * postings, one amount per transaction left out to balance it, `@`/`@@` prices, `= AMOUNT` balance
- * assertions and `account` directives with hledger's type tags. What would change the meaning of
+ * postings (a posting may have a date of its own), one amount per transaction left out to balance
+ * it, `@`/`@@` prices, `=`, `==`, `=*`, `==*` balance assertions and `account` directives with
+ * hledger's type tags. What would change the meaning of
  * a file behind the reader's back (include, alias, apply account, automated and periodic
  * transactions, virtual postings) is refused rather than ignored; display directives
  * (commodity, P, D, payee, tag) are read past. Amounts stay text here; settle.ts makes them exact.
@@ -99,7 +100,7 @@ export function parseHledger(text: string): ParsedJournal {
       const body = line.trim();
       if (body.startsWith(';') || body.startsWith('#')) return;
       if (current) {
-        const posting = readPosting(body, where, problems);
+        const posting = readPosting(body, where, problems, current.date);
         if (posting) current.postings.push(posting);
       } else if (!inDirective) problems.add(where, 'an indented line outside a transaction');
       return;
@@ -166,7 +167,25 @@ function readHeader(line: string, where: string, problems: Problems): JournalEnt
   };
 }
 
-function readPosting(body: string, where: string, problems: Problems): JournalPosting | null {
+/**
+ * A posting's own date, hledger's and Ledger's: a `date:` tag or a `[DATE]` (`[DATE=DATE2]`) in its
+ * comment; a date without a year takes the transaction's. Null when it has none; undefined (with
+ * the problem noted) when it names one that is not a date.
+ */
+function postingDate(comment: string, entryDate: string, where: string, problems: Problems): string | null | undefined {
+  const text = tags(comment).get('date') ?? /\[([^\]=]+)(?:=[^\]]*)?\]/.exec(comment)?.[1];
+  if (text === undefined || text.trim() === '') return null;
+  const written = text.trim();
+  const partial = /^(\d{1,2})[-/.](\d{1,2})$/.exec(written);
+  const date = partial ? journalDate(`${entryDate.slice(0, 4)}-${partial[1]}-${partial[2]}`) : journalDate(written);
+  if (!date) {
+    problems.add(where, `posting date "${written}" is not a date (yyyy-mm-dd)`);
+    return undefined;
+  }
+  return date;
+}
+
+function readPosting(body: string, where: string, problems: Problems, entryDate: string): JournalPosting | null {
   const { text, comment } = withoutComment(body);
   const m = /^(?:[*!]\s+)?(.+?)(?:(?:\s{2,}|\t)\s*(.*))?$/.exec(text.trim());
   if (!m) {
@@ -189,6 +208,9 @@ function readPosting(body: string, where: string, problems: Problems): JournalPo
     date: null,
     assertion: null,
   };
+  const date = postingDate(comment, entryDate, where, problems);
+  if (date === undefined) return null;
+  if (date !== entryDate) posting.date = date;
   if (!rest) return posting;
   const assertionAt = rest.search(/==?\*?/);
   const valuePart = assertionAt >= 0 ? rest.slice(0, assertionAt).trim() : rest;

@@ -156,7 +156,8 @@ function contentIds(organisationId: string, entries: SettledEntry[]): string[] {
   return entries.map((e) => {
     const content = JSON.stringify([
       organisationId, e.date, e.number, e.type ?? 'journal', e.contact, e.description,
-      e.postings.map((p) => [normaliseAccountName(p.account), p.currency, p.amountInCurrency, p.amount, p.description]),
+      // a posting's own date only where it has one, so the ids of books without posting dates are as they were
+      e.postings.map((p) => [normaliseAccountName(p.account), p.currency, p.amountInCurrency, p.amount, p.description, ...(p.date !== e.date ? [p.date] : [])]),
     ]);
     const occurrence = seen.get(content) ?? 0;
     seen.set(content, occurrence + 1);
@@ -197,12 +198,20 @@ async function writeEntries(
         amount: p.amount,
         amountInCurrency: p.amountInCurrency,
         ...(p.description ? { description: p.description } : {}),
+        // each line on its own date (hledger's posting date): never moved to the transaction's
+        ...(p.date !== e.date ? { date: p.date } : {}),
       })),
     });
     lines += e.postings.length;
   }
   await batch.writeIn(trx);
-  const dates = entries.map((e) => e.date).sort();
+  const dates = entries.flatMap((e) => [e.date, ...e.postings.map((p) => p.date)]).sort();
+  const notes = [...journal.notes];
+  const dated = entries.filter((e) => e.postings.some((p) => p.date !== e.date));
+  if (dated.length)
+    notes.push(
+      `${dated.length} transaction(s) have postings dated apart from the transaction (${dated.slice(0, 3).map((e) => e.where).join(', ')}${dated.length > 3 ? ', …' : ''}): each posting is on its own date, as hledger books it, so on the days between a transaction's date and its postings' dates its lines do not balance yet, as in hledger.`,
+    );
   return {
     file: request.fileName,
     format: journal.format,
@@ -214,7 +223,7 @@ async function writeEntries(
     period: dates.length ? { from: dates[0]!, to: dates[dates.length - 1]! } : null,
     accountsCreated: accounts.created,
     contactsCreated,
-    notes: journal.notes,
+    notes,
   };
 }
 

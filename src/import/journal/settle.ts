@@ -9,10 +9,12 @@
 import { amountBoundText, convertWithinBound, formatMoney, fromMajor, isCurrencyCode, minorDigits, overAmountBound, withinAmountBound } from '../../domain/money.js';
 import { LISTED_TYPES, OTHER_TYPES, type TransactionType } from '../../accounting/types.js';
 import { ImportRefusal, Problems, type RefusalCode } from '../refusal.js';
-import type { JournalEntry, JournalPosting, ParsedJournal, Price } from './entries.js';
+import type { Assertion, JournalEntry, JournalPosting, ParsedJournal, Price } from './entries.js';
 
 export interface SettledPosting {
   where: string;
+  /** its own date where the file gives one (hledger's posting date), else the transaction's */
+  date: string;
   account: string;
   currency: string;
   /** minor units of `currency`, debit positive */
@@ -112,7 +114,7 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
   const explicit: SettledPosting[] = [];
   for (const p of entry.postings) {
     if (p.amount === null) continue;
-    const posting = settlePosting(p, home, currencyOf, problem);
+    const posting = settlePosting(p, entry.date, home, currencyOf, problem);
     if (posting) explicit.push(posting);
   }
   if (type === undefined || elided.length > 1 || explicit.length !== entry.postings.length - elided.length) return null;
@@ -131,7 +133,7 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
   // the left-out amount balances the others at their home value, as hledger infers it from their cost
   const settled = entry.postings.map(
     (p, i): SettledPosting =>
-      postings[i] ?? { where: p.where, account: p.account, currency: home, amountInCurrency: -homeTotal, amount: -homeTotal, description: p.description },
+      postings[i] ?? { where: p.where, date: p.date ?? entry.date, account: p.account, currency: home, amountInCurrency: -homeTotal, amount: -homeTotal, description: p.description },
   );
 
   // the left-out amount is the others' sum: within the bound only if they are not too many at it
@@ -166,7 +168,7 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
   };
 }
 
-function settlePosting(p: JournalPosting, home: string, currencyOf: CurrencyOf, problem: Report): SettledPosting | null {
+function settlePosting(p: JournalPosting, entryDate: string, home: string, currencyOf: CurrencyOf, problem: Report): SettledPosting | null {
   const currency = currencyOf(p.currency, p.where);
   if (!currency) return null;
   if (overAmountBound(p.amount!, currency)) {
@@ -180,7 +182,7 @@ function settlePosting(p: JournalPosting, home: string, currencyOf: CurrencyOf, 
   }
   const amount = currency === home ? amountInCurrency : homeValue(p, amountInCurrency, currency, home, currencyOf, problem);
   if (amount === null) return null;
-  return { where: p.where, account: p.account, currency, amountInCurrency, amount, description: p.description };
+  return { where: p.where, date: p.date ?? entryDate, account: p.account, currency, amountInCurrency, amount, description: p.description };
 }
 
 function homeValue(p: JournalPosting, amountInCurrency: number, currency: string, home: string, currencyOf: CurrencyOf, problem: Report): number | null {
@@ -222,29 +224,52 @@ function rateOf(p: SettledPosting, home: string): string {
 }
 
 /**
- * hledger's balance assertions (`= AMOUNT` after a posting), checked as hledger checks a file on
- * its own: the account's balance in that currency from this file's postings, in date order (file
- * order within a date), after the asserting posting.
+ * hledger's balance assertions, checked as hledger checks a file on its own: after the asserting
+ * posting, in the order of the postings' dates (a posting's own date where it has one; file order
+ * within a date), from this file's postings. `= AMOUNT` is the account's balance in the amount's
+ * currency; `==` also asserts that the account holds nothing in any other currency; `=*` and `==*`
+ * assert the amount of the account with its sub-accounts (the other currencies `==*` rules out are,
+ * as hledger 1.25 checks them, the account's own).
  */
 function checkAssertions(journal: ParsedJournal, entries: SettledEntry[], currencyOf: CurrencyOf, problem: Report): void {
-  const asserted = new Map<string, { amount: string; currency: string | null }>();
+  const asserted = new Map<string, Assertion>();
   for (const entry of journal.entries) for (const p of entry.postings) if (p.assertion) asserted.set(p.where, p.assertion);
   if (asserted.size === 0) return;
-  const ordered = entries.map((e, i) => ({ e, i })).sort((a, b) => (a.e.date < b.e.date ? -1 : a.e.date > b.e.date ? 1 : a.i - b.i));
-  const balances = new Map<string, number>();
-  for (const { e } of ordered) {
-    for (const p of e.postings) {
-      const key = `${p.account}\u0000${p.currency}`;
-      balances.set(key, (balances.get(key) ?? 0) + p.amountInCurrency);
-      const assertion = asserted.get(p.where);
-      if (!assertion) continue;
-      const currency = assertion.currency === null ? p.currency : currencyOf(assertion.currency, p.where);
-      if (!currency) continue;
-      const expected = fromMajor(assertion.amount, currency);
-      const actual = balances.get(`${p.account}\u0000${currency}`) ?? 0;
-      if (expected === null) problem('malformed', p.where, `assertion ${assertion.amount} has more decimals than ${currency} has`);
-      else if (expected !== actual)
-        problem('assertion_failed', p.where, `${p.account} should be ${formatMoney(expected, currency)} here but is ${formatMoney(actual, currency)} (this file's postings only, as hledger checks a file)`);
+  const postings = entries.flatMap((e) => e.postings).map((p, i) => ({ p, i }));
+  postings.sort((a, b) => (a.p.date < b.p.date ? -1 : a.p.date > b.p.date ? 1 : a.i - b.i));
+  /** account -> currency -> balance */
+  const balances = new Map<string, Map<string, number>>();
+  for (const { p } of postings) {
+    const account = normaliseName(p.account);
+    const own = balances.get(account) ?? new Map<string, number>();
+    own.set(p.currency, (own.get(p.currency) ?? 0) + p.amountInCurrency);
+    balances.set(account, own);
+    const assertion = asserted.get(p.where);
+    if (!assertion) continue;
+    const currency = assertion.currency === null ? p.currency : currencyOf(assertion.currency, p.where);
+    if (!currency) continue;
+    const expected = fromMajor(assertion.amount, currency);
+    if (expected === null) {
+      problem('malformed', p.where, `assertion ${assertion.amount} has more decimals than ${currency} has`);
+      continue;
+    }
+    // the account alone, or with every account below it (=*)
+    const held = new Map<string, number>();
+    for (const [name, amounts] of balances) {
+      if (name !== account && !(assertion.inclusive && name.startsWith(`${account}:`))) continue;
+      for (const [c, amount] of amounts) held.set(c, (held.get(c) ?? 0) + amount);
+    }
+    const actual = held.get(currency) ?? 0;
+    const subject = `${p.account}${assertion.inclusive ? ' with its sub-accounts' : ''}`;
+    const checked = "(this file's postings only, as hledger checks a file)";
+    if (expected !== actual) problem('assertion_failed', p.where, `${subject} should be ${formatMoney(expected, currency)} here but is ${formatMoney(actual, currency)} ${checked}`);
+    else if (assertion.total) {
+      // hledger (1.25) looks for other currencies in the account's own balance, with `==*` too
+      const other = [...own].find(([c, amount]) => c !== currency && amount !== 0);
+      if (other) problem('assertion_failed', p.where, `${subject} should hold only ${currency} here (==) but also holds ${formatMoney(other[1], other[0])} ${checked}`);
     }
   }
 }
+
+/** `Assets : Bank` and `Assets:Bank` are one account (resolve.ts normaliseAccountName). */
+const normaliseName = (name: string) => name.split(':').map((part) => part.trim()).join(':');
