@@ -41,6 +41,23 @@ describe('ledgerline help and errors', () => {
     const one = ledgerline(['call', 'banking.transactions', '--help']);
     assert.match(one.stdout, /parameters \(name=value\):\n {2}account\n {6}One account/);
     assert.match(ledgerline(['import', '--help']).stdout, /--create-account --name N/);
+    // every parameter says what it takes and what it is, as the OpenAPI document does
+    const pl = ledgerline(['call', 'reports.profit_and_loss', '--help']).stdout;
+    assert.match(pl, /^ {2}period \(one of this_month, last_month, this_quarter, last_quarter, ytd, last_year, custom\)\n {6}Period preset/m);
+    assert.match(pl, /^ {2}comparePeriods \(a whole number 1 to 12\)\n {6}How many earlier periods/m);
+    for (const [, name, description] of pl.matchAll(/^ {2}(\w+)[^\n]*\n {6}([^\n]*)$/gm)) assert.ok(description!.trim().length > 10, `${name} has a description`);
+    const create = ledgerline(['call', 'documents.create', '--help']).stdout;
+    assert.match(create, /^ {2}tax \(a number; default 0\)\n {6}total tax/m);
+    assert.match(create, /^ {2}file\n {6}the original file/m);
+  });
+
+  it('an operation parameter written as an option is answered with the way to write it', () => {
+    const asOption = ledgerline(['call', 'reports.profit_and_loss', '--org', 'Anything', '--period', 'ytd']);
+    assert.equal(asOption.status, 2);
+    assert.equal(asOption.stderr, 'ledgerline: parameters are name=value: write period=ytd, not --period ytd\n');
+    const unknown = ledgerline(['call', 'reports.profit_and_loss', '--bogus']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /^ledgerline: unknown option --bogus; the options are --org, --as, --today, --input, --file/);
   });
 
   it('--version prints the package version', () => {

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { isValidDate } from '../domain/dates.js';
 import type { Principal } from '../operations/context.js';
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
@@ -14,12 +15,29 @@ import { findUserByEmail, organisationsOfUser } from '../store/users.js';
 import { coerceTextInput, effectOf } from '../operations/operation.js';
 import { printJson, readStdin, UsageError, withStore, organisationFor } from './io.js';
 
+const CALL_OPTIONS = { org: { type: 'string' }, as: { type: 'string' }, today: { type: 'string' }, input: { type: 'string' }, file: { type: 'string' } } as const;
+
+/**
+ * The command's own options; an option it does not know is said in one line, and when it is one
+ * of the operation's parameters (`--period ytd`), with the way to write it (`period=ytd`).
+ */
+function parsedCallArgs(args: string[]) {
+  try {
+    return parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS });
+  } catch (error) {
+    const option = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
+    if (!option) throw new UsageError((error as Error).message);
+    const name = option.replace(/^--?/, '').split('=')[0]!;
+    const op = findOperation(args.find((a) => !a.startsWith('-')) ?? '');
+    const at = args.indexOf(option);
+    const value = option.includes('=') ? option.split('=').slice(1).join('=') : args[at + 1] && !args[at + 1]!.startsWith('-') ? args[at + 1] : 'VALUE';
+    if (op && name in (op.input.shape as object)) throw new UsageError(`parameters are name=value: write ${name}=${value}, not ${option} ${value === 'VALUE' ? '' : value}`.trim());
+    throw new UsageError(`unknown option ${option}; the options are ${Object.keys(CALL_OPTIONS).map((o) => `--${o}`).join(', ')}, and parameters are name=value (ledgerline call OPERATION --help lists them)`);
+  }
+}
+
 export async function callCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { org: { type: 'string' }, as: { type: 'string' }, today: { type: 'string' }, input: { type: 'string' }, file: { type: 'string' } },
-  });
+  const { values, positionals } = parsedCallArgs(args);
   const [name, ...pairs] = positionals;
   if (!name) throw new UsageError(`which operation? one of: ${OPERATIONS.map((o) => o.name).join(', ')}`);
   const op = findOperation(name);
@@ -92,16 +110,36 @@ async function fileInput(path: string): Promise<{ name: string; data: string }> 
   }
 }
 
+type ParameterSchema = { description?: string; type?: string | string[]; enum?: unknown[]; default?: unknown; minimum?: number; maximum?: number; format?: string; anyOf?: ParameterSchema[]; items?: ParameterSchema };
+
+/** What a parameter takes, in a few words: its allowed values, or its type and bounds; and its default. */
+function takes(p: ParameterSchema): string {
+  const alternatives = p.anyOf?.filter((a) => a.type !== 'null') ?? [];
+  const one = alternatives.length === 1 ? { ...alternatives[0], ...p, anyOf: undefined } : p;
+  const parts: string[] = [];
+  if (one.enum) parts.push(`one of ${one.enum.join(', ')}`);
+  else if (one.format === 'date' || /yyyy-MM-dd/.test(one.description ?? '')) parts.push('a date yyyy-MM-dd');
+  else if (one.type === 'integer' || one.type === 'number')
+    parts.push(`${one.type === 'integer' ? 'a whole number' : 'a number'}${one.minimum !== undefined && one.maximum !== undefined ? ` ${one.minimum} to ${one.maximum}` : one.minimum !== undefined ? ` from ${one.minimum}` : ''}`);
+  else if (one.type === 'boolean') parts.push('true or false');
+  else if (one.type === 'array') parts.push(`a list${one.items?.enum ? ` of ${one.items.enum.join(', ')}` : ''}, comma-separated`);
+  if (one.default !== undefined) parts.push(`default ${String(one.default)}`);
+  return parts.length ? ` (${parts.join('; ')})` : '';
+}
+
 /** `call --help`: the operations; `call OPERATION --help`: what it returns and its parameters. */
 export function callHelp(args: string[]): string {
   const op = findOperation(args.find((a) => !a.startsWith('-')) ?? '');
   if (!op) return `operations:\n${OPERATIONS.map((o) => `  ${o.name.padEnd(30)} ${o.summary}`).join('\n')}\n\nledgerline call OPERATION --help tells its parameters`;
-  const fields = Object.entries(op.input.shape as Record<string, { description?: string; isOptional(): boolean }>);
+  // the same JSON Schema the OpenAPI document and the MCP tools show, so the three say the same
+  const schema = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, ParameterSchema>; required?: string[] };
+  const fields = Object.entries(schema.properties ?? {});
+  const required = new Set(schema.required ?? []);
   return (
     `${op.name}: ${op.title}\n\n${op.description}\n\n` +
     (['create', 'update'].includes(effectOf(op)) ? 'fields (name=value, or a JSON object with --input FILE|-; a document file with --file PATH):\n' : 'parameters (name=value):\n') +
     (fields.length
-      ? fields.map(([name, schema]) => `  ${name}${schema.isOptional() ? '' : ' (required)'}\n      ${schema.description ?? ''}`).join('\n')
+      ? fields.map(([name, p]) => `  ${name}${required.has(name) ? ' (required)' : ''}${takes(p)}\n      ${p.description ?? p.anyOf?.find((a) => a.description)?.description ?? ''}`).join('\n')
       : '  none')
   );
 }

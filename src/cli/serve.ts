@@ -16,15 +16,23 @@ import { createLogger, type Logger } from '../http/logger.js';
 import type { Store } from '../store/db.js';
 import { writeStamps } from '../store/deferred-stamps.js';
 import { listOrganisations } from '../store/organisations.js';
-import { findUserByEmail } from '../store/users.js';
-import { checkListen, isRedisSettingError, listenProblem, migrateChecked, openCheckedReplica, openCheckedStore, reasonOf, shownUrl } from './start-checks.js';
+import { findUserByEmail, organisationsOfUser } from '../store/users.js';
+import { boundUrl, checkListen, isRedisSettingError, listenProblem, migrateChecked, openCheckedReplica, openCheckedStore, reasonOf, shownUrl } from './start-checks.js';
 
-/** The demo sign-ins, on every start while the demo users exist (not only on the start that made them). */
+/**
+ * The demo sign-ins, on every start while the demo users exist (not only on the start that made
+ * them), each with the roles it holds now, so a reader knows whom to sign in as to reach settings.
+ */
 async function demoSignIns(store: Store, baseUrl: string): Promise<string> {
-  const present = [];
-  for (const u of DEMO_USERS) if (await findUserByEmail(store.db, u.email)) present.push(u.email);
-  if (!present.length) return '';
-  return `Demo sign-in at ${baseUrl}/signin: ${present.join(', ')}, each with the password "${DEMO_PASSWORD}" unless it was changed.\n`;
+  const lines = [];
+  for (const u of DEMO_USERS) {
+    const user = await findUserByEmail(store.db, u.email);
+    if (!user) continue;
+    const roles = (await organisationsOfUser(store.db, user.id)).map((o) => `${o.role.replace('_', ' ')} of ${o.name}`);
+    lines.push(`  ${u.email.padEnd(28)} ${roles.join('; ') || 'no organisation'}`);
+  }
+  if (!lines.length) return '';
+  return `Demo sign-in at ${baseUrl}/signin, each with the password "${DEMO_PASSWORD}" unless it was changed (super admins and admins see organisation settings):\n${lines.join('\n')}\n`;
 }
 
 /**
@@ -154,8 +162,9 @@ export async function serveCommand(): Promise<number> {
     timeoutMs: config.accountingTimeoutMs,
     onProblem: (organisationId, detail, expected) => (expected ? logger.debug({ organisationId, detail }, 'first copy of the books: not yet') : logger.warn({ organisationId, detail }, 'first copy of the books failed')),
   });
+  // the address bound (what a local check or a proxy connects to), and BASE_URL (what clients are told)
   process.stdout.write(
-    `Ledgerline is listening on ${config.baseUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : config.sqlitePath}${redis ? ', rate limits in Redis' : ''}).\n` +
+    `Ledgerline is listening on ${boundUrl(app.server.address())} (BASE_URL ${config.baseUrl}; database: ${config.databaseUrl ? 'PostgreSQL' : config.sqlitePath}${redis ? ', rate limits in Redis' : ''}).\n` +
       `API reference: ${config.baseUrl}/docs · MCP: ${config.baseUrl}/mcp · OAuth metadata: ${config.baseUrl}/.well-known/oauth-authorization-server\n` +
       demoNote,
   );
