@@ -4,17 +4,20 @@
  * types, bounds and allowed values, a request and an example answer; the errors catalogue with every
  * code and status; none of Scalar's own buttons (Developer Tools, Configure, Share, Deploy,
  * Generate MCP, Ask AI); nothing requested from anywhere but this server; no sideways overflow at
- * 390 and 1280 px, down to the last operation. Screenshots: test-output/screenshots/docs-*.png.
+ * 390 and 1280 px, down to the last operation; a try-it call that reaches this server with the
+ * reader's token. Screenshots: test-output/screenshots/docs-*.png.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { createApiClient } from '../src/auth/clients.js';
 import { PROBLEM_CODES, PROBLEMS } from '../src/domain/problems.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { effectOf, HTTP_METHOD, restPathOf, type AnyOperation } from '../src/operations/operation.js';
 import type { Store } from '../src/store/db.js';
+import { buildBooks } from './helpers/books.js';
 import { launchBrowser, SCREENSHOTS, type PersonBrowser } from './helpers/chromium.js';
 import { startServer } from './helpers/server.js';
 import { openTestStore } from './helpers/store.js';
@@ -64,13 +67,18 @@ describe('the API reference page, read in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let browser: PersonBrowser;
   let doc: Json;
+  let token: string;
   const elsewhere: string[] = [];
   const errors: string[] = [];
 
   before(async () => {
-    // the page shows the document, which does not depend on the database
+    // the page shows the document, which does not depend on the database; the try-it console reads a small book
     store = await openTestStore('sqlite');
+    const books = await buildBooks(store);
     server = await startServer(store);
+    const client = await createApiClient(store.db, { organisationId: books.org.id, name: 'Reference try-it' });
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' });
+    token = ((await (await fetch(`${server.baseUrl}/oauth/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
     doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as Json;
     browser = await launchBrowser();
     browser.page.on('request', (r) => {
@@ -224,5 +232,23 @@ describe('the API reference page, read in Chromium', () => {
     }
     assert.deepEqual(elsewhere, [], 'no request to anywhere but this server');
     assert.deepEqual(errors, [], 'nothing the page policy refused, no failed load');
+  });
+
+  it("the try-it console sends the example request to this server with the reader's token and shows the answer", async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.goto(`${server.baseUrl}/docs#tag/accounts-ledger-and-bank/GET/v1/operations/accounts.list`);
+    const section = page.locator('section[id$="/GET/v1/operations/accounts.list"]');
+    await section.waitFor({ timeout: 20_000 });
+    await page.getByPlaceholder('Token').first().fill(token);
+    await section.getByRole('button', { name: /Test Request/ }).click();
+    const sent = page.waitForResponse((r) => r.url().startsWith(`${server.baseUrl}/v1/operations/accounts.list`));
+    await page.getByRole('button', { name: /^Send/ }).filter({ visible: true }).first().click();
+    const response = await sent;
+    assert.equal(response.status(), 200);
+    assert.equal(new URL(response.url()).searchParams.get('search'), 'bank', 'the example parameter');
+    await page.getByText('200 OK').first().waitFor();
+    await shot('docs-try-it-1280');
+    assert.deepEqual(elsewhere, [], 'the call went to this server, through no proxy');
   });
 });
