@@ -330,4 +330,17 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const late = await refusalOf(load(await newOrg(), 'f.journal', Buffer.from(`2024-04-05 Fee\n    Assets:Bank:Chequing  $-5.00 = $-5.00\n    Expenses:Bank Fees\n\n${posted}`)));
     assert.match(late.message, /line 2: Assets:Bank:Chequing should be -5\.00 CAD here but is -105\.00 CAD/);
   });
+
+  it('point 8: groups is an array whatever the grouping: [] with groupBy none, as the spec types it', async () => {
+    const org = await newOrg();
+    await load(org, 'joinery.hledger', joinery());
+    const q1 = { account: 'Expenses:Cost of Sales', period: 'custom', from: '2024-01-01', to: '2024-03-31' };
+    for (const input of [q1, { ...q1, groupBy: 'none' }, { ...q1, groupBy: 'none', page: 9 }]) {
+      const r = await read(org, ledgerAccountTransactions, input);
+      assert.deepEqual(r.groups, [], JSON.stringify(input));
+      assert.ok(Array.isArray(r.transactions));
+    }
+    const byMonth = await read(org, ledgerAccountTransactions, { ...q1, groupBy: 'month' });
+    assert.deepEqual(byMonth.groups.map((g: any) => [g.key, g.total]), [['2024-01', 6500], ['2024-02', 2800]]);
+  });
 });

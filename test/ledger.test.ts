@@ -31,7 +31,7 @@ describeEachDialect(
         'the journal entry of 15 Nov is not a listed type',
       );
       assert.equal(r.groupBy, 'none');
-      assert.equal(r.groups, null, 'present, null: there are no groups with groupBy none');
+      assert.deepEqual(r.groups, [], 'present, an array as the spec types it: no groups with groupBy none (issue 41, point 8)');
       assert.equal(r.reconciliation, null);
     });
 

@@ -71,7 +71,7 @@ export const ledgerAccountTransactions = defineOperation({
   description:
     'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. ' +
     'Paged: `limit` lines a page (1 to 1000, default 100), `page` from 1 (default); `hasMore` is true when a later page holds more, so ask for page 2, 3, … until it is false. `total` and `count` always cover every matching line, on every page; `truncated` is true whenever the answer does not list them all (on page 1 it equals hasMore). A page past the end answers no lines, hasMore false, and the same totals. ' +
-    'groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is null), and the pages are pages of groups (`limit` groups a page, in that order). detailForTop nests the lines of the largest N groups of the page, up to `limit` of each group\'s newest lines (the other groups\' `transactions` are null); to page through all of one group\'s lines, ask for that supplier (supplier) or that month (period custom, from and to) with groupBy none. ' +
+    'groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is empty), and the pages are pages of groups (`limit` groups a page, in that order). detailForTop nests the lines of the largest N groups of the page, up to `limit` of each group\'s newest lines (the other groups\' `transactions` are null); to page through all of one group\'s lines, ask for that supplier (supplier) or that month (period custom, from and to) with groupBy none. ' +
     'reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise), a page of them with the same limit and page (entriesCount counts them all). `movement` is always the account\'s whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement (or reports), not from total. A line\'s `document` is the service document it was published from, else the accounting system\'s own document behind it (a GnuCash bill, id gnucash:<guid>; a Xero bill or supplier credit note, id xero:<id>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, page 1, reconcile false.',
   input: z
     .object({
@@ -121,8 +121,7 @@ export const ledgerAccountTransactions = defineOperation({
             .describe("the group's lines when it is one of the detailForTop largest groups; null otherwise (not fetched)"),
         }),
       )
-      .nullable()
-      .describe('the groups with groupBy supplier or month; null with groupBy none'),
+      .describe('the groups with groupBy supplier or month; empty ([]) with groupBy none'),
     transactions: z.array(transactionSchema).nullable().describe("the page's lines with groupBy none; null when grouped (see groups)"),
     truncated: z
       .boolean()
@@ -196,7 +195,8 @@ export const ledgerAccountTransactions = defineOperation({
     ownRead.catch(() => {}); // awaited below; a failure there, not as an unhandled rejection if the list fails first
     let total: number;
     let count: number;
-    let groups = null;
+    // an array whatever the grouping, as the spec types it: none with groupBy none
+    let groups: Array<{ key: string; name: string; total: number; count: number; share: number; transactions: z.infer<typeof transactionSchema>[] | null }> = [];
     let transactions = null;
     let truncated: boolean;
     let hasMore: boolean;
