@@ -53,6 +53,39 @@ function assertOneLineProblems(run: Run, count = 1): string[] {
   return lines;
 }
 
+describe('the listening line', () => {
+  it('names the address bound and BASE_URL, which may differ (behind a proxy, or HOST 0.0.0.0)', async () => {
+    const settings = { LEDGERLINE_SQLITE_PATH: join(dir, 'listening.sqlite'), HOST: '127.0.0.1', PORT: String(await freePort()), BASE_URL: 'https://books.example.test' };
+    // an organisation already there: no demo to load, the start is quick
+    const made = await ledgerline(['orgs', 'create', '--name', 'Listening Ltd', '--currency', 'GBP', '--timezone', 'UTC', '--financial-year-start', '1'], settings);
+    assert.equal(made.code, 0, made.stderr);
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...settings };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], { cwd: REPOSITORY_ROOT, env });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no listening line in 60 s:\n${out}\n${err}`)), 60_000);
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          if (/is listening on.*\n/.test(out)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
+      });
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const line = /^Ledgerline is listening on .*$/m.exec(out)?.[0];
+    assert.equal(line, `Ledgerline is listening on http://127.0.0.1:${settings.PORT} (BASE_URL https://books.example.test; database: ${settings.LEDGERLINE_SQLITE_PATH}).`);
+  });
+});
+
 describe('settings that cannot work, at start', () => {
   const held: Server[] = [];
   after(async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importCommand } from '../src/cli/import.js';
 import { UsageError } from '../src/cli/io.js';
-import { captureStdout } from './helpers/cli.js';
+import { captureOutput } from './helpers/cli.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { listAudit } from '../src/store/audit-log.js';
 import { openStore } from '../src/store/db.js';
@@ -21,7 +21,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ledgerline-ledger-'));
 const saved = { sqlite: process.env.LEDGERLINE_SQLITE_PATH, url: process.env.DATABASE_URL };
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'journal', 'small-business');
 
-const run = (args: string[]) => captureStdout(() => importCommand(['ledger', ...args]));
+const run = (args: string[]) => captureOutput(() => importCommand(['ledger', ...args]));
 
 describe('ledgerline import ledger', () => {
   before(async () => {
@@ -39,10 +39,11 @@ describe('ledgerline import ledger', () => {
   });
 
   it('without --allow-new-accounts an empty chart refuses the journal, naming the first line of each account', async () => {
-    const { code, out } = await run(['--org', 'Harbour Lane Design', `${FIXTURE}.journal`]);
+    const { code, out, err } = await run(['--org', 'Harbour Lane Design', `${FIXTURE}.journal`]);
     assert.equal(code, 1);
-    assert.match(out, /small-business\.journal: refused \(unknown_account\): the journal names accounts the books have not: line 24: no account "Assets:Bank:Current Account"/);
-    assert.match(out, /nothing from small-business\.journal was written/);
+    // a problem, so on standard error (README), in one line; nothing on standard output
+    assert.match(err, /^ledgerline: small-business\.journal: refused \(unknown_account\): the journal names accounts the books have not: line 24: no account "Assets:Bank:Current Account".*; nothing from small-business\.journal was written\n$/);
+    assert.equal(out, '');
   });
 
   it('loads the journal, then the same books as CSV add nothing; the audit log says what was loaded', async () => {
@@ -70,9 +71,10 @@ describe('ledgerline import ledger', () => {
     writeFileSync(bad, '2026-07-01 Lunch\n    Expenses:Software  £10.00\n    Assets:Bank:Current Account  £-9.00\n');
     const good = path.join(dir, 'good.journal');
     writeFileSync(good, '2026-07-02 Fee\n    Expenses:Bank Charges  £1.00\n    Assets:Bank:Current Account\n');
-    const { code, out } = await run(['--org', 'Harbour Lane Design', bad, good]);
+    const { code, out, err } = await run(['--org', 'Harbour Lane Design', bad, good]);
     assert.equal(code, 1);
-    assert.match(out, /bad\.journal: refused \(unbalanced\): .*line 1: the transaction does not balance: its postings sum to 1\.00 GBP/);
+    assert.match(err, /^ledgerline: bad\.journal: refused \(unbalanced\): .*line 1: the transaction does not balance: its postings sum to 1\.00 GBP/);
+    assert.doesNotMatch(out, /refused/, 'the refusal is not on standard output');
     assert.match(out, /good\.journal \(journal\): 1 transactions .* added 1/);
   });
 

@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { reportsBalanceSheet } from '../src/operations/reports-balance-sheet.js';
 import { reportsProfitAndLoss } from '../src/operations/reports-profit-and-loss.js';
 import { accountsList } from '../src/operations/accounts-list.js';
+import { ledgerAccountTransactions } from '../src/operations/ledger-account-transactions.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { call, rejection } from './helpers/call.js';
 import { countingQueries, describeEachDialect } from './helpers/store.js';
@@ -166,8 +167,28 @@ describeEachDialect(
       ]);
       const byNumber = await call(store(), accountsList, books.org.id, { search: '61' }, { today: TODAY });
       assert.deepEqual(byNumber.accounts.map((a: any) => a.fullName), ['Rent']);
+      // a word matches the start of a word, not letters inside one: "rent" is not in "Current Account"
+      const rent = await call(store(), accountsList, books.org.id, { search: 'rent' }, { today: TODAY });
+      assert.deepEqual(rent.accounts.map((a: any) => a.fullName), ['Rent']);
+      const starts = await call(store(), accountsList, books.org.id, { search: 'CURR acc' }, { today: TODAY });
+      assert.deepEqual(starts.accounts.map((a: any) => a.fullName), ['Current Account']);
+      const inside = await call(store(), accountsList, books.org.id, { search: 'ware' }, { today: TODAY });
+      assert.deepEqual(inside.accounts, [], '"ware" is inside Software, at the start of no word');
+      const byPart = await call(store(), accountsList, books.org.id, { search: 'office:soft' }, { today: TODAY });
+      assert.deepEqual(byPart.accounts.map((a: any) => a.fullName), ['Office:Software'], 'a full name as written finds its account');
       const bad = await rejection(() => call(store(), accountsList, books.org.id, { includeInactive: 'yes' }, { today: TODAY, text: true }));
       assert.equal(bad.errors[0].message, 'must be true or false');
+    });
+
+    it('a required parameter left out "is required", whatever its type (not "must be text")', async () => {
+      const missing = await rejection(() => call(store(), ledgerAccountTransactions, books.org.id, {}, { today: TODAY, text: true }));
+      assert.deepEqual(missing.errors, [{ parameter: 'account', message: 'is required' }]);
+      const empty = await rejection(() => call(store(), ledgerAccountTransactions, books.org.id, { account: '' }, { today: TODAY, text: true }));
+      assert.deepEqual(empty.errors, [{ parameter: 'account', message: 'is required' }], 'an empty query value is an absent one');
+      const inJson = await rejection(() => call(store(), ledgerAccountTransactions, books.org.id, { period: 'ytd' }, { today: TODAY }));
+      assert.deepEqual(inJson.errors, [{ parameter: 'account', message: 'is required' }]);
+      const wrongType = await rejection(() => call(store(), ledgerAccountTransactions, books.org.id, { account: 42 }, { today: TODAY }));
+      assert.deepEqual(wrongType.errors, [{ parameter: 'account', message: 'must be text' }], 'given, but not text');
     });
 
     it('every role may read reports by default; the policy is read on every call', async () => {

@@ -2,7 +2,8 @@
  * `ledgerline import ledger --org ORG FILE... [--format csv|journal] [--allow-new-accounts]
  * [--dry-run] [--json]`: loads books (a chart and balanced transactions) into an organisation on
  * Ledgerline's own ledger from hledger/Ledger journals or general-journal CSV, each file in one
- * database transaction, and prints what each did or why it was refused (with the line).
+ * database transaction, and prints what each did (standard output) or why it was refused, with the
+ * line (standard error).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -68,9 +69,10 @@ export async function importLedgerCommand(args: string[]): Promise<number> {
         if (!(error instanceof ImportRefusal)) throw error;
         refused++;
         results.push({ file: name, status: 'refused', code: error.code, message: error.message, problems: error.problems });
-        // busy says nothing about the file: one line on standard error, like the command's other failures
+        // a problem goes to standard error, as every problem of the command line does (README); busy
+        // says nothing about the file; with --json the refusal is in the document on standard output
         if (error.code === 'busy') process.stderr.write(`ledgerline: ${name}: not imported: ${error.message}\n`);
-        else if (!values.json) process.stdout.write(`${name}: refused (${error.code}): ${error.message}\nnothing from ${name} was written\n`);
+        else if (!values.json) process.stderr.write(`ledgerline: ${name}: refused (${error.code}): ${error.message}; nothing from ${name} was written\n`);
       }
     }
     if (values.json) printJson({ organisation: org.id, files: results, imported: files.length - refused, refused });

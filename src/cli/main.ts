@@ -32,6 +32,7 @@ const HELP = `ledgerline — the accounting data service
   ledgerline apps block|unblock CLIENT_ID    blocked for every organisation (or not), as the operator; no organisation admin can unblock it
   ledgerline check-books --org ORG [--date D] [--json]
                                             a Xero or QuickBooks organisation's balance sheet against the vendor's own report
+  ledgerline keys                           fresh COOKIE_SECRETS, SIGNING_JWKS and LEDGERLINE_CONNECTION_KEYS as env lines
 
 Settings come from the environment: DATABASE_URL, LEDGERLINE_SQLITE_PATH, HOST, PORT, BASE_URL, … (see README.md).
 `;
@@ -49,6 +50,7 @@ const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>
   apps: async () => (await import('./clients.js')).appsCommand,
   import: async () => (await import('./import.js')).importCommand,
   'check-books': async () => (await import('./check-books.js')).checkBooksCommand,
+  keys: async () => (await import('./keys.js')).keysCommand,
 };
 
 /** More than the overview's lines, for the commands that have more to say. */
@@ -56,6 +58,7 @@ const DETAIL: Record<string, (args: string[]) => Promise<string>> = {
   import: async () => `${(await import('./import.js')).BANK_USAGE}\n\n${(await import('./import-ledger.js')).LEDGER_USAGE}`,
   call: async (args) => (await import('./call.js')).callHelp(args),
   'check-books': async () => (await import('./check-books.js')).CHECK_BOOKS_USAGE,
+  keys: async () => (await import('./keys.js')).KEYS_USAGE,
 };
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';

@@ -6,7 +6,7 @@
  * shown without its password. A database that answers at start but goes away later is an outage,
  * not a setting: the server answers 503 then and recovers by itself (app.ts).
  */
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { ConfigError, type Config } from '../config.js';
 import { openStore, type Store } from '../store/db.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
@@ -146,4 +146,10 @@ export async function checkListen(host: string, port: number): Promise<void> {
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
+}
+
+/** The address a server listens on, as a URL: http://127.0.0.1:3000, http://[::1]:3000, http://0.0.0.0:3000. */
+export function boundUrl(address: AddressInfo | string | null): string {
+  if (!address || typeof address === 'string') return String(address);
+  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }

@@ -3,6 +3,11 @@ import { CLASSIFICATIONS } from '../accounting/types.js';
 import { defineOperation } from './operation.js';
 import { booleanParam, textParam } from './params.js';
 
+/** A text's words, lower-cased: its runs of letters and digits ("Expenses:Rent" is two words, "6100" one). */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
 export const accountsList = defineOperation({
   kind: 'organisation',
   name: 'accounts.list',
@@ -14,7 +19,7 @@ export const accountsList = defineOperation({
   input: z
     .object({
       search: textParam()
-        .describe('Words to look for; an account is listed when every word appears in its name, full name or number (case-insensitive).')
+        .describe('Words to look for; an account is listed when each word starts a word of its name, full name or number (case-insensitive): "rent" finds Rent and Rental Income, not Current Account; "61" finds number 6100.')
         .optional(),
       includeInactive: booleanParam.describe('When true, inactive accounts are listed too. Default false.').optional(),
     })
@@ -38,12 +43,13 @@ export const accountsList = defineOperation({
   defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],
   reuse: 'organisation',
   async run(ctx, input) {
-    const words = (input.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const words = wordsOf(input.search ?? '');
     const accounts = (await ctx.accounting.chartOfAccounts())
       .filter((a) => input.includeInactive || a.active)
       .filter((a) => {
-        const haystack = `${a.name}\n${a.fullName}\n${a.number ?? ''}`.toLowerCase();
-        return words.every((w) => haystack.includes(w));
+        if (!words.length) return true;
+        const own = wordsOf(`${a.name} ${a.fullName} ${a.number ?? ''}`);
+        return words.every((w) => own.some((o) => o.startsWith(w)));
       })
       .map((a) => ({
         id: a.id,

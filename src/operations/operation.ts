@@ -135,12 +135,26 @@ export function coerceTextInput(schema: z.ZodObject, raw: Record<string, unknown
   return Object.fromEntries(converted);
 }
 
-function issueToErrors(issue: z.core.$ZodIssue): ParameterError[] {
+/** The value at a parameter's path in the input as given (undefined when it, or a parent, is absent). */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function issueToErrors(issue: z.core.$ZodIssue, raw: unknown): ParameterError[] {
   if (issue.code === 'unrecognized_keys') {
     // a nested object's unknown key is named by its path (criteria.dueWithin), as every other issue is
     return issue.keys.map((key) => ({ parameter: [...issue.path, key].join('.'), message: issue.path.length ? 'unknown field' : 'unknown parameter' }));
   }
   const parameter = issue.path.length ? issue.path.join('.') : '(input)';
+  // a required parameter left out is missing, not of the wrong type ("must be text" misleads): said so,
+  // unless the schema's own message already says it is required (with what to give)
+  if (issue.code === 'invalid_type' && issue.path.length && valueAt(raw, issue.path) === undefined && !issue.message.startsWith('is required'))
+    return [{ parameter, message: 'is required' }];
   return [{ parameter, message: issue.message }];
 }
 
@@ -150,7 +164,7 @@ export function parseInput<I extends z.ZodObject>(schema: I, raw: unknown): z.in
   if (withNul.length) throw invalidRequest(withNul.map((parameter) => ({ parameter, message: 'must not contain the NUL character' })));
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;
-  throw invalidRequest(result.error.issues.flatMap(issueToErrors));
+  throw invalidRequest(result.error.issues.flatMap((issue) => issueToErrors(issue, raw)));
 }
 
 /**

@@ -16,16 +16,27 @@ export function runLedgerline(args: string[], options: { env: NodeJS.ProcessEnv;
  * The command writes text; the test runner's own reports to its parent are binary and pass through.
  */
 export async function captureStdout(command: () => Promise<number>): Promise<{ code: number; out: string }> {
+  const { code, out } = await captureOutput(command, { stderr: false });
+  return { code, out };
+}
+
+/** captureStdout, and what the command wrote to standard error as `err` (unless told to leave it). */
+export async function captureOutput(command: () => Promise<number>, options: { stderr?: boolean } = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
-  const write = process.stdout.write;
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    if (typeof chunk !== 'string') return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
-    out += chunk;
-    return true;
-  }) as typeof process.stdout.write;
+  let err = '';
+  const capture = (stream: NodeJS.WriteStream, append: (text: string) => void) => {
+    const write = stream.write;
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      if (typeof chunk !== 'string') return (write as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
+      append(chunk);
+      return true;
+    }) as typeof stream.write;
+    return () => (stream.write = write);
+  };
+  const restore = [capture(process.stdout, (t) => (out += t)), ...(options.stderr === false ? [] : [capture(process.stderr, (t) => (err += t))])];
   try {
-    return { code: await command(), out };
+    return { code: await command(), out, err };
   } finally {
-    process.stdout.write = write;
+    for (const r of restore) r();
   }
 }
