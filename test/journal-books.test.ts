@@ -343,4 +343,26 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const byMonth = await read(org, ledgerAccountTransactions, { ...q1, groupBy: 'month' });
     assert.deepEqual(byMonth.groups.map((g: any) => [g.key, g.total]), [['2024-01', 6500], ['2024-02', 2800]]);
   });
+
+  it('point 6: accounts the file declares are kept in the chart, postings or not', async () => {
+    const org = await newOrg();
+    const report = await load(org, 'joinery.hledger', joinery());
+    assert.ok(report.accountsCreated.includes('Assets:Bank:Term Deposit'));
+    const chart = await read(org, accountsList, {});
+    // hledger -f joinery.hledger accounts --declared lists it too
+    assert.equal(chart.accounts.find((a: any) => a.fullName === 'Assets:Bank:Term Deposit')?.type, 'Bank', 'account Assets:Bank:Term Deposit  ; type: C');
+    const again = await load(org, 'joinery.hledger', joinery());
+    assert.deepEqual(again.accountsCreated, []);
+
+    // without new accounts allowed, a declared account the chart has not is named in a note, not created
+    const text = 'account Assets:Bank:Westpac Savings  ; type: C\n\n2024-01-02 Fee\n    Expenses:Bank Fees  $1.00\n    Assets:Bank:Chequing\n';
+    const notAllowed = await load(org, 'declared.journal', Buffer.from(text), { allowNewAccounts: false });
+    assert.deepEqual([notAllowed.new, notAllowed.accountsCreated], [1, []]);
+    assert.match(notAllowed.notes.join(' '), /1 account\(s\) the file declares with no postings are not in the chart and were not created \(new accounts not allowed\): Assets:Bank:Westpac Savings\./);
+    const allowed = await load(org, 'declared.journal', Buffer.from(text));
+    assert.deepEqual([allowed.new, allowed.accountsCreated], [0, ['Assets:Bank:Westpac Savings']]);
+    // one whose kind cannot be told is refused, as a used one is
+    const unknown = await refusalOf(load(await newOrg(), 'u.journal', Buffer.from('account Projects:Kitchen\n')));
+    assert.match(unknown.message, /line 1: cannot tell what kind of account "Projects" is/);
+  });
 });

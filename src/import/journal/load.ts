@@ -207,6 +207,10 @@ async function writeEntries(
   await batch.writeIn(trx);
   const dates = entries.flatMap((e) => [e.date, ...e.postings.map((p) => p.date)]).sort();
   const notes = [...journal.notes];
+  if (accounts.notCreated.length)
+    notes.push(
+      `${accounts.notCreated.length} account(s) the file declares with no postings are not in the chart and were not created (new accounts not allowed): ${accounts.notCreated.slice(0, 5).join(', ')}${accounts.notCreated.length > 5 ? ', …' : ''}.`,
+    );
   const dated = entries.filter((e) => e.postings.some((p) => p.date !== e.date));
   if (dated.length)
     notes.push(
@@ -241,6 +245,8 @@ interface ResolvedAccounts {
   ids: Map<string, string>;
   types: Map<string, AccountType>;
   created: string[];
+  /** accounts the file declares with no postings that the chart has not, left out without new accounts allowed */
+  notCreated: string[];
 }
 
 /** Every account the new transactions name, by its name in the file; creates the missing ones when allowed. */
@@ -280,10 +286,18 @@ async function resolveAccounts(
       types.set(name, made.type);
     }
   }
+  // accounts the file declares (hledger's account directive) are part of its chart, postings or not
+  const notCreated: string[] = [];
+  for (const d of declaredList) {
+    const name = normaliseAccountName(d.name);
+    if (firstUse.has(name) || chart.find(name)) continue;
+    if (allowNew) await createWithParents(writer, chart, declared, name, created, d.where, problems);
+    else notCreated.push(name);
+  }
   if (problems.list.length) {
     throw ImportRefusal.of(allowNew ? 'malformed' : 'unknown_account', allowNew ? 'accounts cannot be created' : 'the journal names accounts the books have not', problems.list);
   }
-  return { ids, types, created };
+  return { ids, types, created, notCreated };
 }
 
 async function createWithParents(
