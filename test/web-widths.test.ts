@@ -217,7 +217,7 @@ describe('every page fits a phone and a desktop', () => {
           f.description && !(name === 'tags' && effectOf(op) !== 'read' && effectOf(op) !== 'delete') ? [f.description.slice(0, 60)] : [],
         ),
       ]);
-      await page.getByText(OPERATIONS[0]!.summary).first().waitFor({ timeout: 20_000 });
+      await page.getByText(OPERATIONS[0]!.name, { exact: true }).first().waitFor({ timeout: 20_000 });
       const seen = new Set<string>();
       for (let step = 0; step < 200 && seen.size < expected.length; step++) {
         const text = ((await page.locator('body').textContent()) ?? '').replace(/\s+/g, ' ');
