@@ -365,4 +365,24 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const unknown = await refusalOf(load(await newOrg(), 'u.journal', Buffer.from('account Projects:Kitchen\n')));
     assert.match(unknown.message, /line 1: cannot tell what kind of account "Projects" is/);
   });
+
+  it('point 7: a file that is not text is refused once, as not a text journal, not line by line', async () => {
+    const org = await newOrg();
+    // a PNG's signature and header, then bytes with line breaks and NULs, as a scan's
+    const noise = Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 37 + 11) % 256));
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]), noise]);
+    const refused = await refusalOf(load(org, 'scan.png', png));
+    assert.deepEqual([refused.code, refused.problems], ['unsupported_format', []]);
+    assert.equal(refused.message, 'scan.png is not a text journal: it looks like a PNG image. Load an hledger or Ledger journal, or a general-journal CSV.');
+    const workbook = await refusalOf(load(org, 'books.csv', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), noise])));
+    assert.match(workbook.message, /^books\.csv is not a text journal: it looks like a ZIP archive \(an Excel or OpenDocument workbook is one\)/);
+    const binary = await refusalOf(load(org, 'books.journal', Buffer.concat([Buffer.from('2024-01-01 x\n'), noise])));
+    assert.match(binary.message, /^books\.journal is not a text journal: it looks like binary data\./);
+    assert.equal((await transactions(org)).length, 0);
+    // text in UTF-16 (with its byte order mark) is text: read, not refused
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('2024-01-02 RBC | Fee\n    Expenses:Bank Fees  $1.00\n    Assets:Bank:Chequing\n', 'utf16le')]);
+    assert.equal((await load(org, 'books.journal', utf16)).new, 1);
+    const csv16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,Account,Debit,Credit\n2024-01-03,Expenses:Bank Fees,2.00,\n2024-01-03,Assets:Bank:Chequing,,2.00\n', 'utf16le')]);
+    assert.equal((await load(org, 'books.csv', csv16)).new, 1);
+  });
 });
