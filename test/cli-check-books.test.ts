@@ -29,8 +29,8 @@ let qb: FakeQuickBooks;
 
 describe('ledgerline check-books', () => {
   before(async () => {
-    xero = await startFakeXero({ today: '2026-06-15' });
-    qb = await startFakeQuickBooks({ today: '2026-06-15' });
+    xero = await startFakeXero({ limits: false, today: '2026-06-15' });
+    qb = await startFakeQuickBooks({ limits: false, today: '2026-06-15' });
     process.env.LEDGERLINE_SQLITE_PATH = path.join(dir, 'books.sqlite');
     process.env.DATABASE_URL = '';
     const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH });

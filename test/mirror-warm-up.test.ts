@@ -22,7 +22,7 @@ useCallBudget(NO_BUDGET);
 
 let xero: FakeXero;
 before(async () => {
-  xero = await startFakeXero({ today: '2026-06-15', journalsPageSize: 4 });
+  xero = await startFakeXero({ limits: false, today: '2026-06-15', journalsPageSize: 4 });
 });
 after(async () => {
   await xero?.close();
@@ -52,7 +52,7 @@ describeEachDialect('first copies between calls', (store) => {
   });
 
   it('backs off an organisation whose passes fail, persisted on its mirror: not tried again until its time, later each time; a pass that goes through ends it', async () => {
-    const down = await startFakeXero({ today: '2026-06-15' });
+    const down = await startFakeXero({ limits: false, today: '2026-06-15' });
     const warmUp = startMirrorWarmUp({ db: store().db, intervalMs: 3_600_000 });
     try {
       const org = await xeroOrganisation(store(), `Failing ${Math.random()}`, { tenantId: down.tenantId, accessToken: down.token, baseUrl: down.baseUrl });

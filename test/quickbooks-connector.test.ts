@@ -31,8 +31,8 @@ let qb: FakeQuickBooks;
 let other: FakeQuickBooks;
 
 before(async () => {
-  qb = await startFakeQuickBooks({ today: TODAY });
-  other = await startFakeQuickBooks({ today: TODAY });
+  qb = await startFakeQuickBooks({ limits: false, today: TODAY });
+  other = await startFakeQuickBooks({ limits: false, today: TODAY });
 });
 
 after(async () => {

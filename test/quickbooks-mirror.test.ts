@@ -34,7 +34,7 @@ const cents = (major: number) => Math.round(major * 100);
 let qb: FakeQuickBooks;
 
 before(async () => {
-  qb = await startFakeQuickBooks({ today: TODAY });
+  qb = await startFakeQuickBooks({ limits: false, today: TODAY });
 });
 
 after(async () => {

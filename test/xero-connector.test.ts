@@ -33,8 +33,8 @@ let other: FakeXero;
 
 before(async () => {
   // three journals a page, so the connector has to page through /Journals
-  xero = await startFakeXero({ today: TODAY, journalsPageSize: 3 });
-  other = await startFakeXero({ today: TODAY });
+  xero = await startFakeXero({ limits: false, today: TODAY, journalsPageSize: 3 });
+  other = await startFakeXero({ limits: false, today: TODAY });
 });
 
 after(async () => {

@@ -118,6 +118,27 @@ describe('fake Xero', () => {
     assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: { ...headers(), authorization: `Bearer ${xero.identity.issue().accessToken}` } })).status, 200, 'a token issued now is good');
   });
 
+  it("enforces Xero's limits as Xero counts them: a rolling minute, a rolling day, the calls at once (429, Retry-After, X-Rate-Limit-Problem)", async () => {
+    // the documented limits scaled down, so the test need not make 60 calls
+    const small = await startFakeXero({ today: '2026-06-15', limits: { perMinute: 3, perDay: 4, concurrent: 2 }, latencyMs: 50 });
+    try {
+      const at = { authorization: `Bearer ${small.token}`, 'xero-tenant-id': small.tenantId };
+      const three = await Promise.all([1, 2, 3].map(() => fetch(`${small.baseUrl}/Accounts`, { headers: at })));
+      assert.deepEqual(three.map((r) => r.status).sort(), [200, 200, 429], 'two at once');
+      assert.equal(three.find((r) => r.status === 429)!.headers.get('x-rate-limit-problem'), 'concurrent');
+      assert.equal((await fetch(`${small.baseUrl}/Accounts`, { headers: at })).status, 200);
+      const minute = await fetch(`${small.baseUrl}/Accounts`, { headers: at });
+      assert.deepEqual([minute.status, minute.headers.get('x-rate-limit-problem')], [429, 'minute']);
+      assert.ok(Number(minute.headers.get('retry-after')) >= 59, 'room in a minute');
+      assert.deepEqual(small.load.refused.map((r) => r.limit), ['concurrent', 'minute']);
+      assert.equal(small.load.maxInFlight, 2);
+      assert.equal(small.load.maxPerMinute(), 3);
+      assert.deepEqual(small.violations, []);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('has sent nothing the contract does not allow', () => {
     assert.deepEqual(xero.violations, []);
   });

@@ -33,7 +33,7 @@ const pence = (major: number) => Math.round(major * 100);
 let xero: FakeXero;
 
 before(async () => {
-  xero = await startFakeXero({ today: TODAY, journalsPageSize: 4 });
+  xero = await startFakeXero({ limits: false, today: TODAY, journalsPageSize: 4 });
 });
 
 after(async () => {

@@ -74,7 +74,7 @@ function documentsBook(): FakeBook {
 
 let xero: FakeXero;
 before(async () => {
-  xero = await startFakeXero({ today: TODAY, book: documentsBook() });
+  xero = await startFakeXero({ limits: false, today: TODAY, book: documentsBook() });
 });
 after(async () => {
   await xero?.close();

@@ -69,7 +69,7 @@ it('refuses an amount it cannot read exactly rather than rounding it', () => {
 
 let xero: FakeXero;
 before(async () => {
-  xero = await startFakeXero({ today: '2026-06-15' });
+  xero = await startFakeXero({ limits: false, today: '2026-06-15' });
 });
 after(async () => {
   await xero?.close();

@@ -25,11 +25,13 @@
  * parameter, a query it cannot parse, a date that is not one) is kept in `violations` too and
  * answered 400 with a Fault, as QuickBooks answers it. Faults on demand: `rateLimit(n, retryAfter)`
  * answers the next n calls 429 (ThrottleExceeded; Retry-After sent when given), `outage(true)`
- * answers 503 until turned off.
+ * answers 503 until turned off. Intuit's own rate limits are enforced as Intuit documents them
+ * (fake-vendor-load.ts: 500 requests a minute, 10 at once; 429 ThrottleExceeded), and `load` says
+ * what the fake saw.
  */
 import { fakeIdentity, type FakeIdentity } from './fake-vendor-identity.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { countedHandler, type VendorLoad } from './fake-vendor-load.js';
+import { countedHandler, QUICKBOOKS_DOCUMENTED_LIMITS, type FakeRateLimits, type VendorLoad } from './fake-vendor-load.js';
 import type { AddressInfo } from 'node:net';
 import { quickBooksContract } from './fake-quickbooks-contract.js';
 import { defaultFakeCompany, ENTITY_NAMES, movements, postingsOf, type Entity, type EntityName, type FakeCompany } from './fake-quickbooks-book.js';
@@ -67,6 +69,12 @@ export interface FakeQuickBooksOptions {
   company?: FakeCompany;
   /** every answer waits this long first, as across the internet (fake-vendor-load.ts); 0 by default */
   latencyMs?: number;
+  /**
+   * Intuit's rate limits, enforced on the API (fake-vendor-load.ts): 500 requests a minute and 10 at
+   * once per realm, by default; false for tests that keep Ledgerline's call budget out of the way on
+   * purpose (NO_BUDGET) and call faster than Intuit allows
+   */
+  limits?: FakeRateLimits | false;
   /** the fake's today (reports asked without dates, CDC's 30 days) */
   today?: string;
 }
@@ -275,7 +283,17 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
       violations.push(`fake failed: ${(error as Error).stack}`);
       send(res, 500, undefined);
     }
-  }, options.latencyMs);
+  }, {
+    latencyMs: options.latencyMs,
+    limits: options.limits ?? QUICKBOOKS_DOCUMENTED_LIMITS,
+    isApi: (req) => (req.url ?? '').startsWith('/v3/company/'),
+    // Intuit's 429: a ThrottleExceeded fault (Retry-After is not promised; sent here as what is known)
+    refuse: (req, res, _limit, retryAfter) => {
+      const m = /^\/v3\/company\/[^/]+\/([^?]+)/.exec(req.url ?? '');
+      requests.push({ path: `/${m?.[1] ?? ''}`, query: {}, status: 429 });
+      send(res, 429, fault('SERVICE', '3001', 'message=ThrottleExceeded; errorCode=003001; statusCode=429', 'The request limit was reached.'), { 'retry-after': String(retryAfter) });
+    },
+  });
   const server = createServer(counted.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

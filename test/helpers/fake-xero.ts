@@ -14,10 +14,12 @@
  * AuthorizationUnsuccessful with error="insufficient_scope", kept in `scopeRefusals`); the fixed
  * test token holds every scope. Faults on demand: `rateLimit(n, retryAfter)`
  * answers the next n calls 429 with Retry-After as Xero does (the contract declares no 429 body,
- * so none is sent), `outage(true)` answers every call 503 until turned off.
+ * so none is sent), `outage(true)` answers every call 503 until turned off. Xero's own rate limits
+ * are enforced as Xero documents them (fake-vendor-load.ts: 60 in a rolling minute, 5,000 in a
+ * rolling day, 5 at once; 429 with Retry-After and X-Rate-Limit-Problem), `load` says what it saw.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { countedHandler, type VendorLoad } from './fake-vendor-load.js';
+import { countedHandler, XERO_DOCUMENTED_LIMITS, type FakeRateLimits, type VendorLoad } from './fake-vendor-load.js';
 import type { AddressInfo } from 'node:net';
 import { XeroContract } from './fake-xero-contract.js';
 import { attachmentsAnswer, creditNoteJson, lineItemsJson, money, msDate, msDateTime, paymentsJson } from './fake-xero-documents.js';
@@ -69,6 +71,12 @@ export interface FakeXeroOptions {
   maxPageSize?: number;
   /** every answer waits this long first, as across the internet (fake-vendor-load.ts); 0 by default */
   latencyMs?: number;
+  /**
+   * Xero's rate limits, enforced on the API (fake-vendor-load.ts): 60 calls in a rolling 60 s, 5,000
+   * in a rolling 24 h, 5 at once, by default; false for tests that keep Ledgerline's call budget out
+   * of the way on purpose (NO_BUDGET) and call faster than Xero allows
+   */
+  limits?: FakeRateLimits | false;
   /** the fake's today, for reports asked without dates */
   today?: string;
 }
@@ -337,7 +345,16 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       violations.push(`fake failed: ${(error as Error).stack}`);
       send(res, 500, undefined);
     }
-  }, options.latencyMs);
+  }, {
+    latencyMs: options.latencyMs,
+    limits: options.limits ?? XERO_DOCUMENTED_LIMITS,
+    isApi: (req) => (req.url ?? '').startsWith(API_PREFIX),
+    // Xero's 429: Retry-After and the limit hit in X-Rate-Limit-Problem (the contract declares no body)
+    refuse: (req, res, limit, retryAfter) => {
+      requests.push({ path: new URL(req.url ?? '/', 'http://127.0.0.1').pathname.slice(API_PREFIX.length), query: {}, ifModifiedSince: null, status: 429 });
+      send(res, 429, undefined, { 'retry-after': String(retryAfter), 'x-rate-limit-problem': limit });
+    },
+  });
   const server = createServer(counted.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
