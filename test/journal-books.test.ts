@@ -385,4 +385,74 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const csv16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,Account,Debit,Credit\n2024-01-03,Expenses:Bank Fees,2.00,\n2024-01-03,Assets:Bank:Chequing,,2.00\n', 'utf16le')]);
     assert.equal((await load(org, 'books.csv', csv16)).new, 1);
   });
+
+  it('point 9: closing entries (hledger close) are left out, so the year closed to retained earnings keeps its profit', async () => {
+    const year = [
+      'account Assets:Bank:Chequing              ; type: C',
+      'account Equity:Owner Capital              ; type: E',
+      'account Equity:Retained Earnings          ; type: E',
+      'account Income:Cabinetry                  ; type: R',
+      'account Expenses:Cost of Sales:Timber     ; type: X',
+      'account Expenses:Rent                     ; type: X',
+      '',
+      '2023-01-01 Opening balances',
+      '    Assets:Bank:Chequing        $1,000.00',
+      '    Equity:Owner Capital',
+      '',
+      '2023-03-10 Oakridge Homes',
+      '    Assets:Bank:Chequing        $5,000.00',
+      '    Income:Cabinetry',
+      '',
+      '2023-04-10 Maple Timber',
+      '    Expenses:Cost of Sales:Timber   $2,000.00',
+      '    Assets:Bank:Chequing',
+      '',
+      '2023-06-01 Harbour Properties',
+      '    Expenses:Rent                $600.00',
+      '    Assets:Bank:Chequing',
+      '',
+      '2024-01-15 Oakridge Homes',
+      '    Assets:Bank:Chequing        $1,000.00',
+      '    Income:Cabinetry',
+      '',
+      // as `hledger -f FILE close --close -e 2024-01-01 --close-acct 'Equity:Retained Earnings' Income Expenses` writes it
+      '2023-12-31 closing balances',
+      '    Expenses:Rent                        $-600.00 = $0.00',
+      '    Expenses:Cost of Sales:Timber      $-2,000.00 = $0.00',
+      '    Income:Cabinetry                    $5,000.00 = $0.00',
+      '    Equity:Retained Earnings',
+      '',
+    ].join('\n');
+    const org = await newOrg();
+    const report = await load(org, 'closed.journal', Buffer.from(year));
+    assert.deepEqual([report.transactions, report.new, report.closingLeftOut], [6, 5, 1]);
+    assert.match(report.notes.join(' '), /1 closing entry left out \(line 28, 2023-12-31 "closing balances"\): Ledgerline closes each financial year itself/);
+    // hledger -f FILE is -b 2023-01-01 -e 2024-01-01 not:desc:'closing balances': Net $2,400.00 (with the closing entry, 0)
+    const pl = await read(org, reportsProfitAndLoss, { period: 'custom', from: '2023-01-01', to: '2023-12-31' });
+    assert.deepEqual([section(pl, 'Income'), summary(pl, 'Gross Profit'), summary(pl, 'Net Profit')], [5000, 3000, 2400]);
+    // hledger -f FILE bal -e 2024-04-01 --flat Assets Equity: Chequing $4,400.00, Owner Capital $-1,000.00, Retained Earnings $-2,400.00;
+    // hledger -f FILE is -b 2024-01-01 -e 2024-04-01: Net $1,000.00
+    const bs = await read(org, reportsBalanceSheet, { asAt: '2024-03-31' });
+    assert.deepEqual(accountAmounts(bs), {
+      'Assets:Bank:Chequing': 4400,
+      'Equity:Owner Capital': 1000,
+      'Equity:Retained Earnings': 2400,
+      'Current Year Earnings': 1000,
+    });
+    assert.equal(summary(bs, 'Total Assets'), summary(bs, 'Total Liabilities and Equity'));
+    const again = await load(org, 'closed.journal', Buffer.from(year));
+    assert.deepEqual([again.new, again.alreadyPresent, again.closingLeftOut], [0, 5, 1]);
+
+    // `closing: no` keeps one; a transaction with other accounts, or that does not say it closes, is no closing entry
+    const kept = await newOrg();
+    const keep = year.replace('2023-12-31 closing balances', '2023-12-31 closing balances  ; closing: no');
+    assert.deepEqual([(await load(kept, 'kept.journal', Buffer.from(keep))).closingLeftOut], [0]);
+    const keptPl = await read(kept, reportsProfitAndLoss, { period: 'custom', from: '2023-01-01', to: '2023-12-31' });
+    assert.equal(summary(keptPl, 'Net Profit'), 0, 'as hledger is shows it with the closing entry');
+    const other = await newOrg();
+    const transfer = '2023-12-31 Year end bonus\n    Expenses:Rent  $10.00\n    Assets:Bank:Chequing\n\n2023-12-31 Owner pays rent\n    Expenses:Rent  $10.00\n    Equity:Owner Capital\n';
+    assert.equal((await load(other, 'o.journal', Buffer.from(transfer))).closingLeftOut, 0);
+    const tagged = await newOrg();
+    assert.equal((await load(tagged, 't.journal', Buffer.from('2023-12-31 Profit to reserves  ; closing:\n    Income:Cabinetry  $10.00\n    Equity:Retained Earnings\n'))).closingLeftOut, 1);
+  });
 });

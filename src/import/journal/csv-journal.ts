@@ -101,7 +101,7 @@ export function parseCsvJournal(bytes: Uint8Array): ParsedJournal {
         problems.add(where, 'the first row of a transaction needs a date');
         return;
       }
-      current = { where, date, number, type: cell(row, 'type') || null, contact: cell(row, 'contact') || null, payee: null, description: cell(row, 'description'), postings: [] };
+      current = { where, date, number, type: cell(row, 'type') || null, contact: cell(row, 'contact') || null, payee: null, closing: null, description: cell(row, 'description'), postings: [] };
       entries.push(current);
       balance = 0n;
     }

@@ -59,6 +59,8 @@ export interface JournalEntry {
    * whose contact column says it
    */
   payee: string | null;
+  /** hledger's `closing:` tag on the transaction: true (any value but no/false/keep), false (to keep a closing entry), null (none) */
+  closing: boolean | null;
   description: string;
   postings: JournalPosting[];
 }

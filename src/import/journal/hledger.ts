@@ -162,6 +162,7 @@ function readHeader(line: string, where: string, problems: Problems): JournalEnt
     contact,
     // hledger's payee is the part before `|`, or the whole description when there is none
     payee: contact === null && bar < 0 && description ? description : null,
+    closing: tagged.has('closing') ? !/^(no|false|keep)$/i.test(tagged.get('closing')!) : null,
     description,
     postings: [],
   };

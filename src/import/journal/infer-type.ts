@@ -20,7 +20,7 @@
  * Rules 5 to 8 are GnuCash's (src/accounting/gnucash/transaction-types.ts), which reads register
  * transactions the same way. Pure.
  */
-import type { AccountType } from '../../domain/chart.js';
+import { ACCOUNT_TYPES, type AccountType } from '../../domain/chart.js';
 import type { TransactionType } from '../../accounting/types.js';
 
 export interface TypedPosting {
@@ -68,3 +68,23 @@ export function inferTransactionType(postings: readonly TypedPosting[], number: 
 export function hasCounterparty(type: TransactionType): boolean {
   return type !== 'journal' && type !== 'transfer';
 }
+
+/**
+ * A closing entry: a transaction that moves a period's income and expenses to equity (retained
+ * earnings), as `hledger close` writes one ("closing balances"). Ledgerline closes each financial
+ * year itself (the balance sheet's retained earnings are the profit of earlier years), so such an
+ * entry would only zero the year's profit and loss; load.ts leaves it out of the books. It is one
+ * when its postings are on income or expense accounts and equity accounts only, at least one of
+ * each, and it says so: a `closing:` tag, or a description naming a closing, a year end or
+ * retained earnings. A `closing: no` tag keeps it.
+ */
+export function isClosingEntry(postings: readonly TypedPosting[], description: string, tag: boolean | null): boolean {
+  if (tag === false) return false;
+  const profitAndLoss = postings.filter((p) => ACCOUNT_TYPES[p.accountType] === 'Revenue' || ACCOUNT_TYPES[p.accountType] === 'Expense').length;
+  const equity = postings.filter((p) => p.accountType === 'Equity').length;
+  if (profitAndLoss === 0 || equity === 0 || profitAndLoss + equity !== postings.length) return false;
+  return tag === true || CLOSING.test(description);
+}
+
+const CLOSING = /\b(clos(e|es|ed|ing)|year[ -]?end|retained earnings|retain earnings)\b/i;
+

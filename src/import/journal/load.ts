@@ -19,7 +19,7 @@ import { ImportRefusal, Problems } from '../refusal.js';
 import { parseCsvJournal } from './csv-journal.js';
 import type { DeclaredAccount, JournalFormat, ParsedJournal } from './entries.js';
 import { parseHledger } from './hledger.js';
-import { hasCounterparty, inferTransactionType } from './infer-type.js';
+import { hasCounterparty, inferTransactionType, isClosingEntry } from './infer-type.js';
 import { ChartIndex, inferAccountType, normaliseAccountName } from './resolve.js';
 import { settleJournal, type SettledEntry } from './settle.js';
 
@@ -55,6 +55,8 @@ export interface JournalImportReport {
   /** of those, written now (or, with a dry run, to be written) */
   new: number;
   alreadyPresent: number;
+  /** closing entries not written: Ledgerline closes each financial year itself (a note names them) */
+  closingLeftOut: number;
   /** ledger lines written */
   lines: number;
   period: { from: string; to: string } | null;
@@ -169,8 +171,10 @@ export function journalFormatOf(fileName: string, bytes: Uint8Array): JournalFor
  * The type a transaction is written with (the file's, else told from its postings: infer-type.ts)
  * and its contact (the file's, else, for a transaction with a counterparty, hledger's payee).
  */
+const postingTypes = (e: SettledEntry, accounts: ResolvedAccounts) => e.postings.map((p) => ({ accountType: accounts.types.get(normaliseAccountName(p.account))!, amount: p.amount }));
+
 function typeAndContact(e: SettledEntry, accounts: ResolvedAccounts, format: JournalFormat): { type: TransactionType; contact: string | null; customer: boolean } {
-  const postings = e.postings.map((p) => ({ accountType: accounts.types.get(normaliseAccountName(p.account))!, amount: p.amount }));
+  const postings = postingTypes(e, accounts);
   // hledger's code is the cheque number; a CSV's number column groups its rows (a cheque says Type Check)
   const type = e.type ?? inferTransactionType(postings, format === 'journal' ? e.number : null, e.description);
   const contact = e.contact ?? (e.payee !== null && hasCounterparty(type) ? e.payee : null);
@@ -210,7 +214,9 @@ async function writeEntries(
   const fresh = entries.map((e, i) => ({ e, id: ids[i]! })).filter(({ id }) => !present.has(id));
   const writer = new LedgerWriter(trx, store.dialect, org.id, org.home_currency);
   const accounts = await resolveAccounts(trx, writer, org.id, journal.accounts, fresh.map((f) => f.e), request.allowNewAccounts ?? false);
-  const typed = fresh.map(({ e, id }) => ({ e, id, ...typeAndContact(e, accounts, journal.format) }));
+  // closing entries are left out: Ledgerline closes each financial year itself (infer-type.ts isClosingEntry)
+  const closing = fresh.filter(({ e }) => isClosingEntry(postingTypes(e, accounts), e.description, e.closing));
+  const typed = fresh.filter((f) => !closing.includes(f)).map(({ e, id }) => ({ e, id, ...typeAndContact(e, accounts, journal.format) }));
   const { contactIds, created: contactsCreated } = await resolveContacts(trx, writer, org.id, typed);
   const batch = writer.batch();
   let lines = 0;
@@ -239,6 +245,11 @@ async function writeEntries(
   await batch.writeIn(trx);
   const dates = entries.flatMap((e) => [e.date, ...e.postings.map((p) => p.date)]).sort();
   const notes = [...journal.notes];
+  if (closing.length)
+    notes.push(
+      `${closing.length} closing entr${closing.length === 1 ? 'y' : 'ies'} left out (${closing.slice(0, 3).map(({ e }) => `${e.where}, ${e.date} "${e.description}"`).join('; ')}${closing.length > 3 ? '; …' : ''}): ` +
+        "Ledgerline closes each financial year itself, carrying its profit to retained earnings on the balance sheet, so the profit and loss keeps the year's income and expenses. Tag one `closing: no` to load it.",
+    );
   if (accounts.notCreated.length)
     notes.push(
       `${accounts.notCreated.length} account(s) the file declares with no postings are not in the chart and were not created (new accounts not allowed): ${accounts.notCreated.slice(0, 5).join(', ')}${accounts.notCreated.length > 5 ? ', …' : ''}.`,
@@ -253,8 +264,9 @@ async function writeEntries(
     format: journal.format,
     dryRun: request.dryRun ?? false,
     transactions: entries.length,
-    new: fresh.length,
+    new: typed.length,
     alreadyPresent: entries.length - fresh.length,
+    closingLeftOut: closing.length,
     lines,
     period: dates.length ? { from: dates[0]!, to: dates[dates.length - 1]! } : null,
     accountsCreated: accounts.created,

@@ -33,6 +33,8 @@ export interface SettledEntry {
   contact: string | null;
   /** hledger's payee where the file names no contact (entries.ts) */
   payee: string | null;
+  /** the file's `closing:` tag (entries.ts) */
+  closing: boolean | null;
   description: string;
   /** the first foreign currency among the postings, else the home currency */
   currency: string;
@@ -161,6 +163,7 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
     type,
     contact: entry.contact,
     payee: entry.payee,
+    closing: entry.closing,
     description: entry.description,
     currency: foreign?.currency ?? home,
     exchangeRate: foreign ? rateOf(foreign, home) : '1',
