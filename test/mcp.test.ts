@@ -166,7 +166,7 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   );
   assert.equal(ledger.transactions[4].amountInCurrency, 120);
   assert.equal(ledger.transactions[4].document.id, 'doc_acme');
-  assert.deepEqual([ledger.groups, ledger.reconciliation, ledger.transactions[0].document], [null, null, null], 'fields that do not apply are null, not left out');
+  assert.deepEqual([ledger.groups, ledger.reconciliation, ledger.transactions[0].document], [[], null, null], 'fields that do not apply are null (groups, the spec\'s array, []), not left out');
   // a page of the lines: the unpaged answer's lines 3 and 4, the totals of all five
   const second = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', limit: 2, page: 2 })).structured;
   assert.deepEqual(second.transactions, ledger.transactions.slice(2, 4));
