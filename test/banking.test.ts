@@ -181,7 +181,19 @@ describeEachDialect(
     it('banking.accounts lists default first then by name, with counts, last date and balance', async () => {
       const result = await call(store(), bankingAccounts, ORG, {}, { today: TODAY });
       assert.equal(result.count, 4);
-      assert.deepEqual(result.accounts, [
+      const SPEC_FIELDS = ['id', 'name', 'number', 'type', 'bank', 'currency', 'isDefault', 'toReconcile', 'transactions', 'lastTransactionDate', 'balance'];
+      // the spec's fields as they were; the fields issue 40 adds say what the balance is (no statement here: the lines' sum)
+      assert.deepEqual(
+        result.accounts.map((a: any) => [a.balanceBasis, a.balanceDate, a.balanceIncompleteFrom, a.bankStatementBalance, a.ledgerAccount, a.bookBalance, a.differenceToReconcile]),
+        [
+          ['transactions', '2026-03-20', null, null, null, null, null],
+          ['transactions', '2026-03-01', null, null, null, null, null],
+          ['transactions', '2026-02-20', null, null, null, null, null],
+          ['transactions', null, null, null, null, null, null],
+        ],
+      );
+      assert.match(result.accounts[0].note, /^Bank balance 6,167\.00 GBP at 2026-03-20, the sum of the imported transactions only/);
+      assert.deepEqual(result.accounts.map((a: any) => Object.fromEntries(SPEC_FIELDS.map((f) => [f, a[f]]))), [
         { id: CURRENT, name: 'Business Current', number: '12345678', type: 'bank', bank: 'Barclays', currency: 'GBP', isDefault: true, toReconcile: 3, transactions: 8, lastTransactionDate: '2026-03-20', balance: 6167 },
         { id: CARD, name: 'Company Card', number: '4242', type: 'credit_card', bank: 'Amex', currency: 'GBP', isDefault: false, toReconcile: 1, transactions: 3, lastTransactionDate: '2026-03-01', balance: -310 },
         { id: DOLLAR, name: 'Dollar Account', number: '87654321', type: 'bank', bank: 'HSBC', currency: 'USD', isDefault: false, toReconcile: 1, transactions: 3, lastTransactionDate: '2026-02-20', balance: 1250 },

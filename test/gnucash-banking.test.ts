@@ -62,7 +62,15 @@ describeEachDialect(
     const run = <T = any>(op: OrganisationOperation<any, any>, org: string, input: Record<string, unknown> = {}) => call<T>(store(), op, org, input, { today: TODAY });
 
     it("banking.accounts lists the book's bank and card accounts with their balances in the book", async () => {
-      const answer = await run(bankingAccounts, ORG);
+      const full = await run(bankingAccounts, ORG);
+      const SPEC_FIELDS = ['id', 'name', 'number', 'type', 'bank', 'currency', 'isDefault', 'toReconcile', 'transactions', 'lastTransactionDate', 'balance'];
+      const answer = { count: full.count, accounts: full.accounts.map((a: any) => Object.fromEntries(SPEC_FIELDS.map((f) => [f, a[f]]))) };
+      // nothing imported: the balance is the book's, and says so
+      assert.deepEqual(
+        full.accounts.map((a: any) => [a.balanceBasis, a.balanceDate, a.bookBalance, a.ledgerAccount.id]),
+        full.accounts.map((a: any) => ['books', TODAY, a.balance, a.id.slice('gnucash:'.length)]),
+      );
+      assert.match(full.accounts[0].note, /^No statement has been imported into this account: -46\.50 GBP is its balance in the books \(gnucash\) today, not the bank's\.$/);
       assert.deepEqual(answer, {
         count: 3,
         accounts: [
@@ -101,6 +109,13 @@ describeEachDialect(
           [`gnucash:${GUID.get('Savings Account')}`, 'Savings Account', 0, 0, 5_012.34],
         ],
       );
+      // linked to GnuCash's own account: its balance in the book at the statement's last day beside the bank's, and what is left to reconcile
+      const current = accounts.accounts.find((a: any) => a.id === row.id);
+      assert.deepEqual(current.ledgerAccount, { id: GUID.get('Business Current Account'), name: 'Business Current Account', fullName: current.ledgerAccount.fullName });
+      assert.equal(current.balanceDate, '2026-04-25');
+      assert.equal(typeof current.bookBalance, 'number');
+      assert.equal(current.differenceToReconcile, Math.round((current.balance - current.bookBalance) * 100) / 100);
+      assert.match(current.note, /Book balance [\d,.-]+ GBP at 2026-04-25 in the books' account .*Business Current Account/);
       const lines = await run(bankingTransactions, IMPORTED, { account: row.id, period: 'custom', from: '2026-01-01', to: '2026-06-30', order: 'oldest' });
       assert.deepEqual(
         lines.transactions.map((t: any) => [t.date, t.amount, t.status, t.reconciledIn]),

@@ -52,16 +52,21 @@ describe('ledgerline import bank', () => {
     const file = result.files[0];
     assert.equal(file.status, 'imported');
     assert.deepEqual([file.account.name, file.account.number, file.account.currency, file.account.created], ['Giro', 'DE14740618130000033626', 'EUR', true]);
-    assert.deepEqual([file.new, file.alreadyPresent, file.accountBalance], [4, 0, -10]);
+    // the account's balance is the statement's closing balance: it counts from the statement's opening
+    assert.deepEqual([file.new, file.alreadyPresent, file.accountBalance], [4, 0, 23.06]);
     assert.deepEqual(file.statements[0].balances, {
       statementOpening: 33.06,
       statementClosing: 23.06,
       computedClosing: 23.06,
+      difference: 0,
+      available: null,
       check: 'reconciled',
       problems: [],
-      ledgerlineOpening: 0,
-      ledgerlineClosing: -10,
+      ledgerlineOpening: 33.06,
+      ledgerlineClosing: 23.06,
     });
+    assert.equal(file.balanceState.basis, 'statements');
+    assert.equal(file.balanceState.incompleteFrom, null);
     assert.deepEqual([file.statements[0].moneyIn, file.statements[0].moneyOut], [1, 11]);
   });
 
@@ -94,7 +99,7 @@ describe('ledgerline import bank', () => {
   it('imports the good file and reports the refused one, exiting 1', async () => {
     const abn = path.join(FIXTURES, 'mt940/abnamro-two-statements.sta');
     const genkgo = path.join(FIXTURES, 'camt053/genkgo-camt053-v02-multi-statement.xml');
-    const { code, out } = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'Other', '--type', 'bank', '--currency', 'EUR', '--json', abn, genkgo]);
+    const { code, out } = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'Other', '--type', 'bank', '--currency', 'EUR', '--refuse-unbalanced', '--json', abn, genkgo]);
     assert.equal(code, 1);
     const result = JSON.parse(out);
     assert.deepEqual(result.files.map((f: any) => [f.file, f.status, f.code ?? f.new]), [
@@ -108,10 +113,12 @@ describe('ledgerline import bank', () => {
     const wrong = await run(['bank', '--org', 'org_cli', '--account', 'Other', '--allow-unbalanced', abn]);
     assert.equal(wrong.code, 1);
     assert.match(wrong.out, /refused \(wrong_account\): the file is not about account "Other" \(number NL26VAYB8060476890\)/);
-    const override = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'ABN', '--type', 'bank', '--currency', 'EUR', '--allow-unbalanced', '--dry-run', abn]);
-    assert.equal(override.code, 0, override.out);
-    assert.match(override.out, /would import 10 new, 0 already present, 0 skipped/);
-    assert.match(override.out, /\[unbalanced_allowed\]/);
+    // without --refuse-unbalanced it is imported, each statement's difference and the account's incomplete balance said
+    const imported = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'ABN', '--type', 'bank', '--currency', 'EUR', '--dry-run', abn]);
+    assert.equal(imported.code, 0, imported.out);
+    assert.match(imported.out, /would import 10 new, 0 already present, 0 skipped/);
+    assert.match(imported.out, /\[unbalanced_allowed\] difference -2,038\.00 EUR/);
+    assert.match(imported.out, /! The balance is incomplete from 2011-05-23: a statement's own lines do not take its opening balance to its closing balance/);
   });
 
   it('refuses an oversized file without reading it', async () => {

@@ -2,8 +2,11 @@
  * Every sample statement under test/fixtures/bank-statements (see its README) imported through
  * the real importer into a real store on both databases: per file the count and the exact money in
  * and out, that a second import adds nothing, and that banking.accounts and banking.transactions
- * see the rows at once. Files the README marks as not reconciling are refused first, then imported
- * with allowUnbalanced; unusable files are refused in import-refusals.test.ts.
+ * see the rows at once, with the balance the statement itself closes on (issue 40: the account's
+ * balance starts from the statement's opening balance, or for OFX from its LEDGERBAL less its
+ * lines). Files the README marks as not reconciling are refused when asked (refuseUnbalanced), and
+ * otherwise imported with their difference shown and the account's balance marked incomplete from
+ * the statement's first day; unusable files are refused in import-refusals.test.ts.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -38,8 +41,13 @@ interface Case {
   checks: string[];
   /** the statement's own closing balance (first statement), minor units */
   closing?: number | null;
-  /** the README marks its balances as not reconciling: refused unless allowUnbalanced */
+  /** the README marks its balances as not reconciling: refused with refuseUnbalanced, else imported with each statement's difference (minor units) shown */
   unbalanced?: RegExp;
+  differences?: (number | null)[];
+  /** the account's balance after the import, minor units: by default the statement's closing balance, or the sum of the lines when it gives none */
+  balance?: number;
+  /** the first day the balance is marked incomplete from */
+  incompleteFrom?: string;
   /** how many rows carry the bank's own id (FITID, AcctSvcrRef, MT940 bank reference); the others are fingerprinted by content; default all of them when true */
   withIds?: boolean | number;
 }
@@ -75,7 +83,7 @@ const CASES: Case[] = [
   { file: 'qif/quicken-spec-bank-splits-address.qif', currency: 'USD', count: 3, moneyIn: 7_500, moneyOut: 101_000, lastDate: '1994-06-03', checks: ['not_available'], closing: null },
   // CAMT
   { file: 'camt053/vr-bank-de-camt053-v02-zka-codes.xml', currency: 'EUR', count: 4, moneyIn: 100, moneyOut: 1_100, lastDate: '2013-12-27', checks: ['reconciled'], closing: 2_306, withIds: true },
-  { file: 'camt053/genkgo-camt053-v02-multi-statement.xml', currency: 'EUR', count: 2, moneyIn: 885, moneyOut: 700, lastDate: '2014-12-31', checks: ['reconciled', 'reconciled'], closing: 2_700 },
+  { file: 'camt053/genkgo-camt053-v02-multi-statement.xml', currency: 'EUR', count: 2, moneyIn: 885, moneyOut: 700, lastDate: '2014-12-31', checks: ['reconciled', 'reconciled'], closing: 2_700, balance: 2_000 },
   { file: 'camt053/postfinance-ch-camt053-v04-13-entries.xml', currency: 'CHF', count: 13, moneyIn: 181_056, moneyOut: 127_295, lastDate: '2016-05-27', checks: ['reconciled'], closing: 32_268_977, withIds: true },
   {
     file: 'camt053/ubs-ch-camt053-v08.xml',
@@ -87,6 +95,10 @@ const CASES: Case[] = [
     checks: ['unbalanced_allowed'],
     closing: 8_451_525,
     unbalanced: /opening balance 82,721\.95 CHF .* plus the 3 entries \(543\.56 CHF\) is 83,265\.51 CHF, but the closing balance is 84,515\.25 CHF/,
+    differences: [124_974],
+    // the opening balance plus the lines; the bank's closing is 1,249.74 more, said as incomplete from the statement's day
+    balance: 8_326_551,
+    incompleteFrom: '2023-06-20',
     withIds: true,
   },
   { file: 'camt052/genkgo-camt052-v04-pending-fx.xml', currency: 'CHF', count: 0, moneyIn: 0, moneyOut: 0, lastDate: '', skipped: 1, checks: ['not_available'], closing: null },
@@ -102,6 +114,10 @@ const CASES: Case[] = [
     checks: ['unbalanced_allowed', 'unbalanced_allowed'],
     closing: 87_684,
     unbalanced: /line 4.*3,236\.28 EUR.*876\.84 EUR.*line 32.*2,876\.84 EUR/,
+    differences: [-203_800, -100_260],
+    // 3,236.28 less the ten lines; the second statement opens 2,000.00 above the first's close
+    balance: 289_035,
+    incompleteFrom: '2011-05-23',
   },
   { file: 'mt940/german-sepa-structured-86.sta', currency: 'EUR', number: '0194787400888', count: 4, moneyIn: 36_009_391, moneyOut: 150_000, lastDate: '2007-09-04', skipped: 1, checks: ['reconciled'], closing: 112_525_040, withIds: true },
   {
@@ -116,6 +132,9 @@ const CASES: Case[] = [
     checks: ['unbalanced_allowed'],
     closing: -447_204_909,
     unbalanced: /is -4,472,349\.17 EUR, but the closing balance is -4,472,049\.09 EUR/,
+    differences: [30_008],
+    balance: -447_234_917,
+    incompleteFrom: '2007-09-04',
     // the last :61: has no //bank reference
     withIds: 6,
   },
@@ -131,6 +150,9 @@ const CASES: Case[] = [
     closing: -77_049,
     // its Balance column holds the placeholder 100 on 15 rows, which the amounts contradict
     unbalanced: /line 5: the balance 100\.00 EUR does not follow from 100\.00 EUR on line 2 and the amounts since \(-502\.50 EUR\)/,
+    differences: [-2_285],
+    balance: -74_764,
+    incompleteFrom: '2017-09-01',
   },
   { file: 'csv/john-lewis-uk-credit-card-pending-gbp.csv', currency: 'GBP', type: 'credit_card', count: 10, moneyIn: 110_000, moneyOut: 138_580, lastDate: '2019-12-12', skipped: 3, checks: ['not_available'], closing: null },
   { file: 'csv/ocbc-sg-preamble-multiline.csv', currency: 'SGD', number: '666-666666-666', count: 8, moneyIn: 0, moneyOut: 17_328, lastDate: '2018-04-18', checks: ['not_available'], closing: null },
@@ -145,6 +167,9 @@ const CASES: Case[] = [
     checks: ['unbalanced_allowed'],
     closing: 1_260_442,
     unbalanced: /line 18: the balance 6,839\.05 EUR does not follow from 1,864\.95 EUR on line 19.*line 16: the balance 12,604\.42 EUR/,
+    differences: [699_825],
+    balance: 560_617,
+    incompleteFrom: '2019-04-23',
   },
   { file: 'csv/chase-us-credit-card.csv', currency: 'USD', type: 'credit_card', count: 5, moneyIn: 12_345, moneyOut: 1_633, lastDate: '2024-04-09', checks: ['not_available'], closing: null },
 ];
@@ -197,15 +222,14 @@ describeEachDialect('statement import: every sample fixture', (store) => {
       const request = (options: ImportOptions = {}) =>
         importStatement(store(), { organisation: org, account, fileName: path.basename(c.file), bytes: fixture(c.file), options });
 
-      let options: ImportOptions = {};
       if (c.unbalanced) {
-        const refusal = await rejection(() => request());
+        const refusal = await rejection(() => request({ refuseUnbalanced: true }));
         assert.ok(refusal instanceof ImportRefusal, String(refusal));
         assert.equal(refusal.code, 'unbalanced');
         assert.match(refusal.message, c.unbalanced);
         assert.deepEqual(await rowsOf(store(), account.id), [], 'a refused file writes nothing');
-        options = { allowUnbalanced: true };
       }
+      const options: ImportOptions = {};
 
       const report = await request(options);
       assert.equal(report.new, c.count);
@@ -215,13 +239,20 @@ describeEachDialect('statement import: every sample fixture', (store) => {
       assert.equal(report.statements[0]!.balances.statementClosing, c.closing ?? null);
       assert.equal(sum(report.statements.map((s) => s.moneyIn)), c.moneyIn);
       assert.equal(sum(report.statements.map((s) => s.moneyOut)), c.moneyOut);
+      // a statement that does not reconcile is imported with its difference shown, and the account says from when its balance is incomplete
+      if (c.unbalanced) {
+        assert.deepEqual(report.statements.map((s) => s.balances.difference), c.differences);
+        assert.match(report.statements.flatMap((s) => s.balances.problems.map((p) => `${p.where}: ${p.message}`)).join(' '), c.unbalanced);
+      }
+      assert.equal(report.balanceState.incompleteFrom, c.incompleteFrom ?? null, JSON.stringify(report.balanceState.problems));
+      const balance = c.balance ?? c.closing ?? c.moneyIn - c.moneyOut;
+      assert.equal(report.accountBalance, balance, 'the balance the statement closes on');
 
       // what the database holds, independently of the report
       const rows = await rowsOf(store(), account.id);
       assert.equal(rows.length, c.count);
       assert.equal(sum(rows.filter((r) => r.amount > 0).map((r) => r.amount)), c.moneyIn);
       assert.equal(sum(rows.filter((r) => r.amount < 0).map((r) => -r.amount)), c.moneyOut);
-      assert.equal(report.accountBalance, c.moneyIn - c.moneyOut);
       const withIds = c.withIds === true ? c.count : c.withIds || 0;
       assert.equal(rows.filter((r) => r.external_id !== null).length, withIds);
       for (const r of rows) {
@@ -248,14 +279,16 @@ describeEachDialect('statement import: every sample fixture', (store) => {
       const listed = await call(store(), bankingAccounts, org.id, {}, { today: TODAY });
       const mine = listed.accounts.find((a: any) => a.id === account.id);
       assert.deepEqual(
-        { transactions: mine.transactions, toReconcile: mine.toReconcile, lastTransactionDate: mine.lastTransactionDate, balance: mine.balance },
-        { transactions: c.count, toReconcile: c.count, lastTransactionDate: c.lastDate || null, balance: toMajor(c.moneyIn - c.moneyOut, c.currency) },
+        { transactions: mine.transactions, toReconcile: mine.toReconcile, lastTransactionDate: mine.lastTransactionDate, balance: mine.balance, balanceIncompleteFrom: mine.balanceIncompleteFrom },
+        { transactions: c.count, toReconcile: c.count, lastTransactionDate: c.lastDate || null, balance: toMajor(balance, c.currency), balanceIncompleteFrom: c.incompleteFrom ?? null },
       );
       const page = await call(store(), bankingTransactions, org.id, { account: account.id, from: '1990-01-01', to: '2030-12-31', limit: 500 }, { today: TODAY });
       assert.equal(page.totals.transactions, c.count);
       assert.equal(page.totals.toReconcile, c.count);
       assert.equal(page.totals.moneyIn, toMajor(c.moneyIn, c.currency));
       assert.equal(page.totals.moneyOut, toMajor(c.moneyOut, c.currency));
+      assert.equal(page.totals.closingBalance, toMajor(balance, c.currency), 'banking.transactions closes on the same balance');
+      if (page.count) assert.equal(page.transactions[0].runningBalance, toMajor(balance, c.currency), "the newest line's running balance is the balance");
       assert.equal(page.count, c.count);
       assert.deepEqual(new Set(page.transactions.map((t: any) => t.report)), new Set(rows.map((r) => r.source)));
     });
@@ -288,7 +321,7 @@ describeEachDialect('statement import: every sample fixture', (store) => {
     for (const [file, currency, description, extra] of expectations) {
       const org = await organisationFor(store(), currency);
       const account = await newAccount(store(), org, { currency, ...extra });
-      await importStatement(store(), { organisation: org, account, fileName: 'f', bytes: fixture(file), options: { allowUnbalanced: true } });
+      await importStatement(store(), { organisation: org, account, fileName: 'f', bytes: fixture(file) });
       const rows = await rowsOf(store(), account.id);
       assert.ok(rows.some((r) => r.description === description), `${file}: "${description}" among ${JSON.stringify(rows.map((r) => r.description))}`);
     }
@@ -304,9 +337,11 @@ describeEachDialect('statement import: every sample fixture', (store) => {
     const rows = await rowsOf(store(), account.id);
     assert.equal(rows.length, 13);
     assert.equal(sum(rows.map((r) => r.amount)), 181_056 - 127_295);
-    // the statement's closing balance is what Ledgerline now derives through its last day, given the opening it starts from
+    // the statement's closing balance is what Ledgerline now derives through its last day: the account starts from the statement's opening
     const s = statement.statements[0]!;
-    assert.equal(s.balances.ledgerlineClosing + s.balances.statementOpening!, s.balances.statementClosing);
+    assert.equal(s.balances.ledgerlineOpening, s.balances.statementOpening);
+    assert.equal(s.balances.ledgerlineClosing, s.balances.statementClosing);
+    assert.equal(statement.accountBalance, s.balances.statementClosing);
   });
 
   it('the same transactions exported as two overlapping CSV files are imported once, two identical ones on a day stay two', async () => {
@@ -356,7 +391,8 @@ describeEachDialect('statement import: every sample fixture', (store) => {
     const create = { create: { name: 'VR Giro', type: 'bank' as const, currency: 'EUR', bank: 'VR-Bank Rottal-Inn' } };
     const dry = await importStatement(store(), { organisation: org, account: create, fileName: 'v.xml', bytes, options: { dryRun: true } });
     assert.equal(dry.new, 4);
-    assert.equal(dry.accountBalance, -1_000);
+    // the statement's own closing balance, 33.06 - 10.00
+    assert.equal(dry.accountBalance, 2_306);
     assert.equal(await store().db.selectFrom('bank_accounts').select('id').where('name', '=', 'VR Giro').executeTakeFirst(), undefined);
     const report = await importStatement(store(), { organisation: org, account: create, fileName: 'v.xml', bytes });
     assert.equal(report.account.created, true);

@@ -155,7 +155,7 @@ describeEachDialect(
       );
     });
 
-    it('refuses a file whose second statement does not reconcile, writing nothing of the first either', async () => {
+    it('refuses a file whose second statement does not reconcile when asked, writing nothing of the first either; by default imports it with the difference shown', async () => {
       const target = await account(store(), 'EUR', 'DE02 1203 0000 0000 2020 51');
       const bytes = camt053([
         { opening: '100.00', closing: '150.00', entries: [['50.00', 'CRDT', 'R1']] },
@@ -163,18 +163,21 @@ describeEachDialect(
       ]);
       const refusal = await expectRefusal(
         store(),
-        { account: target, bytes },
+        { account: target, bytes, options: { refuseUnbalanced: true } },
         'unbalanced',
-        /--allow-unbalanced/,
+        /--refuse-unbalanced/,
         /<Stmt> at line \d+ \(Stmt 2, Id S1\): opening balance 150\.00 EUR .* plus the 2 entries \(-15\.00 EUR\) is 135\.00 EUR, but the closing balance is 140\.00 EUR .*: 5\.00 EUR unexplained/,
       );
       assert.equal(refusal.problems.length, 1);
-      const report = await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 's.xml', bytes, options: { allowUnbalanced: true, rate: '0.85' } });
-      assert.deepEqual(report.statements.map((s) => [s.balances.check, s.balances.computedClosing, s.balances.statementClosing]), [
-        ['reconciled', 15_000, 15_000],
-        ['unbalanced_allowed', 13_500, 14_000],
+      const report = await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 's.xml', bytes, options: { rate: '0.85' } });
+      assert.deepEqual(report.statements.map((s) => [s.balances.check, s.balances.computedClosing, s.balances.statementClosing, s.balances.difference]), [
+        ['reconciled', 15_000, 15_000, 0],
+        ['unbalanced_allowed', 13_500, 14_000, 500],
       ]);
       assert.equal(report.new, 3);
+      // the account counts from the first statement's opening; the second's own lines leave 5.00 unexplained, from its first day
+      assert.equal(report.accountBalance, 13_500);
+      assert.deepEqual([report.balanceState.incompleteFrom, report.balanceState.unexplained], [report.statements[1]!.period.from ?? report.balanceState.problems[0]!.from, 500]);
     });
 
     it('refuses an oversized file before reading it', async () => {

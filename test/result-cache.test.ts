@@ -61,6 +61,8 @@ const NOT_DATA = {
   acct_day_line_totals: 'written only with acct_lines',
   bank_daily_totals: 'written only with bank_transactions',
   bank_month_totals: 'written only with bank_transactions',
+  bank_statements: 'written only with a no-op update of its bank_accounts row (store/bank-imports.ts touchBankAccount), which moves the version',
+  bank_imports: 'written only with a no-op update of its bank_accounts row (store/bank-imports.ts touchBankAccount), which moves the version',
 } as const;
 
 function versionOf(store: Store, organisationId: string): Promise<string> {

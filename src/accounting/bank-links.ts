@@ -1,8 +1,9 @@
 /**
  * How the service's bank accounts meet the connected books. One rule, whatever the system: a
  * service bank account is linked to a ledger account by bank_accounts.ledger_account_id (the demo
- * links its accounts to the builtin ledger's so; an import links a new account to the connected
- * books' account of the same name, type and currency).
+ * links its accounts to the builtin ledger's so; an import links a new account to the account the
+ * admin chose, else to the books' account of the same number or name, type and currency: the
+ * connected system's bank account, or the builtin chart's Bank or Credit Card account).
  *
  * Which imported bank lines the connected books already mark reconciled: a line of a service bank
  * account linked to a book account (bank_accounts.ledger_account_id) whose date and amount are
@@ -18,26 +19,72 @@ import { AccountingSystemError } from './types.js';
 
 type Connected = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'>;
 
+/** An account of the books a bank account can be linked to. */
+export interface BookAccountChoice {
+  accountId: string;
+  name: string;
+  fullName: string;
+  number: string;
+  type: 'bank' | 'credit_card';
+  /** null where the books do not say (the builtin chart: any currency) */
+  currency: string | null;
+}
+
 /**
- * The connected books' bank or card account a new service account stands for: the one with the
- * same name (case and surrounding spaces aside), type and currency; null when none, or several, or
- * the books cannot be read (the account is then created unlinked, as before).
+ * The books' accounts a bank account can mirror: the connected system's own bank and card accounts
+ * (GnuCash, Xero, QuickBooks), or for the builtin ledger its chart's Bank and Credit Card accounts.
+ * Books that cannot be read offer none (the account is then created unlinked).
+ */
+export async function bookAccountChoices(db: Kysely<Database>, organisation: Connected): Promise<BookAccountChoice[]> {
+  try {
+    const system = accountingSystemFor(db, organisation);
+    if (system.bankAccounts) {
+      return (await system.bankAccounts()).map((b) => ({ accountId: b.accountId, name: b.name, fullName: b.name, number: b.number, type: b.type, currency: b.currency }));
+    }
+    return (await system.chartOfAccounts())
+      .filter((a) => a.active && (a.type === 'Bank' || a.type === 'Credit Card'))
+      .map((a) => ({ accountId: a.id, name: a.name, fullName: a.fullName, number: a.number ?? '', type: a.type === 'Bank' ? ('bank' as const) : ('credit_card' as const), currency: null }));
+  } catch (error) {
+    if (error instanceof AccountingSystemError) return [];
+    throw error;
+  }
+}
+
+const digits = (text: string) => text.replace(/[^0-9]/g, '');
+const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/**
+ * The one book account of the same type (and currency, where the books say) that a bank account is
+ * named or numbered as: the same number (its digits, six at least), else the same name (any case); with `loose`, else the one whose name shares a word with
+ * it. Null when none, or several, fit.
+ */
+export function suggestBookAccount(choices: BookAccountChoice[], account: { name: string; number?: string | undefined; type: string; currency: string }, loose = false): BookAccountChoice | null {
+  const fitting = choices.filter((c) => c.type === account.type && (c.currency === null || c.currency === account.currency));
+  const one = (found: BookAccountChoice[]) => (found.length === 1 ? found[0]! : null);
+  // six digits at least: a chart's account codes (1200) are not bank account numbers
+  const number = digits(account.number ?? '');
+  if (number.length >= 6) {
+    const byNumber = one(fitting.filter((c) => digits(c.number) === number));
+    if (byNumber) return byNumber;
+  }
+  const name = account.name.trim().toLowerCase();
+  const byName = one(fitting.filter((c) => c.name.trim().toLowerCase() === name || c.fullName.trim().toLowerCase() === name));
+  if (byName || !loose) return byName;
+  const mine = new Set(words(account.name));
+  return one(fitting.filter((c) => words(c.name).some((w) => mine.has(w))));
+}
+
+/**
+ * The books' account a new service account stands for, when nothing was chosen: the one of the same
+ * type and currency with the same number or name (suggestBookAccount, strictly); null when none, or
+ * several, or the books cannot be read (the account is then created unlinked).
  */
 export async function bookAccountFor(
   db: Kysely<Database>,
   organisation: Connected,
-  account: { name: string; type: string; currency: string },
+  account: { name: string; type: string; currency: string; number?: string | undefined },
 ): Promise<string | null> {
-  try {
-    const system = accountingSystemFor(db, organisation);
-    if (!system.bankAccounts) return null;
-    const key = account.name.trim().toLowerCase();
-    const same = (await system.bankAccounts()).filter((b) => b.name.trim().toLowerCase() === key && b.type === account.type && b.currency === account.currency);
-    return same.length === 1 ? same[0]!.accountId : null;
-  } catch (error) {
-    if (error instanceof AccountingSystemError) return null;
-    throw error;
-  }
+  return suggestBookAccount(await bookAccountChoices(db, organisation), account)?.accountId ?? null;
 }
 
 /** The lines among these that the books mark reconciled on the linked account (see above). */

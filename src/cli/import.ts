@@ -6,7 +6,10 @@
 import { stat, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatMoney } from '../domain/money.js';
+import { bookAccountChoices } from '../accounting/bank-links.js';
+import { isValidDate } from '../domain/dates.js';
+import { formatMoney, fromMajor } from '../domain/money.js';
+import { basisWords, incompleteWords } from '../operations/banking/balance-words.js';
 import { findBankAccount } from '../operations/banking/find-account.js';
 import { OperationError } from '../operations/errors.js';
 import { CSV_PRESETS } from '../import/csv-presets.js';
@@ -17,6 +20,7 @@ import { DEFAULT_MAX_BYTES } from '../import/parse.js';
 import { ImportRefusal } from '../import/refusal.js';
 import { FORMATS, type FormatName } from '../import/statement.js';
 import { importSummary, refusalSummary } from '../import/summary.js';
+import { VIA_COMMAND_LINE } from '../store/audit-log.js';
 import { listBankAccounts } from '../store/bank-accounts.js';
 import type { BankAccountRow } from '../store/schema.js';
 import { COMMAND_LINE_WRITER_WAIT_MS } from '../store/write-turn.js';
@@ -25,16 +29,22 @@ import { printJson, UsageError, withStore, organisationFor } from './io.js';
 export const BANK_USAGE = `usage: ledgerline import bank --org ORG --account ACCOUNT FILE... [--json]
   --format ${FORMATS.join('|')}   (default: told from the content)
   --dry-run                     check and report, write nothing
-  --allow-unbalanced            import a statement whose balances do not reconcile
+  --refuse-unbalanced           refuse a statement whose balances do not reconcile (by default it is imported, its difference shown)
   --rate R                      home-currency units per 1 unit of a foreign-currency account
   --create-account --name N --type bank|credit_card --currency C [--bank B] [--number N]
                                 create the account (in the first file's transaction) if ACCOUNT is not found
+      [--ledger-account L]      the books' account it mirrors (id, full name, name or number); by default the one of the same number or name
+      [--opening-balance A --opening-date yyyy-MM-dd]
+                                the balance before that day's transactions, when no statement gives an earlier one
+ledgerline import batches --org ORG --account ACCOUNT [--json]     each import into the account: file, format, lines, balances, who, when
+ledgerline import remove --org ORG IMPORT_ID [--json]              take an import back whole (none of its lines reconciled)
   CSV: --preset ${CSV_PRESETS.map((p) => p.name).join('|')}
        --column ROLE=NAME (roles ${CSV_ROLES.join(', ')}; NAME a header, #N a position, A+B joined)
        --date-format dd/MM/yyyy  --decimal dot|comma  --delimiter ';'  --encoding windows-1250  --positive-out`;
 
 export async function importCommand(args: string[]): Promise<number> {
   if (args[0] === 'ledger') return (await import('./import-ledger.js')).importLedgerCommand(args.slice(1));
+  if (args[0] === 'batches' || args[0] === 'remove') return (await import('./import-batches.js')).importBatchesCommand(args[0], args.slice(1));
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -44,6 +54,10 @@ export async function importCommand(args: string[]): Promise<number> {
       format: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'allow-unbalanced': { type: 'boolean' },
+      'refuse-unbalanced': { type: 'boolean' },
+      'ledger-account': { type: 'string' },
+      'opening-balance': { type: 'string' },
+      'opening-date': { type: 'string' },
       rate: { type: 'string' },
       'create-account': { type: 'boolean' },
       name: { type: 'string' },
@@ -71,6 +85,7 @@ export async function importCommand(args: string[]): Promise<number> {
 
   return withStore(async (store) => {
     const org = await organisationFor(store.db, values.org!);
+    if (create && values['ledger-account']) create.ledgerAccountId = await ledgerAccountFor(store.db, org, values['ledger-account']);
     let account = await lookUpAccount(store.db, org.id, accountTerm, create !== null);
     if (account && create && (account.currency !== create.currency || account.type !== create.type)) {
       throw new UsageError(`account "${account.name}" exists already as a ${account.type} account in ${account.currency}, not a ${create.type} account in ${create.currency}`);
@@ -91,7 +106,8 @@ export async function importCommand(args: string[]): Promise<number> {
           options: {
             ...(values.format ? { format: values.format as FormatName } : {}),
             ...(values['dry-run'] ? { dryRun: true } : {}),
-            ...(values['allow-unbalanced'] ? { allowUnbalanced: true } : {}),
+            ...(values['refuse-unbalanced'] ? { refuseUnbalanced: true } : {}),
+            importedBy: { userId: null, via: VIA_COMMAND_LINE },
             ...(values.rate !== undefined ? { rate: values.rate } : {}),
             // another process's import writing: wait for it, as `import ledger` does
             waitMs: COMMAND_LINE_WRITER_WAIT_MS,
@@ -102,7 +118,7 @@ export async function importCommand(args: string[]): Promise<number> {
                 organisationId: org.id,
                 action: 'bank_statement.imported',
                 target: written.account.id,
-                detail: { account: written.account.name, file: name, format: written.format, new: written.new, alreadyPresent: written.alreadyPresent },
+                detail: { account: written.account.name, file: name, format: written.format, new: written.new, alreadyPresent: written.alreadyPresent, ...(written.importId ? { importId: written.importId } : {}) },
               }),
             csv,
           },
@@ -131,13 +147,34 @@ function newAccountOptions(values: Values, term: string): NewBankAccount {
   const currency = values.currency as string | undefined;
   if (type !== 'bank' && type !== 'credit_card') throw new UsageError('--create-account needs --type bank or --type credit_card');
   if (!currency) throw new UsageError('--create-account needs --currency (ISO 4217, e.g. GBP)');
+  const openingText = values['opening-balance'] as string | undefined;
+  const openingDate = values['opening-date'] as string | undefined;
+  if ((openingText === undefined) !== (openingDate === undefined)) throw new UsageError('--opening-balance and --opening-date go together');
+  let openingBalance: NewBankAccount['openingBalance'];
+  if (openingText !== undefined && openingDate !== undefined) {
+    const amount = fromMajor(openingText, currency.toUpperCase());
+    if (amount === null || !/^-?\d+(\.\d+)?$/.test(openingText)) throw new UsageError(`--opening-balance "${openingText}" is not an amount in ${currency.toUpperCase()} (e.g. 1250.00 or -30.5)`);
+    if (!isValidDate(openingDate)) throw new UsageError(`--opening-date "${openingDate}" is not a day (yyyy-MM-dd)`);
+    openingBalance = { amount, date: openingDate };
+  }
   return {
     name: (values.name as string | undefined) ?? term,
     type,
     currency: currency.toUpperCase(),
     ...(values.bank ? { bank: values.bank as string } : {}),
     ...(values.number ? { number: values.number as string } : {}),
+    ...(openingBalance ? { openingBalance } : {}),
   };
+}
+
+/** The books' account named by id, full name, name or number (any case), among those a bank account may mirror. */
+async function ledgerAccountFor(db: Parameters<typeof listBankAccounts>[0], org: Parameters<typeof bookAccountChoices>[1], term: string): Promise<string> {
+  const choices = await bookAccountChoices(db, org);
+  const key = term.trim().toLowerCase();
+  const found = choices.filter((c) => [c.accountId, c.fullName, c.name, c.number].some((f) => f.toLowerCase() === key));
+  if (found.length === 1) return found[0]!.accountId;
+  const offered = choices.map((c) => `"${c.fullName}"`).join(', ') || 'none (the books have no bank or card account, or cannot be read)';
+  throw new UsageError(`--ledger-account "${term}" ${found.length ? 'names several' : 'is not one'} of the books' bank and card accounts: ${offered}`);
 }
 
 function csvOptions(values: Values): CsvOptions {
@@ -189,13 +226,18 @@ function printReport(report: ImportReport): void {
   for (const s of report.statements) {
     const b = s.balances;
     out.write(`  ${s.source} (${s.where}): ${s.transactions} transactions, in ${money(s.moneyIn)}, out ${money(s.moneyOut)}\n`);
+    const difference = b.difference ? ` difference ${money(b.difference)}` : '';
     out.write(
-      `    statement opening ${money(b.statementOpening)} closing ${money(b.statementClosing)}; opening + entries ${money(b.computedClosing)} [${b.check}]; ` +
+      `    statement opening ${money(b.statementOpening)} closing ${money(b.statementClosing)}; opening + entries ${money(b.computedClosing)} [${b.check}]${difference}; ` +
         `Ledgerline before ${money(b.ledgerlineOpening)} through ${money(b.ledgerlineClosing)}\n`,
     );
     for (const p of b.problems) out.write(`    ! ${p.where}: ${p.message}\n`);
   }
   for (const s of report.skipped) out.write(`  skipped ${s.where}: ${s.reason}\n`);
+  for (const s of report.matched) out.write(`  ${s.where}: ${s.reason}\n`);
   for (const n of report.notes) out.write(`  note: ${n}\n`);
-  out.write(`  account balance ${money(report.accountBalance)} over ${report.accountTransactions} transactions\n`);
+  const state = report.balanceState;
+  out.write(`  account balance ${money(report.accountBalance)} over ${report.accountTransactions} transactions, ${basisWords(state, report.account.currency)}\n`);
+  if (state.incompleteFrom) out.write(`  ! ${incompleteWords(state, report.account.currency)}\n`);
+  if (report.importId) out.write(`  recorded as import ${report.importId} (ledgerline import remove --org ORG ${report.importId} takes it back)\n`);
 }

@@ -371,7 +371,7 @@ function checkRunningBalances(statement: Statement, balances: Array<number | nul
     if (given === null) continue;
     if (known === null) {
       before = given - since;
-      statement.opening = { amount: before, date: null, where: `implied by the balance on ${line.where}` };
+      statement.opening = { amount: before, date: lines[order[0]!]!.date, where: `implied by the balance on ${line.where}` };
     } else if (known.balance + since !== given) {
       statement.balanceProblems.push({
         where: line.where,
@@ -383,5 +383,5 @@ function checkRunningBalances(statement: Statement, balances: Array<number | nul
     known = { balance: given, line };
     since = 0;
   }
-  if (known) statement.closing = { amount: known.balance + since, date: null, where: `implied by the balance on ${known.line.where}` };
+  if (known) statement.closing = { amount: known.balance + since, date: lines[order[order.length - 1]!]!.date, where: `implied by the balance on ${known.line.where}` };
 }

@@ -5,6 +5,7 @@
  * transaction carries out; what does not is refused here with an ImportRefusal.
  */
 import { amountBoundText, convertWithinBound, formatMoney, isCurrencyCode, withinAmountBound } from '../domain/money.js';
+import { isValidDate } from '../domain/dates.js';
 import type { BankAccountRow, OrganisationRow } from '../store/schema.js';
 import { selectStatements } from './account-match.js';
 import { checkBalance, type BalanceCheck } from './balances.js';
@@ -31,6 +32,10 @@ export interface CheckedImport {
   /** home currency per unit of `currency`; null for a home-currency account */
   rate: string | null;
   format: string;
+  /** the file's name, as the import is listed */
+  fileName: string;
+  /** the short format name its lines' sources start with (OFX, CSV, CAMT.053…) */
+  label: string;
   /** the file's statements for this account */
   statements: Statement[];
   /** the account identifier the file gives, for a new account without a number */
@@ -78,8 +83,9 @@ export function checkImport(request: ImportRequest): CheckedImport {
   checkAmountBounds(selection.statements, currency, org.home_currency, rate);
   const checks = selection.statements.map((s) => checkBalance(s, currency));
   const unbalanced = checks.flatMap((c) => c.problems);
-  if (unbalanced.length && !options.allowUnbalanced) {
-    throw ImportRefusal.of('unbalanced', "the statement's balances do not reconcile (import anyway with --allow-unbalanced)", unbalanced);
+  // imported with the difference shown (the report, the import's statements, the account's balance state), unless asked to refuse
+  if (unbalanced.length && options.refuseUnbalanced) {
+    throw ImportRefusal.of('unbalanced', "the statement's balances do not reconcile (without --refuse-unbalanced it is imported with the difference shown)", unbalanced);
   }
 
   const wanted = onceEach(selection.statements, skipped);
@@ -90,6 +96,8 @@ export function checkImport(request: ImportRequest): CheckedImport {
     currency,
     rate,
     format: parsed.format,
+    fileName: request.fileName,
+    label: parsed.label,
     statements: selection.statements,
     fileAccountId: selection.accountId,
     checks,
@@ -154,6 +162,9 @@ function checkNewAccount(account: NewBankAccount): void {
   if (!account.name.trim()) problems.push('the new account needs a name');
   if (account.type !== 'bank' && account.type !== 'credit_card') problems.push(`account type "${account.type}" is not bank or credit_card`);
   if (!isCurrencyCode(account.currency)) problems.push(`currency "${account.currency}" is not an ISO 4217 code`);
+  const opening = account.openingBalance;
+  if (opening && !isValidDate(opening.date)) problems.push(`the opening balance's date "${opening.date}" is not a day (yyyy-MM-dd)`);
+  if (opening && (!Number.isSafeInteger(opening.amount) || !withinAmountBound(opening.amount))) problems.push('the opening balance is not an amount the service takes');
   if (problems.length) throw new ImportRefusal('bad_options', problems.join('; '));
 }
 

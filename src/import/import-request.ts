@@ -12,11 +12,17 @@ export interface NewBankAccount {
   number?: string;
   /** the ledger account of the organisation's books it is (e.g. a GnuCash bank account's guid), if any */
   ledgerAccountId?: string;
+  /** the balance before the transactions of `date` (minor units of `currency`), as the admin knows it: the account's balance starts from it unless a statement starts earlier */
+  openingBalance?: { amount: number; date: string };
 }
 
 export interface ImportOptions extends ParseOptions {
-  /** import a statement whose balances do not reconcile, reporting the difference */
+  /** no longer needed: a statement whose balances do not reconcile is imported with its difference shown (kept for callers that still pass it) */
   allowUnbalanced?: boolean;
+  /** refuse a statement whose balances do not reconcile instead of importing it with the difference shown */
+  refuseUnbalanced?: boolean;
+  /** who imports: a user of the page, or the command line; listed with the import (store/bank-imports.ts) */
+  importedBy?: { userId: string | null; via: string };
   /** check and report, write nothing */
   dryRun?: boolean;
   /** home-currency units per unit of the account's currency, decimal text; needed for a foreign-currency account */
@@ -36,6 +42,8 @@ export interface WrittenSummary {
   format: string;
   new: number;
   alreadyPresent: number;
+  /** the import (batch) it was recorded as; null when it added no line and no statement */
+  importId: string | null;
 }
 
 export interface ImportRequest {

@@ -106,13 +106,9 @@ function mapStatement(node: Node, bankName: string | null, assumedCurrency: stri
     else problems.add(describe(at(list, path)!), `${path}: ${date.error}`);
   }
 
-  const ledger = at(node, 'LEDGERBAL');
-  if (textAt(ledger, 'BALAMT')) {
-    const amount = parsePlainAmount(textAt(ledger, 'BALAMT'), currency, 'either');
-    const asOf = ofxDate(textAt(ledger, 'DTASOF'));
-    if ('error' in amount) problems.add(describe(at(ledger, 'BALAMT')!), `BALAMT: ${amount.error}`);
-    else statement.closing = { amount: amount.minor, date: 'date' in asOf ? asOf.date : null, where: describe(ledger!) };
-  }
+  statement.closing = balanceAt(node, 'LEDGERBAL', currency, problems);
+  // only kept to be shown: one that cannot be read is left out rather than refusing the statement
+  statement.available = balanceAt(node, 'AVAILBAL', currency, null);
 
   for (const trn of posted) {
     const where = textAt(trn, 'FITID') ? `${describe(trn)} (FITID ${textAt(trn, 'FITID')})` : describe(trn);
@@ -134,6 +130,19 @@ function mapStatement(node: Node, bankName: string | null, assumedCurrency: stri
     statement.skipped.push({ where: describe(pending), reason: `pending (${textAt(pending, 'TRNTYPE') || 'not yet posted'}), not part of the statement yet` });
   }
   return statement;
+}
+
+/** LEDGERBAL (the closing balance) or AVAILBAL (what may be spent): BALAMT at DTASOF. */
+function balanceAt(node: Node, name: 'LEDGERBAL' | 'AVAILBAL', currency: string, problems: Problems | null): Statement['closing'] {
+  const balance = at(node, name);
+  if (!textAt(balance, 'BALAMT')) return null;
+  const amount = parsePlainAmount(textAt(balance, 'BALAMT'), currency, 'either');
+  const asOf = ofxDate(textAt(balance, 'DTASOF'));
+  if ('error' in amount) {
+    problems?.add(describe(at(balance, 'BALAMT')!), `BALAMT: ${amount.error}`);
+    return null;
+  }
+  return { amount: amount.minor, date: 'date' in asOf ? asOf.date : null, where: describe(balance!) };
 }
 
 /**

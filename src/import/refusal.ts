@@ -33,7 +33,11 @@ export type RefusalCode =
   /** the options given do not fit the file (an unknown preset, a column that is not there) */
   | 'bad_options'
   /** another process kept the database's writer longer than the import would wait (SQLite); nothing is wrong with the file */
-  | 'busy';
+  | 'busy'
+  /** an import (batch) to remove that the organisation does not have */
+  | 'not_found'
+  /** an import to remove with lines reconciled or matched to a document */
+  | 'reconciled';
 
 export interface Problem {
   /** `line 12`, `<STMTTRN> at line 41`, `Stmt 1 / Ntry 3 at line 77` */

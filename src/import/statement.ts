@@ -46,6 +46,8 @@ export interface Statement {
   period: { from: string | null; to: string | null };
   opening: Balance | null;
   closing: Balance | null;
+  /** OFX AVAILBAL: what may be spent (holds and limits counted), kept and shown, not a ledger balance */
+  available: Balance | null;
   /**
    * Disagreements found inside the statement beyond opening + entries = closing, such as a CSV
    * running balance that does not follow from the amounts. Any of them makes the statement unbalanced.
@@ -104,6 +106,7 @@ export function emptyStatement(where: string): Statement {
     period: { from: null, to: null },
     opening: null,
     closing: null,
+    available: null,
     balanceProblems: [],
     lines: [],
     skipped: [],

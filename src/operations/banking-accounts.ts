@@ -1,12 +1,16 @@
 /** banking.accounts: the bank and card accounts the caller can see, with counts and balances. */
 import { z } from 'zod';
 import type { SystemBankAccount } from '../accounting/types.js';
-import { toMajor } from '../domain/money.js';
+import { formatMoney, toMajor } from '../domain/money.js';
+import { NO_STATEMENTS } from '../domain/statement-balances.js';
+import { balanceStates } from '../store/bank-balances.js';
 import { bankAccountStats } from '../store/bank-accounts.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
 import { defineOperation } from './operation.js';
 import { textParam } from './params.js';
+import { figuresWords } from './banking/balance-words.js';
+import { bookBalances } from './banking/book-balances.js';
 import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } from './banking/visible-accounts.js';
 
 const input = z
@@ -28,8 +32,30 @@ const output = z.object({
       balance: z
         .number()
         .describe(
-          "sum of all the account's imported transactions, in the account's currency; for an account of the connected books nothing has been imported into yet (id <system>:<account id>), its balance in the books",
+          "the bank's balance of the account at balanceDate, in the account's currency: counted from the earliest imported statement's opening balance (or the opening balance entered for the account) plus every imported transaction, so it equals the bank's closing balance when nothing is missing (see balanceBasis, balanceIncompleteFrom); for an account of the connected books nothing has been imported into yet (id <system>:<account id>), its balance in the books",
         ),
+      balanceDate: z.string().nullable().describe('the day balance is at: the later of the last transaction and the last day a statement covers; null when there is neither'),
+      balanceBasis: z
+        .enum(['statements', 'opening_balance', 'transactions', 'books'])
+        .describe(
+          "what balance is counted from: statements (a statement's own opening balance), opening_balance (entered for the account), transactions (only the imported lines: no balance known, it may not be the bank's), books (nothing imported: the books' balance)",
+        ),
+      bankStatementBalance: z
+        .object({ amount: z.number(), date: z.string(), source: z.string() })
+        .nullable()
+        .describe('the latest closing balance an imported statement gives, as the bank gave it, with its date and statement; null when none gives one'),
+      balanceIncompleteFrom: z
+        .string()
+        .nullable()
+        .describe("the first day from which balance misses what the statements show (transactions missing between statements, or a statement whose lines do not reach its closing balance); null when the balance is complete"),
+      balanceUnexplained: z.number().describe("the bank's latest statement balance less the balance the transactions give at its date: what is missing in all; 0 when complete"),
+      ledgerAccount: z
+        .object({ id: z.string(), name: z.string(), fullName: z.string() })
+        .nullable()
+        .describe("the books' account this bank account mirrors (builtin chart account, or the connected system's bank account); null when not linked"),
+      bookBalance: z.number().nullable().describe("the linked ledger account's balance in the books at balanceDate, in the account's currency, money held positive; null when not linked or not readable"),
+      differenceToReconcile: z.number().nullable().describe('balance less bookBalance: what is still to reconcile between the bank and the books at balanceDate; null without a book balance'),
+      note: z.string().describe('what each figure above is, in words'),
     }),
   ),
 });
@@ -49,7 +75,7 @@ async function bookAccounts(ctx: OperationContext): Promise<SystemBankAccount[]>
  * ledger_account_id is a ledger account (builtin or connected). A book account no service account
  * links to is listed on its own, as `<system>:<account id>`, with no imported transactions yet.
  */
-function unlinkedBookAccount(kind: string, a: SystemBankAccount): ListedAccount {
+function unlinkedBookAccount(kind: string, a: SystemBankAccount, today: string): ListedAccount {
   return {
     id: `${kind}:${a.accountId}`,
     name: a.name,
@@ -63,6 +89,15 @@ function unlinkedBookAccount(kind: string, a: SystemBankAccount): ListedAccount 
     lastTransactionDate: null,
     // nothing imported into it yet: the balance is the one the books give
     balance: toMajor(a.balance, a.currency),
+    balanceDate: today,
+    balanceBasis: 'books',
+    bankStatementBalance: null,
+    balanceIncompleteFrom: null,
+    balanceUnexplained: 0,
+    ledgerAccount: { id: a.accountId, name: a.name, fullName: a.name },
+    bookBalance: toMajor(a.balance, a.currency),
+    differenceToReconcile: null,
+    note: `No statement has been imported into this account: ${formatMoney(a.balance, a.currency)} is its balance in the books (${kind}) today, not the bank's.`,
   };
 }
 
@@ -88,7 +123,9 @@ export const bankingAccounts = defineOperation({
   description:
     'Lists the bank and credit card accounts whose transactions the service imports: id, name, number, type (bank or credit_card), bank, currency, ' +
     'whether it is the default account, how many transactions it has and how many are still to reconcile, the date of the latest one, and its balance ' +
-    '(the sum of all its imported transactions, in the account currency). The default account comes first, then the others by name. ' +
+    "in the account currency: the bank's balance at balanceDate, counted from the earliest imported statement's opening balance (or an opening balance entered for the account) plus the imported transactions, " +
+    'with balanceIncompleteFrom saying from when it misses what the statements show. An account linked to the books gives the linked ledger account (ledgerAccount), its bookBalance at the same date and ' +
+    'differenceToReconcile (bank less books); note says what each figure is in words. The default account comes first, then the others by name. ' +
     'Submitters and custom roles see only the accounts they hold. Use an id, number or name from here as the account of banking.transactions. ' +
     'With a connected accounting system (GnuCash, QuickBooks, Xero), its bank and card accounts are listed too: an account the service imports into is linked to its book account ' +
     'and listed once; a book account with nothing imported into it yet has an id like gnucash:<guid> or xero:<AccountID> and its balance in the books ' +
@@ -111,19 +148,47 @@ export const bankingAccounts = defineOperation({
     // a book account a service account links to is listed once, as that account; only callers who see every account see the others
     const linked = new Set(visible.accounts.map((a) => a.ledger_account_id).filter((id): id is string => id !== null));
     const unlinked = books.filter((b) => !linked.has(b.accountId) && matchesWords({ name: b.name, number: b.number, bank: '' }, args.search));
+    const states = await balanceStates(ctx.db, ctx.organisation.id, accounts.map((a) => a.id));
+    const figures = accounts.map((a) => {
+      const s = stats.get(a.id);
+      const state = states.get(a.id) ?? NO_STATEMENTS;
+      const lastDay = [s?.lastTransactionDate ?? null, state.lastStatementDay].filter((d): d is string => d !== null).sort().pop() ?? null;
+      return { a, s, state, balance: (s?.balance ?? 0) + state.offset, balanceDate: lastDay };
+    });
+    const linkedBooks = await bookBalances(
+      ctx,
+      figures.flatMap((f) => (f.a.ledger_account_id ? [{ id: f.a.id, ledgerAccountId: f.a.ledger_account_id, currency: f.a.currency, date: f.balanceDate ?? ctx.today }] : [])),
+    );
     const listed: ListedAccount[] = [
-      ...accounts.map((a) => {
-        const s = stats.get(a.id);
+      ...figures.map(({ a, s, state, balance, balanceDate }) => {
+        const book = linkedBooks.byAccount.get(a.id) ?? null;
+        const money = (minor: number) => toMajor(minor, a.currency);
         return {
           ...bankAccountView(a),
           isDefault: a.is_default === 1,
           toReconcile: s?.toReconcile ?? 0,
           transactions: s?.transactions ?? 0,
           lastTransactionDate: s?.lastTransactionDate ?? null,
-          balance: toMajor(s?.balance ?? 0, a.currency),
+          balance: money(balance),
+          balanceDate,
+          balanceBasis: state.basis,
+          bankStatementBalance: state.bankBalance && { amount: money(state.bankBalance.amount), date: state.bankBalance.date, source: state.bankBalance.source },
+          balanceIncompleteFrom: state.incompleteFrom,
+          balanceUnexplained: money(state.unexplained),
+          ledgerAccount: book?.ledgerAccount ?? null,
+          bookBalance: book?.balance == null ? null : money(book.balance),
+          differenceToReconcile: book?.balance == null ? null : money(balance - book.balance),
+          note: figuresWords({
+            currency: a.currency,
+            balance,
+            balanceDate,
+            state,
+            book: book && { name: book.ledgerAccount.fullName, balance: book.balance, why: book.why ?? linkedBooks.unreadable },
+            noBook: a.ledger_account_id ? linkedBooks.unreadable : "Not linked to an account of the books, so there is no book balance to compare with.",
+          }),
         };
       }),
-      ...unlinked.map((b) => unlinkedBookAccount(ctx.accounting.kind, b)),
+      ...unlinked.map((b) => unlinkedBookAccount(ctx.accounting.kind, b, ctx.today)),
     ];
     return { count: listed.length, accounts: listed.sort(listingOrder) };
   },

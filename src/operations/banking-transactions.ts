@@ -1,6 +1,7 @@
 /** banking.transactions: imported bank and card transactions, paged, with period totals. */
 import { z } from 'zod';
 import { fromMajor, toMajor } from '../domain/money.js';
+import { balanceStates } from '../store/bank-balances.js';
 import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
@@ -11,7 +12,8 @@ import { resolvePeriodInput } from './period-input.js';
 import { unimportedBookAccount } from './banking/book-account.js';
 import { findBankAccount } from './banking/find-account.js';
 import { linkedDocumentSchema, linkedDocumentView } from './banking/linked-document.js';
-import { runningBalances } from './banking/running-balances.js';
+import { basisWords, incompleteWords } from './banking/balance-words.js';
+import { runningBalances, withOpeningBalances } from './banking/running-balances.js';
 import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } from './banking/visible-accounts.js';
 
 const amountBound = (what: string) =>
@@ -81,7 +83,10 @@ const output = z.object({
       toReconcile: z.number().int(),
       reconciled: z.number().int(),
     })
-    .describe('the whole period for the account(s), whatever the status, search and amount filters; account currency for one account, home currency for several'),
+    .describe(
+      "the whole period for the account(s), whatever the status, search and amount filters; account currency for one account, home currency for several. openingBalance is the balance before the period, counted from each account's earliest statement opening balance (or the opening balance entered for it) plus the transactions since; closingBalance is it plus moneyIn less moneyOut",
+    ),
+  balanceNote: z.string().nullable().describe("for one account: what its balances are counted from, and from when they miss what the statements show; null for several accounts"),
   count: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),
@@ -172,7 +177,10 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
       const bounds = amountBounds(args, currency);
       const accountIds = account ? [account.id] : visible.narrowed ? visible.accounts.map((a) => a.id) : null;
 
-      const sums = await periodSums(db, organisationId, accountIds, period.from, period.to);
+      const [sums, states] = await Promise.all([periodSums(db, organisationId, accountIds, period.from, period.to), balanceStates(db, organisationId, accountIds)]);
+      // balances count from each account's opening balance (its earliest statement's, or the one entered)
+      withOpeningBalances(sums, states);
+      const state = account ? states.get(account.id) : undefined;
       const totals = combineTotals(sums, account !== null);
       // no row can sit past the exact integer range, and the databases would not take such an offset
       const fetched = !Number.isSafeInteger(offset)
@@ -213,6 +221,7 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
           toReconcile: totals.toReconcile,
           reconciled: totals.reconciled,
         },
+        balanceNote: state ? [`Balances are ${basisWords(state, currency)}.`, incompleteWords(state, currency)].filter(Boolean).join(' ') : null,
         count: rows.length,
         page: args.page,
         pageSize: args.limit,

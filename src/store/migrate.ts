@@ -19,6 +19,7 @@ import * as m016 from './migrations/016-bill-filter-index.js';
 import * as m017 from './migrations/017-lines-by-contact.js';
 import * as m018 from './migrations/018-client-blocks.js';
 import * as m019 from './migrations/019-invitations.js';
+import * as m020 from './migrations/020-bank-statements.js';
 import * as m021 from './migrations/021-mirror-backoff.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
@@ -42,6 +43,7 @@ const MIGRATIONS = {
   '017-lines-by-contact': m017,
   '018-client-blocks': m018,
   '019-invitations': m019,
+  '020-bank-statements': m020,
   '021-mirror-backoff': m021,
 } as const;
 

@@ -231,6 +231,8 @@ export interface BankTransactionRow {
   /** unique per account: what makes an import idempotent */
   fingerprint: string;
   created_at: string;
+  /** the import (bank_imports) the line came in with; null or absent for lines from before it and the demo's */
+  import_id?: string | null;
 }
 
 export interface BillRow {

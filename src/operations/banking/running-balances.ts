@@ -8,8 +8,24 @@
  * sum over the stretch).
  */
 import type { Kysely } from 'kysely';
+import type { BalanceState } from '../../domain/statement-balances.js';
 import { runningSums, sumBeyond, type AccountPeriodSums, type RunningAnchor } from '../../store/banking.js';
 import type { BankTransactionRow, Database } from '../../store/schema.js';
+
+/**
+ * Adds each account's offset (domain/statement-balances.ts) to its balance before the period, so
+ * totals and running balances count from its opening balance; an account with an opening balance
+ * and no line up to the period's end is given its balance all the same.
+ */
+export function withOpeningBalances(sums: Map<string, AccountPeriodSums>, states: Map<string, BalanceState>): void {
+  for (const [accountId, state] of states) {
+    if (state.offset === 0 && state.offsetHome === 0) continue;
+    const s = sums.get(accountId) ?? { openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 };
+    s.openingAmount += state.offset;
+    s.openingHome += state.offsetHome;
+    sums.set(accountId, s);
+  }
+}
 
 type PageRow = Pick<BankTransactionRow, 'id' | 'bank_account_id' | 'date' | 'amount'>;
 
