@@ -142,12 +142,12 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     assert.equal(type('Assets:Accounts Receivable'), 'Accounts Receivable');
     // names alone, with no account directive
     const undeclared = await newOrg();
-    const names = ['Liabilities:VAT Payable', 'Liabilities:Sales Tax Payable', 'Liabilities:PAYE and NI', 'Liabilities:Payroll:Withholding Payable', 'Assets:HST Receivable', 'Liabilities:Trade Creditors', 'Assets:Trade Debtors'];
+    const names = ['Liabilities:VAT Payable', 'Liabilities:Sales Tax Payable', 'Liabilities:PAYE and NI', 'Liabilities:Payroll:Withholding Payable', 'Assets:HST Receivable', 'Liabilities:Trade Creditors', 'Assets:Trade Debtors', 'Assets:Bank:Tax Savings'];
     await load(undeclared, 'names.journal', Buffer.from(names.map((name, i) => `2024-01-0${i + 1} Entry ${i}\n    ${name}  $1.00\n    Equity:Owner Capital\n`).join('\n')));
     const chart2 = await read(undeclared, accountsList, {});
     assert.deepEqual(
       names.map((name) => chart2.accounts.find((a: any) => a.fullName === name)?.type),
-      ['Other Current Liability', 'Other Current Liability', 'Other Current Liability', 'Other Current Liability', 'Other Current Asset', 'Accounts Payable', 'Accounts Receivable'],
+      ['Other Current Liability', 'Other Current Liability', 'Other Current Liability', 'Other Current Liability', 'Other Current Asset', 'Accounts Payable', 'Accounts Receivable', 'Bank'],
     );
     // hledger -f joinery.hledger bal 'Liabilities:Accounts Payable' -e 2024-04-01: $-5,689.00 (the tax account's $-1,365.00 is not in it)
     const aged = await read(org, reportsAgedPayables, { date: '2024-03-31' });

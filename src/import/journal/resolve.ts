@@ -60,17 +60,18 @@ const LIABILITIES = String.raw`(liabilit(y|ies)|current liabilit(y|ies))`;
 /**
  * Tax a business collects or pays over, or reclaims: sales taxes (GST, HST, PST, QST, VAT, sales
  * and use tax), payroll deductions (PAYE, NI, withholding), and any "… tax …" account under Assets
- * or Liabilities. Tested before the "payable"/"receivable" rules: `Liabilities:GST/HST Payable`
- * is owed to the tax authority, not to suppliers.
+ * or Liabilities. Tested before the "payable"/"receivable" rules (after the bank rule):
+ * `Liabilities:GST/HST Payable` is owed to the tax authority, not to suppliers.
  */
 const TAX = String.raw`(\b(gst|hst|pst|qst|vat|iva|tva|mwst|btw|paye|payg|nic?|withholding)\b|\btax(es)?\b)`;
 /** cost of sales in a name; "Purchases" only as a whole part of it (Expenses:Purchases, not Expenses:Office Purchases) */
 const COST_OF_SALES = String.raw`([^:]*(cost of (goods|sales|revenue)|cogs\b|direct costs?)|purchases(:|$))`;
 
 const RULES: Array<[RegExp, AccountType]> = [
-  [new RegExp(String.raw`^${ASSETS}(:.*)?:[^:]*${TAX}`, 'i'), 'Other Current Asset'],
   [new RegExp(String.raw`^${LIABILITIES}(:.*)?:[^:]*${TAX}`, 'i'), 'Other Current Liability'],
+  // a bank account kept for tax (Assets:Bank:Tax Savings) is a bank account
   [/^(assets?|current assets?)(:.*)?:[^:]*(bank|checking|cheque|chequing|current account|savings|cash|petty)/i, 'Bank'],
+  [new RegExp(String.raw`^${ASSETS}(:.*)?:[^:]*${TAX}`, 'i'), 'Other Current Asset'],
   [/^(assets?|current assets?)(:.*)?:[^:]*(receivable|debtors)/i, 'Accounts Receivable'],
   [/^(assets?|fixed assets?)(:.*)?:[^:]*(fixed|equipment|property|vehicles?|computers?|furniture)/i, 'Fixed Asset'],
   [/^fixed assets?(:|$)/i, 'Fixed Asset'],
