@@ -28,7 +28,7 @@ useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
 /** what QuickBooks' CDC is asked for: every entity the connector reads but the two Intuit's CDC does not take */
-const CDC_TAKES = ['Account', 'Vendor', 'Customer', 'Item', 'Attachable', 'Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt'];
+const CDC_TAKES = ['Account', 'Vendor', 'Customer', 'Item', 'Attachable', 'Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt', 'RefundReceipt', 'CreditMemo'];
 const cents = (major: number) => Math.round(major * 100);
 
 let qb: FakeQuickBooks;

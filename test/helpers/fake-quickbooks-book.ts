@@ -24,6 +24,8 @@ export const ENTITY_NAMES = [
   'Deposit',
   'Transfer',
   'JournalEntry',
+  'RefundReceipt',
+  'CreditMemo',
   'Item',
   'TaxRate',
   'TaxAgency',
@@ -252,6 +254,8 @@ export function defaultFakeCompany(): FakeCompany {
       Deposit: deposits,
       Transfer: transfers,
       JournalEntry: journalEntries,
+      RefundReceipt: [],
+      CreditMemo: [],
       Item: [],
       TaxRate: [],
       TaxAgency: [],
@@ -273,15 +277,51 @@ export interface Posting {
   amount: number;
 }
 
-/** The account a line posts to: its own, or (an item-based expense line) its Item's, as QuickBooks posts it. */
+/** The account a purchase, deposit or journal line posts to: its own, or (an item-based expense line) its Item's, as QuickBooks posts it. */
 const lineAccountIn =
   (company: FakeCompany) =>
   (l: Entity): string | undefined => {
-    const own = l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.SalesItemLineDetail?.ItemAccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
+    const own = l.AccountBasedExpenseLineDetail?.AccountRef?.value ?? l.DepositLineDetail?.AccountRef?.value ?? l.JournalEntryLineDetail?.AccountRef?.value;
     if (own !== undefined || !l.ItemBasedExpenseLineDetail) return own;
     const item = company.entities.Item.find((i) => i.Id === l.ItemBasedExpenseLineDetail.ItemRef?.value);
     return (item?.Type === 'Inventory' ? item.AssetAccountRef : item?.ExpenseAccountRef)?.value;
   };
+
+/** The sales transactions: what they sell is income (credited by invoices and sales receipts, debited back by refund receipts and credit memos). */
+export const SALES_ENTITIES = ['Invoice', 'SalesReceipt', 'RefundReceipt', 'CreditMemo'] as const;
+
+/**
+ * A sale's postings as Intuit's schema describes them, in cents with the sale's own sign (income
+ * positive): each item line at its ItemAccountRef, else the Item's IncomeAccountRef ("the account
+ * that records the proceeds from the sale of this item"); a group item's lines (GroupLineDetail.Line)
+ * in place of the group line; a discount line at its DiscountAccountRef, against the sale; the tax
+ * on each TaxLine at its rate's agency's TaxTrackedOnSalesAccountRef. Subtotal and description
+ * lines post nothing.
+ */
+function salePostings(company: FakeCompany, t: Entity): { accountId: string; amount: number }[] {
+  const out: { accountId: string; amount: number }[] = [];
+  const lines = (t.Line ?? []).flatMap((l: Entity) => (l.GroupLineDetail ? (l.GroupLineDetail.Line ?? []) : [l]));
+  for (const l of lines) {
+    if (l.SalesItemLineDetail) {
+      const item = company.entities.Item.find((i) => i.Id === l.SalesItemLineDetail.ItemRef?.value);
+      const accountId = l.SalesItemLineDetail.ItemAccountRef?.value ?? item?.IncomeAccountRef?.value;
+      if (!accountId) throw new Error(`fake QuickBooks company: no income account for a line of ${t.Id}`);
+      out.push({ accountId, amount: cents(l.Amount) });
+    } else if (l.DiscountLineDetail) {
+      out.push({ accountId: l.DiscountLineDetail.DiscountAccountRef.value, amount: -cents(l.Amount) });
+    }
+  }
+  for (const x of t.TxnTaxDetail?.TaxLine ?? []) {
+    const rate = company.entities.TaxRate.find((r) => r.Id === x.TaxLineDetail?.TaxRateRef?.value);
+    const agency = company.entities.TaxAgency.find((a) => a.Id === rate?.AgencyRef?.value);
+    if (!agency?.TaxTrackedOnSalesAccountRef) throw new Error(`fake QuickBooks company: no sales-tax account for a tax line of ${t.Id}`);
+    out.push({ accountId: agency.TaxTrackedOnSalesAccountRef.value, amount: cents(x.Amount) });
+  }
+  return out;
+}
+
+/** The company's Undeposited Funds account: where a receipt naming no account goes (Intuit), and what a deposit of it takes out. */
+const undepositedOf = (company: FakeCompany) => company.entities.Account.find((a) => a.AccountSubType === 'UndepositedFunds')?.Id;
 
 /** A purchase's tax lines with the account QuickBooks posts each to: the rate's agency's purchase-tax account. */
 function taxPostings(company: FakeCompany, t: Entity): { accountId: string; amount: number }[] {
@@ -300,7 +340,21 @@ export function postingsOf(company: FakeCompany): Posting[] {
   const post = (entity: EntityName, t: Entity, accountId: string, amount: number) => out.push({ entity, id: t.Id, date: t.TxnDate, accountId, amount });
   const lineAccount = lineAccountIn(company);
   const detailLines = (t: Entity) => (t.Line ?? []).filter((l: Entity) => lineAccount(l) !== undefined);
-  for (const entity of ['Bill', 'VendorCredit', 'Invoice', 'SalesReceipt', 'Purchase', 'Deposit'] as const) {
+  for (const entity of SALES_ENTITIES) {
+    for (const t of company.entities[entity]) {
+      // income is credited by a sale, debited by a refund or credit memo; the other side takes the rest
+      const sign = entity === 'Invoice' || entity === 'SalesReceipt' ? -1 : 1;
+      let total = 0;
+      for (const p of salePostings(company, t)) {
+        post(entity, t, p.accountId, sign * p.amount);
+        total += p.amount;
+      }
+      const other = entity === 'Invoice' || entity === 'CreditMemo' ? (t.ARAccountRef?.value ?? defaultOf('Accounts Receivable')) : (t.DepositToAccountRef?.value ?? undepositedOf(company));
+      if (!other) throw new Error(`fake QuickBooks company: ${entity} ${t.Id} names no account and there is no Undeposited Funds`);
+      post(entity, t, other, -sign * total);
+    }
+  }
+  for (const entity of ['Bill', 'VendorCredit', 'Purchase', 'Deposit'] as const) {
     for (const t of company.entities[entity]) {
       // the sign of the lines' accounts: debited by bills and purchases, credited by the rest
       const sign = entity === 'Bill' || (entity === 'Purchase' && !t.Credit) ? 1 : -1;
@@ -315,19 +369,20 @@ export function postingsOf(company: FakeCompany): Posting[] {
           total += x.amount;
         }
       }
-      const other =
-        entity === 'Bill' || entity === 'VendorCredit'
-          ? (t.APAccountRef?.value ?? defaultOf('Accounts Payable'))
-          : entity === 'Invoice'
-            ? (t.ARAccountRef?.value ?? defaultOf('Accounts Receivable'))
-            : entity === 'Purchase'
-              ? t.AccountRef.value
-              : t.DepositToAccountRef.value;
+      // a deposit's line bringing in a receipt held in Undeposited Funds (LinkedTxn, no account of its own)
+      if (entity === 'Deposit') {
+        for (const l of t.Line ?? []) {
+          if (lineAccount(l) !== undefined || !l.LinkedTxn?.length) continue;
+          post(entity, t, undepositedOf(company)!, -cents(l.Amount));
+          total += cents(l.Amount);
+        }
+      }
+      const other = entity === 'Bill' || entity === 'VendorCredit' ? (t.APAccountRef?.value ?? defaultOf('Accounts Payable')) : entity === 'Purchase' ? t.AccountRef.value : t.DepositToAccountRef.value;
       post(entity, t, other, -sign * total);
     }
   }
   for (const t of company.entities.Payment) {
-    post('Payment', t, t.DepositToAccountRef.value, cents(t.TotalAmt));
+    post('Payment', t, t.DepositToAccountRef?.value ?? undepositedOf(company)!, cents(t.TotalAmt));
     post('Payment', t, t.ARAccountRef?.value ?? defaultOf('Accounts Receivable'), -cents(t.TotalAmt));
   }
   for (const t of company.entities.Transfer) {
@@ -365,14 +420,26 @@ const CREDIT_NATURE = new Set(['Liability', 'Equity', 'Revenue']);
 export function settle(company: FakeCompany): void {
   const e = company.entities;
   const lineAccount = lineAccountIn(company);
-  for (const name of ['Bill', 'VendorCredit', 'Invoice', 'SalesReceipt', 'Purchase', 'Deposit', 'JournalEntry'] as const) {
+  for (const name of ['Bill', 'VendorCredit', 'Purchase', 'Deposit', 'JournalEntry'] as const) {
     for (const t of e[name]) {
-      const lines = (t.Line ?? []).filter((l: Entity) => lineAccount(l) !== undefined);
+      const lines = (t.Line ?? []).filter((l: Entity) => lineAccount(l) !== undefined || (name === 'Deposit' && l.LinkedTxn?.length));
       const total = lines
         .filter((l: Entity) => name !== 'JournalEntry' || l.JournalEntryLineDetail.PostingType === 'Debit')
         .reduce((s: number, l: Entity) => s + cents(l.Amount), 0);
       // QuickBooks' line amounts are net of tax; the document's total adds TxnTaxDetail's TotalTax
       t.TotalAmt = dollars(total + cents(t.TxnTaxDetail?.TotalTax));
+    }
+  }
+  for (const name of SALES_ENTITIES) {
+    for (const t of e[name]) {
+      for (const l of t.Line ?? []) {
+        // a group line's amount is its lines'; a subtotal line's, the item lines before it
+        if (l.GroupLineDetail) l.Amount = dollars((l.GroupLineDetail.Line ?? []).reduce((s: number, x: Entity) => s + cents(x.Amount), 0));
+      }
+      const subtotal = (t.Line ?? []).filter((l: Entity) => l.SalesItemLineDetail || l.GroupLineDetail).reduce((s: number, l: Entity) => s + cents(l.Amount), 0);
+      for (const l of t.Line ?? []) if (l.SubTotalLineDetail) l.Amount = dollars(subtotal);
+      // the items, less the discount, and the tax
+      t.TotalAmt = dollars(salePostings(company, t).reduce((s, p) => s + p.amount, 0));
     }
   }
   const paid = new Map<string, number>();
@@ -386,12 +453,22 @@ export function settle(company: FakeCompany): void {
   const received = new Map<string, number>();
   for (const p of e.Payment) for (const l of p.Line ?? []) for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'Invoice') received.set(link.TxnId, (received.get(link.TxnId) ?? 0) + cents(l.Amount));
   for (const i of e.Invoice) i.Balance = dollars(cents(i.TotalAmt) - (received.get(i.Id) ?? 0));
-  for (const r of e.SalesReceipt) r.Balance = 0;
+  for (const r of [...e.SalesReceipt, ...e.RefundReceipt]) r.Balance = 0;
+  // a credit memo applied by a payment (its line linking the memo) is used up by that much
+  const applied = new Map<string, number>();
+  for (const p of e.Payment) for (const l of p.Line ?? []) for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'CreditMemo') applied.set(link.TxnId, (applied.get(link.TxnId) ?? 0) + cents(l.Amount));
+  for (const c of e.CreditMemo) {
+    c.RemainingCredit = dollars(cents(c.TotalAmt) - (applied.get(c.Id) ?? 0));
+    c.Balance = c.RemainingCredit;
+  }
   for (const v of e.Vendor) {
     const owed = e.Bill.filter((b) => b.VendorRef.value === v.Id).reduce((s, b) => s + cents(b.Balance), 0) - e.VendorCredit.filter((c) => c.VendorRef.value === v.Id).reduce((s, c) => s + cents(c.Balance), 0);
     v.Balance = dollars(owed);
   }
-  for (const c of e.Customer) c.Balance = dollars(e.Invoice.filter((i) => i.CustomerRef.value === c.Id).reduce((s, i) => s + cents(i.Balance), 0));
+  for (const c of e.Customer)
+    c.Balance = dollars(
+      e.Invoice.filter((i) => i.CustomerRef.value === c.Id).reduce((s, i) => s + cents(i.Balance), 0) - e.CreditMemo.filter((m) => m.CustomerRef.value === c.Id).reduce((s, m) => s + cents(m.RemainingCredit), 0),
+    );
   const postings = postingsOf(company);
   const byTxn = new Map<string, number>();
   for (const p of postings) byTxn.set(`${p.entity} ${p.id}`, (byTxn.get(`${p.entity} ${p.id}`) ?? 0) + p.amount);

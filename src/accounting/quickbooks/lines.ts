@@ -1,8 +1,20 @@
 /**
  * QuickBooks transactions as ledger lines: each transaction posted from its own fields (Bill,
  * BillPayment, VendorCredit, Purchase, Deposit, Transfer, JournalEntry, Invoice, Payment,
- * SalesReceipt), debit positive in the home currency, one transaction per entity record
- * (`<Entity>:<Id>`).
+ * SalesReceipt, RefundReceipt, CreditMemo), debit positive in the home currency, one transaction
+ * per entity record (`<Entity>:<Id>`).
+ *
+ * A sale's lines as Intuit's schema defines them (docs/quickbooks.md, "Sales"): an item line
+ * (`SalesItemLineDetail`) on its `ItemAccountRef`, else its Item's `IncomeAccountRef` (the first
+ * version skipped an item line without ItemAccountRef, losing every item-based sale: issue 38,
+ * item 3); a group line's own lines (`GroupLineDetail.Line`), not the group line itself; a discount
+ * line (`DiscountLineDetail`) on its `DiscountAccountRef`, against the sale; the tax it charges
+ * (`TxnTaxDetail.TaxLine`) on its agency's `TaxTrackedOnSalesAccountRef`; subtotal and description
+ * lines post nothing. An invoice and a credit memo post against accounts receivable, a sales
+ * receipt and a refund receipt against the account the money went into or came out of (Undeposited
+ * Funds when they name none, as QuickBooks does); so does a customer payment naming none. A
+ * deposit's line that brings in such a payment or receipt (LinkedTxn, no account of its own) takes
+ * it out of Undeposited Funds.
  */
 import type { LedgerLine } from '../types.js';
 import { linkFor, minorUnits, transactionTypeFor, type TransactionEntity } from './mapping.js';
@@ -15,7 +27,9 @@ export interface PostingDefaults {
   payable?: string | undefined;
   /** the company's Accounts Receivable account */
   receivable?: string | undefined;
-  /** where item lines and purchase tax post (purchases.ts) */
+  /** Undeposited Funds (AccountSubType UndepositedFunds): where a receipt naming no account went, and what a deposit of it takes out */
+  undeposited?: string | undefined;
+  /** where item lines and tax post (purchases.ts) */
   purchases: PurchaseAccounts;
 }
 
@@ -25,14 +39,22 @@ export function postingDefaults(
   lists: { accounts: QbAccount[]; items?: QbItem[]; taxRates?: QbTaxRate[]; taxAgencies?: QbTaxAgency[] },
 ): PostingDefaults {
   const first = (type: string) => lists.accounts.find((a) => a.AccountType === type && a.Active !== false)?.Id;
+  const undeposited = lists.accounts.find((a) => a.AccountSubType === 'UndepositedFunds' && a.Active !== false)?.Id;
   const purchases = lists.items || lists.taxRates ? purchaseAccounts(lists.items ?? [], lists.taxRates ?? [], lists.taxAgencies ?? []) : NO_PURCHASE_ACCOUNTS;
-  return { homeCurrency, payable: first('Accounts Payable'), receivable: first('Accounts Receivable'), purchases };
+  return { homeCurrency, payable: first('Accounts Payable'), receivable: first('Accounts Receivable'), undeposited, purchases };
+}
+
+const SALES = new Set<TransactionEntity>(['Invoice', 'SalesReceipt', 'RefundReceipt', 'CreditMemo']);
+
+/** A sale's lines that post, a group line's own lines in its place (a group line cannot hold groups). */
+function salesLines(lines: QbLine[]): QbLine[] {
+  return lines.flatMap((l) => (l.GroupLineDetail ? (l.GroupLineDetail.Line ?? []) : [l]));
 }
 
 export const transactionIdOf = (entity: TransactionEntity, id: string) => `${entity}:${id}`;
 
 /** One transaction's lines as QuickBooks posts it: its detail lines, and the account on the other side. */
-export function postTransaction(entity: TransactionEntity, t: QbTransaction, { homeCurrency, payable, receivable, purchases }: PostingDefaults): LedgerLine[] {
+export function postTransaction(entity: TransactionEntity, t: QbTransaction, { homeCurrency, payable, receivable, undeposited, purchases }: PostingDefaults): LedgerLine[] {
   if (!t.TxnDate) return [];
   const currency = t.CurrencyRef?.value ?? homeCurrency;
   const rate = currency === homeCurrency ? 1 : (t.ExchangeRate ?? 1);
@@ -65,7 +87,6 @@ export function postTransaction(entity: TransactionEntity, t: QbTransaction, { h
     push(accountId, rate === 1 ? minorUnits(major, currency) : minorUnits(major * rate, homeCurrency), minorUnits(major, currency), description, contact);
   const detail = (l: QbLine) =>
     l.AccountBasedExpenseLineDetail?.AccountRef?.value ??
-    l.SalesItemLineDetail?.ItemAccountRef?.value ??
     l.DepositLineDetail?.AccountRef?.value ??
     l.JournalEntryLineDetail?.AccountRef?.value ??
     purchases.itemAccount(l.ItemBasedExpenseLineDetail?.ItemRef?.value);
@@ -85,7 +106,7 @@ export function postTransaction(entity: TransactionEntity, t: QbTransaction, { h
   }
   if (entity === 'Payment') {
     // a customer payment: into the bank (or Undeposited Funds), off what the customer owes
-    add(t.DepositToAccountRef?.value, t.TotalAmt ?? 0, header, party);
+    add(t.DepositToAccountRef?.value ?? undeposited, t.TotalAmt ?? 0, header, party);
     add(t.ARAccountRef?.value ?? receivable, -(t.TotalAmt ?? 0), header, party);
     return out;
   }
@@ -94,21 +115,31 @@ export function postTransaction(entity: TransactionEntity, t: QbTransaction, { h
     add(t.FromAccountRef?.value, -(t.Amount ?? 0), header, undefined);
     return out;
   }
-  // bills and purchases debit their lines; supplier credits, card refunds, deposits, sales receipts and invoices credit them
+  if (SALES.has(entity)) {
+    // invoices and sales receipts credit their income lines; refund receipts and credit memos debit them
+    const sign = entity === 'Invoice' || entity === 'SalesReceipt' ? -1 : 1;
+    for (const l of salesLines(t.Line ?? [])) {
+      const item = l.SalesItemLineDetail;
+      if (item) add(item.ItemAccountRef?.value ?? purchases.salesAccount(item.ItemRef?.value), sign * (l.Amount ?? 0), l.Description || header, party);
+      // a discount reduces the sale: it goes against the income lines
+      else if (l.DiscountLineDetail) add(l.DiscountLineDetail.DiscountAccountRef?.value, -sign * (l.Amount ?? 0), l.Description || header, party);
+    }
+    for (const x of taxLinesOf(t)) add(purchases.salesTaxAccount(x.rateId), sign * x.amount, x.rate, party);
+    const other = entity === 'Invoice' || entity === 'CreditMemo' ? (t.ARAccountRef?.value ?? receivable) : (t.DepositToAccountRef?.value ?? undeposited);
+    const sum = (k: 'amount' | 'amountInCurrency') => out.reduce((s, l) => s + l[k], 0);
+    push(other, -sum('amount'), -sum('amountInCurrency'), header, party);
+    return out;
+  }
+  // bills and purchases debit their lines; supplier credits, card refunds and deposits credit them
   const sign = entity === 'Bill' || (entity === 'Purchase' && !t.Credit) ? 1 : -1;
   for (const l of posted) {
     add(detail(l), sign * (l.Amount ?? 0), l.Description || header, l.DepositLineDetail?.Entity ?? party);
   }
+  // a deposit's line bringing in a payment or sales receipt received into Undeposited Funds takes it out of there
+  if (entity === 'Deposit') for (const l of t.Line ?? []) if (detail(l) === undefined && l.LinkedTxn?.length) add(undeposited, -(l.Amount ?? 0), l.Description || header, party);
   // the tax a purchase document charges, on its tax agency's account (purchases.ts)
   if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'Purchase') for (const x of taxLinesOf(t)) add(purchases.taxAccount(x.rateId), sign * x.amount, x.rate, party);
-  const other =
-    entity === 'Bill' || entity === 'VendorCredit'
-      ? (t.APAccountRef?.value ?? payable)
-      : entity === 'Invoice'
-        ? (t.ARAccountRef?.value ?? receivable)
-        : entity === 'Purchase'
-          ? t.AccountRef?.value
-          : t.DepositToAccountRef?.value;
+  const other = entity === 'Bill' || entity === 'VendorCredit' ? (t.APAccountRef?.value ?? payable) : entity === 'Purchase' ? t.AccountRef?.value : t.DepositToAccountRef?.value;
   // the other side carries the document's contact (a deposit's only when its lines name no other)
   const contacts = new Set(posted.map((l) => l.DepositLineDetail?.Entity?.value));
   const depositContact = contacts.size === 1 ? posted[0]?.DepositLineDetail?.Entity : undefined;

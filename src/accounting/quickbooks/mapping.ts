@@ -34,7 +34,7 @@ export function classificationOf(type: AccountType): Classification {
 }
 
 /** The transaction entities the connector reads, and the type each one's lines get. */
-export const TRANSACTION_ENTITIES = ['Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt'] as const;
+export const TRANSACTION_ENTITIES = ['Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt', 'RefundReceipt', 'CreditMemo'] as const;
 export type TransactionEntity = (typeof TRANSACTION_ENTITIES)[number];
 
 export function transactionTypeFor(entity: TransactionEntity, purchase?: { PaymentType?: string; Credit?: boolean }): TransactionType {
@@ -52,7 +52,12 @@ export function transactionTypeFor(entity: TransactionEntity, purchase?: { Payme
     case 'Transfer':
       return 'transfer';
     case 'Invoice':
+    case 'CreditMemo':
+      // a customer credit, as Xero's ACCRECCREDIT: what the organisation billed, less
       return 'invoice';
+    case 'RefundReceipt':
+      // money paid back to a customer
+      return 'expense';
     case 'JournalEntry':
       return 'journal';
     case 'Purchase':
@@ -81,6 +86,8 @@ export function linkFor(entity: TransactionEntity, id: string, paymentType?: str
     Invoice: 'invoice',
     Payment: 'recvpayment',
     SalesReceipt: 'salesreceipt',
+    RefundReceipt: 'refundreceipt',
+    CreditMemo: 'creditmemo',
   };
   return `https://app.qbo.intuit.com/app/${page[entity]}?txnId=${encodeURIComponent(id)}`;
 }

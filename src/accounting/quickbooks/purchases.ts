@@ -1,6 +1,8 @@
 /**
- * What a QuickBooks purchase (Bill, VendorCredit, Purchase) posts beyond its account lines, read
- * from the lists that say where: an item-based line (`ItemBasedExpenseLineDetail`) posts to its
+ * Where QuickBooks' item and tax lines post, read from the lists that say so. A sale's item line
+ * (`SalesItemLineDetail`) posts to its own `ItemAccountRef` when it has one, else to its Item's
+ * `IncomeAccountRef`, and the tax charged on a sale to its agency's `TaxTrackedOnSalesAccountRef`.
+ * What a QuickBooks purchase (Bill, VendorCredit, Purchase) posts beyond its account lines: an item-based line (`ItemBasedExpenseLineDetail`) posts to its
  * Item's account (an inventory item's `AssetAccountRef`, any other item's `ExpenseAccountRef`), and
  * the tax the document charges (`TxnTaxDetail.TaxLine`) to the account its tax agency tracks tax on
  * purchases in (`TaxLineDetail.TaxRateRef` → TaxRate `AgencyRef` → TaxAgency
@@ -16,6 +18,8 @@ export interface QbItem {
   Id: string;
   Name?: string;
   Type?: string;
+  /** where a sale of the item posts (Intuit: "the account that records the proceeds from the sale of this item") */
+  IncomeAccountRef?: QbRef;
   ExpenseAccountRef?: QbRef;
   AssetAccountRef?: QbRef;
 }
@@ -30,6 +34,8 @@ export interface QbTaxAgency {
   Id: string;
   DisplayName?: string;
   TaxOnPurchasesAccountRef?: QbRef;
+  /** where the tax charged on sales is tracked (a liability) */
+  TaxTrackedOnSalesAccountRef?: QbRef;
 }
 
 export interface QbTaxLine {
@@ -48,9 +54,13 @@ export interface PurchaseAccounts {
   itemAccount(itemId: string | undefined): string | undefined;
   /** the account the tax of this rate posts to on a purchase */
   taxAccount(rateId: string | undefined): string | undefined;
+  /** the account a sales item line without its own ItemAccountRef posts to: the item's IncomeAccountRef */
+  salesAccount(itemId: string | undefined): string | undefined;
+  /** the account the tax of this rate charged on a sale posts to: its agency's TaxTrackedOnSalesAccountRef */
+  salesTaxAccount(rateId: string | undefined): string | undefined;
 }
 
-export const NO_PURCHASE_ACCOUNTS: PurchaseAccounts = { itemAccount: () => undefined, taxAccount: () => undefined };
+export const NO_PURCHASE_ACCOUNTS: PurchaseAccounts = { itemAccount: () => undefined, taxAccount: () => undefined, salesAccount: () => undefined, salesTaxAccount: () => undefined };
 
 /** Does any of these transactions have item lines, or tax lines? (then the lists are read) */
 export function needsItems(transactions: PurchaseShape[]): boolean {
@@ -75,6 +85,13 @@ export function purchaseAccounts(items: QbItem[], rates: QbTaxRate[], agencies: 
     taxAccount(rateId) {
       const agencyId = rateId === undefined ? undefined : rateById.get(rateId)?.AgencyRef?.value;
       return agencyId === undefined ? undefined : agencyById.get(agencyId)?.TaxOnPurchasesAccountRef?.value;
+    },
+    salesAccount(itemId) {
+      return itemId === undefined ? undefined : itemById.get(itemId)?.IncomeAccountRef?.value;
+    },
+    salesTaxAccount(rateId) {
+      const agencyId = rateId === undefined ? undefined : rateById.get(rateId)?.AgencyRef?.value;
+      return agencyId === undefined ? undefined : agencyById.get(agencyId)?.TaxTrackedOnSalesAccountRef?.value;
     },
   };
 }

@@ -33,9 +33,14 @@ export interface QbLine {
   DetailType?: string;
   AccountBasedExpenseLineDetail?: { AccountRef?: Ref };
   ItemBasedExpenseLineDetail?: { ItemRef?: Ref };
-  SalesItemLineDetail?: { ItemAccountRef?: Ref };
+  SalesItemLineDetail?: { ItemRef?: Ref; ItemAccountRef?: Ref };
+  /** the lines of a group item (bundle), each a sales item line; the group line's Amount is their sum */
+  GroupLineDetail?: { GroupItemRef?: Ref; Line?: QbLine[] };
+  DiscountLineDetail?: { PercentBased?: boolean; DiscountPercent?: number; DiscountAccountRef?: Ref };
   DepositLineDetail?: { AccountRef?: Ref; Entity?: Ref };
   JournalEntryLineDetail?: { PostingType?: 'Debit' | 'Credit'; AccountRef?: Ref; Entity?: { Type?: string; EntityRef?: Ref } };
+  /** a deposit's line bringing in a payment or sales receipt held in Undeposited Funds */
+  LinkedTxn?: { TxnId?: string; TxnType?: string }[];
 }
 
 export interface QbTransaction {
