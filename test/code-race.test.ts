@@ -185,12 +185,21 @@ describeEachDialect('authorization code redeemed concurrently', (store) => {
 
   it('when the losers revoke before the winner has saved its tokens, those tokens die too', async () => {
     // the winner learns 1 s after the losers: room for them to revoke the grant on a machine under load
-    const { answers, liveTokens } = await race({ wonMs: 1_000, lostMs: 0 });
-    // the grant was revoked while the winner was still issuing: it answers invalid_grant as well
-    assert.deepEqual(
-      answers.map((a) => a.status),
-      Array.from({ length: RACERS }, () => 400),
-    );
+    const { base, answers, liveTokens } = await race({ wonMs: 1_000, lostMs: 0 });
+    if (store().dialect.name === 'postgres') {
+      // the grant was revoked while the winner was still issuing: it answers invalid_grant as well
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        Array.from({ length: RACERS }, () => 400),
+      );
+    } else {
+      // SQLite's one writer takes turns with the event loop (store/sqlite-writer.ts), so the winner
+      // may finish saving before the losers revoke; the revocation then deletes what it saved. Either
+      // way the code produced nothing that works
+      const winners = answers.filter((a) => a.status === 200);
+      assert.ok(winners.length <= 1, answers.map((a) => a.status).join(', '));
+      for (const winner of winners) assert.equal((await api(base, '/v1/organisations', winner.body.access_token!)).status, 401, "the winner's access token is refused");
+    }
     assert.equal(liveTokens, 0, 'no token saved after the revocation survives');
   });
 });
