@@ -132,6 +132,41 @@ describe('fake QuickBooks', () => {
     assert.equal((await raw(q('SELECT * FROM Account'))).status, 200);
   });
 
+  it('refuses CDC for an entity Intuit documents CDC as not taking, as a whole call', async () => {
+    const before = qb.violations.length;
+    const refused = await raw(`/cdc?entities=Bill,TaxRate&changedSince=2026-06-01T00:00:00Z`);
+    assert.equal(refused.status, 400);
+    assert.match(JSON.stringify(await refused.json()), /CDC does not support TaxRate/);
+    assert.equal(qb.violations.splice(before).length, 1);
+  });
+
+  it("refuses a token without com.intuit.quickbooks.accounting (403), and one its own clock has expired (401)", async () => {
+    const noScope = qb.identity.issue(undefined, ['openid', 'email']).accessToken;
+    assert.equal((await raw(q('SELECT * FROM Account'), { authorization: `Bearer ${noScope}` })).status, 403);
+    const good = qb.identity.issue().accessToken;
+    assert.equal((await raw(q('SELECT * FROM Account'), { authorization: `Bearer ${good}` })).status, 200);
+    qb.identity.advance(qb.identity.expiresIn * 1000);
+    const expired = await raw(q('SELECT * FROM Account'), { authorization: `Bearer ${good}` });
+    assert.equal(expired.status, 401);
+    assert.equal(((await expired.json()) as any).Fault.Error[0].code, '3200');
+  });
+
+  it("enforces Intuit's limits: the calls at once, the requests a minute (429 ThrottleExceeded)", async () => {
+    const small = await startFakeQuickBooks({ today: '2026-06-15', limits: { perMinute: 3, perDay: 0, concurrent: 2 }, latencyMs: 50 });
+    try {
+      const get = () => fetch(`${small.baseUrl}/company/${small.realmId}/query?query=${encodeURIComponent('SELECT * FROM Account')}`, { headers: { authorization: `Bearer ${small.token}`, accept: 'application/json' } });
+      const three = await Promise.all([get(), get(), get()]);
+      assert.deepEqual(three.map((r) => r.status).sort(), [200, 200, 429]);
+      assert.equal(((await three.find((r) => r.status === 429)!.json()) as any).Fault.Error[0].code, '3001');
+      assert.equal((await get()).status, 200);
+      assert.equal((await get()).status, 429, 'the fourth in a minute');
+      assert.deepEqual(small.load.refused.map((r) => r.limit), ['concurrent', 'minute']);
+      assert.deepEqual(small.violations, []);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('has answered nothing the schemas do not allow', () => {
     assert.deepEqual(qb.violations, []);
   });

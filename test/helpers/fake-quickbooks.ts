@@ -12,8 +12,9 @@
  *   GET /v3/company/{realmId}/companyinfo/{realmId}
  * every one also taking minorversion. A bearer token is for one company, as Intuit's are: the one its
  * sign-in picked (fake-vendor-identity.ts realmOf; the fixed test token is for this company); a
- * token that is not live answers 401 (AuthenticationFailed, 3200), one for another realm, or a realm
- * this fake does not hold, 403 (ApplicationAuthorizationFailed, 3100). Account, Vendor, Customer,
+ * token that is not live (by Intuit's clock: fake-vendor-identity.ts) answers 401
+ * (AuthenticationFailed, 3200), one not granted com.intuit.quickbooks.accounting, or for another
+ * realm, or a realm this fake does not hold, 403 (ApplicationAuthorizationFailed, 3100). Account, Vendor, Customer,
  * Item, TaxRate and TaxAgency queries answer active ones only unless the WHERE asks for inactive
  * ones, as QuickBooks does; MAXRESULTS is at most 1000. An Attachable that holds a file is answered
  * with a TempDownloadUri on the fake's origin (/attachments/{id}/{FileName}, no token, as Intuit's
@@ -37,6 +38,8 @@ import { quickBooksContract } from './fake-quickbooks-contract.js';
 import { defaultFakeCompany, ENTITY_NAMES, movements, postingsOf, type Entity, type EntityName, type FakeCompany } from './fake-quickbooks-book.js';
 
 export const FAKE_QUICKBOOKS_TOKEN = 'fake-quickbooks-access-token';
+/** the scope Intuit's Accounting API needs (its OAuth 2.0 documentation's only accounting scope) */
+const ACCOUNTING_SCOPE = 'com.intuit.quickbooks.accounting';
 
 export interface FakeQuickBooksRequest {
   path: string;
@@ -247,6 +250,9 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     }
     const tokenRealm = req.headers.authorization === `Bearer ${FAKE_QUICKBOOKS_TOKEN}` ? company.realmId : identity.realmOf(req.headers.authorization);
     if (tokenRealm === undefined) return reply(401, fault('AUTHENTICATION', '3200', 'message=AuthenticationFailed; errorCode=003200; statusCode=401'));
+    // the Accounting API is for tokens granted its scope (Intuit: com.intuit.quickbooks.accounting)
+    const fixed = req.headers.authorization === `Bearer ${FAKE_QUICKBOOKS_TOKEN}`;
+    if (!fixed && !identity.scopesOf(req.headers.authorization)?.has(ACCOUNTING_SCOPE)) return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
     // a token is for the one company its sign-in picked: any other realm, held here or not, is refused
     if (m[1] !== tokenRealm || m[1] !== company.realmId) return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
     if (down) return reply(503, undefined);
