@@ -251,6 +251,20 @@ for (const dialect of DIALECTS) {
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.ok(listed.body.count > 5);
       assert.deepEqual(qbo.violations, []);
+
+      // QuickBooks down: the call says so (502), and the settings page says the copy could not be
+      // brought up to date, why, and when Ledgerline tries again by itself (the backoff)
+      qbo.outage(true);
+      try {
+        const down = await accountsList();
+        assert.equal(down.status, 502);
+        const page = await browser.follow(path);
+        assert.match(page.body, /could not bring its copy of the books up to date \(the last attempt failed\): QuickBooks is unavailable \(HTTP 503\)\. It tries again by itself after [^;]+; a call that reads the books tries at once\./);
+      } finally {
+        qbo.outage(false);
+      }
+      assert.equal((await accountsList()).status, 200);
+      assert.doesNotMatch((await browser.follow(path)).body, /could not bring its copy/, 'a pass that went through ends it');
     });
 
     it('refuses a callback whose state it did not start for this person, and one that reuses a finished state', async () => {

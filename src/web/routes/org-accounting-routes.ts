@@ -25,6 +25,7 @@ import { companyKey, VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, t
 import { writeAudit } from '../../store/audit-log.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { html } from '../html.js';
+import { formatInstant } from '../words.js';
 import { confirmPage, messagePage, type Viewer } from '../pages/chrome.js';
 import { accountingPage, chooseTenantPage } from '../pages/org-accounting.js';
 import { one, seeOther, sendPage } from '../respond.js';
@@ -60,7 +61,15 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
       copy && connection && copy.vendor === companyKey(connection.vendor as Vendor, connection.tenant_id)
         ? { complete: copy.complete === 1, syncedAt: copy.synced_at, maxAgeMs: settings()?.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS }
         : undefined;
-    return sendPage(reply, accountingPage(a.viewer, a.org, { system: row!.accounting_system, connection, configured: configured(), mirror }, noticeFrom(request, NOTICES)));
+    // the copy's passes failing (backed off: mirror.ts): said, with when Ledgerline tries again by
+    // itself; a connection to make again already says why in its row
+    const failing =
+      mirror && copy && connection?.status === 'active' && Number(copy.failures) > 0 && copy.problem
+        ? {
+            error: `Ledgerline could not bring its copy of the books up to date (${Number(copy.failures) === 1 ? 'the last attempt' : `the last ${Number(copy.failures)} attempts`} failed): ${copy.problem} It tries again by itself${copy.retry_at ? ` after ${formatInstant(copy.retry_at)}` : ''}; a call that reads the books tries at once.`,
+          }
+        : {};
+    return sendPage(reply, accountingPage(a.viewer, a.org, { system: row!.accounting_system, connection, configured: configured(), mirror }, { ...noticeFrom(request, NOTICES), ...failing }));
   });
 
   r.action('/accounting/connect/:vendor', async (a, p, _request, reply) => {
