@@ -121,6 +121,42 @@ describe('ledgerline import bank', () => {
     assert.match(imported.out, /! The balance is incomplete from 2011-05-23: a statement's own lines do not take its opening balance to its closing balance/);
   });
 
+  it('lists the imports into an account and takes one back whole, audited (import batches, import remove)', async () => {
+    const csv = path.join(dir, 'later.csv');
+    writeFileSync(csv, 'Date,Description,Amount\n2014-01-10,COFFEE,-3.50\n2014-01-11,BOOKS,-20.00\n');
+    const added = JSON.parse((await run(['bank', '--org', 'org_cli', '--account', 'Giro', '--json', csv])).out).files[0];
+    assert.equal(added.new, 2);
+    const listed = await run(['batches', '--org', 'org_cli', '--account', 'Giro', '--json']);
+    assert.equal(listed.code, 0);
+    const imports = JSON.parse(listed.out).imports;
+    assert.deepEqual(
+      imports.map((b: any) => [b.id === added.importId, b.file, b.lines, b.alreadyPresent, b.by, b.removable, b.statements.map((s: any) => [s.opening, s.closing])]),
+      [
+        // a statement without balances is kept with its days and lines, and gives the balance nothing
+        [true, 'later.csv', 2, 0, 'command line', true, [[null, null]]],
+        [false, 'vr-bank-de-camt053-v02-zka-codes.xml', 4, 0, 'command line', true, [[33.06, 23.06]]],
+      ],
+    );
+    const text = await run(['batches', '--org', 'org_cli', '--account', 'Giro']);
+    assert.match(text.out, /vr-bank-de-camt053-v02-zka-codes\.xml \(camt\.053\.001\.02\): 4 lines added, 0 already present; by command line\n {4}CAMT\.053 statement [^:]+: opening 33\.06 EUR, closing 23\.06 EUR/);
+    const removed = await run(['remove', '--org', 'org_cli', added.importId]);
+    assert.equal(removed.code, 0);
+    assert.match(removed.out, new RegExp(`removed import ${added.importId} \\(later\\.csv\\): 2 lines and 1 statement\\n`));
+    const after = JSON.parse((await run(['batches', '--org', 'org_cli', '--account', 'Giro', '--json'])).out).imports;
+    assert.deepEqual(after.map((b: any) => b.file), ['vr-bank-de-camt053-v02-zka-codes.xml']);
+    const again = await run(['remove', '--org', 'org_cli', '--json', added.importId]);
+    assert.equal(again.code, 1);
+    assert.equal(JSON.parse(again.out).refused.code, 'not_found');
+    const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH! });
+    try {
+      const [last] = await listAudit(store.db, 'org_cli', { limit: 1 });
+      assert.equal(`${auditActor(last!, JSON.parse(last!.detail))}: ${auditSentence(last!.action, JSON.parse(last!.detail))}`, 'Operator (command line): Removed the import of later.csv: 2 lines and 1 statement taken out');
+    } finally {
+      await store.close();
+    }
+    await assert.rejects(importCommand(['remove', '--org', 'org_cli']), UsageError);
+  });
+
   it('refuses an oversized file without reading it', async () => {
     const big = path.join(dir, 'big.csv');
     const fd = openSync(big, 'w');

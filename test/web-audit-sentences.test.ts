@@ -14,6 +14,7 @@ it('says what each document and saved-filter change did', () => {
     ['bill_filter.updated', { name: 'Soon', from: 'Due this week', fields: ['name', 'criteria'] }, 'Renamed the Bills to Pay filter “Due this week” to “Soon” and changed its criteria'],
     ['bill_filter.updated', { name: 'Soon', fields: ['description', 'criteria'] }, 'Changed the Bills to Pay filter “Soon”: description and criteria'],
     ['bill_filter.deleted', { name: 'Soon' }, 'Deleted the Bills to Pay filter “Soon”'],
+    ['bank_import.removed', { file: 'april.csv', lines: 3, statements: 1 }, 'Removed the import of april.csv: 3 lines and 1 statement taken out'],
   ];
   for (const [action, detail, sentence] of cases) assert.equal(auditSentence(action, detail), sentence, action);
 });

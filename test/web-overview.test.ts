@@ -4,6 +4,7 @@
  * admins only, and a part the organisation's role policy refuses to the viewer is refused on the page too.
  */
 import assert from 'node:assert/strict';
+import { humanDate } from '../src/domain/dates.js';
 import { after, before, describe, it } from 'node:test';
 import { generateDemo, type DemoSummary } from '../src/demo/generate.js';
 import { DEMO_PASSWORD } from '../src/demo/users.js';
@@ -87,7 +88,10 @@ for (const dialect of DIALECTS) {
       const accounts = await ask(bankingAccounts, {});
       assert.ok(accounts.count > 0);
       for (const a of accounts.accounts) {
-        assert.ok(body.includes(`Now <strong>${money(a.balance)} ${a.currency}</strong>`), `${a.name} now`);
+        // which figure it is: the bank's (from statements), only the imported lines, or the books'; and beside it the books' and what is to reconcile
+        const label = a.balanceBasis === 'books' ? 'In the books (nothing imported)' : `${a.balanceBasis === 'transactions' ? 'Imported lines' : 'Bank balance'}${a.balanceDate ? ` at ${humanDate(a.balanceDate)}` : ''}`;
+        assert.ok(body.includes(`${label} <strong>${money(a.balance)} ${a.currency}</strong>`), `${a.name} now`);
+        if (a.bookBalance !== null && a.balanceBasis !== 'books') assert.ok(body.includes(`In the books ${money(a.bookBalance)} ${a.currency}`), `${a.name} in the books`);
         if (a.id.includes(':')) continue;
         const october = await ask(bankingTransactions, { account: a.id, period: 'custom', from: '2026-10-01', to: '2026-10-31', limit: 1 });
         // the table row: name, currency, twelve month ends (October last), then now

@@ -62,7 +62,10 @@ export async function importBatchesCommand(what: 'batches' | 'remove', args: str
           }),
       });
       if (values.json) printJson({ organisation: org.id, removed: { id: removed.row.id, file: removed.row.file_name, lines: removed.lines, statements: removed.statements } });
-      else process.stdout.write(`removed import ${removed.row.id} (${removed.row.file_name}): ${removed.lines} lines and ${removed.statements} statements\n`);
+      else {
+        const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+        process.stdout.write(`removed import ${removed.row.id} (${removed.row.file_name}): ${plural(removed.lines, 'line')} and ${plural(removed.statements, 'statement')}\n`);
+      }
       return 0;
     } catch (error) {
       if (!(error instanceof ImportRefusal)) throw error;

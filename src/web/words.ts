@@ -166,6 +166,10 @@ export function auditSentence(action: string, detail: Detail): string {
       const created = detail.created ? 'Created the account and imported' : 'Imported';
       return `${created} ${text(detail.new)} new lines into “${text(detail.account)}”${from} (${text(detail.alreadyPresent)} already there)`;
     }
+    case 'bank_import.removed': {
+      const lines = Number(detail.lines);
+      return `Removed the import of ${text(detail.file)}: ${text(detail.lines)} ${lines === 1 ? 'line' : 'lines'} and ${text(detail.statements)} ${Number(detail.statements) === 1 ? 'statement' : 'statements'} taken out`;
+    }
     case 'ledger_journal.imported': {
       const created = Number(detail.accountsCreated) ? `, creating ${text(detail.accountsCreated)} accounts` : '';
       return `Loaded ${text(detail.new)} transactions (${text(detail.lines)} ledger lines) from ${text(detail.file)}${created} (${text(detail.alreadyPresent)} already there)`;

@@ -23,7 +23,13 @@ function accountCard(h: AccountHistory, i: number, ends: string[]): SafeHtml {
   const a = h.account;
   return html`<li>
   <p class="account-name"><strong>${a.name}</strong> <span class="muted small">${a.number ? html`${a.number} · ` : ''}${a.type === 'credit_card' ? 'credit card' : 'bank'}</span></p>
-  <p class="figures">Now <strong>${amountText(a.balance, a.currency)} ${a.currency}</strong></p>
+  <p class="figures">${balanceLabel(a)} <strong>${amountText(a.balance, a.currency)} ${a.currency}</strong></p>
+  ${
+    a.bookBalance !== null && a.balanceBasis !== 'books'
+      ? html`<p class="muted small">In the books ${amountText(a.bookBalance, a.currency)} ${a.currency}${a.differenceToReconcile ? html` · to reconcile ${amountText(a.differenceToReconcile, a.currency)} ${a.currency}` : ' · agrees'}</p>`
+      : ''
+  }
+  ${a.balanceIncompleteFrom ? html`<p class="small"><span class="badge blocked">incomplete</span> from ${humanDate(a.balanceIncompleteFrom)}: transactions missing against the statements</p>` : ''}
   ${
     h.monthEnds
       ? smallChart({
@@ -41,6 +47,14 @@ function accountCard(h: AccountHistory, i: number, ends: string[]): SafeHtml {
       : html`<p class="muted small">${h.note}</p>`
   }
 </li>`;
+}
+
+/** Which figure the card shows: the bank's (from statements, or only the imported lines) or the books'. */
+function balanceLabel(a: AccountHistory['account']): string {
+  const at = a.balanceDate ? ` at ${humanDate(a.balanceDate)}` : '';
+  if (a.balanceBasis === 'books') return 'In the books (nothing imported)';
+  if (a.balanceBasis === 'transactions') return `Imported lines${at}`;
+  return `Bank balance${at}`;
 }
 
 function accountTable(histories: AccountHistory[], ends: string[]): SafeHtml {
