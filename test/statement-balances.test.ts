@@ -132,7 +132,7 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     const [gap] = await accountsOf(org);
     // February's -250.00 is not there: 1,100.00 + 1,000.00 by the lines, 1,850.00 by the bank
     assert.deepEqual([gap.balance, gap.balanceIncompleteFrom, gap.balanceUnexplained, gap.bankStatementBalance], [2_100, '2026-01-21', -250, { amount: 1_850, date: '2026-03-05', source: 'CSV statement 2026-03-05..2026-03-05' }]);
-    assert.match(gap.note, /The balance is incomplete from 2026-01-21: transactions are missing between two statements \(CSV statement 2026-03-05\.\.2026-03-05, -250\.00 GBP\); in all the bank's latest balance is -250\.00 GBP less than the transactions give\./);
+    assert.match(gap.note, /The balance is incomplete from 2026-01-21: transactions are missing between two statements \(CSV statement 2026-03-05\.\.2026-03-05, -250\.00 GBP\); in all the bank's latest balance is 250\.00 GBP less than the transactions give\./);
     const page = await call(store(), bankingTransactions, org.id, { account: account.id, period: 'custom', from: '2026-01-01', to: '2026-03-31' }, { today: TODAY });
     assert.equal(page.totals.openingBalance, 500);
     assert.match(page.balanceNote, /incomplete from 2026-01-21/);

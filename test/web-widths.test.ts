@@ -314,12 +314,17 @@ describe('every page fits a phone and a desktop', () => {
     await page.getByLabel(/^Rate to the home currency/).fill('0.85');
     await page.getByLabel('Statement file').setInputFiles({ name: 'abnamro-two-statements.sta', mimeType: 'application/octet-stream', buffer: readFileSync(join(FIXTURES, 'mt940', 'abnamro-two-statements.sta')) });
     await page.getByLabel(/Check only: show what would be imported/).check();
-    await page.getByLabel(/Import even if the statement/).check();
+    // statements that do not reconcile are imported with their difference shown: nothing to tick
     await page.getByRole('button', { name: 'Import statement' }).click();
     await page.getByRole('heading', { name: /^Checked, nothing written/ }).waitFor();
     assert.ok((await page.locator('table.stack tbody tr').count()) >= 2, 'the statements\' balances');
     assert.equal(await fields.isVisible(), false, 'the form again, with an existing account chosen');
     await check('bank-import-result', problems);
+    assert.match(await page.locator('#import-result').locator('..').innerText(), /Balance incomplete:/);
+    // an account's own page: its figures and its imports
+    await page.goto(`${server.baseUrl}/orgs/${books.org.id}/bank-import/accounts/${existing}`);
+    await page.getByRole('heading', { name: 'Imports' }).waitFor();
+    await check('bank-account', problems);
     assert.deepEqual(problems, []);
   });
 

@@ -30,7 +30,7 @@ export function incompleteWords(state: BalanceState, currency: string): string |
   if (state.incompleteFrom === null) return null;
   const first = state.problems[0]!;
   const what = { gap: 'transactions are missing between two statements', unbalanced: "a statement's own lines do not take its opening balance to its closing balance", differs: "the transactions held over a statement's days are not its lines" }[first.kind];
-  const total = state.unexplained ? `; in all the bank's latest balance is ${formatMoney(state.unexplained, currency)} ${state.unexplained > 0 ? 'more' : 'less'} than the transactions give` : '';
+  const total = state.unexplained ? `; in all the bank's latest balance is ${formatMoney(Math.abs(state.unexplained), currency)} ${state.unexplained > 0 ? 'more' : 'less'} than the transactions give` : '';
   return `The balance is incomplete from ${state.incompleteFrom}: ${what} (${first.source}, ${formatMoney(first.amount, currency)})${total}.`;
 }
 

@@ -27,7 +27,8 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
   registerBankAccountRoutes(app, w);
   app.register(async (scoped) => {
     await scoped.register(multipart, {
-      limits: { fileSize: DEFAULT_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096 },
+      // the form has 12 fields (a new account's, its books' account and opening balance among them)
+      limits: { fileSize: DEFAULT_MAX_BYTES, files: 1, fields: 16, fieldSize: 4096 },
       throwFileSizeLimit: true,
     });
     const r = orgRouter(scoped, w);
