@@ -14,7 +14,7 @@ import { after, before, it } from 'node:test';
 import { accountingSystemFor } from '../src/accounting/index.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { XeroClient } from '../src/accounting/xero/client.js';
-import { XERO_ENDPOINTS, XERO_SCOPES, xeroEndpointOf } from '../src/accounting/xero/scopes.js';
+import { XERO_ENDPOINTS, XERO_SCOPES, xeroEndpointOf } from '../src/domain/xero-scopes.js';
 import { DEFAULTS } from '../src/domain/accounting-vendors.js';
 import { accountsList } from '../src/operations/accounts-list.js';
 import { getOrganisation } from '../src/store/organisations.js';

@@ -6,7 +6,7 @@
  */
 import { isLoopbackHost } from './loopback.js';
 import { ConnectionKeys } from './connection-keys.js';
-import { XERO_SCOPES } from '../accounting/xero/scopes.js';
+import { XERO_SCOPES } from './xero-scopes.js';
 
 export type Vendor = 'xero' | 'quickbooks';
 export const VENDORS: readonly Vendor[] = ['xero', 'quickbooks'];
@@ -53,7 +53,7 @@ export const DEFAULTS: Record<Vendor, Omit<VendorClient, 'clientId' | 'clientSec
     revokeUrl: 'https://identity.xero.com/connect/revocation',
     connectionsUrl: 'https://api.xero.com/connections',
     apiBaseUrl: 'https://api.xero.com/api.xro/2.0',
-    // what the connector calls, per Xero's contract (src/accounting/xero/scopes.ts)
+    // what the connector calls, per Xero's contract (src/domain/xero-scopes.ts)
     scopes: XERO_SCOPES,
   },
   quickbooks: {

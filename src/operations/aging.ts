@@ -4,6 +4,8 @@
  * reports place them. Pure but for the shapes it declares. Amounts are integer minor units.
  */
 import { z } from 'zod';
+import type { ChartAccount } from '../accounting/types.js';
+import type { OperationContext } from './context.js';
 import { daysBetween, type IsoDate } from '../domain/dates.js';
 import { toMajor } from '../domain/money.js';
 import { booleanParam, dateParam, intParam, textParam } from './params.js';
@@ -164,4 +166,14 @@ export function arrangeAging(items: OpenItem[], options: AgingOptions) {
     /** minor units, for checks against the ledger */
     totalMinor: totals.total,
   };
+}
+
+/** The balance of the chart's accounts of one type at a date, in the direction given (1 debit, -1 credit); null when there are none. */
+export async function ledgerBalanceOf(ctx: OperationContext, chart: ChartAccount[], type: ChartAccount['type'], date: string, sign: 1 | -1): Promise<number | null> {
+  const ids = chart.filter((a) => a.type === type).map((a) => a.id);
+  if (ids.length === 0) return null;
+  const totals = await ctx.accounting.accountTotals([{ to: date }], ids);
+  let sum = 0;
+  for (const amounts of totals.values()) sum += amounts[0] ?? 0;
+  return sign * sum;
 }

@@ -1,20 +1,8 @@
-import type { ChartAccount } from '../accounting/types.js';
 import { formatMoney, toMajor } from '../domain/money.js';
-import { agingInput, agingOutput, arrangeAging, type OpenItem } from './aging.js';
-import type { OperationContext } from './context.js';
+import { agingInput, agingOutput, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
 import { outstandingBills } from './bills-outstanding.js';
 import { defineOperation } from './operation.js';
 import { billContact, payablesFromLedger } from './payables-from-ledger.js';
-
-/** The balance of the chart's accounts of one type at a date, in the direction given (1 debit, -1 credit); null when there are none. */
-export async function ledgerBalanceOf(ctx: OperationContext, chart: ChartAccount[], type: ChartAccount['type'], date: string, sign: 1 | -1): Promise<number | null> {
-  const ids = chart.filter((a) => a.type === type).map((a) => a.id);
-  if (ids.length === 0) return null;
-  const totals = await ctx.accounting.accountTotals([{ to: date }], ids);
-  let sum = 0;
-  for (const amounts of totals.values()) sum += amounts[0] ?? 0;
-  return sign * sum;
-}
 
 export const reportsAgedPayables = defineOperation({
   kind: 'organisation',

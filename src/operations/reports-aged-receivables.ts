@@ -1,10 +1,9 @@
 import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type LedgerLine } from '../accounting/types.js';
 import { formatMoney, toMajor } from '../domain/money.js';
-import { agingInput, agingOutput, arrangeAging, type OpenItem } from './aging.js';
+import { agingInput, agingOutput, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
 import type { OperationContext } from './context.js';
 import { defineOperation } from './operation.js';
 import { EARLIEST_DATE } from './params.js';
-import { ledgerBalanceOf } from './reports-aged-payables.js';
 
 /** The most receivable lines read to allocate payments: far beyond any small business's books. */
 export const RECEIVABLE_LINES_MAX = 1_000_000;

@@ -10,7 +10,7 @@
  * request sent again, each attempt within the connection's call budget; only a refresh the vendor
  * refuses asks for the connection to be made again. A 401 Xero gives for want of a scope
  * (error="insufficient_scope") is not a token that a refresh would mend: the connection is marked
- * as needing reconnecting, naming the scope (xero/scopes.ts), and the call fails saying so.
+ * as needing reconnecting, naming the scope (domain/xero-scopes.ts), and the call fails saying so.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
@@ -19,7 +19,7 @@ import { QuickBooksAccounting } from '../quickbooks/reader.js';
 import type { AccountingSystem } from '../types.js';
 import { isInsufficientScope } from '../xero/client.js';
 import { XeroAccounting } from '../xero/reader.js';
-import { insufficientScopeProblem } from '../xero/scopes.js';
+import { insufficientScopeProblem } from '../../domain/xero-scopes.js';
 import { XERO_API } from '../xero/settings.js';
 import { DEFAULT_MIRROR_MAX_AGE_MS } from '../mirror/mirror.js';
 import { accessTokenFor, getConnection, markReconnect, reconnectMessage } from './tokens.js';

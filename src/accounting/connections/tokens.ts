@@ -28,7 +28,7 @@ import type { ConnectionKeys } from '../../domain/connection-keys.js';
 import { withConnectionTables, type AccountingConnectionRow } from './rows.js';
 import { GrantRefused, requestTokens, VendorUnavailable, type TokenSet } from './vendor-http.js';
 import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
-import { missingScopeProblem, missingXeroScopes } from '../xero/scopes.js';
+import { missingScopeProblem, missingXeroScopes } from '../../domain/xero-scopes.js';
 
 /** an access token this close to its expiry is refreshed first */
 const EXPIRY_MARGIN_MS = 60_000;

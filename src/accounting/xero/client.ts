@@ -5,7 +5,7 @@
  */
 import { AccountingSystemError } from '../types.js';
 import { DEFAULT_WAIT_MS, vendorGet, type VendorWords } from '../vendor-get.js';
-import { insufficientScopeProblem, xeroEndpointOf } from './scopes.js';
+import { insufficientScopeProblem, xeroEndpointOf } from '../../domain/xero-scopes.js';
 import { XERO_API, type XeroConfig } from './settings.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -32,7 +32,7 @@ export function isInsufficientScope(res: Response): boolean {
 
 /** Every call is of an endpoint whose scope the connection asks for (scopes.ts); any other is a mistake of Ledgerline's. */
 function checked(path: string): string {
-  if (!xeroEndpointOf(path)) throw new AccountingSystemError(`Ledgerline does not call Xero's GET ${path}: no scope is asked for it (src/accounting/xero/scopes.ts).`);
+  if (!xeroEndpointOf(path)) throw new AccountingSystemError(`Ledgerline does not call Xero's GET ${path}: no scope is asked for it (src/domain/xero-scopes.ts).`);
   return path;
 }
 

@@ -10,7 +10,7 @@
  * What the new token covers is asked with the token before anything is saved: Xero's tenants, and
  * for QuickBooks the company named by the callback's realmId (a query parameter anyone can change),
  * whose CompanyInfo the token must read; a refused token is revoked and nothing is connected. A
- * Xero token granted without a scope the connector needs (its answer's `scope`, xero/scopes.ts) is
+ * Xero token granted without a scope the connector needs (its answer's `scope`, domain/xero-scopes.ts) is
  * revoked too, and the page names the scope.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -20,7 +20,7 @@ import { deleteConnection, getConnection } from '../../accounting/connections/to
 import { DEFAULT_MIRROR_MAX_AGE_MS, forgetMirror } from '../../accounting/mirror/mirror.js';
 import { getMirror } from '../../accounting/mirror/store.js';
 import { GrantRefused, quickBooksCompany, requestTokens, revokeToken, xeroTenants, type TokenSet } from '../../accounting/connections/vendor-http.js';
-import { missingScopeProblem, missingXeroScopes } from '../../accounting/xero/scopes.js';
+import { missingScopeProblem, missingXeroScopes } from '../../domain/xero-scopes.js';
 import { companyKey, VENDOR_NAMES, VENDORS, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
 import { writeAudit } from '../../store/audit-log.js';
 import { getOrganisation } from '../../store/organisations.js';

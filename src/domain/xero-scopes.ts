@@ -5,7 +5,7 @@
  * read-only one of each (it never writes to Xero) and `offline_access` (a refresh token), and
  * nothing else: `XERO_SCOPES` is what the connection's sign-in asks for.
  *
- * Every call of the client (client.ts) is checked against this list and refused when its path is
+ * Every call of the client (accounting/xero/client.ts) is checked against this list and refused when its path is
  * not in it, so a new call cannot be made without saying which scope it needs; test/xero-scopes
  * .test.ts checks the list against the contract, and the fake Xero answers a token without the
  * scope an operation needs as Xero does (401, insufficient_scope).
