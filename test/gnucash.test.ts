@@ -517,9 +517,10 @@ describe('GnuCash: a book that cannot be read fails for its organisation only', 
     }
   });
 
-  it('the same organisation\'s other operations, the good books and the builtin organisation keep working', async () => {
-    const bills = await run(billsListToPay, orgs.missing!, {});
-    assert.equal(bills.count, 0);
+  it('bills to pay of the missing book fail as its reads do; the good books and the builtin organisation keep working', async () => {
+    // a list that is empty because the book could not be read would read "nothing owed" (issue 38)
+    const bills = await rejection(() => run(billsListToPay, orgs.missing!, {}));
+    assert.match(bills.message, /"missing.gnucash" does not exist/);
     const builtin = await run<Report>(reportsProfitAndLoss, orgs.builtin!, { from: '2026-11-01', to: '2026-11-30' });
     assert.equal(summary(builtin, 'Net Profit', 0), 178_825);
     const good = await run<Report>(reportsProfitAndLoss, orgs.book!, { from: '2026-11-01', to: '2026-11-30' });

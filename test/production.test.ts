@@ -203,8 +203,12 @@ describe('faults', () => {
       assert.equal(failed.status, 502);
       assert.equal(failed.body.code, 'accounting_unavailable');
       assert.match(failed.body.detail, /answered 500/);
-      const bills = await api(server.baseUrl, '/v1/operations/bills.list_to_pay', (await clientToken(store, server.baseUrl, failingOrg.id)).token);
-      assert.equal(bills.status, 200, "the service's own data still answers");
+      // bills to pay are the books' too: an empty list would read "nothing owed" (issue 38), so it fails the same way
+      const failingToken = (await clientToken(store, server.baseUrl, failingOrg.id)).token;
+      const bills = await api(server.baseUrl, '/v1/operations/bills.list_to_pay', failingToken);
+      assert.deepEqual([bills.status, bills.body.code], [502, 'accounting_unavailable']);
+      const own = await api(server.baseUrl, '/v1/organisations', failingToken);
+      assert.equal(own.status, 200, "what does not read the books still answers");
       const healthy = await api(server.baseUrl, '/v1/operations/accounts.list', (await clientToken(store, server.baseUrl, orgId)).token);
       assert.equal(healthy.status, 200);
     } finally {
