@@ -24,6 +24,10 @@ const HELP = `ledgerline — the accounting data service
   ledgerline clients revoke CLIENT_ID
   ledgerline import bank --org ORG --account ACCOUNT FILE... [--format F] [--dry-run] [--create-account --name N --type bank|credit_card --currency C] [--json]
                                             import bank or card statements (OFX, QFX, CAMT, CSV, MT940, QIF); see docs/import.md
+  ledgerline import batches --org ORG --account ACCOUNT [--json]
+                                            a bank account's imports, each with its file, lines and statement balances
+  ledgerline import remove --org ORG IMPORT_ID [--json]
+                                            take an import back whole (none of its lines reconciled)
   ledgerline import ledger --org ORG FILE... [--format csv|journal] [--allow-new-accounts] [--dry-run] [--json]
                                             load books into Ledgerline's own ledger from hledger/Ledger journals or general-journal CSV
   ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI ...] [--json]
