@@ -10,7 +10,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { hash } from '@node-rs/argon2';
 import { MemoryCallBudget, useCallBudget } from '../src/accounting/call-budget.js';
 import { createApiClient } from '../src/auth/clients.js';
@@ -23,7 +22,8 @@ import { CLASS_OF, journalsOf, movements } from './helpers/fake-xero-book.js';
 import { reportRow, startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 import { fakeVendorClient } from './helpers/fake-vendor-identity.js';
 import { clientCredentialsToken, connectWithToken, type Connected } from './helpers/mcp.js';
-import { clientToken, sendJson } from './helpers/rest-calls.js';
+import { clientToken } from './helpers/rest-calls.js';
+import { bothTransports } from './helpers/both-transports.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
@@ -71,18 +71,7 @@ for (const dialect of DIALECTS) {
       await xero?.close();
     });
 
-    async function rest(name: string, args: Record<string, string | number | boolean> = {}): Promise<any> {
-      const query = new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]));
-      const r = await sendJson(server.baseUrl, 'GET', `/v1/operations/${name}${Object.keys(args).length ? `?${query}` : ''}`, token);
-      assert.equal(r.status, 200, `${name} ${JSON.stringify(args)}: ${r.bytes.slice(0, 600)}`);
-      return r.body;
-    }
-    async function tool(name: string, args: Record<string, unknown> = {}): Promise<any> {
-      const result = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
-      assert.equal(result.isError === true, false, `${name} ${JSON.stringify(args)}: ${JSON.stringify(result.content).slice(0, 600)}`);
-      return result.structuredContent;
-    }
-    const both = async (name: string, args: Record<string, string | number | boolean> = {}) => [await rest(name, args), await tool(name.replace('.', '_'), args)];
+    const { both } = bothTransports(() => ({ baseUrl: server.baseUrl, token, mcp }));
     const summary = (report: any, label: string) => report.summary.find((l: any) => l.label === label).amounts.map(pence);
     const section = (report: any, title: string) => report.sections.find((s: any) => s.title === title)?.total.map(pence);
     const balances = (to: string, from?: string) => movements(journalsOf(xero.book), from, to);
