@@ -1,5 +1,5 @@
 /** The builtin accounting system, read side: SQL over its acct_* tables for one organisation. */
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import {
   ACCOUNT_TYPES,
@@ -78,6 +78,14 @@ const LINE_COLUMNS = [
 ] as const;
 
 /**
+ * The lines' one order, the same for every page (so pages neither overlap nor skip): newest first,
+ * then by transaction, then by line.
+ */
+function inLineOrder<Q>(q: Q): Q {
+  return (q as unknown as SelectQueryBuilder<any, any, any>).orderBy('l.date', 'desc').orderBy('l.transaction_id', 'desc').orderBy('l.line_no') as Q;
+}
+
+/**
  * The newest matching lines with their transaction's number and link and the contact's name;
  * compiled once per contact filter. Named on PostgreSQL for every line of the accounts (`all`),
  * whose generic plan ran as fast as a custom one or faster from an account of 1 line to one of
@@ -102,17 +110,13 @@ const linesStatement = preparedShapes(
         .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
         .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
         .select(LINE_COLUMNS)
-        .orderBy('l.date', 'desc')
-        .orderBy('l.transaction_id', 'desc')
-        .orderBy('l.line_no')
+        .$call(inLineOrder)
         .limit(v.limit)
         .compile();
     }
     const page = matchingLines(db, v, filter)
       .select('l.id as line_id')
-      .orderBy('l.date', 'desc')
-      .orderBy('l.transaction_id', 'desc')
-      .orderBy('l.line_no')
+      .$call(inLineOrder)
       .limit(v.limit)
       .offset(v.offset)
       .as('p');
@@ -122,9 +126,7 @@ const linesStatement = preparedShapes(
       .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
       .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
       .select(LINE_COLUMNS)
-      .orderBy('l.date', 'desc')
-      .orderBy('l.transaction_id', 'desc')
-      .orderBy('l.line_no')
+      .$call(inLineOrder)
       .compile();
   },
   // a later page's shape is never one of these: it is planned for its own offset
