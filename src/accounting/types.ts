@@ -167,6 +167,84 @@ export interface SystemBankAccount {
   reconciledBalance: number;
 }
 
+/**
+ * A service document to write to the books as the transaction its type is (documents.publish):
+ * a bill or expense claim as a bill owed to the supplier or employee, a receipt as a spend from a
+ * bank or card account, a supplier credit as a credit note. Amounts are minor units of `currency`,
+ * positive; every line is coded to an account of the chart.
+ */
+export interface DocumentToPublish {
+  /** the service's document id */
+  documentId: string;
+  /**
+   * The key every try of this publish is sent under (Xero's Idempotency-Key, QuickBooks'
+   * requestid), and the mark the system's record carries (findPublished looks it up by it).
+   */
+  key: string;
+  kind: 'bill' | 'spend' | 'credit';
+  type: 'bill' | 'receipt' | 'expense_claim' | 'supplier_credit';
+  /** the supplier (an employee for an expense claim); id null when it is new to the books and is to be created */
+  contact: { id: string | null; name: string; kind: 'supplier' | 'employee' };
+  /** the supplier's invoice or receipt number */
+  number: string;
+  date: IsoDate;
+  dueDate: IsoDate | null;
+  currency: string;
+  /** home units per unit of `currency` (decimal text) when it is not the home currency; null otherwise */
+  exchangeRate: string | null;
+  lines: { description: string; accountId: string; taxCodeId: string | null; quantity: string; subtotal: number; tax: number; total: number }[];
+  subtotal: number;
+  tax: number;
+  total: number;
+  /** a spend's bank or card account (its ledger account id); null for the other kinds */
+  paidFromAccountId: string | null;
+  /** the original, attached where the system takes attachments */
+  file: { fileName: string; contentType: string; data: Buffer } | null;
+}
+
+/** What a publish wrote in the system. */
+export interface PublishedTransaction {
+  /** the transaction as the system's ledger lines carry it (LedgerLine.transactionId) */
+  transactionId: string;
+  /** the system's id of the document (Xero's InvoiceID, BankTransactionID or CreditNoteID; QuickBooks' Bill, Purchase or VendorCredit Id) */
+  documentId: string;
+  /** the transaction in the system's own interface */
+  link: string | null;
+}
+
+/** banking.match: a published bill or expense claim paid from a bank or card account. */
+export interface BillPayment {
+  /** the key every try of this payment is sent under (idempotency), and the mark its record carries */
+  key: string;
+  /** PublishedTransaction.documentId of the bill */
+  billDocumentId: string;
+  /** the bill's supplier (or employee) as published */
+  contact: { id: string | null; name: string };
+  /** the bank or card account paid from (ledger account id) */
+  bankAccountId: string;
+  date: IsoDate;
+  /** minor units of `currency` (the bill's and the account's), positive: what the bill is paid */
+  amount: number;
+  currency: string;
+  /** words the system shows with the payment (the bank narration) */
+  reference: string;
+}
+
+/**
+ * The system refused a write (a validation error, a closed period or lock date, an archived
+ * account): nothing was written. `field` names the document's field the refusal is about, where
+ * the system says.
+ */
+export class AccountingRefused extends Error {
+  constructor(
+    message: string,
+    readonly field: string | null = null,
+  ) {
+    super(message);
+    this.name = 'AccountingRefused';
+  }
+}
+
 export interface AccountingSystem {
   readonly kind: string;
   chartOfAccounts(): Promise<ChartAccount[]>;
@@ -214,6 +292,22 @@ export interface AccountingSystem {
    * check-books`). Left out by systems whose reports are Ledgerline's own.
    */
   ownBalanceSheetTotals?(asAt: IsoDate): Promise<{ label: string; amount: number }[]>;
+  /**
+   * Writes a document to the books (documents.publish) and brings the service's copy of the books
+   * (the mirror) up to date with it. Left out by systems whose books cannot be written through
+   * Ledgerline (GnuCash: read from its file). The builtin ledger is written by the operation itself,
+   * in the database transaction that marks the document published.
+   * Throws AccountingRefused when the system refuses, AccountingSystemError when the outcome is unknown.
+   */
+  publish?(doc: DocumentToPublish): Promise<PublishedTransaction>;
+  /** The transaction an earlier try of this publish (same key) made, when its outcome was not known; null when there is none. */
+  findPublished?(doc: DocumentToPublish): Promise<PublishedTransaction | null>;
+  /** Records a published bill's payment from a bank account (banking.match); answers the system's payment id. */
+  payBill?(payment: BillPayment): Promise<{ paymentId: string; link: string | null }>;
+  /** The payment an earlier try of this payment (same key) made, when its outcome was not known; null when there is none. */
+  findPayment?(payment: BillPayment): Promise<{ paymentId: string; link: string | null } | null>;
+  /** Undoes a payment payBill made (banking.unmatch): the bill is owed again. */
+  removePayment?(paymentId: string): Promise<void>;
   /** Is the system reachable and readable? */
   check(): Promise<void>;
   /**

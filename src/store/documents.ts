@@ -24,6 +24,13 @@ const COLUMNS = {
     'created_at',
     'created_by',
     'updated_at',
+    'publish_state',
+    'publish_key',
+    'publish_started_at',
+    'accounting_document_id',
+    'accounting_link',
+    'paid_from',
+    'exchange_rate',
   ]),
   document_coded_lines: everyColumn<DocumentCodedLineRow>()([
     'id',

@@ -21,6 +21,7 @@ import * as m018 from './migrations/018-client-blocks.js';
 import * as m019 from './migrations/019-invitations.js';
 import * as m020 from './migrations/020-bank-statements.js';
 import * as m021 from './migrations/021-mirror-backoff.js';
+import * as m022 from './migrations/022-document-loop.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -45,6 +46,7 @@ const MIGRATIONS = {
   '019-invitations': m019,
   '020-bank-statements': m020,
   '021-mirror-backoff': m021,
+  '022-document-loop': m022,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -145,6 +145,19 @@ export interface DocumentRow {
   /** a user id, or client:<id>; null for documents from before write operations */
   created_by: string | null;
   updated_at: string | null;
+  /** documents.publish (migration 022): null until tried, 'pending' while its outcome is not known, then 'published' */
+  publish_state?: string | null;
+  /** the key every try of the publish is sent under (the vendors' idempotency key and the mark on their record) */
+  publish_key?: string | null;
+  publish_started_at?: string | null;
+  /** the system's id of the document it wrote (Xero's InvoiceID, QuickBooks' Bill Id); the builtin ledger's transaction id */
+  accounting_document_id?: string | null;
+  /** a link to the transaction in the system's own interface */
+  accounting_link?: string | null;
+  /** a receipt's bank or card account (ledger account id) */
+  paid_from?: string | null;
+  /** home units per unit of a foreign document's currency, decimal text */
+  exchange_rate?: string | null;
 }
 
 export interface DocumentCodedLineRow {
@@ -233,6 +246,34 @@ export interface BankTransactionRow {
   created_at: string;
   /** the import (bank_imports) the line came in with; null or absent for lines from before it and the demo's */
   import_id?: string | null;
+  /** the match (bank_matches) the line belongs to; null while it is not matched in the service */
+  match_id?: string | null;
+  /** the service's suggestion for a line to reconcile: the candidate document, its score (0-100) and why, in words */
+  suggested_document_id?: string | null;
+  suggestion_score?: number | null;
+  suggestion_reasons?: string | null;
+}
+
+export interface BankMatchRow {
+  id: string;
+  organisation_id: string;
+  bank_account_id: string;
+  document_id: string;
+  /** document: the lines are the document's own spend or refund; payment: they pay a bill or expense claim */
+  kind: string;
+  /** minor units of the bank account's currency */
+  amount: number;
+  difference: number;
+  /** fee | rounding, when there is a difference */
+  difference_kind: string | null;
+  difference_account_id: string | null;
+  payment_id: string | null;
+  payment_link: string | null;
+  payment_key: string | null;
+  bill_id: string | null;
+  bill_amount_due_before: number | null;
+  created_by: string | null;
+  created_at: string;
 }
 
 export interface BillRow {
@@ -382,6 +423,7 @@ export interface Database {
   bank_accounts: BankAccountRow;
   bank_account_holders: BankAccountHolderRow;
   bank_transactions: BankTransactionRow;
+  bank_matches: BankMatchRow;
   bills: BillRow;
   bill_filters: BillFilterRow;
   idempotency_keys: IdempotencyKeyRow;
