@@ -62,6 +62,7 @@ const NOT_DATA = {
   bank_daily_totals: 'written only with bank_transactions',
   bank_month_totals: 'written only with bank_transactions',
   bank_statements: 'written only with a no-op update of its bank_accounts row (store/bank-imports.ts touchBankAccount), which moves the version',
+  bank_matches: "written only with the bank_transactions rows it matches (their match_id and status), which move the version",
   bank_imports: 'written only with a no-op update of its bank_accounts row (store/bank-imports.ts touchBankAccount), which moves the version',
 } as const;
 
