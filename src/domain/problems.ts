@@ -45,6 +45,27 @@ export const PROBLEMS = {
   unknown_operation: { status: 404, title: 'Not found', meaning: 'No operation of that name.' },
   not_document_owner: { status: 403, title: 'Forbidden', meaning: 'A submitter may change or delete only the documents they created.' },
   document_published: { status: 409, title: 'Conflict', meaning: 'The document is published to the books; its content can no longer be changed or deleted.' },
+  document_incomplete: {
+    status: 422,
+    title: 'Unprocessable content',
+    meaning: 'The document cannot be published yet: errors[] names each field to complete (a line without an account, a new supplier to confirm, the account a receipt was paid from).',
+  },
+  publishing_not_supported: {
+    status: 409,
+    title: 'Conflict',
+    meaning: "The organisation's books cannot be written through the service (a GnuCash book is read from its file): publish in the accounting system itself.",
+  },
+  accounting_refused: {
+    status: 422,
+    title: 'Unprocessable content',
+    meaning: 'The accounting system refused the change (a closed period or lock date, an archived account, a validation error); errors[] names the field. Nothing was written.',
+  },
+  match_amounts_differ: {
+    status: 422,
+    title: 'Unprocessable content',
+    meaning: 'The bank lines do not add up to what the document or bill asks: match the right lines, or name the difference as a fee or rounding.',
+  },
+  already_matched: { status: 409, title: 'Conflict', meaning: 'A bank line or document is already matched or reconciled; unmatch it first.' },
   already_exists: { status: 409, title: 'Conflict', meaning: 'Something of that name already exists in this organisation.' },
   idempotency_key_in_use: { status: 409, title: 'Conflict', meaning: 'A request with this Idempotency-Key is still being processed; retry in a moment.' },
   idempotency_key_reused: {
