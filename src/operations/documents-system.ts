@@ -43,6 +43,7 @@ export function systemDocumentOutput(id: string, doc: SystemDocument, fileLink: 
     dueDate: doc.dueDate,
     currency: doc.currency,
     accountingId: doc.transactionId,
+    accountingLink: null,
     // published when the system posted it: its posting date
     publishedAt: doc.date,
     // documents.file's link when the system hands out the file (doc.hasFile); else none (documents.file answers not_found)

@@ -11,6 +11,7 @@ import { billsListToPay } from './bills-list-to-pay.js';
 import { contactsSearch } from './contacts-search.js';
 import { documentsCreate } from './documents-create.js';
 import { documentsDelete } from './documents-delete.js';
+import { documentsPublish } from './documents-publish.js';
 import { documentsFile } from './documents-file.js';
 import { documentsGet } from './documents-get.js';
 import { documentsUpdate } from './documents-update.js';
@@ -48,6 +49,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   documentsCreate,
   documentsUpdate,
   documentsDelete,
+  documentsPublish,
   billsCreateSavedFilter,
   billsUpdateSavedFilter,
   billsDeleteSavedFilter,

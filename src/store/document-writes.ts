@@ -169,6 +169,8 @@ export async function replaceDocument(db: Kysely<Database>, organisationId: stri
       .where('organisation_id', '=', organisationId)
       .where('id', '=', documentId)
       .where('published_at', 'is', null)
+      // a publish in progress (or whose outcome is not known yet) holds the content it was sent with
+      .where('publish_state', 'is', null)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return false;
     const bill = await billOf(trx, organisationId, documentId);
@@ -186,6 +188,7 @@ export async function deleteUnpublishedDocument(db: Kysely<Database>, organisati
       .where('organisation_id', '=', organisationId)
       .where('id', '=', documentId)
       .where('published_at', 'is', null)
+      .where('publish_state', 'is', null)
       .executeTakeFirst();
     // a published document keeps its bill: undo the bill's removal with the transaction
     if (Number(deleted.numDeletedRows) === 0) throw new DocumentNotDeleted();
