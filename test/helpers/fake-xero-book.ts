@@ -46,6 +46,8 @@ export interface FakeLine {
   /** the line as billed, when not 1 × amount */
   quantity?: number;
   unitPrice?: number;
+  /** Xero's TaxType as written (INPUT2 when taxed, NONE when not, if left out) */
+  taxType?: string;
 }
 
 /** A file attached to a document (GET …/Attachments). */
@@ -65,9 +67,13 @@ export interface FakeInvoice {
   date: string;
   dueDate: string;
   lines: FakeLine[];
-  /** reconciled: Xero's IsReconciled on the payment */
-  payments: { id: string; date: string; amount: number; bankCode: string; reconciled?: boolean }[];
+  /** reconciled: Xero's IsReconciled on the payment; created and deleted: when it was entered and deleted (payments written through the API) */
+  payments: { id: string; date: string; amount: number; bankCode: string; reconciled?: boolean; reference?: string; created?: string; deleted?: string }[];
   updated: string;
+  /** when it was entered, its journal's creation (updated when left out); a payment added later moves `updated` only */
+  created?: string;
+  /** Xero's Url, the link to the source document (written through the API) */
+  url?: string;
   attachments?: FakeAttachment[];
 }
 
@@ -80,6 +86,7 @@ export interface FakeCreditNote {
   date: string;
   lines: FakeLine[];
   updated: string;
+  created?: string;
   attachments?: FakeAttachment[];
 }
 
@@ -94,6 +101,9 @@ export interface FakeBankTransaction {
   updated: string;
   /** Xero's IsReconciled: matched to a statement line in Xero */
   reconciled?: boolean;
+  created?: string;
+  url?: string;
+  attachments?: FakeAttachment[];
 }
 
 export interface FakeManualJournal {
@@ -135,6 +145,9 @@ export interface FakeBook {
   bankTransactions: FakeBankTransaction[];
   manualJournals: FakeManualJournal[];
   creditNotes?: FakeCreditNote[];
+  /** the Organisation's lock dates: nothing dated on or before them is entered (Xero's PeriodLockDate, EndOfYearLockDate) */
+  periodLockDate?: string;
+  endOfYearLockDate?: string;
 }
 
 /** A stable uuid-shaped id from a short name, so tests can name things. */
@@ -373,44 +386,44 @@ export function journalsOf(book: FakeBook): FakeJournal[] {
     { id: fakeId(`${docId} control`), accountId: control, description: '', amount: -sign * (total(lines) + taxOf(lines)) },
   ];
   for (const cn of book.creditNotes ?? []) {
-    entries.push({ date: cn.date, created: cn.updated, reference: cn.reference ?? cn.number, sourceId: cn.id, sourceType: 'ACCPAYCREDIT', lines: documentLines(cn.id, cn.lines, -1, system('CREDITORS')) });
+    entries.push({ date: cn.date, created: cn.created ?? cn.updated, reference: cn.reference ?? cn.number, sourceId: cn.id, sourceType: 'ACCPAYCREDIT', lines: documentLines(cn.id, cn.lines, -1, system('CREDITORS')) });
   }
   for (const inv of book.invoices) {
     const sign = inv.type === 'ACCPAY' ? 1 : -1;
     const control = system(inv.type === 'ACCPAY' ? 'CREDITORS' : 'DEBTORS');
     entries.push({
       date: inv.date,
-      created: inv.updated,
+      created: inv.created ?? inv.updated,
       reference: inv.reference ?? inv.number,
       sourceId: inv.id,
       sourceType: inv.type,
       lines: documentLines(inv.id, inv.lines, sign, control),
     });
     for (const p of inv.payments) {
-      entries.push({
-        date: p.date,
-        created: inv.updated,
-        reference: inv.number,
-        sourceId: p.id,
-        sourceType: 'ACCPAYPAYMENT',
-        lines: [
-          { id: fakeId(`${p.id} control`), accountId: control, description: '', amount: p.amount },
-          { id: fakeId(`${p.id} bank`), accountId: id(p.bankCode), description: '', amount: -p.amount },
-        ],
-      });
+      const paid = [
+        { id: fakeId(`${p.id} control`), accountId: control, description: '', amount: p.amount },
+        { id: fakeId(`${p.id} bank`), accountId: id(p.bankCode), description: '', amount: -p.amount },
+      ];
+      entries.push({ date: p.date, created: p.created ?? inv.created ?? inv.updated, reference: inv.number, sourceId: p.id, sourceType: 'ACCPAYPAYMENT', lines: paid });
+      // a deleted payment: Xero never removes a journal, it posts the reverse of it
+      if (p.deleted) {
+        const reversed = paid.map((l) => ({ ...l, id: fakeId(`${l.id} reversed`), amount: -l.amount }));
+        entries.push({ date: p.date, created: p.deleted, reference: inv.number, sourceId: p.id, sourceType: 'ACCPAYPAYMENT', lines: reversed });
+      }
     }
   }
   for (const bt of book.bankTransactions) {
     const sign = bt.type === 'SPEND' ? 1 : -1;
     entries.push({
       date: bt.date,
-      created: bt.updated,
+      created: bt.created ?? bt.updated,
       reference: bt.reference,
       sourceId: bt.id,
       sourceType: bt.type === 'SPEND' ? 'CASHPAID' : 'CASHREC',
       lines: [
         ...bt.lines.map((l, i) => ({ id: fakeId(`${bt.id} ${i}`), accountId: id(l.accountCode), description: l.description, amount: sign * l.amount })),
-        { id: fakeId(`${bt.id} bank`), accountId: id(bt.bankCode), description: '', amount: -sign * total(bt.lines) },
+        ...(taxOf(bt.lines) ? [{ id: fakeId(`${bt.id} tax`), accountId: system('GST'), description: '', amount: sign * taxOf(bt.lines) }] : []),
+        { id: fakeId(`${bt.id} bank`), accountId: id(bt.bankCode), description: '', amount: -sign * (total(bt.lines) + taxOf(bt.lines)) },
       ],
     });
   }

@@ -4,7 +4,7 @@
  * one attachment's bytes at …/Attachments/{AttachmentID} as application/octet-stream) and the
  * invoices' payments (GET /Payments), in the shapes xero_accounting.yaml declares.
  */
-import type { FakeAttachment, FakeBook, FakeCreditNote, FakeLine } from './fake-xero-book.js';
+import type { FakeAttachment, FakeBook, FakeCreditNote, FakeInvoice, FakeLine } from './fake-xero-book.js';
 
 export const msDate = (isoDate: string) => `/Date(${Date.parse(`${isoDate}T00:00:00Z`)}+0000)/`;
 export const msDateTime = (isoTime: string) => `/Date(${Date.parse(isoTime)}+0000)/`;
@@ -25,7 +25,7 @@ export function lineItemsJson(book: FakeBook, docId: string, lines: FakeLine[]) 
       UnitAmount: money(l.unitPrice ?? l.amount),
       AccountCode: l.accountCode,
       AccountID: byCode.get(l.accountCode)!.id,
-      TaxType: l.tax ? 'INPUT2' : 'NONE',
+      TaxType: l.taxType ?? (l.tax ? 'INPUT2' : 'NONE'),
       TaxAmount: money(l.tax ?? 0),
       LineAmount: money(l.amount),
     })),
@@ -58,10 +58,10 @@ export function creditNoteJson(book: FakeBook, cn: FakeCreditNote) {
 
 /** The attachments answer for a path, or undefined when the path is not one of them. */
 export function attachmentsAnswer(book: FakeBook, path: string, baseUrl: string): { json: unknown } | { bytes: Buffer; type: string } | null | undefined {
-  const m = /^\/(Invoices|CreditNotes)\/([^/]+)\/Attachments(?:\/([^/]+))?$/.exec(path);
+  const m = /^\/(Invoices|CreditNotes|BankTransactions)\/([^/]+)\/Attachments(?:\/([^/]+))?$/.exec(path);
   if (!m) return undefined;
   const [, kind, docId, attachment] = m;
-  const doc = kind === 'Invoices' ? book.invoices.find((i) => i.id === docId) : (book.creditNotes ?? []).find((c) => c.id === docId);
+  const doc = documentOf(book, kind!, docId!);
   if (!doc) return null;
   const attachments: FakeAttachment[] = doc.attachments ?? [];
   if (attachment === undefined) {
@@ -81,24 +81,34 @@ export function attachmentsAnswer(book: FakeBook, path: string, baseUrl: string)
   return found ? { bytes: found.bytes, type: found.mimeType } : null;
 }
 
-/** Every invoice's payments as GET /Payments lists them (a bill's ACCPAYPAYMENT, a sales invoice's ACCRECPAYMENT). */
+/** The bill, credit note or bank transaction an attachment path names (Invoices, CreditNotes, BankTransactions). */
+export function documentOf(book: FakeBook, collection: string, id: string): { attachments?: FakeAttachment[] } | undefined {
+  if (collection === 'Invoices') return book.invoices.find((i) => i.id === id);
+  if (collection === 'CreditNotes') return (book.creditNotes ?? []).find((c) => c.id === id);
+  if (collection === 'BankTransactions') return book.bankTransactions.find((b) => b.id === id);
+  return undefined;
+}
+
+/** One payment as Xero answers it (GET /Payments, PUT /Payments, its deletion). */
+export function paymentJson(book: FakeBook, inv: FakeInvoice, p: FakeInvoice['payments'][number]) {
+  const bank = book.accounts.find((a) => a.code === p.bankCode)!;
+  return {
+    PaymentID: p.id,
+    Invoice: { InvoiceID: inv.id, InvoiceNumber: inv.number },
+    Account: { AccountID: bank.id, Code: bank.code },
+    Date: msDate(p.date),
+    Amount: money(p.amount),
+    BankAmount: money(p.amount),
+    CurrencyRate: 1,
+    ...(p.reference ? { Reference: p.reference } : {}),
+    IsReconciled: p.reconciled === true,
+    Status: p.deleted ? 'DELETED' : 'AUTHORISED',
+    PaymentType: inv.type === 'ACCPAY' ? 'ACCPAYPAYMENT' : 'ACCRECPAYMENT',
+    UpdatedDateUTC: msDateTime(p.deleted ?? p.created ?? inv.updated),
+  };
+}
+
+/** Every invoice's payments as GET /Payments lists them (a bill's ACCPAYPAYMENT, a sales invoice's ACCRECPAYMENT), deleted ones with Status DELETED. */
 export function paymentsJson(book: FakeBook) {
-  return book.invoices.flatMap((inv) =>
-    inv.payments.map((p) => {
-      const bank = book.accounts.find((a) => a.code === p.bankCode)!;
-      return {
-        PaymentID: p.id,
-        Invoice: { InvoiceID: inv.id, InvoiceNumber: inv.number },
-        Account: { AccountID: bank.id, Code: bank.code },
-        Date: msDate(p.date),
-        Amount: money(p.amount),
-        BankAmount: money(p.amount),
-        CurrencyRate: 1,
-        IsReconciled: p.reconciled === true,
-        Status: 'AUTHORISED',
-        PaymentType: inv.type === 'ACCPAY' ? 'ACCPAYPAYMENT' : 'ACCRECPAYMENT',
-        UpdatedDateUTC: msDateTime(inv.updated),
-      };
-    }),
-  );
+  return book.invoices.flatMap((inv) => inv.payments.map((p) => paymentJson(book, inv, p)));
 }

@@ -2,8 +2,16 @@
  * A contract-checked fake of Xero's Accounting API on 127.0.0.1: GET /api.xro/2.0/Accounts, Contacts,
  * Invoices (If-Modified-Since, page/pageSize, Statuses), BankTransactions, Journals (offset paging,
  * If-Modified-Since), Reports/ProfitAndLoss (fromDate, toDate, periods, timeframe) and
- * Reports/BalanceSheet (date, periods, timeframe), all answered from one small book
- * (fake-xero-book.ts); the reports are computed from the book's journals.
+ * Reports/BalanceSheet (date, periods, timeframe), Organisation (its lock dates), all answered from
+ * one small book (fake-xero-book.ts); the reports are computed from the book's journals. `where`
+ * is answered for the simple filters Xero documents (Field=="text", Field==Guid("id"), joined by
+ * AND). The writes Ledgerline makes (PUT Contacts, Invoices, BankTransactions, CreditNotes,
+ * Payments, attachments; POST Payments/{id} to delete) are taken as Xero takes them
+ * (fake-xero-writes.ts): each body checked against the contract's requestBody, then against the
+ * books, refused with Xero's ValidationException; what is taken joins the book. An Idempotency-Key
+ * sent again with the same request answers the first answer and makes nothing new (with another
+ * request: 400). `dropAnswers(n)` makes the next n writes and then drops the connection unanswered,
+ * as a time-out does.
  *
  * Every request it receives (path, query parameters, xero-tenant-id and If-Modified-Since headers)
  * and every body it answers is checked against xero_accounting.yaml (fake-xero-contract.ts); what
@@ -22,7 +30,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { countedHandler, XERO_DOCUMENTED_LIMITS, type FakeRateLimits, type VendorLoad } from './fake-vendor-load.js';
 import type { AddressInfo } from 'node:net';
 import { XeroContract } from './fake-xero-contract.js';
-import { attachmentsAnswer, creditNoteJson, lineItemsJson, money, msDate, msDateTime, paymentsJson } from './fake-xero-documents.js';
+import { createHash } from 'node:crypto';
+import { attachmentsAnswer, creditNoteJson, lineItemsJson, money, msDate, msDateTime, paymentJson, paymentsJson } from './fake-xero-documents.js';
+import { fakeXeroWriter, owed, validationError, whereFilter } from './fake-xero-writes.js';
+import type { Method } from './fake-xero-contract.js';
 import { fakeIdentity, type FakeIdentity } from './fake-vendor-identity.js';
 import { CLASS_OF, defaultFakeBook, journalsOf, movements, type FakeAccount, type FakeBook, type FakeJournal, type XeroAccountType } from './fake-xero-book.js';
 
@@ -30,6 +41,8 @@ export const FAKE_XERO_TOKEN = 'fake-xero-access-token';
 export const API_PREFIX = '/api.xro/2.0';
 
 export interface FakeXeroRequest {
+  /** GET unless said */
+  method?: Method;
   path: string;
   query: Record<string, string>;
   ifModifiedSince: string | null;
@@ -50,14 +63,16 @@ export interface FakeXero {
   requests: FakeXeroRequest[];
   /** contract breaches, of requests or of the fake's own answers */
   violations: string[];
-  /** the calls refused for want of a scope (the operation's template and the scopes it names) */
-  scopeRefusals: { path: string; needed: string[] }[];
+  /** the calls refused for want of a scope (the operation's template and the scopes it names; a write's method) */
+  scopeRefusals: { path: string; needed: string[]; method?: Method }[];
   /** the next `count` requests answer 429 with Retry-After: retryAfterSeconds */
   rateLimit(count: number, retryAfterSeconds: number): void;
   /** what the fake saw of the load on it (arrivals, the most at once) */
   load: VendorLoad;
   /** every request answers 503 while on */
   outage(on: boolean): void;
+  /** the next `count` writes are made, then their connection is dropped unanswered (an unknown outcome) */
+  dropAnswers(count: number): void;
   /** GET a path below the API base as the test itself (contract-checked like any other call), parsed */
   get(path: string): Promise<any>;
   close(): Promise<void>;
@@ -94,15 +109,19 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const requests: FakeXeroRequest[] = [];
   const violations: string[] = [];
-  const scopeRefusals: { path: string; needed: string[] }[] = [];
+  const scopeRefusals: { path: string; needed: string[]; method?: Method }[] = [];
   const identity = fakeIdentity('xero', [{ tenantId: book.tenantId, tenantName: book.name }], { scopes: contract.oauthScopes() });
   // the fixed test token holds every scope of the contract
   const everyScope = new Set(contract.oauthScopes());
   let limited = 0;
   let retryAfter = 1;
   let down = false;
+  let dropping = 0;
+  /** Idempotency-Key → the request it came with and the answer given */
+  const idempotent = new Map<string, { request: string; status: number; body: unknown }>();
 
   const accountById = () => new Map(book.accounts.map((a) => [a.id, a]));
+  const contactJson = (c: FakeBook['contacts'][number]) => ({ ContactID: c.id, Name: c.name, ContactStatus: 'ACTIVE', IsSupplier: c.isSupplier, IsCustomer: c.isCustomer, UpdatedDateUTC: msDateTime(c.updated) });
   const contactRef = (id: string) => {
     const c = book.contacts.find((x) => x.id === id)!;
     return { ContactID: c.id, Name: c.name };
@@ -125,7 +144,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
 
   function invoiceJson(inv: FakeBook['invoices'][number]) {
     const { gross: total, ...items } = lineItemsJson(book, inv.id, inv.lines);
-    const paid = inv.payments.reduce((s, p) => s + p.amount, 0);
+    const paid = total - owed(inv);
     return {
       InvoiceID: inv.id,
       Type: inv.type,
@@ -141,15 +160,16 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       AmountCredited: 0,
       CurrencyCode: book.currency,
       CurrencyRate: 1,
-      Payments: inv.payments.map((p) => ({ PaymentID: p.id, Date: msDate(p.date), Amount: money(p.amount) })),
+      Payments: inv.payments.filter((p) => !p.deleted).map((p) => ({ PaymentID: p.id, Date: msDate(p.date), Amount: money(p.amount) })),
+      ...(inv.url ? { Url: inv.url } : {}),
       HasAttachments: (inv.attachments ?? []).length > 0,
       UpdatedDateUTC: msDateTime(inv.updated),
     };
   }
 
   function bankTransactionJson(bt: FakeBook['bankTransactions'][number]) {
-    const total = bt.lines.reduce((s, l) => s + l.amount, 0);
     const bank = book.accounts.find((a) => a.code === bt.bankCode)!;
+    const { gross, ...items } = lineItemsJson(book, bt.id, bt.lines);
     return {
       BankTransactionID: bt.id,
       Type: bt.type,
@@ -157,14 +177,12 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       BankAccount: { AccountID: bank.id, Code: bank.code, Name: bank.name },
       Date: msDate(bt.date),
       Reference: bt.reference,
+      ...(bt.url ? { Url: bt.url } : {}),
       Status: 'AUTHORISED',
-      LineAmountTypes: 'NoTax',
-      LineItems: bt.lines.map((l) => ({ Description: l.description, Quantity: 1, UnitAmount: money(l.amount), AccountCode: l.accountCode, LineAmount: money(l.amount) })),
-      SubTotal: money(total),
-      TotalTax: 0,
-      Total: money(total),
+      ...items,
       CurrencyCode: book.currency,
       IsReconciled: bt.reconciled === true,
+      HasAttachments: (bt.attachments ?? []).length > 0,
       UpdatedDateUTC: msDateTime(bt.updated),
     };
   }
@@ -196,6 +214,14 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     };
   }
 
+  const writer = fakeXeroWriter(book, {
+    contact: contactJson,
+    invoice: invoiceJson,
+    bankTransaction: bankTransactionJson,
+    creditNote: (cn) => creditNoteJson(book, cn),
+    payment: (inv, p) => paymentJson(book, inv, p),
+  });
+
   /** Items changed since the If-Modified-Since time, then the asked page (with Xero's pagination block) or all. */
   function paged<T>(items: T[], updated: (item: T) => string, query: URLSearchParams, since: string | null, key: string) {
     const fresh = since ? items.filter((i) => Date.parse(updated(i)) > Date.parse(since)) : items;
@@ -211,23 +237,38 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
 
   function answer(path: string, query: URLSearchParams, since: string | null): unknown {
     const accounts = accountById();
+    const where = whereFilter(query.get('where'));
     const attached = attachmentsAnswer(book, path, baseUrl);
     if (attached !== undefined) return attached === null ? undefined : 'json' in attached ? attached.json : attached;
     switch (path) {
       case '/Payments': {
-        const payments = paymentsJson(book);
-        const updated = (p: (typeof payments)[number]) => book.invoices.find((i) => i.id === p.Invoice.InvoiceID)!.updated;
+        const payments = paymentsJson(book).filter(where);
+        const updated = (p: (typeof payments)[number]) => new Date(Number(/\d+/.exec(p.UpdatedDateUTC)![0])).toISOString();
         return paged(payments, updated, query, since, 'Payments');
       }
+      case '/Organisation':
+        return {
+          Organisations: [
+            {
+              Name: book.name,
+              BaseCurrency: book.currency,
+              CountryCode: 'GB',
+              FinancialYearEndMonth: book.fyEndMonth,
+              FinancialYearEndDay: new Date(Date.UTC(2001, book.fyEndMonth, 0)).getUTCDate(),
+              ...(book.periodLockDate ? { PeriodLockDate: msDate(book.periodLockDate) } : {}),
+              ...(book.endOfYearLockDate ? { EndOfYearLockDate: msDate(book.endOfYearLockDate) } : {}),
+            },
+          ],
+        };
       case '/CreditNotes': {
         const notes = book.creditNotes ?? [];
-        return paged(notes.map((c) => creditNoteJson(book, c)), (c) => notes.find((x) => x.id === c.CreditNoteID)!.updated, query, since, 'CreditNotes');
+        return paged(notes.map((c) => creditNoteJson(book, c)).filter(where), (c) => notes.find((x) => x.id === c.CreditNoteID)!.updated, query, since, 'CreditNotes');
       }
       case '/Accounts':
         return { Accounts: book.accounts.map(accountJson) };
       case '/Contacts':
         return paged(
-          book.contacts.map((c) => ({ ContactID: c.id, Name: c.name, ContactStatus: 'ACTIVE', IsSupplier: c.isSupplier, IsCustomer: c.isCustomer, UpdatedDateUTC: msDateTime(c.updated) })),
+          book.contacts.map(contactJson).filter(where),
           (c) => book.contacts.find((x) => x.id === c.ContactID)!.updated,
           query,
           since,
@@ -235,11 +276,11 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
         );
       case '/Invoices': {
         const statuses = query.get('Statuses')?.split(',');
-        const invoices = book.invoices.map(invoiceJson).filter((i) => !statuses || statuses.includes(i.Status));
+        const invoices = book.invoices.map(invoiceJson).filter((i) => (!statuses || statuses.includes(i.Status)) && where(i));
         return paged(invoices, (i) => book.invoices.find((x) => x.id === i.InvoiceID)!.updated, query, since, 'Invoices');
       }
       case '/BankTransactions':
-        return paged(book.bankTransactions.map(bankTransactionJson), (b) => book.bankTransactions.find((x) => x.id === b.BankTransactionID)!.updated, query, since, 'BankTransactions');
+        return paged(book.bankTransactions.map(bankTransactionJson).filter(where), (b) => book.bankTransactions.find((x) => x.id === b.BankTransactionID)!.updated, query, since, 'BankTransactions');
       case '/Journals': {
         const offset = Number(query.get('offset') ?? 0);
         const journals = journalsOf(book).filter((j) => j.number > offset && (!since || Date.parse(j.created) > Date.parse(since)));
@@ -267,14 +308,30 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (identity.handle(req, res, url)) return;
     const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
-    const since = typeof req.headers['if-modified-since'] === 'string' ? req.headers['if-modified-since'] : null;
-    const record = (status: number) => requests.push({ path, query: Object.fromEntries(url.searchParams), ifModifiedSince: since, status });
-    if (req.method !== 'GET' || !url.pathname.startsWith(API_PREFIX)) {
-      violations.push(`${req.method} ${url.pathname}: only GET below ${API_PREFIX} is served`);
-      record(404);
+    const method = req.method as Method;
+    if (!['GET', 'PUT', 'POST'].includes(method) || !url.pathname.startsWith(API_PREFIX)) {
+      violations.push(`${req.method} ${url.pathname}: only GET, PUT and POST below ${API_PREFIX} are served`);
+      requests.push({ method, path, query: Object.fromEntries(url.searchParams), ifModifiedSince: null, status: 404 });
       return send(res, 404, undefined);
     }
-    const problems = contract.checkRequest(path, url.searchParams, req.headers);
+    if (method === 'GET') return serve(req, res, url, path, method, Buffer.alloc(0));
+    // a write's body is read whole first (a file's bytes, or JSON)
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        serve(req, res, url, path, method, Buffer.concat(chunks));
+      } catch (error) {
+        violations.push(`fake failed: ${(error as Error).stack}`);
+        send(res, 500, undefined);
+      }
+    });
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse, url: URL, path: string, method: Method, raw: Buffer) {
+    const since = typeof req.headers['if-modified-since'] === 'string' ? req.headers['if-modified-since'] : null;
+    const record = (status: number) => requests.push({ ...(method === 'GET' ? {} : { method }), path, query: Object.fromEntries(url.searchParams), ifModifiedSince: since, status });
+    const problems = [...contract.checkRequest(path, url.searchParams, req.headers, method), ...(method === 'GET' ? [] : contract.checkRequestBody(path, method, req.headers['content-type'], raw))];
     if (problems.length) {
       violations.push(...problems);
       record(400);
@@ -291,9 +348,9 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     // the scopes the contract names for the operation: a token granted none of them is refused, as
     // Xero refuses it (401 with error="insufficient_scope")
     const granted = fixed ? everyScope : identity.scopesOf(req.headers.authorization)!;
-    const needed = contract.scopesFor(path) ?? [];
+    const needed = contract.scopesFor(path, method) ?? [];
     if (needed.length && !needed.some((scope) => granted.has(scope))) {
-      scopeRefusals.push({ path: contract.templateOf(path) ?? path, needed });
+      scopeRefusals.push({ path: contract.templateOf(path, method) ?? path, needed, ...(method === 'GET' ? {} : { method }) });
       record(401);
       return send(res, 401, unauthorized('AuthorizationUnsuccessful'), { 'www-authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"` });
     }
@@ -310,6 +367,7 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       record(429);
       return send(res, 429, undefined, { 'retry-after': String(retryAfter), 'x-rate-limit-problem': 'minute' });
     }
+    if (method !== 'GET') return write(req, res, path, method, raw, record);
     const body = answer(path, url.searchParams, since);
     if (body === undefined) {
       record(404);
@@ -336,6 +394,36 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     }
     record(200);
     return send(res, 200, body);
+  }
+
+  /** A write: answered once per Idempotency-Key, checked against the books (fake-xero-writes.ts), its answer against the contract. */
+  function write(req: IncomingMessage, res: ServerResponse, path: string, method: 'PUT' | 'POST', raw: Buffer, record: (status: number) => void) {
+    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const request = `${method} ${path} ${createHash('sha256').update(raw).digest('hex')}`;
+    const earlier = key === undefined ? undefined : idempotent.get(key);
+    let answered: { status: number; body: unknown } | undefined;
+    if (earlier) answered = earlier.request === request ? earlier : validationError([`The Idempotency-Key ${key} was used with another request`]);
+    else {
+      answered = writer.handle(method, path, raw, req.headers['content-type']);
+      if (answered === undefined) {
+        record(404);
+        return send(res, 404, undefined);
+      }
+      if (key !== undefined) idempotent.set(key, { request, ...answered });
+    }
+    const wrong = contract.checkResponse(path, answered.status, answered.body, method);
+    if (wrong.length) {
+      violations.push(...wrong);
+      record(500);
+      return send(res, 500, undefined);
+    }
+    record(answered.status);
+    if (dropping > 0) {
+      // made, and the answer lost on the way back
+      dropping -= 1;
+      return res.socket?.destroy();
+    }
+    return send(res, answered.status, answered.body);
   }
 
   const counted = countedHandler((req, res) => {
@@ -376,6 +464,9 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     },
     outage(on) {
       down = on;
+    },
+    dropAnswers(count) {
+      dropping = count;
     },
     async get(path) {
       const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${FAKE_XERO_TOKEN}`, 'xero-tenant-id': book.tenantId, accept: 'application/json' } });

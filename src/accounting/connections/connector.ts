@@ -10,7 +10,9 @@
  * request sent again, each attempt within the connection's call budget; only a refresh the vendor
  * refuses asks for the connection to be made again. A 401 Xero gives for want of a scope
  * (error="insufficient_scope") is not a token that a refresh would mend: the connection is marked
- * as needing reconnecting, naming the scope (domain/xero-scopes.ts), and the call fails saying so.
+ * as needing reconnecting, naming the scope (domain/xero-scopes.ts), and the call fails saying so;
+ * a write refused so (a connection made before Ledgerline wrote to Xero) fails alone, saying to
+ * connect again to allow writing, and the connection goes on reading.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
@@ -55,6 +57,9 @@ export function connectedAccounting(db: Kysely<Database>, settings: AccountingCo
       if (res.status !== 401) return res;
       if (vendor === 'xero' && isInsufficientScope(res)) {
         await res.body?.cancel();
+        // a write refused for want of a write scope (a connection made for reading): reads go on, the write says to connect again
+        const method = (init?.method ?? 'GET').toUpperCase();
+        if (method === 'PUT' || method === 'POST') throw new AccountingSystemError(insufficientScopeProblem(xeroPath(input, baseUrl ?? XERO_API), method));
         const problem = insufficientScopeProblem(xeroPath(input, baseUrl ?? XERO_API));
         await markReconnect(db, organisation.id, vendor, problem);
         throw new AccountingSystemError(reconnectMessage(vendor, problem));

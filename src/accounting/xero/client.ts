@@ -1,7 +1,8 @@
 /**
- * GET calls to Xero's Accounting API for one connection: the bearer token and xero-tenant-id on
- * every call, JSON answers, and Xero's limits answered as the interface's errors (vendor-get.ts;
- * rateLimitWaitMs, 5 s by default, is how long a call may wait out Xero's 429s).
+ * Calls to Xero's Accounting API for one connection: the bearer token and xero-tenant-id on every
+ * call, JSON answers, and Xero's limits answered as the interface's errors (vendor-get.ts;
+ * rateLimitWaitMs, 5 s by default, is how long a call may wait out Xero's 429s). Writes (PUT, POST:
+ * documents.publish, banking.match) are sent once with their Idempotency-Key (writes.ts).
  */
 import { AccountingSystemError } from '../types.js';
 import { DEFAULT_WAIT_MS, vendorGet, type VendorWords } from '../vendor-get.js';
@@ -31,8 +32,8 @@ export function isInsufficientScope(res: Response): boolean {
 }
 
 /** Every call is of an endpoint whose scope the connection asks for (scopes.ts); any other is a mistake of Ledgerline's. */
-function checked(path: string): string {
-  if (!xeroEndpointOf(path)) throw new AccountingSystemError(`Ledgerline does not call Xero's GET ${path}: no scope is asked for it (src/domain/xero-scopes.ts).`);
+export function checked(path: string, method: 'GET' | 'PUT' | 'POST' = 'GET'): string {
+  if (!xeroEndpointOf(path, method)) throw new AccountingSystemError(`Ledgerline does not call Xero's ${method} ${path}: no scope is asked for it (src/domain/xero-scopes.ts).`);
   return path;
 }
 
@@ -44,6 +45,12 @@ export class XeroClient {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {
     this.base = (config.baseUrl ?? XERO_API).replace(/\/+$/, '');
+  }
+
+  /** The API base, the bearer token and the tenant, for a write (writes.ts). */
+  writeTarget(path: string, method: 'PUT' | 'POST'): { url: URL; headers: Record<string, string>; fetchImpl: typeof fetch } {
+    const url = new URL(`${this.base}${checked(path.split('?')[0]!, method)}`);
+    return { url, headers: { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/json' }, fetchImpl: this.fetchImpl };
   }
 
   async get<T>(path: string, query: Query = {}, headers: Record<string, string> = {}): Promise<T> {

@@ -5,13 +5,18 @@
  * Xero's general ledger (every posted line, home currency, debit positive), written into the
  * mirror's ledger so reports and the ledger come from the same lines and Xero's own report totals
  * are what they add up to; contacts from /Contacts; bills to pay from ACCPAY /Invoices (AmountDue).
+ * Writes (documents.publish, banking.match: publish.ts, payments.ts) go to Xero, then a mirror pass
+ * runs at once, whatever the mirror's age, so the ledger shows them on the next read.
  */
-import type { MirrorPlace } from '../mirror/mirror.js';
+import { keptRecords } from '../mirror/kept-records.js';
+import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredAccounting } from '../mirror/mirrored-accounting.js';
 import { xeroBalanceSheetBody, type XeroReport } from './report-mapping.js';
 import { AccountingSystemError, type AccountingSystem, type ChartAccount, type PayableBill } from '../types.js';
 import type { IsoDate } from '../../domain/dates.js';
-import type { SystemBankAccount, SystemDocument } from '../types.js';
+import type { BillPayment, DocumentToPublish, PublishedTransaction, SystemBankAccount, SystemDocument } from '../types.js';
+import { findXeroPayment, payXeroBill, removeXeroPayment } from './payments.js';
+import { findPublishedInXero, publishToXero, type XeroWriteContext } from './publish.js';
 import { xeroDocumentFile } from './attachments.js';
 import { xeroBankAccounts, xeroReconciledLines, type XeroPayment } from './bank-accounts.js';
 import { xeroDocuments, type XeroCreditNote } from './documents.js';
@@ -24,16 +29,72 @@ import { XeroMirrorSource, type XeroMirrorState } from './sync.js';
 export class XeroAccounting extends MirroredAccounting<XeroMirrorState> implements AccountingSystem {
   readonly kind = 'xero';
   private readonly client: XeroClient;
+  private readonly source: XeroMirrorSource;
+  /** the mirror's version after this connector's last write and the pass that followed it */
+  private refreshed: number | undefined;
 
   constructor(
     config: XeroConfig,
     private readonly homeCurrency: string,
     fetchImpl: typeof fetch,
-    place: MirrorPlace,
+    private readonly mirrorPlace: MirrorPlace,
   ) {
     const client = new XeroClient(config, fetchImpl);
-    super(place, new XeroMirrorSource(client, homeCurrency, config.tenantId));
+    const source = new XeroMirrorSource(client, homeCurrency, config.tenantId);
+    super(mirrorPlace, source);
     this.client = client;
+    this.source = source;
+  }
+
+  /** After a write, the records of the pass that followed it (the inherited readiness is of before the write). */
+  protected override async records<T>(list: string): Promise<T[]> {
+    return this.refreshed === undefined ? super.records<T>(list) : keptRecords<T>(this.mirrorPlace.db, this.mirrorPlace.organisationId, this.refreshed, list);
+  }
+
+  /**
+   * A mirror pass now, whatever the mirror's age, so the write is in the ledger on the next read.
+   * The write is made: a pass that fails (Xero's limit reached) leaves it to the next pass rather than
+   * failing the write, which would be tried again.
+   */
+  private async refresh(): Promise<void> {
+    try {
+      this.refreshed = await new Mirror(this.mirrorPlace.db, this.mirrorPlace.organisationId, this.source, { maxAgeMs: 0 }).ready();
+    } catch {
+      // the next call's pass brings it
+    }
+  }
+
+  private writeContext(): XeroWriteContext {
+    return { client: this.client, accounts: () => this.accounts() };
+  }
+
+  async publish(doc: DocumentToPublish): Promise<PublishedTransaction> {
+    const published = await publishToXero(this.writeContext(), doc);
+    await this.refresh();
+    return published;
+  }
+
+  async findPublished(doc: DocumentToPublish): Promise<PublishedTransaction | null> {
+    const found = await findPublishedInXero(this.writeContext(), doc);
+    if (found) await this.refresh();
+    return found;
+  }
+
+  async payBill(payment: BillPayment): Promise<{ paymentId: string; link: string | null }> {
+    const paid = await payXeroBill(this.client, payment);
+    await this.refresh();
+    return paid;
+  }
+
+  async findPayment(payment: BillPayment): Promise<{ paymentId: string; link: string | null } | null> {
+    const found = await findXeroPayment(this.client, payment);
+    if (found) await this.refresh();
+    return found;
+  }
+
+  async removePayment(paymentId: string): Promise<void> {
+    await removeXeroPayment(this.client, paymentId);
+    await this.refresh();
   }
 
   private accounts(): Promise<XeroAccount[]> {

@@ -1,0 +1,205 @@
+/**
+ * documents.publish to Xero (docs/xero.md, "Publishing"): a bill or expense claim as an ACCPAY
+ * Invoice, a receipt as a SPEND BankTransaction from the account it was paid from, a supplier
+ * credit as an ACCPAYCREDIT CreditNote, each AUTHORISED (posted), its lines Exclusive of tax on the
+ * accounts they are coded to (by Code, else AccountID), a TaxType where the line names one, in the
+ * document's currency at its rate; a supplier or employee new to the books is created first (PUT
+ * /Contacts, or the contact of that name Xero already has); the file is attached. Every write
+ * carries its Idempotency-Key (writes.ts).
+ *
+ * The mark findPublished looks a record up by: a bill's and a spend's `Url` (Xero's link to the
+ * source document, shown as "Go to …"), made from the key, since Xero keeps `Reference` on sales
+ * invoices only; a credit note has neither, and is found by its number, supplier, date and total.
+ */
+import { toMajor } from '../../domain/money.js';
+import { AccountingRefused, type DocumentToPublish, type PublishedTransaction } from '../types.js';
+import type { XeroClient } from './client.js';
+import { refused, type SentFacts } from './refusals.js';
+import type { XeroAccount, XeroContact } from './records.js';
+import { idempotencyKey, keyMark, XeroRefusal, xeroWrite } from './writes.js';
+
+export interface XeroWriteContext {
+  client: XeroClient;
+  /** the chart as the mirror holds it (AccountID to Code) */
+  accounts(): Promise<XeroAccount[]>;
+}
+
+const KINDS = {
+  bill: { collection: 'Invoices', id: 'InvoiceID', link: (id: string) => `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${id}` },
+  spend: { collection: 'BankTransactions', id: 'BankTransactionID', link: (id: string) => `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${id}` },
+  credit: { collection: 'CreditNotes', id: 'CreditNoteID', link: (id: string) => `https://go.xero.com/AccountsPayable/ViewCreditNote.aspx?creditNoteID=${id}` },
+} as const;
+
+/** The Url a published bill or spend carries: the mark of its key (on a domain that is never anyone's, RFC 2606). */
+export const markUrl = (key: string) => `https://ledgerline.invalid/published/${keyMark(key)}`;
+
+/** A text for Xero's `where`: inside double quotes, a quote or backslash escaped. */
+export const whereText = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+const major = (minor: number, currency: string) => toMajor(minor, currency);
+
+/** Home units per unit of the currency (ours) as Xero's CurrencyRate, units of the currency per home unit, to Xero's six places. */
+function currencyRate(exchangeRate: string): number {
+  const rate = Number(exchangeRate);
+  if (!(rate > 0)) throw new AccountingRefused(`the exchange rate ${exchangeRate} is not a positive number`, 'exchangeRate');
+  return Math.round((1 / rate) * 1e6) / 1e6;
+}
+
+interface Sent {
+  body: Record<string, unknown>;
+  facts: SentFacts;
+}
+
+function lineItems(doc: DocumentToPublish, byId: Map<string, XeroAccount>) {
+  return doc.lines.map((l) => {
+    const account = byId.get(l.accountId);
+    const code = account?.Code?.trim() || null;
+    const quantity = Number(l.quantity);
+    // Xero keeps Quantity × UnitAmount = LineAmount: the quantity is kept when it divides the amount in whole minor units
+    const unit = quantity > 0 && Number.isInteger(l.subtotal / quantity) ? l.subtotal / quantity : null;
+    return {
+      Description: l.description || '-',
+      Quantity: unit === null ? 1 : quantity,
+      UnitAmount: major(unit ?? l.subtotal, doc.currency),
+      ...(code ? { AccountCode: code } : { AccountID: l.accountId }),
+      // no tax code and no tax: NONE, so Xero does not add the account's default tax
+      ...(l.taxCodeId ? { TaxType: l.taxCodeId } : l.tax === 0 ? { TaxType: 'NONE' } : {}),
+      TaxAmount: major(l.tax, doc.currency),
+      LineAmount: major(l.subtotal, doc.currency),
+    };
+  });
+}
+
+function recordBody(doc: DocumentToPublish, contactId: string, accounts: XeroAccount[]): Sent {
+  const byId = new Map(accounts.map((a) => [a.AccountID, a]));
+  const facts: SentFacts = { lines: doc.lines.map((l) => ({ code: byId.get(l.accountId)?.Code?.trim() || null, id: l.accountId })) };
+  const common = {
+    Contact: { ContactID: contactId },
+    Date: doc.date,
+    LineAmountTypes: 'Exclusive',
+    LineItems: lineItems(doc, byId),
+    CurrencyCode: doc.currency,
+    ...(doc.exchangeRate ? { CurrencyRate: currencyRate(doc.exchangeRate) } : {}),
+    Status: 'AUTHORISED',
+    SubTotal: major(doc.subtotal, doc.currency),
+    TotalTax: major(doc.tax, doc.currency),
+    Total: major(doc.total, doc.currency),
+  };
+  if (doc.kind === 'bill') return { body: { Type: 'ACCPAY', ...common, DueDate: doc.dueDate ?? doc.date, InvoiceNumber: doc.number, Url: markUrl(doc.key) }, facts };
+  if (doc.kind === 'credit') return { body: { Type: 'ACCPAYCREDIT', ...common, CreditNoteNumber: doc.number }, facts };
+  if (!doc.paidFromAccountId) throw new AccountingRefused('a receipt is published as a spend from the bank or card account it was paid from: name it', 'paidFromAccountId');
+  const bank = byId.get(doc.paidFromAccountId);
+  const bankCode = bank?.Code?.trim() || null;
+  return {
+    body: { Type: 'SPEND', ...common, BankAccount: bankCode ? { Code: bankCode } : { AccountID: doc.paidFromAccountId }, Reference: doc.number, Url: markUrl(doc.key) },
+    facts: { ...facts, bank: { field: 'paidFromAccountId', code: bankCode, id: doc.paidFromAccountId } },
+  };
+}
+
+/** A write whose refusal names the document's field. */
+async function write<T>(ctx: XeroWriteContext, path: string, body: unknown, key: string, facts: SentFacts, contentType?: string): Promise<T> {
+  try {
+    return await xeroWrite<T>(ctx.client, 'PUT', path, body, key, contentType);
+  } catch (error) {
+    if (error instanceof XeroRefusal) throw refused(error, facts);
+    throw error;
+  }
+}
+
+/** The contact's id: as given, else the one of that name Xero has (an earlier try made it), else a new one. */
+async function contactIdFor(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<string> {
+  if (doc.contact.id) return doc.contact.id;
+  const name = doc.contact.name.trim();
+  const known = (await ctx.client.get<{ Contacts?: XeroContact[] }>('/Contacts', { where: `Name==${whereText(name)}` })).Contacts ?? [];
+  const same = known.find((c) => (c.Name ?? '').trim().toLowerCase() === name.toLowerCase());
+  if (same) return same.ContactID;
+  const body = { Contacts: [{ Name: name }] };
+  const made = await write<{ Contacts?: XeroContact[] }>(ctx, '/Contacts', body, idempotencyKey(doc.key, 'contact', JSON.stringify(body)), {});
+  const id = made.Contacts?.[0]?.ContactID;
+  if (!id) throw new AccountingRefused(`Xero did not make the contact ${name}`, 'contact');
+  return id;
+}
+
+const attachmentsPath = (doc: DocumentToPublish, id: string) => `/${KINDS[doc.kind].collection}/${encodeURIComponent(id)}/Attachments`;
+
+async function attach(ctx: XeroWriteContext, doc: DocumentToPublish, id: string): Promise<void> {
+  const file = doc.file!;
+  const path = `${attachmentsPath(doc, id)}/${encodeURIComponent(file.fileName)}`;
+  await write(ctx, path, file.data, idempotencyKey(doc.key, `file ${id} ${file.fileName}`, file.data), {}, file.contentType);
+}
+
+const result = (doc: DocumentToPublish, id: string): PublishedTransaction => ({ transactionId: id, documentId: id, link: KINDS[doc.kind].link(id) });
+
+/** Writes the document (and its contact, and its file); the record's id is Xero's (the journal's SourceID: the ledger lines' transactionId). */
+export async function publishToXero(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<PublishedTransaction> {
+  const accounts = await ctx.accounts();
+  // what can be refused before anything is written is, so no contact is made for a document that cannot be
+  recordBody(doc, doc.contact.id ?? '', accounts);
+  const contactId = await contactIdFor(ctx, doc);
+  const { body, facts } = recordBody(doc, contactId, accounts);
+  const { collection, id: idField } = KINDS[doc.kind];
+  const wrapped = { [collection]: [body] };
+  const made = await write<Record<string, Record<string, string>[] | undefined>>(ctx, `/${collection}`, wrapped, idempotencyKey(doc.key, collection, JSON.stringify(wrapped)), facts);
+  const id = made[collection]?.[0]?.[idField];
+  if (!id) throw new AccountingRefused(`Xero answered the new ${collection} without its id`, null);
+  if (doc.file) await attachOrSay(ctx, doc, id);
+  return result(doc, id);
+}
+
+/** The file attached; when Xero does not take it, the record stands and findPublished attaches it on the next try. */
+async function attachOrSay(ctx: XeroWriteContext, doc: DocumentToPublish, id: string): Promise<void> {
+  try {
+    await attach(ctx, doc, id);
+  } catch (error) {
+    if (!(error instanceof AccountingRefused)) throw error;
+    throw new AccountingRefused(`Xero made the ${KINDS[doc.kind].collection.replace(/s$/, '')} ${id} but refused its file: ${error.message}`, 'file');
+  }
+}
+
+interface Found {
+  Status?: string;
+  Url?: string;
+  Total?: number;
+  Date?: string;
+  Contact?: { ContactID?: string; Name?: string };
+  [id: string]: unknown;
+}
+
+const LIVE = (r: Found) => r.Status !== 'DELETED' && r.Status !== 'VOIDED';
+
+/** The record an earlier try of this publish made: by its mark (a credit note: by its facts), live; undefined when none. */
+async function lookUp(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<string | undefined> {
+  const { collection, id } = KINDS[doc.kind];
+  const where =
+    doc.kind === 'bill'
+      ? `Type=="ACCPAY" AND InvoiceNumber==${whereText(doc.number)}`
+      : doc.kind === 'spend'
+        ? `Type=="SPEND" AND Reference==${whereText(doc.number)}`
+        : `Type=="ACCPAYCREDIT" AND CreditNoteNumber==${whereText(doc.number)}`;
+  const records = ((await ctx.client.get<Record<string, Found[] | undefined>>(`/${collection}`, { where }))[collection] ?? []).filter(LIVE);
+  const mark = markUrl(doc.key);
+  const same = (r: Found) =>
+    doc.kind !== 'credit'
+      ? r.Url === mark
+      : (doc.contact.id ? r.Contact?.ContactID === doc.contact.id : r.Contact?.Name?.trim().toLowerCase() === doc.contact.name.trim().toLowerCase()) &&
+        r.Total === major(doc.total, doc.currency) &&
+        typeof r.Date === 'string' &&
+        xeroDay(r.Date) === doc.date;
+  return records.find(same)?.[id] as string | undefined;
+}
+
+const xeroDay = (value: string) => {
+  const ms = /^\/Date\((-?\d+)/.exec(value);
+  return ms ? new Date(Number(ms[1])).toISOString().slice(0, 10) : value.slice(0, 10);
+};
+
+/** The record an earlier try made, finished (its file attached once); null when no try made one. */
+export async function findPublishedInXero(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<PublishedTransaction | null> {
+  const id = await lookUp(ctx, doc);
+  if (!id) return null;
+  if (doc.file) {
+    const listed = (await ctx.client.get<{ Attachments?: { FileName?: string }[] }>(attachmentsPath(doc, id))).Attachments ?? [];
+    if (!listed.some((a) => a.FileName === doc.file!.fileName)) await attachOrSay(ctx, doc, id);
+  }
+  return result(doc, id);
+}
