@@ -44,6 +44,8 @@ export interface FakeCompany {
   deleted: { entity: EntityName; Id: string; LastUpdatedTime: string }[];
   /** the bytes of Attachables that hold a file, by the Attachable's Id (served at its TempDownloadUri) */
   files: Record<string, Buffer>;
+  /** Preferences AccountingInfoPrefs.BookCloseDate: the books are closed on and before it (no write may be dated then) */
+  bookCloseDate?: string;
 }
 
 export const FAKE_REALM_ID = '9130357766554433';

@@ -36,6 +36,7 @@ import { countedHandler, QUICKBOOKS_DOCUMENTED_LIMITS, type FakeRateLimits, type
 import type { AddressInfo } from 'node:net';
 import { quickBooksContract } from './fake-quickbooks-contract.js';
 import { defaultFakeCompany, ENTITY_NAMES, movements, postingsOf, type Entity, type EntityName, type FakeCompany } from './fake-quickbooks-book.js';
+import { fakeQuickBooksWrites, whereMatcher, type FakeWrites } from './fake-quickbooks-writes.js';
 
 export const FAKE_QUICKBOOKS_TOKEN = 'fake-quickbooks-access-token';
 /** the scope Intuit's Accounting API needs (its OAuth 2.0 documentation's only accounting scope) */
@@ -63,6 +64,8 @@ export interface FakeQuickBooks {
   load: VendorLoad;
   rateLimit(count: number, retryAfterSeconds?: number): void;
   outage(on: boolean): void;
+  /** the write endpoints (fake-quickbooks-writes.ts): dropAnswers(n) cuts the next n writes' answers after doing them; the requestids seen */
+  writes: Pick<FakeWrites, 'dropAnswers' | 'requestIds'>;
   /** GET a path below /v3/company/{realmId} as the test itself (checked like any other call), parsed */
   get(path: string): Promise<any>;
   close(): Promise<void>;
@@ -90,6 +93,7 @@ const PARAMS: Record<string, string[]> = {
   'reports/ProfitAndLoss': ['start_date', 'end_date', 'summarize_column_by', 'accounting_method', 'date_macro', 'minorversion'],
   'reports/BalanceSheet': ['start_date', 'end_date', 'summarize_column_by', 'accounting_method', 'date_macro', 'minorversion'],
   companyinfo: ['minorversion'],
+  preferences: ['minorversion'],
 };
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
@@ -136,6 +140,8 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
       else if (hasActive && inList) activeFilter = [inList[1], inList[2]].filter(Boolean).map((v) => v!.toLowerCase() === 'true');
       else if (hasActive && equals) activeFilter = [equals[1]!.toLowerCase() === 'true'];
       else if (since && !Number.isNaN(Date.parse(since[1]!))) items = items.filter((i) => Date.parse(i.MetaData.LastUpdatedTime) > Date.parse(since[1]!));
+      // what finds a written record: DocNumber, TxnDate, DisplayName, an Attachable's AttachableRef.EntityRef
+      else if (whereMatcher(where)) items = items.filter(whereMatcher(where)!);
       else throw new BadRequest(`QueryValidationError: the fake does not take WHERE ${where}`);
     }
     if (hasActive) items = items.filter((i) => activeFilter.includes(i.Active !== false));
@@ -197,6 +203,8 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
         return { body: profitAndLoss(company, params, today), root: 'Report' };
       case 'reports/BalanceSheet':
         return { body: balanceSheet(company, params, today), root: 'Report' };
+      case 'preferences':
+        return { body: { Preferences: { AccountingInfoPrefs: company.bookCloseDate ? { BookCloseDate: company.bookCloseDate } : {} }, time: time() }, root: 'IntuitResponse' };
       case 'companyinfo':
         if (info![1] !== company.realmId) throw new BadRequest(`companyinfo/${info![1]}: the company's record is read by the realm id, ${company.realmId}`);
         return {
@@ -244,8 +252,8 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
       record(status);
       send(res, status, body, headers);
     };
-    if (req.method !== 'GET' || !m) {
-      violations.push(`${req.method} ${url.pathname}: only GET below /v3/company/{realmId}/ is served`);
+    if (!m || (req.method !== 'GET' && req.method !== 'POST')) {
+      violations.push(`${req.method} ${url.pathname}: only GET and POST below /v3/company/{realmId}/ are served`);
       return reply(404, undefined);
     }
     const tokenRealm = req.headers.authorization === `Bearer ${FAKE_QUICKBOOKS_TOKEN}` ? company.realmId : identity.realmOf(req.headers.authorization);
@@ -259,6 +267,18 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     if (limited > 0) {
       limited -= 1;
       return reply(429, fault('SERVICE', '3001', 'message=ThrottleExceeded; errorCode=003001; statusCode=429', 'The request limit was reached.'), retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+    }
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const done = writes.post(route, url.searchParams, req.headers['content-type'] ?? '', Buffer.concat(chunks));
+        if (!done.drop) return reply(done.status, done.body);
+        // the write is done, its answer lost on the way: the connection is cut
+        record(done.status);
+        req.socket.destroy();
+      });
+      return;
     }
     let result: ReturnType<typeof answer>;
     try {
@@ -282,6 +302,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     return send(res, 200, result.body);
   }
 
+  const writes = fakeQuickBooksWrites(company, contract, violations, () => origin);
   const counted = countedHandler((req, res) => {
     try {
       handle(req, res);
@@ -321,6 +342,7 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     outage(on) {
       down = on;
     },
+    writes,
     async get(path) {
       const res = await fetch(`${baseUrl}/company/${company.realmId}${path}`, { headers: { authorization: `Bearer ${FAKE_QUICKBOOKS_TOKEN}`, accept: 'application/json' } });
       if (!res.ok) throw new Error(`fake QuickBooks answered ${res.status} to ${path}`);

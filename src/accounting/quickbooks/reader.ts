@@ -10,7 +10,7 @@
  */
 import type { MirrorPlace } from '../mirror/mirror.js';
 import { MirroredAccounting } from '../mirror/mirrored-accounting.js';
-import type { AccountingSystem, ChartAccount, PayableBill, SystemBankAccount, SystemDocument } from '../types.js';
+import type { AccountingSystem, BillPayment, ChartAccount, DocumentToPublish, PayableBill, PublishedTransaction, SystemBankAccount, SystemDocument } from '../types.js';
 import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
 import { bankAccountsOf } from './bank-accounts.js';
 import { QuickBooksClient } from './client.js';
@@ -21,6 +21,10 @@ import { QB_LISTS, type QbAccount, type QbTransaction } from './records.js';
 import type { QuickBooksConfig } from './settings.js';
 import { quickBooksBalanceSheetTotals, type QuickBooksReport } from './report-totals.js';
 import { QuickBooksMirrorSource, type QuickBooksMirrorState } from './sync.js';
+import { findPayment, payBill, removePayment } from './payments.js';
+import { attachFile, createDocument, ensureAttached, findDocument, PUBLISHED_ENTITY, publishedOf, type WriteContext } from './publish.js';
+import { refreshMirror } from './refresh.js';
+import { QuickBooksWriteClient } from './write-client.js';
 
 interface QueryAnswer {
   QueryResponse?: { Attachable?: QbAttachable[] };
@@ -31,6 +35,9 @@ const DEFAULT_PAGE = 1000;
 export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorState> implements AccountingSystem {
   readonly kind = 'quickbooks';
   private readonly client: QuickBooksClient;
+  private readonly writes: WriteContext;
+  private readonly source: QuickBooksMirrorSource;
+  private readonly mirrorPlace: MirrorPlace;
 
   constructor(
     config: QuickBooksConfig,
@@ -39,8 +46,53 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
     place: MirrorPlace,
   ) {
     const client = new QuickBooksClient(config, fetchImpl);
-    super(place, new QuickBooksMirrorSource(client, homeCurrency, config.pageSize ?? DEFAULT_PAGE, config.realmId));
+    const source = new QuickBooksMirrorSource(client, homeCurrency, config.pageSize ?? DEFAULT_PAGE, config.realmId);
+    super(place, source);
     this.client = client;
+    this.source = source;
+    this.mirrorPlace = place;
+    this.writes = { reader: client, writer: new QuickBooksWriteClient(config, fetchImpl), homeCurrency, chart: () => this.accounts() };
+  }
+
+  /** A pass now, so the mirror's ledger shows what was just written (refresh.ts). */
+  private upToDate(writtenAt: number): Promise<boolean> {
+    return refreshMirror(this.mirrorPlace, this.source, writtenAt);
+  }
+
+  /** Writes the document as a Bill, Purchase or VendorCredit with its file attached (publish.ts), then a mirror pass. */
+  async publish(doc: DocumentToPublish): Promise<PublishedTransaction> {
+    const entity = PUBLISHED_ENTITY[doc.kind];
+    const record = await createDocument(this.writes, doc);
+    await attachFile(this.writes, entity, record.Id, doc);
+    await this.upToDate(Date.now());
+    return publishedOf(entity, record);
+  }
+
+  /** The record an earlier try with the document's key wrote, its file attached if that try did not get so far; null when none. */
+  async findPublished(doc: DocumentToPublish): Promise<PublishedTransaction | null> {
+    const entity = PUBLISHED_ENTITY[doc.kind];
+    const record = await findDocument(this.writes, doc);
+    if (!record) return null;
+    await ensureAttached(this.writes, entity, record.Id, doc);
+    await this.upToDate(Date.now());
+    return publishedOf(entity, record);
+  }
+
+  /** A BillPayment of the bill from the bank or card account (payments.ts), then a mirror pass. */
+  async payBill(payment: BillPayment): Promise<{ paymentId: string; link: string | null }> {
+    const paid = await payBill(this.writes, payment);
+    await this.upToDate(Date.now());
+    return paid;
+  }
+
+  async findPayment(payment: BillPayment): Promise<{ paymentId: string; link: string | null } | null> {
+    return findPayment(this.writes, payment);
+  }
+
+  /** Deletes the BillPayment: the bill is owed again; then a mirror pass. */
+  async removePayment(paymentId: string): Promise<void> {
+    await removePayment(this.writes, paymentId);
+    await this.upToDate(Date.now());
   }
 
   private accounts(): Promise<QbAccount[]> {
