@@ -105,7 +105,7 @@ for (const dialect of DIALECTS) {
       const change = await send('PATCH', '/v1/operations/documents.update', { id, number: 'X' });
       assert.equal(change.status, 409);
 
-      const [entry] = await store.db.selectFrom('audit_log').selectAll().where('organisation_id', '=', books.org.id).where('action', '=', 'document.published').execute();
+      const [entry]: any[] = await store.db.selectFrom('audit_log' as any).selectAll().where('organisation_id', '=', books.org.id).where('action', '=', 'document.published').execute();
       assert.equal(entry!.target, id);
     });
 

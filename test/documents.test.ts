@@ -139,7 +139,7 @@ async function setup(store: Store): Promise<void> {
 
 const INV = {
   id: 'doc_inv', number: 'INV-1001', type: 'bill', supplier: 'Acme Supplies', date: '2026-02-01', dueDate: '2026-03-01', currency: 'GBP',
-  accountingId: 'txn_1', publishedAt: '2026-02-02T09:00:00.000Z', link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_inv',
+  accountingId: 'txn_1', publishedAt: '2026-02-02T09:00:00.000Z', accountingLink: null, link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_inv',
   subtotal: 100, tax: 20, total: 120,
   codedLines: [
     { id: 'cl_1', description: 'Printer paper', account: 'Office Supplies', accountId: 'acc_office', taxCodeId: 'tax_20', class: 'Admin', customer: null, quantity: 10, subtotal: 40, tax: 8, total: 48 },
@@ -153,14 +153,14 @@ const INV = {
 
 const RCPT = {
   id: 'doc_rcpt', number: 'R-55', type: 'receipt', supplier: 'Tokyo Café', date: '2026-02-10', dueDate: null, currency: 'JPY',
-  accountingId: null, publishedAt: null, link: null, subtotal: 1364, tax: 136, total: 1500,
+  accountingId: null, publishedAt: null, accountingLink: null, link: null, subtotal: 1364, tax: 136, total: 1500,
   codedLines: [{ id: 'cl_3', description: 'Coffee', account: null, accountId: null, taxCodeId: null, class: null, customer: null, quantity: 1, subtotal: 1364, tax: 136, total: 1500 }],
   invoiceLines: [],
 };
 
 const PNG_DOC = {
   id: 'doc_png', number: 'EXP-9', type: 'expense_claim', supplier: 'Carol Jones', date: '2026-02-12', dueDate: null, currency: 'GBP',
-  accountingId: null, publishedAt: null, link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_png',
+  accountingId: null, publishedAt: null, accountingLink: null, link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_png',
   subtotal: 19.99, tax: 0, total: 19.99, codedLines: [], invoiceLines: [],
 };
 

@@ -132,7 +132,7 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
   await example('sales.list_invoices', { period: 'last_month', limit: 3 });
 
   const before = new Set(JSON.stringify(operations).match(ID) ?? []);
-  const created = await example('documents.create', {
+  const octopusBill = {
     type: 'bill',
     number: 'INV-20931',
     supplier: 'Octopus Energy Ltd',
@@ -145,11 +145,15 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
     codedLines: [{ description: 'Electricity, October 2026', account: 'Utilities:Electricity', subtotal: 212.4, tax: 42.48, total: 254.88 }],
     invoiceLines: [{ description: 'Electricity, October 2026', unit: 'kWh', quantity: 708, unitPrice: 0.3, tax: 42.48, amount: 212.4 }],
     file: { name: 'octopus-INV-20931.pdf', data: PDF },
-  });
+  };
+  const created = await example('documents.create', octopusBill);
   const documentId = created.document.id;
   await example('documents.file', { id: documentId });
   await example('documents.update', { id: documentId, scheduledDate: '2026-11-28', tags: 'utilities,office', note: 'Pay with the month-end run' });
-  await example('documents.delete', { id: documentId });
+  await example('documents.publish', { id: documentId });
+  // a published document stays: the delete is of a second one, not yet published
+  const draft = await run('documents.create', { ...octopusBill, number: 'INV-20932', file: null });
+  await example('documents.delete', { id: draft.document.id });
   const filter = await example('bills.create_saved_filter', {
     name: 'Due in the next 7 days',
     description: 'Bills and expense claims to pay this week',

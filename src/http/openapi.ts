@@ -46,8 +46,8 @@ export const TAGS: readonly { name: string; description: string; operations: rea
   {
     name: 'Changes',
     description:
-      'The calls that write, with scope `service.write`: documents (create, change, delete while unpublished) and saved Bills to Pay filters. A create sent with an `Idempotency-Key` is made once however often it is retried.',
-    operations: ['documents.create', 'documents.update', 'documents.delete', 'bills.create_saved_filter', 'bills.update_saved_filter', 'bills.delete_saved_filter'],
+      'The calls that write, with scope `service.write`: documents (create, change, delete while unpublished, publish to the books), bank lines matched to them, and saved Bills to Pay filters. A create sent with an `Idempotency-Key` is made once however often it is retried.',
+    operations: ['documents.create', 'documents.update', 'documents.delete', 'documents.publish', 'bills.create_saved_filter', 'bills.update_saved_filter', 'bills.delete_saved_filter'],
   },
 ];
 
