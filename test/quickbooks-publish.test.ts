@@ -199,11 +199,16 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
 
   it('a bill payment lowers the bill\'s Balance; removing it restores it', async () => {
     const doc = billDoc();
-    const published = await (await system()).publish!(doc);
+    // one connector (one request) that reads, writes and reads again sees its own writes
+    const one = await system();
+    assert.equal((await one.payables!()).length > 0, true);
+    const published = await one.publish!(doc);
+    assert.equal((await one.payables!()).find((b) => b.documentId === published.documentId)?.amountDue, 25050, 'the same connector sees the new bill');
     const billId = published.documentId.split(':')[1]!;
     const payment = { key: `pay-${doc.key}`, billDocumentId: published.documentId, contact: { id: '58', name: 'Paper Supply Co' }, bankAccountId: '35', date: '2026-06-12', amount: 10000, currency: 'USD', reference: 'CHQ 1044 PAPER SUPPLY' };
     assert.equal(await (await system()).findPayment!(payment), null);
-    const paid = await (await system()).payBill!(payment);
+    const paid = await one.payBill!(payment);
+    assert.equal((await one.payables!()).find((b) => b.documentId === published.documentId)?.amountDue, 15050, 'and the payment');
     const held = qb.company.entities.BillPayment.find((p) => `BillPayment:${p.Id}` === paid.paymentId)!;
     assert.equal(held.PayType, 'Check');
     assert.equal(held.CheckPayment.BankAccountRef.value, '35');

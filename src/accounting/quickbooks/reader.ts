@@ -8,7 +8,8 @@
  * from the same lines and QuickBooks' own ProfitAndLoss and BalanceSheet totals are what they add
  * up to; contacts from Vendor and Customer; bills to pay from Bills with Balance > 0.
  */
-import type { MirrorPlace } from '../mirror/mirror.js';
+import { keptRecords } from '../mirror/kept-records.js';
+import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredAccounting } from '../mirror/mirrored-accounting.js';
 import type { AccountingSystem, BillPayment, ChartAccount, DocumentToPublish, PayableBill, PublishedTransaction, SystemBankAccount, SystemDocument } from '../types.js';
 import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
@@ -54,9 +55,27 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
     this.writes = { reader: client, writer: new QuickBooksWriteClient(config, fetchImpl), homeCurrency, chart: () => this.accounts() };
   }
 
+  /** set once this connector has written: its reads then follow the mirror's version as it now is */
+  private wrote = false;
+
   /** A pass now, so the mirror's ledger shows what was just written (refresh.ts). */
   private upToDate(writtenAt: number): Promise<boolean> {
+    this.wrote = true;
     return refreshMirror(this.mirrorPlace, this.source, writtenAt);
+  }
+
+  /** The mirror's version now: after a write the version read at this connector's first call is behind. */
+  private currentVersion(): Promise<number> {
+    return new Mirror(this.mirrorPlace.db, this.mirrorPlace.organisationId, this.source, { maxAgeMs: this.mirrorPlace.maxAgeMs }).ready();
+  }
+
+  protected override async records<T>(list: string): Promise<T[]> {
+    if (!this.wrote) return super.records<T>(list);
+    return keptRecords<T>(this.mirrorPlace.db, this.mirrorPlace.organisationId, await this.currentVersion(), list);
+  }
+
+  override async changeToken(): Promise<string> {
+    return this.wrote ? `${this.source.vendor}-mirror:${await this.currentVersion()}` : super.changeToken();
   }
 
   /** Writes the document as a Bill, Purchase or VendorCredit with its file attached (publish.ts), then a mirror pass. */
