@@ -31,7 +31,11 @@ export interface XeroEndpoint {
   what: string;
 }
 
-/** The families Ledgerline writes to (the read-write scopes of its writes, which also let it read). */
+/**
+ * The families Ledgerline writes to (the read-write scopes of its writes, which also let it read):
+ * a published document names a supplier new to the books by name, and Xero makes the contact with
+ * it, a contact write.
+ */
 const WRITTEN = new Set(['accounting.transactions', 'accounting.contacts', 'accounting.attachments']);
 
 const endpoint = (template: string, scopes: readonly string[], what: string, method: XeroEndpoint['method'] = 'GET'): XeroEndpoint => {
@@ -45,7 +49,6 @@ const TRANSACTIONS = ['accounting.transactions', 'accounting.transactions.read']
 const ATTACHMENTS = ['accounting.attachments', 'accounting.attachments.read'] as const;
 /** a write is allowed by the read-write scope alone (the contract's `security` of each PUT and POST) */
 const WRITE_TRANSACTIONS = ['accounting.transactions'] as const;
-const WRITE_CONTACTS = ['accounting.contacts'] as const;
 const WRITE_ATTACHMENTS = ['accounting.attachments'] as const;
 
 /** Every GET the connector makes, with the contract's scopes for it. */
@@ -70,7 +73,6 @@ export const XERO_ENDPOINTS: readonly XeroEndpoint[] = [
  * to attach a file once), with the contract's scopes for each.
  */
 export const XERO_WRITES: readonly XeroEndpoint[] = [
-  endpoint('/Contacts', WRITE_CONTACTS, 'a new supplier or employee', 'PUT'),
   endpoint('/Invoices', WRITE_TRANSACTIONS, 'a bill (ACCPAY invoice)', 'PUT'),
   endpoint('/BankTransactions', WRITE_TRANSACTIONS, 'a spend from a bank or card account', 'PUT'),
   endpoint('/CreditNotes', WRITE_TRANSACTIONS, 'a supplier credit note', 'PUT'),

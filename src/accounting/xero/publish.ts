@@ -3,9 +3,10 @@
  * Invoice, a receipt as a SPEND BankTransaction from the account it was paid from, a supplier
  * credit as an ACCPAYCREDIT CreditNote, each AUTHORISED (posted), its lines Exclusive of tax on the
  * accounts they are coded to (by Code, else AccountID), a TaxType where the line names one, in the
- * document's currency at its rate; a supplier or employee new to the books is created first (PUT
- * /Contacts, or the contact of that name Xero already has); the file is attached. Every write
- * carries its Idempotency-Key (writes.ts).
+ * document's currency at its rate; a supplier or employee new to the books is named by name, which
+ * Xero matches to its contact of that name or makes with the record; the file is attached. Every
+ * write carries its Idempotency-Key (writes.ts). What Xero would refuse and the mirror already
+ * shows (an archived account) is refused before anything is sent.
  *
  * The mark findPublished looks a record up by: a bill's and a spend's `Url` (Xero's link to the
  * source document, shown as "Go to …"), made from the key, since Xero keeps `Reference` on sales
@@ -15,7 +16,7 @@ import { toMajor } from '../../domain/money.js';
 import { AccountingRefused, type DocumentToPublish, type PublishedTransaction } from '../types.js';
 import type { XeroClient } from './client.js';
 import { refused, type SentFacts } from './refusals.js';
-import type { XeroAccount, XeroContact } from './records.js';
+import type { XeroAccount } from './records.js';
 import { idempotencyKey, keyMark, XeroRefusal, xeroWrite } from './writes.js';
 
 export interface XeroWriteContext {
@@ -70,11 +71,11 @@ function lineItems(doc: DocumentToPublish, byId: Map<string, XeroAccount>) {
   });
 }
 
-function recordBody(doc: DocumentToPublish, contactId: string, accounts: XeroAccount[]): Sent {
+function recordBody(doc: DocumentToPublish, contact: { ContactID: string } | { Name: string }, accounts: XeroAccount[]): Sent {
   const byId = new Map(accounts.map((a) => [a.AccountID, a]));
   const facts: SentFacts = { lines: doc.lines.map((l) => ({ code: byId.get(l.accountId)?.Code?.trim() || null, id: l.accountId })) };
   const common = {
-    Contact: { ContactID: contactId },
+    Contact: contact,
     Date: doc.date,
     LineAmountTypes: 'Exclusive',
     LineItems: lineItems(doc, byId),
@@ -106,18 +107,17 @@ async function write<T>(ctx: XeroWriteContext, path: string, body: unknown, key:
   }
 }
 
-/** The contact's id: as given, else the one of that name Xero has (an earlier try made it), else a new one. */
-async function contactIdFor(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<string> {
-  if (doc.contact.id) return doc.contact.id;
+/**
+ * The contact the record names: by id when known; else by name, which Xero takes as the contact of
+ * that name it has, or makes a new one of together with the record. So a refused record leaves no
+ * contact behind (nothing half-written), and every try sends the same body under the same
+ * Idempotency-Key, even after an earlier try made the contact.
+ */
+function contactFor(doc: DocumentToPublish): { ContactID: string } | { Name: string } {
+  if (doc.contact.id) return { ContactID: doc.contact.id };
   const name = doc.contact.name.trim();
-  const known = (await ctx.client.get<{ Contacts?: XeroContact[] }>('/Contacts', { where: `Name==${whereText(name)}` })).Contacts ?? [];
-  const same = known.find((c) => (c.Name ?? '').trim().toLowerCase() === name.toLowerCase());
-  if (same) return same.ContactID;
-  const body = { Contacts: [{ Name: name }] };
-  const made = await write<{ Contacts?: XeroContact[] }>(ctx, '/Contacts', body, idempotencyKey(doc.key, 'contact', JSON.stringify(body)), {});
-  const id = made.Contacts?.[0]?.ContactID;
-  if (!id) throw new AccountingRefused(`Xero did not make the contact ${name}`, 'contact');
-  return id;
+  if (!name) throw new AccountingRefused('a new supplier or employee needs a name', 'contact');
+  return { Name: name };
 }
 
 const attachmentsPath = (doc: DocumentToPublish, id: string) => `/${KINDS[doc.kind].collection}/${encodeURIComponent(id)}/Attachments`;
@@ -133,10 +133,10 @@ const result = (doc: DocumentToPublish, id: string): PublishedTransaction => ({ 
 /** Writes the document (and its contact, and its file); the record's id is Xero's (the journal's SourceID: the ledger lines' transactionId). */
 export async function publishToXero(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<PublishedTransaction> {
   const accounts = await ctx.accounts();
-  // what can be refused before anything is written is, so no contact is made for a document that cannot be
-  recordBody(doc, doc.contact.id ?? '', accounts);
-  const contactId = await contactIdFor(ctx, doc);
-  const { body, facts } = recordBody(doc, contactId, accounts);
+  // what Xero would refuse is refused before anything is written, so no contact is made for a document that cannot be
+  recordBody(doc, { Name: doc.contact.name }, accounts);
+  refuseArchived(doc, accounts);
+  const { body, facts } = recordBody(doc, contactFor(doc), accounts);
   const { collection, id: idField } = KINDS[doc.kind];
   const wrapped = { [collection]: [body] };
   const made = await write<Record<string, Record<string, string>[] | undefined>>(ctx, `/${collection}`, wrapped, idempotencyKey(doc.key, collection, JSON.stringify(wrapped)), facts);
@@ -153,6 +153,19 @@ async function attachOrSay(ctx: XeroWriteContext, doc: DocumentToPublish, id: st
   } catch (error) {
     if (!(error instanceof AccountingRefused)) throw error;
     throw new AccountingRefused(`Xero made the ${KINDS[doc.kind].collection.replace(/s$/, '')} ${id} but refused its file: ${error.message}`, 'file');
+  }
+}
+
+/** An account the mirror knows to be archived (or deleted) in Xero: Xero refuses a line on it. */
+function refuseArchived(doc: DocumentToPublish, accounts: XeroAccount[]): void {
+  const closed = new Map(accounts.filter((a) => a.Status === 'ARCHIVED' || a.Status === 'DELETED').map((a) => [a.AccountID, a]));
+  const index = doc.lines.findIndex((l) => closed.has(l.accountId));
+  if (index >= 0) {
+    const a = closed.get(doc.lines[index]!.accountId)!;
+    throw new AccountingRefused(`the account ${a.Code ? `${a.Code} ` : ''}${a.Name} is archived in Xero: code the line to an active account`, `lines[${index}].accountId`);
+  }
+  if (doc.paidFromAccountId && closed.has(doc.paidFromAccountId)) {
+    throw new AccountingRefused(`the account ${closed.get(doc.paidFromAccountId)!.Name} is archived in Xero: name the account the receipt was paid from`, 'paidFromAccountId');
   }
 }
 
