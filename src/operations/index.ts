@@ -12,6 +12,9 @@ import { contactsSearch } from './contacts-search.js';
 import { documentsCreate } from './documents-create.js';
 import { documentsDelete } from './documents-delete.js';
 import { documentsPublish } from './documents-publish.js';
+import { bankingMatch } from './banking-match.js';
+import { bankingUnmatch } from './banking-unmatch.js';
+import { bankingMarkReconciled } from './banking-mark-reconciled.js';
 import { documentsFile } from './documents-file.js';
 import { documentsGet } from './documents-get.js';
 import { documentsUpdate } from './documents-update.js';
@@ -50,6 +53,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   documentsUpdate,
   documentsDelete,
   documentsPublish,
+  bankingMatch,
+  bankingUnmatch,
+  bankingMarkReconciled,
   billsCreateSavedFilter,
   billsUpdateSavedFilter,
   billsDeleteSavedFilter,

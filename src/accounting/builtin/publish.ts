@@ -8,7 +8,7 @@ import type { Transaction } from 'kysely';
 import { convert } from '../../domain/money.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
-import type { BillPayment, DocumentToPublish, PublishedTransaction, TransactionType } from '../types.js';
+import type { DocumentToPublish, PublishedTransaction, TransactionType } from '../types.js';
 import { removeTransactions } from './remove-transactions.js';
 import { LedgerWriter, type NewLine } from './writer.js';
 
@@ -82,59 +82,49 @@ export async function publishToLedger(
 }
 
 /**
- * A bill's payment from a bank or card account: the payable debited, the bank credited, in the
- * bank line's amounts (the bill's currency is the account's: banking.match checks it). A fee or
- * rounding difference goes to its own account in the same transaction. Answers the payment's id.
+ * What a bank match books (banking.match): the bank lines' money against the payable (a bill or
+ * expense claim paid, a supplier's refund of a credit) and, where the lines differ from the
+ * document, the difference on its own account (a bank fee, rounding). Amounts are in the bank
+ * account's currency, debit positive, with their home amounts; the payable takes what balances.
+ * A receipt's spend already moved the bank: its match books only a difference, with no payable.
  */
-export async function payBillInLedger(
-  trx: Transaction<Database>,
-  dialect: DialectCapabilities,
-  organisation: { id: string; homeCurrency: string },
-  payment: BillPayment & { payableId: string; homeAmount: number; difference?: { accountId: string; amount: number; homeAmount: number } | null },
-): Promise<string> {
-  const books = writer(trx, dialect, organisation.id, organisation.homeCurrency);
-  const foreign = payment.currency !== organisation.homeCurrency;
-  const fee = payment.difference ?? null;
-  // the bank pays the bill's amount plus any fee (a rounding difference may be either sign)
-  const bankHome = payment.homeAmount + (fee?.homeAmount ?? 0);
-  const bankMinor = payment.amount + (fee?.amount ?? 0);
-  const lines: NewLine[] = [
-    { accountId: payment.payableId, amount: payment.homeAmount, amountInCurrency: payment.amount, description: payment.reference },
-    { accountId: payment.bankAccountId, amount: -bankHome, amountInCurrency: -bankMinor, description: payment.reference },
-  ];
-  if (fee && fee.amount !== 0) lines.push({ accountId: fee.accountId, amount: fee.homeAmount, amountInCurrency: fee.amount, description: `Bank fee or rounding: ${payment.reference}` });
-  const rate = foreign && payment.amount !== 0 ? String(payment.homeAmount / payment.amount) : undefined;
-  return postIn(trx, books, {
-    type: 'payment',
-    date: payment.date,
-    number: null,
-    contactId: payment.contact.id,
-    description: `Payment: ${payment.contact.name}`,
-    currency: payment.currency,
-    ...(rate ? { exchangeRate: rate } : {}),
-    lines,
-  });
+export interface Settlement {
+  date: string;
+  contact: { id: string | null; name: string };
+  reference: string;
+  currency: string;
+  bankAccountId: string;
+  /** null: no payable (a receipt's difference only) */
+  payableId: string | null;
+  bank: { amount: number; home: number };
+  difference: { accountId: string; amount: number; home: number } | null;
 }
 
-/** A fee or rounding difference of a match to a document that moved the bank itself (a receipt): bank against the fee account. */
-export async function postDifference(
-  trx: Transaction<Database>,
-  dialect: DialectCapabilities,
-  organisation: { id: string; homeCurrency: string },
-  d: { date: string; bankAccountId: string; accountId: string; amount: number; homeAmount: number; currency: string; reference: string },
-): Promise<string> {
+/** Posts a settlement; answers its transaction id (null when there is nothing to post). */
+export async function postSettlement(trx: Transaction<Database>, dialect: DialectCapabilities, organisation: { id: string; homeCurrency: string }, s: Settlement): Promise<string | null> {
+  const lines: NewLine[] = [{ accountId: s.bankAccountId, amount: s.bank.home, amountInCurrency: s.bank.amount, description: s.reference }];
+  if (s.difference && s.difference.amount !== 0)
+    lines.push({ accountId: s.difference.accountId, amount: s.difference.home, amountInCurrency: s.difference.amount, description: `Bank fee or rounding: ${s.reference}` });
+  if (s.payableId) {
+    const home = -lines.reduce((t, l) => t + l.amount, 0);
+    const amount = -lines.reduce((t, l) => t + (l.amountInCurrency ?? l.amount), 0);
+    lines.push({ accountId: s.payableId, amount: home, amountInCurrency: amount, description: s.reference });
+  } else {
+    // a receipt's difference: the bank's part is the difference itself
+    lines[0] = { ...lines[0]!, amount: -(s.difference?.home ?? 0), amountInCurrency: -(s.difference?.amount ?? 0) };
+  }
+  if (lines.every((l) => l.amount === 0 && (l.amountInCurrency ?? 0) === 0) || lines.length < 2) return null;
   const books = writer(trx, dialect, organisation.id, organisation.homeCurrency);
-  const rate = d.currency !== organisation.homeCurrency && d.amount !== 0 ? String(d.homeAmount / d.amount) : undefined;
+  const bankAmount = lines[0]!.amountInCurrency ?? lines[0]!.amount;
+  const foreign = s.currency !== organisation.homeCurrency;
   return postIn(trx, books, {
-    type: 'expense',
-    date: d.date,
-    description: `Bank fee or rounding: ${d.reference}`,
-    currency: d.currency,
-    ...(rate ? { exchangeRate: rate } : {}),
-    lines: [
-      { accountId: d.accountId, amount: d.homeAmount, amountInCurrency: d.amount },
-      { accountId: d.bankAccountId, amount: -d.homeAmount, amountInCurrency: -d.amount },
-    ],
+    type: s.payableId ? 'payment' : 'expense',
+    date: s.date,
+    contactId: s.contact.id,
+    description: s.payableId ? `Payment: ${s.contact.name}` : `Bank fee or rounding: ${s.reference}`,
+    currency: s.currency,
+    ...(foreign ? { exchangeRate: bankAmount !== 0 ? String(lines[0]!.amount / bankAmount) : '1' } : {}),
+    lines,
   });
 }
 
