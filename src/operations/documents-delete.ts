@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deleteUnpublishedDocument } from '../store/document-writes.js';
 import { getDocuments } from '../store/documents.js';
 import { auditChange, requireMayChange } from './changes.js';
+import { PUBLISH_UNDER_WAY } from './documents/publish-plan.js';
 import { OperationError } from './errors.js';
 import { defineOperation } from './operation.js';
 
@@ -26,6 +27,7 @@ export const documentsDelete = defineOperation({
     const [row] = await getDocuments(ctx.db, ctx.organisation.id, [input.id]);
     if (!row) throw new OperationError('not_found', `no document ${input.id} in this organisation`);
     requireMayChange(ctx.principal, row.created_by, row.id);
+    if (row.publish_state === 'pending') throw new OperationError('document_published', PUBLISH_UNDER_WAY(row.id));
     if (row.published_at !== null || !(await deleteUnpublishedDocument(ctx.db, ctx.organisation.id, row.id)))
       throw new OperationError('document_published', `document ${row.id} is published to the books and cannot be deleted`);
     await auditChange(ctx, 'document.deleted', row.id, { type: row.type, number: row.number, supplier: row.supplier });

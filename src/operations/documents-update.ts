@@ -4,6 +4,7 @@ import { changedDocument, changedDocumentSchema } from './documents/answer.js';
 import { checkDocument, checkTags, type DocumentDraft } from './documents/check.js';
 import { currentDocument } from './documents/current.js';
 import { PAYABLE_TYPES, updateInput } from './documents/input.js';
+import { PUBLISH_UNDER_WAY } from './documents/publish-plan.js';
 import { invalidRequest, OperationError, type ParameterError } from './errors.js';
 import { defineOperation } from './operation.js';
 
@@ -36,6 +37,7 @@ export const documentsUpdate = defineOperation({
     const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<DocumentDraft>;
     const fields = Object.keys(given);
     if (fields.length === 0) throw new OperationError('invalid_request', 'name at least one field to change', [{ parameter: '(input)', message: 'no field to change' }]);
+    if (current.row.publish_state === 'pending') throw new OperationError('document_published', PUBLISH_UNDER_WAY(id));
     if (current.row.published_at !== null) {
       const content = fields.filter((f) => !PLANNING_FIELDS.has(f));
       if (content.length)

@@ -33,6 +33,10 @@ export interface PlanInputs {
   key: string;
 }
 
+/** A document whose publish was sent but not confirmed holds the content it was sent with. */
+export const PUBLISH_UNDER_WAY = (id: string) =>
+  `document ${id} was sent to the books and its outcome is not known yet: publish it again (documents.publish) to finish, then it cannot change`;
+
 /** An expense claim's supplier is "<employee> — <claim>": the employee is who is owed. */
 export const contactNameOf = (row: Pick<DocumentRow, 'type' | 'supplier'>) => (row.type === 'expense_claim' ? row.supplier.split(' — ')[0]!.trim() : row.supplier.trim());
 
