@@ -1,0 +1,147 @@
+/**
+ * documents.publish for a Xero organisation (issue 42), over REST and MCP with real tokens, against
+ * the contract-checked fake Xero: a created bill published is an ACCPAY invoice in Xero with its
+ * file attached, its lines are in ledger.account_transactions at once (the mirror is kept an hour:
+ * the connector's pass after the write brings them) with their `document`, Xero's own balance
+ * sheet equals Ledgerline's, and the same publish sent twice with one Idempotency-Key makes one
+ * invoice. A refusal by Xero (a date in its locked period) answers 422 accounting_refused naming the
+ * field, with nothing written and the document still unpublished.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { accountingSystemFor } from '../src/accounting/index.js';
+import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
+import { createApiClient } from '../src/auth/clients.js';
+import { getOrganisation } from '../src/store/organisations.js';
+import { defaultFakeBook, fakeId, type FakeBook } from './helpers/fake-xero-book.js';
+import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
+import { clientCredentialsToken, connectWithToken, type Connected } from './helpers/mcp.js';
+import { clientToken, sendJson } from './helpers/rest-calls.js';
+import { startServer } from './helpers/server.js';
+import { describeEachDialect } from './helpers/store.js';
+import { vendorOrganisation } from './helpers/vendor-organisation.js';
+
+useCallBudget(NO_BUDGET);
+
+const TODAY = '2026-06-15';
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+
+function vatBook(): FakeBook {
+  const book = defaultFakeBook();
+  book.accounts.push({ id: fakeId('account 820'), code: '820', name: 'VAT', type: 'CURRLIAB', status: 'ACTIVE', systemAccount: 'GST' });
+  return book;
+}
+
+const bill = (number: string, extra: Record<string, unknown> = {}) => ({
+  type: 'bill',
+  number,
+  supplier: 'Paper Co',
+  date: '2026-06-08',
+  dueDate: '2026-07-08',
+  currency: 'GBP',
+  subtotal: 120.5,
+  tax: 24.1,
+  total: 144.6,
+  codedLines: [{ description: 'Copier paper', account: 'Printing & Stationery', taxCodeId: 'INPUT2', subtotal: 120.5, tax: 24.1, total: 144.6 }],
+  file: { name: `${number}.pdf`, data: PDF.toString('base64') },
+  ...extra,
+});
+
+describeEachDialect('documents.publish for a Xero organisation, over REST and MCP', (store) => {
+  let xero: FakeXero;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let org: string;
+  let token: string;
+  let mcp: Connected;
+
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => sendJson(server.baseUrl, method, path, token, body, headers);
+  const tool = async (name: string, args: Record<string, unknown>) => {
+    const result = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
+    assert.equal(result.isError === true, false, `${name}: ${JSON.stringify(result.content).slice(0, 600)}`);
+    return result.structuredContent as any;
+  };
+  const ledgerArgs = { account: 'Printing & Stationery', period: 'custom', from: '2026-06-01', to: '2026-06-30' };
+  const ledgerRest = async () => (await send('GET', `/v1/operations/ledger.account_transactions?${new URLSearchParams(ledgerArgs)}`)).body;
+  const invoiceOf = (id: string) => xero.book.invoices.find((i) => i.id === id);
+
+  before(async () => {
+    xero = await startFakeXero({ limits: false, today: TODAY, book: vatBook() });
+    server = await startServer(store(), { today: TODAY });
+    org = await vendorOrganisation(store(), 'xero', `Xero publishing ${Math.random()}`, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 3_600_000 });
+    token = await clientToken(store(), server.baseUrl, org, ['service.read', 'service.write']);
+    const own = await createApiClient(store().db, { organisationId: org, name: 'Assistant', scopes: ['service.read', 'service.write'] });
+    const url = `${server.baseUrl}/mcp`;
+    mcp = await connectWithToken(url, await clientCredentialsToken(server.baseUrl, own.clientId, own.clientSecret, url, 'service.read service.write'));
+  });
+  after(async () => {
+    await mcp?.client.close();
+    await server?.close();
+    await xero?.close();
+  });
+
+  it("over REST: a created bill published is Xero's ACCPAY invoice with its file, in the ledger at once with its document, and Xero's balance sheet equals Ledgerline's", async () => {
+    const created = await send('POST', '/v1/operations/documents.create', bill('PC-9001'));
+    assert.equal(created.status, 201, created.bytes);
+    const id = created.body.document.id as string;
+    assert.equal((await ledgerRest()).transactions.length, 0, 'nothing on the account in June yet');
+
+    const published = await send('POST', '/v1/operations/documents.publish', { id });
+    assert.equal(published.status, 201, published.bytes);
+    const doc = published.body.document;
+    assert.ok(doc.publishedAt);
+    const inv = invoiceOf(doc.accountingId);
+    assert.ok(inv, `Xero holds ${doc.accountingId}`);
+    assert.deepEqual([inv.type, inv.number, inv.lines[0]!.accountCode, inv.lines[0]!.amount, inv.lines[0]!.tax], ['ACCPAY', 'PC-9001', '461', 12_050, 2_410]);
+    assert.deepEqual(inv.attachments?.map((a) => [a.fileName, a.bytes.equals(PDF)]), [['PC-9001.pdf', true]]);
+    assert.equal(doc.accountingLink, `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${doc.accountingId}`);
+
+    const line = (await ledgerRest()).transactions.find((t: any) => t.accountingSystemId === doc.accountingId);
+    assert.ok(line, 'the line is in the ledger');
+    assert.deepEqual([line.type, line.number, line.supplier, line.amount, line.document?.id], ['bill', 'PC-9001', 'Paper Co', 120.5, id]);
+
+    const system = accountingSystemFor(store().db, (await getOrganisation(store().db, org))!);
+    const theirs = await system.ownBalanceSheetTotals!(TODAY);
+    const ours = (await send('GET', `/v1/operations/reports.balance_sheet?asAt=${TODAY}`)).body;
+    for (const { label, amount } of theirs) assert.equal(Math.round((ours.summary.find((l: any) => l.label === label)?.amounts[0] ?? 0) * 100), amount, label);
+  });
+
+  it('over REST: the same publish sent twice with one Idempotency-Key makes one invoice and one answer', async () => {
+    const id = (await send('POST', '/v1/operations/documents.create', bill('PC-9002'))).body.document.id as string;
+    const before = xero.book.invoices.length;
+    const first = await send('POST', '/v1/operations/documents.publish', { id }, { 'idempotency-key': `publish-${id}` });
+    const second = await send('POST', '/v1/operations/documents.publish', { id }, { 'idempotency-key': `publish-${id}` });
+    assert.equal(first.status, 201, first.bytes);
+    assert.deepEqual(second.body, first.body);
+    assert.equal(xero.book.invoices.length, before + 1);
+  });
+
+  it("over REST: Xero's lock date refuses the bill: 422 accounting_refused naming the date, nothing written, the document unpublished", async () => {
+    const id = (await send('POST', '/v1/operations/documents.create', bill('PC-9003', { date: '2026-03-20', dueDate: '2026-04-20' }))).body.document.id as string;
+    xero.book.periodLockDate = '2026-03-31';
+    try {
+      const before = xero.book.invoices.length;
+      const refused = await send('POST', '/v1/operations/documents.publish', { id });
+      assert.equal(refused.status, 422, refused.bytes);
+      assert.equal(refused.body.code, 'accounting_refused');
+      assert.deepEqual(refused.body.errors.map((e: any) => e.parameter), ['date']);
+      assert.equal(xero.book.invoices.length, before);
+      assert.equal((await send('GET', `/v1/operations/documents.get?ids=${id}`)).body.documents[0].publishedAt, null);
+    } finally {
+      delete xero.book.periodLockDate;
+    }
+  });
+
+  it('over MCP: a bill created and published with the tools is in Xero and in the ledger with its document', async () => {
+    const created = await tool('documents_create', bill('PC-9004'));
+    const published = await tool('documents_publish', { id: created.document.id });
+    assert.ok(invoiceOf(published.document.accountingId)?.attachments?.length === 1, 'the invoice and its file');
+    const ledger = await tool('ledger_account_transactions', ledgerArgs);
+    const line = ledger.transactions.find((t: any) => t.accountingSystemId === published.document.accountingId);
+    assert.deepEqual([line?.number, line?.amount, line?.document?.id], ['PC-9004', 120.5, created.document.id]);
+  });
+
+  it('made only requests the contract allows', () => {
+    assert.deepEqual(xero.violations, []);
+  });
+});
