@@ -3,15 +3,20 @@
  * contract-checked fake: a created bill published is a Bill in QuickBooks with its file attached,
  * its lines in ledger.account_transactions at once with their `document`, and QuickBooks' own
  * balance sheet totals equal Ledgerline's; the same publish sent twice under one Idempotency-Key
- * makes one bill; a closed period is 422 accounting_refused naming the date, nothing written.
+ * makes one bill; a closed period is 422 accounting_refused naming the date, nothing written; a
+ * bank payment matched to the bill (banking.match) is a BillPayment in QuickBooks, the line
+ * reconciled in the service and linked, the bill out of Bills to Pay; banking.unmatch (over MCP)
+ * deletes it and every figure is restored.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountingSystemFor } from '../src/accounting/index.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { createApiClient } from '../src/auth/clients.js';
+import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';
+import type { BankTransactionRow } from '../src/store/schema.js';
 import { BILL_PDF } from './helpers/fake-quickbooks-documents.js';
 import { startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
 import { clientCredentialsToken, connectWithToken, type Connected } from './helpers/mcp.js';
@@ -23,6 +28,7 @@ import { vendorOrganisation } from './helpers/vendor-organisation.js';
 useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
+const CHECKING = 'bac_qb_checking';
 
 function paperBill(number: string, overrides: Record<string, unknown> = {}) {
   return {
@@ -73,6 +79,10 @@ for (const dialect of DIALECTS) {
       store = await openTestStore(dialect);
       qb = await startFakeQuickBooks({ limits: false, today: TODAY });
       org = await vendorOrganisation(store, 'quickbooks', 'Maple Street Bakery', { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, mirrorMaxAgeMs: 3_600_000 });
+      await store.db
+        .insertInto('bank_accounts')
+        .values({ id: CHECKING, organisation_id: org, name: 'Checking', number: '1000', type: 'bank', bank: 'Chase', currency: 'USD', is_default: 1, ledger_account_id: '35', created_at: '2026-01-01T00:00:00.000Z' })
+        .execute();
       server = await startServer(store, { today: TODAY });
       writer = await clientToken(store, server.baseUrl, org, ['service.read', 'service.write']);
       const own = await createApiClient(store.db, { organisationId: org, name: 'Assistant', scopes: ['service.read', 'service.write'] });
@@ -138,6 +148,59 @@ for (const dialect of DIALECTS) {
       } finally {
         qb.company.bookCloseDate = undefined;
       }
+    });
+
+    it('a bank payment matched to the bill is a BillPayment in QuickBooks, the bill leaving Bills to Pay; unmatch (over MCP) restores every figure', async () => {
+      const id = await create(paperBill('PS-8104', { file: null }));
+      const published = await send('POST', '/v1/operations/documents.publish', { id });
+      assert.equal(published.status, 201, published.bytes);
+      const [bill] = bills('PS-8104');
+      const row: BankTransactionRow = {
+        id: 'btx_qb_1',
+        organisation_id: org,
+        bank_account_id: CHECKING,
+        date: '2026-06-12',
+        description: 'CHECK 1045 PAPER SUPPLY CO',
+        amount: -8425,
+        home_amount: -8425,
+        status: 'to_reconcile',
+        reconciled_in: null,
+        suggested_match: 0,
+        document_id: null,
+        source: 'statement',
+        external_id: null,
+        fingerprint: 'fp-qb-1',
+        created_at: '2026-06-13T00:00:00.000Z',
+      };
+      await store.db.transaction().execute(async (trx) => {
+        await trx.insertInto('bank_transactions').values(row).execute();
+        await refreshBankDailyTotalsFor(trx, [row]);
+      });
+      const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PS-8104');
+      const line = async () => (await send('GET', `/v1/operations/banking.transactions?account=${CHECKING}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find((t: any) => t.id === row.id);
+      assert.equal((await listed()).length, 1, 'owed before the match');
+      assert.equal(bill!.Balance, 84.25);
+
+      const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: row.id, documentId: id });
+      assert.equal(matched.status, 201, matched.bytes);
+      const payment = qb.company.entities.BillPayment.find((p) => `BillPayment:${p.Id}` === matched.body.match.paymentId);
+      assert.ok(payment, 'QuickBooks holds the bill payment');
+      assert.deepEqual([payment.PayType, payment.CheckPayment.BankAccountRef.value, payment.TotalAmt, payment.Line[0].LinkedTxn[0].TxnId], ['Check', '35', 84.25, bill!.Id]);
+      assert.equal(bill!.Balance, 0, 'the bill is paid in QuickBooks');
+      const shown = await line();
+      assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId], ['reconciled', 'service', id]);
+      assert.deepEqual(await listed(), [], 'the bill leaves Bills to Pay');
+      await booksAgree();
+
+      const undone: any = await mcp.client.callTool({ name: 'banking_unmatch', arguments: { transactionId: row.id } });
+      assert.equal(undone.isError === true, false, JSON.stringify(undone.content));
+      assert.equal(qb.company.entities.BillPayment.some((p) => p.Id === payment.Id), false, 'the payment is deleted in QuickBooks');
+      assert.equal(bill!.Balance, 84.25, 'the bill is owed again');
+      const restored = await line();
+      assert.deepEqual([restored.status, restored.reconciledIn, restored.linked ?? null], ['to_reconcile', null, null]);
+      assert.equal((await listed()).length, 1, 'back in Bills to Pay');
+      await booksAgree();
+      assert.deepEqual(qb.violations, []);
     });
   });
 }
