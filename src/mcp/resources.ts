@@ -74,10 +74,13 @@ export function mcpLinks<T>(answer: T, baseUrl: string, organisation: string | u
   return rewrite(answer, null) as T;
 }
 
-/** The resource_link content blocks of a documents_get answer: one per document that has a file. */
+/** The resource_link content blocks of an answer holding documents: one per document that has a file. */
 export function documentLinks(organisation: string | undefined, answer: unknown): ResourceLink[] {
   if (!organisation) return [];
-  const docs = (answer as { documents?: { id: string; number: string; supplier: string; link: string | null }[] }).documents ?? [];
+  type Doc = { id: string; number: string; supplier: string; link: string | null };
+  // documents.get's list, or the one document a change answers (documents.create, update, publish)
+  const { documents, document } = answer as { documents?: Doc[]; document?: Doc };
+  const docs = documents ?? (document ? [document] : []);
   return docs
     .filter((d) => d.link !== null)
     .map((d) => ({ type: 'resource_link', uri: documentFileUri(organisation, d.id), name: `${d.id}-file`, title: `File of ${d.supplier} ${d.number}`.trim() }));

@@ -20,9 +20,6 @@ import type { ServiceContext } from '../http/service.js';
 import { invalidParameter, OperationError } from '../operations/errors.js';
 import { errorResult, toolResult } from './results.js';
 import { complete } from './completions.js';
-import { documentsCreate } from '../operations/documents-create.js';
-import { documentsGet } from '../operations/documents-get.js';
-import { documentsUpdate } from '../operations/documents-update.js';
 import { DOCUMENT_FILE_TEMPLATE, DOCUMENT_TEMPLATE, documentLinks, mcpLinks, readDocumentResource } from './resources.js';
 import { instructionsFor } from './instructions.js';
 import { getPrompt, listPrompts } from './prompts.js';
@@ -81,9 +78,8 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
       // links to documents as resources this connection can read, not REST URLs its token cannot call
       const output = mcpLinks(await callOperation(service, caller, op, { organisation, input: withToolArguments(op, input), textInput: false, headers: context.headers }), service.baseUrl, acting);
       const result = toolResult(op, output, service.baseUrl, acting);
-      // documents' files as resource links the caller can read over this connection (resources.ts)
-      if (op === documentsGet) result.content.push(...documentLinks(acting, output));
-      if (op === documentsCreate || op === documentsUpdate) result.content.push(...documentLinks(acting, { documents: [(output as { document: unknown }).document] }));
+      // the files of the documents an answer holds, as resource links the caller can read over this connection (resources.ts)
+      result.content.push(...documentLinks(acting, output));
       return result;
     } catch (error) {
       if (error instanceof OperationError) return errorResult(problemFrom(error, service.baseUrl));
