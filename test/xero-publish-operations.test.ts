@@ -5,7 +5,9 @@
  * the connector's pass after the write brings them) with their `document`, Xero's own balance
  * sheet equals Ledgerline's, and the same publish sent twice with one Idempotency-Key makes one
  * invoice. A refusal by Xero (a date in its locked period) answers 422 accounting_refused naming the
- * field, with nothing written and the document still unpublished.
+ * field, with nothing written and the document still unpublished. A bank payment matched to the
+ * published bill (banking.match) is a payment in Xero, the line reconciled in the service and linked,
+ * the bill out of Bills to Pay; banking.unmatch (over MCP) deletes the payment and restores each figure.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -13,7 +15,9 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { accountingSystemFor } from '../src/accounting/index.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { createApiClient } from '../src/auth/clients.js';
+import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
 import { getOrganisation } from '../src/store/organisations.js';
+import type { BankTransactionRow } from '../src/store/schema.js';
 import { defaultFakeBook, fakeId, type FakeBook } from './helpers/fake-xero-book.js';
 import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 import { clientCredentialsToken, connectWithToken, type Connected } from './helpers/mcp.js';
@@ -25,6 +29,7 @@ import { vendorOrganisation } from './helpers/vendor-organisation.js';
 useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
+const BANK = 'bac_xero_business';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 function vatBook(): FakeBook {
@@ -69,6 +74,10 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     xero = await startFakeXero({ limits: false, today: TODAY, book: vatBook() });
     server = await startServer(store(), { today: TODAY });
     org = await vendorOrganisation(store(), 'xero', `Xero publishing ${Math.random()}`, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 3_600_000 });
+    await store()
+      .db.insertInto('bank_accounts')
+      .values({ id: BANK, organisation_id: org, name: 'Business Bank Account', number: '090', type: 'bank', bank: 'Harbour Bank', currency: 'GBP', is_default: 1, ledger_account_id: fakeId('account 090'), created_at: '2026-01-01T00:00:00.000Z' })
+      .execute();
     token = await clientToken(store(), server.baseUrl, org, ['service.read', 'service.write']);
     const own = await createApiClient(store().db, { organisationId: org, name: 'Assistant', scopes: ['service.read', 'service.write'] });
     const url = `${server.baseUrl}/mcp`;
@@ -139,6 +148,53 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     const ledger = await tool('ledger_account_transactions', ledgerArgs);
     const line = ledger.transactions.find((t: any) => t.accountingSystemId === published.document.accountingId);
     assert.deepEqual([line?.number, line?.amount, line?.document?.id], ['PC-9004', 120.5, created.document.id]);
+  });
+
+  it('a bank payment matched to the bill is a payment in Xero, the bill leaving Bills to Pay; unmatch (over MCP) deletes it and restores every figure', async () => {
+    const id = (await send('POST', '/v1/operations/documents.create', bill('PC-9005', { file: null }))).body.document.id as string;
+    const published = await send('POST', '/v1/operations/documents.publish', { id });
+    assert.equal(published.status, 201, published.bytes);
+    const inv = invoiceOf(published.body.document.accountingId)!;
+    const row: BankTransactionRow = {
+      id: `btx_xero_${Math.random().toString(36).slice(2)}`,
+      organisation_id: org,
+      bank_account_id: BANK,
+      date: '2026-06-12',
+      description: 'FP PAPER CO PC-9005',
+      amount: -14_460,
+      home_amount: -14_460,
+      status: 'to_reconcile',
+      reconciled_in: null,
+      suggested_match: 0,
+      document_id: null,
+      source: 'statement',
+      external_id: null,
+      fingerprint: `fp-${Math.random()}`,
+      created_at: '2026-06-13T00:00:00.000Z',
+    };
+    await store().db.transaction().execute(async (trx) => {
+      await trx.insertInto('bank_transactions').values(row).execute();
+      await refreshBankDailyTotalsFor(trx, [row]);
+    });
+    const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PC-9005');
+    const line = async () => (await send('GET', `/v1/operations/banking.transactions?account=${BANK}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find((t: any) => t.id === row.id);
+    assert.equal((await listed()).length, 1, 'owed before the match');
+
+    const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: row.id, documentId: id });
+    assert.equal(matched.status, 201, matched.bytes);
+    const live = inv.payments.filter((p) => !p.deleted);
+    assert.deepEqual(live.map((p) => [p.amount, p.bankCode, p.date]), [[14_460, '090', '2026-06-12']], 'Xero holds the payment');
+    assert.ok(String(matched.body.match.paymentId).includes(live[0]!.id), `${matched.body.match.paymentId} names Xero's PaymentID`);
+    const shown = await line();
+    assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId], ['reconciled', 'service', id]);
+    assert.deepEqual(await listed(), [], 'the bill leaves Bills to Pay');
+
+    const undone = (await mcp.client.callTool({ name: 'banking_unmatch', arguments: { transactionId: row.id } })) as CallToolResult;
+    assert.equal(undone.isError === true, false, JSON.stringify(undone.content));
+    assert.ok(inv.payments.every((p) => p.deleted), 'the payment is deleted in Xero');
+    const restored = await line();
+    assert.deepEqual([restored.status, restored.reconciledIn, restored.linked ?? null], ['to_reconcile', null, null]);
+    assert.deepEqual((await listed()).map((b: any) => b.amountDue), [144.6], 'back in Bills to Pay, owed in full');
   });
 
   it('made only requests the contract allows', () => {
