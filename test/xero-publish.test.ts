@@ -16,7 +16,8 @@ import { reportsBalanceSheet } from '../src/operations/reports-balance-sheet.js'
 import { getOrganisation } from '../src/store/organisations.js';
 import { call, rejection } from './helpers/call.js';
 import { defaultFakeBook, fakeId, type FakeBook } from './helpers/fake-xero-book.js';
-import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
+import { startFakeXero, xeroContract, type FakeXero } from './helpers/fake-xero.js';
+import { XERO_SCOPES, XERO_WRITES } from '../src/domain/xero-scopes.js';
 import { describeEachDialect } from './helpers/store.js';
 import { vendorOrganisation } from './helpers/vendor-organisation.js';
 
@@ -229,6 +230,17 @@ describeEachDialect('Xero publishing', (store) => {
   it('made only requests the contract allows', () => {
     assert.deepEqual(xero.violations, []);
   });
+});
+
+it("every write the connector makes is an operation of Xero's contract with the scopes it names there, and the sign-in asks for one", () => {
+  const contract = xeroContract();
+  const asked = XERO_SCOPES.split(' ');
+  for (const e of XERO_WRITES) {
+    assert.equal(contract.templateOf(e.template, e.method), e.template, `${e.method} ${e.template} is in the contract`);
+    assert.deepEqual([...e.scopes].sort(), [...(contract.scopesFor(e.template, e.method) ?? [])].sort(), `the scopes of ${e.method} ${e.template}`);
+    assert.ok(asked.includes(e.asked), `the sign-in asks for ${e.asked}`);
+  }
+  for (const write of ['accounting.transactions', 'accounting.contacts', 'accounting.attachments']) assert.ok(asked.includes(write), write);
 });
 
 it("the fake refuses a write the contract does not allow, answers Xero's ValidationException for what the books refuse, and answers a repeated Idempotency-Key once", async () => {
