@@ -14,6 +14,7 @@ import { findOperation, OPERATIONS } from '../operations/index.js';
 import { findUserByEmail, organisationsOfUser } from '../store/users.js';
 import { coerceTextInput, effectOf } from '../operations/operation.js';
 import { printJson, readStdin, UsageError, withStore, organisationFor } from './io.js';
+import { operationJsonSchema } from '../operations/json-schema.js';
 
 const CALL_OPTIONS = { org: { type: 'string' }, as: { type: 'string' }, today: { type: 'string' }, input: { type: 'string' }, file: { type: 'string' } } as const;
 
@@ -132,7 +133,7 @@ export function callHelp(args: string[]): string {
   const op = findOperation(args.find((a) => !a.startsWith('-')) ?? '');
   if (!op) return `operations:\n${OPERATIONS.map((o) => `  ${o.name.padEnd(30)} ${o.summary}`).join('\n')}\n\nledgerline call OPERATION --help tells its parameters`;
   // the same JSON Schema the OpenAPI document and the MCP tools show, so the three say the same
-  const schema = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, ParameterSchema>; required?: string[] };
+  const schema = operationJsonSchema(op.input, 'input') as { properties?: Record<string, ParameterSchema>; required?: string[] };
   const fields = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   return (

@@ -14,6 +14,7 @@ import { effectOf, HTTP_METHOD, restPathOf, type AnyOperation } from '../operati
 import EXAMPLES from './openapi-examples.json' with { type: 'json' };
 import { problemType, type Problem } from './problem.js';
 import { quickstartMarkdown } from './quickstart.js';
+import { operationJsonSchema } from '../operations/json-schema.js';
 
 /** The groups of the reference's sidebar, in order, each operation in exactly one. */
 export const TAGS: readonly { name: string; description: string; operations: readonly string[] }[] = [
@@ -158,8 +159,7 @@ function boundOutputIntegers(schema: unknown, input: Record<string, { minimum?: 
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
+  return operationJsonSchema(schema, io);
 }
 
 /** The operation's description: its title and line, what it does, and who may call it where. */

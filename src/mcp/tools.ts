@@ -13,6 +13,7 @@ import { isOrganisationOperation } from '../operations/execute.js';
 import { OPERATIONS } from '../operations/index.js';
 import { effectOf, type Effect, type OrganisationOperation, type Scope } from '../operations/operation.js';
 import { TOOL_CONTENT_NOTES } from './results.js';
+import { operationJsonSchema } from '../operations/json-schema.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -66,9 +67,7 @@ function singleTypes(schema: unknown): unknown {
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  // no $schema: MCP takes 2020-12 as the default, and some clients' validators refuse the URI
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return singleTypes(renameDescriptions(rest)) as JsonSchema;
+  return singleTypes(renameDescriptions(operationJsonSchema(schema, io))) as JsonSchema;
 }
 
 interface ToolBase {

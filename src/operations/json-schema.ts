@@ -1,0 +1,15 @@
+/**
+ * An operation's input or output as JSON Schema, the one projection every transport publishes
+ * (OpenAPI, MCP tools, the CLI's help): zod's, for the side a caller sends (`input`: defaults
+ * optional) or receives (`output`), without `$schema` (MCP takes 2020-12 as its default and some
+ * clients' validators refuse the URI; OpenAPI 3.1 documents state their dialect once), and with
+ * what JSON cannot say (a transform) left open rather than refused.
+ */
+import { z } from 'zod';
+
+export type JsonSchema = Record<string, unknown>;
+
+export function operationJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
