@@ -292,6 +292,8 @@ describeEachDialect(
         status: 'to_reconcile',
         reconciledIn: null,
         suggestedMatch: true,
+        // flagged by the test's rows with no suggestion stored: none to show
+        suggestion: null,
         report: `statement-${CURRENT}`,
         runningBalance: 6254.51,
         linked: null,

@@ -11,6 +11,7 @@ import { isValidDate } from '../domain/dates.js';
 import { formatMoney, fromMajor } from '../domain/money.js';
 import { basisWords, incompleteWords } from '../operations/banking/balance-words.js';
 import { findBankAccount } from '../operations/banking/find-account.js';
+import { refreshAfterImport } from '../operations/banking/suggestions.js';
 import { OperationError } from '../operations/errors.js';
 import { CSV_PRESETS } from '../import/csv-presets.js';
 import { CSV_ROLES, type CsvOptions, type CsvRole } from '../import/csv.js';
@@ -83,7 +84,7 @@ export async function importCommand(args: string[]): Promise<number> {
   const create = values['create-account'] ? newAccountOptions(values, accountTerm) : null;
   const csv = csvOptions(values);
 
-  return withStore(async (store) => {
+  return withStore(async (store, config) => {
     const org = await organisationFor(store.db, values.org!);
     if (create && values['ledger-account']) create.ledgerAccountId = await ledgerAccountFor(store.db, org, values['ledger-account']);
     let account = await lookUpAccount(store.db, org.id, accountTerm, create !== null);
@@ -134,6 +135,11 @@ export async function importCommand(args: string[]): Promise<number> {
         if (error.code === 'busy') process.stderr.write(`ledgerline: ${name}: not imported: ${error.message}\n`);
         else if (!values.json) process.stdout.write(`${name}: refused (${error.code}): ${error.message}\nnothing from ${name} was written\n`);
       }
+    }
+    // once the files are in, the account's suggested matches (banking/suggestions.ts), never failing the import
+    if (account && !values['dry-run'] && files.length > refused) {
+      const refreshed = await refreshAfterImport(store.db, org, account.id, { settings: config.accountingConnections });
+      if (refreshed instanceof Error) process.stderr.write(`ledgerline: suggested matches not refreshed: ${refreshed.message}\n`);
     }
     if (values.json) printJson({ organisation: org.id, files: results, imported: files.length - refused, refused });
     return refused ? 1 : 0;

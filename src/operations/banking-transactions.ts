@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { fromMajor, toMajor } from '../domain/money.js';
 import { balanceStates } from '../store/bank-balances.js';
 import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
+import { suggestionsOf, type StoredSuggestion } from '../store/bank-suggestions.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
 import { invalidParameter, invalidRequest, OperationError, type ParameterError } from './errors.js';
@@ -53,6 +54,16 @@ const input = z
   })
   .strict();
 
+const suggestionSchema = z.object({
+  documentId: z.string().describe("the document's id: a service document's (doc_…), or an open bill the connected system holds (xero:<id>, quickbooks:<id>, gnucash:<id>), for banking.match"),
+  score: z.number().int().describe('0 to 100'),
+  reasons: z.array(z.string()).describe('why, in words: the amount, the supplier name or number found in the narration, the dates'),
+  number: z.string(),
+  supplier: z.string(),
+  total: z.number().describe('what the line pays of it, in the document currency: its total, or an open bill\'s amount due'),
+  currency: z.string(),
+});
+
 const transactionSchema = z.object({
   id: z.string(),
   date: z.string(),
@@ -63,7 +74,12 @@ const transactionSchema = z.object({
   account: z.object({ id: z.string(), name: z.string() }),
   status: z.string().describe('to_reconcile or reconciled'),
   reconciledIn: z.string().nullable().describe('service, accounting_system or outside_service; null while to_reconcile'),
-  suggestedMatch: z.boolean(),
+  suggestedMatch: z.boolean().describe('true when one document stands clearly above the rest for this line (suggestion); confirm it with banking.match'),
+  suggestion: suggestionSchema
+    .nullable()
+    .describe(
+      "the document the service suggests this line pays (or, money in, refunds), scored against the unmatched published documents and the system's open bills; null when none scores enough or the line is reconciled. With suggestedMatch false it is only the likeliest candidate, its last reason saying why it is not suggested",
+    ),
   report: z.string().describe('the statement or feed the transaction came from'),
   runningBalance: z.number().describe("the account's balance just after this transaction, in the account currency"),
   linked: linkedDocumentSchema.nullable().describe('the document the transaction is matched to in the service; null when it is not matched'),
@@ -95,6 +111,11 @@ const output = z.object({
 });
 
 type Input = z.infer<typeof input>;
+
+function suggestionView(s: StoredSuggestion | undefined): z.infer<typeof suggestionSchema> | null {
+  if (!s) return null;
+  return { documentId: s.documentId, score: s.score, reasons: s.reasons, number: s.number, supplier: s.supplier, total: toMajor(s.amount, s.currency), currency: s.currency };
+}
 
 /** Amount bounds in minor units of the currency they are compared in. */
 function amountBounds(args: Input, currency: string): { min: number | null; max: number | null } {
@@ -206,6 +227,7 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
       const unfiltered = args.status === 'all' && !args.search?.trim() && bounds.min === null && bounds.max === null;
       const balances = await runningBalances(db, organisationId, rows, sums, period, args.order, unfiltered);
       const documents = await linkedDocuments(db, organisationId, [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))]);
+      const suggestions = await suggestionsOf(db, organisationId, rows.flatMap((r) => (r.status === 'to_reconcile' ? [r.id] : [])));
       const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
 
       return {
@@ -241,6 +263,7 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
             status: row.status,
             reconciledIn: row.status === 'to_reconcile' ? null : row.reconciled_in,
             suggestedMatch: Number(row.suggested_match) === 1,
+            suggestion: suggestionView(suggestions.get(row.id)),
             report: row.source,
             runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
             linked: linked ? linkedDocumentView(linked, ctx.baseUrl) : null,
@@ -264,7 +287,10 @@ export const bankingTransactions = defineOperation({
     'of the amount, money in and out alike). totals give the opening balance (everything before the period), money in, money out and the closing ' +
     "balance for the whole period regardless of the filters: in the account's currency for one account, in home currency for several. Each " +
     "transaction carries its amount (negative for money spent), status, where it was reconciled, the account's running balance after it, and, " +
-    'when it is matched to a document in the service, that document (linked). Submitters and custom roles see only the accounts they hold. ' +
+    'when it is matched to a document in the service, that document (linked). A line to reconcile may carry a suggestion: the document the service ' +
+    'finds it pays (documentId, score 0-100, reasons in words, number, supplier, total); suggestedMatch true means that document stands clearly ' +
+    'above every other candidate. Suggestions are never applied by themselves: show them, and confirm one with banking.match, giving the line and ' +
+    "the suggestion's documentId. Submitters and custom roles see only the accounts they hold. " +
     'An account of the connected books nothing has been imported into yet (an id like quickbooks:<id> or xero:<AccountID> from banking.accounts) has no bank transactions: ' +
     'it is answered account_not_found saying so; its lines in the books are in ledger.account_transactions.',
   input,

@@ -10,6 +10,7 @@ import { isValidDate } from '../../domain/dates.js';
 import { formatMoney, fromMajor, isCurrencyCode } from '../../domain/money.js';
 import { importStatement, type ImportReport, type NewBankAccount } from '../../import/importer.js';
 import { basisWords, incompleteWords } from '../../operations/banking/balance-words.js';
+import { refreshAfterImport } from '../../operations/banking/suggestions.js';
 import { ImportRefusal } from '../../import/refusal.js';
 import { DEFAULT_MAX_BYTES } from '../../import/parse.js';
 import { getOrganisation } from '../../store/organisations.js';
@@ -41,7 +42,7 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
 
     r.page('/bank-import', async (a, _p, _request, reply) => sendPage(reply, bankImportPage(a.viewer, a.org, await accounts(a.org.id), {}, await form(a.org.id))));
 
-    r.upload('/bank-import', async (a, _p, _request, reply) => {
+    r.upload('/bank-import', async (a, _p, request, reply) => {
       const { form: fields_, file } = await readUpload(a.parts);
       const list = await accounts(a.org.id);
       const fields = await form(a.org.id);
@@ -85,6 +86,15 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
               }),
           },
         });
+        // after the commit, not in the import's transaction: the new lines' suggested matches (banking/suggestions.ts)
+        if (!dryRun && report.new > 0) {
+          const refreshed = await refreshAfterImport(store.db, organisation, report.account.id, {
+            settings: w.service.env.accountingConnections,
+            timeoutMs: w.service.env.accountingTimeoutMs,
+            today: w.service.env.today,
+          });
+          if (refreshed instanceof Error) request.log.warn({ err: refreshed, organisationId: a.org.id }, 'suggested matches not refreshed after an import');
+        }
         const result = resultView(report, dryRun);
         return sendPage(reply, bankImportPage(a.viewer, a.org, report.account.created && !dryRun ? await accounts(a.org.id) : list, { result }, fields));
       } catch (error) {
