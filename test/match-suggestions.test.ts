@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { scoreCandidate, suggestMatches, type LineToMatch, type MatchCandidate } from '../src/domain/match-suggestions.js';
 import { findName, nameForms, readNarration } from '../src/domain/match-text.js';
+import { renderText } from '../src/mcp/text-rendering.js';
 
 const line = (id: string, date: string, description: string, amount: number, extra: Partial<LineToMatch> = {}): LineToMatch => ({
   id,
@@ -117,5 +118,17 @@ describe('which lines are flagged', () => {
     const lines = months.map((m, i) => line(`l${i}`, m.dueDate!, 'DD FIGMA', -4_500));
     const monthly = suggestMatches(lines, months);
     assert.deepEqual(lines.map((l) => [monthly.get(l.id)?.candidateId, monthly.get(l.id)?.suggested]), [['m0', true], ['m1', true], ['m2', true]]);
+  });
+});
+
+describe('suggestions in the MCP text of banking.transactions', () => {
+  it('shows a suggestion as columns, none where a line has none, and never says every row has none', () => {
+    const row = (id: string, suggestion: unknown) => ({ id, suggestedMatch: suggestion !== null, suggestion });
+    const text = renderText({
+      transactions: [row('a', { documentId: 'doc_1', score: 78, reasons: ['amount equal 230.27 GBP', 'paid on the due date'], number: 'KC-2231' }), row('b', null)],
+    });
+    assert.doesNotMatch(text, /none in every row: .*suggestion/);
+    assert.match(text, /\| a \| true \| doc_1 \| 78 \| amount equal 230\.27 GBP; paid on the due date \| KC-2231 \|/);
+    assert.match(text, /\| b \| false \| none \| none \| none \| none \|/);
   });
 });

@@ -73,7 +73,9 @@ function table(name: string, rows: Row[], periods: Periods | undefined, parent?:
   const flat = rows.map((r) => flatten(r, periods));
   // a list that holds records in some row is a table of its own, also for the rows where it is empty
   const childNames = [...new Set(flat.flatMap((f) => f.children.map(([n]) => n)))];
-  const columns = [...new Set(flat.flatMap((f) => [...f.values.keys()]))].filter((c) => !childNames.includes(c));
+  // a record null in some rows (a line's suggestion) is its dotted columns there too, each none: not a column of its own
+  const keys = [...new Set(flat.flatMap((f) => [...f.values.keys()]))];
+  const columns = keys.filter((c) => !childNames.includes(c) && !keys.some((k) => k.startsWith(`${c}.`)));
   const value = (i: number, c: string) => flat[i]!.values.get(c);
   // said once above the table: columns absent in every row, and (with several rows) the same in every row
   const empty = columns.filter((c) => rows.every((_, i) => isEmpty(value(i, c))));
