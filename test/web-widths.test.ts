@@ -18,6 +18,7 @@ import { documentsCreate } from '../src/operations/documents-create.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { effectOf } from '../src/operations/operation.js';
 import type { Store } from '../src/store/db.js';
+import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
 import { nowIso } from '../src/store/ids.js';
 import { createInvitation } from '../src/store/invitations.js';
 import { FIXTURES } from './helpers/bank-statements.js';
@@ -124,7 +125,7 @@ describe('every page fits a phone and a desktop', () => {
     await createApiClient(store.db, { organisationId: books.org.id, name: 'Nightly export to the finance data warehouse (eu-west)' });
     await registerApp(store.db, { name: 'Month-end Pack for Accountants', redirectUris: ['https://monthend.example/a/very/long/callback/path', 'http://127.0.0.1:7777/cb'] });
     // a document and a saved filter with long values, for the Documents and Bills to Pay filters pages
-    await call(store, documentsCreate, books.org.id, {
+    const claim = await call(store, documentsCreate, books.org.id, {
       type: 'expense_claim', number: 'EXP-2026-11-000123-REVISED', supplier: 'International Conference Travel and Accommodation Services Ltd',
       date: '2026-11-02', currency: 'GBP', subtotal: 1234.5, tax: 246.9, total: 1481.4,
       file: { name: 'scanned-receipts-november-conference-trip-all-pages.pdf', data: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
@@ -139,6 +140,23 @@ describe('every page fits a phone and a desktop', () => {
       .insertInto('bank_accounts')
       .values({ id: 'bnk_widths', organisation_id: books.org.id, name: 'Business Current Account', number: '20-00-00 12345678', type: 'bank', bank: 'Test Bank', currency: 'GBP', is_default: 1, ledger_account_id: null, created_at: nowIso() })
       .execute();
+    // lines to reconcile with long narrations, one holding a suggestion with its reasons, for Reconcile
+    for (const [i, description, amount] of [
+      [1, 'CARD PAYMENT TO INTERNATIONAL CONFERENCE TRAVEL AND ACCOMMODATION SERVICES LTD REF EXP-2026-11-000123-REVISED', -148140],
+      [2, 'FASTERPAYMENT-RECEIVED-FROM-A-CUSTOMER-WITH-A-NARRATION-THAT-HAS-NO-SPACES-AT-ALL-1234567890', 250000],
+    ] as const) {
+      const row = {
+        id: `btx_widths_${i}`, organisation_id: books.org.id, bank_account_id: 'bnk_widths', date: '2026-11-1' + i, description, amount, home_amount: amount,
+        status: 'to_reconcile', reconciled_in: null, suggested_match: i === 1 ? 1 : 0, document_id: null, source: 'statement', external_id: null, fingerprint: `fp-widths-${i}`, created_at: nowIso(),
+        ...(i === 1
+          ? { suggested_document_id: 'doc_acme', suggestion_score: 87, suggestion_reasons: JSON.stringify({ reasons: ['the amount is the bill\'s total', 'the supplier\'s name, as the bank cut it, is in the narration', 'paid 10 days after the bill'], number: 'AS-2026-08', supplier: 'Acme Software', amount: 12000, currency: 'USD' }) }
+          : {}),
+      };
+      await store.db.transaction().execute(async (trx) => {
+        await trx.insertInto('bank_transactions').values(row).execute();
+        await refreshBankDailyTotalsFor(trx, [row]);
+      });
+    }
     // an invitation not yet accepted, for the members page's second table
     await createInvitation(store.db, { organisationId: books.org.id, email: 'a.rather.long.address.for.the.payroll.bureau@example-accountants.co.uk', role: 'admin', invitedBy: books.users.admin.id });
     server = await startServer(store, { today: TODAY });
@@ -156,6 +174,9 @@ describe('every page fits a phone and a desktop', () => {
       ['bill-filters', `${org}/bill-filters`],
       ['bill-filter-edit', `${org}/bill-filters/${filter.filter.id}`],
       ['bank-import', `${org}/bank-import`],
+      ['reconcile', `${org}/reconcile`],
+      ['reconcile-change', `${org}/reconcile?change=btx_widths_1`],
+      ['document', `${org}/documents/${claim.document.id}`],
       ['ledger-import', `${org}/ledger-import`],
       ['audit', `${org}/audit`],
       ['account', '/account'],

@@ -15,6 +15,7 @@ import { registerApiClientRoutes } from './routes/org-api-clients-routes.js';
 import { registerAppRoutes } from './routes/org-apps-routes.js';
 import { registerAuditRoutes } from './routes/org-audit-routes.js';
 import { registerBankImportRoutes } from './routes/org-bank-import-routes.js';
+import { registerReconcileRoutes } from './routes/org-reconcile-routes.js';
 import { registerLedgerImportRoutes } from './routes/org-ledger-import-routes.js';
 import { registerBillFilterRoutes } from './routes/org-bill-filters-routes.js';
 import { registerDocumentRoutes } from './routes/org-documents-routes.js';
@@ -63,6 +64,7 @@ export function registerWebPages(app: FastifyInstance, service: ServiceContext, 
   registerDocumentRoutes(app, w);
   registerBillFilterRoutes(app, w);
   registerBankImportRoutes(app, w);
+  registerReconcileRoutes(app, w);
   registerLedgerImportRoutes(app, w);
   registerAuditRoutes(app, w);
 }

@@ -49,6 +49,7 @@ export const SETTINGS_TABS = [
   ['documents', 'Documents'],
   ['bill-filters', 'Bills to Pay filters'],
   ['bank-import', 'Bank statements'],
+  ['reconcile', 'Reconcile'],
   ['ledger-import', 'Books'],
   ['audit', 'Audit log'],
 ] as const;

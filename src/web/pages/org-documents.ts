@@ -1,8 +1,12 @@
-/** Documents: the organisation's unpublished documents with a delete button each, and the upload form. */
+/**
+ * Documents: the organisation's unpublished documents, each with its page (where it is published)
+ * and a delete button, those published lately with their id in the books, and the upload form.
+ */
 import { DOCUMENT_TYPES } from '../../operations/documents/input.js';
 import { html, type SafeHtml } from '../html.js';
 import { documentTypeLabel, formatDay } from '../words.js';
 import { settingsPage, type Viewer } from './chrome.js';
+import { webLink } from './org-document.js';
 import { fileField, generalErrors, selectField, textArea, textField, type FieldState } from './form-fields.js';
 
 export interface DocumentListItem {
@@ -15,6 +19,19 @@ export interface DocumentListItem {
   total: string;
   currency: string;
   fileName: string | null;
+}
+
+export interface PublishedListItem {
+  id: string;
+  type: string;
+  number: string;
+  supplier: string;
+  total: string;
+  currency: string;
+  publishedAt: string;
+  accountingId: string | null;
+  accountingLink: string | null;
+  matched: boolean;
 }
 
 export interface CreatedDocumentView {
@@ -38,6 +55,10 @@ export interface DocumentsPageOptions {
   form?: FieldState;
   /** the errors that no one field shows */
   formErrors?: string[];
+  /** documents published lately, newest first */
+  published?: PublishedListItem[];
+  /** whether the viewer's role may call documents.publish */
+  canPublish?: boolean;
 }
 
 export const ACCEPTED_FILES = 'application/pdf,image/png,image/jpeg,image/webp,image/heic,.pdf,.png,.jpg,.jpeg,.webp,.heic';
@@ -60,7 +81,8 @@ export function documentsPage(
     html`<p class="muted">Bills, receipts, expense claims and supplier credits held by Ledgerline until they are published to the books. A bill or expense claim added here is listed in Bills to Pay at once.</p>
 ${created ? createdCard(org.id, created) : ''}
 <h3 id="unpublished">Unpublished documents</h3>
-${documents.length ? documentTable(v, org, documents) : html`<p class="card empty">No unpublished documents yet.</p>`}
+${documents.length ? documentTable(v, org, documents, options.canPublish === true) : html`<p class="card empty">No unpublished documents yet.</p>`}
+${options.published?.length ? publishedTable(org, options.published) : ''}
 <h3 id="upload">Upload a document</h3>
 ${fieldErrorCount && !options.formErrors?.length ? generalErrors([`Check the ${fieldErrorCount === 1 ? 'field' : `${fieldErrorCount} fields`} marked below.`]) : ''}
 ${options.formErrors?.length ? generalErrors([...options.formErrors, ...(fieldErrorCount ? ['Check the fields marked below too.'] : [])]) : ''}
@@ -69,7 +91,7 @@ ${uploadForm(v, org.id, state, accounts)}`,
   );
 }
 
-function documentTable(v: Viewer, org: { id: string; name: string }, documents: DocumentListItem[]): SafeHtml {
+function documentTable(v: Viewer, org: { id: string; name: string }, documents: DocumentListItem[], canPublish: boolean): SafeHtml {
   return html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Unpublished documents of ${org.name}, newest first</caption>
   <thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Supplier</th><th scope="col">Date</th><th scope="col" class="end">Total</th><th scope="col">Currency</th><th scope="col">File</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -82,12 +104,31 @@ function documentTable(v: Viewer, org: { id: string; name: string }, documents: 
     <td class="end" data-label="Total">${d.total}</td>
     <td data-label="Currency">${d.currency}</td>
     <td data-label="File">${d.fileName ?? html`<span class="muted">none</span>`}</td>
-    <td class="end"><form method="post" action="/orgs/${org.id}/documents/${d.id}/delete" class="inline">
+    <td class="end"><a class="button small${canPublish ? '' : ' secondary'}" href="/orgs/${org.id}/documents/${d.id}">${canPublish ? 'Publish…' : 'Open'}<span class="visually-hidden"> ${d.number} from ${d.supplier}</span></a><form method="post" action="/orgs/${org.id}/documents/${d.id}/delete" class="inline">
       <input type="hidden" name="csrf" value="${v.csrf}">
       <button type="submit" class="danger small">Delete<span class="visually-hidden"> ${d.number} from ${d.supplier}</span></button>
     </form></td>
   </tr>`,
   )}</tbody>
+</table></div>`;
+}
+
+function publishedTable(org: { id: string; name: string }, documents: PublishedListItem[]): SafeHtml {
+  return html`<h3 id="published">Published lately</h3>
+<div class="scroll"><table class="stack">
+  <caption class="visually-hidden">Documents of ${org.name} published to the books, newest first</caption>
+  <thead><tr><th scope="col">Number</th><th scope="col">Supplier</th><th scope="col" class="end">Total</th><th scope="col">Published</th><th scope="col">In the books</th><th scope="col">Bank</th></tr></thead>
+  <tbody>${documents.map((d) => {
+    const link = webLink(d.accountingLink);
+    return html`<tr>
+    <td data-label="Number"><a href="/orgs/${org.id}/documents/${d.id}">${d.number}</a> <span class="muted small">${documentTypeLabel(d.type)}</span></td>
+    <td data-label="Supplier">${d.supplier}</td>
+    <td class="end" data-label="Total">${d.total} ${d.currency}</td>
+    <td data-label="Published">${formatDay(d.publishedAt)}</td>
+    <td data-label="In the books"><code>${d.accountingId ?? '—'}</code>${link ? html` <a href="${link}" rel="noopener noreferrer" target="_blank">Open</a>` : ''}</td>
+    <td data-label="Bank">${d.matched ? 'Matched' : html`<span class="muted">Not matched yet</span>`}</td>
+  </tr>`;
+  })}</tbody>
 </table></div>`;
 }
 
@@ -101,6 +142,7 @@ function createdCard(orgId: string, d: CreatedDocumentView): SafeHtml {
     ${d.account ? html`<dt>Account</dt><dd>${d.account}</dd>` : ''}
     <dt>Id</dt><dd><code>${d.id}</code></dd>
   </dl>
+  <p><a href="/orgs/${orgId}/documents/${d.id}">Publish it to the books</a></p>
   <p><a href="/orgs/${orgId}/documents">Back to documents</a></p>
 </section>`;
 }

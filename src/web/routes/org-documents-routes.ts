@@ -13,14 +13,18 @@ import { documentsDelete } from '../../operations/documents-delete.js';
 import { OperationError, type ParameterError } from '../../operations/errors.js';
 import { parseInput } from '../../operations/operation.js';
 import { MAX_DOCUMENT_FILE_BYTES } from '../../operations/documents/file-type.js';
+import { documentsPublish } from '../../operations/documents-publish.js';
+import { listPublishedDocuments } from '../../store/documents-published.js';
 import { listUnpublishedDocuments } from '../../store/documents-unpublished.js';
 import { getOrganisation } from '../../store/organisations.js';
+import { isRoleAllowed } from '../../store/role-policy.js';
 import { DOCUMENT_FORM_FIELDS, documentErrors, documentInput, type DocumentForm } from '../document-form.js';
 import { operationForForm } from '../operation-form.js';
 import { operationForPage } from '../operation-for-page.js';
 import { documentsPage, type DocumentsPageOptions } from '../pages/org-documents.js';
 import { sendPage, seeOther } from '../respond.js';
 import type { WebContext } from '../web-context.js';
+import { registerDocumentPageRoutes } from './org-document-routes.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
 import type { OrgAccess } from './guards.js';
 
@@ -34,18 +38,23 @@ export function registerDocumentRoutes(app: FastifyInstance, w: WebContext): voi
   const person = (a: OrgAccess) => ({ userId: a.session.user.id, email: a.session.user.email, role: a.role });
 
   const render = async (a: OrgAccess, reply: FastifyReply, options: DocumentsPageOptions = {}, status = 200) => {
-    const [rows, chart, org] = await Promise.all([
+    const [rows, chart, org, published, canPublish] = await Promise.all([
       listUnpublishedDocuments(db, a.org.id),
       operationForPage(w, person(a), a.org.id, accountsList, {}),
       getOrganisation(db, a.org.id),
+      listPublishedDocuments(db, a.org.id, { limit: 20 }),
+      isRoleAllowed(db, a.org.id, documentsPublish.name, a.role),
     ]);
     const documents = rows.map((d) => ({ ...d, total: majorText(d.total, d.currency) }));
+    options = { ...options, canPublish, published: published.map((d) => ({ ...d, total: majorText(d.total, d.currency) })) };
     const accounts = chart.ok ? chart.value.accounts.map((x) => ({ id: x.id, label: x.number ? `${x.fullName} (${x.number})` : x.fullName })) : [];
     const notes = chart.ok ? options : { ...options, error: options.error ?? `The chart of accounts could not be read (${chart.message}); a document can still be added without an account.` };
     return sendPage(reply, documentsPage(a.viewer, a.org, documents, accounts, org?.home_currency ?? '', notes), status);
   };
 
   const r = orgRouter(app, w);
+  // a document's own page, where it is published (org-document-routes.ts)
+  registerDocumentPageRoutes(app, w);
   r.page('/documents', async (a, _p, request, reply) => render(a, reply, noticeFrom(request, NOTICES)));
 
   r.action('/documents/:documentId/delete', async (a, p, _request, reply) => {
