@@ -233,6 +233,7 @@ describeEachDialect(
             dueDate: '2026-06-19',
             currency: 'USD',
             accountingId: 'Bill:149',
+            accountingLink: null,
             publishedAt: '2026-05-20',
             link: undefined,
             subtotal: 232,

@@ -10,6 +10,7 @@ import { refreshBankDailyTotalsFor } from '../store/bank-totals.js';
 import type { Store } from '../store/db.js';
 import type {
   BankAccountRow,
+  BankMatchRow,
   BankTransactionRow,
   BillRow,
   DocumentCodedLineRow,
@@ -179,9 +180,48 @@ export class Books {
       await insertChunked(trx, 'document_invoice_lines', rows.invoiceLines, dialect);
       // a few thousand files of a few kilobytes per statement is plenty
       for (let i = 0; i < rows.files.length; i += 500) await insertChunked(trx, 'document_files', rows.files.slice(i, i + 500), dialect);
+      const matches = demoMatches(rows.bankTransactions);
       await insertChunked(trx, 'bank_transactions', rows.bankTransactions, dialect);
+      await insertChunked(trx, 'bank_matches', matches, dialect);
       await refreshBankDailyTotalsFor(trx, rows.bankTransactions);
       await insertChunked(trx, 'bills', rows.bills, dialect);
     });
   }
+}
+
+/**
+ * The demo's lines reconciled in the service, each document's lines one match (banking.match's
+ * record, so banking.unmatch can take it apart). The demo's payments are the books' own, written
+ * as the accounting system's: a match here links only, and undoing it leaves the books as they are.
+ */
+function demoMatches(lines: BankTransactionRow[]): BankMatchRow[] {
+  const byDocument = new Map<string, BankMatchRow>();
+  for (const line of lines) {
+    if (line.reconciled_in !== 'service' || !line.document_id) continue;
+    let match = byDocument.get(line.document_id);
+    if (!match) {
+      match = {
+        id: `bm_${line.id.replace(/^btx_/, '')}`,
+        organisation_id: line.organisation_id,
+        bank_account_id: line.bank_account_id,
+        document_id: line.document_id,
+        kind: 'document',
+        amount: 0,
+        difference: 0,
+        difference_kind: null,
+        difference_account_id: null,
+        payment_id: null,
+        payment_link: null,
+        payment_key: null,
+        bill_id: null,
+        bill_amount_due_before: null,
+        created_by: null,
+        created_at: line.created_at,
+      };
+      byDocument.set(line.document_id, match);
+    }
+    match.amount += line.amount;
+    line.match_id = match.id;
+  }
+  return [...byDocument.values()];
 }

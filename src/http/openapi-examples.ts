@@ -15,6 +15,8 @@ import { OPERATIONS } from '../operations/index.js';
 import type { AnyOperation, OrganisationOperation } from '../operations/operation.js';
 import type { Store } from '../store/db.js';
 import { problemFrom, type Problem } from './problem.js';
+import { refreshBankDailyTotalsFor } from '../store/bank-totals.js';
+import type { BankTransactionRow } from '../store/schema.js';
 
 /** The demo the examples are read from. */
 export const EXAMPLES_DEMO = { date: '2026-11-21', seed: 7, scale: 1 } as const;
@@ -50,7 +52,7 @@ export function trimLists(value: unknown, items = EXAMPLE_LIST_ITEMS): unknown {
   return value;
 }
 
-const ID = /\b(doc|bill|dcl|dil|flt)_[0-9a-hjkmnp-tv-z]{16}\b/g;
+const ID = /\b(doc|bill|dcl|dil|flt|txn|bm|pub|pay)_[0-9a-hjkmnp-tv-z]{16}\b/g;
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /**
@@ -67,6 +69,17 @@ function steadyIds<T>(examples: T, before: Set<string>): T {
     renamed.set(id, `${prefix}_${[...digest.subarray(0, 16)].map((b) => ALPHABET[b & 31]).join('')}`);
   }
   return JSON.parse(text.replace(ID, (id) => renamed.get(id) ?? id)) as T;
+}
+
+/**
+ * Times the clock stamped during the run (a document's publishedAt) as one fixed time of the demo's
+ * day: the demo itself writes nothing after its date, so any later time is the clock's, and would
+ * make the examples differ on every run.
+ */
+function steadyTimes<T>(examples: T): T {
+  const end = `${EXAMPLES_DEMO.date}T23:59:59.999Z`;
+  const text = JSON.stringify(examples).replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, (t) => (t > end ? `${EXAMPLES_DEMO.date}T12:00:00.000Z` : t));
+  return JSON.parse(text) as T;
 }
 
 function operation(name: string): AnyOperation {
@@ -151,6 +164,12 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
   await example('documents.file', { id: documentId });
   await example('documents.update', { id: documentId, scheduledDate: '2026-11-28', tags: 'utilities,office', note: 'Pay with the month-end run' });
   await example('documents.publish', { id: documentId });
+  // the bill's payment as the bank shows it, then matched to it, undone, and another line marked reconciled elsewhere
+  const payment = await paymentLine(store, org.id, banks.accounts[0].id, created.document);
+  await example('banking.match', { transactionIds: payment, documentId });
+  await example('banking.unmatch', { transactionId: payment });
+  const open = (await run('banking.transactions', { account: banks.accounts[0].id, status: 'to_reconcile', period: 'last_month', limit: 1 })).transactions[0];
+  await example('banking.mark_reconciled', { transactionIds: open?.id ?? payment });
   // a published document stays: the delete is of a second one, not yet published
   const draft = await run('documents.create', { ...octopusBill, number: 'INV-20932', file: null });
   await example('documents.delete', { id: draft.document.id });
@@ -169,5 +188,32 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
   const missing = OPERATIONS.filter((op) => !operations[op.name]).map((op) => op.name);
   if (missing.length) throw new Error(`no example for ${missing.join(', ')}`);
   const ordered = Object.fromEntries(OPERATIONS.map((op) => [op.name, operations[op.name]!]));
-  return { demo: { date: EXAMPLES_DEMO.date, seed: EXAMPLES_DEMO.seed, organisation: org.name, baseUrl: EXAMPLES_BASE_URL, listItems: EXAMPLE_LIST_ITEMS }, operations: steadyIds(ordered, before), problems };
+  return { demo: { date: EXAMPLES_DEMO.date, seed: EXAMPLES_DEMO.seed, organisation: org.name, baseUrl: EXAMPLES_BASE_URL, listItems: EXAMPLE_LIST_ITEMS }, operations: steadyTimes(steadyIds(ordered, before)), problems };
+}
+
+/** A bank line paying a published document in full (the examples' statement line), with the account's stored totals. */
+async function paymentLine(store: Store, organisationId: string, bankAccountId: string, document: { total: number; number: string; supplier: string; date: string }): Promise<string> {
+  const amount = -Math.round(document.total * 100);
+  const row: BankTransactionRow = {
+    id: 'btx_example_payment',
+    organisation_id: organisationId,
+    bank_account_id: bankAccountId,
+    date: document.date,
+    description: `${document.supplier.toUpperCase().slice(0, 18)} ${document.number}`,
+    amount,
+    home_amount: amount,
+    status: 'to_reconcile',
+    reconciled_in: null,
+    suggested_match: 0,
+    document_id: null,
+    source: 'statement',
+    external_id: null,
+    fingerprint: 'example:payment',
+    created_at: `${document.date}T06:00:00.000Z`,
+  };
+  await store.db.transaction().execute(async (trx) => {
+    await trx.insertInto('bank_transactions').values(row).execute();
+    await refreshBankDailyTotalsFor(trx, [row]);
+  });
+  return row.id;
 }

@@ -48,7 +48,7 @@ export const TAGS: readonly { name: string; description: string; operations: rea
     name: 'Changes',
     description:
       'The calls that write, with scope `service.write`: documents (create, change, delete while unpublished, publish to the books), bank lines matched to them, and saved Bills to Pay filters. A create sent with an `Idempotency-Key` is made once however often it is retried.',
-    operations: ['documents.create', 'documents.update', 'documents.delete', 'documents.publish', 'bills.create_saved_filter', 'bills.update_saved_filter', 'bills.delete_saved_filter'],
+    operations: ['documents.create', 'documents.update', 'documents.delete', 'documents.publish', 'banking.match', 'banking.unmatch', 'banking.mark_reconciled', 'bills.create_saved_filter', 'bills.update_saved_filter', 'bills.delete_saved_filter'],
   },
 ];
 
