@@ -38,7 +38,8 @@ export interface MatchCandidate {
 
 export interface Signal {
   points: number;
-  reason: string;
+  /** in words, made only for the candidates kept (most scored pairs are thrown away) */
+  reason: () => string;
 }
 
 export const MAX_POINTS = 115;
@@ -68,19 +69,19 @@ export const CONVERTED_WITHIN = [0.01, 0.025, 0.04] as const;
 export function amountSignal(line: LineToMatch, c: MatchCandidate): Signal | undefined {
   const size = Math.abs(line.amount);
   if (c.currency === line.currency) {
-    if (size === c.amount) return { points: 45, reason: `amount equal ${formatMoney(size, c.currency)}` };
+    if (size === c.amount) return { points: 45, reason: () => `amount equal ${formatMoney(size, c.currency)}` };
     // a fee makes money out larger than the bill and a refund smaller than the credit
     const fee = c.kind === 'supplier_credit' ? c.amount - size : size - c.amount;
     if (fee <= 0 || fee > feeAllowance(c.amount, c.currency, c.kind)) return undefined;
     const way = c.kind === 'supplier_credit' ? 'less' : 'more';
-    return { points: 24, reason: `amount ${formatMoney(size, c.currency)}, ${formatMoney(fee, c.currency)} ${way} than the ${WORD[c.kind]}'s ${formatMoney(c.amount, c.currency)} (a bank fee?)` };
+    return { points: 24, reason: () => `amount ${formatMoney(size, c.currency)}, ${formatMoney(fee, c.currency)} ${way} than the ${WORD[c.kind]}'s ${formatMoney(c.amount, c.currency)} (a bank fee?)` };
   }
   if (c.homeAmount === null || c.homeAmount <= 0) return undefined;
   const gap = Math.abs(Math.abs(line.homeAmount) - c.homeAmount) / c.homeAmount;
   const points = gap <= CONVERTED_WITHIN[0] ? 40 : gap <= CONVERTED_WITHIN[1] ? 34 : gap <= CONVERTED_WITHIN[2] ? 22 : 0;
   if (points === 0) return undefined;
   const apart = gap < 0.0005 ? 'at the same rate' : `${(gap * 100).toFixed(1)}% apart at the day's rate`;
-  return { points, reason: `amount ${formatMoney(size, line.currency)} for ${formatMoney(c.amount, c.currency)} converted, ${apart}` };
+  return { points, reason: () => `amount ${formatMoney(size, line.currency)} for ${formatMoney(c.amount, c.currency)} converted, ${apart}` };
 }
 
 /** The supplier's name in the narration: in full, cut short by the bank, or its first words. `forms[1]`, a person's name with an initial, counts only in full. */
@@ -91,16 +92,16 @@ export function nameSignal(narration: Narration, forms: string[][]): Signal | un
     if (initial?.fit === 'whole') found = initial;
   }
   if (!found) return undefined;
-  if (found.fit === 'whole') return { points: 30, reason: `supplier name '${found.quoted}' in the narration` };
+  if (found.fit === 'whole') return { points: 30, reason: () => `supplier name '${found.quoted}' in the narration` };
   // NORTHWIND at the narration's end may be all of Northwind Ltd or the start of Northwind Traders: alike
-  if (found.fit === 'cut') return { points: 18 + Math.round(12 * (found.atWordEnd && found.share * joinedLength(forms[0]!) >= 6 ? Math.max(found.share, 0.8) : found.share)), reason: `supplier name '${found.quoted}' in the narration` };
-  return { points: 6 + Math.round(10 * found.share), reason: `part of the supplier name, '${found.quoted}', in the narration` };
+  if (found.fit === 'cut') return { points: 18 + Math.round(12 * (found.atWordEnd && found.share * joinedLength(forms[0]!) >= 6 ? Math.max(found.share, 0.8) : found.share)), reason: () => `supplier name '${found.quoted}' in the narration` };
+  return { points: 6 + Math.round(10 * found.share), reason: () => `part of the supplier name, '${found.quoted}', in the narration` };
 }
 
 export function numberSignal(narration: Narration, c: MatchCandidate, number: NumberForms): Signal | undefined {
   const fit = findNumber(narration, number);
-  if (fit === 'exact') return { points: 25, reason: `${NUMBER_WORD[c.kind]} ${c.number} in the narration` };
-  if (fit === 'digits') return { points: 20, reason: `${NUMBER_WORD[c.kind]} ${c.number} in the narration (its digits ${number.digits})` };
+  if (fit === 'exact') return { points: 25, reason: () => `${NUMBER_WORD[c.kind]} ${c.number} in the narration` };
+  if (fit === 'digits') return { points: 20, reason: () => `${NUMBER_WORD[c.kind]} ${c.number} in the narration (its digits ${number.digits})` };
   return undefined;
 }
 
@@ -131,27 +132,33 @@ const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
  * paid before it was issued (a few days' grace) or over 400 days after, a card receipt not within
  * days of the purchase, a refund before its credit note.
  */
-export { daysBetween };
+export { daysBetween, epochDay };
 
-export function dateSignal(line: LineToMatch, c: MatchCandidate): Signal | undefined {
-  const after = daysBetween(c.date, line.date);
+/** A line's and a document's dates as day numbers (epochDay), read once per line and per document; `due` defaults to 30 days after the date. */
+export interface DaysOf {
+  line: number;
+  date: number;
+  due: number;
+}
+
+export function dateSignal(line: LineToMatch, c: MatchCandidate, at?: DaysOf): Signal | undefined {
+  const after = at ? at.line - at.date : daysBetween(c.date, line.date);
   const word = WORD[c.kind];
   if (c.kind === 'receipt') {
     if (after < -3 || after > 45) return undefined;
     const when = after === 0 ? `on the receipt's date` : after > 0 ? `${days(after)} after the receipt's date` : `${days(-after)} before the receipt's date`;
-    return { points: Math.abs(after) <= 3 ? 15 : after <= 10 ? 8 : 2, reason: `paid ${when}` };
+    return { points: Math.abs(after) <= 3 ? 15 : after <= 10 ? 8 : 2, reason: () => `paid ${when}` };
   }
   if (c.kind === 'supplier_credit') {
     if (after < -3 || after > 365) return undefined;
-    return { points: after <= 60 ? 10 : after <= 180 ? 4 : 0, reason: `refunded ${days(Math.max(0, after))} after the credit note` };
+    return { points: after <= 60 ? 10 : after <= 180 ? 4 : 0, reason: () => `refunded ${days(Math.max(0, after))} after the credit note` };
   }
   if (after < -5 || after > 400) return undefined;
-  if (after < 0) return { points: 0, reason: `paid ${days(-after)} before the ${word}'s date` };
-  const due = c.dueDate ?? addDays(c.date, 30);
-  const late = daysBetween(due, line.date);
-  if (late === 0) return { points: 15, reason: 'paid on the due date' };
-  if (Math.abs(late) <= 5) return { points: 15, reason: late > 0 ? `paid ${days(late)} after the due date` : `paid ${days(-late)} before the due date` };
-  if (late < 0) return { points: 11, reason: `paid ${days(after)} after the ${word}'s date, ${days(-late)} before the due date` };
+  if (after < 0) return { points: 0, reason: () => `paid ${days(-after)} before the ${word}'s date` };
+  const late = at ? at.line - at.due : daysBetween(c.dueDate ?? addDays(c.date, 30), line.date);
+  if (late === 0) return { points: 15, reason: () => 'paid on the due date' };
+  if (Math.abs(late) <= 5) return { points: 15, reason: () => (late > 0 ? `paid ${days(late)} after the due date` : `paid ${days(-late)} before the due date`) };
+  if (late < 0) return { points: 11, reason: () => `paid ${days(after)} after the ${word}'s date, ${days(-late)} before the due date` };
   // long overdue bills are seldom what a payment is for, when newer ones are open
-  return { points: late <= 30 ? 8 : late <= 90 ? 3 : late <= 180 ? -5 : -10, reason: `paid ${days(late)} after the due date` };
+  return { points: late <= 30 ? 8 : late <= 90 ? 3 : late <= 180 ? -5 : -10, reason: () => `paid ${days(late)} after the due date` };
 }

@@ -23,8 +23,7 @@
  * Tuned on npm run bench:suggestions (scripts/bench/match-suggestions.ts): 1,000 generated lines,
  * precision ≥ 0.98 and recall ≥ 0.90 for the flag being the issue's bar.
  */
-import { amountSignal, dateSignal, daysBetween, feeAllowance, kindWord, MAX_POINTS, nameSignal, numberSignal, rightWay, CONVERTED_WITHIN, type LineToMatch, type MatchCandidate } from './match-signals.js';
-import { addDays } from './dates.js';
+import { amountSignal, dateSignal, epochDay, feeAllowance, kindWord, MAX_POINTS, nameSignal, numberSignal, rightWay, CONVERTED_WITHIN, type LineToMatch, type MatchCandidate, type Signal } from './match-signals.js';
 import { nameForms, numberForms, readNarration, type Narration, type NumberForms } from './match-text.js';
 
 export type { CandidateKind, LineToMatch, MatchCandidate } from './match-signals.js';
@@ -56,12 +55,16 @@ interface Prepared {
   /** the supplier's name as words, and as a person's with an initial (match-text.ts nameForms) */
   name: string[][];
   number: NumberForms;
+  /** the document's date and due date (its date and 30 days when it has none) as day numbers */
+  date: number;
+  due: number;
   /** the documents of the same kind, supplier and amount (itself among them), oldest first */
   twins: Prepared[];
 }
 
 const prepare = (c: MatchCandidate): Prepared => {
-  const p: Prepared = { c, name: nameForms(c.supplier), number: numberForms(c.number), twins: [] };
+  const date = epochDay(c.date);
+  const p: Prepared = { c, name: nameForms(c.supplier), number: numberForms(c.number), date, due: c.dueDate ? epochDay(c.dueDate) : date + 30, twins: [] };
   p.twins.push(p);
   return p;
 };
@@ -72,35 +75,48 @@ function linkTwins(prepared: Prepared[]): void {
   for (const p of prepared) push(groups, [p.c.kind, p.name[0]!.join(' '), p.c.currency, p.c.amount].join('|'), p);
   for (const group of groups.values()) {
     if (group.length < 2) continue;
-    group.sort((a, b) => a.c.date.localeCompare(b.c.date));
+    group.sort((a, b) => a.date - b.date);
     for (const p of group) p.twins = group;
   }
 }
 
-/** One line against one candidate; undefined when it cannot be that candidate's (wrong way, wrong dates) or nothing but dates agree. */
-export function scoreCandidate(line: LineToMatch, candidate: MatchCandidate): ScoredCandidate | undefined {
-  return score(line, readNarration(line.description), prepare(candidate));
+/** A scored candidate before its reasons are put in words (only the kept ones are). */
+interface Scored extends Omit<ScoredCandidate, 'reasons'> {
+  date: number;
+  signals: Signal[];
 }
 
-function score(line: LineToMatch, narration: Narration, { c, name, number: numberOf, twins }: Prepared): ScoredCandidate | undefined {
+const inWords = ({ date: _date, signals, ...rest }: Scored): ScoredCandidate => ({ ...rest, reasons: signals.map((s) => s.reason()) });
+
+/** One line against one candidate; undefined when it cannot be that candidate's (wrong way, wrong dates) or nothing but dates agree. */
+export function scoreCandidate(line: LineToMatch, candidate: MatchCandidate): ScoredCandidate | undefined {
+  const scored = score(line, epochDay(line.date), readNarration(line.description), prepare(candidate), new Map());
+  return scored && inWords(scored);
+}
+
+/** `names`: the line's name signals so far by supplier, a supplier's many documents looking for its name in the narration once */
+function score(line: LineToMatch, day: number, narration: Narration, p: Prepared, names: Map<string, Signal | undefined>): Scored | undefined {
+  const { c } = p;
   if (!rightWay(line, c)) return undefined;
-  const date = dateSignal(line, c);
+  const date = dateSignal(line, c, { line: day, date: p.date, due: p.due });
   if (!date) return undefined;
   const amount = amountSignal(line, c);
-  const number = numberSignal(narration, c, numberOf);
-  const supplier = nameSignal(narration, name);
+  const number = numberSignal(narration, c, p.number);
+  if (!names.has(c.supplier)) names.set(c.supplier, nameSignal(narration, p.name));
+  const supplier = names.get(c.supplier);
   const signals = [amount, supplier, number].filter((s) => s !== undefined);
   if (signals.length === 0) return undefined;
   signals.push(date);
-  const later = number ? undefined : supersededBy(line, c, twins);
-  if (later) signals.push({ points: -25, reason: `a later ${kindWord(c.kind)} for the same amount, ${later.number || 'without a number'} of ${later.date}, was issued before this payment` });
+  const later = number ? undefined : supersededBy(day, p);
+  if (later) signals.push({ points: -25, reason: () => `a later ${kindWord(c.kind)} for the same amount, ${later.number || 'without a number'} of ${later.date}, was issued before this payment` });
   const points = signals.reduce((sum, s) => sum + s.points, 0);
   return {
     candidateId: c.id,
     score: Math.min(100, Math.round((points * 100) / MAX_POINTS)),
-    reasons: signals.map((s) => s.reason),
+    signals,
     amountFits: amount !== undefined,
     named: supplier !== undefined || number !== undefined,
+    date: p.date,
   };
 }
 
@@ -109,10 +125,10 @@ function score(line: LineToMatch, narration: Narration, { c, name, number: numbe
  * date: a payment pays the latest of a supplier's like bills (a direct debit, a subscription), not
  * one whose due date has long passed. Near the older bill's due date both stay possible.
  */
-function supersededBy(line: LineToMatch, c: MatchCandidate, twins: Prepared[]): MatchCandidate | undefined {
-  if (twins.length < 2 || c.kind === 'receipt') return undefined;
-  if (Math.abs(daysBetween(c.dueDate ?? addDays(c.date, 30), line.date)) <= 5) return undefined;
-  return twins.find((t) => t.c.date > c.date && daysBetween(t.c.date, line.date) >= -3)?.c;
+function supersededBy(day: number, p: Prepared): MatchCandidate | undefined {
+  if (p.twins.length < 2 || p.c.kind === 'receipt') return undefined;
+  if (Math.abs(day - p.due) <= 5) return undefined;
+  return p.twins.find((t) => t.date > p.date && day - t.date >= -3)?.c;
 }
 
 /** The candidates worth scoring for a line: by amount, name or number, so a line meets tens of documents, not thousands. */
@@ -181,18 +197,19 @@ function within<T>(sorted: T[], key: (t: T) => number, low: number, high: number
  */
 export function candidateScorer(candidates: MatchCandidate[]): (lines: LineToMatch[]) => Map<string, ScoredCandidate[]> {
   const index = new CandidateIndex(candidates);
-  const byId = new Map(candidates.map((c) => [c.id, c]));
   return (lines) => {
     const scored = new Map<string, ScoredCandidate[]>();
     for (const line of lines) {
+      const day = epochDay(line.date);
       const narration = readNarration(line.description);
-      const list: ScoredCandidate[] = [];
+      const names = new Map<string, Signal | undefined>();
+      const list: Scored[] = [];
       for (const p of index.for(line, narration)) {
-        const s = score(line, narration, p);
+        const s = score(line, day, narration, p, names);
         if (s) list.push(s);
       }
-      list.sort((a, b) => b.score - a.score || byId.get(a.candidateId)!.date.localeCompare(byId.get(b.candidateId)!.date) || a.candidateId.localeCompare(b.candidateId));
-      scored.set(line.id, list.slice(0, KEPT));
+      list.sort((a, b) => b.score - a.score || a.date - b.date || (a.candidateId < b.candidateId ? -1 : a.candidateId > b.candidateId ? 1 : 0));
+      scored.set(line.id, list.slice(0, KEPT).map(inWords));
     }
     return scored;
   };

@@ -14,8 +14,8 @@
  * Bounded: the lines of the last 24 months, the newest 2,000 of each account. A payment is seldom
  * matched to a bill over a year old (the scorer gives up after 400 days), a line older than two
  * years still to reconcile was reconciled elsewhere or never will be, and a few thousand lines
- * against a few thousand documents score in well under a second, in slices of 250 lines between
- * which the server's other requests run. Lines beyond the bound lose any suggestion they held.
+ * against a few thousand documents score in about a second at most, in turns of a few
+ * milliseconds between which the server's other requests run. Lines beyond the bound lose any suggestion they held.
  */
 import type { Kysely } from 'kysely';
 import { accountingSystemFor, type ConnectionContext } from '../../accounting/index.js';
@@ -40,7 +40,9 @@ import { systemDocumentId } from '../documents-system.js';
 
 export const SUGGESTION_MONTHS = 24;
 export const SUGGESTION_LINES_PER_ACCOUNT = 2_000;
-const SLICE = 250;
+/** lines scored between looks at the clock, and the time the scoring holds the thread before it lets others run */
+const SLICE = 10;
+const TURN_MS = 8;
 /** a line may pay a document up to this many days older (match-signals.ts dateSignal gives up after 400) */
 const OLDEST_DOCUMENT_DAYS = 400;
 
@@ -108,10 +110,14 @@ export async function refreshSuggestions(db: Kysely<Database>, organisationId: s
   const lines: LineToMatch[] = rows.map((r) => ({ id: r.id, date: r.date, description: r.description, amount: r.amount, homeAmount: r.home_amount, currency: r.currency }));
   const score = candidateScorer(candidates);
   const scored = new Map<string, ScoredCandidate[]>();
+  // the scoring is all on this thread: a few milliseconds of it at a time, the server's requests in between
+  let began = performance.now();
   for (let i = 0; i < lines.length; i += SLICE) {
     for (const [id, list] of score(lines.slice(i, i + SLICE))) scored.set(id, list);
-    // the scoring is all on this thread: let the server's requests in between slices
-    if (i + SLICE < lines.length) await new Promise((resolve) => setImmediate(resolve));
+    if (performance.now() - began >= TURN_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      began = performance.now();
+    }
   }
   const picked = pickSuggestions(lines, candidates, scored);
 
