@@ -178,6 +178,33 @@ for (const dialect of DIALECTS) {
       assert.match(await card(page, transfer).innerText(), /Reconciled elsewhere/);
     });
 
+    it('a receipt asks which account paid it, and what else is missing is said in words with what to do', async () => {
+      const receipt = await created('R-88', { type: 'receipt', dueDate: null, subtotal: 12, tax: 0, total: 12, codedLines: [{ description: 'Team lunch', subtotal: 12, total: 12 }] });
+      const { page } = browser;
+      await signIn(page, books.users.admin.email, `${org}/documents/${receipt}`);
+      const paidFrom = page.getByLabel('Paid from');
+      const choices = await paidFrom.locator('option').allInnerTexts();
+      assert.ok(choices.some((c) => c.startsWith('Current Account (12345678), GBP')) && choices.some((c) => c.startsWith('Company Card')), choices.join(' | '));
+      await page.getByRole('button', { name: 'Publish to the books' }).click();
+      const refusal = page.getByRole('alert');
+      await refusal.first().waitFor();
+      const words = await refusal.first().innerText();
+      assert.match(words, /Not published yet\./);
+      assert.match(words, /Line 1 \("Team lunch"\) is not coded to an account: code it to an active account of the chart/);
+      assert.equal(await page.locator('#paidFrom-error').innerText(), 'choose the bank or card account that paid it');
+      assert.equal(await page.locator('#confirm-contact').count(), 0, 'Paper Co is a supplier in the books already');
+
+      await store.db.updateTable('document_coded_lines').set({ account_id: books.ids.office, account_name: 'Office' }).where('document_id', '=', receipt).execute();
+      const card = (await paidFrom.locator('option', { hasText: 'Company Card' }).getAttribute('value'))!;
+      await paidFrom.selectOption(card);
+      await page.getByRole('button', { name: 'Publish to the books' }).click();
+      await status(page, 'Published to the books.');
+      const published = await store.db.selectFrom('documents').selectAll().where('id', '=', receipt).executeTakeFirstOrThrow();
+      assert.ok(published.published_at);
+      const spent = await store.db.selectFrom('acct_lines').select(['account_id', 'amount']).where('transaction_id', '=', published.accounting_transaction_id!).execute();
+      assert.ok(spent.some((l) => Number(l.amount) === -1200 && l.account_id !== books.ids.office), JSON.stringify(spent));
+    });
+
     it('a line 1.50 short of its bill: Change to the bill, told the amounts differ, and the fee booked when the page offers it', async () => {
       const bill = await created('PC-FEE-1', { subtotal: 100, tax: 0, total: 100, codedLines: [{ description: 'Paper', account: 'Office:Stationery', subtotal: 100, tax: 0, total: 100 }] });
       await call(store, documentsPublish, books.org.id, { id: bill }, { today: TODAY });
@@ -185,7 +212,10 @@ for (const dialect of DIALECTS) {
       const { page } = browser;
       await signIn(page, books.users.admin.email, `${org}/reconcile`);
       await card(page, short).getByRole('link', { name: /^(Change|Choose a document)/ }).click();
+      await card(page, short).getByLabel('Find a published document').fill('fee-1');
+      await card(page, short).getByRole('button', { name: 'Search' }).click();
       const choose = card(page, short).getByLabel('Match this line to');
+      assert.deepEqual(await choose.locator('option').allInnerTexts(), ['Bill PC-FEE-1 from Paper Co, 100.00 GBP, 2 Nov 2026'], 'only what the search finds');
       await choose.selectOption(bill);
       await card(page, short).getByRole('button', { name: 'Match', exact: true }).click();
       const problem = page.locator(`#problem-${short}`);

@@ -46,14 +46,23 @@ export function registerDocumentPageRoutes(app: FastifyInstance, w: WebContext):
     const d = got.value.documents[0];
     if (!d || d.id.includes(':')) return notFoundPage(reply, a.viewer, 'That document', back(a));
     const allowed = d.publishedAt === null && (await isRoleAllowed(db, a.org.id, documentsPublish.name, a.role));
+    const receipt = allowed && d.type === 'receipt';
     const [org, banks, chart] = await Promise.all([
       getOrganisation(db, a.org.id),
-      allowed && d.type === 'receipt' ? operationForPage(w, person(a), a.org.id, bankingAccounts, {}) : null,
-      allowed && attempt?.errors.some((e) => e.parameter === 'taxAccount') ? operationForPage(w, person(a), a.org.id, accountsList, {}) : null,
+      receipt ? operationForPage(w, person(a), a.org.id, bankingAccounts, {}) : null,
+      receipt || (allowed && attempt?.errors.some((e) => e.parameter === 'taxAccount')) ? operationForPage(w, person(a), a.org.id, accountsList, {}) : null,
     ]);
     const form = publishForm(attempt, { type: d.type, supplier: d.supplier });
-    const payFrom = banks?.ok
-      ? banks.value.accounts.flatMap((b) => (b.ledgerAccount ? [{ value: b.id.includes(':') ? b.ledgerAccount.id : b.id, label: `${b.name}${b.number ? ` (${b.number})` : ''}, ${b.currency}` }] : []))
+    // the bank accounts statements come into, then the chart's other bank and card accounts
+    const imported = banks?.ok ? banks.value.accounts.filter((b) => b.ledgerAccount) : [];
+    const mirrored = new Set(imported.map((b) => b.ledgerAccount!.id));
+    const payFrom = receipt
+      ? [
+          ...imported.map((b) => ({ value: b.id.includes(':') ? b.ledgerAccount!.id : b.id, label: `${b.name}${b.number ? ` (${b.number})` : ''}, ${b.currency}` })),
+          ...(chart?.ok ? chart.value.accounts : [])
+            .filter((x) => (x.type === 'Bank' || x.type === 'Credit Card') && !mirrored.has(x.id))
+            .map((x) => ({ value: x.id, label: x.number ? `${x.fullName} (${x.number})` : x.fullName })),
+        ]
       : [];
     const publish: PublishForm = {
       allowed,

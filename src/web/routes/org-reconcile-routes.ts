@@ -88,7 +88,7 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
       const account = view.account;
       const [open, done] = await Promise.all([
         operationForPage(w, me, a.org.id, bankingTransactions, { account: account.id, status: 'to_reconcile', ...ALL_TIME, limit: PAGE_SIZE, page: where.page }),
-        operationForPage(w, me, a.org.id, bankingTransactions, { account: account.id, status: 'reconciled', ...ALL_TIME, limit: 10 }),
+        operationForPage(w, me, a.org.id, bankingTransactions, { account: account.id, status: 'reconciled', ...ALL_TIME, limit: 25 }),
       ]);
       if (open.ok) {
         view.lines = open.value.transactions.map(lineOf);
