@@ -72,7 +72,7 @@ for (const dialect of DIALECTS) {
     };
     const trialBalance = async () => (await get('/v1/operations/reports.trial_balance?date=2026-11-30')).accounts.map((a: any) => [a.name, a.debit, a.credit]);
     const billListed = async (number: string) => (await get('/v1/operations/bills.list_to_pay')).bills.find((b: any) => b.invoiceNumber === number);
-    const line = async (id: string) => (await get(`/v1/operations/banking.transactions?account=${ACCOUNT}&period=custom&from=2026-11-01&to=2026-11-30`)).transactions.find((t: any) => t.id === id);
+    const line = async (id: string, to = '2026-11-30') => (await get(`/v1/operations/banking.transactions?account=${ACCOUNT}&period=custom&from=2026-11-01&to=${to}`)).transactions.find((t: any) => t.id === id);
 
     before(async () => {
       store = await openTestStore(dialect);
@@ -129,6 +129,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await get(`/v1/operations/banking.transactions?account=${ACCOUNT}&period=custom&from=2026-11-01&to=2026-11-30`)).totals, totalsBefore);
       const actions = (await store.db.selectFrom('audit_log' as any).select('action').where('organisation_id', '=', books.org.id).where('target', '=', documentId).execute()).map((r: any) => r.action);
       assert.deepEqual(actions.filter((a: string) => a.startsWith('bank.')).sort(), ['bank.matched', 'bank.unmatched']);
+    });
+
+    it('publishing a bill suggests it for the line that pays it; matching it clears the suggestion', async () => {
+      const paying = await bankLine('2026-12-01', 'PAPER CO LTD PC-M-5', -14460);
+      assert.equal((await line(paying, '2026-12-31')).suggestedMatch, false);
+      const documentId = await publishedBill('PC-M-5');
+      const suggested = await line(paying, '2026-12-31');
+      assert.equal(suggested.suggestedMatch, true, JSON.stringify(suggested));
+      assert.equal(suggested.suggestion.documentId, documentId);
+      assert.ok(suggested.suggestion.reasons.length > 0);
+      const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: paying, documentId: suggested.suggestion.documentId });
+      assert.equal(matched.status, 201, matched.bytes);
+      const after = await line(paying, '2026-12-31');
+      assert.deepEqual([after.suggestedMatch, after.suggestion], [false, null]);
     });
 
     it('lines that differ from the bill are refused unless the difference is named; a fee goes to Bank Fees', async () => {
