@@ -8,9 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApiClient } from '../src/auth/clients.js';
-import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
+import { insertBankLines, statementLine } from '../src/store/bank-lines.js';
 import type { Store } from '../src/store/db.js';
-import type { BankTransactionRow } from '../src/store/schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { clientCredentialsToken, connectWithToken, type Connected } from './helpers/mcp.js';
 import { clientToken, sendJson } from './helpers/rest-calls.js';
@@ -43,27 +42,8 @@ for (const dialect of DIALECTS) {
     };
     let lineNo = 0;
     const bankLine = async (date: string, description: string, amount: number) => {
-      const row: BankTransactionRow = {
-        id: `btx_m${++lineNo}`,
-        organisation_id: books.org.id,
-        bank_account_id: ACCOUNT,
-        date,
-        description,
-        amount,
-        home_amount: amount,
-        status: 'to_reconcile',
-        reconciled_in: null,
-        suggested_match: 0,
-        document_id: null,
-        source: 'statement',
-        external_id: null,
-        fingerprint: `fp-m${lineNo}`,
-        created_at: '2026-11-20T00:00:00.000Z',
-      };
-      await store.db.transaction().execute(async (trx) => {
-        await trx.insertInto('bank_transactions').values(row).execute();
-        await refreshBankDailyTotalsFor(trx, [row]);
-      });
+      const row = statementLine({ id: `btx_m${++lineNo}`, organisationId: books.org.id, bankAccountId: ACCOUNT, date, description, amount });
+      await insertBankLines(store.db, [row]);
       return row.id;
     };
     const net = (tb: any[], name: string) => {

@@ -11,9 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import { BuiltinAccounting } from '../src/accounting/builtin/reader.js';
 import { registerAccountingSystem } from '../src/accounting/index.js';
 import { AccountingRefused, AccountingSystemError, type BillPayment, type DocumentToPublish, type PublishedTransaction } from '../src/accounting/types.js';
-import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
+import { insertBankLines, statementLine } from '../src/store/bank-lines.js';
 import type { Store } from '../src/store/db.js';
-import type { BankTransactionRow } from '../src/store/schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { paperBill } from './helpers/documents.js';
 import { clientToken, sendJson } from './helpers/rest-calls.js';
@@ -134,14 +133,7 @@ for (const dialect of DIALECTS) {
     it("a bill's payment whose answer was lost is finished by the same match sent again; unmatch removes it in the system", async () => {
       const id = (await send('POST', '/v1/operations/documents.create', paperBill({ number: 'PAY-1', file: null }))).body.document.id;
       assert.equal((await send('POST', '/v1/operations/documents.publish', { id })).status, 201);
-      const row: BankTransactionRow = {
-        id: 'btx_out1', organisation_id: org, bank_account_id: 'bac_out', date: '2026-11-12', description: 'PAPER CO PAY-1', amount: -14460, home_amount: -14460,
-        status: 'to_reconcile', reconciled_in: null, suggested_match: 0, document_id: null, source: 'statement', external_id: null, fingerprint: 'fp-out1', created_at: '2026-11-20T00:00:00.000Z',
-      };
-      await store.db.transaction().execute(async (trx) => {
-        await trx.insertInto('bank_transactions').values(row).execute();
-        await refreshBankDailyTotalsFor(trx, [row]);
-      });
+      await insertBankLines(store.db, [statementLine({ id: 'btx_out1', organisationId: org, bankAccountId: 'bac_out', date: '2026-11-12', description: 'PAPER CO PAY-1', amount: -14460 })]);
       outside.loseNextAnswer = true;
       const lost = await send('POST', '/v1/operations/banking.match', { transactionIds: 'btx_out1', documentId: id });
       assert.equal(lost.status, 504, lost.bytes);

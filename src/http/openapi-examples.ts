@@ -15,8 +15,7 @@ import { OPERATIONS } from '../operations/index.js';
 import type { AnyOperation, OrganisationOperation } from '../operations/operation.js';
 import type { Store } from '../store/db.js';
 import { problemFrom, type Problem } from './problem.js';
-import { refreshBankDailyTotalsFor } from '../store/bank-totals.js';
-import type { BankTransactionRow } from '../store/schema.js';
+import { insertBankLines, statementLine } from '../store/bank-lines.js';
 
 /** The demo the examples are read from. */
 export const EXAMPLES_DEMO = { date: '2026-11-21', seed: 7, scale: 1 } as const;
@@ -191,29 +190,16 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
   return { demo: { date: EXAMPLES_DEMO.date, seed: EXAMPLES_DEMO.seed, organisation: org.name, baseUrl: EXAMPLES_BASE_URL, listItems: EXAMPLE_LIST_ITEMS }, operations: steadyTimes(steadyIds(ordered, before)), problems };
 }
 
-/** A bank line paying a published document in full (the examples' statement line), with the account's stored totals. */
+/** A bank line paying a published document in full (the examples' statement line). */
 async function paymentLine(store: Store, organisationId: string, bankAccountId: string, document: { total: number; number: string; supplier: string; date: string }): Promise<string> {
-  const amount = -Math.round(document.total * 100);
-  const row: BankTransactionRow = {
+  const line = statementLine({
     id: 'btx_example_payment',
-    organisation_id: organisationId,
-    bank_account_id: bankAccountId,
+    organisationId,
+    bankAccountId,
     date: document.date,
     description: `${document.supplier.toUpperCase().slice(0, 18)} ${document.number}`,
-    amount,
-    home_amount: amount,
-    status: 'to_reconcile',
-    reconciled_in: null,
-    suggested_match: 0,
-    document_id: null,
-    source: 'statement',
-    external_id: null,
-    fingerprint: 'example:payment',
-    created_at: `${document.date}T06:00:00.000Z`,
-  };
-  await store.db.transaction().execute(async (trx) => {
-    await trx.insertInto('bank_transactions').values(row).execute();
-    await refreshBankDailyTotalsFor(trx, [row]);
+    amount: -Math.round(document.total * 100),
   });
-  return row.id;
+  await insertBankLines(store.db, [line]);
+  return line.id;
 }
