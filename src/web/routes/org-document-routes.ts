@@ -42,7 +42,7 @@ export function registerDocumentPageRoutes(app: FastifyInstance, w: WebContext):
 
   async function render(a: OrgAccess, id: string, reply: FastifyReply, attempt: Attempt | null, options: { notice?: string } = {}, status = 200) {
     const got = await operationForPage(w, person(a), a.org.id, documentsGet, { ids: id });
-    if (!got.ok) return sendPage(reply, messagePage('Document not shown', got.message, { href: back(a), label: 'Back to documents' }, a.viewer), got.code === 'forbidden' ? 403 : 502);
+    if (!got.ok) return sendPage(reply, messagePage('Document not shown', got.message, { href: back(a), label: 'Back to documents' }, a.viewer), got.code === 'role_not_allowed' || got.code === 'not_a_member' ? 403 : 502);
     const d = got.value.documents[0];
     if (!d || d.id.includes(':')) return notFoundPage(reply, a.viewer, 'That document', back(a));
     const allowed = d.publishedAt === null && (await isRoleAllowed(db, a.org.id, documentsPublish.name, a.role));
