@@ -1,7 +1,7 @@
 /**
  * The demo's bank side: bank and card accounts tied to their ledger accounts, and the imported
  * transaction that mirrors each ledger movement on them, with a reconciliation state that depends
- * on its age: recent ones mostly still to reconcile (some with a suggested match), older ones
+ * on its age: recent ones mostly still to reconcile (the service's suggestions are scored once all is written), older ones
  * reconciled — in the service when matched to a document, otherwise in the accounting system or,
  * now and then, marked reconciled outside the service.
  */
@@ -71,7 +71,8 @@ export function bankTransactionRow(feed: BankFeed, movement: BankMovement): Bank
   const toReconcile = movement.suggest === true || rng.chance(pending);
   let reconciledIn: string | null = null;
   if (!toReconcile) reconciledIn = movement.documentId ? 'service' : rng.chance(0.07) ? 'outside_service' : 'accounting_system';
-  const suggested = toReconcile && (movement.suggest === true || rng.chance(movement.documentId ? 0.75 : 0.12));
+  // drawn as before, so the rest of the demo stays as it was; the flag itself is the scorer's (generate.ts)
+  if (toReconcile && movement.suggest !== true) rng.chance(movement.documentId ? 0.75 : 0.12);
   const id = feed.makeId('btx');
   const source = feed.sources.get(movement.bank.id) ?? 'feed';
   return {
@@ -84,7 +85,7 @@ export function bankTransactionRow(feed: BankFeed, movement: BankMovement): Bank
     home_amount: movement.homeAmount,
     status: toReconcile ? 'to_reconcile' : 'reconciled',
     reconciled_in: reconciledIn,
-    suggested_match: suggested ? 1 : 0,
+    suggested_match: 0,
     document_id: reconciledIn === 'service' ? movement.documentId : null,
     source,
     external_id: source === 'feed' ? `FIT${rng.int(10_000_000, 99_999_999)}${rng.int(1000, 9999)}` : null,

@@ -8,8 +8,10 @@
  * charge per merchant and day, see card-feed.ts): about 3.1 at scale 400 gives 500,000 bank
  * transactions while the ledger stays near a million lines. Left at 1, nothing changes.
  */
+import { BuiltinAccounting } from '../accounting/builtin/reader.js';
 import { insertChunked } from '../accounting/builtin/writer.js';
 import { addMonths, isValidDate, startOfMonth } from '../domain/dates.js';
+import { refreshSuggestions } from '../operations/banking/suggestions.js';
 import type { Role } from '../operations/context.js';
 import type { Store } from '../store/db.js';
 import { generateActivity } from './activity.js';
@@ -75,6 +77,8 @@ export async function generateDemo(store: Store, options: DemoOptions): Promise<
     await generateActivity(ctx, log);
     await insertChunked(store.db, 'bill_filters', savedFilterRows(ctx.organisationId, ctx.makeId), store.dialect);
     await addDemoMemberships(store, def.key, ctx.organisationId, userIds, createdAt);
+    // the lines still to reconcile carry the suggestions the service itself makes, as after an import
+    await refreshSuggestions(store.db, ctx.organisationId, new BuiltinAccounting(store.db, ctx.organisationId), { today: date });
     const counts = { accounts: ctx.chart.size, ...ctx.books.counts };
     const n = (x: number) => x.toLocaleString('en-US');
     const seconds = ((Date.now() - began) / 1000).toFixed(1);
