@@ -69,4 +69,13 @@ describe('ledgerline call: documents and saved filters', () => {
     await assert.rejects(run(['accounts.list', '--org', 'org_cw', '--input', path.join(dir, 'bill.json')]), UsageError);
     assert.match(callHelp(['documents.create']), /--input FILE\|-; a document file with --file PATH/);
   });
+
+  it('publishes from the command line, or says every field that is missing', async () => {
+    const created = JSON.parse((await run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'bill.json'), 'number=B-8'])).out);
+    await assert.rejects(
+      run(['documents.publish', '--org', 'org_cw', `id=${created.document.id}`]),
+      (e: any) => e.code === 'document_incomplete' && e.errors.map((x: any) => x.parameter).includes('codedLines') && e.errors.map((x: any) => x.parameter).includes('createContact'),
+    );
+    assert.match(callHelp(['documents.publish']), /createContact/);
+  });
 });
