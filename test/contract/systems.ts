@@ -72,8 +72,6 @@ export interface SystemFixture {
   busy: { account: string; from: string; to: string };
   /** the first day the books hold anything, for reading every line */
   booksFrom: string;
-  /** amount due (minor units) of the service's own bills the books do not hold (not yet published) */
-  unpublishedServiceBills: number;
   capabilities: Capabilities;
 }
 
@@ -97,15 +95,22 @@ export interface BooksSystem extends SystemFixture {
 /** a small PDF, so a file's bytes are checked end to end */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
-/** Two bills the service holds that no books hold (not yet published): every system merges them into its bills to pay. */
+/** The service's own bills to pay that no books hold (not yet published): every system merges them into its bills to pay. */
+export const SERVICE_BILLS = [
+  { number: 'CC-1', date: '2026-01-05', due: '2026-02-04', amount: 12_345 },
+  { number: 'CC-2', date: '2026-02-05', due: '2026-03-07', amount: 6_789 },
+];
+export const SERVICE_SUPPLIER = 'Contract Cleaning Co';
+
 async function unpublishedBill(store: Store, organisationId: string, currency: string): Promise<void> {
-  const bill = (number: string, date: string, due: string, amount: number) =>
+  const rows = SERVICE_BILLS.map((b) =>
     billRow({
-      id: `bill_contract_${number}_${organisationId}`, organisation_id: organisationId, document_id: null, kind: 'bill', supplier: 'Contract Cleaning Co',
-      invoice_number: number, date, due_date: due, scheduled_date: null, tags: '', currency, original_amount: amount, amount_due: amount, latest_note: null,
-      created_at: `${date}T09:00:00.000Z`,
-    });
-  await store.db.insertInto('bills').values([bill('CC-1', '2026-01-05', '2026-02-04', 12_345), bill('CC-2', '2026-02-05', '2026-03-07', 6_789)]).execute();
+      id: `bill_contract_${b.number}_${organisationId}`, organisation_id: organisationId, document_id: null, kind: 'bill', supplier: SERVICE_SUPPLIER,
+      invoice_number: b.number, date: b.date, due_date: b.due, scheduled_date: null, tags: '', currency, original_amount: b.amount, amount_due: b.amount,
+      latest_note: null, created_at: `${b.date}T09:00:00.000Z`,
+    }),
+  );
+  await store.db.insertInto('bills').values(rows).execute();
 }
 
 type Setup = (store: Store) => Promise<{ organisationId: string; ownTotals?: (date: string) => Promise<BalanceSheetTotals>; close?: () => Promise<void> }>;
@@ -125,7 +130,6 @@ const SYSTEMS: (SystemFixture & { setup: Setup })[] = [
     balanceDates: ['2026-09-30', '2026-11-21'],
     busy: { account: 'Office', from: '2026-04-01', to: '2026-11-21' },
     booksFrom: '2024-01-01',
-    unpublishedServiceBills: 12_345 + 6_789,
     capabilities: {
       ownBalanceSheet: { notApplicable: "the builtin ledger is Ledgerline's own books: its reports are the only ones there are (check-books refuses it)" },
       agedPayables: 'ledger',
@@ -153,7 +157,6 @@ const SYSTEMS: (SystemFixture & { setup: Setup })[] = [
     balanceDates: ['2026-06-30', '2026-11-30'],
     busy: { account: 'Assets:Current Assets:Business Current Account', from: '2026-01-01', to: '2026-12-15' },
     booksFrom: '2025-01-01',
-    unpublishedServiceBills: 12_345 + 6_789,
     capabilities: {
       ownBalanceSheet: { dates: ['2026-06-30', '2026-11-30'] },
       agedPayables: 'bills',
@@ -180,7 +183,6 @@ const SYSTEMS: (SystemFixture & { setup: Setup })[] = [
     balanceDates: ['2026-03-31', '2026-06-15'],
     busy: { account: '800', from: '2025-01-01', to: '2026-06-15' },
     booksFrom: '2025-01-01',
-    unpublishedServiceBills: 12_345 + 6_789,
     capabilities: { ownBalanceSheet: { dates: ['2026-03-31', '2026-06-15'] }, agedPayables: 'bills', files: true, bookBankAccounts: true },
     async setup(store) {
       const book = defaultFakeBook();
@@ -200,7 +202,6 @@ const SYSTEMS: (SystemFixture & { setup: Setup })[] = [
     balanceDates: ['2026-03-31', '2026-06-15'],
     busy: { account: 'Accounts Payable (A/P)', from: '2025-01-01', to: '2026-06-15' },
     booksFrom: '2025-01-01',
-    unpublishedServiceBills: 12_345 + 6_789,
     capabilities: { ownBalanceSheet: { dates: ['2026-03-31', '2026-06-15'] }, agedPayables: 'bills', files: true, bookBankAccounts: true },
     async setup(store) {
       const qb = await startFakeQuickBooks({ limits: false, company: documentsFakeCompany(), today: '2026-06-15' });
