@@ -17,6 +17,8 @@ import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { createApiClient } from '../src/auth/clients.js';
 import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
 import { getOrganisation } from '../src/store/organisations.js';
+import { insertBankLines, statementLine } from '../src/store/bank-lines.js';
+import { refreshSuggestions } from '../src/operations/banking/suggestions.js';
 import type { BankTransactionRow } from '../src/store/schema.js';
 import { defaultFakeBook, fakeId, type FakeBook } from './helpers/fake-xero-book.js';
 import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
@@ -195,6 +197,36 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     const restored = await line();
     assert.deepEqual([restored.status, restored.reconciledIn, restored.linked ?? null], ['to_reconcile', null, null]);
     assert.deepEqual((await listed()).map((b: any) => b.amountDue), [144.6], 'back in Bills to Pay, owed in full');
+  });
+
+  it("a line paying an open bill Xero holds itself is suggested with it and matched to it: a payment in Xero, the bill out of Bills to Pay; unmatch restores it", async () => {
+    const billId = fakeId('bill BI-2026-14');
+    const inv = invoiceOf(billId)!;
+    const lineId = 'btx_xero_bi14';
+    await insertBankLines(store().db, [statementLine({ id: lineId, organisationId: org, bankAccountId: BANK, date: '2026-06-10', description: 'FP BEAN IMPORTERS BI-2026-14', amount: -50_000 })]);
+    await refreshSuggestions(store().db, org, accountingSystemFor(store().db, (await getOrganisation(store().db, org))!), { today: TODAY });
+    const line = async () => {
+      const r = await send('GET', `/v1/operations/banking.transactions?account=${BANK}&period=custom&from=2026-06-01&to=2026-06-30`);
+      assert.equal(r.status, 200, r.bytes);
+      return r.body.transactions.find((t: any) => t.id === lineId);
+    };
+    const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'BI-2026-14');
+    const suggested = await line();
+    assert.equal(suggested.suggestedMatch, true, JSON.stringify(suggested.suggestion));
+    assert.equal(suggested.suggestion.documentId, `xero:${billId}`);
+    assert.deepEqual((await listed()).map((b: any) => b.amountDue), [500]);
+
+    const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: lineId, documentId: suggested.suggestion.documentId });
+    assert.equal(matched.status, 201, matched.bytes);
+    assert.deepEqual(inv.payments.filter((p) => !p.deleted).map((p) => p.amount), [30_000, 50_000], 'Xero holds the new payment beside the earlier one');
+    const shown = await line();
+    assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId, shown.linked?.number], ['reconciled', 'service', `xero:${billId}`, 'BI-2026-14']);
+    assert.deepEqual(await listed(), [], 'paid in full: out of Bills to Pay');
+
+    const undone = await send('DELETE', `/v1/operations/banking.unmatch?transactionId=${lineId}`);
+    assert.equal(undone.status, 200, undone.bytes);
+    assert.deepEqual(inv.payments.filter((p) => !p.deleted).map((p) => p.amount), [30_000]);
+    assert.deepEqual((await listed()).map((b: any) => b.amountDue), [500], 'owed again');
   });
 
   it('made only requests the contract allows', () => {

@@ -8,13 +8,14 @@ import { CAPABILITIES, dialectOf } from '../store/dialect.js';
 import { billOf } from '../store/document-writes.js';
 import { getDocuments } from '../store/documents.js';
 import { newId } from '../store/ids.js';
-import type { BankAccountRow, BankMatchRow, BankTransactionRow, Database, DocumentRow } from '../store/schema.js';
+import type { BankAccountRow, BankMatchRow, BankTransactionRow, Database } from '../store/schema.js';
 import { refreshSuggestionsAfter } from './banking/after-change.js';
 import { lineIdsParam, lineState, lineStateSchema, lineTaken, namedLines, parseLineIds } from './banking/match-lines.js';
 import { matchPlan, type MatchPlan } from './banking/match-plan.js';
 import { auditChange, creatorOf } from './changes.js';
 import type { OperationContext } from './context.js';
 import { contactNameOf } from './documents/publish-plan.js';
+import { systemIdOf } from './documents-system.js';
 import { OperationError, invalidParameter } from './errors.js';
 import { defineOperation } from './operation.js';
 
@@ -75,9 +76,7 @@ export const bankingMatch = defineOperation({
     const accountIds = new Set(lines.map((l) => l.bank_account_id));
     if (accountIds.size > 1) throw invalidParameter('transactionIds', 'the lines are of several accounts: match the lines of one account at a time');
     const account = accounts.get(lines[0]!.bank_account_id)!;
-    const [doc] = await getDocuments(ctx.db, orgId, [input.documentId]);
-    if (!doc) throw new OperationError('not_found', `no document ${input.documentId} in this organisation`);
-    if (doc.published_at === null) throw invalidParameter('documentId', `document ${doc.id} is not published yet: publish it first (documents.publish)`);
+    const doc = await matchTarget(ctx, input.documentId);
     const existing = await matchOfDocument(ctx.db, orgId, doc.id);
     // a payment whose outcome was not known is finished by the same call sent again
     const retry = existing && existing.payment_id === null && existing.kind === 'payment' && ctx.accounting.kind !== 'builtin' ? existing : undefined;
@@ -101,8 +100,41 @@ export const bankingMatch = defineOperation({
 interface Parts {
   lines: BankTransactionRow[];
   account: BankAccountRow;
-  doc: DocumentRow;
+  doc: Target;
   plan: MatchPlan;
+}
+
+/** What the lines settle: a published document of the service, or an open bill the connected system holds itself. */
+interface Target {
+  /** as the caller names it: doc_…, or the system's (xero:…, quickbooks:…) */
+  id: string;
+  type: string;
+  number: string;
+  /** who is paid (an expense claim's employee) */
+  contact: string;
+  currency: string;
+  /** minor units of `currency`: what the lines settle */
+  total: number;
+  /** the bill as the system knows it, for its payment */
+  systemBillId: string | null;
+}
+
+async function matchTarget(ctx: OperationContext, id: string): Promise<Target> {
+  const systemId = systemIdOf(ctx, id);
+  if (systemId === undefined) {
+    const [doc] = await getDocuments(ctx.db, ctx.organisation.id, [id]);
+    if (!doc) throw new OperationError('not_found', `no document ${id} in this organisation`);
+    if (doc.published_at === null) throw invalidParameter('documentId', `document ${doc.id} is not published yet: publish it first (documents.publish)`);
+    return { id: doc.id, type: doc.type, number: doc.number, contact: contactNameOf(doc), currency: doc.currency, total: Number(doc.total), systemBillId: doc.accounting_document_id ?? doc.accounting_transaction_id };
+  }
+  // an open bill of the system's own (banking.transactions may suggest one)
+  const bill = ((await ctx.accounting.payables?.()) ?? []).find((b) => b.documentId === systemId);
+  if (!bill) throw new OperationError('not_found', `no open bill ${id} in the ${ctx.accounting.kind} books`);
+  if (!ctx.accounting.payBill)
+    throw new OperationError('publishing_not_supported', `the ${ctx.accounting.kind} books are not written through the service: record the payment there, then mark the line reconciled outside the service (banking.mark_reconciled)`);
+  if (bill.currency !== ctx.organisation.homeCurrency)
+    throw invalidParameter('documentId', `bill ${bill.number} is in ${bill.currency}: record its payment in ${ctx.accounting.kind}, then mark the line reconciled outside the service`);
+  return { id, type: bill.kind, number: bill.number, contact: contactNameOf({ type: bill.kind, supplier: bill.supplier }), currency: bill.currency, total: bill.amountDue, systemBillId: systemId };
 }
 
 const reference = (lines: BankTransactionRow[]) => [...new Set(lines.map((l) => l.description))].join('; ').slice(0, 200);
@@ -115,7 +147,7 @@ async function matchInLedger(ctx: OperationContext, { lines, account, doc, plan,
   const payable = chart.find((a) => a.active && a.type === 'Accounts Payable');
   if (plan.kind === 'payment' && !payable) throw invalidParameter('documentId', 'the chart has no Accounts Payable account to pay the bill from');
   const contacts = await ctx.accounting.contacts();
-  const name = contactNameOf(doc);
+  const name = doc.contact;
   const contact = contacts.find((c) => c.name.toLowerCase() === name.toLowerCase()) ?? null;
   const bill = await billOf(ctx.db, orgId, doc.id);
   return inTransaction(ctx, async (trx) => {
@@ -132,7 +164,7 @@ async function matchInLedger(ctx: OperationContext, { lines, account, doc, plan,
     });
     const match = await insertMatch(trx, orgId, matchRow(ctx, account, doc, plan, { paymentId, key: null, bill }), lines.map((l) => l.id), true);
     if (bill && plan.kind === 'payment') await setBillAmountDue(trx, orgId, bill.id, 0);
-    return answerMatch({ ...ctx, db: trx }, match, account, plan);
+    return answerMatch({ ...ctx, db: trx }, match, account, plan, doc);
   });
 }
 
@@ -147,18 +179,18 @@ async function matchInSystem(ctx: OperationContext, { lines, account, doc, plan,
   if (plan.kind === 'document') {
     return inTransaction(ctx, async (trx) => {
       const match = await insertMatch(trx, orgId, matchRow(ctx, account, doc, plan, { paymentId: null, key: null, bill: null }), lines.map((l) => l.id), true);
-      return answerMatch({ ...ctx, db: trx }, match, account, plan);
+      return answerMatch({ ...ctx, db: trx }, match, account, plan, doc);
     });
   }
   if (!ctx.accounting.payBill) throw new OperationError('publishing_not_supported', `the ${system} books cannot record payments through the service`);
   const match = retry ?? (await inTransaction(ctx, (trx) => insertMatch(trx, orgId, matchRow(ctx, account, doc, plan, { paymentId: null, key: newId('pay'), bill }), lines.map((l) => l.id), false)));
   const payment: BillPayment = {
     key: match.payment_key!,
-    billDocumentId: doc.accounting_document_id ?? doc.accounting_transaction_id!,
-    contact: { id: null, name: contactNameOf(doc) },
+    billDocumentId: doc.systemBillId!,
+    contact: { id: null, name: doc.contact },
     bankAccountId: account.ledger_account_id!,
     date: lastDate(lines),
-    amount: Number(doc.total),
+    amount: doc.total,
     currency: doc.currency,
     reference: reference(lines),
   };
@@ -175,11 +207,11 @@ async function matchInSystem(ctx: OperationContext, { lines, account, doc, plan,
   return inTransaction(ctx, async (trx) => {
     await completeMatch(trx, orgId, match, { id: paid.paymentId, link: paid.link });
     if (bill) await setBillAmountDue(trx, orgId, bill.id, 0);
-    return answerMatch({ ...ctx, db: trx }, { ...match, payment_id: paid.paymentId, payment_link: paid.link }, account, plan);
+    return answerMatch({ ...ctx, db: trx }, { ...match, payment_id: paid.paymentId, payment_link: paid.link }, account, plan, doc);
   });
 }
 
-function matchRow(ctx: OperationContext, account: BankAccountRow, doc: DocumentRow, plan: MatchPlan, w: { paymentId: string | null; key: string | null; bill: { id: string; amount_due: number } | undefined | null }) {
+function matchRow(ctx: OperationContext, account: BankAccountRow, doc: Target, plan: MatchPlan, w: { paymentId: string | null; key: string | null; bill: { id: string; amount_due: number } | undefined | null }) {
   return {
     bank_account_id: account.id,
     document_id: doc.id,
@@ -207,9 +239,9 @@ async function inTransaction<T>(ctx: OperationContext, work: (trx: Transaction<D
   }
 }
 
-async function answerMatch(ctx: OperationContext, match: BankMatchRow, account: BankAccountRow, plan: MatchPlan): Promise<MatchAnswer> {
+async function answerMatch(ctx: OperationContext, match: BankMatchRow, account: BankAccountRow, plan: MatchPlan, doc: Target): Promise<MatchAnswer> {
   const [lines, bill] = await Promise.all([matchLines(ctx.db, ctx.organisation.id, match.id), match.bill_id ? billOf(ctx.db, ctx.organisation.id, match.document_id) : undefined]);
-  await auditChange(ctx, 'bank.matched', match.document_id, { lines: lines.map((l) => l.id), kind: match.kind, amount: toMajor(plan.amount, account.currency), difference: toMajor(plan.difference, account.currency), payment: match.payment_id });
+  await auditChange(ctx, 'bank.matched', match.document_id, { type: doc.type, number: doc.number, supplier: doc.contact, lines: lines.map((l) => l.id), kind: match.kind, amount: toMajor(plan.amount, account.currency), difference: toMajor(plan.difference, account.currency), payment: match.payment_id });
   const answer: MatchAnswer = {
     match: {
       id: match.id,

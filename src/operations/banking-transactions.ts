@@ -12,7 +12,9 @@ import { dateParam, intParam, periodParam, textParam } from './params.js';
 import { resolvePeriodInput } from './period-input.js';
 import { unimportedBookAccount } from './banking/book-account.js';
 import { findBankAccount } from './banking/find-account.js';
-import { linkedDocumentSchema, linkedDocumentView } from './banking/linked-document.js';
+import { linkedDocumentSchema, linkedDocumentView, systemLinkedDocumentView } from './banking/linked-document.js';
+import { systemDocuments, systemIdOf } from './documents-system.js';
+import type { SystemDocument } from '../accounting/types.js';
 import { basisWords, incompleteWords } from './banking/balance-words.js';
 import { runningBalances, withOpeningBalances } from './banking/running-balances.js';
 import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } from './banking/visible-accounts.js';
@@ -177,11 +179,34 @@ async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof o
   if (term === '') throw invalidParameter('account', 'must not be empty');
   const offset = (args.page - 1) * args.limit;
   try {
-    return await snapshot(ctx, args, period, term, offset);
+    return await withSystemLinks(ctx, await snapshot(ctx, args, period, term, offset));
   } catch (error) {
     if (error instanceof MaybeBookAccount) throw (await unimportedBookAccount(ctx, term!)) ?? error.notFound;
     throw error;
   }
+}
+
+/** Marks, on a line of the snapshot, the system document it is matched to; taken off by withSystemLinks. */
+const SYSTEM_LINK = Symbol('systemLink');
+type Answer = z.infer<typeof output>;
+
+/**
+ * Lines matched to an open bill the connected system holds itself are linked from the system, read
+ * after the snapshot's transaction has ended (a connector reads and writes its mirror through the
+ * database, which the snapshot would hold), and only when the page holds such a line.
+ */
+async function withSystemLinks(ctx: OperationContext, answer: Answer): Promise<Answer> {
+  const marked = answer.transactions as (Answer['transactions'][number] & { [SYSTEM_LINK]?: string })[];
+  const ids = [...new Set(marked.flatMap((t) => (t[SYSTEM_LINK] ? [t[SYSTEM_LINK]] : [])))];
+  const theirs = ids.length ? await systemDocuments(ctx, ids) : new Map<string, SystemDocument>();
+  for (const t of marked) {
+    const id = t[SYSTEM_LINK];
+    if (id === undefined) continue;
+    delete t[SYSTEM_LINK];
+    const doc = theirs.get(id);
+    if (doc) t.linked = systemLinkedDocumentView(id, doc, ctx.baseUrl);
+  }
+  return answer;
 }
 
 async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<typeof resolvePeriodInput>, term: string | undefined, offset: number): Promise<z.infer<typeof output>> {
@@ -226,7 +251,9 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
       const rows = fetched.slice(0, args.limit);
       const unfiltered = args.status === 'all' && !args.search?.trim() && bounds.min === null && bounds.max === null;
       const balances = await runningBalances(db, organisationId, rows, sums, period, args.order, unfiltered);
-      const documents = await linkedDocuments(db, organisationId, [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))]);
+      const linkedIds = [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))];
+      const documents = await linkedDocuments(db, organisationId, linkedIds);
+
       const suggestions = await suggestionsOf(db, organisationId, rows.flatMap((r) => (r.status === 'to_reconcile' ? [r.id] : [])));
       const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
 
@@ -267,6 +294,8 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
             report: row.source,
             runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
             linked: linked ? linkedDocumentView(linked, ctx.baseUrl) : null,
+            // matched to an open bill of the system's own: filled in after the snapshot (withSystemLinks)
+            ...(row.document_id && !linked && systemIdOf(ctx, row.document_id) !== undefined ? { [SYSTEM_LINK]: row.document_id } : {}),
           };
         }),
       };

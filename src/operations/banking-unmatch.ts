@@ -11,6 +11,7 @@ import { refreshSuggestionsAfter } from './banking/after-change.js';
 import { lineState, lineStateSchema, namedLines } from './banking/match-lines.js';
 import { auditChange } from './changes.js';
 import { contactNameOf } from './documents/publish-plan.js';
+import { systemIdOf } from './documents-system.js';
 import { OperationError, invalidParameter } from './errors.js';
 import { defineOperation } from './operation.js';
 
@@ -51,16 +52,18 @@ export const bankingUnmatch = defineOperation({
       // the system's payment first: if it refuses, nothing here changes
       let paymentId = match.payment_id;
       if (paymentId === null && ctx.accounting.findPayment) {
+        // the payment's outcome was not known: look for it by its key before taking the match apart
         const [doc] = await getDocuments(ctx.db, orgId, [match.document_id]);
-        const found = doc
+        const billDocumentId = systemIdOf(ctx, match.document_id) ?? doc?.accounting_document_id ?? doc?.accounting_transaction_id ?? null;
+        const found = billDocumentId
           ? await ctx.accounting.findPayment({
               key: match.payment_key!,
-              billDocumentId: doc.accounting_document_id ?? doc.accounting_transaction_id!,
-              contact: { id: null, name: contactNameOf(doc) },
+              billDocumentId,
+              contact: { id: null, name: doc ? contactNameOf(doc) : '' },
               bankAccountId: account.ledger_account_id!,
               date: line.date,
-              amount: Number(doc.total),
-              currency: doc.currency,
+              amount: Math.abs(Number(match.amount)),
+              currency: account.currency,
               reference: line.description,
             })
           : null;
@@ -83,7 +86,9 @@ export const bankingUnmatch = defineOperation({
       if (match.bill_id && match.bill_amount_due_before !== null) await setBillAmountDue(trx, orgId, match.bill_id, Number(match.bill_amount_due_before));
       const bill = match.bill_id ? await trx.selectFrom('bills').selectAll().where('organisation_id', '=', orgId).where('id', '=', match.bill_id).executeTakeFirst() : undefined;
       const after = await trx.selectFrom('bank_transactions').selectAll().where('organisation_id', '=', orgId).where('id', 'in', matched.map((l) => l.id)).orderBy('date').orderBy('id').execute();
-      await auditChange({ ...ctx, db: trx }, 'bank.unmatched', match.document_id, { lines: matched.map((l) => l.id), payment: match.payment_id });
+      const [doc] = await getDocuments(trx, orgId, [match.document_id]);
+      const named = doc ? { type: doc.type, number: doc.number, supplier: contactNameOf(doc) } : { number: match.document_id };
+      await auditChange({ ...ctx, db: trx }, 'bank.unmatched', match.document_id, { ...named, lines: matched.map((l) => l.id), payment: match.payment_id });
       return {
         documentId: match.document_id,
         transactions: after.map((l) => lineState(l, account.currency)),

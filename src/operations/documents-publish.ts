@@ -148,6 +148,7 @@ async function documentFile(ctx: OperationContext, documentId: string): Promise<
 /** The audit entry and the answer, in the transaction that marks the document published; kept with an Idempotency-Key. */
 async function answerPublished(ctx: OperationContext, doc: DocumentToPublish, result: PublishedTransaction) {
   await auditChange(ctx, 'document.published', doc.documentId, {
+    type: doc.type,
     number: doc.number,
     supplier: doc.contact.name,
     system: ctx.accounting.kind,

@@ -182,6 +182,26 @@ export function auditSentence(action: string, detail: Detail): string {
     }
     case 'document.deleted':
       return documentSentence('Deleted', { type: detail.type, number: detail.number, supplier: detail.supplier });
+    case 'document.published': {
+      const created = detail.contactCreated ? `, creating ${text(detail.supplier)} there` : '';
+      return `${documentSentence('Published', { type: detail.type, number: detail.number, supplier: detail.supplier })} to the books (${text(detail.system)}, ${text(detail.accountingId)})${created}`;
+    }
+    case 'bank.matched': {
+      const n = Array.isArray(detail.lines) ? detail.lines.length : 0;
+      const paid = detail.kind === 'payment' ? ', paying it in the books' : '';
+      const difference = Number(detail.difference) ? ` with a difference of ${text(detail.difference)} booked` : '';
+      return `Matched ${n} bank ${n === 1 ? 'line' : 'lines'} to ${documentSentence('', { type: detail.type, number: detail.number, supplier: detail.supplier }).trim()}${paid}${difference}`;
+    }
+    case 'bank.unmatched': {
+      const n = Array.isArray(detail.lines) ? detail.lines.length : 0;
+      return `Undid the match of ${n} bank ${n === 1 ? 'line' : 'lines'} to ${documentSentence('', { type: detail.type, number: detail.number, supplier: detail.supplier }).trim()}`;
+    }
+    case 'bank.marked_reconciled':
+    case 'bank.unmarked_reconciled': {
+      const n = Number(detail.changed);
+      const lines = `${n} bank ${n === 1 ? 'line' : 'lines'}`;
+      return action === 'bank.marked_reconciled' ? `Marked ${lines} reconciled outside the service` : `Put ${lines} back to reconcile`;
+    }
     case 'bill_filter.created':
       return `Saved the Bills to Pay filter “${name}”`;
     case 'bill_filter.updated': {

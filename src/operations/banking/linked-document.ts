@@ -1,6 +1,7 @@
 /** The `linked` member of a bank transaction matched to a document held by the service. */
 import { z } from 'zod';
 import { minorDigits, toMajor } from '../../domain/money.js';
+import type { SystemDocument } from '../../accounting/types.js';
 import type { LinkedDocument } from '../../store/banking.js';
 
 export const linkedDocumentSchema = z.object({
@@ -36,6 +37,25 @@ export function linkedDocumentView({ document, codedLines }: LinkedDocument, bas
     accountingId: document.accounting_transaction_id ?? '',
     link: `${baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(document.id)}`,
     total: toMajor(document.total, document.currency),
+  };
+}
+
+/** A line matched to an open bill the connected system holds itself (its id: xero:…, quickbooks:…), as the service's own are shown. */
+export function systemLinkedDocumentView(id: string, doc: SystemDocument, baseUrl: string): LinkedDocumentView {
+  const lines = doc.codedLines.filter((l) => !l.isTax);
+  return {
+    documentId: id,
+    number: doc.number,
+    type: doc.type,
+    supplier: doc.supplier,
+    date: doc.date,
+    currency: doc.currency,
+    codedTo: [...new Set(lines.map((l) => l.account))].join(', '),
+    tax: decimalText(doc.tax, doc.currency),
+    details: lines.map((l) => l.description).filter(Boolean).join('; '),
+    accountingId: doc.transactionId,
+    link: `${baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(id)}`,
+    total: toMajor(doc.total, doc.currency),
   };
 }
 

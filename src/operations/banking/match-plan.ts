@@ -7,7 +7,7 @@
  */
 import type { ChartAccount } from '../../accounting/types.js';
 import { minorDigits, sum, toMajor } from '../../domain/money.js';
-import type { BankAccountRow, BankTransactionRow, DocumentRow } from '../../store/schema.js';
+import type { BankAccountRow, BankTransactionRow } from '../../store/schema.js';
 import { OperationError, invalidParameter } from '../errors.js';
 import { PAYABLE_TYPES } from '../documents/input.js';
 
@@ -44,7 +44,7 @@ function differenceAccount(chart: ChartAccount[], named: string | undefined): Ch
 export function matchPlan(input: {
   lines: BankTransactionRow[];
   account: BankAccountRow;
-  document: DocumentRow;
+  document: { currency: string; type: string; total: number | string; number: string };
   chart: ChartAccount[];
   difference: DifferenceChoice | undefined;
 }): MatchPlan {
