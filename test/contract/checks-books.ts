@@ -86,6 +86,15 @@ export function ledgerChecks(system: () => BooksSystem, which: Which): void {
       assert.deepEqual([grouped.total, grouped.count], [whole.total, whole.count], `${groupBy}: the same totals`);
       assert.equal(sumMinor(grouped.groups.map((g: any) => g.total)), minor(whole.total), `${groupBy}: groups add up to total`);
       assert.equal(grouped.groups.reduce((s: number, g: any) => s + g.count, 0), whole.count, `${groupBy}: group counts add up to count`);
+      assert.ok(grouped.groups.length >= 2, `${groupBy}: ${grouped.groups.length} groups`);
+      // a page of groups at a time: the groups of one page, each once, in the same order
+      const paged: any[] = [];
+      for (let page = 1; page <= grouped.groups.length + 1; page++) {
+        const answer = await system().ok('ledger.account_transactions', { ...args(), groupBy, limit: 1, page });
+        assert.deepEqual([answer.total, answer.hasMore], [whole.total, page < grouped.groups.length], `${groupBy}, page ${page} of groups`);
+        paged.push(...answer.groups);
+      }
+      assert.deepEqual(paged, grouped.groups, `${groupBy}: the pages of groups are the groups of one page`);
     }
   });
 }
@@ -166,6 +175,28 @@ export function reportChecks(system: () => BooksSystem, which: Which): void {
       assert.equal(minor(ledger.movement), sign * subtree, `${account.fullName}: ledger movement ${fyStart} to ${today}`);
     }
   });
+
+  it(
+    "3 reports: each asset and liability account's change on the balance sheet between two dates is its ledger movement",
+    known(which, 'bs-accounts'),
+    async () => {
+      const [d1, d2] = system().balanceDates;
+      const chart = await chartOf(system());
+      const [at1, at2] = [accountLines(await balanceSheet(d1)), accountLines(await balanceSheet(d2))];
+      const children = (id: string): string[] => chart.filter((a) => a.parentId === id).flatMap((a) => [a.id, ...children(a.id)]);
+      // the balance sheet shows assets and liabilities each in its own normal sign, as the ledger's movement is
+      const shown = (lines: Map<string, number>, id: string) => lines.get(chart.find((a) => a.id === id)!.fullName) ?? 0;
+      let moved = 0;
+      for (const account of chart.filter((a) => a.classification === 'Asset' || a.classification === 'Liability')) {
+        const subtree = [account.id, ...children(account.id)];
+        const change = subtree.reduce((s, id) => s + shown(at2, id) - shown(at1, id), 0);
+        const ledger = await system().ok('ledger.account_transactions', { account: account.id, period: 'custom', from: dayAfter(d1), to: d2, limit: 1 });
+        assert.equal(minor(ledger.movement), change, `${account.fullName}: ledger movement ${dayAfter(d1)} to ${d2} against the balance sheets`);
+        if (change !== 0) moved++;
+      }
+      assert.ok(moved >= 2, `${moved} accounts moved between ${d1} and ${d2}`);
+    },
+  );
 
   it(
     "3 reports: Ledgerline's balance sheet totals equal the system's own report",

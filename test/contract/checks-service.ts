@@ -181,17 +181,24 @@ export function errorChecks(system: () => BooksSystem, which: Which): void {
       assert.ok(Array.isArray(unknown.body.candidates), 'candidates listed');
       const suggested = unknown.body.candidates.some((c: any) => c.id === resolved.id);
       assert.ok(suggested, `"${typo}" suggests ${resolved.fullName}: ${JSON.stringify(unknown.body.candidates)}`);
-      for (const [args, parameter] of [
-        [{ period: 'fortnight' }, 'period'],
-        [{ period: 'custom', from: '2026-02-30', to: '2026-03-31' }, 'from'],
-        [{ period: 'custom', from: '2026-01-01', to: '2026-13-01' }, 'to'],
-      ] as const) {
-        for (const op of ['ledger.account_transactions', 'reports.profit_and_loss']) {
-          const refused = await system().get(op, { ...(op === 'ledger.account_transactions' ? { account: resolved.id } : {}), ...args });
-          assert.equal(refused.status, 400, `${op} ${JSON.stringify(args)}: ${JSON.stringify(refused.body)}`);
-          const named = refused.body.errors?.some((e: any) => e.parameter === parameter);
-          assert.ok(named, `${op} ${JSON.stringify(args)} names ${parameter}: ${JSON.stringify(refused.body.errors)}`);
-        }
+      const ledger = { account: resolved.id, period: 'custom', from: '2026-01-01', to: '2026-01-31' };
+      const refusals: [string, Record<string, string | number>, string][] = [
+        ...['ledger.account_transactions', 'reports.profit_and_loss'].flatMap((op): [string, Record<string, string | number>, string][] => {
+          const account: Record<string, string> = op === 'ledger.account_transactions' ? { account: resolved.id } : {};
+          return [
+            [op, { ...account, period: 'fortnight' }, 'period'],
+            [op, { ...account, period: 'custom', from: '2026-02-30', to: '2026-03-31' }, 'from'],
+            [op, { ...account, period: 'custom', from: '2026-01-01', to: '2026-13-01' }, 'to'],
+          ];
+        }),
+        ['ledger.account_transactions', { ...ledger, limit: 0 }, 'limit'],
+        ['ledger.account_transactions', { ...ledger, page: 0 }, 'page'],
+      ];
+      for (const [op, args, parameter] of refusals) {
+        const refused = await system().get(op, args);
+        assert.equal(refused.status, 400, `${op} ${JSON.stringify(args)}: ${JSON.stringify(refused.body)}`);
+        const named = refused.body.errors?.some((e: any) => e.parameter === parameter);
+        assert.ok(named, `${op} ${JSON.stringify(args)} names ${parameter}: ${JSON.stringify(refused.body.errors)}`);
       }
     },
   );
