@@ -90,7 +90,7 @@ export const documentsPublish = defineOperation({
       const dialect = CAPABILITIES[dialectOf(ctx.db)];
       const answer = await ctx.db.transaction().execute(async (trx) => {
         const result = await publishToLedger(trx, dialect, { id: orgId, homeCurrency: ctx.organisation.homeCurrency }, plan.doc, {
-          payableId: plan.payableId ?? '',
+          payableId: plan.payableId,
           taxId: plan.taxAccountId,
           paidFromType: plan.paidFromType,
         });

@@ -13,8 +13,8 @@ import { removeTransactions } from './remove-transactions.js';
 import { LedgerWriter, type NewLine } from './writer.js';
 
 export interface BuiltinAccounts {
-  /** the Accounts Payable account bills and credits are owed on */
-  payableId: string;
+  /** the Accounts Payable account bills and credits are owed on; null for a spend, paid from its own account */
+  payableId: string | null;
   /** where a document's tax goes; null when the document has none */
   taxId: string | null;
   /** the paid-from account's type, for a spend (a card's spend is a card charge) */
@@ -67,7 +67,7 @@ export async function publishToLedger(
 ): Promise<PublishedTransaction> {
   const books = writer(trx, dialect, organisation.id, organisation.homeCurrency);
   const contactId = doc.contact.id ?? (await books.createContact(doc.contact.name, doc.contact.kind)).id;
-  const counterId = doc.kind === 'spend' ? doc.paidFromAccountId! : accounts.payableId;
+  const counterId = doc.kind === 'spend' ? doc.paidFromAccountId! : accounts.payableId!;
   const transactionId = await postIn(trx, books, {
     type: transactionType(doc, accounts),
     date: doc.date,
