@@ -56,14 +56,14 @@ const SPEC_DEFAULT_ROLES: Record<string, string[]> = {
 
 describe('one call sequence', () => {
   it('REST and MCP run the declared steps, in the order scope, organisation, rate limits, membership, role, parse, answer', async () => {
-    const { CALL_SEQUENCE } = await import('../src/http/call-sequence.js');
+    const { CALL_SEQUENCE } = await import('../src/calls/call-sequence.js');
     assert.deepEqual(
       CALL_SEQUENCE.map((step: { name: string }) => step.name),
       ['requireScope', 'chooseOrganisation', 'applyRateLimits', 'loadOrganisation', 'checkMembership', 'checkRole', 'parseCallInput', 'answer'],
     );
     for (const transport of ['http/rest.ts', 'mcp/server.ts']) {
       const source = read(transport);
-      assert.match(source, /from '(\.\/|\.\.\/http\/)call-sequence\.js'/, `${transport} runs the declared sequence`);
+      assert.match(source, /from '\.\.\/calls\/call-sequence\.js'/, `${transport} runs the declared sequence`);
       // REST runs it in two parts, the steps before the input from the headers (before the body is read), then the rest
       assert.match(source, /(callOperation|admitCall)\(/, `${transport} runs the declared sequence`);
       // no transport restates a step of it

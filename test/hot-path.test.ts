@@ -9,7 +9,7 @@ import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { createApiClient, revokeClient } from '../src/auth/clients.js';
 import { authenticate } from '../src/auth/verify.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp } from '../src/app/app.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { openStore } from '../src/store/db.js';
 import { getCallAccess } from '../src/store/organisations.js';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { createApiClient } from '../src/auth/clients.js';
-import { loggablePath } from '../src/http/request-log.js';
+import { loggablePath } from '../src/calls/request-log.js';
 import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';

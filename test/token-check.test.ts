@@ -14,7 +14,7 @@ import { findConsent } from '../src/auth/consents.js';
 import { sha256 } from '../src/store/hash.js';
 import { blockForOrganisation, organisationsBlocking, unblockForOrganisation } from '../src/store/client-blocks.js';
 import { authenticate, AuthenticationError, type Caller } from '../src/auth/verify.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp } from '../src/app/app.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';

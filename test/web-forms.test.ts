@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { createApiClient, registerApp } from '../src/auth/clients.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp } from '../src/app/app.js';
 import { defaultRateLimits } from '../src/config.js';
 import { blockForOrganisation } from '../src/store/client-blocks.js';
 import { createInvitation } from '../src/store/invitations.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import { createLogger } from '../../src/http/logger.js';
+import { createLogger } from '../../src/calls/logger.js';
 import { sha256 } from '../../src/store/hash.js';
 
 const bodyPath = process.env.BOUND_BODY!;

@@ -327,7 +327,7 @@ export interface TokenCheckTiming {
 
 /** The bearer token check of every request, alone: queries it sends and its median time. */
 export async function tokenCheckTiming(store: TracedStore, organisationId: string, today: string, runs: number): Promise<TokenCheckTiming> {
-  const { buildApp } = await import('../../src/http/app.js');
+  const { buildApp } = await import('../../src/app/app.js');
   const { authenticate } = await import('../../src/auth/verify.js');
   const { createApiClient } = await import('../../src/auth/clients.js');
   const { app, service } = await buildApp({ store, baseUrl: 'http://127.0.0.1:9', today });

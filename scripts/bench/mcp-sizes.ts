@@ -3,7 +3,7 @@
  * fresh in-memory SQLite database, the demo generated for 2026-11-24): bytes of the structured JSON
  * and of the text rendering beside it, per tool. Run: npm run bench:mcp-sizes
  */
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { createApiClient } from '../../src/auth/clients.js';
 import { generateDemo } from '../../src/demo/generate.js';
 import { openStore } from '../../src/store/db.js';

@@ -203,4 +203,4 @@ for (const [id, count] of self) {
 }
 console.log('\ninclusive by place (callees included):');
 for (const [p, c] of top(inclusiveByPlace, 25)) console.log(`  ${share(c).padStart(6)}  ${p}`);
-for (const name of ['kysely', 'pino', 'sonic-boom', 'prom-client', '@fastify/middie', 'fastify', 'src/auth/token-check.ts', 'src/store/prepared.ts', 'src/http/app.ts']) console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);
+for (const name of ['kysely', 'pino', 'sonic-boom', 'prom-client', '@fastify/middie', 'fastify', 'src/auth/token-check.ts', 'src/store/prepared.ts', 'src/app/app.ts']) console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);

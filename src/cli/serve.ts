@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../demo/users.js';
 import { todayIn } from '../domain/dates.js';
-import { createLogger, type Logger } from '../http/logger.js';
+import { createLogger, type Logger } from '../calls/logger.js';
 import type { Store } from '../store/db.js';
 import { writeStamps } from '../store/deferred-stamps.js';
 import { listOrganisations } from '../store/organisations.js';
@@ -42,7 +42,7 @@ async function demoSignIns(store: Store, baseUrl: string): Promise<string> {
  * per instance until it answers (logged, and the metric says so).
  */
 async function connectCheckedRedis(url: string, logger: Logger, opened: (() => unknown)[]): Promise<Redis> {
-  const { connectRedis } = await import('../http/redis-counters.js');
+  const { connectRedis } = await import('../calls/redis-counters.js');
   const redis = connectRedis(url);
   opened.push(() => redis.disconnect());
   redis.on('error', () => {}); // reported through the fallback and the lines below, not as unhandled errors
@@ -94,10 +94,10 @@ async function start(config: Config, opened: (() => unknown)[]) {
   const demoNote = await demoSignIns(store, config.baseUrl);
 
   const [{ Metrics }, { FallbackCounterStore, RedisCounterStore }, { FallbackCallBudget, RedisCallBudget, useCallBudget }, { buildApp }] = await Promise.all([
-    import('../http/metrics.js'),
-    import('../http/redis-counters.js'),
+    import('../calls/metrics.js'),
+    import('../calls/redis-counters.js'),
     import('../accounting/call-budget.js'),
-    import('../http/app.js'),
+    import('../app/app.js'),
   ]);
   const metrics = new Metrics(store.poolStats);
   const counters = redis

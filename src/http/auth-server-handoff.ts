@@ -18,9 +18,10 @@ import middie from '@fastify/middie';
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import { OperationError } from '../domain/problems.js';
-import { problemFrom, writeProblem } from './problem.js';
+import { problemFrom } from '../calls/problem.js';
+import { writeProblem } from './problem-reply.js';
 import type { Limit } from '../config.js';
-import type { ServiceContext } from './service.js';
+import type { ServiceContext } from '../calls/service.js';
 
 /** oidc-provider's own body limit (lib/shared/selective_body.js); larger bodies get 413 here, before it reads them. */
 export const AUTH_SERVER_BODY_LIMIT = 56 * 1024;

@@ -14,7 +14,7 @@ import { page } from '../web/layout.js';
 import { sendPage } from '../web/respond.js';
 import { openApiDocument, TAGS } from './openapi.js';
 import { quickstartSteps } from './quickstart.js';
-import type { ServiceContext } from './service.js';
+import type { ServiceContext } from '../calls/service.js';
 
 export function registerDocs(app: FastifyInstance, service: ServiceContext): void {
   const document = openApiDocument(service.baseUrl);

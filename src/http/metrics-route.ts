@@ -7,8 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import { constantTimeEqual } from '../store/hash.js';
 import { OperationError } from '../domain/problems.js';
-import type { Metrics } from './metrics.js';
-import { problemFrom, sendProblem } from './problem.js';
+import type { Metrics } from '../calls/metrics.js';
+import { problemFrom } from '../calls/problem.js';
+import { sendProblem } from './problem-reply.js';
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, baseUrl: string, token: string | undefined): void {
   if (!token) return;

@@ -14,7 +14,7 @@ import { runCallerOperation, runOrganisationOperation, type CallEnvironment } fr
 import { OPERATIONS } from '../operations/index.js';
 import type { AnyOperation, OrganisationOperation } from '../operations/operation.js';
 import type { Store } from '../store/db.js';
-import { problemFrom, type Problem } from './problem.js';
+import { problemFrom, type Problem } from '../calls/problem.js';
 import { insertBankLines, statementLine } from '../store/bank-lines.js';
 
 /** The demo the examples are read from. */

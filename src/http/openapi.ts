@@ -12,7 +12,7 @@ import { MAX_DOCUMENT_FILE_BYTES } from '../operations/documents/file-type.js';
 import { OPERATIONS } from '../operations/index.js';
 import { effectOf, HTTP_METHOD, restPathOf, type AnyOperation } from '../operations/operation.js';
 import EXAMPLES from './openapi-examples.json' with { type: 'json' };
-import { problemType, type Problem } from './problem.js';
+import { problemType, type Problem } from '../calls/problem.js';
 import { quickstartMarkdown } from './quickstart.js';
 import { operationJsonSchema } from '../operations/json-schema.js';
 

@@ -15,9 +15,9 @@ import { OperationError } from '../operations/errors.js';
 import { MAX_DOCUMENT_BODY_BYTES } from '../operations/documents/file-type.js';
 import { effectOf, HTTP_METHOD, restPathOf, type AnyOperation } from '../operations/operation.js';
 import { sendAnswer } from './answer.js';
-import { admitCall, type WithInput } from './call-sequence.js';
-import { checkBeforeBody } from './before-body.js';
-import { authenticateCaller, type ServiceContext } from './service.js';
+import { admitCall, type WithInput } from '../calls/call-sequence.js';
+import { checkBeforeBody } from '../calls/before-body.js';
+import { authenticateCaller, type ServiceContext } from '../calls/service.js';
 
 export const ORGANISATION_HEADER = 'service-organisation';
 

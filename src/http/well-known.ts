@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SERVICE_SCOPES } from '../auth/clients.js';
 import { METADATA_CACHE_CONTROL } from './auth-server-handoff.js';
-import type { ServiceContext } from './service.js';
+import type { ServiceContext } from '../calls/service.js';
 
 export function registerProtectedResourceMetadata(app: FastifyInstance, service: ServiceContext): void {
   const metadata = (resource: string, name: string) => ({

@@ -8,9 +8,9 @@
 import type { CompleteResult } from '@modelcontextprotocol/server';
 import { INVALID_PARAMS } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/verify.js';
-import type { HeaderSink } from '../http/call-limits.js';
-import { callOperation } from '../http/call-sequence.js';
-import type { ServiceContext } from '../http/service.js';
+import type { HeaderSink } from '../calls/call-limits.js';
+import { callOperation } from '../calls/call-sequence.js';
+import type { ServiceContext } from '../calls/service.js';
 import { accountsList } from '../operations/accounts-list.js';
 import { billsListSavedFilters } from '../operations/bills-list-saved-filters.js';
 import { billsListToPay } from '../operations/bills-list-to-pay.js';

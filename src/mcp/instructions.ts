@@ -7,7 +7,7 @@
 import type { Caller } from '../auth/verify.js';
 import { addDays, addMonths, todayIn } from '../domain/dates.js';
 import { financialYearStart, labelFor } from '../domain/periods.js';
-import type { ServiceContext } from '../http/service.js';
+import type { ServiceContext } from '../calls/service.js';
 import { organisationRequired } from '../operations/context.js';
 import { getOrganisation, toOrganisation } from '../store/organisations.js';
 

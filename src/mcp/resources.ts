@@ -10,9 +10,9 @@
 import type { ReadResourceResult, ResourceLink, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { INVALID_PARAMS, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/verify.js';
-import type { HeaderSink } from '../http/call-limits.js';
-import { callOperation } from '../http/call-sequence.js';
-import type { ServiceContext } from '../http/service.js';
+import type { HeaderSink } from '../calls/call-limits.js';
+import { callOperation } from '../calls/call-sequence.js';
+import type { ServiceContext } from '../calls/service.js';
 import { OperationError } from '../operations/errors.js';
 import { documentsGet } from '../operations/documents-get.js';
 import { OPERATIONS } from '../operations/index.js';

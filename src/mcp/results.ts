@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { documentFileLink } from '../operations/documents-get.js';
 import type { OrganisationOperation } from '../operations/operation.js';
-import type { Problem } from '../http/problem.js';
+import type { Problem } from '../calls/problem.js';
 import { documentFileUri } from './resources.js';
 import { renderText } from './text-rendering.js';
 

@@ -12,7 +12,7 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import { refuseInvalidParams } from './invalid-params.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationError, requireScope, type Caller } from '../auth/verify.js';
-import { authenticateCaller, type ServiceContext } from '../http/service.js';
+import { authenticateCaller, type ServiceContext } from '../calls/service.js';
 import { OperationError } from '../domain/problems.js';
 import type { Scope } from '../operations/operation.js';
 import { createMcpServer } from './server.js';

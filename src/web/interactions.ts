@@ -15,7 +15,7 @@ import { insertMetadataDocumentClient } from '../store/connections.js';
 import { normaliseEmail, organisationsOfUser, userEmails } from '../store/users.js';
 import type { ExternalIdentityConfig } from '../config.js';
 import type { Limit } from '../config.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import type { RateLimiter } from '../calls/rate-limit.js';
 import { csrfToken, csrfValid, sameOrigin } from './csrf.js';
 import { consentPage, type ConsentView } from './pages/consent.js';
 import { appTrustFor } from './app-trust.js';

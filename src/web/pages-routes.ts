@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { ExternalIdentityConfig } from '../config.js';
-import type { ServiceContext } from '../http/service.js';
+import type { ServiceContext } from '../calls/service.js';
 import { ExternalIdentity } from './external-identity.js';
 import { registerAccountRoutes } from './routes/account-routes.js';
 import { registerNewOrganisationRoutes } from './routes/new-organisation-routes.js';

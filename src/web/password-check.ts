@@ -6,7 +6,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Limit } from '../config.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import type { RateLimiter } from '../calls/rate-limit.js';
 import type { Database, UserRow } from '../store/schema.js';
 import { findUserByEmail } from '../store/users.js';
 

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { noteForLog } from '../http/request-log.js';
-import type { ServiceContext } from '../http/service.js';
+import { noteForLog } from '../calls/request-log.js';
+import type { ServiceContext } from '../calls/service.js';
 import { findWebSession, SESSION_ABSOLUTE_SECONDS, type WebSession } from '../store/web-sessions.js';
 import { clearedCookie, cookieName, readCookie, serializeCookie } from './cookies.js';
 import { csrfToken, formRefusal } from './csrf.js';

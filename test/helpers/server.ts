@@ -1,7 +1,7 @@
 /** A real server on a loopback port, with its own store, for tests that speak HTTP. */
 import { createServer } from 'node:net';
-import { buildApp, type AppOptions } from '../../src/http/app.js';
-import { createLogger, type Logger } from '../../src/http/logger.js';
+import { buildApp, type AppOptions } from '../../src/app/app.js';
+import { createLogger, type Logger } from '../../src/calls/logger.js';
 import type { Store } from '../../src/store/db.js';
 
 export async function freePort(): Promise<number> {

@@ -1,7 +1,7 @@
 /** Routes under /orgs/:orgId/…: signed in, (for posts) same origin and CSRF, then admin of that organisation. */
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkBeforeBody } from '../../http/before-body.js';
+import { checkBeforeBody } from '../../calls/before-body.js';
 import type { Form } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { formSession, organisationAdmin, pageSession, postSession, tokenAccepted, type OrgAccess } from './guards.js';

@@ -1,39 +1,10 @@
-/**
- * Errors as RFC 9457 problem details (application/problem+json): type, title, status, detail, a
- * stable code, and errors[] naming each bad parameter. Nothing internal ever reaches the body.
- */
+/** Problems (calls/problem.ts) sent over HTTP: on Fastify's reply, on a raw Node response, and for errors before a request exists. */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
-import { OperationError, PROBLEMS, problemAnchor, type ProblemCode } from '../domain/problems.js';
-import { noteForLog } from './request-log.js';
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: { parameter: string; message: string }[];
-  [extra: string]: unknown;
-}
-
-/** The `type` of a problem: its row in the errors table of /docs/reference. */
-export function problemType(baseUrl: string, code: ProblemCode): string {
-  return `${baseUrl}/docs/reference#${problemAnchor(code)}`;
-}
-
-export function problemFrom(error: OperationError, baseUrl: string): Problem {
-  return {
-    ...error.extra,
-    type: problemType(baseUrl, error.code),
-    title: error.title,
-    status: error.status,
-    detail: error.message,
-    code: error.code,
-    ...(error.errors.length ? { errors: error.errors } : {}),
-  };
-}
+import { OperationError } from '../domain/problems.js';
+import { problemFrom, type Problem } from '../calls/problem.js';
+import { noteForLog } from '../calls/request-log.js';
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   noteForLog(reply.request, { code: problem.code });
@@ -71,10 +42,3 @@ export function clientErrorHandler(baseUrl: string) {
     socket.destroy(error);
   };
 }
-
-export function internalProblem(baseUrl: string, requestId: string): Problem {
-  const error = new OperationError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact support.`);
-  return problemFrom(error, baseUrl);
-}
-
-export { OperationError };
