@@ -49,9 +49,11 @@ export const documentsPublish = defineOperation({
     .object({
       id: text(200).describe('the document to publish (documents.create answered it)'),
       paidFrom: text(300).optional().describe('receipts: the bank or card account it was paid from: a bank account id (banking.accounts), or the ledger account\'s id, number or name'),
-      exchangeRate: z
-        .union([z.string().trim().max(40), z.number().positive()])
-        .transform((v) => String(v))
+      // decimal text, so the rate stays exact; a number is taken as its text
+      exchangeRate: z.coerce
+        .string()
+        .trim()
+        .max(40, { message: 'must be at most 40 characters' })
         .optional()
         .describe('a foreign document: home currency units per unit of its currency, e.g. 1.0842'),
       taxAccount: text(300).optional().describe('builtin ledger: the account tax goes to, when the chart has no single tax account'),
