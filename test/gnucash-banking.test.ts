@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
+import { bookAccountChoices } from '../src/accounting/bank-links.js';
 import { importStatement } from '../src/import/importer.js';
 import { bankingAccounts } from '../src/operations/banking-accounts.js';
 import { bankingTransactions } from '../src/operations/banking-transactions.js';
 import type { OrganisationOperation } from '../src/operations/operation.js';
+import { reportsTrialBalance } from '../src/operations/reports-trial-balance.js';
 import { provisionOrganisation } from '../src/provision.js';
 import type { Store } from '../src/store/db.js';
 import { getOrganisation } from '../src/store/organisations.js';
@@ -70,7 +72,7 @@ describeEachDialect(
         full.accounts.map((a: any) => [a.balanceBasis, a.balanceDate, a.bookBalance, a.ledgerAccount.id]),
         full.accounts.map((a: any) => ['books', TODAY, a.balance, a.id.slice('gnucash:'.length)]),
       );
-      assert.match(full.accounts[0].note, /^No statement has been imported into this account: -46\.50 GBP is its balance in the books \(gnucash\) today, not the bank's\.$/);
+      assert.match(full.accounts[0].note, /^No statement has been imported into this account: -46\.50 GBP is its balance in the books \(gnucash\) at 2026-06-30 \(today, nothing dated later counted\), not the bank's\.$/);
       assert.deepEqual(answer, {
         count: 3,
         accounts: [
@@ -86,6 +88,31 @@ describeEachDialect(
       // bank transactions belong to the people who hold the accounts: a submitter holding none sees none
       const submitter = await call(store(), bankingAccounts, ORG, {}, { today: TODAY, principal: asUser('usr_sub') });
       assert.deepEqual(submitter, { count: 0, accounts: [] });
+    });
+
+    it("a books account's balance is at today: splits dated later are not in it; its ledger account has the chart's full name", async () => {
+      const listed = async (today: string) =>
+        (await call<any>(store(), bankingAccounts, ORG, {}, { today })).accounts.map((a: any) => [a.name, a.balanceDate, a.balance, a.bookBalance, a.ledgerAccount.fullName]);
+      // the current account's splits of 28 June (25.00) and 26 June (84.60, stored as local midnight) come after the 25th;
+      // the 26th counts on the 26th (post-dates.ts), the 28th does not
+      assert.deepEqual(await listed('2026-06-26'), [
+        ['Business Credit Card', '2026-06-26', -46.5, -46.5, 'Liabilities:Business Credit Card'],
+        ['Business Current Account', '2026-06-26', 12_942.4, 12_942.4, 'Assets:Business Current Account'],
+        ['Savings Account', '2026-06-26', 5_012.34, 5_012.34, 'Assets:Savings Account'],
+      ]);
+      // at 30 April: 20,000.00 less 5,000.00 saved, 60.00 and 500.00 paid, 13.00 of charges and 100.00 to the card; the card repaid; no interest yet
+      assert.deepEqual(await listed('2026-04-30'), [
+        ['Business Credit Card', '2026-04-30', 0, 0, 'Liabilities:Business Credit Card'],
+        ['Business Current Account', '2026-04-30', 14_327, 14_327, 'Assets:Business Current Account'],
+        ['Savings Account', '2026-04-30', 5_000, 5_000, 'Assets:Savings Account'],
+      ]);
+      // the same figure the ledger gives at that date
+      const trial = await call<any>(store(), reportsTrialBalance, ORG, { date: '2026-04-30', includeZero: true }, { today: '2026-04-30' });
+      const current = trial.accounts.find((r: any) => r.id === GUID.get('Business Current Account'));
+      assert.equal(current.debit - current.credit, 14_327);
+      // the accounts an import may link to carry the chart's full name too
+      const choices = await bookAccountChoices(store().db, (await getOrganisation(store().db, ORG))!);
+      assert.deepEqual(choices.map((c) => c.fullName), ['Liabilities:Business Credit Card', 'Assets:Business Current Account', 'Assets:Savings Account']);
     });
 
     it("a statement imported into an account named as the book's is linked to it, listed once, and GnuCash's reconciled lines come in reconciled in the accounting system", async () => {

@@ -112,7 +112,7 @@ describeEachDialect('Xero scopes', (store) => {
     const documents = await system.documents!([`${BILL}`, `${CREDIT}`]);
     assert.equal(documents.length, 2);
     for (const d of documents) assert.deepEqual((await system.documentFile!(d.documentId))?.data, PDF, `the file of ${d.number}`);
-    const banks = await system.bankAccounts!();
+    const banks = await system.bankAccounts!(TODAY);
     await system.reconciledLines!(banks[0]!.accountId, '2026-01-01', TODAY);
     await system.ownBalanceSheetTotals!(TODAY);
     await system.check();

@@ -12,7 +12,7 @@
  * in the accounting system (reconciledIn: accounting_system).
  */
 import type { Kysely } from 'kysely';
-import type { IsoDate } from '../domain/dates.js';
+import { todayIn, type IsoDate } from '../domain/dates.js';
 import type { Database, OrganisationRow } from '../store/schema.js';
 import { accountingSystemFor } from './index.js';
 import { AccountingSystemError } from './types.js';
@@ -39,7 +39,10 @@ export async function bookAccountChoices(db: Kysely<Database>, organisation: Con
   try {
     const system = accountingSystemFor(db, organisation);
     if (system.bankAccounts) {
-      return (await system.bankAccounts()).map((b) => ({ accountId: b.accountId, name: b.name, fullName: b.name, number: b.number, type: b.type, currency: b.currency }));
+      // only the accounts are wanted here, not their balances: any date answers the same list
+      const [accounts, chart] = await Promise.all([system.bankAccounts(todayIn('UTC')), system.chartOfAccounts()]);
+      const fullNames = new Map(chart.map((a) => [a.id, a.fullName]));
+      return accounts.map((b) => ({ accountId: b.accountId, name: b.name, fullName: fullNames.get(b.accountId) ?? b.name, number: b.number, type: b.type, currency: b.currency }));
     }
     return (await system.chartOfAccounts())
       .filter((a) => a.active && (a.type === 'Bank' || a.type === 'Credit Card'))

@@ -161,9 +161,9 @@ export interface SystemBankAccount {
   type: 'bank' | 'credit_card';
   /** the account's own currency */
   currency: string;
-  /** minor units of `currency`, money held positive (a card's balance owed is negative) */
+  /** minor units of `currency`, money held positive (a card's balance owed is negative), at the date bankAccounts was asked for */
   balance: number;
-  /** the part of the balance made of lines reconciled in the books, same units */
+  /** the part of the balance made of lines reconciled in the books, same units, at that date too */
   reconciledBalance: number;
 }
 
@@ -278,8 +278,12 @@ export interface AccountingSystem {
    * given, is the length the system records: over documents.file's 10 MB, `data` may be left unread.
    */
   documentFile?(documentId: string): Promise<{ fileName: string; contentType: string; data: Buffer; size?: number } | null>;
-  /** The books' active bank and card accounts with their balances; left out by systems whose bank accounts are the service's own. */
-  bankAccounts?(): Promise<SystemBankAccount[]>;
+  /**
+   * The books' active bank and card accounts with their balances at `asAt`: what the books hold on
+   * each dated on or before it, never a line dated later (a future-dated payment is not in today's
+   * balance). Left out by systems whose bank accounts are the service's own.
+   */
+  bankAccounts?(asAt: IsoDate): Promise<SystemBankAccount[]>;
   /**
    * The lines of a bank or card account the books mark reconciled, dated from..to: date and amount
    * (minor units of the account's currency, money in positive), one per line.

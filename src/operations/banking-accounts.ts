@@ -32,9 +32,9 @@ const output = z.object({
       balance: z
         .number()
         .describe(
-          "the bank's balance of the account at balanceDate, in the account's currency: counted from the earliest imported statement's opening balance (or the opening balance entered for the account) plus every imported transaction, so it equals the bank's closing balance when nothing is missing (see balanceBasis, balanceIncompleteFrom); for an account of the connected books nothing has been imported into yet (id <system>:<account id>), its balance in the books",
+          "the bank's balance of the account at balanceDate, in the account's currency: counted from the earliest imported statement's opening balance (or the opening balance entered for the account) plus every imported transaction, so it equals the bank's closing balance when nothing is missing (see balanceBasis, balanceIncompleteFrom); for an account of the connected books nothing has been imported into yet (id <system>:<account id>), its balance in the books at balanceDate (today): nothing dated later is counted",
         ),
-      balanceDate: z.string().nullable().describe('the day balance is at: the later of the last transaction and the last day a statement covers; null when there is neither'),
+      balanceDate: z.string().nullable().describe('the day balance is at: the later of the last transaction and the last day a statement covers; null when there is neither; today for an account of the connected books nothing has been imported into yet'),
       balanceBasis: z
         .enum(['statements', 'opening_balance', 'transactions', 'books'])
         .describe(
@@ -62,12 +62,19 @@ const output = z.object({
 
 type ListedAccount = z.infer<typeof output>['accounts'][number];
 
+/** A book account with its full name in the chart (Assets:Current Assets:Business Current Account). */
+type BookAccount = SystemBankAccount & { fullName: string };
+
 /**
- * The connected books' bank and card accounts. Books that cannot be read fail the call (502
+ * The connected books' bank and card accounts, with their balances at `asAt` (nothing dated after
+ * it) and their full names from the chart. Books that cannot be read fail the call (502
  * accounting_unavailable) rather than leave their accounts out unsaid: the answer has no place to say so.
  */
-async function bookAccounts(ctx: OperationContext): Promise<SystemBankAccount[]> {
-  return ctx.accounting.bankAccounts ? ctx.accounting.bankAccounts() : [];
+async function bookAccounts(ctx: OperationContext, asAt: string): Promise<BookAccount[]> {
+  if (!ctx.accounting.bankAccounts) return [];
+  const [accounts, chart] = await Promise.all([ctx.accounting.bankAccounts(asAt), ctx.accounting.chartOfAccounts()]);
+  const fullNames = new Map(chart.map((a) => [a.id, a.fullName]));
+  return accounts.map((a) => ({ ...a, fullName: fullNames.get(a.accountId) ?? a.name }));
 }
 
 /**
@@ -75,7 +82,7 @@ async function bookAccounts(ctx: OperationContext): Promise<SystemBankAccount[]>
  * ledger_account_id is a ledger account (builtin or connected). A book account no service account
  * links to is listed on its own, as `<system>:<account id>`, with no imported transactions yet.
  */
-function unlinkedBookAccount(kind: string, a: SystemBankAccount, today: string): ListedAccount {
+function unlinkedBookAccount(kind: string, a: BookAccount, today: string): ListedAccount {
   return {
     id: `${kind}:${a.accountId}`,
     name: a.name,
@@ -87,17 +94,17 @@ function unlinkedBookAccount(kind: string, a: SystemBankAccount, today: string):
     toReconcile: 0,
     transactions: 0,
     lastTransactionDate: null,
-    // nothing imported into it yet: the balance is the one the books give
+    // nothing imported into it yet: the balance is the one the books give at balanceDate (bookAccounts asked them at today)
     balance: toMajor(a.balance, a.currency),
     balanceDate: today,
     balanceBasis: 'books',
     bankStatementBalance: null,
     balanceIncompleteFrom: null,
     balanceUnexplained: 0,
-    ledgerAccount: { id: a.accountId, name: a.name, fullName: a.name },
+    ledgerAccount: { id: a.accountId, name: a.name, fullName: a.fullName },
     bookBalance: toMajor(a.balance, a.currency),
     differenceToReconcile: null,
-    note: `No statement has been imported into this account: ${formatMoney(a.balance, a.currency)} is its balance in the books (${kind}) today, not the bank's.`,
+    note: `No statement has been imported into this account: ${formatMoney(a.balance, a.currency)} is its balance in the books (${kind}) at ${today} (today, nothing dated later counted), not the bank's.`,
   };
 }
 
@@ -143,7 +150,7 @@ export const bankingAccounts = defineOperation({
     const [stats, books] = await Promise.all([
       bankAccountStats(ctx.db, ctx.organisation.id, everyAccount ? null : accounts.map((a) => a.id)),
       // a caller who sees only the accounts they hold is shown no book account: the books are not read
-      visible.narrowed ? Promise.resolve([]) : bookAccounts(ctx),
+      visible.narrowed ? Promise.resolve([]) : bookAccounts(ctx, ctx.today),
     ]);
     // a book account a service account links to is listed once, as that account; only callers who see every account see the others
     const linked = new Set(visible.accounts.map((a) => a.ledger_account_id).filter((id): id is string => id !== null));

@@ -1,8 +1,10 @@
 /**
  * The book's bank and card accounts (GnuCash types BANK, CHECKING, SAVINGS, MONEYMRKT and CREDIT;
- * not CASH: petty cash has no statements) with their balances as GnuCash's account tree shows them:
- * every split's quantity in the account's own commodity, voided splits aside, scheduled templates
- * aside. A split GnuCash marks reconciled ('y') counts towards the reconciled balance too.
+ * not CASH: petty cash has no statements) with their balances at a date: every split posted on or
+ * before it (post-dates.ts), its quantity in the account's own commodity, voided splits aside,
+ * scheduled templates aside. Not GnuCash's account tree total, which counts future-dated splits
+ * too: a balance said to be at a date holds nothing dated after it. A split GnuCash marks
+ * reconciled ('y') counts towards the reconciled balance too.
  * Placeholder accounts (which hold no splits) and hidden accounts are not listed.
  */
 import type { IsoDate } from '../../domain/dates.js';
@@ -30,7 +32,7 @@ interface SplitRow {
   quantity_denom: bigint;
 }
 
-export function readBankAccounts(db: Book, ctx: BookContext): SystemBankAccount[] {
+export function readBankAccounts(db: Book, ctx: BookContext, asAt: IsoDate): SystemBankAccount[] {
   const chart = new Map(readChart(db, ctx).map((a) => [a.id, a]));
   const types = JSON.stringify([...BANK_TYPES, ...CARD_TYPES]);
   const accounts = (
@@ -43,13 +45,14 @@ export function readBankAccounts(db: Book, ctx: BookContext): SystemBankAccount[
       .all({ types }) as Row[]
   ).filter((a) => chart.get(a.guid)?.active === true && !a.placeholder);
   if (accounts.length === 0) return [];
+  const dates = postDateCondition('t.post_date', undefined, asAt);
   const splits = db
     .prepare(
-      `SELECT s.account_guid, s.reconcile_state, s.quantity_num, s.quantity_denom FROM splits s
-       WHERE s.account_guid IN (SELECT value FROM json_each(@ids)) AND s.reconcile_state <> 'v'`,
+      `SELECT s.account_guid, s.reconcile_state, s.quantity_num, s.quantity_denom FROM splits s JOIN transactions t ON t.guid = s.tx_guid
+       WHERE s.account_guid IN (SELECT value FROM json_each(@ids)) AND s.reconcile_state <> 'v' AND ${dates.sql}`,
     )
     .safeIntegers(true)
-    .all({ ids: JSON.stringify(accounts.map((a) => a.guid)) }) as SplitRow[];
+    .all({ ...dates.params, ids: JSON.stringify(accounts.map((a) => a.guid)) }) as SplitRow[];
   const all = new Map<string, Fraction[]>();
   const reconciled = new Map<string, Fraction[]>();
   for (const s of splits) {

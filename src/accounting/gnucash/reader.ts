@@ -125,9 +125,9 @@ export class GnuCashAccounting implements AccountingSystem {
     return this.read((db, ctx) => readSystemDocuments(db, ctx, documentIds));
   }
 
-  /** Bank and card accounts with their book balances (bank-accounts.ts). */
-  bankAccounts(): Promise<SystemBankAccount[]> {
-    return this.read(readBankAccounts);
+  /** Bank and card accounts with their book balances at asAt: the splits posted on or before it (bank-accounts.ts). */
+  bankAccounts(asAt: IsoDate): Promise<SystemBankAccount[]> {
+    return this.read((db, ctx) => readBankAccounts(db, ctx, asAt));
   }
 
   /** Splits of a bank or card account GnuCash marks reconciled (bank-accounts.ts). */

@@ -8,12 +8,13 @@
  * from the same lines and QuickBooks' own ProfitAndLoss and BalanceSheet totals are what they add
  * up to; contacts from Vendor and Customer; bills to pay from Bills with Balance > 0.
  */
+import type { IsoDate } from '../../domain/dates.js';
 import { keptRecords } from '../mirror/kept-records.js';
 import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredAccounting } from '../mirror/mirrored-accounting.js';
 import type { AccountingSystem, BillPayment, ChartAccount, DocumentToPublish, PayableBill, PublishedTransaction, SystemBankAccount, SystemDocument } from '../types.js';
 import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
-import { bankAccountsOf } from './bank-accounts.js';
+import { bankAccountsAt } from './bank-accounts.js';
 import { QuickBooksClient } from './client.js';
 import { documentEntityOf, systemDocumentOf, type QbDocument } from './documents.js';
 import { purchaseAccounts, type QbItem, type QbTaxAgency, type QbTaxRate } from './purchases.js';
@@ -213,8 +214,11 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
     return attachment ? downloadAttachment(attachment) : null;
   }
 
-  /** Active Bank and Credit Card accounts with QuickBooks' CurrentBalance (bank-accounts.ts). */
-  async bankAccounts(): Promise<SystemBankAccount[]> {
-    return bankAccountsOf(await this.accounts(), this.homeCurrency);
+  /**
+   * Active Bank and Credit Card accounts at asAt: QuickBooks' CurrentBalance (every date) less the
+   * account's lines in the mirror's ledger dated after asAt, in the account's currency (bank-accounts.ts).
+   */
+  async bankAccounts(asAt: IsoDate): Promise<SystemBankAccount[]> {
+    return bankAccountsAt(await this.accounts(), this.homeCurrency, asAt, (query, limit) => this.lines(query, limit));
   }
 }

@@ -1,8 +1,9 @@
 /**
  * A Xero organisation's bank and card accounts (docs/xero.md, "Bank accounts"): accounts of Type
- * BANK that are ACTIVE, a credit card being BankAccountType CREDITCARD. The balance is the sum of
- * the account's journal lines (debit positive: money held positive, a card's balance owed
- * negative), which are in the home currency; so only accounts kept in the home currency are listed
+ * BANK that are ACTIVE, a credit card being BankAccountType CREDITCARD. The balance at a date is the
+ * sum of the account's journal lines dated on or before it (debit positive: money held positive, a
+ * card's balance owed negative; the reader passes them, and the reconciled lines, up to that date),
+ * which are in the home currency; so only accounts kept in the home currency are listed
  * (a foreign-currency account's balance in its own currency is in no list the connector reads).
  * Reconciled lines are the bank transactions and payments Xero marks IsReconciled (money out
  * negative, money in positive, in the bank account's currency).
@@ -74,7 +75,7 @@ function reconciled(transactions: XeroBankLine[], payments: XeroPayment[], homeC
   }));
 }
 
-/** `balances`: each account's journal balance (debit positive, home currency), by AccountID. */
+/** `balances`: each account's journal balance at the date asked (debit positive, home currency), by AccountID. */
 export function xeroBankAccounts(
   accounts: XeroBankAccountFacts[],
   balances: Map<string, number>,

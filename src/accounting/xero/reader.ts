@@ -18,7 +18,7 @@ import type { BillPayment, DocumentToPublish, PublishedTransaction, SystemBankAc
 import { findXeroPayment, payXeroBill, removeXeroPayment } from './payments.js';
 import { findPublishedInXero, publishToXero, type XeroWriteContext } from './publish.js';
 import { xeroDocumentFile } from './attachments.js';
-import { xeroBankAccounts, xeroReconciledLines, type XeroPayment } from './bank-accounts.js';
+import { xeroBankAccounts, xeroReconciledLines, type XeroBankLine, type XeroPayment } from './bank-accounts.js';
 import { xeroDocuments, type XeroCreditNote } from './documents.js';
 import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
@@ -196,13 +196,19 @@ export class XeroAccounting extends MirroredAccounting<XeroMirrorState> implemen
     return doc ? xeroDocumentFile(this.client, doc) : null;
   }
 
-  /** Active BANK accounts in the home currency with their balances in the journals (bank-accounts.ts). */
-  async bankAccounts(): Promise<SystemBankAccount[]> {
+  /**
+   * Active BANK accounts in the home currency with their balances in the journals at asAt, and the
+   * reconciled lines dated on or before it (bank-accounts.ts): a journal dated later is not in it.
+   */
+  async bankAccounts(asAt: IsoDate): Promise<SystemBankAccount[]> {
     const [accounts, transactions, payments] = await Promise.all([this.accounts(), this.bankTransactions(), this.payments()]);
     const ids = accounts.filter((a) => a.Type === 'BANK').map((a) => a.AccountID);
-    const totals = ids.length ? await this.accountTotals([{ to: '9999-12-31' }], ids) : new Map<string, number[]>();
+    const totals = ids.length ? await this.accountTotals([{ to: asAt }], ids) : new Map<string, number[]>();
     const balances = new Map([...totals].map(([id, [balance]]) => [id, balance ?? 0]));
-    return xeroBankAccounts(accounts, balances, transactions, payments, this.homeCurrency);
+    // an undated line is no reconciled line (bank-accounts.ts): kept here, left out there
+    const byAsAt = (line: { Date?: string }) => (xeroDate(line.Date) ?? asAt) <= asAt;
+    const lines: XeroBankLine[] = transactions;
+    return xeroBankAccounts(accounts, balances, lines.filter(byAsAt), payments.filter(byAsAt), this.homeCurrency);
   }
 
   async reconciledLines(accountId: string, from: IsoDate, to: IsoDate): Promise<{ date: IsoDate; amount: number }[]> {

@@ -11,7 +11,7 @@ export async function unimportedBookAccount(ctx: OperationContext, term: string)
   const prefix = `${ctx.accounting.kind}:`;
   if (!term.toLowerCase().startsWith(prefix.toLowerCase()) || !ctx.accounting.bankAccounts) return undefined;
   const accountId = term.slice(prefix.length).trim();
-  const book = (await ctx.accounting.bankAccounts()).find((a) => a.accountId === accountId);
+  const book = (await ctx.accounting.bankAccounts(ctx.today)).find((a) => a.accountId === accountId);
   if (!book) return undefined;
   return new OperationError(
     'account_not_found',
