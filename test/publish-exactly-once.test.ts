@@ -27,11 +27,17 @@ const outside = {
   loseNextAnswer: false,
   /** the next write is refused, naming this field */
   refuseNext: null as string | null,
+  /** the next write never reaches the system (a network failure before it) */
+  failNextUnsent: false,
 };
 
 class OutsideBooks extends BuiltinAccounting {
   override readonly kind = 'outside' as 'builtin';
   async publish(doc: DocumentToPublish): Promise<PublishedTransaction> {
+    if (outside.failNextUnsent) {
+      outside.failNextUnsent = false;
+      throw new AccountingSystemError('the accounting system (outside) could not be reached', 'accounting_unavailable');
+    }
     if (outside.refuseNext) {
       const field = outside.refuseNext;
       outside.refuseNext = null;
@@ -128,6 +134,46 @@ for (const dialect of DIALECTS) {
       const published = await send('POST', '/v1/operations/documents.publish', { id });
       assert.equal(published.status, 201, published.bytes);
       assert.equal(outside.transactions.size, before + 1);
+    });
+
+    it('a retry whose plan no longer holds (an account archived since) finds what the first try wrote, or lets the document go', async () => {
+      const archive = (active: number) => store.db.updateTable('acct_accounts').set({ active }).where('organisation_id', '=', org).where('full_name', '=', 'Office:Stationery').execute();
+      // written, answer lost, then the account archived: the retry finds the bill by its key
+      const written = (await send('POST', '/v1/operations/documents.create', paperBill({ number: 'ARCH-1', file: null }))).body.document.id;
+      outside.loseNextAnswer = true;
+      assert.equal((await send('POST', '/v1/operations/documents.publish', { id: written })).status, 504);
+      const before = outside.transactions.size;
+      await archive(0);
+      try {
+        const found = await send('POST', '/v1/operations/documents.publish', { id: written });
+        assert.equal(found.status, 201, found.bytes);
+        assert.equal(outside.transactions.size, before, 'nothing written again');
+
+        // never sent, then the account archived: nothing to find, so the document is let go and says why
+        await archive(1);
+        const unsent = (await send('POST', '/v1/operations/documents.create', paperBill({ number: 'ARCH-2', file: null }))).body.document.id;
+        outside.failNextUnsent = true;
+        assert.equal((await send('POST', '/v1/operations/documents.publish', { id: unsent })).status, 502);
+        assert.equal((await send('PATCH', '/v1/operations/documents.update', { id: unsent, note: 'x' })).status, 409, 'held while the outcome is unknown');
+        await archive(0);
+        const incomplete = await send('POST', '/v1/operations/documents.publish', { id: unsent });
+        assert.equal(incomplete.status, 422, incomplete.bytes);
+        assert.equal(incomplete.body.code, 'document_incomplete');
+        const recoded = await send('PATCH', '/v1/operations/documents.update', { id: unsent, codedLines: [{ description: 'Copier paper', account: 'Office:Software', subtotal: 120.5, tax: 24.1, total: 144.6 }] });
+        assert.equal(recoded.status, 200, `free to change again: ${recoded.bytes}`);
+      } finally {
+        await archive(1);
+      }
+    });
+
+    it('a retry sent with another paidFrom or rate than the first try is refused, naming it', async () => {
+      const id = (await send('POST', '/v1/operations/documents.create', paperBill({ number: 'RATE-1', currency: 'EUR', file: null }))).body.document.id;
+      outside.failNextUnsent = true;
+      assert.equal((await send('POST', '/v1/operations/documents.publish', { id, exchangeRate: '0.86' })).status, 502);
+      const other = await send('POST', '/v1/operations/documents.publish', { id, exchangeRate: '0.87' });
+      assert.equal(other.status, 400, other.bytes);
+      assert.deepEqual(other.body.errors.map((e: any) => e.parameter), ['exchangeRate']);
+      assert.equal((await send('POST', '/v1/operations/documents.publish', { id })).status, 201, 'the same try, finished');
     });
 
     it("a bill's payment whose answer was lost is finished by the same match sent again; unmatch removes it in the system", async () => {

@@ -5,12 +5,12 @@ import { listBankAccounts } from '../store/bank-accounts.js';
 import { CAPABILITIES, dialectOf } from '../store/dialect.js';
 import { abandonPublish, finishPublish, startPublish, type PublishPlanStored } from '../store/document-publish.js';
 import { getDocumentFileData, getDocumentFileInfo, getDocuments, listCodedLines } from '../store/documents.js';
-import { newId } from '../store/ids.js';
+import type { DocumentCodedLineRow, DocumentRow } from '../store/schema.js';
 import { auditChange } from './changes.js';
 import type { OperationContext } from './context.js';
 import { changedDocument, changedDocumentSchema } from './documents/answer.js';
-import { publishPlan, type PublishChoices } from './documents/publish-plan.js';
-import { OperationError } from './errors.js';
+import { contactNameOf, PUBLISH_KINDS, publishPlan, type PublishChoices } from './documents/publish-plan.js';
+import { invalidParameter, OperationError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { refreshSuggestionsAfter } from './banking/after-change.js';
 
@@ -74,29 +74,25 @@ export const documentsPublish = defineOperation({
     if (!ownLedger && !ctx.accounting.publish) throw new OperationError('publishing_not_supported', NOT_WRITABLE[ctx.accounting.kind] ?? `the ${ctx.accounting.kind} books cannot be written through the service`);
 
     const choices: PublishChoices = { paidFrom: input.paidFrom, exchangeRate: input.exchangeRate, taxAccount: input.taxAccount, createContact: input.createContact };
-    const inputsFor = async (key: string, stored: PublishPlanStored | null) => {
-      const [lines, chart, contacts, bankAccounts, file] = await Promise.all([
-        listCodedLines(ctx.db, orgId, [row.id]),
-        ctx.accounting.chartOfAccounts(),
-        ctx.accounting.contacts(),
-        listBankAccounts(ctx.db, orgId, null),
-        documentFile(ctx, row.id),
-      ]);
-      const given = stored ? { ...choices, paidFrom: stored.paidFrom ?? undefined, exchangeRate: stored.exchangeRate ?? undefined } : choices;
-      return publishPlan({ row, lines, file, chart, contacts, bankAccounts, homeCurrency: ctx.organisation.homeCurrency, ownLedger, key }, given);
-    };
+    const [chart, contacts, bankAccounts] = await Promise.all([ctx.accounting.chartOfAccounts(), ctx.accounting.contacts(), listBankAccounts(ctx.db, orgId, null)]);
+    const planFor = (current: DocumentRow, lines: DocumentCodedLineRow[], file: DocumentToPublish['file'], key: string, given: PublishChoices) =>
+      publishPlan({ row: current, lines, file, chart, contacts, bankAccounts, homeCurrency: ctx.organisation.homeCurrency, ownLedger, key }, given);
 
     if (ownLedger) {
-      // the builtin ledger is this database: the transaction and the document's mark are one write
-      const plan = await inputsFor(newId('pub'), null);
+      // the builtin ledger is this database: the document is claimed, read, written to the books and
+      // marked published in one transaction, so a change made meanwhile is either all in or refused
       const dialect = CAPABILITIES[dialectOf(ctx.db)];
       const answer = await ctx.db.transaction().execute(async (trx) => {
+        const claim = await startPublish(trx, orgId, row.id, { paidFrom: null, exchangeRate: null });
+        if (claim.state !== 'new') throw alreadyPublished(row.id, null, null);
+        const [current] = await getDocuments(trx, orgId, [row.id]);
+        const plan = planFor(current!, await listCodedLines(trx, orgId, [row.id]), null, claim.key, choices);
         const result = await publishToLedger(trx, dialect, { id: orgId, homeCurrency: ctx.organisation.homeCurrency }, plan.doc, {
           payableId: plan.payableId,
           taxId: plan.taxAccountId,
           paidFromType: plan.paidFromType,
         });
-        if (!(await finishPublish(trx, orgId, row.id, null, result))) throw alreadyPublished(row.id, null, null);
+        await finishPublish(trx, orgId, row.id, claim.key, result, plan.doc);
         return answerPublished({ ...ctx, db: trx }, plan.doc, result);
       });
       await refreshSuggestionsAfter(ctx);
@@ -107,11 +103,18 @@ export const documentsPublish = defineOperation({
     const started = await startPublish(ctx.db, orgId, row.id, { paidFrom: input.paidFrom ?? null, exchangeRate: input.exchangeRate ?? null });
     if (started.state === 'gone') throw new OperationError('not_found', `no document ${input.id} in this organisation`);
     if (started.state === 'published') throw alreadyPublished(row.id, started.row.published_at, started.row.accounting_transaction_id);
+    if (started.state === 'retry') sameAsFirstTry(input, started.plan);
+    // read once the intent holds the document: its content cannot change from here on
+    const [current] = await getDocuments(ctx.db, orgId, [row.id]);
+    const given = started.state === 'retry' ? { ...choices, paidFrom: started.plan.paidFrom ?? undefined, exchangeRate: started.plan.exchangeRate ?? undefined } : choices;
     let doc: DocumentToPublish;
     try {
-      doc = (await inputsFor(started.key, started.state === 'retry' ? started.plan : null)).doc;
+      doc = planFor(current!, await listCodedLines(ctx.db, orgId, [row.id]), await documentFile(ctx, row.id), started.key, given).doc;
     } catch (error) {
-      if (started.state === 'new') await abandonPublish(ctx.db, orgId, row.id, started.key);
+      // an earlier try may still have written (the books changed since, so the plan no longer holds): look, then let go
+      const found = started.state === 'retry' && ctx.accounting.findPublished ? await ctx.accounting.findPublished(bareDocument(current!, started.key, ctx.organisation.homeCurrency)) : null;
+      if (found) return finish(ctx, started.key, bareDocument(current!, started.key, ctx.organisation.homeCurrency), found);
+      await abandonPublish(ctx.db, orgId, row.id, started.key);
       throw error;
     }
     let result: PublishedTransaction | null = null;
@@ -125,16 +128,50 @@ export const documentsPublish = defineOperation({
       const field = refusedField(error.field);
       throw new OperationError('accounting_refused', `${ctx.accounting.kind} refused document ${row.id}: ${error.message}. Nothing was written.`, [{ parameter: field, message: error.message }]);
     }
-    const written = result;
-    const answer = await ctx.db.transaction().execute(async (trx) => {
-      // another try may have finished first with the same transaction: the answer is the same
-      await finishPublish(trx, orgId, row.id, started.key, written);
-      return answerPublished({ ...ctx, db: trx }, doc, written);
-    });
-    await refreshSuggestionsAfter(ctx);
-    return answer;
+    return finish(ctx, started.key, doc, result);
   },
 });
+
+/** The result recorded, audited and answered in one transaction; suggestions scored again after it. */
+async function finish(ctx: OperationContext, key: string, doc: DocumentToPublish, written: PublishedTransaction) {
+  const answer = await ctx.db.transaction().execute(async (trx) => {
+    // another try may have finished first with the same transaction: the answer is the same
+    await finishPublish(trx, ctx.organisation.id, doc.documentId, key, written, doc);
+    return answerPublished({ ...ctx, db: trx }, doc, written);
+  });
+  await refreshSuggestionsAfter(ctx);
+  return answer;
+}
+
+/** A retry is sent as the first try was: a different account or rate would be another publish. */
+function sameAsFirstTry(input: { paidFrom?: string | undefined; exchangeRate?: string | undefined }, first: PublishPlanStored): void {
+  for (const [name, given, stored] of [['paidFrom', input.paidFrom, first.paidFrom], ['exchangeRate', input.exchangeRate, first.exchangeRate]] as const) {
+    if (given !== undefined && stored !== null && given !== stored)
+      throw invalidParameter(name, `the publish under way was sent with ${name} ${stored}: send the same (or leave it out) to finish it`);
+  }
+}
+
+/** What a lookup by key needs of the document when its plan no longer holds (the mark, number, date, contact and total). */
+function bareDocument(row: DocumentRow, key: string, homeCurrency: string): DocumentToPublish {
+  return {
+    documentId: row.id,
+    key,
+    kind: PUBLISH_KINDS[row.type]!,
+    type: row.type as DocumentToPublish['type'],
+    contact: { id: null, name: contactNameOf(row), kind: row.type === 'expense_claim' ? 'employee' : 'supplier' },
+    number: row.number,
+    date: row.date,
+    dueDate: row.due_date,
+    currency: row.currency,
+    exchangeRate: row.currency === homeCurrency ? null : (row.exchange_rate ?? null),
+    lines: [],
+    subtotal: Number(row.subtotal),
+    tax: Number(row.tax),
+    total: Number(row.total),
+    paidFromAccountId: null,
+    file: null,
+  };
+}
 
 function alreadyPublished(id: string, at: string | null, accountingId: string | null): OperationError {
   return new OperationError('document_published', `document ${id} is already published${at ? ` (${at.slice(0, 10)}${accountingId ? `, ${accountingId}` : ''})` : ''}: nothing more was written`);

@@ -23,7 +23,8 @@ export type PublishStart =
   | { state: 'gone' };
 
 /**
- * Records the intent to publish, or finds the earlier one. The update is conditional, so of two
+ * Records the intent to publish (in the builtin ledger's case, inside the transaction that then
+ * writes the books, where it is the row's claim), or finds the earlier one. The update is conditional, so of two
  * tries at once one records the intent and the other reads it as a retry: both send the same key,
  * and the system's idempotency makes one transaction of them.
  */
@@ -49,10 +50,12 @@ export async function finishPublish(
   db: Db,
   organisationId: string,
   documentId: string,
-  key: string | null,
+  key: string,
   result: { transactionId: string; documentId: string; link: string | null },
+  /** what it was published with: the account a receipt was paid from (its ledger account id), the rate */
+  plan: { paidFromAccountId: string | null; exchangeRate: string | null },
 ): Promise<boolean> {
-  let update = db
+  const update = await db
     .updateTable('documents')
     .set({
       publish_state: 'published',
@@ -60,12 +63,15 @@ export async function finishPublish(
       accounting_transaction_id: result.transactionId,
       accounting_document_id: result.documentId,
       accounting_link: result.link,
+      paid_from: plan.paidFromAccountId,
+      exchange_rate: plan.exchangeRate,
     })
     .where('organisation_id', '=', organisationId)
     .where('id', '=', documentId)
-    .where('published_at', 'is', null);
-  update = key === null ? update.where('publish_state', 'is', null) : update.where('publish_key', '=', key);
-  return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+    .where('published_at', 'is', null)
+    .where('publish_key', '=', key)
+    .executeTakeFirst();
+  return Number(update.numUpdatedRows) === 1;
 }
 
 /** The system refused the publish: nothing was written, so the intent is dropped and the document may change again. */
