@@ -143,6 +143,31 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     }
   });
 
+  it('over REST: a file Xero will not take, refused after it made the invoice, is not accounting_refused: the publish stays under way, and publishing again answers 201 with the same one invoice, without the file', async () => {
+    // a phone's WebP photo: the service takes it, Xero does not (not a type it attaches)
+    const WEBP = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x00', 'latin1');
+    const created = await send('POST', '/v1/operations/documents.create', bill('PC-9006', { file: { name: 'PC-9006.webp', data: WEBP.toString('base64') } }));
+    assert.equal(created.status, 201, created.bytes);
+    const id = created.body.document.id as string;
+    const made = () => xero.book.invoices.filter((i) => i.number === 'PC-9006');
+
+    const first = await send('POST', '/v1/operations/documents.publish', { id });
+    assert.notEqual(first.body.code, 'accounting_refused', first.bytes);
+    assert.deepEqual([first.status, first.body.code], [502, 'accounting_unavailable'], first.bytes);
+    assert.equal(made().length, 1, 'Xero holds the invoice');
+    assert.match(first.body.detail, /refused its file PC-9006\.webp .*Publish the document again/);
+    const edit = await send('PATCH', '/v1/operations/documents.update', { id, number: 'PC-9006-B' });
+    assert.deepEqual([edit.status, edit.body.code], [409, 'document_published'], `not editable while the publish is under way: ${edit.bytes}`);
+    assert.match(edit.body.detail, /outcome is not known yet: publish it again/);
+    assert.equal((await send('GET', `/v1/operations/documents.get?ids=${id}`)).body.documents[0].publishedAt, null);
+
+    const again = await send('POST', '/v1/operations/documents.publish', { id });
+    assert.equal(again.status, 201, again.bytes);
+    assert.equal(again.body.document.accountingId, made()[0]!.id, 'the invoice the first try made');
+    assert.equal(made().length, 1, 'no second invoice');
+    assert.equal(made()[0]!.attachments?.length ?? 0, 0, 'it stands without the file');
+  });
+
   it('over MCP: a bill created and published with the tools is in Xero and in the ledger with its document', async () => {
     const created = await tool('documents_create', bill('PC-9004'));
     const published = await tool('documents_publish', { id: created.document.id });

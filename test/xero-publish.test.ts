@@ -18,6 +18,9 @@ import { call, rejection } from './helpers/call.js';
 import { defaultFakeBook, fakeId, type FakeBook } from './helpers/fake-xero-book.js';
 import { startFakeXero, xeroContract, type FakeXero } from './helpers/fake-xero.js';
 import { XERO_SCOPES, XERO_WRITES } from '../src/domain/xero-scopes.js';
+import type { XeroClient } from '../src/accounting/xero/client.js';
+import { payXeroBill } from '../src/accounting/xero/payments.js';
+import { publishToXero } from '../src/accounting/xero/publish.js';
 import { describeEachDialect } from './helpers/store.js';
 import { vendorOrganisation } from './helpers/vendor-organisation.js';
 
@@ -227,9 +230,43 @@ describeEachDialect('Xero publishing', (store) => {
     assert.ok((await connector.chartOfAccounts()).length > 0);
   });
 
+  it("a file Xero refuses after it made the invoice is not a refusal of the publish: the outcome is open, and findPublished answers the one invoice saying the file is not attached", async () => {
+    const WEBP = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x00', 'latin1');
+    const doc = bill({ contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' }, file: { fileName: 'receipt-photo.webp', contentType: 'image/webp', data: WEBP } });
+    const before = xero.book.invoices.length;
+    const open = await rejection(async () => (await system()).publish!(doc));
+    assert.ok(open instanceof AccountingSystemError, `not AccountingRefused ("nothing was written"): ${String(open)}`);
+    const made = xero.book.invoices.at(-1)!;
+    assert.equal(xero.book.invoices.length, before + 1, 'Xero made the invoice');
+    assert.equal(made.attachments?.length ?? 0, 0);
+    assert.ok(open.message.includes(`made the bill (ACCPAY Invoice) ${made.id}`), open.message);
+    assert.match(open.message, /refused its file receipt-photo\.webp \(The file couldn't be uploaded because it isn't a supported file type\.\)/);
+    assert.match(open.message, /Publish the document again: .* found, not made again.* standing without the file/);
+
+    const found = await (await system()).findPublished!(doc);
+    assert.equal(found?.documentId, made.id, 'the same invoice');
+    assert.match(String((found as { fileNotAttached?: string }).fileNotAttached), /receipt-photo\.webp: The file couldn't be uploaded/);
+    assert.deepEqual(await (await system()).findPublished!(doc), found, 'answered again the same, never thrown');
+    assert.equal(xero.book.invoices.length, before + 1, 'no second invoice');
+    assert.equal(made.attachments?.length ?? 0, 0);
+  });
+
   it('made only requests the contract allows', () => {
     assert.deepEqual(xero.violations, []);
   });
+});
+
+it('a 200 from Xero without the new id is an outcome not known (AccountingSystemError), never a refusal: the invoice and the payment are looked up on the next try', async () => {
+  // Xero answering 200 with the record but not its id (the contract makes every field optional)
+  const answering = (body: unknown) =>
+    ({ writeTarget: (path: string) => ({ url: new URL(`https://api.xero.com/api.xro/2.0${path}`), headers: {}, fetchImpl: async () => Response.json(body) }) }) as unknown as XeroClient;
+  const invoice = await rejection(() => publishToXero({ client: answering({ Invoices: [{ Status: 'AUTHORISED' }] }), accounts: async () => vatBook().accounts.map((a) => ({ AccountID: a.id, Code: a.code, Name: a.name, Status: a.status })) }, bill({ file: null })));
+  assert.ok(invoice instanceof AccountingSystemError, String(invoice));
+  assert.match(invoice.message, /without the new record's id: whether it was made is not known/);
+  const payment = { key: 'k', billDocumentId: PC_7781, contact: { id: PAPER_CO, name: 'Paper Co' }, bankAccountId: account('090'), date: '2026-06-12', amount: 100, currency: 'GBP', reference: 'x' };
+  const paid = await rejection(() => payXeroBill(answering({ Payments: [{ Status: 'AUTHORISED' }] }), payment));
+  assert.ok(paid instanceof AccountingSystemError, String(paid));
+  assert.match(paid.message, /without the payment's id: whether it was made is not known; send the same banking.match again/);
 });
 
 it("every write the connector makes is an operation of Xero's contract with the scopes it names there, and the sign-in asks for one", () => {

@@ -7,7 +7,7 @@
  * Status DELETED, after which the bill is owed again.
  */
 import { toMajor } from '../../domain/money.js';
-import type { BillPayment } from '../types.js';
+import { AccountingSystemError, type BillPayment } from '../types.js';
 import type { XeroClient } from './client.js';
 import { refused } from './refusals.js';
 import { idempotencyKey, keyMark, XeroRefusal, xeroWrite } from './writes.js';
@@ -41,7 +41,8 @@ export async function payXeroBill(client: XeroClient, p: BillPayment): Promise<{
   };
   const made = await writing(() => xeroWrite<{ Payments?: XeroPaymentAnswer[] }>(client, 'PUT', '/Payments', body, idempotencyKey(p.key, 'payment', JSON.stringify(body))), p);
   const paymentId = made.Payments?.[0]?.PaymentID;
-  if (!paymentId) throw new XeroRefusal(['Xero answered the payment without its id']);
+  // a 200 is a payment made: without its id the outcome is not known, and the same match sent again finds it (findXeroPayment)
+  if (!paymentId) throw new AccountingSystemError('Xero answered PUT /Payments without the payment\'s id: whether it was made is not known; send the same banking.match again to finish it');
   return { paymentId, link: billLink(p) };
 }
 

@@ -11,9 +11,13 @@
  * The mark findPublished looks a record up by: a bill's and a spend's `Url` (Xero's link to the
  * source document, shown as "Go to …"), made from the key, since Xero keeps `Reference` on sales
  * invoices only; a credit note has neither, and is found by its number, supplier, date and total.
+ *
+ * Once Xero has made the record, nothing after it is AccountingRefused ("nothing written"): a file
+ * Xero refuses, or a 200 without the record's id, is AccountingSystemError, so the publish stays
+ * under way and its next try finds the record by its mark rather than making a second one.
  */
 import { toMajor } from '../../domain/money.js';
-import { AccountingRefused, type DocumentToPublish, type PublishedTransaction } from '../types.js';
+import { AccountingRefused, AccountingSystemError, type DocumentToPublish, type PublishedTransaction } from '../types.js';
 import type { XeroClient } from './client.js';
 import { refused, type SentFacts } from './refusals.js';
 import type { XeroAccount } from './records.js';
@@ -26,9 +30,9 @@ export interface XeroWriteContext {
 }
 
 const KINDS = {
-  bill: { collection: 'Invoices', id: 'InvoiceID', link: (id: string) => `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${id}` },
-  spend: { collection: 'BankTransactions', id: 'BankTransactionID', link: (id: string) => `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${id}` },
-  credit: { collection: 'CreditNotes', id: 'CreditNoteID', link: (id: string) => `https://go.xero.com/AccountsPayable/ViewCreditNote.aspx?creditNoteID=${id}` },
+  bill: { collection: 'Invoices', id: 'InvoiceID', name: 'bill (ACCPAY Invoice)', link: (id: string) => `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${id}` },
+  spend: { collection: 'BankTransactions', id: 'BankTransactionID', name: 'spend money (SPEND BankTransaction)', link: (id: string) => `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${id}` },
+  credit: { collection: 'CreditNotes', id: 'CreditNoteID', name: 'credit note (ACCPAYCREDIT CreditNote)', link: (id: string) => `https://go.xero.com/AccountsPayable/ViewCreditNote.aspx?creditNoteID=${id}` },
 } as const;
 
 /** The Url a published bill or spend carries: the mark of its key (on a domain that is never anyone's, RFC 2606). */
@@ -98,9 +102,9 @@ function recordBody(doc: DocumentToPublish, contact: { ContactID: string } | { N
 }
 
 /** A write whose refusal names the document's field. */
-async function write<T>(ctx: XeroWriteContext, path: string, body: unknown, key: string, facts: SentFacts, contentType?: string): Promise<T> {
+async function write<T>(ctx: XeroWriteContext, path: string, body: unknown, key: string, facts: SentFacts): Promise<T> {
   try {
-    return await xeroWrite<T>(ctx.client, 'PUT', path, body, key, contentType);
+    return await xeroWrite<T>(ctx.client, 'PUT', path, body, key);
   } catch (error) {
     if (error instanceof XeroRefusal) throw refused(error, facts);
     throw error;
@@ -122,13 +126,31 @@ function contactFor(doc: DocumentToPublish): { ContactID: string } | { Name: str
 
 const attachmentsPath = (doc: DocumentToPublish, id: string) => `/${KINDS[doc.kind].collection}/${encodeURIComponent(id)}/Attachments`;
 
-async function attach(ctx: XeroWriteContext, doc: DocumentToPublish, id: string): Promise<void> {
+/**
+ * Attaches the document's file to the record Xero made: null when attached; Xero's words when it
+ * refuses the file (a type it does not take, its 10 attachments). An outcome not known is
+ * AccountingSystemError saying the record was made.
+ */
+async function attach(ctx: XeroWriteContext, doc: DocumentToPublish, id: string): Promise<string | null> {
   const file = doc.file!;
   const path = `${attachmentsPath(doc, id)}/${encodeURIComponent(file.fileName)}`;
-  await write(ctx, path, file.data, idempotencyKey(doc.key, `file ${id} ${file.fileName}`, file.data), {}, file.contentType);
+  try {
+    await xeroWrite(ctx.client, 'PUT', path, file.data, idempotencyKey(doc.key, `file ${id} ${file.fileName}`, file.data), file.contentType);
+    return null;
+  } catch (error) {
+    if (error instanceof XeroRefusal) return error.message;
+    if (!(error instanceof AccountingSystemError)) throw error;
+    throw new AccountingSystemError(`Xero made the ${KINDS[doc.kind].name} ${id}; whether its file ${file.fileName} was attached is not known (${error.message}): publish the document again to finish`, error.code, error.retryAfter);
+  }
 }
 
-const result = (doc: DocumentToPublish, id: string): PublishedTransaction => ({ transactionId: id, documentId: id, link: KINDS[doc.kind].link(id) });
+/** What PublishedTransaction says of a record Xero holds without the document's file. */
+export interface XeroPublished extends PublishedTransaction {
+  /** Xero's words refusing the file, when the record stands without it */
+  fileNotAttached?: string;
+}
+
+const result = (doc: DocumentToPublish, id: string): XeroPublished => ({ transactionId: id, documentId: id, link: KINDS[doc.kind].link(id) });
 
 /** Writes the document (and its contact, and its file); the record's id is Xero's (the journal's SourceID: the ledger lines' transactionId). */
 export async function publishToXero(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<PublishedTransaction> {
@@ -141,19 +163,24 @@ export async function publishToXero(ctx: XeroWriteContext, doc: DocumentToPublis
   const wrapped = { [collection]: [body] };
   const made = await write<Record<string, Record<string, string>[] | undefined>>(ctx, `/${collection}`, wrapped, idempotencyKey(doc.key, collection, JSON.stringify(wrapped)), facts);
   const id = made[collection]?.[0]?.[idField];
-  if (!id) throw new AccountingRefused(`Xero answered the new ${collection} without its id`, null);
-  if (doc.file) await attachOrSay(ctx, doc, id);
+  // a 200 is a record made: without its id the outcome is not known, and the next try looks it up by its mark
+  if (!id) throw new AccountingSystemError(`Xero answered PUT /${collection} without the new record's id: whether it was made is not known; publish the document again, which looks it up before writing`);
+  if (doc.file) {
+    // from here the record exists: a refused file is never "nothing written" (that would drop the
+    // publish and let the next one make a second record), so the publish stays under way
+    const refusal = await attach(ctx, doc, id);
+    if (refusal !== null) throw new AccountingSystemError(fileRefused(doc, id, refusal));
+  }
   return result(doc, id);
 }
 
-/** The file attached; when Xero does not take it, the record stands and findPublished attaches it on the next try. */
-async function attachOrSay(ctx: XeroWriteContext, doc: DocumentToPublish, id: string): Promise<void> {
-  try {
-    await attach(ctx, doc, id);
-  } catch (error) {
-    if (!(error instanceof AccountingRefused)) throw error;
-    throw new AccountingRefused(`Xero made the ${KINDS[doc.kind].collection.replace(/s$/, '')} ${id} but refused its file: ${error.message}`, 'file');
-  }
+function fileRefused(doc: DocumentToPublish, id: string, refusal: string): string {
+  const { name, link } = KINDS[doc.kind];
+  return (
+    `Xero made the ${name} ${id} (${link(id)}) but refused its file ${doc.file!.fileName} (${refusal}), so the file is not attached yet and the publish is not finished. ` +
+    `Publish the document again: the ${name} is found, not made again, and the file sent once more; if Xero still refuses it (a type Xero does not take), ` +
+    `that publish finishes with the ${name} standing without the file: attach the file in Xero yourself`
+  );
 }
 
 /** An account the mirror knows to be archived (or deleted) in Xero: Xero refuses a line on it. */
@@ -206,13 +233,20 @@ const xeroDay = (value: string) => {
   return ms ? new Date(Number(ms[1])).toISOString().slice(0, 10) : value.slice(0, 10);
 };
 
-/** The record an earlier try made, finished (its file attached once); null when no try made one. */
-export async function findPublishedInXero(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<PublishedTransaction | null> {
+/**
+ * The record an earlier try made, finished: its file attached once. A file Xero refuses again is
+ * left off and said in `fileNotAttached`, and the record answered: a refusal of the file is final,
+ * and throwing would keep the document being published (unchangeable) for ever.
+ */
+export async function findPublishedInXero(ctx: XeroWriteContext, doc: DocumentToPublish): Promise<XeroPublished | null> {
   const id = await lookUp(ctx, doc);
   if (!id) return null;
   if (doc.file) {
     const listed = (await ctx.client.get<{ Attachments?: { FileName?: string }[] }>(attachmentsPath(doc, id))).Attachments ?? [];
-    if (!listed.some((a) => a.FileName === doc.file!.fileName)) await attachOrSay(ctx, doc, id);
+    if (!listed.some((a) => a.FileName === doc.file!.fileName)) {
+      const refusal = await attach(ctx, doc, id);
+      if (refusal !== null) return { ...result(doc, id), fileNotAttached: `Xero refused the file ${doc.file.fileName}: ${refusal}` };
+    }
   }
   return result(doc, id);
 }
