@@ -10,10 +10,11 @@ import { getDocuments } from '../store/documents.js';
 import { newId } from '../store/ids.js';
 import type { BankAccountRow, BankMatchRow, BankTransactionRow, Database } from '../store/schema.js';
 import { refreshSuggestionsAfter } from './banking/after-change.js';
-import { lineIdsParam, lineState, lineStateSchema, lineTaken, namedLines, parseLineIds } from './banking/match-lines.js';
+import { lastDate, lineIdsParam, lineState, lineStateSchema, lineTaken, namedLines, parseLineIds, reference } from './banking/match-lines.js';
 import { matchPlan, type MatchPlan } from './banking/match-plan.js';
 import { auditChange, creatorOf } from './changes.js';
 import type { OperationContext } from './context.js';
+import { supplierKey } from '../domain/bill-criteria.js';
 import { contactNameOf } from './documents/publish-plan.js';
 import { systemIdOf } from './documents-system.js';
 import { OperationError, invalidParameter } from './errors.js';
@@ -49,6 +50,7 @@ export const bankingMatch = defineOperation({
     'The lines then show status reconciled, reconciledIn service and linked in banking.transactions. banking.unmatch undoes it, every figure restored.',
     'banking.transactions\' suggestion names the document the service would match a line to: confirm it with this call.',
     'Refused: lines already matched or reconciled (409 already_matched), amounts that differ (422 match_amounts_differ).',
+    'If Xero or QuickBooks does not answer (a timeout, 502 or 504), the lines stay held for this document: send the same call again to finish it (it looks for the payment before writing one), or banking.unmatch to let go.',
   ].join(' '),
   input: z
     .object({
@@ -76,11 +78,12 @@ export const bankingMatch = defineOperation({
     const accountIds = new Set(lines.map((l) => l.bank_account_id));
     if (accountIds.size > 1) throw invalidParameter('transactionIds', 'the lines are of several accounts: match the lines of one account at a time');
     const account = accounts.get(lines[0]!.bank_account_id)!;
-    const doc = await matchTarget(ctx, input.documentId);
-    const existing = await matchOfDocument(ctx.db, orgId, doc.id);
-    // a payment whose outcome was not known is finished by the same call sent again
+    const existing = await matchOfDocument(ctx.db, orgId, input.documentId);
+    // a payment whose outcome was not known is finished by the same call sent again, even when the
+    // bill it paid is no longer open (the payment went through): the match kept what it needs
     const retry = existing && existing.payment_id === null && existing.kind === 'payment' && ctx.accounting.kind !== 'builtin' ? existing : undefined;
-    if (existing && !retry) throw new OperationError('already_matched', `document ${doc.id} is already matched to bank lines (banking.unmatch them first)`);
+    if (existing && !retry) throw new OperationError('already_matched', `document ${input.documentId} is already matched to bank lines (banking.unmatch them first)`);
+    const doc = retry && systemIdOf(ctx, input.documentId) !== undefined ? heldTarget(ctx, retry) : await matchTarget(ctx, input.documentId);
     if (retry) {
       const held = (await matchLines(ctx.db, orgId, retry.id)).map((l) => l.id).sort();
       if (held.join() !== [...ids].sort().join()) throw new OperationError('already_matched', `document ${doc.id} is being matched to other lines (${held.join(', ')})`);
@@ -89,6 +92,9 @@ export const bankingMatch = defineOperation({
       if (taken.length) throw new OperationError('already_matched', taken.join('; '));
     }
     if (!account.ledger_account_id) throw invalidParameter('transactionIds', `the account ${account.name} is not tied to an account of the books yet (its bank import page)`);
+    // a receipt is the spend of the account it was paid from: its lines are that account's
+    if (doc.paidFrom && doc.paidFrom !== account.ledger_account_id)
+      throw invalidParameter('transactionIds', `${doc.type} ${doc.number} was paid from another account of the books: match it to that account's lines`);
     const chart = await ctx.accounting.chartOfAccounts();
     const plan = matchPlan({ lines, account, document: doc, chart, difference: input.difference });
     const answer = ctx.accounting.kind === 'builtin' ? await matchInLedger(ctx, { lines, account, doc, plan, chart }) : await matchInSystem(ctx, { lines, account, doc, plan, retry });
@@ -117,6 +123,13 @@ interface Target {
   total: number;
   /** the bill as the system knows it, for its payment */
   systemBillId: string | null;
+  /** a receipt's account (its ledger account id): its spend is that account's */
+  paidFrom: string | null;
+}
+
+/** A system bill's pending match, finished from what it kept (the bill may be closed by the payment it is finishing). */
+function heldTarget(ctx: OperationContext, match: BankMatchRow): Target {
+  return { id: match.document_id, type: 'bill', number: match.document_id, contact: '', currency: ctx.organisation.homeCurrency, total: Math.abs(Number(match.amount)), systemBillId: systemIdOf(ctx, match.document_id)!, paidFrom: null };
 }
 
 async function matchTarget(ctx: OperationContext, id: string): Promise<Target> {
@@ -125,7 +138,16 @@ async function matchTarget(ctx: OperationContext, id: string): Promise<Target> {
     const [doc] = await getDocuments(ctx.db, ctx.organisation.id, [id]);
     if (!doc) throw new OperationError('not_found', `no document ${id} in this organisation`);
     if (doc.published_at === null) throw invalidParameter('documentId', `document ${doc.id} is not published yet: publish it first (documents.publish)`);
-    return { id: doc.id, type: doc.type, number: doc.number, contact: contactNameOf(doc), currency: doc.currency, total: Number(doc.total), systemBillId: doc.accounting_document_id ?? doc.accounting_transaction_id };
+    return {
+      id: doc.id,
+      type: doc.type,
+      number: doc.number,
+      contact: contactNameOf(doc),
+      currency: doc.currency,
+      total: Number(doc.total),
+      systemBillId: doc.accounting_document_id ?? doc.accounting_transaction_id,
+      paidFrom: doc.type === 'receipt' ? (doc.paid_from ?? null) : null,
+    };
   }
   // an open bill of the system's own (banking.transactions may suggest one)
   const bill = ((await ctx.accounting.payables?.()) ?? []).find((b) => b.documentId === systemId);
@@ -134,11 +156,9 @@ async function matchTarget(ctx: OperationContext, id: string): Promise<Target> {
     throw new OperationError('publishing_not_supported', `the ${ctx.accounting.kind} books are not written through the service: record the payment there, then mark the line reconciled outside the service (banking.mark_reconciled)`);
   if (bill.currency !== ctx.organisation.homeCurrency)
     throw invalidParameter('documentId', `bill ${bill.number} is in ${bill.currency}: record its payment in ${ctx.accounting.kind}, then mark the line reconciled outside the service`);
-  return { id, type: bill.kind, number: bill.number, contact: contactNameOf({ type: bill.kind, supplier: bill.supplier }), currency: bill.currency, total: bill.amountDue, systemBillId: systemId };
+  return { id, type: bill.kind, number: bill.number, contact: contactNameOf({ type: bill.kind, supplier: bill.supplier }), currency: bill.currency, total: bill.amountDue, systemBillId: systemId, paidFrom: null };
 }
 
-const reference = (lines: BankTransactionRow[]) => [...new Set(lines.map((l) => l.description))].join('; ').slice(0, 200);
-const lastDate = (lines: BankTransactionRow[]) => lines.map((l) => l.date).sort().at(-1)!;
 
 /** The builtin ledger: the payment (and difference) written in the transaction that records the match. */
 async function matchInLedger(ctx: OperationContext, { lines, account, doc, plan, chart }: Parts & { chart: { id: string; type: string; active: boolean }[] }): Promise<MatchAnswer> {
@@ -146,9 +166,17 @@ async function matchInLedger(ctx: OperationContext, { lines, account, doc, plan,
   const dialect = CAPABILITIES[dialectOf(ctx.db)];
   const payable = chart.find((a) => a.active && a.type === 'Accounts Payable');
   if (plan.kind === 'payment' && !payable) throw invalidParameter('documentId', 'the chart has no Accounts Payable account to pay the bill from');
+  // a payment in another currency than home settles the payable at another rate than the bill's: the
+  // realised exchange difference is not booked by the builtin ledger, so such a match is refused
+  // rather than leaving a residue on Accounts Payable
+  if (plan.kind === 'payment' && account.currency !== ctx.organisation.homeCurrency)
+    throw invalidParameter(
+      'transactionIds',
+      `the account is in ${account.currency}: a payment in another currency than ${ctx.organisation.homeCurrency} books an exchange difference the builtin ledger does not book; record it as a journal, then mark the lines reconciled outside the service (banking.mark_reconciled)`,
+    );
   const contacts = await ctx.accounting.contacts();
   const name = doc.contact;
-  const contact = contacts.find((c) => c.name.toLowerCase() === name.toLowerCase()) ?? null;
+  const contact = contacts.find((c) => supplierKey(c.name) === supplierKey(name)) ?? null;
   const bill = await billOf(ctx.db, orgId, doc.id);
   return inTransaction(ctx, async (trx) => {
     const paymentId = await postSettlement(trx, dialect, ctx.organisation, {
@@ -201,7 +229,9 @@ async function matchInSystem(ctx: OperationContext, { lines, account, doc, plan,
   } catch (error) {
     if (!(error instanceof AccountingRefused)) throw error; // unknown outcome: the intent stays; the same call again finishes it
     await inTransaction(ctx, (trx) => removeMatch(trx, orgId, match.id));
-    throw new OperationError('accounting_refused', `${system} refused the payment of ${doc.number}: ${error.message}. Nothing was written.`, [{ parameter: error.field ?? 'documentId', message: error.message }]);
+    // the system names its own fields (date, amount, bankAccountId…): said as this call's parameters
+    const parameter = ['date', 'amount', 'bankAccountId', 'reference'].includes(error.field ?? '') ? 'transactionIds' : 'documentId';
+    throw new OperationError('accounting_refused', `${system} refused the payment of ${doc.number}: ${error.message}. Nothing was written.`, [{ parameter, message: error.message }]);
   }
   const paid = written;
   return inTransaction(ctx, async (trx) => {
@@ -218,7 +248,7 @@ function matchRow(ctx: OperationContext, account: BankAccountRow, doc: Target, p
     kind: plan.kind,
     amount: plan.amount,
     difference: plan.difference,
-    difference_kind: plan.difference === 0 ? null : plan.difference < 0 ? 'fee' : 'rounding',
+    difference_kind: plan.differenceKind,
     difference_account_id: plan.differenceAccount?.id ?? null,
     payment_id: w.paymentId,
     payment_link: null,

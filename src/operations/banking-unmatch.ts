@@ -1,14 +1,15 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
-import { removeFromLedger } from '../accounting/builtin/publish.js';
+import { removeTransactions } from '../accounting/builtin/remove-transactions.js';
 import { AccountingRefused } from '../accounting/types.js';
 import { toMajor } from '../domain/money.js';
-import { matchById, matchLines, removeMatch, setBillAmountDue } from '../store/bank-matches.js';
+import { bankLines, matchById, matchLines, removeMatch, setBillAmountDue } from '../store/bank-matches.js';
+import { billOf } from '../store/document-writes.js';
 import { CAPABILITIES, dialectOf } from '../store/dialect.js';
 import { getDocuments } from '../store/documents.js';
 import type { Database } from '../store/schema.js';
 import { refreshSuggestionsAfter } from './banking/after-change.js';
-import { lineState, lineStateSchema, namedLines } from './banking/match-lines.js';
+import { lastDate, lineState, lineStateSchema, namedLines, reference } from './banking/match-lines.js';
 import { auditChange } from './changes.js';
 import { contactNameOf } from './documents/publish-plan.js';
 import { systemIdOf } from './documents-system.js';
@@ -54,6 +55,7 @@ export const bankingUnmatch = defineOperation({
       if (paymentId === null && ctx.accounting.findPayment) {
         // the payment's outcome was not known: look for it by its key before taking the match apart
         const [doc] = await getDocuments(ctx.db, orgId, [match.document_id]);
+        const held = await matchLines(ctx.db, orgId, match.id);
         const billDocumentId = systemIdOf(ctx, match.document_id) ?? doc?.accounting_document_id ?? doc?.accounting_transaction_id ?? null;
         const found = billDocumentId
           ? await ctx.accounting.findPayment({
@@ -61,10 +63,10 @@ export const bankingUnmatch = defineOperation({
               billDocumentId,
               contact: { id: null, name: doc ? contactNameOf(doc) : '' },
               bankAccountId: account.ledger_account_id!,
-              date: line.date,
+              date: lastDate(held),
               amount: Math.abs(Number(match.amount)),
               currency: account.currency,
-              reference: line.description,
+              reference: reference(held),
             })
           : null;
         paymentId = found?.paymentId ?? null;
@@ -81,12 +83,12 @@ export const bankingUnmatch = defineOperation({
     }
     const answer = await ctx.db.transaction().execute(async (trx: Transaction<Database>) => {
       const matched = await matchLines(trx, orgId, match.id);
-      if (builtin && match.payment_id) await removeFromLedger(trx, CAPABILITIES[dialectOf(ctx.db)], ctx.organisation, [match.payment_id]);
+      if (builtin && match.payment_id) await removeTransactions(trx, CAPABILITIES[dialectOf(ctx.db)], orgId, [match.payment_id]);
       await removeMatch(trx, orgId, match.id);
       if (match.bill_id && match.bill_amount_due_before !== null) await setBillAmountDue(trx, orgId, match.bill_id, Number(match.bill_amount_due_before));
-      const bill = match.bill_id ? await trx.selectFrom('bills').selectAll().where('organisation_id', '=', orgId).where('id', '=', match.bill_id).executeTakeFirst() : undefined;
-      const after = await trx.selectFrom('bank_transactions').selectAll().where('organisation_id', '=', orgId).where('id', 'in', matched.map((l) => l.id)).orderBy('date').orderBy('id').execute();
       const [doc] = await getDocuments(trx, orgId, [match.document_id]);
+      const bill = doc ? await billOf(trx, orgId, doc.id) : undefined;
+      const after = await bankLines(trx, orgId, matched.map((l) => l.id));
       const named = doc ? { type: doc.type, number: doc.number, supplier: contactNameOf(doc) } : { number: match.document_id };
       await auditChange({ ...ctx, db: trx }, 'bank.unmatched', match.document_id, { ...named, lines: matched.map((l) => l.id), payment: match.payment_id });
       return {

@@ -102,7 +102,7 @@ export class LinesTaken extends Error {
   override name = 'LinesTaken';
 }
 
-/** A bill's amount due (home minor units) set, and what it was: a payment matched pays it, an unmatch restores it. */
+/** A bill's amount due set (minor units of the bill's currency, as the bills table keeps it): a payment matched pays it, an unmatch restores it. */
 export async function setBillAmountDue(trx: Transaction<Database>, organisationId: string, billId: string, amountDue: number): Promise<void> {
   await trx.updateTable('bills').set({ amount_due: amountDue }).where('organisation_id', '=', organisationId).where('id', '=', billId).execute();
 }

@@ -9,7 +9,6 @@ import { convert } from '../../domain/money.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
 import type { DocumentToPublish, PublishedTransaction, TransactionType } from '../types.js';
-import { removeTransactions } from './remove-transactions.js';
 import { LedgerWriter, type NewLine } from './writer.js';
 
 export interface BuiltinAccounts {
@@ -19,10 +18,6 @@ export interface BuiltinAccounts {
   taxId: string | null;
   /** the paid-from account's type, for a spend (a card's spend is a card charge) */
   paidFromType?: 'Bank' | 'Credit Card' | null;
-}
-
-function writer(trx: Transaction<Database>, dialect: DialectCapabilities, organisationId: string, homeCurrency: string): LedgerWriter {
-  return new LedgerWriter(trx, dialect, organisationId, homeCurrency);
 }
 
 /**
@@ -65,7 +60,7 @@ export async function publishToLedger(
   doc: DocumentToPublish,
   accounts: BuiltinAccounts,
 ): Promise<PublishedTransaction> {
-  const books = writer(trx, dialect, organisation.id, organisation.homeCurrency);
+  const books = new LedgerWriter(trx, dialect, organisation.id, organisation.homeCurrency);
   const contactId = doc.contact.id ?? (await books.createContact(doc.contact.name, doc.contact.kind)).id;
   const counterId = doc.kind === 'spend' ? doc.paidFromAccountId! : accounts.payableId!;
   const transactionId = await postIn(trx, books, {
@@ -114,7 +109,7 @@ export async function postSettlement(trx: Transaction<Database>, dialect: Dialec
     lines[0] = { ...lines[0]!, amount: -(s.difference?.home ?? 0), amountInCurrency: -(s.difference?.amount ?? 0) };
   }
   if (lines.every((l) => l.amount === 0 && (l.amountInCurrency ?? 0) === 0) || lines.length < 2) return null;
-  const books = writer(trx, dialect, organisation.id, organisation.homeCurrency);
+  const books = new LedgerWriter(trx, dialect, organisation.id, organisation.homeCurrency);
   const bankAmount = lines[0]!.amountInCurrency ?? lines[0]!.amount;
   const foreign = s.currency !== organisation.homeCurrency;
   return postIn(trx, books, {
@@ -126,11 +121,6 @@ export async function postSettlement(trx: Transaction<Database>, dialect: Dialec
     ...(foreign ? { exchangeRate: bankAmount !== 0 ? String(lines[0]!.amount / bankAmount) : '1' } : {}),
     lines,
   });
-}
-
-/** Removes transactions this file wrote (banking.unmatch), with their lines and the stored totals they moved. */
-export async function removeFromLedger(trx: Transaction<Database>, dialect: DialectCapabilities, organisation: { id: string }, transactionIds: string[]): Promise<void> {
-  await removeTransactions(trx, dialect, organisation.id, transactionIds);
 }
 
 async function postIn(trx: Transaction<Database>, books: LedgerWriter, txn: Parameters<LedgerWriter['post']>[0]): Promise<string> {

@@ -14,6 +14,10 @@ import { visibleBankAccounts } from './visible-accounts.js';
 
 export const MAX_MATCH_LINES = 50;
 
+/** What a match's payment is said with, and dated: the lines' narrations, and the latest line's date (a retry and an unmatch say the same). */
+export const reference = (lines: BankTransactionRow[]) => [...new Set(lines.map((l) => l.description))].join('; ').slice(0, 200);
+export const lastDate = (lines: BankTransactionRow[]) => lines.map((l) => l.date).sort().at(-1)!;
+
 export const lineIdsParam = z
   .string({ message: 'is required: one or more bank transaction ids, comma separated' })
   .max(5_000, { message: 'must be at most 5000 characters' })

@@ -25,6 +25,8 @@ export interface MatchPlan {
   /** lines' sum minus what the document asks, signed as the lines */
   difference: number;
   differenceHome: number;
+  /** fee | rounding, as the caller named it; null when the lines agree */
+  differenceKind: 'fee' | 'rounding' | null;
   differenceAccount: ChartAccount | null;
 }
 
@@ -93,6 +95,7 @@ export function matchPlan(input: {
     home,
     difference,
     differenceHome,
+    differenceKind: difference === 0 ? null : input.difference!.kind,
     differenceAccount: differenceAccountRow,
   };
 }
