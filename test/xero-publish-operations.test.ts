@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { accountingSystemFor } from '../src/accounting/index.js';
+import { forgetMirror } from '../src/accounting/mirror/mirror.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { createApiClient } from '../src/auth/clients.js';
 import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
@@ -252,6 +253,24 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     assert.equal(undone.status, 200, undone.bytes);
     assert.deepEqual(inv.payments.filter((p) => !p.deleted).map((p) => p.amount), [30_000]);
     assert.deepEqual((await listed()).map((b: any) => b.amountDue), [500], 'owed again');
+  });
+
+  it('a published bill paid in Xero itself is owed, in Bills to Pay, what Xero says: part paid, then gone', async () => {
+    const id = (await send('POST', '/v1/operations/documents.create', bill('PC-9010', { file: null }))).body.document.id as string;
+    const published = await send('POST', '/v1/operations/documents.publish', { id });
+    assert.equal(published.status, 201, published.bytes);
+    const inv = invoiceOf(published.body.document.accountingId)!;
+    const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PC-9010').map((b: any) => b.amountDue);
+    assert.deepEqual(await listed(), [144.6]);
+    // paid in Xero, not through the service; the mirror read afresh
+    inv.payments.push({ id: fakeId('payment PC-9010 part'), date: '2026-06-11', amount: 4_460, bankCode: '090' });
+    inv.updated = '2026-06-14T10:00:00Z';
+    await forgetMirror(store().db, org);
+    assert.deepEqual(await listed(), [100], 'part paid in the books');
+    inv.payments.push({ id: fakeId('payment PC-9010 rest'), date: '2026-06-12', amount: 10_000, bankCode: '090' });
+    inv.updated = '2026-06-14T11:00:00Z';
+    await forgetMirror(store().db, org);
+    assert.deepEqual(await listed(), [], 'paid in full in the books: no longer to pay');
   });
 
   it('made only requests the contract allows', () => {

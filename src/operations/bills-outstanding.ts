@@ -3,7 +3,8 @@
  * connected accounting system holds as documents of its own (AccountingSystem.payables). A bill the
  * service published to the books is the service's: the system's copy of it (same transaction id as
  * the service document's accounting_transaction_id) is left out, so nothing is counted twice, and
- * the service's schedule, tags and notes stand.
+ * the service's schedule, tags and notes stand; what is owed on it is the system's figure, so a
+ * payment made in the books shows here too.
  *
  * Where the system has no bills of its own (the builtin ledger) the database answers pages, counts
  * and totals itself (store/bill-query.ts); otherwise both lists are merged here and filtered with
@@ -14,7 +15,7 @@ import type { PayableBill } from '../accounting/types.js';
 import { billMatcher, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
 import { sum } from '../domain/money.js';
 import { outstandingBillPage, outstandingBillTotals, type BillPage } from '../store/bill-query.js';
-import { comparePaymentOrder, listOutstandingBills, type OutstandingBill } from '../store/bills.js';
+import { comparePaymentOrder, listOutstandingBills, publishedTransactionsOfBills, type OutstandingBill } from '../store/bills.js';
 import { publishedTransactionIds } from '../store/documents.js';
 import type { OperationContext } from './context.js';
 import { systemDocumentId } from './documents-system.js';
@@ -52,7 +53,18 @@ export async function outstandingBills(ctx: OperationContext): Promise<Outstandi
   const payables: PayableBill[] = ctx.accounting.payables ? await ctx.accounting.payables() : [];
   const published = await publishedTransactionIds(ctx.db, ctx.organisation.id, payables.map((p) => p.transactionId));
   const theirs = payables.filter((p) => !published.has(p.transactionId)).map((p) => fromSystem(ctx.accounting.kind, p));
-  return { bills: [...(await own), ...theirs].sort(comparePaymentOrder) };
+  // a bill the service published is owed what the books say: paid there (in part, or in full, when
+  // the system no longer lists it) is paid here too
+  const ours = await own;
+  const publishedOf = await publishedTransactionsOfBills(ctx.db, ctx.organisation.id, ours.map((b) => b.id));
+  const open = new Map(payables.map((p) => [p.transactionId, p]));
+  const owed = ours.flatMap((b) => {
+    const transaction = publishedOf.get(b.id);
+    if (transaction === undefined) return [b];
+    const inBooks = open.get(transaction);
+    return inBooks ? [{ ...b, amountDue: inBooks.amountDue }] : [];
+  });
+  return { bills: [...owed, ...theirs].sort(comparePaymentOrder) };
 }
 
 /** Where the outstanding bills of a call are read: pages of a filter's bills, and counts and totals per filter. */

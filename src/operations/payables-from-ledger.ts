@@ -16,7 +16,7 @@
 import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type LedgerLine } from '../accounting/types.js';
 import { supplierKey } from '../domain/bill-criteria.js';
 import type { IsoDate } from '../domain/dates.js';
-import type { OutstandingBill } from '../store/bills.js';
+import { publishedTransactionsOfBills, type OutstandingBill } from '../store/bills.js';
 import type { OpenItem } from './aging.js';
 import type { OperationContext } from './context.js';
 import { EARLIEST_DATE } from './params.js';
@@ -39,7 +39,7 @@ export async function payablesFromLedger(ctx: OperationContext, chart: ChartAcco
   const [lines, contacts, published] = await Promise.all([
     ids.length ? ctx.accounting.lines({ accountIds: ids, from: EARLIEST_DATE, to: date, types: [...LISTED_TYPES, ...OTHER_TYPES] }, RECEIVABLE_LINES_MAX) : Promise.resolve([] as LedgerLine[]),
     ctx.accounting.contacts(),
-    publishedTransactions(ctx, bills.map((b) => b.id)),
+    publishedTransactionsOfBills(ctx.db, ctx.organisation.id, bills.map((b) => b.id)),
   ]);
   // the bills in the books, by transaction and by supplier and number
   const byTransaction = new Map<string, LedgerLine>();
@@ -80,21 +80,4 @@ export async function payablesFromLedger(ctx: OperationContext, chart: ChartAcco
     withoutContact: allocated.withoutContact,
     serviceOnly: { count: serviceOnly.length, amount: serviceOnly.reduce((s, b) => s + b.amountDue, 0) },
   };
-}
-
-/** Each service bill's published transaction, where its document was published. */
-async function publishedTransactions(ctx: OperationContext, billIds: string[]): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  for (let i = 0; i < billIds.length; i += 500) {
-    const rows = await ctx.db
-      .selectFrom('bills as b')
-      .innerJoin('documents as d', (join) => join.onRef('d.id', '=', 'b.document_id').onRef('d.organisation_id', '=', 'b.organisation_id'))
-      .select(['b.id', 'd.accounting_transaction_id'])
-      .where('b.organisation_id', '=', ctx.organisation.id)
-      .where('b.id', 'in', billIds.slice(i, i + 500))
-      .where('d.accounting_transaction_id', 'is not', null)
-      .execute();
-    for (const r of rows) found.set(r.id, r.accounting_transaction_id!);
-  }
-  return found;
 }

@@ -111,3 +111,20 @@ export async function listSavedBillFilters(db: Kysely<Database>, organisationId:
     return { id: r.id, name: r.name, description: r.description, criteria };
   });
 }
+
+/** Each service bill's published transaction (its document's accounting_transaction_id), where its document was published. */
+export async function publishedTransactionsOfBills(db: Kysely<Database>, organisationId: string, billIds: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < billIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('bills as b')
+      .innerJoin('documents as d', (join) => join.onRef('d.id', '=', 'b.document_id').onRef('d.organisation_id', '=', 'b.organisation_id'))
+      .select(['b.id', 'd.accounting_transaction_id'])
+      .where('b.organisation_id', '=', organisationId)
+      .where('b.id', 'in', billIds.slice(i, i + 500))
+      .where('d.accounting_transaction_id', 'is not', null)
+      .execute();
+    for (const r of rows) found.set(r.id, r.accounting_transaction_id!);
+  }
+  return found;
+}

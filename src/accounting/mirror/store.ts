@@ -4,6 +4,7 @@
  * tables; `withMirrorTables` widens a Kysely<Database> to include them.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
@@ -54,6 +55,9 @@ export function getMirror(db: Db, organisationId: string): Promise<AccountingMir
   return withMirrorTables(db).selectFrom('accounting_mirrors').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();
 }
 
+/** A random start, below 2^30: PostgreSQL's integer column holds 2^31, leaving a billion passes to count up. */
+const firstVersion = () => randomInt(0, 2 ** 30);
+
 /**
  * Claims the organisation's pass for leaseMs: true when this caller holds it. Creates the row on
  * the first pass. A lease outlives a crashed holder by at most leaseMs.
@@ -64,7 +68,9 @@ export async function claimPass(db: Db, organisationId: string, vendor: string, 
   const until = new Date(now.getTime() + leaseMs).toISOString();
   await mdb
     .insertInto('accounting_mirrors')
-    .values({ organisation_id: organisationId, vendor, state: '{}', version: 0, complete: 0, synced_at: null, lease_owner: null, lease_until: null, failures: 0, retry_at: null, problem: null })
+    // a new mirror starts at a version of its own, never one an earlier mirror of the organisation
+    // had (it was forgotten, or another company connected): answers kept at that version are not its
+    .values({ organisation_id: organisationId, vendor, state: '{}', version: firstVersion(), complete: 0, synced_at: null, lease_owner: null, lease_until: null, failures: 0, retry_at: null, problem: null })
     .onConflict((oc) => oc.column('organisation_id').doNothing())
     .execute();
   const claimed = await mdb
