@@ -30,6 +30,25 @@ export interface MatchPlan {
   differenceAccount: ChartAccount | null;
 }
 
+/** What each kind of difference may be, in words. */
+const DIFFERENCE_RULES = {
+  fee: () => 'a fee is money the bank took: the lines go out by more (or a refund comes in by less) than the document, by less than its total',
+  rounding: (oneUnit: string) => `a rounding is at most ${oneUnit} either way`,
+};
+
+/**
+ * The kinds a difference of the lines from the document may be booked as (lines minus what the
+ * document asks, both signed as money in): a fee when the bank took money, less than the document's
+ * total; a rounding when it is at most one unit of the currency. The pages offer exactly these.
+ */
+export function allowedDifferences(difference: number, expected: number, currency: string): ('fee' | 'rounding')[] {
+  if (difference === 0) return [];
+  const kinds: ('fee' | 'rounding')[] = [];
+  if (difference < 0 && Math.abs(difference) < Math.abs(expected)) kinds.push('fee');
+  if (Math.abs(difference) <= 10 ** minorDigits(currency)) kinds.push('rounding');
+  return kinds;
+}
+
 const FEE_ACCOUNT = /\b(bank|merchant|card|payment)\b.*\b(fees?|charges?)\b/i;
 
 /** The account a difference goes to: the one named, else the chart's single bank fees or charges expense. */
@@ -66,17 +85,10 @@ export function matchPlan(input: {
       throw new OperationError('match_amounts_differ', `${what}: a difference of ${money(difference)}. Match the right lines, or name it with difference: { kind: "fee" or "rounding" }.`, [
         { parameter: 'transactionIds', message: `${what}` },
       ]);
-    if (input.difference.kind === 'fee' && difference > 0)
-      throw new OperationError('match_amounts_differ', `${what}: more came in (or less went out) than the document says, which is not a fee; use kind "rounding" for a small difference`, [
-        { parameter: 'difference.kind', message: 'a fee is money the bank took' },
+    if (!allowedDifferences(difference, expected, doc.currency).includes(input.difference.kind))
+      throw new OperationError('match_amounts_differ', `${what}: ${DIFFERENCE_RULES[input.difference.kind](money(10 ** minorDigits(doc.currency)))}; this one is ${money(difference)}`, [
+        { parameter: 'difference.kind', message: `not a ${input.difference.kind}` },
       ]);
-    const oneUnit = 10 ** minorDigits(doc.currency);
-    if (input.difference.kind === 'rounding' && Math.abs(difference) > oneUnit)
-      throw new OperationError('match_amounts_differ', `${what}: a rounding difference is at most ${money(oneUnit)}; this one is ${money(difference)}`, [
-        { parameter: 'difference.kind', message: 'too large for a rounding' },
-      ]);
-    if (input.difference.kind === 'fee' && Math.abs(difference) >= Math.abs(expected))
-      throw new OperationError('match_amounts_differ', `${what}: a fee as large as the document is not a fee`, [{ parameter: 'difference.kind', message: 'too large for a fee' }]);
     const found = differenceAccount(input.chart, input.difference.account);
     if (!found)
       throw invalidParameter(

@@ -25,6 +25,7 @@ import type { WebContext } from '../web-context.js';
 import { documentTypeLabel, formatDay } from '../words.js';
 import type { OrgAccess } from './guards.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
+import { allowedDifferences } from '../../operations/banking/match-plan.js';
 
 const NOTICES = {
   matched: 'Matched: the line is reconciled and linked to its document.',
@@ -173,10 +174,7 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
     const expected = doc.type === 'supplier_credit' ? total : -total;
     const difference = paid - expected;
     const words = `${amountText(Math.abs(difference) / 10 ** minorDigits(doc.currency), doc.currency)} ${doc.currency}`;
-    const offers: NonNullable<LineProblem['offers']> = [];
-    if (difference < 0 && Math.abs(difference) < Math.abs(expected)) offers.push({ kind: 'fee', words: `Book the ${words} difference as a bank fee and match` });
-    if (Math.abs(difference) <= 10 ** minorDigits(doc.currency)) offers.push({ kind: 'rounding', words: `Book the ${words} difference as rounding and match` });
-    return offers;
+    return allowedDifferences(difference, expected, doc.currency).map((kind) => ({ kind, words: `Book the ${words} difference as ${kind === 'fee' ? 'a bank fee' : 'rounding'} and match` }));
   }
 }
 
