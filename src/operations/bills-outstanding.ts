@@ -56,6 +56,8 @@ export async function outstandingBills(ctx: OperationContext): Promise<Outstandi
   // a bill the service published is owed what the books say: paid there (in part, or in full, when
   // the system no longer lists it) is paid here too
   const ours = await own;
+  // books without bills of their own (the builtin ledger) have nothing to say of the service's
+  if (!ctx.accounting.payables) return { bills: ours };
   const publishedOf = await publishedTransactionsOfBills(ctx.db, ctx.organisation.id, ours.map((b) => b.id));
   const open = new Map(payables.map((p) => [p.transactionId, p]));
   const owed = ours.flatMap((b) => {
