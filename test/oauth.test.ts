@@ -317,7 +317,10 @@ for (const dialect of DIALECTS) {
     it('serves the OpenAPI document and the reference page generated from the operations', async () => {
       const doc: any = await (await fetch(`${base}/openapi.json`)).json();
       assert.equal(doc.openapi, '3.1.0');
-      assert.equal(Object.keys(doc.paths).length, 23);
+      assert.equal(Object.keys(doc.paths).length, 27);
+      // the document loop's changes, each with its method
+      assert.ok(doc.paths['/v1/operations/documents.publish'].post && doc.paths['/v1/operations/banking.match'].post);
+      assert.ok(doc.paths['/v1/operations/banking.unmatch'].delete && doc.paths['/v1/operations/banking.mark_reconciled'].patch);
       assert.ok(doc.paths['/v1/operations/documents.create'].post.requestBody, 'a change takes a JSON body');
       assert.ok(doc.paths['/v1/operations/banking.transactions'].get.parameters.some((p: any) => p.name === 'limit' && p.in === 'query'));
       assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${base}/oauth/token`);
