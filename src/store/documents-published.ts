@@ -4,20 +4,13 @@
  * documents a bank line may be matched to instead of its suggestion: published, in no match yet).
  */
 import { sql, type Kysely, type SqlBool } from 'kysely';
+import { DOCUMENT_SUMMARY_COLUMNS, documentSummaryOf, type DocumentSummary } from './document-summaries.js';
 import type { Database } from './schema.js';
 
 /** A LIKE pattern matching `text` literally anywhere (backslash is the escape character). */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export interface PublishedDocument {
-  id: string;
-  type: string;
-  number: string;
-  supplier: string;
-  date: string;
-  currency: string;
-  /** minor units */
-  total: number;
+export interface PublishedDocument extends DocumentSummary {
   publishedAt: string;
   accountingId: string | null;
   accountingLink: string | null;
@@ -39,7 +32,7 @@ export async function listPublishedDocuments(db: Kysely<Database>, organisationI
   let q = db
     .selectFrom('documents as d')
     .leftJoin('bank_matches as m', (join) => join.onRef('m.document_id', '=', 'd.id').onRef('m.organisation_id', '=', 'd.organisation_id'))
-    .select(['d.id', 'd.type', 'd.number', 'd.supplier', 'd.date', 'd.currency', 'd.total', 'd.published_at', 'd.accounting_transaction_id', 'd.accounting_link', 'm.id as match_id'])
+    .select([...DOCUMENT_SUMMARY_COLUMNS, 'd.published_at', 'd.accounting_transaction_id', 'd.accounting_link', 'm.id as match_id'])
     .where('d.organisation_id', '=', organisationId)
     .where('d.published_at', 'is not', null);
   if (query.unmatchedOnly) q = q.where('m.id', 'is', null);
@@ -57,13 +50,7 @@ export async function listPublishedDocuments(db: Kysely<Database>, organisationI
     .limit(query.limit ?? 50)
     .execute();
   return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    number: r.number,
-    supplier: r.supplier,
-    date: r.date,
-    currency: r.currency,
-    total: Number(r.total),
+    ...documentSummaryOf(r),
     publishedAt: r.published_at!,
     accountingId: r.accounting_transaction_id,
     accountingLink: r.accounting_link ?? null,

@@ -1,16 +1,9 @@
 /** The service's own documents not yet published to the books, newest first, for the Documents page. */
 import type { Kysely } from 'kysely';
+import { DOCUMENT_SUMMARY_COLUMNS, documentSummaryOf, type DocumentSummary } from './document-summaries.js';
 import type { Database } from './schema.js';
 
-export interface UnpublishedDocument {
-  id: string;
-  type: string;
-  number: string;
-  supplier: string;
-  date: string;
-  currency: string;
-  /** minor units */
-  total: number;
+export interface UnpublishedDocument extends DocumentSummary {
   createdAt: string;
   fileName: string | null;
 }
@@ -19,7 +12,7 @@ export async function listUnpublishedDocuments(db: Kysely<Database>, organisatio
   const rows = await db
     .selectFrom('documents as d')
     .leftJoin('document_files as f', (join) => join.onRef('f.document_id', '=', 'd.id').onRef('f.organisation_id', '=', 'd.organisation_id'))
-    .select(['d.id', 'd.type', 'd.number', 'd.supplier', 'd.date', 'd.currency', 'd.total', 'd.created_at', 'f.file_name'])
+    .select([...DOCUMENT_SUMMARY_COLUMNS, 'd.created_at', 'f.file_name'])
     .where('d.organisation_id', '=', organisationId)
     .where('d.published_at', 'is', null)
     .orderBy('d.created_at', 'desc')
@@ -27,13 +20,7 @@ export async function listUnpublishedDocuments(db: Kysely<Database>, organisatio
     .limit(limit)
     .execute();
   return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    number: r.number,
-    supplier: r.supplier,
-    date: r.date,
-    currency: r.currency,
-    total: Number(r.total),
+    ...documentSummaryOf(r),
     createdAt: r.created_at,
     fileName: r.file_name ?? null,
   }));
