@@ -25,3 +25,14 @@ export const mirrorMaxAgeSchema = z
   .max(86_400_000)
   .optional()
   .describe('how old the local mirror may be before a call asks the vendor what changed (ms, default 60000; 0: every call)');
+
+/** How long one call may wait in all for the vendor's Retry-After before it fails (vendor-get.ts; 5000 ms by default). */
+export function rateLimitWaitSchema(vendorPossessive: string) {
+  return z
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .optional()
+    .describe(`how long one call may wait in all for ${vendorPossessive} Retry-After before it fails (default 5000 ms)`);
+}

@@ -4,7 +4,7 @@
  * its settings has none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
-import { mirrorMaxAgeSchema, parseVendorSettings } from '../vendor-settings.js';
+import { mirrorMaxAgeSchema, parseVendorSettings, rateLimitWaitSchema } from '../vendor-settings.js';
 
 export const QUICKBOOKS_API = 'https://quickbooks.api.intuit.com/v3';
 /** the API's minor version every call asks for */
@@ -15,13 +15,7 @@ export const quickBooksConfigSchema = z
     realmId: z.string().trim().regex(/^\d+$/, { message: 'must be the QuickBooks company (realm) id, digits' }).describe('the realm id of the company in QuickBooks Online'),
     accessToken: z.string().min(1, { message: 'must hold an access token' }).describe('an OAuth 2.0 access token for the company'),
     baseUrl: z.string().url().optional().describe(`the Accounting API's base, ${QUICKBOOKS_API} when omitted (sandbox: https://sandbox-quickbooks.api.intuit.com/v3)`),
-    rateLimitWaitMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(60_000)
-      .optional()
-      .describe("how long one call may wait in all for QuickBooks' Retry-After before it fails (default 5000 ms)"),
+    rateLimitWaitMs: rateLimitWaitSchema("QuickBooks'"),
     pageSize: z.number().int().min(1).max(1000).optional().describe('MAXRESULTS of each query page (QuickBooks: at most 1000, the default)'),
     mirrorMaxAgeMs: mirrorMaxAgeSchema,
   })

@@ -4,7 +4,7 @@
  * none; the connector then reads through its connection (src/accounting/connections/).
  */
 import { z } from 'zod';
-import { mirrorMaxAgeSchema, parseVendorSettings } from '../vendor-settings.js';
+import { mirrorMaxAgeSchema, parseVendorSettings, rateLimitWaitSchema } from '../vendor-settings.js';
 
 export const XERO_API = 'https://api.xero.com/api.xro/2.0';
 
@@ -13,13 +13,7 @@ export const xeroConfigSchema = z
     tenantId: z.string().trim().min(1, { message: 'must name the Xero tenant (organisation) id' }).describe('the xero-tenant-id of the organisation in Xero'),
     accessToken: z.string().min(1, { message: 'must hold an access token' }).describe('an OAuth 2.0 access token for the tenant'),
     baseUrl: z.string().url().optional().describe(`the Accounting API's base, ${XERO_API} when omitted`),
-    rateLimitWaitMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(60_000)
-      .optional()
-      .describe("how long one call may wait in all for Xero's Retry-After before it fails (default 5000 ms)"),
+    rateLimitWaitMs: rateLimitWaitSchema("Xero's"),
     mirrorMaxAgeMs: mirrorMaxAgeSchema,
   })
   .strict();
