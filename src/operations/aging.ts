@@ -177,3 +177,20 @@ export async function ledgerBalanceOf(ctx: OperationContext, chart: ChartAccount
   for (const amounts of totals.values()) sum += amounts[0] ?? 0;
   return sign * sum;
 }
+
+/** What the two aging reports declare alike: their input and output, a read for the organisation's admins, answers kept per organisation. */
+export const agingReport = {
+  kind: 'organisation',
+  input: agingInput,
+  output: agingOutput,
+  scope: 'service.read',
+  defaultRoles: ['super_admin', 'admin'],
+  reuse: 'organisation',
+} as const;
+
+/** An aging report's answer: the arranged aging (its minor-unit total only checked, not shown) and the ledger balance in major units. */
+export function agingAnswer(ctx: OperationContext, report: string, date: string, aging: ReturnType<typeof arrangeAging>, ledgerBalance: number | null, notes: string[]) {
+  const currency = ctx.organisation.homeCurrency;
+  const { totalMinor: _, ...shown } = aging;
+  return { report, organisation: ctx.organisation.name, currency, date, ...shown, ledgerBalance: ledgerBalance === null ? null : toMajor(ledgerBalance, currency), notes };
+}
