@@ -19,7 +19,7 @@ import { isRoleAllowed } from '../../store/role-policy.js';
 import { operationForForm, type FormAnswer } from '../operation-form.js';
 import { operationForPage, type PagePerson } from '../operation-for-page.js';
 import { amountText } from '../pages/overview-parts.js';
-import { reconcilePage, type LineProblem, type ReconcileLine, type ReconcileView, type Suggestion } from '../pages/org-reconcile.js';
+import { reconcilePage, type LineProblem, type ReconcileLine, type ReconcileView } from '../pages/org-reconcile.js';
 import { one, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { documentTypeLabel, formatDay } from '../words.js';
@@ -178,18 +178,9 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
   }
 }
 
-function lineOf(t: {
-  id: string;
-  date: string;
-  description: string;
-  amount: number;
-  currency: string;
-  reconciledIn: string | null;
-  suggestedMatch: boolean;
-  linked: { documentId: string; number: string; type: string; supplier: string; total: number; currency: string } | null;
-}): ReconcileLine {
-  // read beside suggestedMatch when banking.transactions gives it (issue 42 item 3)
-  const suggestion = (t as { suggestion?: Suggestion | null }).suggestion ?? null;
+/** The page's fields of a line banking.transactions answers (it answers more: the account, the status, the running balance). */
+function lineOf(t: ReconcileLine): ReconcileLine {
+  const suggestion = t.suggestion ?? null;
   return {
     id: t.id,
     date: t.date,
