@@ -1,0 +1,106 @@
+/**
+ * `npm run bench:sizes -- --scales 40,400 --calls 40`: what one call costs as the books grow (issue
+ * 43, item 4). For each demo scale (src/demo/generate.ts: the first organisation's activity times
+ * `scale`; 40 gives about 100,000 ledger lines, 400 about 1,000,000, 4000 about 10,000,000) the
+ * dataset is built once and cached as `npm run bench` caches it, a server without the answer
+ * cache is started on 127.0.0.1, and a single client calls each computed case one request at a time:
+ * the bench's fixed cases (cases.ts) and the varied draws (varied-params.ts, the same seed at every
+ * size). Prints each case's p50 (and p90) per size and the ratio of the largest size to the smallest
+ * (the issue's target: within 1.5x from 100,000 to 10,000,000 lines).
+ *
+ *   --scales 40,400[,4000]   demo scales (default 40,400); BENCH_BANK_SCALE, BENCH_SEED, BENCH_DATE as the bench
+ *   --calls N                timed calls per case and size (default 40), after 3 not counted
+ *   --seed N                 the varied draws' seed (default 1)
+ *   --only TEXT              only the cases whose name contains TEXT
+ *
+ * The scale the bench itself uses (BENCH_SCALE, default 400) shares the bench's cache
+ * (bench-output/cache); the others are cached in bench-output/sizes/cache, so `npm run bench:bound`
+ * still finds the one dataset it expects. Writes bench-output/sizes/results.json.
+ */
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { percentile } from './stats.js';
+import { benchCases } from './cases.js';
+import { benchConfig } from './config.js';
+import { ensureDataset } from './dataset.js';
+import { startServer } from './processes.js';
+import { argument, benchClient, clientToken, numberArgument, p50, sequential } from './single-client.js';
+import { drawStream, readPools, variedCases } from './varied-params.js';
+
+const log = (m: string) => process.stderr.write(`${m}\n`);
+const scales = argument('scales', '40,400').split(',').map(Number);
+for (const s of scales) if (!Number.isFinite(s) || s <= 0 || s > 10_000) throw new Error(`--scales: ${s} is not a demo scale (above 0, at most 10000)`);
+const calls = numberArgument('calls', 40, 5, 10_000);
+const seed = numberArgument('seed', 1, 0, 2 ** 31);
+const only = argument('only', '');
+/** the computed cases: organisations is the floor, documents.file and the lists barely read the books */
+const SKIP = new Set(['organisations', 'documents-file']);
+
+interface SizeResult {
+  scale: number;
+  lines: number;
+  bankTransactions: number;
+  buildSeconds: number;
+  loadAverage: number[];
+  cases: Record<string, { p50: number; p90: number; calls: number; failed: number }>;
+}
+
+async function main(): Promise<void> {
+  const base = benchConfig();
+  const out = path.join(base.output, 'sizes');
+  mkdirSync(out, { recursive: true });
+  const results: SizeResult[] = [];
+  for (const scale of scales) {
+    const config = { ...base, scale, output: scale === base.scale ? base.output : out };
+    const { file, meta } = await ensureDataset(config, log);
+    const counts = meta.summary.organisations[0]!.counts;
+    const db = path.join(out, `sizes-s${scale}.sqlite`);
+    for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+    copyFileSync(file, db);
+    const pools = readPools(db, meta);
+    const client = await benchClient(db, meta.organisationId);
+    const fixed = benchCases(meta).filter((c) => !SKIP.has(c.name) && (!only || c.name.includes(only)));
+    const varied = variedCases(pools).filter((c) => !only || c.name.includes(only));
+    const server = await startServer({ sqlitePath: db, today: config.date, maxSeconds: (fixed.length + varied.length) * 120 + 300, resultCacheMb: 0 }, path.join(out, `server-s${scale}.log`));
+    const result: SizeResult = { scale, lines: counts.lines, bankTransactions: counts.bankTransactions, buildSeconds: meta.buildSeconds, loadAverage: [], cases: {} };
+    try {
+      const token = await clientToken(server.port, client);
+      log(`sizes: scale ${scale}: ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions (built in ${meta.buildSeconds.toFixed(0)} s)`);
+      const cases = [...fixed.map((c) => ({ name: c.name, next: () => c.path })), ...varied.map((v) => {
+        const stream = drawStream(seed, v);
+        return { name: v.name, next: () => stream().path };
+      })];
+      for (const c of cases) {
+        const { times, failed } = await sequential(server.port, token, c.next, calls);
+        if (failed.length) log(`  ${c.name}: ${failed.length} failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
+        result.cases[c.name] = { p50: p50(times), p90: times.length ? percentile(times, 0.9) : NaN, calls: times.length, failed: failed.length };
+        log(`  ${c.name.padEnd(22)} p50 ${p50(times).toFixed(1)} ms  p90 ${result.cases[c.name]!.p90.toFixed(1)} ms  (load ${os.loadavg()[0]!.toFixed(2)})`);
+      }
+      result.loadAverage = os.loadavg();
+    } finally {
+      await server.stop();
+      for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+    }
+    results.push(result);
+  }
+
+  const names = [...new Set(results.flatMap((r) => Object.keys(r.cases)))];
+  const head = ['case (p50 ms, one client)', ...results.map((r) => `${(r.lines / 1e6).toFixed(2)}M lines`), `largest/smallest`];
+  const cells = names.map((n) => {
+    const xs = results.map((r) => r.cases[n]?.p50 ?? NaN);
+    return [n, ...xs.map((x) => x.toFixed(1)), (xs[xs.length - 1]! / xs[0]!).toFixed(2)];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
+  console.log(`\ncost with size: a single client, SQLite, answer cache off, ${calls} calls per case after 3, varied seed ${seed}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`);
+  console.log(`load average after each size: ${results.map((r) => `${r.scale}: ${r.loadAverage.map((l) => l.toFixed(2)).join(' ')}`).join('; ')}`);
+  console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n'));
+  writeFileSync(path.join(out, 'results.json'), JSON.stringify({ generatedAt: new Date().toISOString(), calls, seed, machine: { cpus: os.cpus().length, node: process.version }, results }, null, 2));
+  process.exit(0);
+}
+
+main().catch((error) => {
+  log(`bench:sizes failed: ${(error as Error).stack ?? error}`);
+  process.exit(1);
+});

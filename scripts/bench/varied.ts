@@ -1,0 +1,191 @@
+/**
+ * `npm run bench:varied -- --seed 1 --seconds 5`: the computed operations with parameters as clients
+ * send them (varied-params.ts: a new draw on every request), beside the bench's fixed cases
+ * (cases.ts), in one run, on one server without the answer cache (RESULT_CACHE_MB=0, every call
+ * computed), SQLite, on 127.0.0.1 only. Issue 43, item 1.
+ *
+ *   --seed N         the parameters' seed (default 1); printed with every figure
+ *   --seconds S      seconds measured per case (default 5), after --warmup W not counted (default 1)
+ *   --connections C  concurrent connections (default 50)
+ *   --fixed all|none the bench's fixed cases of the same operations beside the varied ones (default all)
+ *   --only TEXT      only the cases whose name contains TEXT (organisations, the floor, always runs)
+ *   --probe N        a single client's calls per varied case, split by shape (default 150; 0 skips)
+ *   the dataset as `npm run bench` builds it: BENCH_SCALE, BENCH_BANK_SCALE, BENCH_SEED, BENCH_DATE
+ *
+ * Per case: requests/s, p50/p99 as the client sees them, the server's event-loop delay p99 over the
+ * measured seconds, statements per call; then, per varied case, a single client's p50 by shape
+ * (busy or quiet account, period band, page 1 or later, grouping...), which shows where varied calls
+ * lose. Writes bench-output/varied/results-seed<N>.json (every figure and the first draws).
+ * Bounded: each measurement ends by itself and the server stops after its time limit.
+ */
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { benchCases } from './cases.js';
+import { benchConfig } from './config.js';
+import { ensureDataset } from './dataset.js';
+import { startServer, type Child } from './processes.js';
+import { ACCEPT, argument, benchClient, clientToken, numberArgument, p50, sequential } from './single-client.js';
+import { drawStream, readPools, variedCases } from './varied-params.js';
+
+const log = (m: string) => process.stderr.write(`${m}\n`);
+const seed = numberArgument('seed', 1, 0, 2 ** 31);
+const seconds = numberArgument('seconds', 5, 1, 120);
+const warmup = numberArgument('warmup', 1, 0, 30);
+const connections = numberArgument('connections', Number(process.env.BENCH_CONNECTIONS ?? 50), 1, 1000);
+const withFixed = argument('fixed', 'all') !== 'none';
+const only = argument('only', '');
+const probe = numberArgument('probe', 150, 0, 5000);
+
+interface Row {
+  name: string;
+  kind: 'floor' | 'fixed' | 'varied';
+  operation: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  loopP99: number;
+  statementsPerCall: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** One bounded autocannon run at `connections`; `next` gives each request's path (a new draw for a varied case). */
+async function load(server: Child, token: string, next: () => string): Promise<Omit<Row, 'name' | 'kind' | 'operation'>> {
+  const headers = { authorization: `Bearer ${token}`, ...ACCEPT };
+  const first = next();
+  const options = (duration: number) => ({
+    url: `http://127.0.0.1:${server.port}${first}`,
+    connections,
+    duration,
+    headers,
+    timeout: 30,
+    // autocannon asks for every request's path here: each one draws anew
+    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: next() }) }],
+  });
+  if (warmup > 0) await autocannon(options(warmup) as unknown as Parameters<typeof autocannon>[0]);
+  await server.ask('stats-reset');
+  const result = await autocannon(options(seconds) as unknown as Parameters<typeof autocannon>[0]);
+  const stats = await server.ask<{ statements: number; loopDelayP99: number }>('stats');
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    loopP99: stats?.loopDelayP99 ?? NaN,
+    statementsPerCall: stats && result.requests.total ? stats.statements / result.requests.total : NaN,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function main(): Promise<void> {
+  const config = benchConfig();
+  const began = Date.now();
+  const { file, meta } = await ensureDataset(config, log);
+  const counts = meta.summary.organisations[0]!.counts;
+  const out = path.join(config.output, 'varied');
+  mkdirSync(out, { recursive: true });
+  const db = path.join(out, 'varied.sqlite');
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+  copyFileSync(file, db);
+  const pools = readPools(db, meta);
+  const client = await benchClient(db, meta.organisationId);
+  const varied = variedCases(pools).filter((c) => !only || c.name.includes(only));
+  const fixed = withFixed ? benchCases(meta).filter((c) => varied.some((v) => v.operation === c.operation) && (!only || c.name.includes(only))) : [];
+  const organisations = benchCases(meta).find((c) => c.name === 'organisations')!;
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
+  log(`varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache off; ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions`);
+  log(`varied: ${pools.accounts.length} accounts with lines, ${pools.bankAccounts.length} bank accounts, ${pools.searchWords.length} search words, ${pools.documentIds.length} documents, ${pools.filters.length} saved filters`);
+
+  const maxSeconds = (1 + varied.length + fixed.length) * (seconds + warmup + 10) + varied.length * 120 + 300;
+  const server = await startServer({ sqlitePath: db, today: config.date, maxSeconds, resultCacheMb: 0 }, path.join(out, `server-seed${seed}.log`));
+  const rows: Row[] = [];
+  const shapes: Record<string, { shape: string; calls: number; p50: number }[]> = {};
+  const samples: Record<string, string[]> = {};
+  const probes: Record<string, { p50: number; failed: number }> = {};
+  try {
+    const token = await clientToken(server.port, client);
+    const uptime = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    const run = async (name: string, kind: Row['kind'], operation: string, next: () => string) => {
+      const r = { name, kind, operation, ...(await load(server, token, next)) };
+      rows.push(r);
+      log(`  ${name.padEnd(22)} ${kind.padEnd(6)} ${Math.round(r.requestsPerSecond).toString().padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  loop p99 ${r.loopP99.toFixed(1)} ms  ${r.statementsPerCall.toFixed(1)} SQL/call  ${r.non2xx} non-2xx  (load ${uptime()})`);
+    };
+
+    // a single client first, while the server is quiet: every varied case's draws must be answered, and their time by shape
+    if (probe > 0) {
+      for (const c of varied) {
+        const draws: { path: string; shapes: string[] }[] = [];
+        const stream = drawStream(seed + 1_000_000, c);
+        const { times, failed } = await sequential(server.port, token, () => {
+          const d = stream();
+          draws.push(d);
+          return d.path;
+        }, probe);
+        if (failed.length) log(`  ${c.name}: ${failed.length} of ${probe} calls failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
+        // the warm-up draws (3) come first and are not timed
+        const timedDraws = draws.slice(3).filter((d) => !failed.some((f) => f.path === d.path));
+        const byShape = new Map<string, number[]>();
+        timedDraws.forEach((d, i) => {
+          for (const s of d.shapes) byShape.set(s, [...(byShape.get(s) ?? []), times[i]!]);
+        });
+        probes[c.name] = { p50: p50(times), failed: failed.length };
+        shapes[c.name] = [...byShape.entries()].map(([shape, xs]) => ({ shape, calls: xs.length, p50: p50(xs) })).sort((a, b) => b.p50 - a.p50);
+        log(`  ${c.name}: single client p50 ${p50(times).toFixed(1)} ms over ${times.length} calls; by shape: ${shapes[c.name]!.map((s) => `${s.shape} ${s.p50.toFixed(1)} (${s.calls})`).join(', ')}`);
+      }
+    }
+
+    await run('organisations', 'floor', 'organisations', () => organisations.path);
+    for (const v of varied) {
+      for (const f of fixed.filter((f) => f.operation === v.operation)) await run(f.name, 'fixed', f.operation, () => f.path);
+      const stream = drawStream(seed, v);
+      const first: string[] = [];
+      await run(v.name, 'varied', v.operation, () => {
+        const { path: p } = stream();
+        if (first.length < 20) first.push(p);
+        return p;
+      });
+      samples[v.name] = first;
+    }
+  } finally {
+    await server.stop();
+  }
+
+  const head = ['case', 'kind', 'operation', 'req/s', 'p50 ms', 'p99 ms', 'loop p99 ms', 'SQL/call', 'non-2xx', '1 client p50 ms', 'seed'];
+  const cells = rows.map((r) => [
+    r.name,
+    r.kind,
+    r.operation,
+    Math.round(r.requestsPerSecond).toLocaleString('en-GB'),
+    String(r.p50),
+    String(r.p99),
+    r.loopP99.toFixed(1),
+    r.statementsPerCall.toFixed(1),
+    String(r.non2xx + r.errors),
+    probes[r.name] ? probes[r.name]!.p50.toFixed(1) : '',
+    r.kind === 'varied' ? String(seed) : '-',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => (i < 3 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
+  console.log(`\nvaried parameters (seed ${seed}) beside the fixed cases: SQLite, answer cache off, ${connections} connections, ${seconds} s each after ${warmup} s;`);
+  console.log(`${counts.lines.toLocaleString('en-GB')} ledger lines (scale ${meta.params.scale}, bank scale ${meta.params.bankScale}); ${machine}; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n'));
+  for (const [name, list] of Object.entries(shapes)) {
+    console.log(`\n${name}, a single client by shape (p50 ms, calls): ${list.map((s) => `${s.shape} ${s.p50.toFixed(1)} (${s.calls})`).join('; ')}`);
+  }
+  const resultsFile = path.join(out, `results-seed${seed}.json`);
+  writeFileSync(
+    resultsFile,
+    JSON.stringify({ generatedAt: new Date().toISOString(), seconds: (Date.now() - began) / 1000, machine, loadAverage: os.loadavg(), seed, connections, durationSeconds: seconds, warmupSeconds: warmup, dataset: { params: meta.params, counts }, rows, probes, shapes, firstDraws: samples }, null, 2),
+  );
+  log(`varied: done in ${((Date.now() - began) / 1000).toFixed(0)} s; ${path.relative(process.cwd(), resultsFile)}`);
+  process.exit(0);
+}
+
+main().catch((error) => {
+  log(`bench:varied failed: ${(error as Error).stack ?? error}`);
+  process.exit(1);
+});
