@@ -5,13 +5,17 @@
  */
 import type { DocumentRow } from './schema.js';
 
-export interface DocumentSummary {
+/** What names one of the service's documents to a person, wherever it is listed or shown (the pages too). */
+export interface DocumentNaming {
   id: string;
   type: string;
   number: string;
   supplier: string;
   date: string;
   currency: string;
+}
+
+export interface DocumentSummary extends DocumentNaming {
   /** minor units */
   total: number;
 }

@@ -5,20 +5,20 @@
  * foreign document: the rate), and after a refusal says each missing thing in words with what to
  * do, asking first before a new supplier is created in the books.
  */
+import type { DocumentNaming } from '../../store/document-summaries.js';
 import { html, type SafeHtml } from '../html.js';
 import { documentTypeLabel, formatDay, formatInstant } from '../words.js';
 import { settingsPage, type Viewer } from './chrome.js';
 import { generalErrors, selectField, textField, type FieldState } from './form-fields.js';
 
-export interface DocumentView {
-  id: string;
-  type: string;
-  number: string;
-  supplier: string;
-  date: string;
-  dueDate: string | null;
-  currency: string;
+/** What names a document on the Documents pages (its lists, the one just created, its own page). */
+export interface DocumentHeading extends DocumentNaming {
+  /** in major units, as the currency writes it */
   total: string;
+}
+
+export interface DocumentView extends DocumentHeading {
+  dueDate: string | null;
   publishedAt: string | null;
   accountingId: string | null;
   accountingLink: string | null;

@@ -6,43 +6,22 @@ import { DOCUMENT_TYPES } from '../../operations/documents/input.js';
 import { html, type SafeHtml } from '../html.js';
 import { documentTypeLabel, formatDay } from '../words.js';
 import { settingsPage, type Viewer } from './chrome.js';
-import { webLink } from './org-document.js';
+import { webLink, type DocumentHeading } from './org-document.js';
 import { fileField, generalErrors, selectField, textArea, textField, type FieldState } from './form-fields.js';
 
-export interface DocumentListItem {
-  id: string;
-  type: string;
-  number: string;
-  supplier: string;
-  date: string;
-  /** in major units, as the currency writes it */
-  total: string;
-  currency: string;
+export interface DocumentListItem extends DocumentHeading {
   fileName: string | null;
 }
 
-export interface PublishedListItem {
-  id: string;
-  type: string;
-  number: string;
-  supplier: string;
-  total: string;
-  currency: string;
+export interface PublishedListItem extends Omit<DocumentHeading, 'date'> {
   publishedAt: string;
   accountingId: string | null;
   accountingLink: string | null;
   matched: boolean;
 }
 
-export interface CreatedDocumentView {
-  id: string;
-  type: string;
-  number: string;
-  supplier: string;
-  date: string;
+export interface CreatedDocumentView extends DocumentHeading {
   dueDate: string | null;
-  total: string;
-  currency: string;
   fileName: string | null;
   account: string | null;
 }
