@@ -14,7 +14,7 @@ import type { Store } from '../src/store/db.js';
 import type { BankAccountRow, OrganisationRow } from '../src/store/schema.js';
 import { rejection } from './helpers/call.js';
 import { describeEachDialect } from './helpers/store.js';
-import { fixture } from './helpers/bank-statements.js';
+import { fixture, ofxStatement } from './helpers/bank-statements.js';
 
 const ORG = 'org_refuse';
 
@@ -87,25 +87,6 @@ ${s.entries
 </Document>`);
 }
 
-function ofx(transactions: Array<[fitid: string, date: string, amount: string, name: string]>, acctid = '12345678', curdef = 'GBP'): Buffer {
-  return Buffer.from(`OFXHEADER:100
-DATA:OFXSGML
-VERSION:102
-SECURITY:NONE
-ENCODING:USASCII
-CHARSET:1252
-COMPRESSION:NONE
-OLDFILEUID:NONE
-NEWFILEUID:NONE
-
-<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>
-<STMTRS><CURDEF>${curdef}<BANKACCTFROM><BANKID>200000<ACCTID>${acctid}<ACCTTYPE>CHECKING</BANKACCTFROM>
-<BANKTRANLIST><DTSTART>20260101<DTEND>20260131
-${transactions.map(([fitid, date, amount, name]) => `<STMTTRN><TRNTYPE>OTHER<DTPOSTED>${date}<TRNAMT>${amount}<FITID>${fitid}<NAME>${name}</STMTTRN>`).join('\n')}
-</BANKTRANLIST><LEDGERBAL><BALAMT>0.00<DTASOF>20260131</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
-`);
-}
-
 describeEachDialect(
   'statement import refusals',
   (store) => {
@@ -145,7 +126,7 @@ describeEachDialect(
 
     it('refuses a statement of another account, and a file of several accounts for an account without a number', async () => {
       const other = await account(store(), 'GBP', '99887766');
-      await expectRefusal(store(), { account: other, bytes: ofx([['F1', '20260105', '-1.00', 'X']]) }, 'wrong_account', /not about account "Refusal \d+" \(number 99887766\): <STMTRS> at line 12: account 12345678/);
+      await expectRefusal(store(), { account: other, bytes: ofxStatement([['F1', '20260105', '-1.00', 'X']]) }, 'wrong_account', /not about account "Refusal \d+" \(number 99887766\): <STMTRS> at line 12: account 12345678/);
       const unnumbered = await account(store(), 'GBP');
       await expectRefusal(
         store(),
@@ -185,7 +166,7 @@ describeEachDialect(
       const big = Buffer.alloc(DEFAULT_MAX_BYTES + 1, 0x20);
       await expectRefusal(store(), { account: target, bytes: big }, 'too_large', new RegExp(`the file is ${DEFAULT_MAX_BYTES + 1} bytes, over the import limit of ${DEFAULT_MAX_BYTES} bytes`));
       // the limit is the only check made: a valid file over a lower limit is refused just the same
-      await expectRefusal(store(), { account: target, bytes: ofx([['F1', '20260105', '-1.00', 'X']]), options: { maxBytes: 100 } }, 'too_large', /over the import limit of 100 bytes/);
+      await expectRefusal(store(), { account: target, bytes: ofxStatement([['F1', '20260105', '-1.00', 'X']]), options: { maxBytes: 100 } }, 'too_large', /over the import limit of 100 bytes/);
     });
 
     it('refuses XML entity expansion (billion laughs) and external entities before parsing', async () => {
@@ -225,16 +206,16 @@ describeEachDialect(
 
     it('refuses a bank id imported before with another date or amount, and one id given to two different transactions in a file', async () => {
       const target = await account(store(), 'GBP', '12345678');
-      await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 'a.ofx', bytes: ofx([['T1', '20260105', '-10.00', 'Taxi'], ['T2', '20260106', '-4.20', 'Coffee']]) });
+      await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 'a.ofx', bytes: ofxStatement([['T1', '20260105', '-10.00', 'Taxi'], ['T2', '20260106', '-4.20', 'Coffee']]) });
       await expectRefusal(
         store(),
-        { account: target, bytes: ofx([['T2', '20260106', '-4.25', 'Coffee'], ['T3', '20260107', '-1.00', 'Bus']]) },
+        { account: target, bytes: ofxStatement([['T2', '20260106', '-4.25', 'Coffee'], ['T3', '20260107', '-1.00', 'Bus']]) },
         'conflict',
         /<STMTTRN> at line 14 \(FITID T2\): bank id T2 was imported before for 2026-01-06, -4\.20 GBP; this file says 2026-01-06, -4\.25 GBP/,
       );
       await expectRefusal(
         store(),
-        { account: target, bytes: ofx([['T9', '20260110', '-1.00', 'Bus'], ['T9', '20260111', '-1.00', 'Bus']]) },
+        { account: target, bytes: ofxStatement([['T9', '20260110', '-1.00', 'Bus'], ['T9', '20260111', '-1.00', 'Bus']]) },
         'malformed',
         /<STMTTRN> at line 15 \(FITID T9\): bank id T9 is also used by <STMTTRN> at line 14 \(FITID T9\) for another date or amount/,
       );
@@ -243,7 +224,7 @@ describeEachDialect(
         organisation: ORG_ROW!,
         account: target,
         fileName: 'c.ofx',
-        bytes: ofx([['T8', '20260110', '-2.00', 'Tram'], ['T8', '20260110', '-2.00', 'Tram']]),
+        bytes: ofxStatement([['T8', '20260110', '-2.00', 'Tram'], ['T8', '20260110', '-2.00', 'Tram']]),
       });
       assert.equal(report.new, 1);
       assert.deepEqual(report.skipped, [{ where: '<STMTTRN> at line 15 (FITID T8)', reason: 'the same transaction (bank id T8) as <STMTTRN> at line 14 (FITID T8)' }]);

@@ -27,43 +27,26 @@ import { writeAudit } from '../src/store/audit-log.js';
 import { listBankImports } from '../src/store/bank-imports.js';
 import type { Store } from '../src/store/db.js';
 import type { BankAccountRow, OrganisationRow } from '../src/store/schema.js';
+import { ofxStatement, type OfxLine } from './helpers/bank-statements.js';
 import { call, rejection } from './helpers/call.js';
 import { describeEachDialect } from './helpers/store.js';
 
 const TODAY = '2026-07-15';
 
-/** An OFX 1.02 statement of account 40404040 in GBP: its lines (FITID, yyyymmdd, amount, NAME, MEMO) and its LEDGERBAL. */
-function ofx(period: [string, string], lines: Array<[string, string, string, string, string?]>, ledgerBalance: string): Buffer {
-  return Buffer.from(`OFXHEADER:100
-DATA:OFXSGML
-VERSION:102
-SECURITY:NONE
-ENCODING:USASCII
-CHARSET:1252
-COMPRESSION:NONE
-OLDFILEUID:NONE
-NEWFILEUID:NONE
-
-<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>
-<STMTRS><CURDEF>GBP<BANKACCTFROM><BANKID>200000<ACCTID>40404040<ACCTTYPE>CHECKING</BANKACCTFROM>
-<BANKTRANLIST><DTSTART>${period[0]}<DTEND>${period[1]}
-${lines.map(([fitid, date, amount, name, memo]) => `<STMTTRN><TRNTYPE>OTHER<DTPOSTED>${date}<TRNAMT>${amount}<FITID>${fitid}<NAME>${name}${memo ? `<MEMO>${memo}` : ''}</STMTTRN>`).join('\n')}
-</BANKTRANLIST><LEDGERBAL><BALAMT>${ledgerBalance}<DTASOF>${period[1]}</LEDGERBAL><AVAILBAL><BALAMT>${ledgerBalance}<DTASOF>${period[1]}</AVAILBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
-`);
-}
+// the statements of the bank's current account (40404040, GBP), whose downloads carry an available balance beside the ledger balance
+const CURRENT_ACCOUNT = { account: '40404040', availableBalance: true } as const;
 
 const csv = (rows: string[]) => Buffer.from(['Date,Description,Amount,Balance', ...rows].join('\n'));
 
 // March 2026 as the bank's OFX gives it (NAME and MEMO) and as its CSV export gives it (one narration, a running balance)
-const MARCH_OFX = ofx(
-  ['20260301', '20260331'],
+const MARCH_OFX = ofxStatement(
   [
     ['M1', '20260302', '-1200.00', 'HARBOUR PROPERTIES', 'RENT MARCH'],
     ['M2', '20260305', '-3.50', 'COFFEE SHOP'],
     ['M3', '20260312', '2500.00', 'NORTHWIND TRADING', 'INV-101'],
     ['M4', '20260320', '-14.49', 'SOFTWARE CO'],
   ],
-  '14548.52',
+  { ...CURRENT_ACCOUNT, period: ['20260301', '20260331'], ledgerBalance: '14548.52' },
 );
 const MARCH_CSV = csv([
   '02/03/2026,HARBOUR PROPERTIES,-1200.00,12066.51',
@@ -115,7 +98,11 @@ describeEachDialect('statement balances, duplicates across formats, import batch
   it('two identical lines in one file stay two, and the same two in another format add nothing', async () => {
     const org = await newOrg();
     const account = await newAccount(org);
-    const coffees = ofx(['20260401', '20260430'], [['C1', '20260403', '-3.50', 'COFFEE SHOP'], ['C2', '20260403', '-3.50', 'COFFEE SHOP']], '-7.00');
+    const coffees = ofxStatement([['C1', '20260403', '-3.50', 'COFFEE SHOP'], ['C2', '20260403', '-3.50', 'COFFEE SHOP']], {
+      ...CURRENT_ACCOUNT,
+      period: ['20260401', '20260430'],
+      ledgerBalance: '-7.00',
+    });
     assert.equal((await load(org, account, 'april.ofx', coffees)).new, 2);
     const again = await load(org, account, 'april.csv', csv(['03/04/2026,COFFEE SHOP,-3.50,-3.50', '03/04/2026,COFFEE SHOP,-3.50,-7.00']), CSV_OPTIONS);
     assert.deepEqual([again.new, again.alreadyPresent], [0, 2]);
@@ -216,10 +203,9 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     assert.ok(lines.length >= 2, 'the journal has March lines on the current account');
     const atEnd = (await books.accountTotals([{ to: '2026-03-31' }], [ledgerAccount.id])).get(ledgerAccount.id)![0]!;
     const major = (minor: number) => (minor / 100).toFixed(2);
-    const statement = ofx(
-      ['20260301', '20260331'],
-      lines.map((l, i) => [`J${i}`, l.date.replaceAll('-', ''), major(l.amount), l.description || l.contactName || 'LINE']),
-      major(atEnd),
+    const statement = ofxStatement(
+      lines.map((l, i): OfxLine => [`J${i}`, l.date.replaceAll('-', ''), major(l.amount), l.description || l.contactName || 'LINE']),
+      { ...CURRENT_ACCOUNT, period: ['20260301', '20260331'], ledgerBalance: major(atEnd) },
     );
     const report = await load(org, { create: { name: 'Current Account', type: 'bank', currency: 'GBP' } }, 'march.ofx', statement);
     assert.equal(report.accountBalance, atEnd);
