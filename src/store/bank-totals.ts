@@ -62,13 +62,7 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
   const db = withBankTotals(trx);
   // a no-op update: the portable way to take the row lock (SQLite has no SELECT … FOR UPDATE)
   await db.updateTable('bank_accounts').set({ is_default: sql`is_default` }).where('organisation_id', '=', organisationId).where('id', '=', bankAccountId).execute();
-  for (const chunk of chunks(days, DAYS_PER_STATEMENT)) {
-    await db
-      .deleteFrom('bank_daily_totals')
-      .where('organisation_id', '=', organisationId)
-      .where('bank_account_id', '=', bankAccountId)
-      .where('date', 'in', chunk)
-      .execute();
+  await replaceTotals(db, { table: 'bank_daily_totals', key: 'date' }, organisationId, bankAccountId, days, async (chunk) => {
     await db
       .insertInto('bank_daily_totals')
       .columns(['organisation_id', 'bank_account_id', 'date', 'amount_in', 'amount_out', 'home_in', 'home_out', 'transactions', 'to_reconcile'])
@@ -92,15 +86,9 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
           .groupBy(['organisation_id', 'bank_account_id', 'date']),
       )
       .execute();
-  }
+  });
   const months = [...new Set(days.map((d) => d.slice(0, 7)))];
-  for (const chunk of chunks(months, DAYS_PER_STATEMENT)) {
-    await db
-      .deleteFrom('bank_month_totals')
-      .where('organisation_id', '=', organisationId)
-      .where('bank_account_id', '=', bankAccountId)
-      .where('month', 'in', chunk)
-      .execute();
+  await replaceTotals(db, { table: 'bank_month_totals', key: 'month' }, organisationId, bankAccountId, months, async (chunk) => {
     const month = sql<string>`substr(date, 1, 7)`;
     await db
       .insertInto('bank_month_totals')
@@ -126,6 +114,29 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
           .groupBy(['organisation_id', 'bank_account_id', month]),
       )
       .execute();
+  });
+}
+
+/**
+ * One account's rows of a totals table for the keys given (days or months), removed and summed
+ * again by `insert`, a chunk of keys at a time.
+ */
+async function replaceTotals(
+  db: Kysely<BankTotalsDatabase>,
+  totals: { table: 'bank_daily_totals'; key: 'date' } | { table: 'bank_month_totals'; key: 'month' },
+  organisationId: string,
+  bankAccountId: string,
+  keys: string[],
+  insert: (chunk: string[]) => Promise<void>,
+): Promise<void> {
+  for (const chunk of chunks(keys, DAYS_PER_STATEMENT)) {
+    await db
+      .deleteFrom(totals.table)
+      .where('organisation_id', '=', organisationId)
+      .where('bank_account_id', '=', bankAccountId)
+      .where(sql.ref(totals.key), 'in', chunk)
+      .execute();
+    await insert(chunk);
   }
 }
 
