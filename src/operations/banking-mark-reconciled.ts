@@ -4,7 +4,7 @@ import { refreshSuggestionsAfter } from './banking/after-change.js';
 import { lineIdsParam, lineState, lineStateSchema, lineTaken, namedLines, parseLineIds } from './banking/match-lines.js';
 import { auditChange } from './changes.js';
 import { OperationError } from './errors.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 import { booleanParam } from './params.js';
 
 export const bankingMarkReconciled = defineOperation({
@@ -25,10 +25,7 @@ export const bankingMarkReconciled = defineOperation({
     })
     .strict(),
   output: z.object({ changed: z.number().int().describe('lines whose status changed'), transactions: z.array(lineStateSchema) }),
-  scope: 'service.write',
-  effect: 'update',
-  defaultRoles: ['super_admin', 'admin'],
-  reuse: 'never',
+  ...changeOf('update', ['super_admin', 'admin']),
   async run(ctx, input) {
     const ids = parseLineIds(input.transactionIds);
     const { lines, accounts } = await namedLines(ctx, ids);

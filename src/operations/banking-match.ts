@@ -18,7 +18,7 @@ import { supplierKey } from '../domain/bill-criteria.js';
 import { contactNameOf } from './documents/publish-plan.js';
 import { systemIdOf } from './documents-system.js';
 import { OperationError, invalidParameter } from './errors.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 
 const matchAnswer = z.object({
   match: z.object({
@@ -67,10 +67,7 @@ export const bankingMatch = defineOperation({
     })
     .strict(),
   output: matchAnswer,
-  scope: 'service.write',
-  effect: 'create',
-  defaultRoles: ['super_admin', 'admin'],
-  reuse: 'never',
+  ...changeOf('create', ['super_admin', 'admin']),
   async run(ctx, input) {
     const orgId = ctx.organisation.id;
     const ids = parseLineIds(input.transactionIds);

@@ -14,7 +14,7 @@ import { auditChange } from './changes.js';
 import { contactNameOf } from './documents/publish-plan.js';
 import { systemIdOf } from './documents-system.js';
 import { OperationError, invalidParameter } from './errors.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 
 export const bankingUnmatch = defineOperation({
   kind: 'organisation',
@@ -37,10 +37,7 @@ export const bankingUnmatch = defineOperation({
     transactions: z.array(lineStateSchema),
     bill: z.object({ id: z.string(), amountDue: z.number() }).nullable().describe('the Bills to Pay entry the match had paid, owed again'),
   }),
-  scope: 'service.write',
-  effect: 'delete',
-  defaultRoles: ['super_admin', 'admin'],
-  reuse: 'never',
+  ...changeOf('delete', ['super_admin', 'admin']),
   async run(ctx, input) {
     const orgId = ctx.organisation.id;
     const { lines, accounts } = await namedLines(ctx, [input.transactionId]);

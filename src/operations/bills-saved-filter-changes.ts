@@ -5,7 +5,7 @@ import { billFilterNamed, deleteBillFilter, getBillFilter, insertBillFilter, upd
 import { auditChange } from './changes.js';
 import type { OperationContext } from './context.js';
 import { OperationError } from './errors.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 
 const ADMINS = ['super_admin', 'admin'] as const;
 
@@ -43,10 +43,7 @@ export const billsCreateSavedFilter = defineOperation({
   description: 'Saves a Bills to Pay filter with a name (unique in any case), a description and its criteria; it is listed last by bills.list_saved_filters. Answers the saved filter.',
   input: z.object({ name, description: description.default(''), criteria: criteria.default({}) }).strict(),
   output: z.object({ filter: savedFilterSchema }),
-  scope: 'service.write',
-  effect: 'create',
-  defaultRoles: ADMINS,
-  reuse: 'never',
+  ...changeOf('create', ADMINS),
   async run(ctx, input) {
     await requireFreeName(ctx, input.name);
     const id = await insertBillFilter(ctx.db, ctx.organisation.id, input);
@@ -64,10 +61,7 @@ export const billsUpdateSavedFilter = defineOperation({
   description: 'Changes the saved filter with the given id: send name, description and/or criteria (criteria replace the stored ones whole). Answers the filter as saved.',
   input: z.object({ id: z.string().trim().min(1).max(200).describe('the filter to change'), name: name.optional(), description: description.optional(), criteria: criteria.optional() }).strict(),
   output: z.object({ filter: savedFilterSchema }),
-  scope: 'service.write',
-  effect: 'update',
-  defaultRoles: ADMINS,
-  reuse: 'never',
+  ...changeOf('update', ADMINS),
   async run(ctx, input) {
     const row = await existingFilter(ctx, input.id);
     const { id, ...changes } = input;
@@ -89,10 +83,7 @@ export const billsDeleteSavedFilter = defineOperation({
   description: 'Deletes the saved filter with the given id; the bills it matched are not touched.',
   input: z.object({ id: z.string().trim().min(1, { message: 'is required: the filter id' }).max(200).describe('the filter to delete') }).strict(),
   output: z.object({ deleted: z.string() }),
-  scope: 'service.write',
-  effect: 'delete',
-  defaultRoles: ADMINS,
-  reuse: 'never',
+  ...changeOf('delete', ADMINS),
   async run(ctx, input) {
     const row = await existingFilter(ctx, input.id);
     await deleteBillFilter(ctx.db, ctx.organisation.id, row.id);

@@ -3,7 +3,7 @@ import { auditChange, creatorOf } from './changes.js';
 import { changedDocument, changedDocumentSchema } from './documents/answer.js';
 import { checkDocument } from './documents/check.js';
 import { createInput, MAX_DOCUMENT_LINES } from './documents/input.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 
 export const documentsCreate = defineOperation({
   kind: 'organisation',
@@ -24,10 +24,7 @@ export const documentsCreate = defineOperation({
   ].join(' '),
   input: createInput,
   output: changedDocumentSchema,
-  scope: 'service.write',
-  effect: 'create',
-  defaultRoles: ['super_admin', 'admin', 'submitter'],
-  reuse: 'never',
+  ...changeOf('create', ['super_admin', 'admin', 'submitter']),
   async run(ctx, input) {
     // lines name accounts by id or name: the chart is read only when some line names one
     const chart = input.codedLines.some((l) => l.account) ? await ctx.accounting.chartOfAccounts() : [];

@@ -4,7 +4,7 @@ import { getDocuments } from '../store/documents.js';
 import { auditChange, requireMayChange } from './changes.js';
 import { PUBLISH_UNDER_WAY } from './documents/publish-plan.js';
 import { OperationError } from './errors.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 
 export const documentsDelete = defineOperation({
   kind: 'organisation',
@@ -19,10 +19,7 @@ export const documentsDelete = defineOperation({
   ].join(' '),
   input: z.object({ id: z.string().trim().min(1, { message: 'is required: the document id' }).max(200).describe('the document to delete') }).strict(),
   output: z.object({ deleted: z.string().describe('the id of the deleted document') }),
-  scope: 'service.write',
-  effect: 'delete',
-  defaultRoles: ['super_admin', 'admin', 'submitter'],
-  reuse: 'never',
+  ...changeOf('delete', ['super_admin', 'admin', 'submitter']),
   async run(ctx, input) {
     const [row] = await getDocuments(ctx.db, ctx.organisation.id, [input.id]);
     if (!row) throw new OperationError('not_found', `no document ${input.id} in this organisation`);

@@ -11,7 +11,7 @@ import type { OperationContext } from './context.js';
 import { changedDocument, changedDocumentSchema } from './documents/answer.js';
 import { contactNameOf, PUBLISH_KINDS, publishPlan, type PublishChoices } from './documents/publish-plan.js';
 import { invalidParameter, OperationError } from './errors.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 import { refreshSuggestionsAfter } from './banking/after-change.js';
 
 const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty' }).max(max, { message: `must be at most ${max} characters` });
@@ -61,10 +61,7 @@ export const documentsPublish = defineOperation({
     })
     .strict(),
   output: changedDocumentSchema,
-  scope: 'service.write',
-  effect: 'create',
-  defaultRoles: ['super_admin', 'admin'],
-  reuse: 'never',
+  ...changeOf('create', ['super_admin', 'admin']),
   async run(ctx, input) {
     const orgId = ctx.organisation.id;
     const [row] = await getDocuments(ctx.db, orgId, [input.id]);

@@ -6,7 +6,7 @@ import { currentDocument } from './documents/current.js';
 import { PAYABLE_TYPES, updateInput } from './documents/input.js';
 import { PUBLISH_UNDER_WAY } from './documents/publish-plan.js';
 import { invalidRequest, OperationError, type ParameterError } from './errors.js';
-import { defineOperation } from './operation.js';
+import { changeOf, defineOperation } from './operation.js';
 
 /** What may still change once a document is published: how its payment is planned. */
 const PLANNING_FIELDS = new Set(['scheduledDate', 'tags', 'note']);
@@ -25,10 +25,7 @@ export const documentsUpdate = defineOperation({
   ].join(' '),
   input: updateInput,
   output: changedDocumentSchema,
-  scope: 'service.write',
-  effect: 'update',
-  defaultRoles: ['super_admin', 'admin', 'submitter'],
-  reuse: 'never',
+  ...changeOf('update', ['super_admin', 'admin', 'submitter']),
   async run(ctx, input) {
     const { id, ...changes } = input as { id: string } & Partial<DocumentDraft>;
     const current = await currentDocument(ctx, id);

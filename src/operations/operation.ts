@@ -91,6 +91,14 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: 
   return op;
 }
 
+/**
+ * What every change declares alike (the rule defineOperation checks): the write scope, never served
+ * from kept answers; with its effect and the roles that may make it by default.
+ */
+export function changeOf(effect: Exclude<Effect, 'read'>, defaultRoles: readonly Role[]) {
+  return { scope: 'service.write', effect, defaultRoles, reuse: 'never' } as const;
+}
+
 export function defineCallerOperation<I extends z.ZodObject, O extends z.ZodType>(op: CallerOperation<I, O>): CallerOperation<I, O> {
   return op;
 }
