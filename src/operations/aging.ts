@@ -188,6 +188,11 @@ export const agingReport = {
   reuse: 'organisation',
 } as const;
 
+/** An aging report's input as arrangeAging reads it: at today when no date is given, in the home currency. */
+export function agingOptionsOf(ctx: OperationContext, input: z.infer<typeof agingInput>): AgingOptions {
+  return { date: input.date ?? ctx.today, currency: ctx.organisation.homeCurrency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page };
+}
+
 /** An aging report's answer: the arranged aging (its minor-unit total only checked, not shown) and the ledger balance in major units. */
 export function agingAnswer(ctx: OperationContext, report: string, date: string, aging: ReturnType<typeof arrangeAging>, ledgerBalance: number | null, notes: string[]) {
   const currency = ctx.organisation.homeCurrency;

@@ -1,5 +1,5 @@
 import { formatMoney } from '../domain/money.js';
-import { agingAnswer, agingReport, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
+import { agingAnswer, agingOptionsOf, agingReport, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
 import { outstandingBills } from './bills-outstanding.js';
 import { defineOperation } from './operation.js';
 import { billContact, payablesFromLedger } from './payables-from-ledger.js';
@@ -13,8 +13,8 @@ export const reportsAgedPayables = defineOperation({
   description:
     "The outstanding bills and expense claims by supplier (an expense claim under its employee), aged at `date` by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and days91plus past due, as GnuCash's Payable Aging report places them: days are counted to the end of `date`, so a bill due on `date` is 1 day past due. Home currency. With a system that holds bills (GnuCash, Xero, QuickBooks): the same bills as bills_list_to_pay, the service's own and the system's open ones after part payments and credit notes; bills dated after `date` are left out, and each bill's amount is what is due on it now (the service keeps no history of its bills' payments), so for a past date a note says so. With the builtin ledger, which keeps no allocation of payments to bills: each supplier's credits to the Accounts Payable accounts up to `date` (bills) less every debit (payments, supplier credits), applied to the oldest bill first (FIFO), each due on its date, or on the service's due date where the service holds that bill; debits beyond the bills are `prepaid` (negative); the service's bills not yet in the books are added as they stand. ledgerBalance is the balance of the chart's Accounts Payable accounts at `date`; a note explains any difference. Defaults: today, every supplier, no item detail, limit 100.",
   async run(ctx, input) {
-    const date = input.date ?? ctx.today;
-    const currency = ctx.organisation.homeCurrency;
+    const options = agingOptionsOf(ctx, input);
+    const { date, currency } = options;
     const [{ bills }, chart] = await Promise.all([outstandingBills(ctx), ctx.accounting.chartOfAccounts()]);
     const ledgerBalance = await ledgerBalanceOf(ctx, chart, 'Accounts Payable', date, -1);
     const notes: string[] = [];
@@ -22,7 +22,7 @@ export const reportsAgedPayables = defineOperation({
     if (!ctx.accounting.payables) {
       // the builtin ledger: the books' payables, first in first out, with the service's bills (payables-from-ledger.ts)
       const books = await payablesFromLedger(ctx, chart, date, bills);
-      aging = arrangeAging(books.items, { date, currency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page, prepaid: books.prepaid });
+      aging = arrangeAging(books.items, { ...options, prepaid: books.prepaid });
       if (books.withoutContact !== 0)
         notes.push(`${formatMoney(books.withoutContact, currency)} on the Accounts Payable accounts has no supplier (journals) and is not aged.`);
       if (books.serviceOnly.count)
@@ -37,7 +37,7 @@ export const reportsAgedPayables = defineOperation({
       const items: OpenItem[] = bills
         .filter((b) => b.date <= date)
         .map((b) => ({ contact: billContact(b), contactId: null, number: b.invoiceNumber, date: b.date, dueDate: b.dueDate, amount: b.amountDue }));
-      aging = arrangeAging(items, { date, currency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page });
+      aging = arrangeAging(items, options);
       if (date < ctx.today) notes.push(`Amounts are what is due on each bill today (${ctx.today}); a bill paid between ${date} and today is not shown as open at ${date}.`);
       const skipped = bills.length - items.length;
       if (skipped) notes.push(`${skipped} bill(s) dated after ${date} are left out.`);
