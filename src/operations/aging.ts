@@ -190,12 +190,21 @@ export const agingReport = {
 
 /** An aging report's input as arrangeAging reads it: at today when no date is given, in the home currency. */
 export function agingOptionsOf(ctx: OperationContext, input: z.infer<typeof agingInput>): AgingOptions {
-  return { date: input.date ?? ctx.today, currency: ctx.organisation.homeCurrency, contact: input.contact, detail: input.detail, limit: input.limit, page: input.page };
+  const { contact, detail, limit, page } = input;
+  return { date: input.date ?? ctx.today, currency: ctx.organisation.homeCurrency, contact, detail, limit, page };
 }
 
 /** An aging report's answer: the arranged aging (its minor-unit total only checked, not shown) and the ledger balance in major units. */
-export function agingAnswer(ctx: OperationContext, report: string, date: string, aging: ReturnType<typeof arrangeAging>, ledgerBalance: number | null, notes: string[]) {
+export function agingAnswer(
+  ctx: OperationContext,
+  report: string,
+  date: string,
+  aging: ReturnType<typeof arrangeAging>,
+  ledgerBalance: number | null,
+  notes: string[],
+) {
   const currency = ctx.organisation.homeCurrency;
   const { totalMinor: _, ...shown } = aging;
-  return { report, organisation: ctx.organisation.name, currency, date, ...shown, ledgerBalance: ledgerBalance === null ? null : toMajor(ledgerBalance, currency), notes };
+  const balance = ledgerBalance === null ? null : toMajor(ledgerBalance, currency);
+  return { report, organisation: ctx.organisation.name, currency, date, ...shown, ledgerBalance: balance, notes };
 }

@@ -1,4 +1,7 @@
-/** The sample bank and card statements under test/fixtures/bank-statements (each file's source and licence in its README), and OFX statements built to order. */
+/**
+ * The sample bank and card statements under test/fixtures/bank-statements (each file's source and
+ * licence in its README), and OFX statements built to order.
+ */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
