@@ -16,14 +16,11 @@ import type { Store } from '../src/store/db.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { asUser, call, rejection } from './helpers/call.js';
+import { PDF } from './helpers/documents.js';
 import { clientToken, sendJson } from './helpers/rest-calls.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
-/** A small but complete PDF (one empty page), as a scanner would send. */
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
-);
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 function bill(overrides: Record<string, unknown> = {}) {

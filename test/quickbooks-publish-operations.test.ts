@@ -13,10 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import { accountingSystemFor } from '../src/accounting/index.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { createApiClient } from '../src/auth/clients.js';
-import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
+import { insertBankLines, statementLine } from '../src/store/bank-lines.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import type { Store } from '../src/store/db.js';
-import type { BankTransactionRow } from '../src/store/schema.js';
 import { BILL_PDF } from './helpers/fake-quickbooks-documents.js';
 import { startFakeQuickBooks, type FakeQuickBooks } from './helpers/fake-quickbooks.js';
 import { clientCredentialsToken, connectWithToken, type Connected } from './helpers/mcp.js';
@@ -155,27 +154,8 @@ for (const dialect of DIALECTS) {
       const published = await send('POST', '/v1/operations/documents.publish', { id });
       assert.equal(published.status, 201, published.bytes);
       const [bill] = bills('PS-8104');
-      const row: BankTransactionRow = {
-        id: 'btx_qb_1',
-        organisation_id: org,
-        bank_account_id: CHECKING,
-        date: '2026-06-12',
-        description: 'CHECK 1045 PAPER SUPPLY CO',
-        amount: -8425,
-        home_amount: -8425,
-        status: 'to_reconcile',
-        reconciled_in: null,
-        suggested_match: 0,
-        document_id: null,
-        source: 'statement',
-        external_id: null,
-        fingerprint: 'fp-qb-1',
-        created_at: '2026-06-13T00:00:00.000Z',
-      };
-      await store.db.transaction().execute(async (trx) => {
-        await trx.insertInto('bank_transactions').values(row).execute();
-        await refreshBankDailyTotalsFor(trx, [row]);
-      });
+      const row = statementLine({ id: 'btx_qb_1', organisationId: org, bankAccountId: CHECKING, date: '2026-06-12', description: 'CHECK 1045 PAPER SUPPLY CO', amount: -8425 });
+      await insertBankLines(store.db, [row]);
       const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PS-8104');
       const line = async () => (await send('GET', `/v1/operations/banking.transactions?account=${CHECKING}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find((t: any) => t.id === row.id);
       assert.equal((await listed()).length, 1, 'owed before the match');

@@ -14,10 +14,9 @@ import type { Page } from 'playwright-core';
 import { bankingTransactions } from '../src/operations/banking-transactions.js';
 import { documentsCreate } from '../src/operations/documents-create.js';
 import { documentsPublish } from '../src/operations/documents-publish.js';
-import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
+import { insertBankLines, statementLine } from '../src/store/bank-lines.js';
 import type { Store } from '../src/store/db.js';
 import { setRoleAllowed } from '../src/store/role-policy.js';
-import type { BankTransactionRow } from '../src/store/schema.js';
 import { withWebTables } from '../src/store/web-schema.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { call } from './helpers/call.js';
@@ -43,27 +42,8 @@ for (const dialect of DIALECTS) {
       (await call(store, documentsCreate, books.org.id, paperBill({ number, ...overrides }), { today: TODAY })).document.id as string;
     let lineNo = 0;
     const bankLine = async (date: string, description: string, amount: number) => {
-      const row: BankTransactionRow = {
-        id: `btx_r${++lineNo}`,
-        organisation_id: books.org.id,
-        bank_account_id: ACCOUNT,
-        date,
-        description,
-        amount,
-        home_amount: amount,
-        status: 'to_reconcile',
-        reconciled_in: null,
-        suggested_match: 0,
-        document_id: null,
-        source: 'statement',
-        external_id: null,
-        fingerprint: `fp-r${lineNo}`,
-        created_at: '2026-11-20T00:00:00.000Z',
-      };
-      await store.db.transaction().execute(async (trx) => {
-        await trx.insertInto('bank_transactions').values(row).execute();
-        await refreshBankDailyTotalsFor(trx, [row]);
-      });
+      const row = statementLine({ id: `btx_r${++lineNo}`, organisationId: books.org.id, bankAccountId: ACCOUNT, date, description, amount });
+      await insertBankLines(store.db, [row]);
       return row.id;
     };
     const line = (id: string) => store.db.selectFrom('bank_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

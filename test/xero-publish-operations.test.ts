@@ -16,11 +16,9 @@ import { accountingSystemFor } from '../src/accounting/index.js';
 import { forgetMirror } from '../src/accounting/mirror/mirror.js';
 import { NO_BUDGET, useCallBudget } from '../src/accounting/call-budget.js';
 import { createApiClient } from '../src/auth/clients.js';
-import { refreshBankDailyTotalsFor } from '../src/store/bank-totals.js';
 import { getOrganisation } from '../src/store/organisations.js';
 import { insertBankLines, statementLine } from '../src/store/bank-lines.js';
 import { refreshSuggestions } from '../src/operations/banking/suggestions.js';
-import type { BankTransactionRow } from '../src/store/schema.js';
 import { defaultFakeBook, fakeId, type FakeBook } from './helpers/fake-xero-book.js';
 import { startFakeXero, type FakeXero } from './helpers/fake-xero.js';
 import { clientCredentialsToken, connectWithToken, type Connected } from './helpers/mcp.js';
@@ -183,27 +181,8 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     const published = await send('POST', '/v1/operations/documents.publish', { id });
     assert.equal(published.status, 201, published.bytes);
     const inv = invoiceOf(published.body.document.accountingId)!;
-    const row: BankTransactionRow = {
-      id: `btx_xero_${Math.random().toString(36).slice(2)}`,
-      organisation_id: org,
-      bank_account_id: BANK,
-      date: '2026-06-12',
-      description: 'FP PAPER CO PC-9005',
-      amount: -14_460,
-      home_amount: -14_460,
-      status: 'to_reconcile',
-      reconciled_in: null,
-      suggested_match: 0,
-      document_id: null,
-      source: 'statement',
-      external_id: null,
-      fingerprint: `fp-${Math.random()}`,
-      created_at: '2026-06-13T00:00:00.000Z',
-    };
-    await store().db.transaction().execute(async (trx) => {
-      await trx.insertInto('bank_transactions').values(row).execute();
-      await refreshBankDailyTotalsFor(trx, [row]);
-    });
+    const row = statementLine({ id: `btx_xero_${Math.random().toString(36).slice(2)}`, organisationId: org, bankAccountId: BANK, date: '2026-06-12', description: 'FP PAPER CO PC-9005', amount: -14_460 });
+    await insertBankLines(store().db, [row]);
     const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PC-9005');
     const line = async () => (await send('GET', `/v1/operations/banking.transactions?account=${BANK}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find((t: any) => t.id === row.id);
     assert.equal((await listed()).length, 1, 'owed before the match');
