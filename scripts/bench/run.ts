@@ -25,12 +25,11 @@ import { ensureDataset, workingCopy, type DatasetMeta } from './dataset.js';
 import { capturePlans, reportTimings, tokenCheckTiming, tracedStore, type CasePlans, type ReportTiming, type TokenCheckTiming } from './inprocess.js';
 import { measure, type LoadResult } from './load.js';
 import { canReach, loadPostgres } from './postgres.js';
+import { ACCEPT, clientToken } from './single-client.js';
 import { percentile } from './stats.js';
 import { startChild, startServer, type Child } from './processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** what every request of the load sends besides its token: JSON, gzip accepted (as curl --compressed, browsers, fetch and requests do) */
-const ACCEPT = { accept: 'application/json', 'accept-encoding': 'gzip' };
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
 /** Targets of the issue, on SQLite at full scale. */
@@ -115,17 +114,6 @@ function fetchBody(port: number, pathName: string, token: string): Promise<{ wir
     req.on('error', reject);
     req.end();
   });
-}
-
-async function clientToken(port: number, client: { clientId: string; clientSecret: string }): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' }),
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`no access token: ${response.status} ${JSON.stringify(body)}`);
-  return body.access_token;
 }
 
 /** Time to the first byte of the body, and to the last, of one GET. */

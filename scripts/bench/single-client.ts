@@ -11,6 +11,7 @@ import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { percentile } from './stats.js';
 
+/** what every request of the load sends besides its token: JSON, gzip accepted (as curl --compressed, browsers, fetch and requests do) */
 export const ACCEPT = { accept: 'application/json', 'accept-encoding': 'gzip' };
 
 export interface Timed {
