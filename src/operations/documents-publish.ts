@@ -9,7 +9,7 @@ import type { DocumentCodedLineRow, DocumentRow } from '../store/schema.js';
 import { auditChange } from './changes.js';
 import type { OperationContext } from './context.js';
 import { changedDocument, changedDocumentSchema } from './documents/answer.js';
-import { contactNameOf, PUBLISH_KINDS, publishPlan, type PublishChoices } from './documents/publish-plan.js';
+import { publishPlan, rowDocument, type PublishChoices } from './documents/publish-plan.js';
 import { invalidParameter, OperationError } from './errors.js';
 import { changeOf, defineOperation } from './operation.js';
 import { refreshSuggestionsAfter } from './banking/after-change.js';
@@ -109,8 +109,8 @@ export const documentsPublish = defineOperation({
       doc = planFor(current!, await listCodedLines(ctx.db, orgId, [row.id]), await documentFile(ctx, row.id), started.key, given).doc;
     } catch (error) {
       // an earlier try may still have written (the books changed since, so the plan no longer holds): look, then let go
-      const found = started.state === 'retry' && ctx.accounting.findPublished ? await ctx.accounting.findPublished(bareDocument(current!, started.key, ctx.organisation.homeCurrency)) : null;
-      if (found) return finish(ctx, started.key, bareDocument(current!, started.key, ctx.organisation.homeCurrency), found);
+      const found = started.state === 'retry' && ctx.accounting.findPublished ? await ctx.accounting.findPublished(rowDocument(current!, started.key, ctx.organisation.homeCurrency)) : null;
+      if (found) return finish(ctx, started.key, rowDocument(current!, started.key, ctx.organisation.homeCurrency), found);
       await abandonPublish(ctx.db, orgId, row.id, started.key);
       throw error;
     }
@@ -146,28 +146,6 @@ function sameAsFirstTry(input: { paidFrom?: string | undefined; exchangeRate?: s
     if (given !== undefined && stored !== null && given !== stored)
       throw invalidParameter(name, `the publish under way was sent with ${name} ${stored}: send the same (or leave it out) to finish it`);
   }
-}
-
-/** What a lookup by key needs of the document when its plan no longer holds (the mark, number, date, contact and total). */
-function bareDocument(row: DocumentRow, key: string, homeCurrency: string): DocumentToPublish {
-  return {
-    documentId: row.id,
-    key,
-    kind: PUBLISH_KINDS[row.type]!,
-    type: row.type as DocumentToPublish['type'],
-    contact: { id: null, name: contactNameOf(row), kind: row.type === 'expense_claim' ? 'employee' : 'supplier' },
-    number: row.number,
-    date: row.date,
-    dueDate: row.due_date,
-    currency: row.currency,
-    exchangeRate: row.currency === homeCurrency ? null : (row.exchange_rate ?? null),
-    lines: [],
-    subtotal: Number(row.subtotal),
-    tax: Number(row.tax),
-    total: Number(row.total),
-    paidFromAccountId: null,
-    file: null,
-  };
 }
 
 function alreadyPublished(id: string, at: string | null, accountingId: string | null): OperationError {

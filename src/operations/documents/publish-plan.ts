@@ -131,25 +131,41 @@ export function publishPlan(inputs: PlanInputs, choices: PublishChoices): { doc:
   if (errors.length) throw new OperationError('document_incomplete', `document ${row.id} cannot be published yet: ${errors.map((e) => `${e.parameter}: ${e.message}`).join('; ')}`, errors);
   return {
     doc: {
-      documentId: row.id,
-      key: inputs.key,
-      kind,
-      type: row.type as DocumentToPublish['type'],
+      ...rowDocument(row, inputs.key, inputs.homeCurrency),
       contact: { id: contact?.id ?? null, name: contact?.name ?? name, kind: wantedKind },
-      number: row.number,
-      date: row.date,
-      dueDate: row.due_date,
-      currency: row.currency,
       exchangeRate,
       lines,
-      subtotal: Number(row.subtotal),
-      tax: Number(row.tax),
-      total: Number(row.total),
       paidFromAccountId,
       file: inputs.file,
     },
     taxAccountId,
     payableId,
     paidFromType,
+  };
+}
+
+/**
+ * What the stored row alone says of the document to publish: the contact by name (not yet looked
+ * up in the books), the rate it was sent with, no lines, account or file. Enough to look an earlier
+ * try up by its key when the plan no longer holds; publishPlan completes it.
+ */
+export function rowDocument(row: DocumentRow, key: string, homeCurrency: string): DocumentToPublish {
+  return {
+    documentId: row.id,
+    key,
+    kind: PUBLISH_KINDS[row.type]!,
+    type: row.type as DocumentToPublish['type'],
+    contact: { id: null, name: contactNameOf(row), kind: row.type === 'expense_claim' ? 'employee' : 'supplier' },
+    number: row.number,
+    date: row.date,
+    dueDate: row.due_date,
+    currency: row.currency,
+    exchangeRate: row.currency === homeCurrency ? null : (row.exchange_rate ?? null),
+    lines: [],
+    subtotal: Number(row.subtotal),
+    tax: Number(row.tax),
+    total: Number(row.total),
+    paidFromAccountId: null,
+    file: null,
   };
 }
