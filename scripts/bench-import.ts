@@ -34,7 +34,9 @@ function ofx(count: number): Buffer {
     `<BANKTRANLIST><DTSTART>${day(0).replaceAll('-', '')}<DTEND>${day(count - 1).replaceAll('-', '')}\n`,
   ];
   for (let i = 0; i < count; i++) {
-    parts.push(`<STMTTRN><TRNTYPE>${amount(i) < 0 ? 'DEBIT' : 'CREDIT'}<DTPOSTED>${day(i).replaceAll('-', '')}<TRNAMT>${decimal(amount(i))}<FITID>B${i}<NAME>Payee ${i % 997}<MEMO>Invoice ${i}</STMTTRN>\n`);
+    parts.push(
+      `<STMTTRN><TRNTYPE>${amount(i) < 0 ? 'DEBIT' : 'CREDIT'}<DTPOSTED>${day(i).replaceAll('-', '')}<TRNAMT>${decimal(amount(i))}<FITID>B${i}<NAME>Payee ${i % 997}<MEMO>Invoice ${i}</STMTTRN>\n`,
+    );
   }
   parts.push('</BANKTRANLIST><LEDGERBAL><BALAMT>0.00<DTASOF>20260101</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n');
   return Buffer.from(parts.join(''));
@@ -52,7 +54,10 @@ async function main(): Promise<void> {
   try {
     await migrate(store);
     const org = await provisionOrganisation(store.db, { name: 'Bench Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
-    for (const [label, bytes] of [['OFX 1.x SGML', ofx(COUNT)], ['CSV', csv(COUNT)]] as const) {
+    for (const [label, bytes] of [
+      ['OFX 1.x SGML', ofx(COUNT)],
+      ['CSV', csv(COUNT)],
+    ] as const) {
       const account: BankAccountRow = {
         id: `bac_bench_${label.slice(0, 3).toLowerCase()}`,
         organisation_id: org.id,

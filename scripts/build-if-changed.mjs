@@ -49,7 +49,10 @@ rmSync(stamp, { force: true });
 // tsc's incremental state says what it emitted; without the compiled entry that is no longer true
 if (!existsSync(entry)) rmSync(join(dist, '.tsbuildinfo'), { force: true });
 process.stderr.write('building dist/ from src/ (only what changed since the last build)…\n');
-const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 removeOrphans();
 // the inputs as they were when tsc started: a file edited during the build is built next time

@@ -15,7 +15,13 @@ if (!token || target.protocol !== 'http:') {
 
 const proxy = createServer((incoming, outgoing) => {
   const forwarded = request(
-    { host: target.hostname, port: target.port, method: incoming.method, path: target.pathname, headers: { ...incoming.headers, authorization: `Bearer ${token}` } },
+    {
+      host: target.hostname,
+      port: target.port,
+      method: incoming.method,
+      path: target.pathname,
+      headers: { ...incoming.headers, authorization: `Bearer ${token}` },
+    },
     (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);

@@ -50,8 +50,10 @@ export default async function* summary(source) {
   }
   const seconds = Math.round(counts.duration_ms / 1000);
   const files = process.env.LEDGERLINE_TEST_FILES;
-  yield `\n\n${counts.tests} tests${files ? ` in ${files} file${files === '1' ? '' : 's'}` : ''}: ${counts.pass} passed, ${Math.max(counts.fail, failures.length)} failed, ${counts.skipped} skipped` +
-    `${counts.todo ? `, ${counts.todo} todo` : ''}${counts.cancelled ? `, ${counts.cancelled} cancelled` : ''}; ${seconds} s\n`;
+  yield (
+    `\n\n${counts.tests} tests${files ? ` in ${files} file${files === '1' ? '' : 's'}` : ''}: ${counts.pass} passed, ${Math.max(counts.fail, failures.length)} failed, ${counts.skipped} skipped` +
+    `${counts.todo ? `, ${counts.todo} todo` : ''}${counts.cancelled ? `, ${counts.cancelled} cancelled` : ''}; ${seconds} s\n`
+  );
   if (failures.length > 0) {
     yield `failed:\n${failures.map((f) => `  ✖ ${f.name}${where(f.file)}`).join('\n')}\n`;
   }

@@ -15,15 +15,19 @@ function find(dir) {
 }
 
 const filter = process.env.TEST_FILTER;
-const files = find('test').filter((f) => !filter || f.includes(filter)).sort();
+const files = find('test')
+  .filter((f) => !filter || f.includes(filter))
+  .sort();
 if (!process.env.SKIP_TYPECHECK) {
   const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit'], { stdio: 'inherit' });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 mkdirSync('test-output', { recursive: true });
 const reporters = [
-  '--test-reporter=./scripts/test-summary-reporter.mjs', '--test-reporter-destination=stdout',
-  '--test-reporter=spec', '--test-reporter-destination=test-output/test-report.txt',
+  '--test-reporter=./scripts/test-summary-reporter.mjs',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=spec',
+  '--test-reporter-destination=test-output/test-report.txt',
 ];
 const args = ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...process.argv.slice(2), ...files];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, LEDGERLINE_TEST_FILES: String(files.length) } });

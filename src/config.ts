@@ -127,20 +127,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
   if (!(port >= 0 && port <= 65535)) problems.push(`PORT must be a port number from 0 to 65535, got "${env.PORT}"`);
   const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)');
+  if (databaseUrl && !isPostgresUrl(databaseUrl))
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)');
   const databaseReadUrl = env.DATABASE_READ_URL || undefined;
   if (databaseReadUrl && !isPostgresUrl(databaseReadUrl)) problems.push('DATABASE_READ_URL must be a postgres:// URL');
   if (databaseReadUrl && !databaseUrl) problems.push('DATABASE_READ_URL needs DATABASE_URL (a read replica of that PostgreSQL database)');
   const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl && (!/^rediss?:\/\//.test(redisUrl) || !URL.parse(redisUrl)?.hostname)) problems.push('REDIS_URL must be a redis:// or rediss:// URL with a host (redis://[:password@]host[:port][/db])');
+  if (redisUrl && (!/^rediss?:\/\//.test(redisUrl) || !URL.parse(redisUrl)?.hostname))
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL with a host (redis://[:password@]host[:port][/db])');
   const accountingTimeoutMs = Number(env.ACCOUNTING_TIMEOUT_MS ?? '10000');
-  if (!Number.isInteger(accountingTimeoutMs) || accountingTimeoutMs < 100) problems.push('ACCOUNTING_TIMEOUT_MS must be a whole number of milliseconds, at least 100');
+  if (!Number.isInteger(accountingTimeoutMs) || accountingTimeoutMs < 100)
+    problems.push('ACCOUNTING_TIMEOUT_MS must be a whole number of milliseconds, at least 100');
   const resultCacheMb = Number(env.RESULT_CACHE_MB ?? String(DEFAULT_RESULT_CACHE_MB));
-  if (!Number.isInteger(resultCacheMb) || resultCacheMb < 0) problems.push('RESULT_CACHE_MB must be a whole number of megabytes (0 turns reuse of answers off)');
+  if (!Number.isInteger(resultCacheMb) || resultCacheMb < 0)
+    problems.push('RESULT_CACHE_MB must be a whole number of megabytes (0 turns reuse of answers off)');
   const poolSize = Number(env.DATABASE_POOL_SIZE ?? '10');
   if (!Number.isInteger(poolSize) || poolSize < 1) problems.push('DATABASE_POOL_SIZE must be a whole number of at least 1');
   const sqliteReadWorkers = Number(env.SQLITE_READ_WORKERS ?? String(defaultSqliteReadWorkers()));
-  if (!Number.isInteger(sqliteReadWorkers) || sqliteReadWorkers < 0 || sqliteReadWorkers > 64) problems.push('SQLITE_READ_WORKERS must be a whole number from 0 (reads on the main thread) to 64');
+  if (!Number.isInteger(sqliteReadWorkers) || sqliteReadWorkers < 0 || sqliteReadWorkers > 64)
+    problems.push('SQLITE_READ_WORKERS must be a whole number from 0 (reads on the main thread) to 64');
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : isIP(host) === 6 ? `[${host}]` : host;
   const baseUrl = (env.BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, '');
   try {
@@ -156,7 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   let cookieSecrets: string[] | undefined;
   if (env.COOKIE_SECRETS) {
-    cookieSecrets = env.COOKIE_SECRETS.split(',').map((s) => s.trim()).filter(Boolean);
+    cookieSecrets = env.COOKIE_SECRETS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (cookieSecrets.some((s) => s.length < 32)) problems.push('COOKIE_SECRETS must be comma-separated secrets of at least 32 characters each');
   } else if (production) problems.push('COOKIE_SECRETS is required in production (comma-separated, newest first, 32+ characters each)');
 
@@ -233,7 +240,10 @@ const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
  * "true", "*" or a hop count are refused: trusting every sender lets any caller choose its address.
  */
 export function readTrustProxy(value: string | undefined): { entries: string[]; problems: string[] } {
-  const entries = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = entries.filter((entry) => {
     if (TRUST_PROXY_NAMES.has(entry)) return false;
     const [address = '', prefix, ...rest] = entry.split('/');
@@ -244,7 +254,12 @@ export function readTrustProxy(value: string | undefined): { entries: string[]; 
     return !/^\d{1,3}$/.test(prefix) || bits > (family === 4 ? 32 : 128);
   });
   return bad.length
-    ? { entries: [], problems: [`TRUST_PROXY must be comma-separated addresses or CIDR ranges of your reverse proxies (or loopback, linklocal, uniquelocal); not ${bad.map((b) => `"${b}"`).join(', ')}`] }
+    ? {
+        entries: [],
+        problems: [
+          `TRUST_PROXY must be comma-separated addresses or CIDR ranges of your reverse proxies (or loopback, linklocal, uniquelocal); not ${bad.map((b) => `"${b}"`).join(', ')}`,
+        ],
+      }
     : { entries, problems: [] };
 }
 

@@ -19,7 +19,11 @@ export async function provisionOrganisation(db: Kysely<Database>, input: NewOrga
     if (taken) throw new OrganisationNameTaken(taken);
     const row = await createOrganisation(trx, input);
     // each operation declares its own default roles (operations that act for no organisation have none)
-    await seedRolePolicy(trx, row.id, OPERATIONS.flatMap((op) => (op.kind === 'organisation' ? [op] : [])));
+    await seedRolePolicy(
+      trx,
+      row.id,
+      OPERATIONS.flatMap((op) => (op.kind === 'organisation' ? [op] : [])),
+    );
     return row;
   });
 }

@@ -50,19 +50,35 @@ describe('connection keys', () => {
   it('are read from LEDGERLINE_CONNECTION_KEYS, with messages that say what to fix', () => {
     assert.match(readAccountingConnections({ LEDGERLINE_CONNECTION_KEYS: 'k1:short' }, false).problems.join(), /32 bytes/);
     assert.match(readAccountingConnections({ XERO_CLIENT_ID: 'id' }, false).problems.join(), /go together/);
-    assert.match(readAccountingConnections({ XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 's' }, true).problems.join(), /LEDGERLINE_CONNECTION_KEYS is required in production/);
-    assert.match(readAccountingConnections({ XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 's', XERO_TOKEN_URL: 'http://example.com/t', LEDGERLINE_CONNECTION_KEYS: `a:${k()}` }, false).problems.join(), /XERO_TOKEN_URL must be an https URL/);
+    assert.match(
+      readAccountingConnections({ XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 's' }, true).problems.join(),
+      /LEDGERLINE_CONNECTION_KEYS is required in production/,
+    );
+    assert.match(
+      readAccountingConnections(
+        { XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 's', XERO_TOKEN_URL: 'http://example.com/t', LEDGERLINE_CONNECTION_KEYS: `a:${k()}` },
+        false,
+      ).problems.join(),
+      /XERO_TOKEN_URL must be an https URL/,
+    );
     const ok = readAccountingConnections({ QUICKBOOKS_CLIENT_ID: 'id', QUICKBOOKS_CLIENT_SECRET: 's', LEDGERLINE_CONNECTION_KEYS: `a:${k()},b:${k()}` }, true);
     assert.deepEqual(ok.problems, []);
     assert.equal(ok.settings?.quickbooks?.tokenUrl, 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer');
     assert.equal(ok.settings?.xero, undefined);
-    assert.deepEqual(ok.settings?.keys.keys.map((x) => x.id), ['a', 'b']);
+    assert.deepEqual(
+      ok.settings?.keys.keys.map((x) => x.id),
+      ['a', 'b'],
+    );
     assert.equal(ok.settings?.mirrorMaxAgeMs, undefined, "the mirror's default age (60 s) applies");
     const aged = { QUICKBOOKS_CLIENT_ID: 'id', QUICKBOOKS_CLIENT_SECRET: 's', LEDGERLINE_CONNECTION_KEYS: `a:${k()}` };
     assert.equal(readAccountingConnections({ ...aged, LEDGERLINE_MIRROR_MAX_AGE_SECONDS: '300' }, true).settings?.mirrorMaxAgeMs, 300_000);
     assert.equal(readAccountingConnections({ ...aged, LEDGERLINE_MIRROR_MAX_AGE_SECONDS: '0' }, true).settings?.mirrorMaxAgeMs, 0);
     for (const bad of ['-1', '1.5', 'soon', '86401']) {
-      assert.match(readAccountingConnections({ ...aged, LEDGERLINE_MIRROR_MAX_AGE_SECONDS: bad }, true).problems.join(), /LEDGERLINE_MIRROR_MAX_AGE_SECONDS must be a whole number of seconds from 0 to 86400/, bad);
+      assert.match(
+        readAccountingConnections({ ...aged, LEDGERLINE_MIRROR_MAX_AGE_SECONDS: bad }, true).problems.join(),
+        /LEDGERLINE_MIRROR_MAX_AGE_SECONDS must be a whole number of seconds from 0 to 86400/,
+        bad,
+      );
     }
   });
 });
@@ -116,14 +132,24 @@ for (const dialect of DIALECTS) {
 
     async function connected(vendor: Vendor) {
       const fake = vendor === 'xero' ? xero : qbo;
-      const org = await provisionOrganisation(stores.a.db, { name: `${vendor} ${randomBytes(3).toString('hex')}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: vendor });
+      const org = await provisionOrganisation(stores.a.db, {
+        name: `${vendor} ${randomBytes(3).toString('hex')}`,
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: vendor,
+      });
       const pair = fake.identity.issue();
       const tenantId = vendor === 'xero' ? xero.tenantId : qbo.realmId;
       await saveConnection(stores.a.db, settings.keys, { organisationId: org.id, vendor, tenantId, tenantName: 'Fake', tokens: pair, userId: null });
       return { org, pair, fake };
     }
     const expire = (organisationId: string) =>
-      withConnectionTables(stores.a.db).updateTable('accounting_connections').set({ access_expires_at: new Date(Date.now() - 1000).toISOString() }).where('organisation_id', '=', organisationId).execute();
+      withConnectionTables(stores.a.db)
+        .updateTable('accounting_connections')
+        .set({ access_expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('organisation_id', '=', organisationId)
+        .execute();
     const refreshes = (fake: FakeXero | FakeQuickBooks) => fake.identity.tokenCalls.filter((c) => c.grant === 'refresh_token').length;
 
     for (const vendor of ['xero', 'quickbooks'] as const) {
@@ -159,7 +185,10 @@ for (const dialect of DIALECTS) {
         const next = await accessTokenFor(stores.b.db, settings, org.id, vendor);
         assert.notEqual(next.accessToken, one.accessToken);
         assert.equal(refreshes(fake) - before, 2);
-        assert.ok(fake.identity.tokenCalls.every((c) => c.status === 200), 'no refresh was refused');
+        assert.ok(
+          fake.identity.tokenCalls.every((c) => c.status === 200),
+          'no refresh was refused',
+        );
       });
 
       it(`${vendor}: a refresh token the vendor refuses marks the connection for reconnecting, answered 502 naming it`, async () => {
@@ -174,7 +203,13 @@ for (const dialect of DIALECTS) {
           assert.equal(row.status, 'reconnect');
           const before = fake.identity.tokenCalls.length;
           const problem = await rejection(() =>
-            runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, { input: {} }),
+            runOrganisationOperation(
+              { db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings },
+              accountsList,
+              CLIENT,
+              org.id,
+              { input: {} },
+            ),
           );
           assert.equal(problem.code, 'accounting_unavailable');
           assert.match(problem.message, /needs reconnecting/);
@@ -190,7 +225,11 @@ for (const dialect of DIALECTS) {
         assert.equal(ConnectionKeys.keyIdOf(row.refresh_token), 'dev');
         await withConnectionTables(stores.a.db)
           .updateTable('accounting_connections')
-          .set({ lease_owner: 'dead-instance', lease_until: new Date(Date.now() - 1).toISOString(), access_expires_at: new Date(Date.now() - 1000).toISOString() })
+          .set({
+            lease_owner: 'dead-instance',
+            lease_until: new Date(Date.now() - 1).toISOString(),
+            access_expires_at: new Date(Date.now() - 1000).toISOString(),
+          })
           .where('organisation_id', '=', org.id)
           .execute();
         // the new key first, the old one still listed: the old seal opens, the refresh seals with the new
@@ -208,36 +247,81 @@ for (const dialect of DIALECTS) {
         const { org, fake } = await connected(vendor);
         const before = { refreshes: refreshes(fake), requests: fake.requests.length };
         fake.identity.advance(fake.identity.expiresIn * 1000 + 60_000);
-        const answer = (await runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, { input: {} })) as { count: number };
+        const answer = (await runOrganisationOperation(
+          { db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings },
+          accountsList,
+          CLIENT,
+          org.id,
+          { input: {} },
+        )) as { count: number };
         assert.ok(answer.count > 5);
         assert.equal(refreshes(fake) - before.refreshes, 1, 'one refresh');
         const statuses = fake.requests.slice(before.requests).map((r) => r.status);
         assert.equal(statuses[0], 401, 'the vendor refused the token its clock had expired');
-        assert.ok(statuses.slice(1).every((s) => s === 200), 'then every call succeeded with the new token');
+        assert.ok(
+          statuses.slice(1).every((s) => s === 200),
+          'then every call succeeded with the new token',
+        );
         assert.equal((await getConnection(stores.a.db, org.id))!.status, 'active');
       });
 
       it(`${vendor}: an organisation connected this way answers accounts.list from the vendor, refreshing on the way`, async () => {
         const { org } = await connected(vendor);
         await expire(org.id);
-        const answer = (await runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, { input: {} })) as { count: number };
+        const answer = (await runOrganisationOperation(
+          { db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings },
+          accountsList,
+          CLIENT,
+          org.id,
+          { input: {} },
+        )) as { count: number };
         assert.ok(answer.count > 5);
       });
     }
 
     /** The scopes the connection asked Xero for before issue 38: no accounting.journals.read. */
-    const BEFORE_ISSUE_38 = ['openid', 'profile', 'email', 'offline_access', 'accounting.transactions.read', 'accounting.reports.read', 'accounting.contacts.read', 'accounting.settings.read', 'accounting.attachments.read'];
+    const BEFORE_ISSUE_38 = [
+      'openid',
+      'profile',
+      'email',
+      'offline_access',
+      'accounting.transactions.read',
+      'accounting.reports.read',
+      'accounting.contacts.read',
+      'accounting.settings.read',
+      'accounting.attachments.read',
+    ];
 
     it("xero: a connection made without accounting.journals.read answers 502 naming the scope and 'connect again', and is marked for reconnecting; later calls ask Xero nothing", async () => {
-      const org = await provisionOrganisation(stores.a.db, { name: `xero old ${randomBytes(3).toString('hex')}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-      await saveConnection(stores.a.db, settings.keys, { organisationId: org.id, vendor: 'xero', tenantId: xero.tenantId, tenantName: 'Fake', tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38), userId: null });
-      const run = () => runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, { input: {} });
+      const org = await provisionOrganisation(stores.a.db, {
+        name: `xero old ${randomBytes(3).toString('hex')}`,
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: 'xero',
+      });
+      await saveConnection(stores.a.db, settings.keys, {
+        organisationId: org.id,
+        vendor: 'xero',
+        tenantId: xero.tenantId,
+        tenantName: 'Fake',
+        tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38),
+        userId: null,
+      });
+      const run = () =>
+        runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, {
+          input: {},
+        });
       const refusedBefore = xero.scopeRefusals.length;
       const problem = await rejection(run);
       assert.equal(problem.code, 'accounting_unavailable');
       assert.match(problem.message, /accounting\.journals\.read/);
       assert.match(problem.message, /connect it again/);
-      assert.deepEqual(xero.scopeRefusals.slice(refusedBefore).map((r) => r.path), ['/Journals'], 'Xero refused the journals for want of the scope');
+      assert.deepEqual(
+        xero.scopeRefusals.slice(refusedBefore).map((r) => r.path),
+        ['/Journals'],
+        'Xero refused the journals for want of the scope',
+      );
       const row = (await getConnection(stores.a.db, org.id))!;
       assert.equal(row.status, 'reconnect');
       assert.match(row.problem ?? '', /Xero did not grant the scope accounting\.journals\.read/);
@@ -247,8 +331,21 @@ for (const dialect of DIALECTS) {
     });
 
     it('xero: a refresh whose new token lacks a scope the connector needs marks the connection for reconnecting, naming it', async () => {
-      const org = await provisionOrganisation(stores.a.db, { name: `xero refresh ${randomBytes(3).toString('hex')}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-      await saveConnection(stores.a.db, settings.keys, { organisationId: org.id, vendor: 'xero', tenantId: xero.tenantId, tenantName: 'Fake', tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38), userId: null });
+      const org = await provisionOrganisation(stores.a.db, {
+        name: `xero refresh ${randomBytes(3).toString('hex')}`,
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: 'xero',
+      });
+      await saveConnection(stores.a.db, settings.keys, {
+        organisationId: org.id,
+        vendor: 'xero',
+        tenantId: xero.tenantId,
+        tenantName: 'Fake',
+        tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38),
+        userId: null,
+      });
       await expire(org.id);
       const error = await rejection(() => accessTokenFor(stores.a.db, settings, org.id, 'xero'));
       assert.match(error.message, /needs reconnecting \(Xero did not grant the scope accounting\.journals\.read/);

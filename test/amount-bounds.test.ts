@@ -63,10 +63,19 @@ for (const dialect of DIALECTS) {
     let books: Awaited<ReturnType<typeof buildBooks>>;
     let writer: string;
 
-    const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => sendJson(server.baseUrl, method, path, writer, body, headers);
+    const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      sendJson(server.baseUrl, method, path, writer, body, headers);
     const create = (body: unknown, headers: Record<string, string> = {}) => send('POST', '/v1/operations/documents.create', body, headers);
     const documents = async () =>
-      Number((await store.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', books.org.id).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await store.db
+            .selectFrom('documents')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('organisation_id', '=', books.org.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const parameters = (answer: { body: any }) => [...new Set((answer.body.errors ?? []).map((e: any) => e.parameter))].sort();
 
     before(async () => {
@@ -155,10 +164,13 @@ for (const dialect of DIALECTS) {
       assert.equal(edges.status, 201, edges.bytes);
       const got = await send('GET', `/v1/operations/documents.get?ids=${edges.body.document.id}`);
       assert.equal(got.status, 200, got.bytes);
-      assert.deepEqual(got.body.documents[0].codedLines.map((l: any) => l.quantity), [0.000001, 1_000_000_000]);
+      assert.deepEqual(
+        got.body.documents[0].codedLines.map((l: any) => l.quantity),
+        [0.000001, 1_000_000_000],
+      );
     });
 
-    it('answers the retry of a create whose quantity was refused the same, and creates nothing (the issue\'s 1e-7)', async () => {
+    it("answers the retry of a create whose quantity was refused the same, and creates nothing (the issue's 1e-7)", async () => {
       const before = await documents();
       const body = bill({ number: 'Q-RETRY', codedLines: [{ description: 'x', quantity: 1e-7, subtotal: 100, tax: 20, total: 120 }] });
       const first = await create(body, { 'idempotency-key': `q-retry-${dialect}` });
@@ -229,7 +241,20 @@ for (const dialect of DIALECTS) {
       subtotal: HUGE,
       tax: 0,
       total: HUGE,
-      codedLines: [{ description: 'everything', accountId: null, accountName: null, taxCodeId: null, class: null, customer: null, quantity: '1', subtotal: HUGE, tax: 0, total: HUGE }],
+      codedLines: [
+        {
+          description: 'everything',
+          accountId: null,
+          accountName: null,
+          taxCodeId: null,
+          class: null,
+          customer: null,
+          quantity: '1',
+          subtotal: HUGE,
+          tax: 0,
+          total: HUGE,
+        },
+      ],
       invoiceLines: [],
       file: null,
       bill: { dueDate: '2026-11-02', scheduledDate: null, tags: ['huge'], note: null },
@@ -243,8 +268,26 @@ for (const dialect of DIALECTS) {
       await insertBillFilter(store.db, books.org.id, { name: 'Everything', description: 'every bill', criteria: {} });
       const w = new LedgerWriter(store.db, store.dialect, books.org.id, 'GBP');
       for (const date of ['2026-11-05', '2026-11-06']) {
-        await w.post({ type: 'journal', date, description: 'Huge journal', lines: [{ accountId: books.ids.bank, amount: HUGE }, { accountId: books.ids.rent, amount: -HUGE }] });
-        await w.post({ type: 'bill', date, number: `HB-${date}`, contactId: books.ids.landlord, description: 'Huge bill', lines: [{ accountId: books.ids.rent, amount: HUGE }, { accountId: books.ids.payable, amount: -HUGE }] });
+        await w.post({
+          type: 'journal',
+          date,
+          description: 'Huge journal',
+          lines: [
+            { accountId: books.ids.bank, amount: HUGE },
+            { accountId: books.ids.rent, amount: -HUGE },
+          ],
+        });
+        await w.post({
+          type: 'bill',
+          date,
+          number: `HB-${date}`,
+          contactId: books.ids.landlord,
+          description: 'Huge bill',
+          lines: [
+            { accountId: books.ids.rent, amount: HUGE },
+            { accountId: books.ids.payable, amount: -HUGE },
+          ],
+        });
       }
       adminEmail = `bounds-admin-${dialect}@example.test`;
       const admin = await createUser(store.db, { email: adminEmail, name: 'Bounds Admin', passwordHash: await hash(PASSWORD) });
@@ -272,7 +315,10 @@ for (const dialect of DIALECTS) {
       const filters = await read('bills.list_saved_filters');
       assert.equal(filters.filters.find((f: any) => f.name === 'Huge ones').total, 180_000_000_000_000);
       const aged = await read('reports.aged_payables');
-      assert.ok(aged.totals.current + aged.totals.days1to30 + aged.totals.days31to60 + aged.totals.days61to90 + aged.totals.days91plus >= 180_000_000_000_000, JSON.stringify(aged.totals));
+      assert.ok(
+        aged.totals.current + aged.totals.days1to30 + aged.totals.days31to60 + aged.totals.days61to90 + aged.totals.days91plus >= 180_000_000_000_000,
+        JSON.stringify(aged.totals),
+      );
     });
 
     it('answers the balance sheet, trial balance, profit and loss, cash summary and ledger with such totals', async () => {
@@ -319,16 +365,30 @@ describeEachDialect('imports refuse an amount past the bound, naming the line', 
     return row;
   };
   const transactions = async (organisationId: string) =>
-    Number((await store().db.selectFrom('bank_transactions').select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', organisationId).executeTakeFirstOrThrow()).n);
-  const csv = (amounts: string[]) => Buffer.from(['Date,Description,Amount', ...amounts.map((a, i) => `2026-01-${String(i + 10).padStart(2, '0')},Entry ${i},${a}`)].join('\n'));
+    Number(
+      (
+        await store()
+          .db.selectFrom('bank_transactions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('organisation_id', '=', organisationId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const csv = (amounts: string[]) =>
+    Buffer.from(['Date,Description,Amount', ...amounts.map((a, i) => `2026-01-${String(i + 10).padStart(2, '0')},Entry ${i},${a}`)].join('\n'));
 
   it('a bank statement entry past the bound, in its currency or at the rate in the home currency', async () => {
     const org = await newOrg();
     const gbp = await account(org.id, 'GBP');
-    const refused = await rejection(() => importStatement(store(), { organisation: org, account: gbp, fileName: 'big.csv', bytes: csv(['-12.50', '90000000000000.00', '100000000000.00']) }));
+    const refused = await rejection(() =>
+      importStatement(store(), { organisation: org, account: gbp, fileName: 'big.csv', bytes: csv(['-12.50', '90000000000000.00', '100000000000.00']) }),
+    );
     assert.ok(refused instanceof ImportRefusal, String(refused?.stack ?? refused));
     assert.equal(refused.code, 'amount_too_large');
-    assert.deepEqual(refused.problems.map((p: any) => p.where), ['line 3']);
+    assert.deepEqual(
+      refused.problems.map((p: any) => p.where),
+      ['line 3'],
+    );
     assert.match(refused.message, /line 3: 90,000,000,000,000\.00 GBP is larger than the largest amount taken, 100,000,000,000\.00 GBP/);
 
     const idr = await account(org.id, 'IDR');
@@ -337,7 +397,10 @@ describeEachDialect('imports refuse an amount past the bound, naming the line', 
     );
     assert.ok(atRate instanceof ImportRefusal, String(atRate?.stack ?? atRate));
     assert.equal(atRate.code, 'amount_too_large');
-    assert.deepEqual(atRate.problems.map((p: any) => p.where), ['line 3']);
+    assert.deepEqual(
+      atRate.problems.map((p: any) => p.where),
+      ['line 3'],
+    );
     assert.equal(await transactions(org.id), 0, 'nothing was written');
 
     const fine = await importStatement(store(), { organisation: org, account: gbp, fileName: 'ok.csv', bytes: csv(['-12.50', '100000000000.00']) });

@@ -21,7 +21,13 @@ import { DIALECTS, openTestStore } from './helpers/store.js';
 const PASSWORD = 'correct horse battery';
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 async function signIn(base: string, email: string): Promise<Browser> {
   const browser = new Browser(base);
@@ -69,7 +75,12 @@ for (const dialect of DIALECTS) {
       // an assistant that registers itself, as MCP clients do
       config = await oidc.dynamicClientRegistration(
         new URL(base),
-        { redirect_uris: [REDIRECT], client_name: 'Shared Assistant', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
+        {
+          redirect_uris: [REDIRECT],
+          client_name: 'Shared Assistant',
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+        },
         oidc.None(),
         { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
       );

@@ -52,14 +52,26 @@ for (const dialect of DIALECTS) {
     };
     const trialBalance = async () => (await get('/v1/operations/reports.trial_balance?date=2026-11-30')).accounts.map((a: any) => [a.name, a.debit, a.credit]);
     const billListed = async (number: string) => (await get('/v1/operations/bills.list_to_pay')).bills.find((b: any) => b.invoiceNumber === number);
-    const line = async (id: string, to = '2026-11-30') => (await get(`/v1/operations/banking.transactions?account=${ACCOUNT}&period=custom&from=2026-11-01&to=${to}`)).transactions.find((t: any) => t.id === id);
+    const line = async (id: string, to = '2026-11-30') =>
+      (await get(`/v1/operations/banking.transactions?account=${ACCOUNT}&period=custom&from=2026-11-01&to=${to}`)).transactions.find((t: any) => t.id === id);
 
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
       await store.db
         .insertInto('bank_accounts')
-        .values({ id: ACCOUNT, organisation_id: books.org.id, name: 'Current Account', number: '12345678', type: 'bank', bank: 'Barclays', currency: 'GBP', is_default: 1, ledger_account_id: books.ids.bank, created_at: '2026-01-01T00:00:00.000Z' })
+        .values({
+          id: ACCOUNT,
+          organisation_id: books.org.id,
+          name: 'Current Account',
+          number: '12345678',
+          type: 'bank',
+          bank: 'Barclays',
+          currency: 'GBP',
+          is_default: 1,
+          ledger_account_id: books.ids.bank,
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
         .execute();
       server = await startServer(store, { today: TODAY });
       writer = await clientToken(store, server.baseUrl, books.org.id, ['service.read', 'service.write']);
@@ -107,7 +119,14 @@ for (const dialect of DIALECTS) {
       assert.equal((await billListed('PC-M-1')).amountDue, 144.6);
       assert.deepEqual(await trialBalance(), trialBefore, 'the books are as they were');
       assert.deepEqual((await get(`/v1/operations/banking.transactions?account=${ACCOUNT}&period=custom&from=2026-11-01&to=2026-11-30`)).totals, totalsBefore);
-      const actions = (await store.db.selectFrom('audit_log' as any).select('action').where('organisation_id', '=', books.org.id).where('target', '=', documentId).execute()).map((r: any) => r.action);
+      const actions = (
+        await store.db
+          .selectFrom('audit_log' as any)
+          .select('action')
+          .where('organisation_id', '=', books.org.id)
+          .where('target', '=', documentId)
+          .execute()
+      ).map((r: any) => r.action);
       assert.deepEqual(actions.filter((a: string) => a.startsWith('bank.')).sort(), ['bank.matched', 'bank.unmatched']);
     });
 

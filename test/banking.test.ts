@@ -51,7 +51,11 @@ async function setup(store: Store): Promise<void> {
   const db = store.db;
   await provisionOrganisation(db, { id: ORG, name: 'Bankside Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 4 });
   await provisionOrganisation(db, { id: TWIN_ORG, name: 'Twin Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
-  for (const [id, role] of [[ADMIN, 'admin'], [SAM, 'submitter'], [CARL, 'custom']] as const) {
+  for (const [id, role] of [
+    [ADMIN, 'admin'],
+    [SAM, 'submitter'],
+    [CARL, 'custom'],
+  ] as const) {
     await createUser(db, { id, email: `${id}@example.test`, name: id });
     await setMembership(db, ORG, id, role);
   }
@@ -184,7 +188,15 @@ describeEachDialect(
       const SPEC_FIELDS = ['id', 'name', 'number', 'type', 'bank', 'currency', 'isDefault', 'toReconcile', 'transactions', 'lastTransactionDate', 'balance'];
       // the spec's fields as they were; the fields issue 40 adds say what the balance is (no statement here: the lines' sum)
       assert.deepEqual(
-        result.accounts.map((a: any) => [a.balanceBasis, a.balanceDate, a.balanceIncompleteFrom, a.bankStatementBalance, a.ledgerAccount, a.bookBalance, a.differenceToReconcile]),
+        result.accounts.map((a: any) => [
+          a.balanceBasis,
+          a.balanceDate,
+          a.balanceIncompleteFrom,
+          a.bankStatementBalance,
+          a.ledgerAccount,
+          a.bookBalance,
+          a.differenceToReconcile,
+        ]),
         [
           ['transactions', '2026-03-20', null, null, null, null, null],
           ['transactions', '2026-03-01', null, null, null, null, null],
@@ -193,16 +205,68 @@ describeEachDialect(
         ],
       );
       assert.match(result.accounts[0].note, /^Bank balance 6,167\.00 GBP at 2026-03-20, the sum of the imported transactions only/);
-      assert.deepEqual(result.accounts.map((a: any) => Object.fromEntries(SPEC_FIELDS.map((f) => [f, a[f]]))), [
-        { id: CURRENT, name: 'Business Current', number: '12345678', type: 'bank', bank: 'Barclays', currency: 'GBP', isDefault: true, toReconcile: 3, transactions: 8, lastTransactionDate: '2026-03-20', balance: 6167 },
-        { id: CARD, name: 'Company Card', number: '4242', type: 'credit_card', bank: 'Amex', currency: 'GBP', isDefault: false, toReconcile: 1, transactions: 3, lastTransactionDate: '2026-03-01', balance: -310 },
-        { id: DOLLAR, name: 'Dollar Account', number: '87654321', type: 'bank', bank: 'HSBC', currency: 'USD', isDefault: false, toReconcile: 1, transactions: 3, lastTransactionDate: '2026-02-20', balance: 1250 },
-        { id: SAVINGS, name: 'Savings Reserve', number: '55501234', type: 'bank', bank: 'NatWest', currency: 'GBP', isDefault: false, toReconcile: 0, transactions: 0, lastTransactionDate: null, balance: 0 },
-      ]);
+      assert.deepEqual(
+        result.accounts.map((a: any) => Object.fromEntries(SPEC_FIELDS.map((f) => [f, a[f]]))),
+        [
+          {
+            id: CURRENT,
+            name: 'Business Current',
+            number: '12345678',
+            type: 'bank',
+            bank: 'Barclays',
+            currency: 'GBP',
+            isDefault: true,
+            toReconcile: 3,
+            transactions: 8,
+            lastTransactionDate: '2026-03-20',
+            balance: 6167,
+          },
+          {
+            id: CARD,
+            name: 'Company Card',
+            number: '4242',
+            type: 'credit_card',
+            bank: 'Amex',
+            currency: 'GBP',
+            isDefault: false,
+            toReconcile: 1,
+            transactions: 3,
+            lastTransactionDate: '2026-03-01',
+            balance: -310,
+          },
+          {
+            id: DOLLAR,
+            name: 'Dollar Account',
+            number: '87654321',
+            type: 'bank',
+            bank: 'HSBC',
+            currency: 'USD',
+            isDefault: false,
+            toReconcile: 1,
+            transactions: 3,
+            lastTransactionDate: '2026-02-20',
+            balance: 1250,
+          },
+          {
+            id: SAVINGS,
+            name: 'Savings Reserve',
+            number: '55501234',
+            type: 'bank',
+            bank: 'NatWest',
+            currency: 'GBP',
+            isDefault: false,
+            toReconcile: 0,
+            transactions: 0,
+            lastTransactionDate: null,
+            balance: 0,
+          },
+        ],
+      );
     });
 
     it('banking.accounts search needs every word in the name, number or bank', async () => {
-      const search = async (text: string) => (await call(store(), bankingAccounts, ORG, { search: text }, { today: TODAY, text: true })).accounts.map((a: any) => a.id);
+      const search = async (text: string) =>
+        (await call(store(), bankingAccounts, ORG, { search: text }, { today: TODAY, text: true })).accounts.map((a: any) => a.id);
       assert.deepEqual(await search('dollar HSBC'), [DOLLAR]);
       assert.deepEqual(await search('barclays 1234'), [CURRENT]);
       assert.deepEqual(await search('AMEX'), [CARD]);
@@ -213,7 +277,10 @@ describeEachDialect(
 
     it('banking.accounts narrows a submitter to held accounts and a custom role holding none to nothing', async () => {
       const sam = await call(store(), bankingAccounts, ORG, {}, { today: TODAY, principal: asUser(SAM) });
-      assert.deepEqual(sam.accounts.map((a: any) => [a.id, a.balance, a.transactions]), [[CARD, -310, 3]]);
+      assert.deepEqual(
+        sam.accounts.map((a: any) => [a.id, a.balance, a.transactions]),
+        [[CARD, -310, 3]],
+      );
       const carl = await call(store(), bankingAccounts, ORG, {}, { today: TODAY, principal: asUser(CARL) });
       assert.deepEqual(carl, { count: 0, accounts: [] });
       const admin = await call(store(), bankingAccounts, ORG, {}, { today: TODAY, principal: asUser(ADMIN) });
@@ -266,7 +333,15 @@ describeEachDialect(
         ],
       );
       const dollar = await txns(store(), { account: '87654321' });
-      assert.deepEqual(dollar.totals, { openingBalance: 1000, moneyIn: 500, moneyOut: 250, closingBalance: 1250, transactions: 2, toReconcile: 1, reconciled: 1 });
+      assert.deepEqual(dollar.totals, {
+        openingBalance: 1000,
+        moneyIn: 500,
+        moneyOut: 250,
+        closingBalance: 1250,
+        transactions: 2,
+        toReconcile: 1,
+        reconciled: 1,
+      });
       assert.deepEqual(
         dollar.transactions.map((t: any) => [t.id, t.amount, t.currency, t.runningBalance]),
         [
@@ -330,7 +405,10 @@ describeEachDialect(
       assert.deepEqual(ids(p2), ['btx_a05', 'btx_c02', 'btx_b02', 'btx_a04']);
       assert.equal(p2.hasMore, true);
       // running balances are per account, in each account's currency
-      assert.deepEqual(p2.transactions.map((t: any) => t.runningBalance), [6134.51, -325, 750, 6254.51]);
+      assert.deepEqual(
+        p2.transactions.map((t: any) => t.runningBalance),
+        [6134.51, -325, 750, 6254.51],
+      );
       const p3 = await page({ limit: 4, page: 3 });
       assert.deepEqual([ids(p3), p3.hasMore], [['btx_a03'], false]);
       const exact = await page({ limit: 3, page: 3 });
@@ -345,17 +423,29 @@ describeEachDialect(
 
       const oldest = await page({ order: 'oldest', limit: 3, page: 2 });
       assert.deepEqual(ids(oldest), ['btx_c02', 'btx_a05', 'btx_b03']);
-      assert.deepEqual(oldest.transactions.map((t: any) => t.runningBalance), [-325, 6134.51, 1250]);
+      assert.deepEqual(
+        oldest.transactions.map((t: any) => t.runningBalance),
+        [-325, 6134.51, 1250],
+      );
       assert.equal(oldest.hasMore, true);
       const oldestFirst = await page({ order: 'oldest', limit: 2 });
       assert.deepEqual(ids(oldestFirst), ['btx_a03', 'btx_a04']);
-      assert.deepEqual(oldestFirst.transactions.map((t: any) => t.runningBalance), [6300.5, 6254.51]);
+      assert.deepEqual(
+        oldestFirst.transactions.map((t: any) => t.runningBalance),
+        [6300.5, 6254.51],
+      );
     });
 
     it('the page, its sums and its running balances are compiled once per shape (store/prepared.ts): the same call again builds none of them', async () => {
       const counted = countingQueries(store().db);
       const counting = { ...store(), db: counted.db };
-      for (const input of [{}, { account: CURRENT, limit: 2, page: 2 }, { status: 'to_reconcile' }, { search: 'rent', status: 'reconciled', amountMin: 10, order: 'oldest' }, { account: CARD }]) {
+      for (const input of [
+        {},
+        { account: CURRENT, limit: 2, page: 2 },
+        { status: 'to_reconcile' },
+        { search: 'rent', status: 'reconciled', amountMin: 10, order: 'oldest' },
+        { account: CARD },
+      ]) {
         const first = await txns(counting, input);
         const compiled = counted.compiled();
         assert.deepEqual(await txns(counting, input), first, JSON.stringify(input));
@@ -370,15 +460,21 @@ describeEachDialect(
       assert.equal(open.totals.transactions, 9);
       assert.equal(open.totals.closingBalance, 6867);
       const current = await txns(store(), { account: CURRENT, status: 'to_reconcile' });
-      assert.deepEqual(current.transactions.map((t: any) => [t.id, t.runningBalance]), [
-        ['btx_a07', 6177],
-        ['btx_a04', 6254.51],
-      ]);
+      assert.deepEqual(
+        current.transactions.map((t: any) => [t.id, t.runningBalance]),
+        [
+          ['btx_a07', 6177],
+          ['btx_a04', 6254.51],
+        ],
+      );
       const oldest = await txns(store(), { account: CURRENT, status: 'to_reconcile', order: 'oldest' });
-      assert.deepEqual(oldest.transactions.map((t: any) => [t.id, t.runningBalance]), [
-        ['btx_a04', 6254.51],
-        ['btx_a07', 6177],
-      ]);
+      assert.deepEqual(
+        oldest.transactions.map((t: any) => [t.id, t.runningBalance]),
+        [
+          ['btx_a04', 6254.51],
+          ['btx_a07', 6177],
+        ],
+      );
       const done = await txns(store(), { status: 'reconciled' });
       assert.deepEqual(ids(done), ['btx_c03', 'btx_a06', 'btx_b03', 'btx_a05', 'btx_a03']);
     });
@@ -400,7 +496,8 @@ describeEachDialect(
       if (s.dialect.name !== 'postgres') return t.skip('PostgreSQL only');
       const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where schemaname = ${s.schema!} order by indexname`.execute(s.db);
       const names = indexes.rows.map((r) => r.indexname);
-      for (const name of ['bank_transactions_description_trgm', 'bank_transactions_document', 'documents_supplier_trgm']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+      for (const name of ['bank_transactions_description_trgm', 'bank_transactions_document', 'documents_supplier_trgm'])
+        assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
       // the planner's choice over a realistic history (20,000 transactions, 5,000 documents, rolled back) shows whether the search's own form can use them
       const rollback = new Error('rollback');
       let plan = '';
@@ -414,10 +511,22 @@ describeEachDialect(
             select 'doc_many_' || i, organisation_id, number || i, type, 'Supplier ' || i, date, due_date, currency, subtotal, tax, total, null, published_at, created_at, created_by, updated_at
             from documents, generate_series(1, 5000) as i where id = 'doc_gwr'`.execute(trx);
           // as an index built over existing rows is (migration 013 on a database with history), not a pending list to scan
-          await sql`select gin_clean_pending_list('bank_transactions_description_trgm'::regclass), gin_clean_pending_list('documents_supplier_trgm'::regclass)`.execute(trx);
+          await sql`select gin_clean_pending_list('bank_transactions_description_trgm'::regclass), gin_clean_pending_list('documents_supplier_trgm'::regclass)`.execute(
+            trx,
+          );
           await sql`analyze bank_transactions`.execute(trx);
           await sql`analyze documents`.execute(trx);
-          const filter = { organisationId: ORG, accountIds: null, from: '2026-01-01', to: '2026-03-31', status: null, search: 'zzqx', amountMin: null, amountMax: null, amountColumn: 'home_amount' as const };
+          const filter = {
+            organisationId: ORG,
+            accountIds: null,
+            from: '2026-01-01',
+            to: '2026-03-31',
+            status: null,
+            search: 'zzqx',
+            amountMin: null,
+            amountMax: null,
+            amountColumn: 'home_amount' as const,
+          };
           const compiled = transactionPageQuery(trx, filter, 'newest', 51, 0).compile();
           const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
           plan = rows.rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -456,7 +565,10 @@ describeEachDialect(
         toReconcile: 1,
         reconciled: 1,
       });
-      assert.deepEqual(custom.transactions.map((t: any) => t.runningBalance), [6254.51, 6300.5]);
+      assert.deepEqual(
+        custom.transactions.map((t: any) => t.runningBalance),
+        [6254.51, 6300.5],
+      );
       const january = await txns(store(), { account: CURRENT }, { today: '2026-01-31' });
       assert.deepEqual(january.period, { from: '2025-11-01', to: '2026-01-31' });
       assert.deepEqual(january.totals, {
@@ -480,9 +592,20 @@ describeEachDialect(
       const result = await txns(store(), {}, { principal: sam });
       assert.equal(result.account, null);
       assert.deepEqual(ids(result), ['btx_c03', 'btx_c02']);
-      assert.deepEqual(result.totals, { openingBalance: -300, moneyIn: 15, moneyOut: 25, closingBalance: -310, transactions: 2, toReconcile: 1, reconciled: 1 });
+      assert.deepEqual(result.totals, {
+        openingBalance: -300,
+        moneyIn: 15,
+        moneyOut: 25,
+        closingBalance: -310,
+        transactions: 2,
+        toReconcile: 1,
+        reconciled: 1,
+      });
       assertIdentity(result.totals);
-      assert.deepEqual(result.transactions.map((t: any) => t.runningBalance), [-310, -325]);
+      assert.deepEqual(
+        result.transactions.map((t: any) => t.runningBalance),
+        [-310, -325],
+      );
       const card = await txns(store(), { account: 'company card' }, { principal: sam });
       assert.equal(card.account.id, CARD);
       const error = await rejection(() => txns(store(), { account: 'Business Current' }, { principal: sam }));

@@ -24,11 +24,19 @@ for (const dialect of DIALECTS) {
 
     const send = (method: string, path: string, token: string, body?: unknown) => sendJson(server.baseUrl, method, path, token, body);
     const stored = async () =>
-      (await store.db.selectFrom('bill_filters').select(['id', 'name', 'description', 'criteria']).where('organisation_id', '=', books.org.id).orderBy('position').execute()).map((r) => ({
+      (
+        await store.db
+          .selectFrom('bill_filters')
+          .select(['id', 'name', 'description', 'criteria'])
+          .where('organisation_id', '=', books.org.id)
+          .orderBy('position')
+          .execute()
+      ).map((r) => ({
         ...r,
         criteria: JSON.parse(r.criteria),
       }));
-    const listed = async () => (await send('GET', '/v1/operations/bills.list_saved_filters', reader)).body.filters as { id: string; name: string; count: number; total: number }[];
+    const listed = async () =>
+      (await send('GET', '/v1/operations/bills.list_saved_filters', reader)).body.filters as { id: string; name: string; count: number; total: number }[];
 
     before(async () => {
       store = await openTestStore(dialect);
@@ -43,7 +51,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('creates, renames, changes criteria and deletes a filter; the lists follow at once', async () => {
-      const created = await send('POST', '/v1/operations/bills.create_saved_filter', writer, { name: 'Foreign', description: 'Bills not in pounds', criteria: { foreignCurrency: true } });
+      const created = await send('POST', '/v1/operations/bills.create_saved_filter', writer, {
+        name: 'Foreign',
+        description: 'Bills not in pounds',
+        criteria: { foreignCurrency: true },
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const id = created.body.filter.id;
       assert.deepEqual(created.body.filter, { id, name: 'Foreign', description: 'Bills not in pounds', criteria: { foreignCurrency: true } });
@@ -51,18 +63,36 @@ for (const dialect of DIALECTS) {
       const foreign = (await listed()).find((f) => f.id === id);
       assert.equal(foreign?.count, (await send('GET', '/v1/operations/bills.list_to_pay?filter=Foreign', reader)).body.bills.length);
 
-      const renamed = await send('PATCH', '/v1/operations/bills.update_saved_filter', writer, { id, name: 'Not in GBP', criteria: { foreignCurrency: true, dueWithinDays: 30 } });
+      const renamed = await send('PATCH', '/v1/operations/bills.update_saved_filter', writer, {
+        id,
+        name: 'Not in GBP',
+        criteria: { foreignCurrency: true, dueWithinDays: 30 },
+      });
       assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
-      assert.deepEqual((await stored()).find((f) => f.id === id), { id, name: 'Not in GBP', description: 'Bills not in pounds', criteria: { foreignCurrency: true, dueWithinDays: 30 } });
+      assert.deepEqual(
+        (await stored()).find((f) => f.id === id),
+        { id, name: 'Not in GBP', description: 'Bills not in pounds', criteria: { foreignCurrency: true, dueWithinDays: 30 } },
+      );
       assert.equal((await send('GET', '/v1/operations/bills.list_to_pay?filter=Not%20in%20GBP', reader)).body.filter.id, id);
 
       const deleted = await send('DELETE', `/v1/operations/bills.delete_saved_filter?id=${id}`, writer);
       assert.deepEqual([deleted.status, deleted.body], [200, { deleted: id }]);
-      assert.equal((await listed()).some((f) => f.id === id), false);
+      assert.equal(
+        (await listed()).some((f) => f.id === id),
+        false,
+      );
       assert.equal((await send('DELETE', `/v1/operations/bills.delete_saved_filter?id=${id}`, writer)).status, 404);
 
-      const actions = (await store.db.selectFrom('audit_log' as any).select(['action', 'detail']).where('target', '=', id).orderBy('created_at').execute()) as { action: string; detail: string }[];
-      assert.deepEqual(actions.map((a) => a.action), ['bill_filter.created', 'bill_filter.updated', 'bill_filter.deleted']);
+      const actions = (await store.db
+        .selectFrom('audit_log' as any)
+        .select(['action', 'detail'])
+        .where('target', '=', id)
+        .orderBy('created_at')
+        .execute()) as { action: string; detail: string }[];
+      assert.deepEqual(
+        actions.map((a) => a.action),
+        ['bill_filter.created', 'bill_filter.updated', 'bill_filter.deleted'],
+      );
       assert.equal(JSON.parse(actions[1]!.detail).from, 'Foreign');
     });
 
@@ -82,14 +112,21 @@ for (const dialect of DIALECTS) {
       for (const [body, fields] of cases) {
         const r = await send('POST', '/v1/operations/bills.create_saved_filter', writer, body);
         assert.equal(r.status, 400, JSON.stringify(body));
-        assert.deepEqual(r.body.errors.map((e: any) => e.parameter), fields, `${JSON.stringify(body)}: ${JSON.stringify(r.body.errors)}`);
+        assert.deepEqual(
+          r.body.errors.map((e: any) => e.parameter),
+          fields,
+          `${JSON.stringify(body)}: ${JSON.stringify(r.body.errors)}`,
+        );
       }
       const nothing = await send('PATCH', '/v1/operations/bills.update_saved_filter', writer, { id: first.body.filter.id });
       assert.equal(nothing.status, 400);
       const renameToTaken = await send('POST', '/v1/operations/bills.create_saved_filter', writer, { name: 'Other' });
       const clash = await send('PATCH', '/v1/operations/bills.update_saved_filter', writer, { id: renameToTaken.body.filter.id, name: 'rent and rates' });
       assert.equal(clash.status, 409);
-      assert.deepEqual((await stored()).filter((f) => f.name !== 'Other'), before);
+      assert.deepEqual(
+        (await stored()).filter((f) => f.name !== 'Other'),
+        before,
+      );
     });
 
     it('needs service.write, and a role the policy allows (admins by default)', async () => {
@@ -97,7 +134,9 @@ for (const dialect of DIALECTS) {
       const refused = await send('POST', '/v1/operations/bills.create_saved_filter', reader, { name: 'Read only' });
       assert.deepEqual([refused.status, refused.body.code], [403, 'insufficient_scope']);
       assert.match(refused.headers.get('www-authenticate') ?? '', /scope="service\.write"/);
-      const submitter = await rejection(() => call(store, billsCreateSavedFilter, books.org.id, { name: 'Mine' }, { today: TODAY, principal: asUser(books.users.submitter.id) }));
+      const submitter = await rejection(() =>
+        call(store, billsCreateSavedFilter, books.org.id, { name: 'Mine' }, { today: TODAY, principal: asUser(books.users.submitter.id) }),
+      );
       assert.equal(submitter.code, 'role_not_allowed');
       const admin = await call(store, billsCreateSavedFilter, books.org.id, { name: 'Admin made' }, { today: TODAY, principal: asUser(books.users.admin.id) });
       assert.equal(admin.filter.name, 'Admin made');

@@ -20,7 +20,21 @@ import { countingQueries, describeEachDialect } from './helpers/store.js';
 const ORG = 'org_bill_query';
 const NEIGHBOUR = 'org_bill_query_other';
 const MATCH: MatchContext = { today: '2026-06-15', homeCurrency: 'GBP' };
-const SUPPLIERS = ['Acme Ltd', 'acme ltd', 'ACME LTD', ' Acme Ltd ', 'Ärzte GmbH', 'ärzte gmbh', 'Zeta_Co', 'Zeta%Co', 'Beta', 'beta ', 'Émile', 'Émile', 'Ω Omega'];
+const SUPPLIERS = [
+  'Acme Ltd',
+  'acme ltd',
+  'ACME LTD',
+  ' Acme Ltd ',
+  'Ärzte GmbH',
+  'ärzte gmbh',
+  'Zeta_Co',
+  'Zeta%Co',
+  'Beta',
+  'beta ',
+  'Émile',
+  'Émile',
+  'Ω Omega',
+];
 const TAGS = ['office', 'Office', ' urgent ', 'travel', '50%_off', 'it', 'a,b', ''];
 const CURRENCIES = ['GBP', 'EUR', 'USD'];
 
@@ -62,14 +76,20 @@ function randomCriteria(rng: Random): BillCriteria {
 
 const rng = new Random('bill-query');
 const rows = randomBills(rng, ORG, 300);
-const expectedAll = rows.filter((r) => r.amount_due > 0).map(toOutstandingBill).sort(comparePaymentOrder);
+const expectedAll = rows
+  .filter((r) => r.amount_due > 0)
+  .map(toOutstandingBill)
+  .sort(comparePaymentOrder);
 
 async function setup(store: Store): Promise<void> {
   await provisionOrganisation(store.db, { id: ORG, name: 'Bill Query Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
   await provisionOrganisation(store.db, { id: NEIGHBOUR, name: 'Neighbour Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
   await store.db.insertInto('bills').values(rows).execute();
   // another organisation's bills, every one matching everything: never in an answer
-  await store.db.insertInto('bills').values(randomBills(new Random('neighbour'), NEIGHBOUR, 50)).execute();
+  await store.db
+    .insertInto('bills')
+    .values(randomBills(new Random('neighbour'), NEIGHBOUR, 50))
+    .execute();
 }
 
 describeEachDialect(
@@ -80,7 +100,10 @@ describeEachDialect(
       for (let offset = 0; offset < expectedAll.length + 40; offset += 40) {
         const page = await outstandingBillPage(store().db, ORG, null, MATCH, { offset, limit: 40 });
         assert.equal(page.count, expectedAll.length);
-        assert.equal(page.amountDue, expectedAll.reduce((s, b) => s + b.amountDue, 0));
+        assert.equal(
+          page.amountDue,
+          expectedAll.reduce((s, b) => s + b.amountDue, 0),
+        );
         seen.push(...page.bills);
       }
       assert.deepEqual(seen, expectedAll);
@@ -122,7 +145,12 @@ describeEachDialect(
     });
 
     it('LIKE wildcards in a tag are literal, and a comma never matches half a tag', async () => {
-      const exact = expectedAll.filter((b) => b.tags.toLowerCase().split(',').some((t) => t.trim() === '50%_off'));
+      const exact = expectedAll.filter((b) =>
+        b.tags
+          .toLowerCase()
+          .split(',')
+          .some((t) => t.trim() === '50%_off'),
+      );
       const page = await outstandingBillPage(store().db, ORG, { tagsAny: ['50%'] }, MATCH, { offset: 0, limit: 500 });
       assert.equal(page.count, 0);
       assert.ok(exact.length > 0);
@@ -130,14 +158,23 @@ describeEachDialect(
       assert.equal((await outstandingBillPage(store().db, ORG, { tagsAny: ['a,b'] }, MATCH, { offset: 0, limit: 500 })).count, 0);
     });
 
-    it('the saved filters\' totals read only the outstanding bills\' criteria index on SQLite, whatever a filter tests', async (t) => {
+    it("the saved filters' totals read only the outstanding bills' criteria index on SQLite, whatever a filter tests", async (t) => {
       if (store().dialect.name !== 'sqlite') return t.skip('PostgreSQL plans a table this small as one scan');
       const handle = store().db.withPlugin({ transformQuery: (args) => args.node, transformResult: async (args) => args.result });
       const executor = handle.getExecutor();
       const sent: CompiledQuery[] = [];
       const execute = executor.executeQuery.bind(executor);
       (executor as { executeQuery: unknown }).executeQuery = (query: CompiledQuery) => (sent.push(query), execute(query));
-      const every: BillCriteria = { kinds: ['bill'], tagsAny: ['office'], suppliers: ['acme ltd'], dueWithinDays: 3, overdue: true, scheduled: true, foreignCurrency: true, minAmountDue: 100 };
+      const every: BillCriteria = {
+        kinds: ['bill'],
+        tagsAny: ['office'],
+        suppliers: ['acme ltd'],
+        dueWithinDays: 3,
+        overdue: true,
+        scheduled: true,
+        foreignCurrency: true,
+        minAmountDue: 100,
+      };
       const totals = await outstandingBillTotals(handle, ORG, [every, { overdue: false, scheduled: false, foreignCurrency: false }, {}], MATCH);
       assert.equal(totals[2]!.count, expectedAll.length);
       assert.equal(sent.length, 1);

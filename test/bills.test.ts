@@ -37,22 +37,22 @@ async function addBill(db: Kysely<Database>, organisationId: string, b: BillFixt
     .insertInto('bills')
     .values(
       billRow({
-      id: b.id,
-      organisation_id: organisationId,
-      document_id: null,
-      kind: b.kind ?? 'bill',
-      supplier: b.supplier,
-      invoice_number: b.invoiceNumber,
-      date: b.date,
-      due_date: b.dueDate,
-      scheduled_date: b.scheduledDate ?? null,
-      tags: b.tags ?? '',
-      currency: b.currency,
-      original_amount: b.originalAmount,
-      amount_due: b.amountDue,
-      latest_note: b.latestNote ?? null,
-      created_at: '2026-03-01T00:00:00.000Z',
-    }),
+        id: b.id,
+        organisation_id: organisationId,
+        document_id: null,
+        kind: b.kind ?? 'bill',
+        supplier: b.supplier,
+        invoice_number: b.invoiceNumber,
+        date: b.date,
+        due_date: b.dueDate,
+        scheduled_date: b.scheduledDate ?? null,
+        tags: b.tags ?? '',
+        currency: b.currency,
+        original_amount: b.originalAmount,
+        amount_due: b.amountDue,
+        latest_note: b.latestNote ?? null,
+        created_at: '2026-03-01T00:00:00.000Z',
+      }),
     )
     .execute();
 }
@@ -77,32 +77,84 @@ async function setup(store: { db: Kysely<Database> }): Promise<void> {
 
   // inserted out of payment order on purpose
   await addBill(db, ORG, {
-    id: 'bill_carol', kind: 'expense_claim', supplier: 'Carol Jones — Client visit Leeds', invoiceNumber: 'EXP-3',
-    date: '2026-03-10', dueDate: '2026-03-31', currency: 'GBP', originalAmount: 4550, amountDue: 4550, latestNote: 'Receipts attached',
+    id: 'bill_carol',
+    kind: 'expense_claim',
+    supplier: 'Carol Jones — Client visit Leeds',
+    invoiceNumber: 'EXP-3',
+    date: '2026-03-10',
+    dueDate: '2026-03-31',
+    currency: 'GBP',
+    originalAmount: 4550,
+    amountDue: 4550,
+    latestNote: 'Receipts attached',
   });
   await addBill(db, ORG, {
-    id: 'bill_borealis', supplier: 'Borealis GmbH', invoiceNumber: 'RE-77', date: '2026-03-01', dueDate: '2026-03-20',
-    scheduledDate: '2026-03-19', tags: 'IT', currency: 'EUR', originalAmount: 50000, amountDue: 43210,
+    id: 'bill_borealis',
+    supplier: 'Borealis GmbH',
+    invoiceNumber: 'RE-77',
+    date: '2026-03-01',
+    dueDate: '2026-03-20',
+    scheduledDate: '2026-03-19',
+    tags: 'IT',
+    currency: 'EUR',
+    originalAmount: 50000,
+    amountDue: 43210,
   });
   await addBill(db, ORG, {
-    id: 'bill_acme', supplier: 'Acme Supplies', invoiceNumber: 'INV-1', date: '2026-02-01', dueDate: '2026-03-01',
-    tags: 'Office, Urgent', currency: 'GBP', originalAmount: 12000, amountDue: 12000, latestNote: 'Chased twice',
+    id: 'bill_acme',
+    supplier: 'Acme Supplies',
+    invoiceNumber: 'INV-1',
+    date: '2026-02-01',
+    dueDate: '2026-03-01',
+    tags: 'Office, Urgent',
+    currency: 'GBP',
+    originalAmount: 12000,
+    amountDue: 12000,
+    latestNote: 'Chased twice',
   });
   await addBill(db, ORG, {
-    id: 'bill_delta', supplier: 'Delta Ltd', invoiceNumber: 'D-9', date: '2026-03-05', dueDate: '2026-03-15',
-    tags: ' urgent ,Travel', currency: 'USD', originalAmount: 100000, amountDue: 79999,
+    id: 'bill_delta',
+    supplier: 'Delta Ltd',
+    invoiceNumber: 'D-9',
+    date: '2026-03-05',
+    dueDate: '2026-03-15',
+    tags: ' urgent ,Travel',
+    currency: 'USD',
+    originalAmount: 100000,
+    amountDue: 79999,
   });
   await addBill(db, ORG, {
-    id: 'bill_paid', supplier: 'Paid Co', invoiceNumber: 'P-1', date: '2026-02-01', dueDate: '2026-03-02',
-    tags: 'Urgent', currency: 'GBP', originalAmount: 5000, amountDue: 0,
+    id: 'bill_paid',
+    supplier: 'Paid Co',
+    invoiceNumber: 'P-1',
+    date: '2026-02-01',
+    dueDate: '2026-03-02',
+    tags: 'Urgent',
+    currency: 'GBP',
+    originalAmount: 5000,
+    amountDue: 0,
   });
   await addBill(db, ORG, {
-    id: 'bill_acme_ltd', supplier: 'acme ltd', invoiceNumber: 'AL-5', date: '2026-02-20', dueDate: '2026-03-01',
-    tags: 'office', currency: 'GBP', originalAmount: 250, amountDue: 250,
+    id: 'bill_acme_ltd',
+    supplier: 'acme ltd',
+    invoiceNumber: 'AL-5',
+    date: '2026-02-20',
+    dueDate: '2026-03-01',
+    tags: 'office',
+    currency: 'GBP',
+    originalAmount: 250,
+    amountDue: 250,
   });
   await addBill(db, ORG, {
-    id: 'bill_aardvark', supplier: 'Aardvark Ltd', invoiceNumber: 'AA-1', date: '2026-02-10', dueDate: '2026-03-01',
-    tags: 'Office', currency: 'GBP', originalAmount: 1000, amountDue: 1000,
+    id: 'bill_aardvark',
+    supplier: 'Aardvark Ltd',
+    invoiceNumber: 'AA-1',
+    date: '2026-02-10',
+    dueDate: '2026-03-01',
+    tags: 'Office',
+    currency: 'GBP',
+    originalAmount: 1000,
+    amountDue: 1000,
   });
 
   // positions deliberately not in insertion order
@@ -111,18 +163,37 @@ async function setup(store: { db: Kysely<Database> }): Promise<void> {
     { id: 'flt_soon', name: 'Due soon', description: 'Due within five days', criteria: { dueWithinDays: 5 }, position: 9 },
     { id: 'flt_overdue', name: 'Overdue', description: 'Bills past their due date', criteria: { overdue: true }, position: 1 },
     { id: 'flt_not_overdue', name: 'Not overdue', description: 'Bills due today or later', criteria: { overdue: false, kinds: ['bill'] }, position: 8 },
-    { id: 'flt_week', name: 'Due this week', description: 'Due in the next 7 days and not yet scheduled', criteria: { dueWithinDays: 7, scheduled: false }, position: 2 },
+    {
+      id: 'flt_week',
+      name: 'Due this week',
+      description: 'Due in the next 7 days and not yet scheduled',
+      criteria: { dueWithinDays: 7, scheduled: false },
+      position: 2,
+    },
     { id: 'flt_foreign', name: 'Foreign currency', description: 'In a currency other than pounds', criteria: { foreignCurrency: true }, position: 3 },
     { id: 'flt_urgent', name: 'Urgent', description: 'Tagged urgent', criteria: { tagsAny: ['URGENT'] }, position: 4 },
     { id: 'flt_claims', name: 'Expense claims', description: 'Employee expense claims to reimburse', criteria: { kinds: ['expense_claim'] }, position: 5 },
-    { id: 'flt_large', name: 'Large bills', description: 'Bills from Acme or Delta of 500 or more', criteria: { suppliers: ['acme supplies', 'DELTA LTD'], minAmountDue: 50000 }, position: 6 },
+    {
+      id: 'flt_large',
+      name: 'Large bills',
+      description: 'Bills from Acme or Delta of 500 or more',
+      criteria: { suppliers: ['acme supplies', 'DELTA LTD'], minAmountDue: 50000 },
+      position: 6,
+    },
     { id: 'flt_scheduled', name: 'Scheduled', description: 'Payments already scheduled', criteria: { scheduled: true }, position: 7 },
   ];
   for (const f of filters) await addFilter(db, ORG, f);
 
   await addBill(db, OTHER, {
-    id: 'bill_zed', supplier: 'Zed Corp', invoiceNumber: 'Z-1', date: '2026-02-01', dueDate: '2026-03-01',
-    tags: 'Urgent', currency: 'JPY', originalAmount: 150000, amountDue: 99999,
+    id: 'bill_zed',
+    supplier: 'Zed Corp',
+    invoiceNumber: 'Z-1',
+    date: '2026-02-01',
+    dueDate: '2026-03-01',
+    tags: 'Urgent',
+    currency: 'JPY',
+    originalAmount: 150000,
+    amountDue: 99999,
   });
   await addFilter(db, OTHER, { id: 'flt_other_overdue', name: 'Overdue', description: 'Late', criteria: { overdue: true }, position: 1 });
 
@@ -131,12 +202,84 @@ async function setup(store: { db: Kysely<Database> }): Promise<void> {
 
 // --- expected outputs ---
 
-const AARDVARK = { supplier: 'Aardvark Ltd', invoiceNumber: 'AA-1', type: 'bill', date: '2026-02-10', dueDate: '2026-03-01', scheduledDate: null, tags: 'Office', currency: 'GBP', originalAmount: null, amountDue: 10, latestNote: null };
-const ACME_LTD = { supplier: 'acme ltd', invoiceNumber: 'AL-5', type: 'bill', date: '2026-02-20', dueDate: '2026-03-01', scheduledDate: null, tags: 'office', currency: 'GBP', originalAmount: null, amountDue: 2.5, latestNote: null };
-const ACME = { supplier: 'Acme Supplies', invoiceNumber: 'INV-1', type: 'bill', date: '2026-02-01', dueDate: '2026-03-01', scheduledDate: null, tags: 'Office, Urgent', currency: 'GBP', originalAmount: null, amountDue: 120, latestNote: 'Chased twice' };
-const DELTA = { supplier: 'Delta Ltd', invoiceNumber: 'D-9', type: 'bill', date: '2026-03-05', dueDate: '2026-03-15', scheduledDate: null, tags: ' urgent ,Travel', currency: 'USD', originalAmount: 1000, amountDue: 799.99, latestNote: null };
-const BOREALIS = { supplier: 'Borealis GmbH', invoiceNumber: 'RE-77', type: 'bill', date: '2026-03-01', dueDate: '2026-03-20', scheduledDate: '2026-03-19', tags: 'IT', currency: 'EUR', originalAmount: 500, amountDue: 432.1, latestNote: null };
-const CAROL = { supplier: 'Carol Jones — Client visit Leeds', invoiceNumber: 'EXP-3', type: 'expense_claim', date: '2026-03-10', dueDate: '2026-03-31', scheduledDate: null, tags: '', currency: 'GBP', originalAmount: null, amountDue: 45.5, latestNote: 'Receipts attached' };
+const AARDVARK = {
+  supplier: 'Aardvark Ltd',
+  invoiceNumber: 'AA-1',
+  type: 'bill',
+  date: '2026-02-10',
+  dueDate: '2026-03-01',
+  scheduledDate: null,
+  tags: 'Office',
+  currency: 'GBP',
+  originalAmount: null,
+  amountDue: 10,
+  latestNote: null,
+};
+const ACME_LTD = {
+  supplier: 'acme ltd',
+  invoiceNumber: 'AL-5',
+  type: 'bill',
+  date: '2026-02-20',
+  dueDate: '2026-03-01',
+  scheduledDate: null,
+  tags: 'office',
+  currency: 'GBP',
+  originalAmount: null,
+  amountDue: 2.5,
+  latestNote: null,
+};
+const ACME = {
+  supplier: 'Acme Supplies',
+  invoiceNumber: 'INV-1',
+  type: 'bill',
+  date: '2026-02-01',
+  dueDate: '2026-03-01',
+  scheduledDate: null,
+  tags: 'Office, Urgent',
+  currency: 'GBP',
+  originalAmount: null,
+  amountDue: 120,
+  latestNote: 'Chased twice',
+};
+const DELTA = {
+  supplier: 'Delta Ltd',
+  invoiceNumber: 'D-9',
+  type: 'bill',
+  date: '2026-03-05',
+  dueDate: '2026-03-15',
+  scheduledDate: null,
+  tags: ' urgent ,Travel',
+  currency: 'USD',
+  originalAmount: 1000,
+  amountDue: 799.99,
+  latestNote: null,
+};
+const BOREALIS = {
+  supplier: 'Borealis GmbH',
+  invoiceNumber: 'RE-77',
+  type: 'bill',
+  date: '2026-03-01',
+  dueDate: '2026-03-20',
+  scheduledDate: '2026-03-19',
+  tags: 'IT',
+  currency: 'EUR',
+  originalAmount: 500,
+  amountDue: 432.1,
+  latestNote: null,
+};
+const CAROL = {
+  supplier: 'Carol Jones — Client visit Leeds',
+  invoiceNumber: 'EXP-3',
+  type: 'expense_claim',
+  date: '2026-03-10',
+  dueDate: '2026-03-31',
+  scheduledDate: null,
+  tags: '',
+  currency: 'GBP',
+  originalAmount: null,
+  amountDue: 45.5,
+  latestNote: 'Receipts attached',
+};
 
 const SUMMARIES = [
   { id: 'flt_overdue', name: 'Overdue', description: 'Bills past their due date', count: 3, total: 132.5 },
@@ -215,7 +358,10 @@ describeEachDialect(
 
     it('gives originalAmount for bills in a currency other than the base currency, null for the others', async () => {
       const out = await listToPay({});
-      assert.ok(out.bills.every((b: object) => 'originalAmount' in b), 'always present');
+      assert.ok(
+        out.bills.every((b: object) => 'originalAmount' in b),
+        'always present',
+      );
       const withOriginal = out.bills.filter((b: { originalAmount: number | null }) => b.originalAmount !== null).map((b: { supplier: string }) => b.supplier);
       assert.deepEqual(withOriginal, ['Delta Ltd', 'Borealis GmbH']);
     });
@@ -229,28 +375,51 @@ describeEachDialect(
 
     it('resolves a filter by its id', async () => {
       assert.deepEqual(await listToPay({ filter: 'flt_foreign' }), {
-        filter: filterOf('flt_foreign'), count: 2, total: 1232.09, baseCurrency: 'GBP', bills: [DELTA, BOREALIS], ...NO_CHOICE,
+        filter: filterOf('flt_foreign'),
+        count: 2,
+        total: 1232.09,
+        baseCurrency: 'GBP',
+        bills: [DELTA, BOREALIS],
+        ...NO_CHOICE,
       });
     });
 
     it('resolves a filter by words of its name and description', async () => {
       assert.deepEqual(await listToPay({ filter: 'Reimburse employee' }), {
-        filter: filterOf('flt_claims'), count: 1, total: 45.5, baseCurrency: 'GBP', bills: [CAROL], ...NO_CHOICE,
+        filter: filterOf('flt_claims'),
+        count: 1,
+        total: 45.5,
+        baseCurrency: 'GBP',
+        bills: [CAROL],
+        ...NO_CHOICE,
       });
     });
 
     it('answers an ambiguous filter with the candidates and a note, and no bills', async () => {
       assert.deepEqual(await listToPay({ filter: 'bills' }), {
-        filter: null, count: 0, total: 0, baseCurrency: 'GBP', bills: [], candidates: SUMMARIES, ...FIRST_PAGE,
+        filter: null,
+        count: 0,
+        total: 0,
+        baseCurrency: 'GBP',
+        bills: [],
+        candidates: SUMMARIES,
+        ...FIRST_PAGE,
         note: 'Several saved filters match "bills" ("Overdue", "Large bills", "Not overdue"). Pick one of the candidates by name and pass it as filter.',
       });
     });
 
-    it('answers an unknown filter, and another organisation\'s filter id, with the candidates and a note', async () => {
+    it("answers an unknown filter, and another organisation's filter id, with the candidates and a note", async () => {
       for (const filter of ['holiday', 'flt_other_overdue']) {
         const out = await listToPay({ filter });
         assert.deepEqual(out, {
-          filter: null, count: 0, total: 0, baseCurrency: 'GBP', bills: [], candidates: SUMMARIES, ...FIRST_PAGE, ...FIRST_PAGE,
+          filter: null,
+          count: 0,
+          total: 0,
+          baseCurrency: 'GBP',
+          bills: [],
+          candidates: SUMMARIES,
+          ...FIRST_PAGE,
+          ...FIRST_PAGE,
           note: `No saved filter matches "${filter}". Pick one of the candidates by name and pass it as filter, or leave filter empty to list every outstanding bill.`,
         });
       }
@@ -269,14 +438,28 @@ describeEachDialect(
       assert.deepEqual(await bills('Everything'), ['AA-1', 'AL-5', 'INV-1', 'D-9', 'RE-77', 'EXP-3']);
     });
 
-    it('keeps organisations apart and uses each one\'s base currency', async () => {
+    it("keeps organisations apart and uses each one's base currency", async () => {
       const out = await call(store(), billsListToPay, OTHER, { filter: 'overdue' }, { today: TODAY });
       assert.deepEqual(out, {
         filter: { id: 'flt_other_overdue', name: 'Overdue', description: 'Late' },
         count: 1,
         total: 999.99,
         baseCurrency: 'USD',
-        bills: [{ supplier: 'Zed Corp', invoiceNumber: 'Z-1', type: 'bill', date: '2026-02-01', dueDate: '2026-03-01', scheduledDate: null, tags: 'Urgent', currency: 'JPY', originalAmount: 150000, amountDue: 999.99, latestNote: null }],
+        bills: [
+          {
+            supplier: 'Zed Corp',
+            invoiceNumber: 'Z-1',
+            type: 'bill',
+            date: '2026-02-01',
+            dueDate: '2026-03-01',
+            scheduledDate: null,
+            tags: 'Urgent',
+            currency: 'JPY',
+            originalAmount: 150000,
+            amountDue: 999.99,
+            latestNote: null,
+          },
+        ],
         ...NO_CHOICE,
       });
       // the GBP organisation's USD bill is foreign there; in the USD organisation a USD bill would not be
@@ -300,8 +483,13 @@ describeEachDialect(
 
 describe('bill criteria', () => {
   const bill: BillFacts = {
-    kind: 'bill', supplier: 'Acme Supplies', tags: 'Office, Urgent', dueDate: '2026-03-20',
-    scheduledDate: null, currency: 'GBP', amountDue: 5000,
+    kind: 'bill',
+    supplier: 'Acme Supplies',
+    tags: 'Office, Urgent',
+    dueDate: '2026-03-20',
+    scheduledDate: null,
+    currency: 'GBP',
+    amountDue: 5000,
   };
   const ctx = { today: '2026-03-15', homeCurrency: 'GBP' };
   const matches = (criteria: BillCriteria, facts: Partial<BillFacts> = {}) => matchesBill(criteria, { ...bill, ...facts }, ctx);

@@ -104,7 +104,10 @@ describeEachDialect(
     });
   },
   async (s) => {
-    for (const [id, name] of [[ORG, 'Access Ltd'], [OTHER, 'Other Ltd']] as const)
+    for (const [id, name] of [
+      [ORG, 'Access Ltd'],
+      [OTHER, 'Other Ltd'],
+    ] as const)
       await createOrganisation(s.db, { id, name, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 4 });
     for (const id of ['usr_admin', 'usr_sub', 'usr_other', 'usr_nobody', 'usr_custom']) await createUser(s.db, { id, email: `${id}@example.test`, name: id });
     const members: [string, string, Role][] = [

@@ -83,7 +83,10 @@ for (const [kind, make] of kinds) {
     it('gives the slot back when the call fails', async () => {
       const [a] = make();
       const one = { ...SMALL, concurrent: 1 };
-      await assert.rejects(withinBudget(a, 'org_f', one, async () => Promise.reject(new Error('vendor down'))), /vendor down/);
+      await assert.rejects(
+        withinBudget(a, 'org_f', one, async () => Promise.reject(new Error('vendor down'))),
+        /vendor down/,
+      );
       assert.equal(await withinBudget(a, 'org_f', one, async () => 'answered'), 'answered');
       assert.equal(XERO_LIMITS.perMinute, 60);
     });
@@ -113,80 +116,100 @@ describe('vendor call budget: a rolling minute, as Xero counts it', () => {
 });
 
 describe('vendors under load, two instances sharing the budget in Redis', () => {
-  it("a burst of 200 calls 20 at once, then a minute of steady demand: Xero and QuickBooks answer no 429 and never see more than their limits (a rolling minute, the calls at once)", { timeout: 240_000 }, async () => {
-    const { startFakeXero } = await import('./helpers/fake-xero.js');
-    const { startFakeQuickBooks } = await import('./helpers/fake-quickbooks.js');
-    const { XERO_DOCUMENTED_LIMITS, QUICKBOOKS_DOCUMENTED_LIMITS } = await import('./helpers/fake-vendor-load.js');
-    const { openTestStore } = await import('./helpers/store.js');
-    const { startServer } = await import('./helpers/server.js');
-    const { vendorOrganisation } = await import('./helpers/vendor-organisation.js');
-    const { clientToken, sendJson } = await import('./helpers/rest-calls.js');
-    const { useCallBudget } = await import('../src/accounting/call-budget.js');
-    const TODAY = '2026-06-15';
-    // answers take 40 ms, as across the internet, so calls sent together are in flight together
-    const xero = await startFakeXero({ today: TODAY, latencyMs: 40 });
-    const qb = await startFakeQuickBooks({ today: TODAY, latencyMs: 40 });
-    const store = await openTestStore('sqlite');
-    const server = await startServer(store, { today: TODAY, resultCacheBytes: 0 });
-    // two instances' budgets over one Redis: calls alternate between them
-    const prefix = `ledgerline:test:${randomBytes(6).toString('hex')}:`;
-    const instances = [redisBudget(prefix), redisBudget(prefix)];
-    let turn = 0;
-    useCallBudget({ acquire: (connection, limits) => instances[turn++ % 2]!.acquire(connection, limits) });
-    try {
-      // mirrorMaxAgeMs 0: every call asks the vendor what changed, so demand on Ledgerline is demand on the vendor
-      const xeroOrg = await vendorOrganisation(store, 'xero', 'Load Roasters', { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 });
-      const qbOrg = await vendorOrganisation(store, 'quickbooks', 'Load Bakery', { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, mirrorMaxAgeMs: 0 });
-      const load = async (organisationId: string) => {
-        const token = await clientToken(store, server.baseUrl, organisationId, ['service.read']);
-        const paths = ['/v1/operations/accounts.list', '/v1/operations/bills.list_to_pay', '/v1/operations/reports.profit_and_loss'];
-        const statuses: Record<string, number> = {};
-        const one = async (i: number) => {
-          const answer = await sendJson(server.baseUrl, 'GET', paths[i % paths.length]!, token);
-          const key = answer.status === 200 ? '200' : `${answer.status} ${answer.body?.code}`;
-          statuses[key] = (statuses[key] ?? 0) + 1;
+  it(
+    'a burst of 200 calls 20 at once, then a minute of steady demand: Xero and QuickBooks answer no 429 and never see more than their limits (a rolling minute, the calls at once)',
+    { timeout: 240_000 },
+    async () => {
+      const { startFakeXero } = await import('./helpers/fake-xero.js');
+      const { startFakeQuickBooks } = await import('./helpers/fake-quickbooks.js');
+      const { XERO_DOCUMENTED_LIMITS, QUICKBOOKS_DOCUMENTED_LIMITS } = await import('./helpers/fake-vendor-load.js');
+      const { openTestStore } = await import('./helpers/store.js');
+      const { startServer } = await import('./helpers/server.js');
+      const { vendorOrganisation } = await import('./helpers/vendor-organisation.js');
+      const { clientToken, sendJson } = await import('./helpers/rest-calls.js');
+      const { useCallBudget } = await import('../src/accounting/call-budget.js');
+      const TODAY = '2026-06-15';
+      // answers take 40 ms, as across the internet, so calls sent together are in flight together
+      const xero = await startFakeXero({ today: TODAY, latencyMs: 40 });
+      const qb = await startFakeQuickBooks({ today: TODAY, latencyMs: 40 });
+      const store = await openTestStore('sqlite');
+      const server = await startServer(store, { today: TODAY, resultCacheBytes: 0 });
+      // two instances' budgets over one Redis: calls alternate between them
+      const prefix = `ledgerline:test:${randomBytes(6).toString('hex')}:`;
+      const instances = [redisBudget(prefix), redisBudget(prefix)];
+      let turn = 0;
+      useCallBudget({ acquire: (connection, limits) => instances[turn++ % 2]!.acquire(connection, limits) });
+      try {
+        // mirrorMaxAgeMs 0: every call asks the vendor what changed, so demand on Ledgerline is demand on the vendor
+        const xeroOrg = await vendorOrganisation(store, 'xero', 'Load Roasters', {
+          tenantId: xero.tenantId,
+          accessToken: xero.token,
+          baseUrl: xero.baseUrl,
+          mirrorMaxAgeMs: 0,
+        });
+        const qbOrg = await vendorOrganisation(store, 'quickbooks', 'Load Bakery', {
+          realmId: qb.realmId,
+          accessToken: qb.token,
+          baseUrl: qb.baseUrl,
+          mirrorMaxAgeMs: 0,
+        });
+        const load = async (organisationId: string) => {
+          const token = await clientToken(store, server.baseUrl, organisationId, ['service.read']);
+          const paths = ['/v1/operations/accounts.list', '/v1/operations/bills.list_to_pay', '/v1/operations/reports.profit_and_loss'];
+          const statuses: Record<string, number> = {};
+          const one = async (i: number) => {
+            const answer = await sendJson(server.baseUrl, 'GET', paths[i % paths.length]!, token);
+            const key = answer.status === 200 ? '200' : `${answer.status} ${answer.body?.code}`;
+            statuses[key] = (statuses[key] ?? 0) + 1;
+          };
+          // the burst: 200 calls, 20 at a time
+          let next = 0;
+          await Promise.all(
+            Array.from({ length: 20 }, async () => {
+              while (next < 200) await one(next++);
+            }),
+          );
+          // then a minute of steady demand: a call every half second
+          const steady: Promise<void>[] = [];
+          for (let i = 0; i < 120; i++) {
+            steady.push(one(i));
+            await new Promise((resolve) => setTimeout(resolve, 500));
+          }
+          await Promise.all(steady);
+          return statuses;
         };
-        // the burst: 200 calls, 20 at a time
-        let next = 0;
-        await Promise.all(Array.from({ length: 20 }, async () => {
-          while (next < 200) await one(next++);
-        }));
-        // then a minute of steady demand: a call every half second
-        const steady: Promise<void>[] = [];
-        for (let i = 0; i < 120; i++) {
-          steady.push(one(i));
-          await new Promise((resolve) => setTimeout(resolve, 500));
+        const [xeroStatuses, qbStatuses] = await Promise.all([load(xeroOrg), load(qbOrg)]);
+        for (const [name, fake, limits, statuses] of [
+          ['Xero', xero, XERO_DOCUMENTED_LIMITS, xeroStatuses],
+          ['QuickBooks', qb, QUICKBOOKS_DOCUMENTED_LIMITS, qbStatuses],
+        ] as const) {
+          assert.deepEqual(fake.load.refused, [], `${name} answered no 429`);
+          assert.ok(fake.load.maxPerMinute() <= limits.perMinute, `${name} saw ${fake.load.maxPerMinute()} calls within a minute`);
+          assert.ok(fake.load.maxInFlight <= limits.concurrent, `${name} held ${fake.load.maxInFlight} at once`);
+          assert.ok(fake.load.arrivals.length > 20, `${name} was asked (${fake.load.arrivals.length} calls)`);
+          // Ledgerline answered from its copy, or said the budget is spent; never the vendor's refusal
+          assert.deepEqual(
+            Object.keys(statuses).filter((k) => k !== '200' && k !== '503 accounting_rate_limited'),
+            [],
+            `${name}: ${JSON.stringify(statuses)}`,
+          );
+          assert.ok((statuses['200'] ?? 0) > 200, `${name}: ${JSON.stringify(statuses)}`);
+          assert.deepEqual(fake.violations, []);
         }
-        await Promise.all(steady);
-        return statuses;
-      };
-      const [xeroStatuses, qbStatuses] = await Promise.all([load(xeroOrg), load(qbOrg)]);
-      for (const [name, fake, limits, statuses] of [
-        ['Xero', xero, XERO_DOCUMENTED_LIMITS, xeroStatuses],
-        ['QuickBooks', qb, QUICKBOOKS_DOCUMENTED_LIMITS, qbStatuses],
-      ] as const) {
-        assert.deepEqual(fake.load.refused, [], `${name} answered no 429`);
-        assert.ok(fake.load.maxPerMinute() <= limits.perMinute, `${name} saw ${fake.load.maxPerMinute()} calls within a minute`);
-        assert.ok(fake.load.maxInFlight <= limits.concurrent, `${name} held ${fake.load.maxInFlight} at once`);
-        assert.ok(fake.load.arrivals.length > 20, `${name} was asked (${fake.load.arrivals.length} calls)`);
-        // Ledgerline answered from its copy, or said the budget is spent; never the vendor's refusal
-        assert.deepEqual(Object.keys(statuses).filter((k) => k !== '200' && k !== '503 accounting_rate_limited'), [], `${name}: ${JSON.stringify(statuses)}`);
-        assert.ok((statuses['200'] ?? 0) > 200, `${name}: ${JSON.stringify(statuses)}`);
-        assert.deepEqual(fake.violations, []);
+        assert.ok(xero.load.maxPerMinute() >= 50, `Xero's minute was used (${xero.load.maxPerMinute()})`);
+      } finally {
+        useCallBudget(new MemoryCallBudget());
+        await server.close();
+        await store.close();
+        await xero.close();
+        await qb.close();
       }
-      assert.ok(xero.load.maxPerMinute() >= 50, `Xero's minute was used (${xero.load.maxPerMinute()})`);
-    } finally {
-      useCallBudget(new MemoryCallBudget());
-      await server.close();
-      await store.close();
-      await xero.close();
-      await qb.close();
-    }
-  });
+    },
+  );
 });
 
 describe('a Xero organisation over REST within its call budget', () => {
-  it("keeps Xero within 60 calls a minute: a whole copy answers once they are spent, a first copy is refused with 503 accounting_rate_limited and Retry-After", async () => {
+  it('keeps Xero within 60 calls a minute: a whole copy answers once they are spent, a first copy is refused with 503 accounting_rate_limited and Retry-After', async () => {
     const { startFakeXero } = await import('./helpers/fake-xero.js');
     const { openTestStore } = await import('./helpers/store.js');
     const { startServer } = await import('./helpers/server.js');
@@ -199,9 +222,19 @@ describe('a Xero organisation over REST within its call budget', () => {
     const server = await startServer(store, { today: TODAY, resultCacheBytes: 0 });
     useCallBudget(new MemoryCallBudget());
     try {
-      const org = await provisionOrganisation(store.db, { name: 'Xero Budget Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+      const org = await provisionOrganisation(store.db, {
+        name: 'Xero Budget Ltd',
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: 'xero',
+      });
       // mirrorMaxAgeMs 0: every call asks Xero what changed (a fresh mirror would ask nothing: below)
-      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 }) }).where('id', '=', org.id).execute();
+      await store.db
+        .updateTable('organisations')
+        .set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 }) })
+        .where('id', '=', org.id)
+        .execute();
       const token = await clientToken(store, server.baseUrl, org.id, ['service.read']);
       const statuses: number[] = [];
       for (let i = 0; i < 80; i++) statuses.push((await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', token)).status);
@@ -211,9 +244,24 @@ describe('a Xero organisation over REST within its call budget', () => {
       assert.ok(xero.requests.length >= 55, `the budget was spent (${xero.requests.length} requests)`);
 
       // an organisation on the same tenant with no whole copy yet: refused with Retry-After
-      const second = await provisionOrganisation(store.db, { name: 'Xero Budget Two', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) }).where('id', '=', second.id).execute();
-      const refusal = await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', await clientToken(store, server.baseUrl, second.id, ['service.read']));
+      const second = await provisionOrganisation(store.db, {
+        name: 'Xero Budget Two',
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: 'xero',
+      });
+      await store.db
+        .updateTable('organisations')
+        .set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) })
+        .where('id', '=', second.id)
+        .execute();
+      const refusal = await sendJson(
+        server.baseUrl,
+        'GET',
+        '/v1/operations/accounts.list',
+        await clientToken(store, server.baseUrl, second.id, ['service.read']),
+      );
       assert.equal(refusal.status, 503);
       assert.equal(refusal.body.code, 'accounting_rate_limited');
       const wait = Number(refusal.headers.get('retry-after'));
@@ -226,15 +274,28 @@ describe('a Xero organisation over REST within its call budget', () => {
       // the same calls on an organisation whose mirror may be a minute old: one pass, then none
       // (a budget and a fake Xero of their own: the minute above is spent at both)
       const own = await startFakeXero({ today: TODAY });
-      const kept = await provisionOrganisation(store.db, { name: 'Xero Mirror Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
-      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ tenantId: own.tenantId, accessToken: own.token, baseUrl: own.baseUrl }) }).where('id', '=', kept.id).execute();
+      const kept = await provisionOrganisation(store.db, {
+        name: 'Xero Mirror Ltd',
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: 'xero',
+      });
+      await store.db
+        .updateTable('organisations')
+        .set({ accounting_config: JSON.stringify({ tenantId: own.tenantId, accessToken: own.token, baseUrl: own.baseUrl }) })
+        .where('id', '=', kept.id)
+        .execute();
       useCallBudget(new MemoryCallBudget());
       const keptToken = await clientToken(store, server.baseUrl, kept.id, ['service.read']);
       const keptStatuses: number[] = [];
       try {
         for (let i = 0; i < 80; i++) keptStatuses.push((await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', keptToken)).status);
         assert.deepEqual(new Set(keptStatuses), new Set([200]), 'all 80 answered');
-        assert.deepEqual(new Set(own.requests.map((q) => q.path)), new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments', '/Journals']));
+        assert.deepEqual(
+          new Set(own.requests.map((q) => q.path)),
+          new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments', '/Journals']),
+        );
         assert.ok(own.requests.length < 10, `one pass: ${own.requests.length} requests`);
       } finally {
         await own.close();

@@ -76,7 +76,13 @@ describe('one call sequence', () => {
     const files = [...filesUnder('http/'), ...filesUnder('mcp/'), ...filesUnder('cli/')];
     for (const file of files) {
       const source = read(file);
-      for (const pattern of [/\bop\.name\s*===/, /\bop\s*[!=]==?\s*[a-z]\w*\b(?!\s*\()/, /\.name\s*===\s*['"][a-z]+[._][a-z_]+['"]/, /documentsFile\b/, /MCP_NOTES/])
+      for (const pattern of [
+        /\bop\.name\s*===/,
+        /\bop\s*[!=]==?\s*[a-z]\w*\b(?!\s*\()/,
+        /\.name\s*===\s*['"][a-z]+[._][a-z_]+['"]/,
+        /documentsFile\b/,
+        /MCP_NOTES/,
+      ])
         assert.ok(!pattern.test(source), `${file} matches ${pattern}`);
     }
   });

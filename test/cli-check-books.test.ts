@@ -36,8 +36,19 @@ describe('ledgerline check-books', () => {
     const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH });
     await migrate(store);
     const connect = async (id: string, name: string, system: 'xero' | 'quickbooks', config: object) => {
-      await provisionOrganisation(store.db, { id, name, homeCurrency: system === 'xero' ? 'GBP' : 'USD', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: system });
-      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', id).execute();
+      await provisionOrganisation(store.db, {
+        id,
+        name,
+        homeCurrency: system === 'xero' ? 'GBP' : 'USD',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: system,
+      });
+      await store.db
+        .updateTable('organisations')
+        .set({ accounting_config: JSON.stringify(config) })
+        .where('id', '=', id)
+        .execute();
     };
     // the mirror may be an hour old: a change in Xero is not seen until then
     await connect('org_x', 'Harbour Roasters', 'xero', { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 3_600_000 });

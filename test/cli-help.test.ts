@@ -45,7 +45,8 @@ describe('ledgerline help and errors', () => {
     const pl = ledgerline(['call', 'reports.profit_and_loss', '--help']).stdout;
     assert.match(pl, /^ {2}period \(one of this_month, last_month, this_quarter, last_quarter, ytd, last_year, custom\)\n {6}Period preset/m);
     assert.match(pl, /^ {2}comparePeriods \(a whole number 1 to 12\)\n {6}How many earlier periods/m);
-    for (const [, name, description] of pl.matchAll(/^ {2}(\w+)[^\n]*\n {6}([^\n]*)$/gm)) assert.ok(description!.trim().length > 10, `${name} has a description`);
+    for (const [, name, description] of pl.matchAll(/^ {2}(\w+)[^\n]*\n {6}([^\n]*)$/gm))
+      assert.ok(description!.trim().length > 10, `${name} has a description`);
     const create = ledgerline(['call', 'documents.create', '--help']).stdout;
     assert.match(create, /^ {2}tax \(a number; default 0\)\n {6}total tax/m);
     assert.match(create, /^ {2}file\n {6}the original file/m);
@@ -76,10 +77,26 @@ describe('ledgerline help and errors', () => {
     writeFileSync(file, 'Date,Description,Amount\n2026-01-02,Coffee,-3.20\n');
     const unknown = ledgerline(['import', 'bank', '--org', 'Help Ltd', '--account', 'Current', file]);
     assert.equal(unknown.status, 2);
-    assert.equal(unknown.stderr, 'ledgerline: no bank account "Current" (it has none yet); to create it, add --create-account --name "Current" --type bank|credit_card --currency C\n');
+    assert.equal(
+      unknown.stderr,
+      'ledgerline: no bank account "Current" (it has none yet); to create it, add --create-account --name "Current" --type bank|credit_card --currency C\n',
+    );
 
     const missing = join(dir, 'no-such.ofx');
-    const gone = ledgerline(['import', 'bank', '--org', 'Help Ltd', '--account', 'Current', '--create-account', '--type', 'bank', '--currency', 'GBP', missing]);
+    const gone = ledgerline([
+      'import',
+      'bank',
+      '--org',
+      'Help Ltd',
+      '--account',
+      'Current',
+      '--create-account',
+      '--type',
+      'bank',
+      '--currency',
+      'GBP',
+      missing,
+    ]);
     assert.equal(gone.status, 1);
     assert.equal(gone.stderr, `ledgerline: ${missing}: no such file\n`);
     assert.equal(JSON.parse(ledgerline(['call', 'banking.accounts', '--org', 'Help Ltd']).stdout).count, 0, 'nothing was created');

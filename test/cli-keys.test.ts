@@ -19,11 +19,14 @@ const env = { PATH: process.env.PATH, HOME: process.env.HOME, LEDGERLINE_SQLITE_
 
 /** KEY=value lines as an env file reader takes them: comments skipped, single quotes around a value dropped. */
 function envLines(text: string): Record<string, string> {
-  const entries = text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => {
-    const m = /^([A-Z_]+)=(.*)$/.exec(l);
-    assert.ok(m, `an env line: ${l}`);
-    return [m[1]!, m[2]!.replace(/^'(.*)'$/, '$1')] as const;
-  });
+  const entries = text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const m = /^([A-Z_]+)=(.*)$/.exec(l);
+      assert.ok(m, `an env line: ${l}`);
+      return [m[1]!, m[2]!.replace(/^'(.*)'$/, '$1')] as const;
+    });
   return Object.fromEntries(entries);
 }
 
@@ -38,7 +41,13 @@ describe('ledgerline keys', () => {
     assert.deepEqual(Object.keys(keys), ['COOKIE_SECRETS', 'SIGNING_JWKS', 'LEDGERLINE_CONNECTION_KEYS']);
     assert.match(first.stdout, /^# METRICS_TOKEN=\S{32,}$/m, 'a metrics token, commented out (it turns /metrics on)');
 
-    const config = loadConfig({ NODE_ENV: 'production', BASE_URL: 'https://books.example.test', XERO_CLIENT_ID: 'xero-app', XERO_CLIENT_SECRET: 'xero-secret', ...keys });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      BASE_URL: 'https://books.example.test',
+      XERO_CLIENT_ID: 'xero-app',
+      XERO_CLIENT_SECRET: 'xero-secret',
+      ...keys,
+    });
     assert.equal(config.cookieSecrets?.length, 1);
     assert.ok(config.cookieSecrets![0]!.length >= 32);
     assert.ok(config.accountingConnections, 'the connection keys are read');
@@ -61,6 +70,7 @@ describe('ledgerline keys', () => {
     const compose = readFileSync(join(REPOSITORY_ROOT, 'compose.yaml'), 'utf8');
     assert.match(compose, /^#.*ledgerline\.js keys > \.env/m);
     const environment = parse(compose).services.app1.environment as Record<string, string>;
-    for (const name of ['COOKIE_SECRETS', 'SIGNING_JWKS', 'LEDGERLINE_CONNECTION_KEYS']) assert.equal(environment[name], `\${${name}:-}`, `${name} comes from .env`);
+    for (const name of ['COOKIE_SECRETS', 'SIGNING_JWKS', 'LEDGERLINE_CONNECTION_KEYS'])
+      assert.equal(environment[name], `\${${name}:-}`, `${name} comes from .env`);
   });
 });

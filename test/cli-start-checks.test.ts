@@ -30,7 +30,12 @@ interface Run {
 
 /** Runs the command with only the settings given (every other setting of the test's own environment unset). */
 async function ledgerline(args: string[], settings: Record<string, string>): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LEDGERLINE_SQLITE_PATH: join(dir, `${Math.random().toString(36).slice(2)}.sqlite`), ...settings };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LEDGERLINE_SQLITE_PATH: join(dir, `${Math.random().toString(36).slice(2)}.sqlite`),
+    ...settings,
+  };
   const began = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], { cwd: REPOSITORY_ROOT, env });
   let stdout = '';
@@ -55,9 +60,17 @@ function assertOneLineProblems(run: Run, count = 1): string[] {
 
 describe('the listening line', () => {
   it('names the address bound and BASE_URL, which may differ (behind a proxy, or HOST 0.0.0.0)', async () => {
-    const settings = { LEDGERLINE_SQLITE_PATH: join(dir, 'listening.sqlite'), HOST: '127.0.0.1', PORT: String(await freePort()), BASE_URL: 'https://books.example.test' };
+    const settings = {
+      LEDGERLINE_SQLITE_PATH: join(dir, 'listening.sqlite'),
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      BASE_URL: 'https://books.example.test',
+    };
     // an organisation already there: no demo to load, the start is quick
-    const made = await ledgerline(['orgs', 'create', '--name', 'Listening Ltd', '--currency', 'GBP', '--timezone', 'UTC', '--financial-year-start', '1'], settings);
+    const made = await ledgerline(
+      ['orgs', 'create', '--name', 'Listening Ltd', '--currency', 'GBP', '--timezone', 'UTC', '--financial-year-start', '1'],
+      settings,
+    );
     assert.equal(made.code, 0, made.stderr);
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...settings };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], { cwd: REPOSITORY_ROOT, env });
@@ -82,7 +95,10 @@ describe('the listening line', () => {
       await exited;
     }
     const line = /^Ledgerline is listening on .*$/m.exec(out)?.[0];
-    assert.equal(line, `Ledgerline is listening on http://127.0.0.1:${settings.PORT} (BASE_URL https://books.example.test; database: ${settings.LEDGERLINE_SQLITE_PATH}).`);
+    assert.equal(
+      line,
+      `Ledgerline is listening on http://127.0.0.1:${settings.PORT} (BASE_URL https://books.example.test; database: ${settings.LEDGERLINE_SQLITE_PATH}).`,
+    );
   });
 });
 
@@ -121,7 +137,7 @@ describe('settings that cannot work, at start', () => {
     assert.ok(run.ms < QUICK_MS, `failed in ${run.ms} ms`);
   });
 
-  it('Redis refusing REDIS_URL\'s credentials: one line naming REDIS_URL (Redis merely away is not a setting: the start goes on)', async () => {
+  it("Redis refusing REDIS_URL's credentials: one line naming REDIS_URL (Redis merely away is not a setting: the start goes on)", async () => {
     const run = await ledgerline(['serve'], { REDIS_URL: 'redis://nobody:not-the-password@127.0.0.1:6379', PORT: String(await freePort()) });
     const [line] = assertOneLineProblems(run);
     assert.match(line!, /^ledgerline: cannot use Redis at REDIS_URL \(redis:\/\/nobody@127\.0\.0\.1:6379, password hidden\): WRONGPASS/);

@@ -30,7 +30,10 @@ describe('ledgerline call: documents and saved filters', () => {
     await migrate(store);
     await provisionOrganisation(store.db, { id: 'org_cw', name: 'Corner Workshop', homeCurrency: 'EUR', timeZone: 'Europe/Dublin', fyStartMonth: 1 });
     await store.close();
-    writeFileSync(path.join(dir, 'bill.json'), JSON.stringify({ type: 'bill', number: 'B-7', supplier: 'Timber Ltd', date: '2026-11-20', currency: 'EUR', subtotal: 100, tax: 23, total: 123 }));
+    writeFileSync(
+      path.join(dir, 'bill.json'),
+      JSON.stringify({ type: 'bill', number: 'B-7', supplier: 'Timber Ltd', date: '2026-11-20', currency: 'EUR', subtotal: 100, tax: 23, total: 123 }),
+    );
     writeFileSync(path.join(dir, 'b-7.pdf'), PDF);
     writeFileSync(path.join(dir, 'broken.json'), '{"type": "bill",');
   });
@@ -41,7 +44,16 @@ describe('ledgerline call: documents and saved filters', () => {
   });
 
   it('creates a bill from --input with --file, changes it with name=value, and the audit log names the command line', async () => {
-    const created = await run(['documents.create', '--org', 'Corner Workshop', '--input', path.join(dir, 'bill.json'), '--file', path.join(dir, 'b-7.pdf'), 'dueDate=2026-12-20']);
+    const created = await run([
+      'documents.create',
+      '--org',
+      'Corner Workshop',
+      '--input',
+      path.join(dir, 'bill.json'),
+      '--file',
+      path.join(dir, 'b-7.pdf'),
+      'dueDate=2026-12-20',
+    ]);
     assert.equal(created.code, 0, created.out);
     const answer = JSON.parse(created.out);
     assert.deepEqual([answer.document.number, answer.document.total, answer.document.dueDate, answer.bill.amountDue], ['B-7', 123, '2026-12-20', 123]);
@@ -63,9 +75,18 @@ describe('ledgerline call: documents and saved filters', () => {
   });
 
   it('names a bad field, and refuses what cannot be read with one line', async () => {
-    await assert.rejects(run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'bill.json'), 'total=124']), (e: any) => e.code === 'invalid_request' && e.errors[0].parameter === 'total');
-    await assert.rejects(run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'broken.json')]), (e: any) => e instanceof UsageError && /is not JSON/.test(e.message));
-    await assert.rejects(run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'missing.json')]), (e: any) => e instanceof UsageError && /cannot read/.test(e.message));
+    await assert.rejects(
+      run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'bill.json'), 'total=124']),
+      (e: any) => e.code === 'invalid_request' && e.errors[0].parameter === 'total',
+    );
+    await assert.rejects(
+      run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'broken.json')]),
+      (e: any) => e instanceof UsageError && /is not JSON/.test(e.message),
+    );
+    await assert.rejects(
+      run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'missing.json')]),
+      (e: any) => e instanceof UsageError && /cannot read/.test(e.message),
+    );
     await assert.rejects(run(['accounts.list', '--org', 'org_cw', '--input', path.join(dir, 'bill.json')]), UsageError);
     assert.match(callHelp(['documents.create']), /--input FILE\|-; a document file with --file PATH/);
   });
@@ -74,7 +95,10 @@ describe('ledgerline call: documents and saved filters', () => {
     const created = JSON.parse((await run(['documents.create', '--org', 'org_cw', '--input', path.join(dir, 'bill.json'), 'number=B-8'])).out);
     await assert.rejects(
       run(['documents.publish', '--org', 'org_cw', `id=${created.document.id}`]),
-      (e: any) => e.code === 'document_incomplete' && e.errors.map((x: any) => x.parameter).includes('codedLines') && e.errors.map((x: any) => x.parameter).includes('createContact'),
+      (e: any) =>
+        e.code === 'document_incomplete' &&
+        e.errors.map((x: any) => x.parameter).includes('codedLines') &&
+        e.errors.map((x: any) => x.parameter).includes('createContact'),
     );
     assert.match(callHelp(['documents.publish']), /createContact/);
   });

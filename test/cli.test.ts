@@ -24,7 +24,19 @@ describe('ledgerline command', () => {
 
   it('migrates, creates an organisation, a user and a membership', () => {
     assert.match(ledgerline(['migrate']).stdout, /applied: 001-initial, 002-oauth|database is up to date/);
-    const org = ledgerline(['orgs', 'create', '--name', 'Cli Ltd', '--currency', 'gbp', '--timezone', 'Europe/London', '--financial-year-start', '4', '--json']);
+    const org = ledgerline([
+      'orgs',
+      'create',
+      '--name',
+      'Cli Ltd',
+      '--currency',
+      'gbp',
+      '--timezone',
+      'Europe/London',
+      '--financial-year-start',
+      '4',
+      '--json',
+    ]);
     assert.equal(org.status, 0, org.stderr);
     orgId = org.json().id;
     assert.equal(org.json().currency, 'GBP');
@@ -39,19 +51,30 @@ describe('ledgerline command', () => {
     assert.equal(ledgerline(['members', 'add', '--org', 'Cli Ltd', '--email', 'op@example.test', '--role', 'submitter']).status, 0);
     assert.equal(ledgerline(['members', 'add', '--org', orgId, '--email', 'op@example.test', '--role', 'owner']).status, 2);
     const list = ledgerline(['orgs', 'list', '--json']);
-    assert.deepEqual(list.json().map((o: any) => o.name), ['Cli Ltd']);
+    assert.deepEqual(
+      list.json().map((o: any) => o.name),
+      ['Cli Ltd'],
+    );
   });
 
   it('calls operations as the organisation or as a member, with text parameters and typed errors', () => {
     const pl = ledgerline(['call', 'reports.profit_and_loss', '--org', 'Cli Ltd', '--today', '2026-11-21', 'period=ytd', 'comparePeriods=2']);
     assert.equal(pl.status, 0, pl.stderr);
-    assert.deepEqual(pl.json().periods.map((p: any) => p.from), ['2026-04-01', '2025-04-01', '2024-04-01']);
+    assert.deepEqual(
+      pl.json().periods.map((p: any) => p.from),
+      ['2026-04-01', '2025-04-01', '2024-04-01'],
+    );
     const asMember = ledgerline(['call', 'ledger.account_transactions', '--org', 'Cli Ltd', '--as', 'op@example.test', 'account=Rent']);
     assert.equal(asMember.status, 1);
     assert.equal(JSON.parse(asMember.stderr).code, 'role_not_allowed');
     const invalid = ledgerline(['call', 'accounts.list', '--org', 'Cli Ltd', 'includeInactive=perhaps', 'colour=red']);
     assert.equal(invalid.status, 1);
-    assert.deepEqual(JSON.parse(invalid.stderr).errors.map((e: any) => e.parameter).sort(), ['colour', 'includeInactive']);
+    assert.deepEqual(
+      JSON.parse(invalid.stderr)
+        .errors.map((e: any) => e.parameter)
+        .sort(),
+      ['colour', 'includeInactive'],
+    );
     const orgs = ledgerline(['call', 'organisations', '--as', 'op@example.test']);
     assert.deepEqual(orgs.json().organisations, [{ id: orgId, name: 'Cli Ltd' }]);
     // without --as it is the organisation's own client, as a client-credentials token is over REST
@@ -69,13 +92,26 @@ describe('ledgerline command', () => {
       const w = new LedgerWriter(store.db, store.dialect, orgId, 'GBP');
       const rent = (await w.createAccount({ name: 'Rent', type: 'Expense' })).id;
       const bank = (await w.createAccount({ name: 'Current', type: 'Bank' })).id;
-      for (const [date, pence] of [['2026-09-01', 100_000], ['2026-10-01', 110_000], ['2026-11-01', 120_000]] as const) {
-        await w.post({ type: 'expense', date, description: `Rent ${date}`, lines: [{ accountId: rent, amount: pence }, { accountId: bank, amount: -pence }] });
+      for (const [date, pence] of [
+        ['2026-09-01', 100_000],
+        ['2026-10-01', 110_000],
+        ['2026-11-01', 120_000],
+      ] as const) {
+        await w.post({
+          type: 'expense',
+          date,
+          description: `Rent ${date}`,
+          lines: [
+            { accountId: rent, amount: pence },
+            { accountId: bank, amount: -pence },
+          ],
+        });
       }
     } finally {
       await store.close();
     }
-    const call = (...args: string[]) => ledgerline(['call', 'ledger.account_transactions', '--org', 'Cli Ltd', '--today', '2026-11-21', 'account=Rent', ...args]);
+    const call = (...args: string[]) =>
+      ledgerline(['call', 'ledger.account_transactions', '--org', 'Cli Ltd', '--today', '2026-11-21', 'account=Rent', ...args]);
     const second = call('limit=2', 'page=2');
     assert.equal(second.status, 0, second.stderr);
     assert.deepEqual(
@@ -93,12 +129,25 @@ describe('ledgerline command', () => {
     const { client_id, client_secret } = created.json();
     assert.match(client_secret, /^lls_/);
     const listed = ledgerline(['clients', 'list', '--org', 'Cli Ltd', '--json']).json();
-    assert.deepEqual(listed.map((c: any) => [c.clientId, c.name, c.scopes]), [[client_id, 'Export', ['service.read']]]);
+    assert.deepEqual(
+      listed.map((c: any) => [c.clientId, c.name, c.scopes]),
+      [[client_id, 'Export', ['service.read']]],
+    );
     assert.ok(!JSON.stringify(listed).includes(client_secret));
     assert.equal(ledgerline(['clients', 'revoke', client_id]).status, 0);
     assert.deepEqual(ledgerline(['clients', 'list', '--org', 'Cli Ltd', '--json']).json(), []);
     assert.equal(ledgerline(['clients', 'create', '--org', 'Cli Ltd', '--name', 'Bad', '--scopes', 'admin']).status, 2);
-    const app = ledgerline(['apps', 'register', '--name', 'Viewer', '--redirect-uri', 'https://viewer.example/cb', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--json']);
+    const app = ledgerline([
+      'apps',
+      'register',
+      '--name',
+      'Viewer',
+      '--redirect-uri',
+      'https://viewer.example/cb',
+      '--redirect-uri',
+      'http://127.0.0.1:8080/cb',
+      '--json',
+    ]);
     assert.equal(app.status, 0, app.stderr);
     assert.equal(app.json().verified, true);
     const bad = ledgerline(['apps', 'register', '--name', 'Viewer', '--redirect-uri', 'http://viewer.example/cb']);

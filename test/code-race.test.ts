@@ -198,7 +198,8 @@ describeEachDialect('authorization code redeemed concurrently', (store) => {
       // way the code produced nothing that works
       const winners = answers.filter((a) => a.status === 200);
       assert.ok(winners.length <= 1, answers.map((a) => a.status).join(', '));
-      for (const winner of winners) assert.equal((await api(base, '/v1/organisations', winner.body.access_token!)).status, 401, "the winner's access token is refused");
+      for (const winner of winners)
+        assert.equal((await api(base, '/v1/organisations', winner.body.access_token!)).status, 401, "the winner's access token is refused");
     }
     assert.equal(liveTokens, 0, 'no token saved after the revocation survives');
   });

@@ -241,7 +241,18 @@ describeEachDialect('credentials at rest', (store) => {
     const row = (model: string, id: string, payload: Record<string, unknown>, extra: Record<string, string> = {}) =>
       db
         .insertInto('oauth_store')
-        .values({ model, id, payload: JSON.stringify({ iat: exp - 3600, exp, kind: model, ...payload }), grant_id: null, client_id: null, account_id: null, uid: extra.uid ?? null, user_code: null, expires_at: Date.now() + 3_600_000, consumed_at: null })
+        .values({
+          model,
+          id,
+          payload: JSON.stringify({ iat: exp - 3600, exp, kind: model, ...payload }),
+          grant_id: null,
+          client_id: null,
+          account_id: null,
+          uid: extra.uid ?? null,
+          user_code: null,
+          expires_at: Date.now() + 3_600_000,
+          consumed_at: null,
+        })
         .execute();
     const cookie = 'old-session-cookie-value-0123456789abcdef';
     const code = 'old-authorization-code-0123456789abcdefgh';
@@ -249,7 +260,11 @@ describeEachDialect('credentials at rest', (store) => {
     await row('AuthorizationCode', sha256(code), { jti: code, clientId: appClientId });
     await row('Interaction', 'old-interaction', { jti: 'old-interaction', session: { accountId: 'usr_old', uid: 'old-session-uid', cookie } });
     await migrateCredentialsAtRest(db, store().dialect);
-    for (const [value, what] of [[cookie, 'old session cookie'], [code, 'old authorization code']] as const) issued.set(value, what);
+    for (const [value, what] of [
+      [cookie, 'old session cookie'],
+      [code, 'old authorization code'],
+    ] as const)
+      issued.set(value, what);
     await assertNothingUsableStored();
     const { provider } = server.service;
     const session = await provider.Session.find(cookie);

@@ -60,16 +60,34 @@ describeEachDialect(
 
     it('ledger totals are the sum of their lines, also when limit cuts the list', async () => {
       for (const org of demo.organisations) {
-        const accounts = await store().db.selectFrom('acct_accounts').select(['full_name']).where('organisation_id', '=', org.id).where('classification', '=', 'Expense').execute();
+        const accounts = await store()
+          .db.selectFrom('acct_accounts')
+          .select(['full_name'])
+          .where('organisation_id', '=', org.id)
+          .where('classification', '=', 'Expense')
+          .execute();
         for (const { full_name } of accounts) {
           const all = await call(store(), ledgerAccountTransactions, org.id, { account: full_name, period: 'last_year', limit: 1000 }, { today: TODAY });
           if (all.count === 0) continue;
           assert.ok(all.count <= 1000, 'the demo at scale 1 fits one page');
-          assert.equal(cents(all.total), all.transactions.reduce((s: number, t: any) => s + cents(t.amount), 0), `${org.name} ${full_name}`);
+          assert.equal(
+            cents(all.total),
+            all.transactions.reduce((s: number, t: any) => s + cents(t.amount), 0),
+            `${org.name} ${full_name}`,
+          );
           const cut = await call(store(), ledgerAccountTransactions, org.id, { account: full_name, period: 'last_year', limit: 1 }, { today: TODAY });
           assert.deepEqual([cut.total, cut.count, cut.truncated], [all.total, all.count, all.count > 1]);
-          const byMonth = await call(store(), ledgerAccountTransactions, org.id, { account: full_name, period: 'last_year', groupBy: 'month' }, { today: TODAY });
-          assert.equal(byMonth.groups.reduce((s: number, g: any) => s + cents(g.total), 0), cents(all.total));
+          const byMonth = await call(
+            store(),
+            ledgerAccountTransactions,
+            org.id,
+            { account: full_name, period: 'last_year', groupBy: 'month' },
+            { today: TODAY },
+          );
+          assert.equal(
+            byMonth.groups.reduce((s: number, g: any) => s + cents(g.total), 0),
+            cents(all.total),
+          );
         }
       }
     });

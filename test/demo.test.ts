@@ -35,7 +35,10 @@ function checkPdf(data: Buffer): string {
   assert.equal(text.slice(startxref, startxref + 5), 'xref\n');
   const [, first, count] = /^xref\n(\d+) (\d+)\n/.exec(text.slice(startxref))!;
   assert.equal(first, '0');
-  const entries = text.slice(startxref).split('\n').slice(2, 2 + Number(count));
+  const entries = text
+    .slice(startxref)
+    .split('\n')
+    .slice(2, 2 + Number(count));
   entries.slice(1).forEach((entry, i) => {
     assert.match(entry, /^\d{10} 00000 n $/);
     const offset = Number(entry.slice(0, 10));
@@ -50,7 +53,7 @@ function checkPdf(data: Buffer): string {
 function checkPng(data: Buffer): { width: number; height: number } {
   assert.deepEqual([...data.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const chunks: { type: string; body: Buffer }[] = [];
-  for (let at = 8; at < data.length; ) {
+  for (let at = 8; at < data.length;) {
     const length = data.readUInt32BE(at);
     const type = data.toString('latin1', at + 4, at + 8);
     const body = data.subarray(at + 8, at + 8 + length);
@@ -80,7 +83,11 @@ describeEachDialect(
     const org = (name: string) => summary().organisations.find((o) => o.name === name)!;
 
     it('creates three organisations with distinct currencies, time zones and financial years', async () => {
-      const rows = await db().selectFrom('organisations').select(['id', 'name', 'home_currency', 'time_zone', 'fy_start_month', 'created_at']).orderBy('name').execute();
+      const rows = await db()
+        .selectFrom('organisations')
+        .select(['id', 'name', 'home_currency', 'time_zone', 'fy_start_month', 'created_at'])
+        .orderBy('name')
+        .execute();
       assert.deepEqual(
         rows.map((r) => [r.name, r.home_currency, r.time_zone, r.fy_start_month]),
         [
@@ -94,7 +101,15 @@ describeEachDialect(
       // the summary counts are what was written
       for (const o of summary().organisations) {
         const count = async (table: 'acct_accounts' | 'acct_transactions' | 'acct_lines' | 'bank_transactions' | 'documents' | 'bills') =>
-          Number((await db().selectFrom(table).select(sql<number>`count(*)`.as('n')).where('organisation_id', '=', o.id).executeTakeFirstOrThrow()).n);
+          Number(
+            (
+              await db()
+                .selectFrom(table)
+                .select(sql<number>`count(*)`.as('n'))
+                .where('organisation_id', '=', o.id)
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
         assert.deepEqual(
           {
             accounts: await count('acct_accounts'),
@@ -155,7 +170,11 @@ describeEachDialect(
       assert.equal(amount('Business Current Account'), 4_200_000);
       assert.equal(amount('Equipment:Accumulated Depreciation'), -600_000);
       assert.equal(amount('Bank Loan'), -4_000_000);
-      const first = await db().selectFrom('acct_lines').select(sql<string>`min(date)`.as('d')).where('organisation_id', '=', nw.id).executeTakeFirstOrThrow();
+      const first = await db()
+        .selectFrom('acct_lines')
+        .select(sql<string>`min(date)`.as('d'))
+        .where('organisation_id', '=', nw.id)
+        .executeTakeFirstOrThrow();
       assert.equal(first.d, '2024-09-01');
     });
 
@@ -228,7 +247,12 @@ describeEachDialect(
         .selectFrom('bank_transactions as b')
         .leftJoin('documents as d', 'd.id', 'b.document_id')
         .select(sql<number>`count(*)`.as('n'))
-        .where((eb) => eb.or([eb.and([eb('b.reconciled_in', '=', 'service'), eb('d.id', 'is', null)]), eb.and([eb('b.reconciled_in', '<>', 'service'), eb('b.document_id', 'is not', null)])]))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('b.reconciled_in', '=', 'service'), eb('d.id', 'is', null)]),
+            eb.and([eb('b.reconciled_in', '<>', 'service'), eb('b.document_id', 'is not', null)]),
+          ]),
+        )
         .executeTakeFirstOrThrow();
       assert.equal(Number(serviceWithoutDocument.n), 0);
       const byAge = async (from: string, to: string) => {
@@ -283,7 +307,10 @@ describeEachDialect(
         .innerJoin('documents as d', 'd.id', 'f.document_id')
         .select(['f.document_id', 'f.file_name', 'f.content_type', 'f.size', 'f.data', 'd.type', 'd.number', 'd.supplier'])
         .execute();
-      const documents = await db().selectFrom('documents').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      const documents = await db()
+        .selectFrom('documents')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(files.length, Number(documents.n));
       let pdfs = 0;
       let pngs = 0;
@@ -317,12 +344,22 @@ describeEachDialect(
           .where('l.organisation_id', '=', o.id)
           .where('a.type', '=', 'Accounts Payable')
           .executeTakeFirstOrThrow();
-        assert.equal(-Number(payable.balance), bills.reduce((s, b) => s + Number(b.amount_due), 0), o.name);
+        assert.equal(
+          -Number(payable.balance),
+          bills.reduce((s, b) => s + Number(b.amount_due), 0),
+          o.name,
+        );
         assert.deepEqual(new Set(bills.map((b) => b.kind)), new Set(['bill', 'expense_claim']), o.name);
         assert.ok(bills.every((b) => b.tags !== '' && b.document_id !== null && b.date <= DATE));
         assert.ok(bills.filter((b) => b.kind === 'expense_claim').every((b) => / — /.test(b.supplier)));
-        assert.ok(bills.some((b) => b.due_date < DATE), `${o.name} has an overdue bill`);
-        assert.ok(bills.some((b) => b.due_date >= DATE && b.due_date <= addDays(DATE, 7)), `${o.name} has a bill due this week`);
+        assert.ok(
+          bills.some((b) => b.due_date < DATE),
+          `${o.name} has an overdue bill`,
+        );
+        assert.ok(
+          bills.some((b) => b.due_date >= DATE && b.due_date <= addDays(DATE, 7)),
+          `${o.name} has a bill due this week`,
+        );
         assert.ok(bills.some((b) => b.scheduled_date !== null && b.scheduled_date > DATE));
         assert.ok(bills.some((b) => b.latest_note !== null));
         const foreign = bills.filter((b) => b.currency !== o.homeCurrency);
@@ -347,7 +384,14 @@ describeEachDialect(
       const nw = org('Northwind Studio Ltd');
       const rows = await db().selectFrom('bill_filters').selectAll().where('organisation_id', '=', nw.id).orderBy('position').execute();
       for (const r of rows) parseBillCriteria(r.criteria);
-      assert.deepEqual(rows.map((r) => r.name).slice(0, 6), ['Due this week', 'Overdue', 'Utilities', 'Foreign currency bills', 'Expense claims', 'Scheduled for payment']);
+      assert.deepEqual(rows.map((r) => r.name).slice(0, 6), [
+        'Due this week',
+        'Overdue',
+        'Utilities',
+        'Foreign currency bills',
+        'Expense claims',
+        'Scheduled for payment',
+      ]);
       const result = await call(store(), billsListSavedFilters, nw.id, {}, { today: DATE });
       for (const f of result.filters) assert.ok(f.count > 0, `${f.name} matches something`);
       const bills = await db().selectFrom('bills').select(['amount_due']).where('organisation_id', '=', nw.id).execute();
@@ -367,7 +411,12 @@ describeEachDialect(
         memberships.filter((m) => m.email === 'alice@demo.ledgerline.test').map((m) => m.role),
         ['super_admin', 'super_admin', 'super_admin'],
       );
-      assert.deepEqual(summary().users.map((u) => u.email).sort(), [...new Set(memberships.map((m) => m.email))].sort());
+      assert.deepEqual(
+        summary()
+          .users.map((u) => u.email)
+          .sort(),
+        [...new Set(memberships.map((m) => m.email))].sort(),
+      );
       assert.equal(summary().password, 'ledgerline-demo');
       const users = await db().selectFrom('users').select(['email', 'password_hash']).execute();
       assert.equal(new Set(users.map((u) => u.password_hash)).size, 1);
@@ -380,14 +429,17 @@ describeEachDialect(
         .innerJoin('bank_accounts as b', 'b.id', 'h.bank_account_id')
         .select(['u.email', 'b.type', 'b.organisation_id'])
         .execute();
-      assert.ok(holders.some((h) => h.email === 'carol@demo.ledgerline.test' && h.type === 'credit_card' && h.organisation_id === org('Northwind Studio Ltd').id));
+      assert.ok(
+        holders.some((h) => h.email === 'carol@demo.ledgerline.test' && h.type === 'credit_card' && h.organisation_id === org('Northwind Studio Ltd').id),
+      );
     });
 
     it('dates nothing after the demo date', async () => {
       const end = `${DATE}T23:59:59.999Z`;
       const latest = async (table: 'acct_transactions' | 'acct_lines' | 'bank_transactions' | 'documents' | 'bills', column: string) =>
         (await sql<{ m: string }>`select max(${sql.ref(column)}) as m from ${sql.table(table)}`.execute(db())).rows[0]!.m;
-      for (const table of ['acct_transactions', 'acct_lines', 'bank_transactions', 'documents', 'bills'] as const) assert.ok((await latest(table, 'date')) <= DATE, table);
+      for (const table of ['acct_transactions', 'acct_lines', 'bank_transactions', 'documents', 'bills'] as const)
+        assert.ok((await latest(table, 'date')) <= DATE, table);
       for (const table of ['bank_transactions', 'documents', 'bills'] as const) assert.ok((await latest(table, 'created_at')) <= end, table);
       assert.ok((await latest('documents', 'published_at')) <= end);
       assert.equal(await latest('acct_lines', 'date'), DATE);
@@ -430,7 +482,8 @@ describe('demo determinism', () => {
     ['bills', 'id'],
     ['bill_filters', 'id'],
   ];
-  const rowsOf = async (s: Store, table: string, order: string, columns = '*') => (await sql.raw<Record<string, unknown>>(`select ${columns} from ${table} order by ${order}`).execute(s.db)).rows;
+  const rowsOf = async (s: Store, table: string, order: string, columns = '*') =>
+    (await sql.raw<Record<string, unknown>>(`select ${columns} from ${table} order by ${order}`).execute(s.db)).rows;
 
   it('writes identical rows for the same date, seed and scale', async () => {
     for (const [table, order, columns] of TABLES) {

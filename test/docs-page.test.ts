@@ -25,7 +25,19 @@ import { openTestStore } from './helpers/store.js';
 type Json = Record<string, any>;
 
 /** Scalar's own controls, which publish to or call its services, or open its separate app. */
-const VENDOR_BUTTONS = ['Developer Tools', 'Configure', 'Share', 'Deploy', 'Generate MCP', 'Ask AI', 'Ask AI Agent', 'Open API Client', 'Download OpenAPI Document', 'VS Code', 'Cursor'];
+const VENDOR_BUTTONS = [
+  'Developer Tools',
+  'Configure',
+  'Share',
+  'Deploy',
+  'Generate MCP',
+  'Ask AI',
+  'Ask AI Agent',
+  'Open API Client',
+  'Download OpenAPI Document',
+  'VS Code',
+  'Cursor',
+];
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 const keyOf = (op: AnyOperation) => `${HTTP_METHOD[effectOf(op)]} ${restPathOf(op)}`;
@@ -77,7 +89,12 @@ describe('the API reference page, read in Chromium', () => {
     const books = await buildBooks(store);
     server = await startServer(store);
     const client = await createApiClient(store.db, { organisationId: books.org.id, name: 'Reference try-it' });
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: 'service.read',
+    });
     token = ((await (await fetch(`${server.baseUrl}/oauth/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
     doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as Json;
     browser = await launchBrowser();
@@ -106,7 +123,10 @@ describe('the API reference page, read in Chromium', () => {
     const intro = squash(await page.locator('body').innerText());
     assert.ok(intro.indexOf('Quickstart') < intro.indexOf('Errors'), 'the quickstart comes first');
     assert.ok(intro.includes('ledgerline clients create --org "Northwind Studio Ltd"'), 'step 1: an API client');
-    assert.ok(intro.includes(`curl -s -X POST ${server.baseUrl}/oauth/token`) && intro.includes('-d grant_type=client_credentials'), 'step 2: a token with curl');
+    assert.ok(
+      intro.includes(`curl -s -X POST ${server.baseUrl}/oauth/token`) && intro.includes('-d grant_type=client_credentials'),
+      'step 2: a token with curl',
+    );
     assert.ok(intro.includes(`curl -s "${server.baseUrl}/v1/operations/reports.profit_and_loss?period=last_month"`), 'step 3: the first call');
     const missingCodes = PROBLEM_CODES.filter((code) => !intro.includes(`${PROBLEMS[code].status} ${code}: ${squash(PROBLEMS[code].meaning)}`));
     assert.deepEqual(missingCodes, [], 'the errors catalogue lists every code with its status and meaning');
@@ -180,7 +200,8 @@ describe('the API reference page, read in Chromium', () => {
       if (published.requestBody && !(request && text.includes(squash(firstLeaf(request) ?? '\u0000')))) problems.push(`${op.name}: the example body`);
       for (const p of (published.parameters as Json[]).filter((x) => x.in === 'query' && x.example !== undefined)) {
         const value = encodeURIComponent(String(p.example));
-        if (!text.includes(`${p.name}=${value}`) && !text.includes(`${p.name}=${value.replaceAll('%20', '+')}`)) problems.push(`${op.name}: ${p.name}=${p.example} in the request`);
+        if (!text.includes(`${p.name}=${value}`) && !text.includes(`${p.name}=${value.replaceAll('%20', '+')}`))
+          problems.push(`${op.name}: ${p.name}=${p.example} in the request`);
       }
       // the example answer, not a schema's placeholders
       const status = effectOf(op) === 'create' ? '201' : '200';
@@ -200,13 +221,19 @@ describe('the API reference page, read in Chromium', () => {
       await page.getByRole('heading', { name: 'Quickstart' }).waitFor({ timeout: 20_000 });
       await page.waitForTimeout(500);
       for (const name of VENDOR_BUTTONS) {
-        const count = (await page.getByRole('button', { name, exact: true }).count()) + (await page.getByRole('link', { name, exact: true }).count()) + (await page.getByText(name, { exact: true }).count());
+        const count =
+          (await page.getByRole('button', { name, exact: true }).count()) +
+          (await page.getByRole('link', { name, exact: true }).count()) +
+          (await page.getByText(name, { exact: true }).count());
         assert.equal(count, 0, `no "${name}" at ${width} px`);
       }
       if (width === 390) {
         await shot('docs-quickstart-390');
         await page.getByRole('button', { name: 'Open Menu', exact: true }).filter({ visible: true }).first().click();
-        await page.getByRole('complementary', { name: /^Sidebar/ }).getByText('reports.profit_and_loss', { exact: true }).waitFor();
+        await page
+          .getByRole('complementary', { name: /^Sidebar/ })
+          .getByText('reports.profit_and_loss', { exact: true })
+          .waitFor();
         await shot('docs-sidebar-390');
         await page.getByRole('button', { name: 'Close Menu', exact: true }).filter({ visible: true }).first().click();
       }

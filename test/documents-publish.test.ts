@@ -27,7 +27,8 @@ for (const dialect of DIALECTS) {
     let writer: string;
     let mcp: Connected;
 
-    const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token = writer) => sendJson(server.baseUrl, method, path, token, body, headers);
+    const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token = writer) =>
+      sendJson(server.baseUrl, method, path, token, body, headers);
     const create = async (body: unknown) => {
       const r = await send('POST', '/v1/operations/documents.create', body);
       assert.equal(r.status, 201, r.bytes);
@@ -35,8 +36,17 @@ for (const dialect of DIALECTS) {
     };
     const publish = (body: unknown, headers: Record<string, string> = {}) => send('POST', '/v1/operations/documents.publish', body, headers);
     const transactions = async () =>
-      Number((await store.db.selectFrom('acct_transactions').select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', books.org.id).executeTakeFirstOrThrow()).n);
-    const ledger = async (account: string) => (await send('GET', `/v1/operations/ledger.account_transactions?account=${encodeURIComponent(account)}&period=custom&from=2026-11-01&to=2026-11-30`)).body;
+      Number(
+        (
+          await store.db
+            .selectFrom('acct_transactions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('organisation_id', '=', books.org.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const ledger = async (account: string) =>
+      (await send('GET', `/v1/operations/ledger.account_transactions?account=${encodeURIComponent(account)}&period=custom&from=2026-11-01&to=2026-11-30`)).body;
 
     before(async () => {
       store = await openTestStore(dialect);
@@ -87,7 +97,12 @@ for (const dialect of DIALECTS) {
       const change = await send('PATCH', '/v1/operations/documents.update', { id, number: 'X' });
       assert.equal(change.status, 409);
 
-      const [entry]: any[] = await store.db.selectFrom('audit_log' as any).selectAll().where('organisation_id', '=', books.org.id).where('action', '=', 'document.published').execute();
+      const [entry]: any[] = await store.db
+        .selectFrom('audit_log' as any)
+        .selectAll()
+        .where('organisation_id', '=', books.org.id)
+        .where('action', '=', 'document.published')
+        .execute();
       assert.equal(entry!.target, id);
     });
 
@@ -104,7 +119,16 @@ for (const dialect of DIALECTS) {
 
     it('names every missing field at once and writes nothing; createContact and paidFrom complete a receipt', async () => {
       const id = await create(
-        paperBill({ type: 'receipt', number: 'R-77', supplier: 'Corner Cafe', dueDate: null, subtotal: 12, tax: 0, total: 12, codedLines: [{ description: 'Team lunch', subtotal: 12, total: 12 }] }),
+        paperBill({
+          type: 'receipt',
+          number: 'R-77',
+          supplier: 'Corner Cafe',
+          dueDate: null,
+          subtotal: 12,
+          tax: 0,
+          total: 12,
+          codedLines: [{ description: 'Team lunch', subtotal: 12, total: 12 }],
+        }),
       );
       const before = await transactions();
       const refused = await publish({ id });
@@ -113,21 +137,41 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(refused.body.errors.map((e: any) => e.parameter).sort(), ['codedLines.0.account', 'createContact', 'paidFrom']);
       assert.equal(await transactions(), before);
 
-      const coded = await send('PATCH', '/v1/operations/documents.update', { id, codedLines: [{ description: 'Team lunch', account: 'Office', subtotal: 12, total: 12 }] });
+      const coded = await send('PATCH', '/v1/operations/documents.update', {
+        id,
+        codedLines: [{ description: 'Team lunch', account: 'Office', subtotal: 12, total: 12 }],
+      });
       assert.equal(coded.status, 200, coded.bytes);
       const published = await publish({ id, paidFrom: 'Company Card', createContact: true });
       assert.equal(published.status, 201, published.bytes);
       const card = (await ledger('Company Card')).transactions.find((t: any) => t.accountingSystemId === published.body.document.accountingId);
       assert.deepEqual([card.type, card.supplier, card.amount], ['card_charge', 'Corner Cafe', 12]);
-      const contacts = await store.db.selectFrom('acct_contacts').select('kind').where('organisation_id', '=', books.org.id).where('name', '=', 'Corner Cafe').execute();
+      const contacts = await store.db
+        .selectFrom('acct_contacts')
+        .select('kind')
+        .where('organisation_id', '=', books.org.id)
+        .where('name', '=', 'Corner Cafe')
+        .execute();
       assert.deepEqual(contacts, [{ kind: 'supplier' }]);
     });
 
     it('a foreign bill needs its rate in the builtin ledger, and is booked at it', async () => {
-      const id = await create(paperBill({ number: 'EU-9', currency: 'EUR', subtotal: 100, tax: 0, total: 100, codedLines: [{ description: 'Licence', account: 'Office:Software', subtotal: 100, total: 100 }] }));
+      const id = await create(
+        paperBill({
+          number: 'EU-9',
+          currency: 'EUR',
+          subtotal: 100,
+          tax: 0,
+          total: 100,
+          codedLines: [{ description: 'Licence', account: 'Office:Software', subtotal: 100, total: 100 }],
+        }),
+      );
       const refused = await publish({ id });
       assert.equal(refused.status, 422);
-      assert.deepEqual(refused.body.errors.map((e: any) => e.parameter), ['exchangeRate']);
+      assert.deepEqual(
+        refused.body.errors.map((e: any) => e.parameter),
+        ['exchangeRate'],
+      );
       const published = await publish({ id, exchangeRate: '0.8612' });
       assert.equal(published.status, 201, published.bytes);
       const line = (await ledger('Office:Software')).transactions.find((t: any) => t.accountingSystemId === published.body.document.accountingId);
@@ -147,8 +191,18 @@ for (const dialect of DIALECTS) {
     });
 
     it('a GnuCash book answers 409 publishing_not_supported', async () => {
-      const gnucash = await provisionOrganisation(store.db, { name: 'Book on file', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'gnucash' });
-      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ bookPath: join(GNUCASH_FIXTURES, 'payables.gnucash') }) }).where('id', '=', gnucash.id).execute();
+      const gnucash = await provisionOrganisation(store.db, {
+        name: 'Book on file',
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: 'gnucash',
+      });
+      await store.db
+        .updateTable('organisations')
+        .set({ accounting_config: JSON.stringify({ bookPath: join(GNUCASH_FIXTURES, 'payables.gnucash') }) })
+        .where('id', '=', gnucash.id)
+        .execute();
       const token = await clientToken(store, server.baseUrl, gnucash.id, ['service.read', 'service.write']);
       const created = await sendJson(server.baseUrl, 'POST', '/v1/operations/documents.create', token, paperBill({ codedLines: [] }));
       assert.equal(created.status, 201, created.bytes);

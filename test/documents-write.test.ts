@@ -54,15 +54,36 @@ for (const dialect of DIALECTS) {
     let writer: string;
     let reader: string;
 
-    const send = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => sendJson(server.baseUrl, method, path, token, body, headers);
-    const create = (body: unknown, token = writer, headers: Record<string, string> = {}) => send('POST', '/v1/operations/documents.create', token, body, headers);
+    const send = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
+      sendJson(server.baseUrl, method, path, token, body, headers);
+    const create = (body: unknown, token = writer, headers: Record<string, string> = {}) =>
+      send('POST', '/v1/operations/documents.create', token, body, headers);
     const counts = async () => {
       const n = async (table: 'documents' | 'document_coded_lines' | 'document_invoice_lines' | 'document_files' | 'bills') =>
-        Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', books.org.id).executeTakeFirstOrThrow()).n);
-      return { documents: await n('documents'), coded: await n('document_coded_lines'), invoice: await n('document_invoice_lines'), files: await n('document_files'), bills: await n('bills') };
+        Number(
+          (
+            await store.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('organisation_id', '=', books.org.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      return {
+        documents: await n('documents'),
+        coded: await n('document_coded_lines'),
+        invoice: await n('document_invoice_lines'),
+        files: await n('document_files'),
+        bills: await n('bills'),
+      };
     };
     const audit = async (action: string) =>
-      store.db.selectFrom('audit_log' as any).selectAll().where('organisation_id', '=', books.org.id).where('action', '=', action).execute() as Promise<any[]>;
+      store.db
+        .selectFrom('audit_log' as any)
+        .selectAll()
+        .where('organisation_id', '=', books.org.id)
+        .where('action', '=', action)
+        .execute() as Promise<any[]>;
 
     before(async () => {
       store = await openTestStore(dialect);
@@ -82,13 +103,35 @@ for (const dialect of DIALECTS) {
       assert.equal(created.status, 201, created.bytes);
       const doc = created.body.document;
       assert.match(doc.id, /^doc_/);
-      assert.deepEqual([doc.type, doc.number, doc.supplier, doc.currency, doc.subtotal, doc.tax, doc.total], ['bill', 'PC-2026-114', 'Paper Co', 'GBP', 120.5, 24.1, 144.6]);
+      assert.deepEqual(
+        [doc.type, doc.number, doc.supplier, doc.currency, doc.subtotal, doc.tax, doc.total],
+        ['bill', 'PC-2026-114', 'Paper Co', 'GBP', 120.5, 24.1, 144.6],
+      );
       assert.equal(doc.accountingId, null);
       assert.equal(doc.codedLines[0].account, 'Office:Stationery');
       assert.equal(doc.codedLines[0].accountId, books.ids.stationery);
-      assert.deepEqual(doc.invoiceLines.map((l: any) => [l.quantity, l.unitPrice, l.amount]), [[5, 20.1, 100.5], [1, 20, 20]]);
-      assert.deepEqual(created.body.bill && { ...created.body.bill, id: undefined }, { id: undefined, dueDate: '2026-12-02', scheduledDate: null, tags: 'office', note: 'Pay with the December run', amountDue: 144.6 });
-      assert.deepEqual(await counts(), { documents: before.documents + 1, coded: before.coded + 1, invoice: before.invoice + 2, files: before.files + 1, bills: before.bills + 1 });
+      assert.deepEqual(
+        doc.invoiceLines.map((l: any) => [l.quantity, l.unitPrice, l.amount]),
+        [
+          [5, 20.1, 100.5],
+          [1, 20, 20],
+        ],
+      );
+      assert.deepEqual(created.body.bill && { ...created.body.bill, id: undefined }, {
+        id: undefined,
+        dueDate: '2026-12-02',
+        scheduledDate: null,
+        tags: 'office',
+        note: 'Pay with the December run',
+        amountDue: 144.6,
+      });
+      assert.deepEqual(await counts(), {
+        documents: before.documents + 1,
+        coded: before.coded + 1,
+        invoice: before.invoice + 2,
+        files: before.files + 1,
+        bills: before.bills + 1,
+      });
 
       const got = await send('GET', `/v1/operations/documents.get?ids=${doc.id}`, reader);
       assert.deepEqual(got.body.documents[0], doc);
@@ -102,7 +145,8 @@ for (const dialect of DIALECTS) {
       assert.equal(listed.amountDue, 144.6);
 
       // the answer is what the OpenAPI document publishes for the create
-      const published = (openApiDocument(server.baseUrl) as any).paths['/v1/operations/documents.create'].post.responses['201'].content['application/json'].schema;
+      const published = (openApiDocument(server.baseUrl) as any).paths['/v1/operations/documents.create'].post.responses['201'].content['application/json']
+        .schema;
       const check = new Ajv2020({ strict: false, allErrors: true }).compile(published);
       assert.ok(check(created.body), new Ajv2020().errorsText(check.errors));
 
@@ -150,7 +194,11 @@ for (const dialect of DIALECTS) {
           `${JSON.stringify(change)}: ${JSON.stringify(answer.body.errors)}`,
         );
       }
-      const notJson = await fetch(`${server.baseUrl}/v1/operations/documents.create`, { method: 'POST', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: '[1,2]' });
+      const notJson = await fetch(`${server.baseUrl}/v1/operations/documents.create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+        body: '[1,2]',
+      });
       assert.equal(notJson.status, 400);
       assert.deepEqual(await counts(), before);
     });
@@ -158,13 +206,20 @@ for (const dialect of DIALECTS) {
     it('keeps a file of any accepted type by its content, and refuses one over 10 MB', async () => {
       const png = await create(bill({ number: 'PNG-1', file: { name: 'photo.jpg', data: PNG.toString('base64') } }));
       assert.equal(png.status, 201, png.bytes);
-      const info = await store.db.selectFrom('document_files').select(['content_type', 'file_name', 'size']).where('document_id', '=', png.body.document.id).executeTakeFirstOrThrow();
+      const info = await store.db
+        .selectFrom('document_files')
+        .select(['content_type', 'file_name', 'size'])
+        .where('document_id', '=', png.body.document.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual([info.content_type, info.file_name, Number(info.size)], ['image/png', 'photo.jpg', PNG.length]);
       const big = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024)]);
       const before = await counts();
       const tooBig = await create(bill({ number: 'BIG-1', file: { name: 'big.pdf', data: big.toString('base64') } }));
       assert.equal(tooBig.status, 400, tooBig.bytes.slice(0, 300));
-      assert.deepEqual(tooBig.body.errors.map((e: any) => e.parameter), ['file.data']);
+      assert.deepEqual(
+        tooBig.body.errors.map((e: any) => e.parameter),
+        ['file.data'],
+      );
       assert.deepEqual(await counts(), before);
     });
 
@@ -182,14 +237,22 @@ for (const dialect of DIALECTS) {
       assert.equal(other.body.code, 'idempotency_key_reused');
       const bad = await create(bill({ number: 'IDEM-3' }), writer, { 'idempotency-key': 'has spaces in it' });
       assert.equal(bad.status, 400);
-      assert.deepEqual(bad.body.errors.map((e: any) => e.parameter), ['Idempotency-Key']);
+      assert.deepEqual(
+        bad.body.errors.map((e: any) => e.parameter),
+        ['Idempotency-Key'],
+      );
       assert.equal((await counts()).documents, before.documents + 1);
     });
 
     it('updates an unpublished document whole-checked, and only the planning fields of a published one', async () => {
       const { body } = await create(bill({ number: 'UPD-1' }));
       const id = body.document.id;
-      const changed = await send('PATCH', '/v1/operations/documents.update', writer, { id, number: 'UPD-1A', scheduledDate: '2026-11-28', tags: 'office, urgent' });
+      const changed = await send('PATCH', '/v1/operations/documents.update', writer, {
+        id,
+        number: 'UPD-1A',
+        scheduledDate: '2026-11-28',
+        tags: 'office, urgent',
+      });
       assert.equal(changed.status, 200, changed.bytes);
       assert.equal(changed.body.document.number, 'UPD-1A');
       assert.deepEqual([changed.body.bill.scheduledDate, changed.body.bill.tags], ['2026-11-28', 'office,urgent']);
@@ -203,11 +266,18 @@ for (const dialect of DIALECTS) {
 
       const bad = await send('PATCH', '/v1/operations/documents.update', writer, { id, total: 1 });
       assert.equal(bad.status, 400);
-      assert.deepEqual(bad.body.errors.map((e: any) => e.parameter), ['total']);
+      assert.deepEqual(
+        bad.body.errors.map((e: any) => e.parameter),
+        ['total'],
+      );
       const none = await send('PATCH', '/v1/operations/documents.update', writer, { id });
       assert.equal(none.status, 400);
 
-      await store.db.updateTable('documents').set({ published_at: '2026-11-20T10:00:00.000Z', accounting_transaction_id: 'txn_x' }).where('id', '=', id).execute();
+      await store.db
+        .updateTable('documents')
+        .set({ published_at: '2026-11-20T10:00:00.000Z', accounting_transaction_id: 'txn_x' })
+        .where('id', '=', id)
+        .execute();
       const content = await send('PATCH', '/v1/operations/documents.update', writer, { id, number: 'UPD-1B' });
       assert.equal(content.status, 409);
       assert.equal(content.body.code, 'document_published');
@@ -226,7 +296,13 @@ for (const dialect of DIALECTS) {
       const deleted = await send('DELETE', `/v1/operations/documents.delete?id=${id}`, writer);
       assert.equal(deleted.status, 200, deleted.bytes);
       assert.deepEqual(deleted.body, { deleted: id });
-      assert.deepEqual(await counts(), { documents: before.documents - 1, coded: before.coded - 1, invoice: before.invoice - 2, files: before.files - 1, bills: before.bills - 1 });
+      assert.deepEqual(await counts(), {
+        documents: before.documents - 1,
+        coded: before.coded - 1,
+        invoice: before.invoice - 2,
+        files: before.files - 1,
+        bills: before.bills - 1,
+      });
       const got = await send('GET', `/v1/operations/documents.get?ids=${id}`, reader);
       assert.deepEqual(got.body.notFound, [id]);
       const again = await send('DELETE', `/v1/operations/documents.delete?id=${id}`, writer);
@@ -237,7 +313,14 @@ for (const dialect of DIALECTS) {
     it('answers any JSON body to a change with a 2xx or a 4xx, never a 5xx (property, fixed seed)', async () => {
       const keys = [...Object.keys(bill()), 'id', 'name', 'criteria', 'colour'];
       const value = fc.oneof(fc.jsonValue(), fc.constantFrom(-0.001, 1e21, '', 'GBP', '2026-02-29', [], {}, null));
-      const body = fc.oneof(fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 10 }), fc.record({ ...Object.fromEntries(Object.entries(bill()).map(([k, v]) => [k, fc.constant(v)])), total: value, codedLines: value, file: value }, { requiredKeys: [] }), fc.jsonValue());
+      const body = fc.oneof(
+        fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 10 }),
+        fc.record(
+          { ...Object.fromEntries(Object.entries(bill()).map(([k, v]) => [k, fc.constant(v)])), total: value, codedLines: value, file: value },
+          { requiredKeys: [] },
+        ),
+        fc.jsonValue(),
+      );
       const paths = ['POST documents.create', 'PATCH documents.update', 'POST bills.create_saved_filter', 'PATCH bills.update_saved_filter'];
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...paths), body, async (target, sent) => {
@@ -271,7 +354,9 @@ for (const dialect of DIALECTS) {
       const custom = await createUser(store.db, { email: `custom-${dialect}@example.test`, name: 'Cus Tom' });
       await setMembership(store.db, books.org.id, custom.id, 'custom');
       const before = await counts();
-      const denied = await rejection(() => call(store, documentsCreate, books.org.id, bill({ number: 'CUS-1' }), { today: TODAY, principal: asUser(custom.id) }));
+      const denied = await rejection(() =>
+        call(store, documentsCreate, books.org.id, bill({ number: 'CUS-1' }), { today: TODAY, principal: asUser(custom.id) }),
+      );
       assert.equal(denied.code, 'role_not_allowed');
       assert.deepEqual(await counts(), before);
     });

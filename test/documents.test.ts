@@ -39,12 +39,29 @@ interface DocFixture {
   publishedAt?: string | null;
   file?: { name: string; contentType: string; data: Buffer };
   coded?: {
-    id: string; lineNo: number; description: string; accountId?: string | null; accountName?: string | null; taxCodeId?: string | null;
-    class?: string | null; customer?: string | null; quantity: string; subtotal: number; tax: number; total: number;
+    id: string;
+    lineNo: number;
+    description: string;
+    accountId?: string | null;
+    accountName?: string | null;
+    taxCodeId?: string | null;
+    class?: string | null;
+    customer?: string | null;
+    quantity: string;
+    subtotal: number;
+    tax: number;
+    total: number;
   }[];
   invoice?: {
-    id: string; lineNo: number; description: string; productCode?: string | null; unit?: string | null; quantity: string;
-    unitPrice: number; tax: number; amount: number;
+    id: string;
+    lineNo: number;
+    description: string;
+    productCode?: string | null;
+    unit?: string | null;
+    quantity: string;
+    unitPrice: number;
+    tax: number;
+    amount: number;
   }[];
 }
 
@@ -52,18 +69,40 @@ async function addDocument(db: Kysely<Database>, organisationId: string, d: DocF
   await db
     .insertInto('documents')
     .values({
-      id: d.id, organisation_id: organisationId, number: d.number, type: d.type, supplier: d.supplier, date: d.date,
-      due_date: d.dueDate ?? null, currency: d.currency, subtotal: d.subtotal, tax: d.tax, total: d.total,
-      accounting_transaction_id: d.accountingId ?? null, published_at: d.publishedAt ?? null, created_at: '2026-02-01T00:00:00.000Z',
+      id: d.id,
+      organisation_id: organisationId,
+      number: d.number,
+      type: d.type,
+      supplier: d.supplier,
+      date: d.date,
+      due_date: d.dueDate ?? null,
+      currency: d.currency,
+      subtotal: d.subtotal,
+      tax: d.tax,
+      total: d.total,
+      accounting_transaction_id: d.accountingId ?? null,
+      published_at: d.publishedAt ?? null,
+      created_at: '2026-02-01T00:00:00.000Z',
     })
     .execute();
   for (const l of d.coded ?? []) {
     await db
       .insertInto('document_coded_lines')
       .values({
-        id: l.id, document_id: d.id, organisation_id: organisationId, line_no: l.lineNo, description: l.description,
-        account_id: l.accountId ?? null, account_name: l.accountName ?? null, tax_code_id: l.taxCodeId ?? null,
-        class: l.class ?? null, customer: l.customer ?? null, quantity: l.quantity, subtotal: l.subtotal, tax: l.tax, total: l.total,
+        id: l.id,
+        document_id: d.id,
+        organisation_id: organisationId,
+        line_no: l.lineNo,
+        description: l.description,
+        account_id: l.accountId ?? null,
+        account_name: l.accountName ?? null,
+        tax_code_id: l.taxCodeId ?? null,
+        class: l.class ?? null,
+        customer: l.customer ?? null,
+        quantity: l.quantity,
+        subtotal: l.subtotal,
+        tax: l.tax,
+        total: l.total,
       })
       .execute();
   }
@@ -71,8 +110,17 @@ async function addDocument(db: Kysely<Database>, organisationId: string, d: DocF
     await db
       .insertInto('document_invoice_lines')
       .values({
-        id: l.id, document_id: d.id, organisation_id: organisationId, line_no: l.lineNo, description: l.description,
-        product_code: l.productCode ?? null, unit: l.unit ?? null, quantity: l.quantity, unit_price: l.unitPrice, tax: l.tax, amount: l.amount,
+        id: l.id,
+        document_id: d.id,
+        organisation_id: organisationId,
+        line_no: l.lineNo,
+        description: l.description,
+        product_code: l.productCode ?? null,
+        unit: l.unit ?? null,
+        quantity: l.quantity,
+        unit_price: l.unitPrice,
+        tax: l.tax,
+        amount: l.amount,
       })
       .execute();
   }
@@ -80,8 +128,12 @@ async function addDocument(db: Kysely<Database>, organisationId: string, d: DocF
     await db
       .insertInto('document_files')
       .values({
-        document_id: d.id, organisation_id: organisationId, file_name: d.file.name, content_type: d.file.contentType,
-        size: d.file.data.length, data: d.file.data,
+        document_id: d.id,
+        organisation_id: organisationId,
+        file_name: d.file.name,
+        content_type: d.file.contentType,
+        size: d.file.data.length,
+        data: d.file.data,
       })
       .execute();
   }
@@ -93,13 +145,47 @@ async function setup(store: Store): Promise<void> {
   await provisionOrganisation(db, { id: OTHER, name: 'Andere GmbH', homeCurrency: 'EUR', timeZone: 'Europe/Berlin', fyStartMonth: 1 });
 
   await addDocument(db, ORG, {
-    id: 'doc_inv', number: 'INV-1001', type: 'bill', supplier: 'Acme Supplies', date: '2026-02-01', dueDate: '2026-03-01',
-    currency: 'GBP', subtotal: 10000, tax: 2000, total: 12000, accountingId: 'txn_1', publishedAt: '2026-02-02T09:00:00.000Z',
+    id: 'doc_inv',
+    number: 'INV-1001',
+    type: 'bill',
+    supplier: 'Acme Supplies',
+    date: '2026-02-01',
+    dueDate: '2026-03-01',
+    currency: 'GBP',
+    subtotal: 10000,
+    tax: 2000,
+    total: 12000,
+    accountingId: 'txn_1',
+    publishedAt: '2026-02-02T09:00:00.000Z',
     file: { name: 'INV-1001.pdf', contentType: 'application/pdf', data: PDF },
     // written out of line order: the answer must come back in line order
     coded: [
-      { id: 'cl_2', lineNo: 2, description: 'Toner', accountId: 'acc_office', accountName: 'Office Supplies', taxCodeId: 'tax_20', customer: 'Big Client plc', quantity: '2.5', subtotal: 6000, tax: 1200, total: 7200 },
-      { id: 'cl_1', lineNo: 1, description: 'Printer paper', accountId: 'acc_office', accountName: 'Office Supplies', taxCodeId: 'tax_20', class: 'Admin', quantity: '10', subtotal: 4000, tax: 800, total: 4800 },
+      {
+        id: 'cl_2',
+        lineNo: 2,
+        description: 'Toner',
+        accountId: 'acc_office',
+        accountName: 'Office Supplies',
+        taxCodeId: 'tax_20',
+        customer: 'Big Client plc',
+        quantity: '2.5',
+        subtotal: 6000,
+        tax: 1200,
+        total: 7200,
+      },
+      {
+        id: 'cl_1',
+        lineNo: 1,
+        description: 'Printer paper',
+        accountId: 'acc_office',
+        accountName: 'Office Supplies',
+        taxCodeId: 'tax_20',
+        class: 'Admin',
+        quantity: '10',
+        subtotal: 4000,
+        tax: 800,
+        total: 4800,
+      },
     ],
     invoice: [
       { id: 'il_2', lineNo: 2, description: 'Toner cartridge', quantity: '2.5', unitPrice: 2400, tax: 1200, amount: 6000 },
@@ -107,30 +193,75 @@ async function setup(store: Store): Promise<void> {
     ],
   });
   await addDocument(db, ORG, {
-    id: 'doc_rcpt', number: 'R-55', type: 'receipt', supplier: 'Tokyo Café', date: '2026-02-10', currency: 'JPY',
-    subtotal: 1364, tax: 136, total: 1500,
+    id: 'doc_rcpt',
+    number: 'R-55',
+    type: 'receipt',
+    supplier: 'Tokyo Café',
+    date: '2026-02-10',
+    currency: 'JPY',
+    subtotal: 1364,
+    tax: 136,
+    total: 1500,
     coded: [{ id: 'cl_3', lineNo: 1, description: 'Coffee', quantity: '1', subtotal: 1364, tax: 136, total: 1500 }],
   });
   await addDocument(db, ORG, {
-    id: 'doc_png', number: 'EXP-9', type: 'expense_claim', supplier: 'Carol Jones', date: '2026-02-12', currency: 'GBP',
-    subtotal: 1999, tax: 0, total: 1999, file: { name: 'taxi.png', contentType: 'image/png', data: PNG },
+    id: 'doc_png',
+    number: 'EXP-9',
+    type: 'expense_claim',
+    supplier: 'Carol Jones',
+    date: '2026-02-12',
+    currency: 'GBP',
+    subtotal: 1999,
+    tax: 0,
+    total: 1999,
+    file: { name: 'taxi.png', contentType: 'image/png', data: PNG },
   });
   await addDocument(db, ORG, {
-    id: 'doc_big', number: 'SCAN-1', type: 'bill', supplier: 'Scanner Co', date: '2026-02-15', currency: 'GBP',
-    subtotal: 100, tax: 0, total: 100, file: { name: 'scan.tiff', contentType: 'image/tiff', data: TOO_LARGE },
+    id: 'doc_big',
+    number: 'SCAN-1',
+    type: 'bill',
+    supplier: 'Scanner Co',
+    date: '2026-02-15',
+    currency: 'GBP',
+    subtotal: 100,
+    tax: 0,
+    total: 100,
+    file: { name: 'scan.tiff', contentType: 'image/tiff', data: TOO_LARGE },
   });
   await addDocument(db, OTHER, {
-    id: 'doc_other', number: 'RE-1', type: 'bill', supplier: 'Lieferant AG', date: '2026-02-01', currency: 'EUR',
-    subtotal: 100, tax: 19, total: 119, file: { name: 're.pdf', contentType: 'application/pdf', data: PDF },
+    id: 'doc_other',
+    number: 'RE-1',
+    type: 'bill',
+    supplier: 'Lieferant AG',
+    date: '2026-02-01',
+    currency: 'EUR',
+    subtotal: 100,
+    tax: 19,
+    total: 119,
+    file: { name: 're.pdf', contentType: 'application/pdf', data: PDF },
   });
 
   await db
     .insertInto('bills')
-    .values(billRow({
-      id: 'bill_docs', organisation_id: ORG, document_id: 'doc_inv', kind: 'bill', supplier: 'Acme Supplies', invoice_number: 'INV-1001',
-      date: '2026-02-01', due_date: '2026-03-01', scheduled_date: null, tags: '', currency: 'GBP', original_amount: 12000, amount_due: 12000,
-      latest_note: null, created_at: '2026-02-01T00:00:00.000Z',
-    }))
+    .values(
+      billRow({
+        id: 'bill_docs',
+        organisation_id: ORG,
+        document_id: 'doc_inv',
+        kind: 'bill',
+        supplier: 'Acme Supplies',
+        invoice_number: 'INV-1001',
+        date: '2026-02-01',
+        due_date: '2026-03-01',
+        scheduled_date: null,
+        tags: '',
+        currency: 'GBP',
+        original_amount: 12000,
+        amount_due: 12000,
+        latest_note: null,
+        created_at: '2026-02-01T00:00:00.000Z',
+      }),
+    )
     .execute();
 
   await createUser(db, { id: SUBMITTER, email: 'submitter@example.test', name: 'Sam Submitter' });
@@ -138,12 +269,47 @@ async function setup(store: Store): Promise<void> {
 }
 
 const INV = {
-  id: 'doc_inv', number: 'INV-1001', type: 'bill', supplier: 'Acme Supplies', date: '2026-02-01', dueDate: '2026-03-01', currency: 'GBP',
-  accountingId: 'txn_1', publishedAt: '2026-02-02T09:00:00.000Z', accountingLink: null, link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_inv',
-  subtotal: 100, tax: 20, total: 120,
+  id: 'doc_inv',
+  number: 'INV-1001',
+  type: 'bill',
+  supplier: 'Acme Supplies',
+  date: '2026-02-01',
+  dueDate: '2026-03-01',
+  currency: 'GBP',
+  accountingId: 'txn_1',
+  publishedAt: '2026-02-02T09:00:00.000Z',
+  accountingLink: null,
+  link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_inv',
+  subtotal: 100,
+  tax: 20,
+  total: 120,
   codedLines: [
-    { id: 'cl_1', description: 'Printer paper', account: 'Office Supplies', accountId: 'acc_office', taxCodeId: 'tax_20', class: 'Admin', customer: null, quantity: 10, subtotal: 40, tax: 8, total: 48 },
-    { id: 'cl_2', description: 'Toner', account: 'Office Supplies', accountId: 'acc_office', taxCodeId: 'tax_20', class: null, customer: 'Big Client plc', quantity: 2.5, subtotal: 60, tax: 12, total: 72 },
+    {
+      id: 'cl_1',
+      description: 'Printer paper',
+      account: 'Office Supplies',
+      accountId: 'acc_office',
+      taxCodeId: 'tax_20',
+      class: 'Admin',
+      customer: null,
+      quantity: 10,
+      subtotal: 40,
+      tax: 8,
+      total: 48,
+    },
+    {
+      id: 'cl_2',
+      description: 'Toner',
+      account: 'Office Supplies',
+      accountId: 'acc_office',
+      taxCodeId: 'tax_20',
+      class: null,
+      customer: 'Big Client plc',
+      quantity: 2.5,
+      subtotal: 60,
+      tax: 12,
+      total: 72,
+    },
   ],
   invoiceLines: [
     { id: 'il_1', description: 'A4 paper, box', productCode: 'PAP-A4', unit: 'box', quantity: 10, unitPrice: 4, tax: 8, amount: 40 },
@@ -152,16 +318,55 @@ const INV = {
 };
 
 const RCPT = {
-  id: 'doc_rcpt', number: 'R-55', type: 'receipt', supplier: 'Tokyo Café', date: '2026-02-10', dueDate: null, currency: 'JPY',
-  accountingId: null, publishedAt: null, accountingLink: null, link: null, subtotal: 1364, tax: 136, total: 1500,
-  codedLines: [{ id: 'cl_3', description: 'Coffee', account: null, accountId: null, taxCodeId: null, class: null, customer: null, quantity: 1, subtotal: 1364, tax: 136, total: 1500 }],
+  id: 'doc_rcpt',
+  number: 'R-55',
+  type: 'receipt',
+  supplier: 'Tokyo Café',
+  date: '2026-02-10',
+  dueDate: null,
+  currency: 'JPY',
+  accountingId: null,
+  publishedAt: null,
+  accountingLink: null,
+  link: null,
+  subtotal: 1364,
+  tax: 136,
+  total: 1500,
+  codedLines: [
+    {
+      id: 'cl_3',
+      description: 'Coffee',
+      account: null,
+      accountId: null,
+      taxCodeId: null,
+      class: null,
+      customer: null,
+      quantity: 1,
+      subtotal: 1364,
+      tax: 136,
+      total: 1500,
+    },
+  ],
   invoiceLines: [],
 };
 
 const PNG_DOC = {
-  id: 'doc_png', number: 'EXP-9', type: 'expense_claim', supplier: 'Carol Jones', date: '2026-02-12', dueDate: null, currency: 'GBP',
-  accountingId: null, publishedAt: null, accountingLink: null, link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_png',
-  subtotal: 19.99, tax: 0, total: 19.99, codedLines: [], invoiceLines: [],
+  id: 'doc_png',
+  number: 'EXP-9',
+  type: 'expense_claim',
+  supplier: 'Carol Jones',
+  date: '2026-02-12',
+  dueDate: null,
+  currency: 'GBP',
+  accountingId: null,
+  publishedAt: null,
+  accountingLink: null,
+  link: 'https://ledgerline.test/v1/operations/documents.file?id=doc_png',
+  subtotal: 19.99,
+  tax: 0,
+  total: 19.99,
+  codedLines: [],
+  invoiceLines: [],
 };
 
 /** The same store, counting the statements run through it. */
@@ -181,11 +386,14 @@ describeEachDialect(
       assert.deepEqual(await get({ ids: 'doc_inv' }, true), { documents: [INV], notFound: [] });
     });
 
-    it('lists ids that are not documents of this organisation, another organisation\'s included, under notFound', async () => {
+    it("lists ids that are not documents of this organisation, another organisation's included, under notFound", async () => {
       assert.deepEqual(await get({ ids: 'doc_nope,doc_inv,doc_other,doc_nope' }), { documents: [INV], notFound: ['doc_nope', 'doc_other'] });
       const theirs = await call(store(), documentsGet, OTHER, { ids: 'doc_inv,doc_other' }, { today: TODAY });
       assert.deepEqual(theirs.notFound, ['doc_inv']);
-      assert.deepEqual(theirs.documents.map((d: { id: string; total: number }) => [d.id, d.total]), [['doc_other', 1.19]]);
+      assert.deepEqual(
+        theirs.documents.map((d: { id: string; total: number }) => [d.id, d.total]),
+        [['doc_other', 1.19]],
+      );
     });
 
     it('reads the lines of every document with the same number of statements, however many documents', async () => {

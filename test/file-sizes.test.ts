@@ -24,11 +24,16 @@ const lineCounts = () => sources(SRC).map((file) => ({ file: relative(SRC, file)
 it(`no source file is over ${MAX_LINES} lines`, () => {
   const counts = lineCounts();
   assert.ok(counts.length > 150, 'the sources were found');
-  assert.deepEqual(counts.filter((c) => c.lines > MAX_LINES).map((c) => `${c.file}: ${c.lines}`), []);
+  assert.deepEqual(
+    counts.filter((c) => c.lines > MAX_LINES).map((c) => `${c.file}: ${c.lines}`),
+    [],
+  );
 });
 
 it(`the median source file is under ${MEDIAN_UNDER} lines`, () => {
-  const sorted = lineCounts().map((c) => c.lines).sort((a, b) => a - b);
+  const sorted = lineCounts()
+    .map((c) => c.lines)
+    .sort((a, b) => a - b);
   const mid = sorted.length / 2;
   const median = sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   assert.ok(median < MEDIAN_UNDER, `median ${median} lines`);

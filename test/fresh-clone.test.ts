@@ -90,10 +90,12 @@ describe('a fresh clone of HEAD', { skip: !inGit && 'not a git checkout: nothing
     assert.deepEqual(problems, []);
   });
 
-  it("finds every fixture its helpers resolve inside the clone", async () => {
+  it('finds every fixture its helpers resolve inside the clone', async () => {
     // the clone's own helpers, imported from the clone (its dependencies from this checkout's node_modules)
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    const helpers = readdirSync(join(clone, 'test/helpers')).filter((f) => f.endsWith('.ts') && /import\.meta\.(url|dirname)/.test(readFileSync(join(clone, 'test/helpers', f), 'utf8')));
+    const helpers = readdirSync(join(clone, 'test/helpers')).filter(
+      (f) => f.endsWith('.ts') && /import\.meta\.(url|dirname)/.test(readFileSync(join(clone, 'test/helpers', f), 'utf8')),
+    );
     for (const helper of ['bank-statements.ts', 'fake-xero-contract.ts', 'fake-quickbooks-contract.ts', 'gnucash-reports.ts']) {
       assert.ok(helpers.includes(helper), `${helper} finds its files from its own location (helpers that do: ${helpers.join(', ')})`);
     }
@@ -108,13 +110,20 @@ describe('a fresh clone of HEAD', { skip: !inGit && 'not a git checkout: nothing
         else if (!existsSync(value)) problems.push(`${helper} ${name} = ${relative(clone, value)} does not exist in the clone`);
       }
     }
-    for (const name of ['FIXTURES', 'XERO_ACCOUNTING_YAML', 'QUICKBOOKS_REFERENCE', 'GNUCASH_FIXTURES']) assert.ok(resolved.has(name), `a helper exports ${name}`);
-    const { QUICKBOOKS_REFERENCE, QUICKBOOKS_SCHEMAS } = (await import(pathToFileURL(join(clone, 'test/helpers/fake-quickbooks-contract.ts')).href)) as { QUICKBOOKS_REFERENCE: string; QUICKBOOKS_SCHEMAS: string[] };
-    for (const schema of QUICKBOOKS_SCHEMAS) if (!existsSync(join(QUICKBOOKS_REFERENCE, schema))) problems.push(`QuickBooks schema ${schema} is not in the clone`);
+    for (const name of ['FIXTURES', 'XERO_ACCOUNTING_YAML', 'QUICKBOOKS_REFERENCE', 'GNUCASH_FIXTURES'])
+      assert.ok(resolved.has(name), `a helper exports ${name}`);
+    const { QUICKBOOKS_REFERENCE, QUICKBOOKS_SCHEMAS } = (await import(pathToFileURL(join(clone, 'test/helpers/fake-quickbooks-contract.ts')).href)) as {
+      QUICKBOOKS_REFERENCE: string;
+      QUICKBOOKS_SCHEMAS: string[];
+    };
+    for (const schema of QUICKBOOKS_SCHEMAS)
+      if (!existsSync(join(QUICKBOOKS_REFERENCE, schema))) problems.push(`QuickBooks schema ${schema} is not in the clone`);
     // every sample statement a test or the statements' README names
     const statements = resolved.get('FIXTURES')!;
     const named = new Set<string>();
-    const texts = [...walk(join(clone, 'test')).filter((f) => f.endsWith('.ts')), join(statements, 'README.md')].filter(existsSync).map((f) => readFileSync(f, 'utf8'));
+    const texts = [...walk(join(clone, 'test')).filter((f) => f.endsWith('.ts')), join(statements, 'README.md')]
+      .filter(existsSync)
+      .map((f) => readFileSync(f, 'utf8'));
     for (const text of texts) {
       for (const m of text.matchAll(/['"`]((?:ofx1|ofx2|qif|csv|mt940|camt05\d)\/[\w.-]+\.\w+)['"`]/g)) named.add(m[1]!);
       for (const m of text.matchAll(/join\(FIXTURES, '([\w.-]+)', '([\w.-]+)'\)/g)) named.add(`${m[1]}/${m[2]}`);
@@ -126,7 +135,12 @@ describe('a fresh clone of HEAD', { skip: !inGit && 'not a git checkout: nothing
 
   it("README's and the docs' relative links lead inside the clone", () => {
     const problems: string[] = [];
-    const pages = ['README.md', ...readdirSync(join(clone, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      ...readdirSync(join(clone, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     for (const page of pages) {
       const links = relativeLinks(readFileSync(join(clone, page), 'utf8'));
       if (page === 'README.md') assert.ok(links.length > 5, 'README has relative links');

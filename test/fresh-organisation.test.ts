@@ -22,7 +22,9 @@ import { DIALECTS, openTestStore } from './helpers/store.js';
 
 const TODAY = '2026-07-15';
 const JOURNAL = readFileSync(path.join(import.meta.dirname, 'fixtures', 'journal', 'small-business.journal'));
-const STATEMENT = Buffer.from(['Date,Description,Amount', '2026-07-01,OPENING,0.00', '2026-07-02,CARD PAYMENT ADOBE,-54.60', '2026-07-06,TRANSFER IN NORTHWIND,1200.00'].join('\n'));
+const STATEMENT = Buffer.from(
+  ['Date,Description,Amount', '2026-07-01,OPENING,0.00', '2026-07-02,CARD PAYMENT ADOBE,-54.60', '2026-07-06,TRANSFER IN NORTHWIND,1200.00'].join('\n'),
+);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 for (const dialect of DIALECTS) {
@@ -37,7 +39,11 @@ for (const dialect of DIALECTS) {
       return (await r.json()) as any;
     };
     const send = async (method: string, name: string, body: unknown) => {
-      const r = await fetch(`${server.baseUrl}/v1/operations/${name}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`${server.baseUrl}/v1/operations/${name}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const answer = (await r.json()) as any;
       assert.ok(r.status < 300, `${name}: ${r.status} ${JSON.stringify(answer)}`);
       return answer;
@@ -49,7 +55,14 @@ for (const dialect of DIALECTS) {
       orgId = org.id;
       const journal = await importJournal(store, { organisation: org, fileName: 'small-business.journal', bytes: JOURNAL, allowNewAccounts: true });
       assert.equal(journal.new, 16);
-      const bankAccount = (await store.db.selectFrom('acct_accounts').select('id').where('organisation_id', '=', org.id).where('full_name', '=', 'Assets:Bank:Current Account').executeTakeFirstOrThrow()).id;
+      const bankAccount = (
+        await store.db
+          .selectFrom('acct_accounts')
+          .select('id')
+          .where('organisation_id', '=', org.id)
+          .where('full_name', '=', 'Assets:Bank:Current Account')
+          .executeTakeFirstOrThrow()
+      ).id;
       const statement = await importStatement(store, {
         organisation: org,
         account: { create: { name: 'Business Current Account', type: 'bank', currency: 'GBP', bank: 'Barclays', ledgerAccountId: bankAccount } },
@@ -60,7 +73,8 @@ for (const dialect of DIALECTS) {
       assert.equal(statement.new, 3);
       server = await startServer(store, { today: TODAY });
       const client = await createApiClient(store.db, { organisationId: org.id, name: 'books', scopes: ['service.read', 'service.write'] });
-      token = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, client.clientId, client.clientSecret), { scope: 'service.read service.write' })).access_token;
+      token = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, client.clientId, client.clientSecret), { scope: 'service.read service.write' }))
+        .access_token;
     });
     after(async () => {
       await server?.close();
@@ -96,7 +110,10 @@ for (const dialect of DIALECTS) {
     it('organisations: the one the client belongs to', async () => {
       called.add('organisations');
       const r = await fetch(`${server.baseUrl}/v1/organisations`, { headers: { authorization: `Bearer ${token}` } });
-      assert.deepEqual(((await r.json()) as any).organisations.map((o: any) => o.id), [orgId]);
+      assert.deepEqual(
+        ((await r.json()) as any).organisations.map((o: any) => o.id),
+        [orgId],
+      );
     });
 
     it('accounts.list: the chart the journal declared', async () => {
@@ -105,29 +122,32 @@ for (const dialect of DIALECTS) {
       assert.ok(accounts.accounts.some((a: any) => a.fullName === 'Expenses:Rent'));
     });
 
-    it('ledger.account_transactions: the journal\'s rent', async () => {
+    it("ledger.account_transactions: the journal's rent", async () => {
       const rent = await answer('ledger.account_transactions', '?account=Expenses%3ARent&from=2026-01-01&to=2026-06-30');
       assert.ok(rent.transactions.length > 0, JSON.stringify(rent).slice(0, 300));
       assert.ok(rent.transactions.every((t: any) => /Landmark|rent/i.test(JSON.stringify(t))));
     });
 
-    it('reports.profit_and_loss: the journal\'s income and expenses', async () => {
+    it("reports.profit_and_loss: the journal's income and expenses", async () => {
       const pl = await answer('reports.profit_and_loss', '?from=2026-01-01&to=2026-06-30');
       assert.match(JSON.stringify(pl), /Rent/);
       assert.match(JSON.stringify(pl), /Income|Sales/);
     });
 
-    it('reports.balance_sheet: the journal\'s bank balance', async () => {
+    it("reports.balance_sheet: the journal's bank balance", async () => {
       const bs = await answer('reports.balance_sheet', '?asAt=2026-06-30');
       assert.match(JSON.stringify(bs), /Current Account/);
     });
 
     it('banking.accounts: the account the statement made', async () => {
       const bank = await answer('banking.accounts');
-      assert.deepEqual(bank.accounts.map((a: any) => a.name), ['Business Current Account']);
+      assert.deepEqual(
+        bank.accounts.map((a: any) => a.name),
+        ['Business Current Account'],
+      );
     });
 
-    it('banking.transactions: the statement\'s lines', async () => {
+    it("banking.transactions: the statement's lines", async () => {
       const bank = await get('banking.accounts');
       const lines = await answer('banking.transactions', `?account=${encodeURIComponent(bank.accounts[0].id)}`);
       assert.equal(lines.transactions.length, 3);
@@ -135,12 +155,18 @@ for (const dialect of DIALECTS) {
 
     it('bills.list_to_pay: the bill documents.create made', async () => {
       const toPay = await answer('bills.list_to_pay');
-      assert.deepEqual(toPay.bills.map((b: any) => [b.supplier, b.invoiceNumber, b.amountDue]), [['Adobe', 'AD-2207', 54.6]]);
+      assert.deepEqual(
+        toPay.bills.map((b: any) => [b.supplier, b.invoiceNumber, b.amountDue]),
+        [['Adobe', 'AD-2207', 54.6]],
+      );
     });
 
     it('bills.list_saved_filters: the filter bills.create_saved_filter made, counting that bill', async () => {
       const filters = await answer('bills.list_saved_filters');
-      assert.deepEqual(filters.filters.map((f: any) => [f.name, f.count, f.total]), [['Due this month', 1, 54.6]]);
+      assert.deepEqual(
+        filters.filters.map((f: any) => [f.name, f.count, f.total]),
+        [['Due this month', 1, 54.6]],
+      );
     });
 
     it('documents.get: the document, its line on the account named', async () => {
@@ -156,15 +182,21 @@ for (const dialect of DIALECTS) {
     it("issue 15's reads: the bill to pay aged, books that balance", async () => {
       const aged = await answer('reports.aged_payables');
       assert.equal(aged.totals.total, 54.6);
-      assert.deepEqual(aged.contacts.map((c: any) => [c.contact, c.total]), [['Adobe', 54.6]]);
+      assert.deepEqual(
+        aged.contacts.map((c: any) => [c.contact, c.total]),
+        [['Adobe', 54.6]],
+      );
       const trial = await answer('reports.trial_balance');
       assert.equal(trial.balanced, true);
       for (const name of ['reports.aged_receivables', 'reports.cash_summary', 'contacts.search']) await answer(name);
       const invoices = await answer('sales.list_invoices', '?period=custom&from=2026-01-01&to=2026-06-30');
-      assert.ok(invoices.invoices.some((i: any) => i.number === 'INV-101'), 'the journal\'s invoice');
+      assert.ok(
+        invoices.invoices.some((i: any) => i.number === 'INV-101'),
+        "the journal's invoice",
+      );
     });
 
-    it('that was every read operation of the spec, and issue 15\'s', () => {
+    it("that was every read operation of the spec, and issue 15's", () => {
       const reads = OPERATIONS.filter((op) => effectOf(op) === 'read').map((op) => op.name);
       assert.equal(reads.length, 17, "the spec's 11 reads and issue 15's 6");
       assert.deepEqual([...called].sort(), reads.sort());

@@ -111,13 +111,32 @@ for (const dialect of DIALECTS) {
       await store.db
         .insertInto('documents')
         .values({
-          id: 'doc_foreign', organisation_id: other.id, number: 'FX-1', type: 'bill', supplier: 'Foreign Secret Supplier', date: '2026-11-01', due_date: '2026-12-01',
-          currency: 'USD', subtotal: 4_242, tax: 0, total: 4_242, accounting_transaction_id: null, published_at: null, created_at: '2026-11-01T00:00:00.000Z',
+          id: 'doc_foreign',
+          organisation_id: other.id,
+          number: 'FX-1',
+          type: 'bill',
+          supplier: 'Foreign Secret Supplier',
+          date: '2026-11-01',
+          due_date: '2026-12-01',
+          currency: 'USD',
+          subtotal: 4_242,
+          tax: 0,
+          total: 4_242,
+          accounting_transaction_id: null,
+          published_at: null,
+          created_at: '2026-11-01T00:00:00.000Z',
         })
         .execute();
       await store.db
         .insertInto('document_files')
-        .values({ document_id: 'doc_foreign', organisation_id: other.id, file_name: 'foreign-secret.png', content_type: 'image/png', size: PNG.length, data: PNG })
+        .values({
+          document_id: 'doc_foreign',
+          organisation_id: other.id,
+          file_name: 'foreign-secret.png',
+          content_type: 'image/png',
+          size: PNG.length,
+          data: PNG,
+        })
         .execute();
       const alice = await createUser(store.db, { email: 'alice@example.test', name: 'Alice', passwordHash: await hash(PASSWORD) });
       for (const org of [books.org.id, second.id]) await setMembership(store.db, org, alice.id, 'admin');
@@ -125,8 +144,27 @@ for (const dialect of DIALECTS) {
       orgIds = [books.org.id, second.id];
       otherId = other.id;
       known = [
-        books.org.id, second.id, other.id, 'Office', 'Office:Software', 'office', 'Rent', 'Old Expenses', 'Business Current', 'bac_mcp', 'Overdue', 'bfl_overdue',
-        'doc_acme', 'doc_pdf', 'doc_acme,doc_pdf', 'doc_foreign', 'doc_acme,doc_foreign', 'btx_1', 'Acme Software', secret.id, TODAY,
+        books.org.id,
+        second.id,
+        other.id,
+        'Office',
+        'Office:Software',
+        'office',
+        'Rent',
+        'Old Expenses',
+        'Business Current',
+        'bac_mcp',
+        'Overdue',
+        'bfl_overdue',
+        'doc_acme',
+        'doc_pdf',
+        'doc_acme,doc_pdf',
+        'doc_foreign',
+        'doc_acme,doc_foreign',
+        'btx_1',
+        'Acme Software',
+        secret.id,
+        TODAY,
       ];
       foreign = [other.name, 'Zanzibar Secret Account', 'Foreign Secret Supplier', 'foreign-secret.png', 'FX-1'];
 
@@ -255,20 +293,39 @@ for (const dialect of DIALECTS) {
     it('REST: odd headers (Service-Organisation, Accept, Accept-Encoding, X-Request-Id) and operation names', async () => {
       const path = fc.oneof(
         fc.constantFrom(...OPERATIONS.map((op) => (op.kind === 'caller' ? '/v1/organisations' : `/v1/operations/${op.name}`))),
-        fc.constantFrom('/v1/operations/', '/v1/operations/%00', '/v1/operations/..%2F..%2Fpackage.json', '/v1/operations/%E2%80%AE', '/v1/operations/%ED%A0%80', '/v1/operations/__proto__', '/v1/operations/accounts.list/', '/v1/operations/ACCOUNTS.LIST', '/v1//operations/accounts.list', '/v1/operations/accounts.list;x=1'),
+        fc.constantFrom(
+          '/v1/operations/',
+          '/v1/operations/%00',
+          '/v1/operations/..%2F..%2Fpackage.json',
+          '/v1/operations/%E2%80%AE',
+          '/v1/operations/%ED%A0%80',
+          '/v1/operations/__proto__',
+          '/v1/operations/accounts.list/',
+          '/v1/operations/ACCOUNTS.LIST',
+          '/v1//operations/accounts.list',
+          '/v1/operations/accounts.list;x=1',
+        ),
       );
       const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { freq: 2, nil: undefined });
       await fc.assert(
-        fc.asyncProperty(path, fc.nat(restTokens.length - 1), organisationHeader(), optional(oddAccept), optional(oddAcceptEncoding), optional(oddRequestId), async (p, t, org, accept, encoding, requestId) => {
-          const extra: Record<string, string> = {};
-          if (org !== undefined) extra['service-organisation'] = org;
-          if (accept !== undefined) extra.accept = accept;
-          if (encoding !== undefined) extra['accept-encoding'] = encoding;
-          if (requestId !== undefined) extra['x-request-id'] = requestId;
-          const query = p.includes('documents') ? '?ids=doc_acme&id=doc_acme' : '';
-          const a = await send(`${p}${query}`, { headers: headerSet(restTokens[t]!, extra) });
-          checkRest(`GET ${p} ${JSON.stringify(extra).slice(0, 400)}`, a, [p, org ?? '']);
-        }),
+        fc.asyncProperty(
+          path,
+          fc.nat(restTokens.length - 1),
+          organisationHeader(),
+          optional(oddAccept),
+          optional(oddAcceptEncoding),
+          optional(oddRequestId),
+          async (p, t, org, accept, encoding, requestId) => {
+            const extra: Record<string, string> = {};
+            if (org !== undefined) extra['service-organisation'] = org;
+            if (accept !== undefined) extra.accept = accept;
+            if (encoding !== undefined) extra['accept-encoding'] = encoding;
+            if (requestId !== undefined) extra['x-request-id'] = requestId;
+            const query = p.includes('documents') ? '?ids=doc_acme&id=doc_acme' : '';
+            const a = await send(`${p}${query}`, { headers: headerSet(restTokens[t]!, extra) });
+            checkRest(`GET ${p} ${JSON.stringify(extra).slice(0, 400)}`, a, [p, org ?? '']);
+          },
+        ),
         runParameters(),
       );
     });
@@ -294,24 +351,45 @@ for (const dialect of DIALECTS) {
 
     it('MCP: odd envelopes and headers (tool names, params, ids, Accept, Mcp-Protocol-Version, X-Request-Id)', async () => {
       const envelope = fc.oneof(
-        fc.constantFrom('accounts_list', 'no_such_tool', '', 'accounts.list', '__proto__', 'ACCOUNTS_LIST', 'accounts_list\u0000').map((name) => JSON.stringify({ name, arguments: {} })),
-        fc.constantFrom('null', '[]', '{}', '"x"', '{"name":1}', '{"name":null}', '{"name":["accounts_list"]}', '{"name":"accounts_list","arguments":{"__proto__":{"x":1}}}', '{"name":"accounts_list","_meta":"x"}'),
+        fc
+          .constantFrom('accounts_list', 'no_such_tool', '', 'accounts.list', '__proto__', 'ACCOUNTS_LIST', 'accounts_list\u0000')
+          .map((name) => JSON.stringify({ name, arguments: {} })),
+        fc.constantFrom(
+          'null',
+          '[]',
+          '{}',
+          '"x"',
+          '{"name":1}',
+          '{"name":null}',
+          '{"name":["accounts_list"]}',
+          '{"name":"accounts_list","arguments":{"__proto__":{"x":1}}}',
+          '{"name":"accounts_list","_meta":"x"}',
+        ),
       );
       const method = fc.constantFrom('tools/call', 'tools/list', 'resources/list', 'prompts/get', 'initialize', 'ping', '', 'rpc.discover', '__proto__');
       const id = fc.oneof(fc.integer(), fc.constantFrom('1', 'x'.repeat(1000), null, true, [1], { a: 1 }, 1.5, -0, 1e308));
       const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { freq: 2, nil: undefined });
       const version = fc.constantFrom('2025-11-25', '2025-06-18', '2024-11-05', '1999-01-01', 'latest', '', 'x'.repeat(300));
       await fc.assert(
-        fc.asyncProperty(method, envelope, id, fc.nat(mcpTokens.length - 1), optional(oddAccept), optional(version), optional(oddRequestId), async (m, params, i, t, accept, v, requestId) => {
-          const body = `{"jsonrpc":"2.0","id":${JSON.stringify(i)},"method":${JSON.stringify(m)},"params":${params}}`;
-          const extra: Record<string, string> = {};
-          if (accept !== undefined) extra.accept = accept;
-          if (v !== undefined) extra['mcp-protocol-version'] = v;
-          if (requestId !== undefined) extra['x-request-id'] = requestId;
-          const a = await postMcp(mcpTokens[t]!, body, extra);
-          // an answer carries the request's id, or null where the id could not be used
-          checkMcp(`${body.slice(0, 300)} ${JSON.stringify(extra).slice(0, 300)}`, a, [m, params], i);
-        }),
+        fc.asyncProperty(
+          method,
+          envelope,
+          id,
+          fc.nat(mcpTokens.length - 1),
+          optional(oddAccept),
+          optional(version),
+          optional(oddRequestId),
+          async (m, params, i, t, accept, v, requestId) => {
+            const body = `{"jsonrpc":"2.0","id":${JSON.stringify(i)},"method":${JSON.stringify(m)},"params":${params}}`;
+            const extra: Record<string, string> = {};
+            if (accept !== undefined) extra.accept = accept;
+            if (v !== undefined) extra['mcp-protocol-version'] = v;
+            if (requestId !== undefined) extra['x-request-id'] = requestId;
+            const a = await postMcp(mcpTokens[t]!, body, extra);
+            // an answer carries the request's id, or null where the id could not be used
+            checkMcp(`${body.slice(0, 300)} ${JSON.stringify(extra).slice(0, 300)}`, a, [m, params], i);
+          },
+        ),
         runParameters(),
       );
     });
@@ -348,7 +426,13 @@ for (const dialect of DIALECTS) {
     });
 
     it('a NUL in text parameters is answered, or refused with a 400', async () => {
-      for (const query of ['banking.transactions?search=%00', 'documents.get?ids=%00', 'documents.file?id=a%00b', 'accounts.list?search=%00', 'bills.list_to_pay?filter=%00']) {
+      for (const query of [
+        'banking.transactions?search=%00',
+        'documents.get?ids=%00',
+        'documents.file?id=a%00b',
+        'accounts.list?search=%00',
+        'bills.list_to_pay?filter=%00',
+      ]) {
         const a = await send(`/v1/operations/${query}`, { headers: headerSet(restTokens[0]!, {}) });
         assert.ok(a.status < 500, describeRequest(query, a));
         checkRest(query, a, ['\u0000']);
@@ -358,7 +442,12 @@ for (const dialect of DIALECTS) {
     it('over the size limits: refused with a 4xx, never a 5xx', async () => {
       const longQuery = await send(`/v1/operations/accounts.list?search=${'a'.repeat(20_000)}`, { headers: headerSet(restTokens[0]!, {}) });
       assert.ok(longQuery.status >= 400 && longQuery.status < 500, describeRequest('a 20 KB query', longQuery));
-      const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'accounts_list', arguments: { search: 'a'.repeat(HUGE_BODY_BYTES * 2) } } });
+      const big = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'accounts_list', arguments: { search: 'a'.repeat(HUGE_BODY_BYTES * 2) } },
+      });
       const a = await postMcp(mcpTokens[0]!, big);
       assert.equal(a.status, 413, describeRequest('a 112 KB tools/call', a));
       checkMcp('a 112 KB tools/call', a, [], 1);

@@ -57,13 +57,32 @@ describeEachDialect(
         await books.lines(query, 10, 20);
         // balances at two dates share their history: an index range per month segment (the scan form)
         await books.accountTotals([{ to: '2026-01-31' }, { to: '2026-02-28' }]);
-        const filter = { organisationId: ORG, accountIds: null, from: '2026-01-01', to: '2026-03-15', status: null, search: 'rent', amountMin: null, amountMax: null, amountColumn: 'home_amount' as const };
+        const filter = {
+          organisationId: ORG,
+          accountIds: null,
+          from: '2026-01-01',
+          to: '2026-03-15',
+          status: null,
+          search: 'rent',
+          amountMin: null,
+          amountMax: null,
+          amountColumn: 'home_amount' as const,
+        };
         await transactionPage(db, filter, 'newest', 10, 0);
 
         const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'ledgerline_%'`.execute(db);
         const texts = prepared.rows.map((r) => r.statement);
         const over = (table: string) => texts.filter((x) => x.includes(`from "${table}"`) || x.includes(`from ${table}`));
-        for (const table of ['documents', 'document_coded_lines', 'document_invoice_lines', 'document_files', 'bank_accounts', 'bank_month_totals', 'bills', 'acct_month_line_totals']) {
+        for (const table of [
+          'documents',
+          'document_coded_lines',
+          'document_invoice_lines',
+          'document_files',
+          'bank_accounts',
+          'bank_month_totals',
+          'bills',
+          'acct_month_line_totals',
+        ]) {
           assert.ok(over(table).length, `a statement over ${table} is named:\n${texts.join('\n')}`);
         }
         assert.equal(over('bank_transactions').length, 0, texts.join('\n'));
@@ -72,15 +91,36 @@ describeEachDialect(
         const contacts = (x: string) => /"contact_id" in \(([^)]*)\)/.exec(x)?.[1]?.split(',').length ?? 0;
         assert.deepEqual(over('acct_lines').map(contacts).sort(), [0, 1], texts.join('\n'));
         // the account totals in one pass, not a scan per month segment
-        assert.deepEqual(over('acct_month_totals').map((x) => x.includes('sum(case')), [true], texts.join('\n'));
+        assert.deepEqual(
+          over('acct_month_totals').map((x) => x.includes('sum(case')),
+          [true],
+          texts.join('\n'),
+        );
 
         // another instance's migration adds columns: the named statements still run, and still answer the row
-        await db.insertInto('bank_accounts').values({ id: 'bank_g', organisation_id: ORG, name: 'Current', number: '1234', type: 'bank', bank: 'Test Bank', currency: 'GBP', is_default: 1, ledger_account_id: null, created_at: '2026-01-01T00:00:00.000Z' }).execute();
+        await db
+          .insertInto('bank_accounts')
+          .values({
+            id: 'bank_g',
+            organisation_id: ORG,
+            name: 'Current',
+            number: '1234',
+            type: 'bank',
+            bank: 'Test Bank',
+            currency: 'GBP',
+            is_default: 1,
+            ledger_account_id: null,
+            created_at: '2026-01-01T00:00:00.000Z',
+          })
+          .execute();
         await sql`alter table documents add column generic_extra text`.execute(db);
         await sql`alter table bank_accounts add column generic_extra text`.execute(db);
         try {
           assert.deepEqual(await getDocuments(db, ORG, ['doc_a', 'doc_b']), []);
-          assert.deepEqual((await listBankAccounts(db, ORG, null)).map((a) => [a.id, a.name, a.currency]), [['bank_g', 'Current', 'GBP']]);
+          assert.deepEqual(
+            (await listBankAccounts(db, ORG, null)).map((a) => [a.id, a.name, a.currency]),
+            [['bank_g', 'Current', 'GBP']],
+          );
         } finally {
           await sql`alter table documents drop column generic_extra`.execute(db);
           await sql`alter table bank_accounts drop column generic_extra`.execute(db);
@@ -139,12 +179,15 @@ describeEachDialect(
       try {
         // named for three ids (padded to four), not for four: both calls' SQL has four parameters
         const byIds = preparedShapes(
-          (db, v: { organisationId: string; ids: string[] }) => db.selectFrom('documents').select(['id', 'number']).where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
+          (db, v: { organisationId: string; ids: string[] }) =>
+            db.selectFrom('documents').select(['id', 'number']).where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
           { genericPlan: (_shape, v) => v.ids.length === 3 },
         );
         await byIds(one.db, '', { organisationId: ORG, ids: ['doc_x1', 'doc_x2', 'doc_x3'] });
         await byIds(one.db, '', { organisationId: ORG, ids: ['doc_x1', 'doc_x2', 'doc_x3', 'doc_x4'] });
-        const runs = await sql<{ runs: number }>`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement like '%"number" from "documents"%'`.execute(one.db);
+        const runs = await sql<{
+          runs: number;
+        }>`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement like '%"number" from "documents"%'`.execute(one.db);
         assert.deepEqual(runs.rows, [{ runs: 1 }]);
       } finally {
         await one.close();
@@ -152,16 +195,24 @@ describeEachDialect(
     });
 
     it('a statement named for a generic plan that selects * is refused when it is first compiled', async () => {
-      const everything = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile(), {
-        genericPlan: true,
-      });
+      const everything = preparedShapes(
+        (db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile(),
+        {
+          genericPlan: true,
+        },
+      );
       assert.throws(() => everything(store().db, '', { organisationId: ORG }), /selects its columns by name, not \*/);
-      const joined = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents as d').selectAll('d').where('d.organisation_id', '=', v.organisationId).compile(), {
-        genericPlan: true,
-      });
+      const joined = preparedShapes(
+        (db, v: { organisationId: string }) => db.selectFrom('documents as d').selectAll('d').where('d.organisation_id', '=', v.organisationId).compile(),
+        {
+          genericPlan: true,
+        },
+      );
       assert.throws(() => joined(store().db, '', { organisationId: ORG }), /not \*/);
       // unnamed, a statement may still select *: it is planned afresh each time
-      const unnamed = preparedShapes((db, v: { organisationId: string }) => db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile());
+      const unnamed = preparedShapes((db, v: { organisationId: string }) =>
+        db.selectFrom('documents').selectAll().where('organisation_id', '=', v.organisationId).compile(),
+      );
       assert.deepEqual(await unnamed(store().db, '', { organisationId: 'org_none' }), []);
     });
   },

@@ -40,7 +40,11 @@ const COLUMN: Record<string, AgingColumn> = {
 
 async function gnucashOrganisation(store: Store, id: string, book: string): Promise<void> {
   await provisionOrganisation(store.db, { id, name: id, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'gnucash' });
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ bookPath: join(GNUCASH_FIXTURES, book) }) }).where('id', '=', id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify({ bookPath: join(GNUCASH_FIXTURES, book) }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 const pence = (major: number) => Math.round(major * 100);
@@ -48,7 +52,8 @@ const pence = (major: number) => Math.round(major * 100);
 describeEachDialect(
   'GnuCash aging',
   (store) => {
-    const run = <T = any>(op: OrganisationOperation<any, any>, org: string, today: string, input: Record<string, unknown> = {}) => call<T>(store(), op, org, input, { today });
+    const run = <T = any>(op: OrganisationOperation<any, any>, org: string, today: string, input: Record<string, unknown> = {}) =>
+      call<T>(store(), op, org, input, { today });
 
     it("reports.aged_payables equals GnuCash's Payable Aging report at 2026-06-30, supplier by supplier and bucket by bucket, to the penny", async (t) => {
       const report = readAgingReport('payable-aging-2026-06-30');
@@ -58,7 +63,9 @@ describeEachDialect(
         const theirs = report.companies.get(c.contact)!;
         for (const [bucket, column] of Object.entries(COLUMN)) {
           assert.equal(pence(c[bucket]), theirs.get(column), `${c.contact}, ${column}`);
-          t.diagnostic(`${c.contact.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  Ledgerline ${c[bucket].toFixed(2).padStart(9)}`);
+          t.diagnostic(
+            `${c.contact.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  Ledgerline ${c[bucket].toFixed(2).padStart(9)}`,
+          );
         }
       }
       for (const [bucket, column] of Object.entries(COLUMN)) assert.equal(pence(aged.totals[bucket]), report.total.get(column), `Total, ${column}`);
@@ -74,13 +81,17 @@ describeEachDialect(
         const report = readAgingReport(`receivable-aging-${date}`);
         const aged = await run(reportsAgedReceivables, BOOK, date);
         // GnuCash lists every customer, also those who owe nothing at the date
-        const owing = [...report.companies].filter(([, columns]) => columns.get('Total') !== 0 || [...columns.values()].some((v) => v !== 0)).map(([name]) => name);
+        const owing = [...report.companies]
+          .filter(([, columns]) => columns.get('Total') !== 0 || [...columns.values()].some((v) => v !== 0))
+          .map(([name]) => name);
         assert.deepEqual(aged.contacts.map((c: any) => c.contact).sort(), owing.sort(), 'the same customers');
         for (const c of aged.contacts) {
           const theirs = report.companies.get(c.contact)!;
           for (const [bucket, column] of Object.entries(COLUMN)) {
             assert.equal(pence(c[bucket]), theirs.get(column), `${c.contact}, ${column}`);
-            t.diagnostic(`${c.contact.padEnd(26)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  Ledgerline ${c[bucket].toFixed(2).padStart(9)}`);
+            t.diagnostic(
+              `${c.contact.padEnd(26)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  Ledgerline ${c[bucket].toFixed(2).padStart(9)}`,
+            );
           }
         }
         for (const [bucket, column] of Object.entries(COLUMN)) assert.equal(pence(aged.totals[bucket]), report.total.get(column), `Total, ${column}`);
@@ -89,18 +100,18 @@ describeEachDialect(
 
     it("sales.list_invoices on a GnuCash book: the customer invoices with GnuCash's due dates and what its lots leave open", async () => {
       const year = await run(salesListInvoices, BOOK, '2026-12-31', { period: 'custom', from: '2026-01-01', to: '2026-12-31', status: 'open' });
-      assert.deepEqual(
-        year.invoices.map((i: any) => [i.customer, i.number, i.dueDate, i.amountDue, i.status]).sort(),
-        [
-          ['Acme Retail Ltd', 'INV-A023', '2026-12-20', 7560, 'open'],
-          ['Acme Retail Ltd', 'INV-A024', '2027-01-19', 7740, 'open'],
-          ['Brightside Consulting LLP', 'INV-B008', '2027-01-30', 5400, 'open'],
-        ],
-      );
+      assert.deepEqual(year.invoices.map((i: any) => [i.customer, i.number, i.dueDate, i.amountDue, i.status]).sort(), [
+        ['Acme Retail Ltd', 'INV-A023', '2026-12-20', 7560, 'open'],
+        ['Acme Retail Ltd', 'INV-A024', '2027-01-19', 7740, 'open'],
+        ['Brightside Consulting LLP', 'INV-B008', '2027-01-30', 5400, 'open'],
+      ]);
       const everything = await run(salesListInvoices, BOOK, '2026-12-31', { period: 'custom', from: '2000-01-01', to: '2026-12-31', limit: 500 });
       const aged = await run(reportsAgedReceivables, BOOK, '2026-12-31');
       assert.equal(everything.totals.amountDue, aged.totals.total, 'what all invoices still owe is the aged total');
-      assert.ok(everything.invoices.some((i: any) => i.status === 'paid'), 'paid invoices are listed too');
+      assert.ok(
+        everything.invoices.some((i: any) => i.status === 'paid'),
+        'paid invoices are listed too',
+      );
     });
 
     it('reports.aged_receivables on a GnuCash book: its customer invoices open at the date, by due date, equal to the receivable account', async (t) => {
@@ -108,7 +119,16 @@ describeEachDialect(
       assert.deepEqual(
         r.contacts.map((c: any) => [c.contact, c.current, c.days1to30, c.total, c.items.map((i: any) => [i.number, i.dueDate, i.amount])]),
         [
-          ['Acme Retail Ltd', 7740, 7560, 15300, [['INV-A023', '2026-12-20', 7560], ['INV-A024', '2027-01-19', 7740]]],
+          [
+            'Acme Retail Ltd',
+            7740,
+            7560,
+            15300,
+            [
+              ['INV-A023', '2026-12-20', 7560],
+              ['INV-A024', '2027-01-19', 7740],
+            ],
+          ],
           ['Brightside Consulting LLP', 5400, 0, 5400, [['INV-B008', '2027-01-30', 5400]]],
         ],
       );
@@ -124,9 +144,12 @@ describeEachDialect(
       }
     });
 
-    it("trial balance, cash summary and contacts on the GnuCash book agree with the balance sheet and balance", async () => {
+    it('trial balance, cash summary and contacts on the GnuCash book agree with the balance sheet and balance', async () => {
       const date = '2026-11-30';
-      const [trial, bs] = await Promise.all([run(reportsTrialBalance, BOOK, '2026-12-31', { date }), run(reportsBalanceSheet, BOOK, '2026-12-31', { asAt: date })]);
+      const [trial, bs] = await Promise.all([
+        run(reportsTrialBalance, BOOK, '2026-12-31', { date }),
+        run(reportsBalanceSheet, BOOK, '2026-12-31', { asAt: date }),
+      ]);
       assert.equal(trial.balanced, true);
       assert.ok(trial.totals.debit > 0);
       const assets = trial.accounts.filter((a: any) => a.classification === 'Asset').reduce((s: number, a: any) => s + pence(a.debit) - pence(a.credit), 0);

@@ -40,7 +40,11 @@ const GUID = accountGuids();
 
 async function gnucashOrganisation(store: Store, id: string, bookPath: string): Promise<void> {
   await provisionOrganisation(store.db, { id, name: id, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'gnucash' });
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ bookPath }) }).where('id', '=', id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify({ bookPath }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 async function setup(store: Store): Promise<void> {
@@ -55,13 +59,20 @@ async function setup(store: Store): Promise<void> {
 
 // the current account's statement: three lines GnuCash has reconciled, one it has not
 const STATEMENT = Buffer.from(
-  ['Date,Description,Amount', '2026-02-28,BANK CHARGES,-6.50', '2026-03-20,CHQ 1001 NORTHWIND,-500.00', '2026-03-31,BANK CHARGES,-6.50', '2026-04-25,CARD REPAYMENT,-100.00'].join('\n'),
+  [
+    'Date,Description,Amount',
+    '2026-02-28,BANK CHARGES,-6.50',
+    '2026-03-20,CHQ 1001 NORTHWIND,-500.00',
+    '2026-03-31,BANK CHARGES,-6.50',
+    '2026-04-25,CARD REPAYMENT,-100.00',
+  ].join('\n'),
 );
 
 describeEachDialect(
   'GnuCash bank accounts',
   (store) => {
-    const run = <T = any>(op: OrganisationOperation<any, any>, org: string, input: Record<string, unknown> = {}) => call<T>(store(), op, org, input, { today: TODAY });
+    const run = <T = any>(op: OrganisationOperation<any, any>, org: string, input: Record<string, unknown> = {}) =>
+      call<T>(store(), op, org, input, { today: TODAY });
 
     it("banking.accounts lists the book's bank and card accounts with their balances in the book", async () => {
       const full = await run(bankingAccounts, ORG);
@@ -72,19 +83,61 @@ describeEachDialect(
         full.accounts.map((a: any) => [a.balanceBasis, a.balanceDate, a.bookBalance, a.ledgerAccount.id]),
         full.accounts.map((a: any) => ['books', TODAY, a.balance, a.id.slice('gnucash:'.length)]),
       );
-      assert.match(full.accounts[0].note, /^No statement has been imported into this account: -46\.50 GBP is its balance in the books \(gnucash\) at 2026-06-30 \(today, nothing dated later counted\), not the bank's\.$/);
+      assert.match(
+        full.accounts[0].note,
+        /^No statement has been imported into this account: -46\.50 GBP is its balance in the books \(gnucash\) at 2026-06-30 \(today, nothing dated later counted\), not the bank's\.$/,
+      );
       assert.deepEqual(answer, {
         count: 3,
         accounts: [
           // 100.00 paid to Paper & Ink and 46.50 of train tickets, 100.00 repaid
-          { id: `gnucash:${GUID.get('Business Credit Card')}`, name: 'Business Credit Card', number: '2200', type: 'credit_card', bank: '', currency: 'GBP', isDefault: false, toReconcile: 0, transactions: 0, lastTransactionDate: null, balance: -46.5 },
+          {
+            id: `gnucash:${GUID.get('Business Credit Card')}`,
+            name: 'Business Credit Card',
+            number: '2200',
+            type: 'credit_card',
+            bank: '',
+            currency: 'GBP',
+            isDefault: false,
+            toReconcile: 0,
+            transactions: 0,
+            lastTransactionDate: null,
+            balance: -46.5,
+          },
           // 20,000.00 capital less 5,000.00 saved, 1,994.60 paid to suppliers, 13.00 charges, 100.00 to the card
-          { id: `gnucash:${GUID.get('Business Current Account')}`, name: 'Business Current Account', number: '1110', type: 'bank', bank: '', currency: 'GBP', isDefault: false, toReconcile: 0, transactions: 0, lastTransactionDate: null, balance: 12_917.4 },
-          { id: `gnucash:${GUID.get('Savings Account')}`, name: 'Savings Account', number: '1120', type: 'bank', bank: '', currency: 'GBP', isDefault: false, toReconcile: 0, transactions: 0, lastTransactionDate: null, balance: 5_012.34 },
+          {
+            id: `gnucash:${GUID.get('Business Current Account')}`,
+            name: 'Business Current Account',
+            number: '1110',
+            type: 'bank',
+            bank: '',
+            currency: 'GBP',
+            isDefault: false,
+            toReconcile: 0,
+            transactions: 0,
+            lastTransactionDate: null,
+            balance: 12_917.4,
+          },
+          {
+            id: `gnucash:${GUID.get('Savings Account')}`,
+            name: 'Savings Account',
+            number: '1120',
+            type: 'bank',
+            bank: '',
+            currency: 'GBP',
+            isDefault: false,
+            toReconcile: 0,
+            transactions: 0,
+            lastTransactionDate: null,
+            balance: 5_012.34,
+          },
         ],
       });
       const searched = await run(bankingAccounts, ORG, { search: 'card' });
-      assert.deepEqual(searched.accounts.map((a: any) => a.name), ['Business Credit Card']);
+      assert.deepEqual(
+        searched.accounts.map((a: any) => a.name),
+        ['Business Credit Card'],
+      );
       // bank transactions belong to the people who hold the accounts: a submitter holding none sees none
       const submitter = await call(store(), bankingAccounts, ORG, {}, { today: TODAY, principal: asUser('usr_sub') });
       assert.deepEqual(submitter, { count: 0, accounts: [] });
@@ -92,7 +145,13 @@ describeEachDialect(
 
     it("a books account's balance is at today: splits dated later are not in it; its ledger account has the chart's full name", async () => {
       const listed = async (today: string) =>
-        (await call<any>(store(), bankingAccounts, ORG, {}, { today })).accounts.map((a: any) => [a.name, a.balanceDate, a.balance, a.bookBalance, a.ledgerAccount.fullName]);
+        (await call<any>(store(), bankingAccounts, ORG, {}, { today })).accounts.map((a: any) => [
+          a.name,
+          a.balanceDate,
+          a.balance,
+          a.bookBalance,
+          a.ledgerAccount.fullName,
+        ]);
       // the current account's splits of 28 June (25.00) and 26 June (84.60, stored as local midnight) come after the 25th;
       // the 26th counts on the 26th (post-dates.ts), the 28th does not
       assert.deepEqual(await listed('2026-06-26'), [
@@ -112,7 +171,10 @@ describeEachDialect(
       assert.equal(current.debit - current.credit, 14_327);
       // the accounts an import may link to carry the chart's full name too
       const choices = await bookAccountChoices(store().db, (await getOrganisation(store().db, ORG))!);
-      assert.deepEqual(choices.map((c) => c.fullName), ['Liabilities:Business Credit Card', 'Assets:Business Current Account', 'Assets:Savings Account']);
+      assert.deepEqual(
+        choices.map((c) => c.fullName),
+        ['Liabilities:Business Credit Card', 'Assets:Business Current Account', 'Assets:Savings Account'],
+      );
     });
 
     it("a statement imported into an account named as the book's is linked to it, listed once, and GnuCash's reconciled lines come in reconciled in the accounting system", async () => {
@@ -138,7 +200,11 @@ describeEachDialect(
       );
       // linked to GnuCash's own account: its balance in the book at the statement's last day beside the bank's, and what is left to reconcile
       const current = accounts.accounts.find((a: any) => a.id === row.id);
-      assert.deepEqual(current.ledgerAccount, { id: GUID.get('Business Current Account'), name: 'Business Current Account', fullName: current.ledgerAccount.fullName });
+      assert.deepEqual(current.ledgerAccount, {
+        id: GUID.get('Business Current Account'),
+        name: 'Business Current Account',
+        fullName: current.ledgerAccount.fullName,
+      });
       assert.equal(current.balanceDate, '2026-04-25');
       assert.equal(typeof current.bookBalance, 'number');
       assert.equal(current.differenceToReconcile, Math.round((current.balance - current.bookBalance) * 100) / 100);

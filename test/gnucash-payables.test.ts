@@ -47,7 +47,11 @@ const doc = (id: string) => DOCS.get(id)!;
 
 async function gnucashOrganisation(store: Store, id: string, bookPath: string): Promise<void> {
   await provisionOrganisation(store.db, { id, name: id, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'gnucash' });
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify({ bookPath }) }).where('id', '=', id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify({ bookPath }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 async function setup(store: Store): Promise<void> {
@@ -62,23 +66,67 @@ async function setup(store: Store): Promise<void> {
   await db
     .insertInto('documents')
     .values({
-      id: 'doc_nw1290', organisation_id: MERGED, number: 'NW-1290', type: 'bill', supplier: 'Northwind Software Ltd', date: '2026-05-11',
-      due_date: '2026-06-10', currency: 'GBP', subtotal: 24_690, tax: 2_469, total: 27_159, accounting_transaction_id: doc('B-NW-2').postTxn,
-      published_at: '2026-05-12T09:00:00.000Z', created_at: '2026-05-11T09:00:00.000Z',
+      id: 'doc_nw1290',
+      organisation_id: MERGED,
+      number: 'NW-1290',
+      type: 'bill',
+      supplier: 'Northwind Software Ltd',
+      date: '2026-05-11',
+      due_date: '2026-06-10',
+      currency: 'GBP',
+      subtotal: 24_690,
+      tax: 2_469,
+      total: 27_159,
+      accounting_transaction_id: doc('B-NW-2').postTxn,
+      published_at: '2026-05-12T09:00:00.000Z',
+      created_at: '2026-05-11T09:00:00.000Z',
     })
     .execute();
-  const bill = (id: string, documentId: string | null, supplier: string, number: string, due: string, amount: number, tags: string) => billRow({
-    id, organisation_id: MERGED, document_id: documentId, kind: 'bill', supplier, invoice_number: number, date: '2026-05-11', due_date: due,
-    scheduled_date: '2026-07-01', tags, currency: 'GBP', original_amount: amount, amount_due: amount, latest_note: 'Approved by Sam',
-    created_at: '2026-05-11T09:00:00.000Z',
-  });
-  await db.insertInto('bills').values(bill('bill_nw1290', 'doc_nw1290', 'Northwind Software Ltd', 'NW-1290', '2026-06-10', 27_159, 'software')).execute();
-  await db.insertInto('bills').values(bill('bill_own', null, 'Acme Cleaning', 'AC-77', '2026-07-05', 9_000, 'office')).execute();
+  const bill = (id: string, documentId: string | null, supplier: string, number: string, due: string, amount: number, tags: string) =>
+    billRow({
+      id,
+      organisation_id: MERGED,
+      document_id: documentId,
+      kind: 'bill',
+      supplier,
+      invoice_number: number,
+      date: '2026-05-11',
+      due_date: due,
+      scheduled_date: '2026-07-01',
+      tags,
+      currency: 'GBP',
+      original_amount: amount,
+      amount_due: amount,
+      latest_note: 'Approved by Sam',
+      created_at: '2026-05-11T09:00:00.000Z',
+    });
+  await db
+    .insertInto('bills')
+    .values(bill('bill_nw1290', 'doc_nw1290', 'Northwind Software Ltd', 'NW-1290', '2026-06-10', 27_159, 'software'))
+    .execute();
+  await db
+    .insertInto('bills')
+    .values(bill('bill_own', null, 'Acme Cleaning', 'AC-77', '2026-07-05', 9_000, 'office'))
+    .execute();
   await db
     .insertInto('bill_filters')
     .values([
-      { id: 'flt_claims', organisation_id: MERGED, name: 'Expense claims', description: 'Staff claims', criteria: JSON.stringify({ kinds: ['expense_claim'] }), position: 1 },
-      { id: 'flt_nw', organisation_id: MERGED, name: 'Northwind', description: 'One supplier', criteria: JSON.stringify({ suppliers: ['Northwind Software Ltd'] }), position: 2 },
+      {
+        id: 'flt_claims',
+        organisation_id: MERGED,
+        name: 'Expense claims',
+        description: 'Staff claims',
+        criteria: JSON.stringify({ kinds: ['expense_claim'] }),
+        position: 1,
+      },
+      {
+        id: 'flt_nw',
+        organisation_id: MERGED,
+        name: 'Northwind',
+        description: 'One supplier',
+        criteria: JSON.stringify({ suppliers: ['Northwind Software Ltd'] }),
+        position: 2,
+      },
     ])
     .execute();
 }
@@ -117,7 +165,9 @@ describeEachDialect(
           assert.equal(cell?.amount ?? 0, theirs, `${company}, ${column}`);
           // every supplier's open bills are in different columns: a column is one bill
           if (column !== 'Total' && theirs !== 0) assert.equal(cell!.bills.length, 1, `${company}, ${column}: one bill`);
-          t.diagnostic(`${company.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs / 100).toFixed(2).padStart(9)}  Ledgerline ${((cell?.amount ?? 0) / 100).toFixed(2).padStart(9)}${cell && column !== 'Total' ? `  (${cell.bills.map((b) => b.invoiceNumber).join(', ')})` : ''}`);
+          t.diagnostic(
+            `${company.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs / 100).toFixed(2).padStart(9)}  Ledgerline ${((cell?.amount ?? 0) / 100).toFixed(2).padStart(9)}${cell && column !== 'Total' ? `  (${cell.bills.map((b) => b.invoiceNumber).join(', ')})` : ''}`,
+          );
         }
       }
       assert.equal(pence(listed.total), report.total.get('Total'));
@@ -126,13 +176,22 @@ describeEachDialect(
       t.diagnostic(`total: GnuCash ${(report.total.get('Total')! / 100).toFixed(2)}, Ledgerline ${listed.total.toFixed(2)} over ${listed.count} bills`);
     });
 
-    it('lists each bill with the book\'s own facts: number, dates, original amount, kind and notes', async () => {
+    it("lists each bill with the book's own facts: number, dates, original amount, kind and notes", async () => {
       const listed = await run(billsListToPay, ORG);
       const rent = listed.bills.find((b: any) => b.invoiceNumber === 'CP-2026-Q2');
       assert.deepEqual(rent, {
-        supplier: 'City Properties Ltd', invoiceNumber: 'CP-2026-Q2', type: 'bill', date: '2026-04-15', dueDate: '2026-05-15', scheduledDate: null,
+        supplier: 'City Properties Ltd',
+        invoiceNumber: 'CP-2026-Q2',
+        type: 'bill',
+        date: '2026-04-15',
+        dueDate: '2026-05-15',
+        scheduledDate: null,
         // 3,024.00 less the 300.00 credit note applied to it and the 1,000.00 paid
-        tags: '', currency: 'GBP', originalAmount: null, amountDue: 1724, latestNote: 'Quarterly rent, standing agreement',
+        tags: '',
+        currency: 'GBP',
+        originalAmount: null,
+        amountDue: 1724,
+        latestNote: 'Quarterly rent, standing agreement',
       });
       const claim = listed.bills.find((b: any) => b.type === 'expense_claim');
       assert.equal(claim.supplier, 'Jane Smith — EV-1');
@@ -140,10 +199,13 @@ describeEachDialect(
       // paid in full and credit notes are not bills to pay
       assert.ok(!listed.bills.some((b: any) => b.invoiceNumber === 'NW-1150' || b.invoiceNumber === 'CP-CN-7'));
       // payment order: due date, then supplier
-      assert.deepEqual(listed.bills.map((b: any) => b.dueDate), [...listed.bills.map((b: any) => b.dueDate)].sort());
+      assert.deepEqual(
+        listed.bills.map((b: any) => b.dueDate),
+        [...listed.bills.map((b: any) => b.dueDate)].sort(),
+      );
     });
 
-    it('a bill the service published to the book is listed once, as the service holds it; the service\'s own bills join the book\'s', async () => {
+    it("a bill the service published to the book is listed once, as the service holds it; the service's own bills join the book's", async () => {
       const listed = await run(billsListToPay, MERGED);
       const nw1290 = listed.bills.filter((b: any) => b.invoiceNumber === 'NW-1290');
       assert.equal(nw1290.length, 1);
@@ -186,25 +248,28 @@ describeEachDialect(
           ['Onboarding session', 1, 123.45, 0, 123.45],
         ],
       );
-      assert.deepEqual(
-        bill.codedLines.map((l: any) => [l.account, l.subtotal, l.tax, l.total]).sort(),
-        [
-          ['Expenses:Software', 246.9, 0, 246.9],
-          ['Liabilities:VAT', 0, 24.69, 24.69],
-        ],
-      );
+      assert.deepEqual(bill.codedLines.map((l: any) => [l.account, l.subtotal, l.tax, l.total]).sort(), [
+        ['Expenses:Software', 246.9, 0, 246.9],
+        ['Liabilities:VAT', 0, 24.69, 24.69],
+      ]);
       assert.equal(note.type, 'supplier_credit');
       assert.equal(note.number, 'CP-CN-7');
       assert.deepEqual([note.subtotal, note.tax, note.total], [250, 50, 300]);
-      assert.deepEqual(note.invoiceLines.map((l: any) => [l.quantity, l.amount]), [[1, 250]]);
+      assert.deepEqual(
+        note.invoiceLines.map((l: any) => [l.quantity, l.amount]),
+        [[1, 250]],
+      );
     });
 
-    it('the service\'s document and the book\'s are each found by their own id, naming the same transaction; a builtin organisation has no gnucash: documents', async () => {
+    it("the service's document and the book's are each found by their own id, naming the same transaction; a builtin organisation has no gnucash: documents", async () => {
       const own = await run(documentsGet, MERGED, { ids: `doc_nw1290,gnucash:${doc('B-NW-2').guid}` });
-      assert.deepEqual(own.documents.map((d: any) => [d.id, d.accountingId]), [
-        ['doc_nw1290', doc('B-NW-2').postTxn],
-        [`gnucash:${doc('B-NW-2').guid}`, doc('B-NW-2').postTxn],
-      ]);
+      assert.deepEqual(
+        own.documents.map((d: any) => [d.id, d.accountingId]),
+        [
+          ['doc_nw1290', doc('B-NW-2').postTxn],
+          [`gnucash:${doc('B-NW-2').guid}`, doc('B-NW-2').postTxn],
+        ],
+      );
       const builtin = await run(documentsGet, BUILTIN, { ids: `gnucash:${doc('B-NW-2').guid}` });
       assert.deepEqual(builtin.notFound, [`gnucash:${doc('B-NW-2').guid}`]);
     });
@@ -222,7 +287,10 @@ describeEachDialect(
     it('documents.file for a book document: 404 not_found saying GnuCash keeps no file', async () => {
       const withLink = await rejection(() => run(documentsFile, ORG, { id: `gnucash:${doc('B-NW-3').guid}` }));
       assert.equal(withLink.code, 'not_found');
-      assert.match(withLink.message, /is kept in the accounting system \(gnucash\), which holds no file for it; the document link recorded with it is not fetched$/);
+      assert.match(
+        withLink.message,
+        /is kept in the accounting system \(gnucash\), which holds no file for it; the document link recorded with it is not fetched$/,
+      );
       assert.doesNotMatch(withLink.message, /srv\/scans/);
       const plain = await rejection(() => run(documentsFile, ORG, { id: `gnucash:${doc('EV-1').guid}` }));
       assert.equal(plain.code, 'not_found');
@@ -234,7 +302,19 @@ describeEachDialect(
       const listed = await run(billsListToPay, FOREIGN);
       // $100.00 at 1.25 dollars to the pound is £80.00; $70.00 is left after $30.00 paid: £56.00
       assert.deepEqual(listed.bills, [
-        { supplier: 'Acme Inc', invoiceNumber: 'AC-2026-17', type: 'bill', date: '2026-02-01', dueDate: '2026-03-03', scheduledDate: null, tags: '', currency: 'USD', originalAmount: 100, amountDue: 56, latestNote: null },
+        {
+          supplier: 'Acme Inc',
+          invoiceNumber: 'AC-2026-17',
+          type: 'bill',
+          date: '2026-02-01',
+          dueDate: '2026-03-03',
+          scheduledDate: null,
+          tags: '',
+          currency: 'USD',
+          originalAmount: 100,
+          amountDue: 56,
+          latestNote: null,
+        },
       ]);
       assert.equal(listed.total, 56);
       const ledger = await run(ledgerAccountTransactions, FOREIGN, { account: 'Software', from: '2026-02-01', to: '2026-02-28' });
@@ -244,7 +324,7 @@ describeEachDialect(
       assert.deepEqual([got.documents[0].currency, got.documents[0].total, got.documents[0].invoiceLines[0].unitPrice], ['USD', 100, 100]);
     });
 
-    it('a book that cannot be read: bills to pay fail naming why, never a list without the book\'s bills (issue 38, item 6)', async () => {
+    it("a book that cannot be read: bills to pay fail naming why, never a list without the book's bills (issue 38, item 6)", async () => {
       const listed = await rejection(() => run(billsListToPay, BROKEN));
       assert.equal(listed.code, 'accounting_unavailable');
       assert.match(listed.message, /The GnuCash book "no-such-book.gnucash" does not exist\./);

@@ -41,7 +41,11 @@ const orgs = {} as { book: string; foreign: string; builtin: string; [broken: st
 async function gnucashOrganisation(name: string, config: unknown, homeCurrency = 'GBP') {
   const row = await provisionOrganisation(store.db, { name, homeCurrency, timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'gnucash' });
   // stored as given, even when it is not valid settings (that is what the error cases are about)
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify(config) })
+    .where('id', '=', row.id)
+    .execute();
   return row.id;
 }
 
@@ -156,7 +160,19 @@ describe('GnuCash: chart of accounts', () => {
     assert.equal(active.count, 40);
     const byName = (n: string) => all.accounts.find((a: any) => a.fullName === n);
     assert.deepEqual(
-      ['Assets:Current Assets:Business Current Account', 'Assets:Current Assets:Petty Cash', 'Assets:Fixed Assets:Accumulated Depreciation', 'Assets:Current Assets:Prepayments', 'Liabilities:Business Credit Card', 'Liabilities:Long Term Loan', 'Liabilities:VAT', 'Equity:Retained Earnings', 'Income:Other Income:Bank Interest', 'Expenses:Cost of Sales', 'Expenses:Office:Software'].map((n) => {
+      [
+        'Assets:Current Assets:Business Current Account',
+        'Assets:Current Assets:Petty Cash',
+        'Assets:Fixed Assets:Accumulated Depreciation',
+        'Assets:Current Assets:Prepayments',
+        'Liabilities:Business Credit Card',
+        'Liabilities:Long Term Loan',
+        'Liabilities:VAT',
+        'Equity:Retained Earnings',
+        'Income:Other Income:Bank Interest',
+        'Expenses:Cost of Sales',
+        'Expenses:Office:Software',
+      ].map((n) => {
         const a = byName(n);
         return [a.number, a.type, a.classification];
       }),
@@ -179,11 +195,14 @@ describe('GnuCash: chart of accounts', () => {
     assert.equal(byName('Orphaned Old Account').number, null);
     assert.ok(!all.accounts.some((a: any) => /Root/.test(a.name)), 'neither root account is listed');
     const search = await run(accountsList, orgs.book, { search: '6020' });
-    assert.deepEqual(search.accounts.map((a: any) => a.fullName), ['Expenses:Office:Stationery']);
+    assert.deepEqual(
+      search.accounts.map((a: any) => a.fullName),
+      ['Expenses:Office:Stationery'],
+    );
   });
 });
 
-describe('GnuCash: profit and loss equals GnuCash\'s own, account by account', () => {
+describe("GnuCash: profit and loss equals GnuCash's own, account by account", () => {
   const cases: { input: Record<string, unknown>; gnucash: string[] }[] = [
     { input: { from: '2026-11-01', to: '2026-11-30', compareBy: 'month', comparePeriods: 2 }, gnucash: ['pl-2026-11', 'pl-2026-10', 'pl-2026-09'] },
     { input: { from: '2026-03-01', to: '2026-03-31', compareBy: 'month', comparePeriods: 2 }, gnucash: ['pl-2026-03', 'pl-2026-02', 'pl-2026-01'] },
@@ -205,7 +224,10 @@ describe('GnuCash: profit and loss equals GnuCash\'s own, account by account', (
     const r = await run<Report>(reportsProfitAndLoss, orgs.book, { from: '2025-01-01', to: '2025-12-31' });
     assert.equal(summary(r, 'Net Profit', 0), 2_914_407, 'the year the book was closed: the closing entries are left out');
     const office = r.sections.find((s) => s.title === 'Operating Expenses').groups.find((g: any) => g.title === 'Expenses');
-    assert.ok(office.accounts.some((a: any) => a.name === 'Expenses:Marketing'), 'a hidden account still reports');
+    assert.ok(
+      office.accounts.some((a: any) => a.name === 'Expenses:Marketing'),
+      'a hidden account still reports',
+    );
     assert.deepEqual(
       r.sections.find((s) => s.title === 'Other Income').groups.map((g: any) => [g.title, g.total]),
       [['Income:Other Income', [65.37]]],
@@ -213,7 +235,7 @@ describe('GnuCash: profit and loss equals GnuCash\'s own, account by account', (
   });
 });
 
-describe('GnuCash: balance sheet equals GnuCash\'s own, account by account', () => {
+describe("GnuCash: balance sheet equals GnuCash's own, account by account", () => {
   const cases: { input: Record<string, unknown>; gnucash: string[] }[] = [
     { input: { asAt: '2026-12-31', compareBy: 'month', comparePeriods: 1 }, gnucash: ['bs-2026-12-31', 'bs-2026-11-30'] },
     { input: { asAt: '2026-06-30', compareBy: 'year', comparePeriods: 1 }, gnucash: ['bs-2026-06-30', 'bs-2025-06-30'] },
@@ -229,7 +251,7 @@ describe('GnuCash: balance sheet equals GnuCash\'s own, account by account', () 
     });
   }
 
-  it('after the closed year, retained earnings and this year\'s earnings are GnuCash\'s two lines', async () => {
+  it("after the closed year, retained earnings and this year's earnings are GnuCash's two lines", async () => {
     const r = await run<Report>(reportsBalanceSheet, orgs.book, { asAt: '2026-11-30' });
     const gnucash = readGnuCashReport('bs-2026-11-30');
     const ours = accountAmounts(r, 0, guidOf, ['Equity']);
@@ -252,7 +274,8 @@ describe('GnuCash: ledger account transactions', () => {
     for (const account of income) {
       const r = await ledger({ account: account.id, from: '2026-01-01', to: '2026-12-31' });
       assert.equal(Math.round(r.movement * 100), gnucash.accounts.get(account.id), `${account.fullName}: movement equals GnuCash`);
-      if (r.movement !== r.total) assert.match(r.notes[0], new RegExp(`^Not the whole account: .*${account.fullName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} moved`));
+      if (r.movement !== r.total)
+        assert.match(r.notes[0], new RegExp(`^Not the whole account: .*${account.fullName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} moved`));
     }
   });
 
@@ -284,13 +307,18 @@ describe('GnuCash: ledger account transactions', () => {
     assert.equal(r.truncated, true);
     const all = await ledger({ account: 'Expenses:Office', from: '2025-01-01', to: '2025-12-31' });
     const office = all.transactions.filter((t: any) => t.account === 'Expenses:Office');
-    assert.deepEqual(office.map((t: any) => [t.date, t.type, t.number, t.description, t.amount]), [
-      ['2025-05-14', 'expense', null, 'Milk and coffee', 12.4],
-      ['2025-04-10', 'bill', 'PI-551', 'Desk lamps', 40],
-      ['2025-04-03', 'cheque', '100234', 'Office chairs - Smith Furniture', 320],
-    ]);
+    assert.deepEqual(
+      office.map((t: any) => [t.date, t.type, t.number, t.description, t.amount]),
+      [
+        ['2025-05-14', 'expense', null, 'Milk and coffee', 12.4],
+        ['2025-04-10', 'bill', 'PI-551', 'Desk lamps', 40],
+        ['2025-04-03', 'cheque', '100234', 'Office chairs - Smith Furniture', 320],
+      ],
+    );
     const feb = await ledger({ account: 'Expenses:Office', from: '2026-02-01', to: '2026-02-28', reconcile: true });
-    assert.deepEqual(rows(feb), [['2026-02-03', 'bill', 'NW-1187', 'Northwind Software Ltd', 'Accounting suite, annual licence', 'Expenses:Office:Software', 1320]]);
+    assert.deepEqual(rows(feb), [
+      ['2026-02-03', 'bill', 'NW-1187', 'Northwind Software Ltd', 'Accounting suite, annual licence', 'Expenses:Office:Software', 1320],
+    ]);
     assert.equal(feb.reconciliation.accountingSystemTotal, 1320, 'the voided payment counts nowhere');
   });
 
@@ -309,13 +337,20 @@ describe('GnuCash: ledger account transactions', () => {
         [4, 0, false, true, 1732.4, 7],
       ],
     );
-    assert.deepEqual(pages.flatMap((p) => p.transactions), whole.transactions);
+    assert.deepEqual(
+      pages.flatMap((p) => p.transactions),
+      whole.transactions,
+    );
     const months = await ledger({ account: 'Subscriptions', from: '2026-01-01', to: '2026-12-31', groupBy: 'month' });
     assert.ok(months.groups.length > 5, `${months.groups.length} months`);
     const groupPages = [];
-    for (let page = 1; page === 1 || groupPages.at(-1).hasMore; page++) groupPages.push(await ledger({ account: 'Subscriptions', from: '2026-01-01', to: '2026-12-31', groupBy: 'month', limit: 5, page }));
+    for (let page = 1; page === 1 || groupPages.at(-1).hasMore; page++)
+      groupPages.push(await ledger({ account: 'Subscriptions', from: '2026-01-01', to: '2026-12-31', groupBy: 'month', limit: 5, page }));
     assert.equal(groupPages.length, Math.ceil(months.groups.length / 5));
-    assert.deepEqual(groupPages.flatMap((p) => p.groups), months.groups);
+    assert.deepEqual(
+      groupPages.flatMap((p) => p.groups),
+      months.groups,
+    );
     for (const p of groupPages) assert.deepEqual([p.total, p.count], [601.92, 14]);
   });
 
@@ -325,28 +360,43 @@ describe('GnuCash: ledger account transactions', () => {
     assert.equal(subs.count, 14);
     assert.deepEqual(
       subs.groups.filter((g: any) => g.key === '2026-03' || g.key === '2026-05').map((g: any) => [g.name, g.total, g.count]),
-      [['March 2026', 36, 2], ['May 2026', 85.92, 2]],
+      [
+        ['March 2026', 36, 2],
+        ['May 2026', 85.92, 2],
+      ],
     );
     const march = await ledger({ account: 'Subscriptions', from: '2026-03-01', to: '2026-03-31' });
-    assert.deepEqual(march.transactions.map((t: any) => [t.type, t.amount]), [['card_refund', -12], ['card_charge', 48]]);
+    assert.deepEqual(
+      march.transactions.map((t: any) => [t.type, t.amount]),
+      [
+        ['card_refund', -12],
+        ['card_charge', 48],
+      ],
+    );
     const marketing = await ledger({ account: 'Marketing', from: '2025-01-01', to: '2025-12-31' });
     assert.deepEqual(rows(marketing), [
       ['2025-04-02', 'card_refund', null, null, 'Flyer printing refund (misprint)', 'Expenses:Marketing', -50],
       ['2025-03-21', 'card_charge', null, null, 'Flyer printing', 'Expenses:Marketing', 250],
     ]);
     const travel = await ledger({ account: 'Travel', from: '2025-01-01', to: '2025-12-31', groupBy: 'supplier', detailForTop: 1 });
-    assert.deepEqual(travel.groups.map((g: any) => [g.name, g.total, g.count, g.share]), [
-      ['(no supplier)', 375.5, 2, 0.8161],
-      ['Jane Smith', 84.6, 1, 0.1839],
-    ]);
-    assert.deepEqual(travel.groups[0].transactions.map((t: any) => [t.type, t.description, t.amount]), [
-      ['card_charge', 'Hotel Manchester', 229],
-      ['card_charge', 'Train tickets - London', 146.5],
-    ]);
+    assert.deepEqual(
+      travel.groups.map((g: any) => [g.name, g.total, g.count, g.share]),
+      [
+        ['(no supplier)', 375.5, 2, 0.8161],
+        ['Jane Smith', 84.6, 1, 0.1839],
+      ],
+    );
+    assert.deepEqual(
+      travel.groups[0].transactions.map((t: any) => [t.type, t.description, t.amount]),
+      [
+        ['card_charge', 'Hotel Manchester', 229],
+        ['card_charge', 'Train tickets - London', 146.5],
+      ],
+    );
     assert.equal(travel.total, 460.1);
   });
 
-  it('an employee\'s expense voucher is a bill; a payee named in the description is the supplier', async () => {
+  it("an employee's expense voucher is a bill; a payee named in the description is the supplier", async () => {
     const jane = await ledger({ account: 'Travel', from: '2025-01-01', to: '2025-12-31', supplier: 'Jane Smith' });
     assert.deepEqual(rows(jane), [['2025-09-20', 'bill', 'EV-1', 'Jane Smith', 'Client visit, Leeds: train and taxi', 'Expenses:Travel', 84.6]]);
     const paper = await ledger({ account: 'Stationery', from: '2026-01-01', to: '2026-12-31', supplier: 'paper & ink supplies' });
@@ -358,18 +408,21 @@ describe('GnuCash: ledger account transactions', () => {
 
   it('deposits into the bank, and split memos as descriptions', async () => {
     const interest = await ledger({ account: '4910', from: '2026-01-01', to: '2026-12-31' });
-    assert.deepEqual(interest.transactions.map((t: any) => [t.date, t.type, t.amount]), [
-      ['2026-12-31', 'deposit', 18.7],
-      ['2026-09-30', 'deposit', 18.33],
-      ['2026-06-30', 'deposit', 17.9],
-      ['2026-03-31', 'deposit', 17.44],
-    ]);
+    assert.deepEqual(
+      interest.transactions.map((t: any) => [t.date, t.type, t.amount]),
+      [
+        ['2026-12-31', 'deposit', 18.7],
+        ['2026-09-30', 'deposit', 18.33],
+        ['2026-06-30', 'deposit', 17.9],
+        ['2026-03-31', 'deposit', 17.44],
+      ],
+    );
     assert.equal(interest.total, 72.37, 'income is positive: deposits increase it');
     const loan = await ledger({ account: 'Loan Interest', period: 'ytd' });
     assert.deepEqual(rows(loan), [['2026-01-15', 'expense', 'DD', null, 'Interest', 'Expenses:Loan Interest', 187.5]]);
   });
 
-  it('reconcile reports GnuCash\'s own total and the journal entries making up the difference', async () => {
+  it("reconcile reports GnuCash's own total and the journal entries making up the difference", async () => {
     const r = await ledger({ account: 'Expenses:Office:Stationery', from: '2026-01-01', to: '2026-12-31', reconcile: true });
     const own = readGnuCashReport('pl-2026').accounts.get(guidOf.get('Expenses:Office:Stationery')!)! / 100;
     assert.equal(own, 39);
@@ -394,14 +447,18 @@ describe('GnuCash: ledger account transactions', () => {
     });
     const staff = await ledger({ account: 'Expenses:Staff Costs', from: '2026-11-01', to: '2026-11-30', reconcile: true });
     const nov = readGnuCashReport('pl-2026-11');
-    const gnucashStaff = (nov.accounts.get(guidOf.get('Expenses:Staff Costs:Salaries')!)! + nov.accounts.get(guidOf.get('Expenses:Staff Costs:Employer NI')!)!) / 100;
+    const gnucashStaff =
+      (nov.accounts.get(guidOf.get('Expenses:Staff Costs:Salaries')!)! + nov.accounts.get(guidOf.get('Expenses:Staff Costs:Employer NI')!)!) / 100;
     assert.equal(staff.count, 0);
     assert.equal(staff.reconciliation.accountingSystemTotal, gnucashStaff);
     assert.equal(gnucashStaff, 3538);
-    assert.deepEqual(staff.reconciliation.entries.map((e: any) => [e.type, e.number, e.account, e.amount]), [
-      ['journal', 'PR-202611', 'Expenses:Staff Costs:Salaries', 3200],
-      ['journal', 'PR-202611', 'Expenses:Staff Costs:Employer NI', 338],
-    ]);
+    assert.deepEqual(
+      staff.reconciliation.entries.map((e: any) => [e.type, e.number, e.account, e.amount]),
+      [
+        ['journal', 'PR-202611', 'Expenses:Staff Costs:Salaries', 3200],
+        ['journal', 'PR-202611', 'Expenses:Staff Costs:Employer NI', 338],
+      ],
+    );
     assert.equal(staff.reconciliation.unexplained, 0);
   });
 
@@ -423,17 +480,14 @@ describe('GnuCash: amounts in other currencies, converted exactly', () => {
   it('uses the pound side of a transaction, its own rate, or the price list; every transaction still balances', async () => {
     const dollars = await ledger({ account: 'Dollar Account', from: '2026-01-01', to: '2026-12-31', reconcile: true });
     const all = [...dollars.transactions, ...dollars.reconciliation.entries];
-    assert.deepEqual(
-      all.map((t: any) => [t.date, t.description, t.amount, t.currency ?? null, t.amountInCurrency ?? null]).sort(),
-      [
-        // a pound transaction into a dollar account: its value, in pounds
-        ['2026-01-10', 'Buy dollars', 790, null, null],
-        // a dollar transaction with a pound account: the pound side's 94.80 for $120.00
-        ['2026-02-03', 'Design tool', -94.8, 'USD', -120],
-        // dollars only: the price of 1 March (0.80), not the later one of 10 March (0.81)
-        ['2026-03-05', 'US contractor', -200, 'USD', -250],
-      ],
-    );
+    assert.deepEqual(all.map((t: any) => [t.date, t.description, t.amount, t.currency ?? null, t.amountInCurrency ?? null]).sort(), [
+      // a pound transaction into a dollar account: its value, in pounds
+      ['2026-01-10', 'Buy dollars', 790, null, null],
+      // a dollar transaction with a pound account: the pound side's 94.80 for $120.00
+      ['2026-02-03', 'Design tool', -94.8, 'USD', -120],
+      // dollars only: the price of 1 March (0.80), not the later one of 10 March (0.81)
+      ['2026-03-05', 'US contractor', -200, 'USD', -250],
+    ]);
     assert.equal(dollars.reconciliation.accountingSystemTotal, 495.2);
     const japan = await ledger({ account: 'Japan Costs', from: '2026-04-01', to: '2026-04-30' });
     // yen at 0.00525: 1,100 -> 5.775 -> 5.78 and 1,300 -> 6.825 -> 6.83 (half away from zero)
@@ -460,10 +514,18 @@ describe('GnuCash: amounts in other currencies, converted exactly', () => {
     // the template of a scheduled transaction in dollars: not a transaction, so it needs no price
     const { root_template_guid: templates } = writer.prepare('SELECT root_template_guid FROM books').get() as { root_template_guid: string };
     const usd = (writer.prepare(`SELECT guid FROM commodities WHERE mnemonic = 'USD'`).get() as { guid: string }).guid;
-    writer.prepare(`INSERT INTO accounts VALUES ('dddddddddddddddddddddddddddddddd', 'dddddddddddddddddddddddddddddddd', 'BANK', ?, 100, 0, ?, '', '', 0, 0)`).run(usd, templates);
-    writer.prepare(`INSERT INTO transactions VALUES ('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', ?, '', '2026-02-10 10:59:00', '2026-02-10 10:59:00', 'Monthly dollar fee')`).run(usd);
     writer
-      .prepare(`INSERT INTO splits (guid, tx_guid, account_guid, memo, action, reconcile_state, value_num, value_denom, quantity_num, quantity_denom) VALUES (?, 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', 'dddddddddddddddddddddddddddddddd', '', '', 'n', ?, 100, ?, 100)`)
+      .prepare(`INSERT INTO accounts VALUES ('dddddddddddddddddddddddddddddddd', 'dddddddddddddddddddddddddddddddd', 'BANK', ?, 100, 0, ?, '', '', 0, 0)`)
+      .run(usd, templates);
+    writer
+      .prepare(
+        `INSERT INTO transactions VALUES ('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', ?, '', '2026-02-10 10:59:00', '2026-02-10 10:59:00', 'Monthly dollar fee')`,
+      )
+      .run(usd);
+    writer
+      .prepare(
+        `INSERT INTO splits (guid, tx_guid, account_guid, memo, action, reconcile_state, value_num, value_denom, quantity_num, quantity_denom) VALUES (?, 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', 'dddddddddddddddddddddddddddddddd', '', '', 'n', ?, 100, ?, 100)`,
+      )
       .run('ffffffffffffffffffffffffffffffff', 500, 500);
     writer.close();
     const org = await gnucashOrganisation('No Prices Ltd', { bookPath: copy });
@@ -493,7 +555,10 @@ describe('GnuCash: a book that cannot be read fails for its organisation only', 
       directory: { config: { bookPath: path('folder.gnucash') }, message: /"folder.gnucash" is a directory/ },
       text: { config: { bookPath: path('notes.gnucash') }, message: /^"notes.gnucash" is not a GnuCash book \(it is not an SQLite database\)\.$/ },
       xml: { config: { bookPath: path('xml.gnucash') }, message: /"xml.gnucash" is a GnuCash XML book; .*saved as SQLite/ },
-      otherDatabase: { config: { bookPath: path('other.sqlite') }, message: /"other.sqlite" is not a GnuCash book \(it has no books, commodities, transactions, splits/ },
+      otherDatabase: {
+        config: { bookPath: path('other.sqlite') },
+        message: /"other.sqlite" is not a GnuCash book \(it has no books, commodities, transactions, splits/,
+      },
       damaged: { config: { bookPath: path('truncated.gnucash') }, message: /The GnuCash book "truncated.gnucash" cannot be read: it is damaged/ },
       currency: { config: { bookPath: BOOK }, currency: 'EUR', message: /keeps its accounts in GBP, but the organisation's home currency is EUR/ },
       settings: { config: { path: BOOK }, message: /GnuCash settings are invalid \(bookPath: .*; settings: Unrecognized key/ },
@@ -537,16 +602,19 @@ describe('GnuCash: a book that cannot be read fails for its organisation only', 
     assert.match(error.message, /"locked.gnucash" cannot be read \(permission denied\)/);
   });
 
-  it('the operator\'s check names the full path and the problem', () => {
+  it("the operator's check names the full path and the problem", () => {
     assert.deepEqual(validateGnuCashBook(BOOK, 'GBP'), { bookPath: BOOK, currency: 'GBP', accounts: 42 });
-    assert.throws(() => validateGnuCashBook(join(scratch, 'missing.gnucash'), 'GBP'), (e: any) => e instanceof AccountingSystemError && e.message.includes(join(scratch, 'missing.gnucash')));
+    assert.throws(
+      () => validateGnuCashBook(join(scratch, 'missing.gnucash'), 'GBP'),
+      (e: any) => e instanceof AccountingSystemError && e.message.includes(join(scratch, 'missing.gnucash')),
+    );
     assert.throws(() => validateGnuCashBook(BOOK, 'USD'), /keeps its accounts in GBP, but the organisation's home currency is USD/);
     assert.throws(() => validateGnuCashBook(join(scratch, 'other.sqlite'), 'GBP'), /is not a GnuCash book/);
   });
 });
 
 describe('GnuCash: read live and read-only, while GnuCash has the book open', () => {
-  it('sees committed changes at once, not GnuCash\'s unsaved ones, and leaves its lock alone', async () => {
+  it("sees committed changes at once, not GnuCash's unsaved ones, and leaves its lock alone", async () => {
     const open = join(scratch, 'open.gnucash');
     copyFileSync(BOOK, open);
     const org = await gnucashOrganisation('Open Book Ltd', { bookPath: open });
@@ -557,7 +625,9 @@ describe('GnuCash: read live and read-only, while GnuCash has the book open', ()
     const bank = guidOf.get('Assets:Current Assets:Business Current Account')!;
     const gbp = (gnucash.prepare(`SELECT guid FROM commodities WHERE mnemonic = 'GBP'`).get() as { guid: string }).guid;
     gnucash.exec('BEGIN IMMEDIATE');
-    gnucash.prepare(`INSERT INTO transactions VALUES ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', ?, '', '2026-12-10 10:59:00', '2026-12-10 10:59:00', 'Printer ink')`).run(gbp);
+    gnucash
+      .prepare(`INSERT INTO transactions VALUES ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', ?, '', '2026-12-10 10:59:00', '2026-12-10 10:59:00', 'Printer ink')`)
+      .run(gbp);
     const split = gnucash.prepare(
       `INSERT INTO splits (guid, tx_guid, account_guid, memo, action, reconcile_state, reconcile_date, value_num, value_denom, quantity_num, quantity_denom)
        VALUES (?, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', ?, '', '', 'n', NULL, ?, 100, ?, 100)`,
@@ -580,7 +650,10 @@ describe('GnuCash: read live and read-only, while GnuCash has the book open', ()
     const saved = await runCached(ledgerAccountTransactions, org, december);
     assert.notEqual(saved, justSaved, 'the settled book is read once more, then kept');
     assert.equal(await runCached(ledgerAccountTransactions, org, december), saved);
-    assert.deepEqual(saved.transactions.map((t: any) => [t.date, t.type, t.description, t.amount]), [['2026-12-10', 'expense', 'Printer ink', 29.99]]);
+    assert.deepEqual(
+      saved.transactions.map((t: any) => [t.date, t.type, t.description, t.amount]),
+      [['2026-12-10', 'expense', 'Printer ink', 29.99]],
+    );
     assert.deepEqual(gnucash.prepare('SELECT Hostname AS hostname, PID AS pid FROM gnclock').all(), [{ hostname: 'accounts-pc', pid: 4242 }]);
     gnucash.close();
   });
@@ -609,7 +682,16 @@ describe('GnuCash: dates and amounts as GnuCash stores them', () => {
   it('selects by date in SQL exactly as the dates are read', () => {
     const db = new SqliteDatabase(':memory:');
     db.exec('CREATE TABLE t (post_date TEXT)');
-    const stamps = ['2025-02-28 10:59:00', '2025-02-28 12:00:00', '2025-03-01 10:59:00', '2025-03-31 11:59:59', '2025-03-31 12:00:00', '20250228230000', '20250331110000', '20250331120000'];
+    const stamps = [
+      '2025-02-28 10:59:00',
+      '2025-02-28 12:00:00',
+      '2025-03-01 10:59:00',
+      '2025-03-31 11:59:59',
+      '2025-03-31 12:00:00',
+      '20250228230000',
+      '20250331110000',
+      '20250331120000',
+    ];
     for (const p of stamps) db.prepare('INSERT INTO t VALUES (?)').run(p);
     const select = (from: string | undefined, to: string) => {
       const c = postDateCondition('post_date', from, to);

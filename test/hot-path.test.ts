@@ -24,7 +24,6 @@ const CALLS = 25;
 
 type App = Awaited<ReturnType<typeof buildApp>>['app'];
 
-
 const organisations = (app: App, token: string) => app.inject({ method: 'GET', url: '/v1/organisations', headers: { authorization: `Bearer ${token}` } });
 
 describeEachDialect(
@@ -75,9 +74,22 @@ describeEachDialect(
       assert.equal((await accounts()).length, 0);
       await store()
         .db.insertInto('acct_accounts')
-        .values({ id: 'acc_hot', organisation_id: ORG, parent_id: null, name: 'Added on the hot path', full_name: 'Added on the hot path', number: null, type: 'Expense', classification: 'expense', active: 1 })
+        .values({
+          id: 'acc_hot',
+          organisation_id: ORG,
+          parent_id: null,
+          name: 'Added on the hot path',
+          full_name: 'Added on the hot path',
+          number: null,
+          type: 'Expense',
+          classification: 'expense',
+          active: 1,
+        })
         .execute();
-      assert.deepEqual((await accounts()).map((a) => a.name), ['Added on the hot path']);
+      assert.deepEqual(
+        (await accounts()).map((a) => a.name),
+        ['Added on the hot path'],
+      );
     });
 
     it('the call access check: one statement a call, no query built, for a member and for an API client', async () => {
@@ -105,10 +117,19 @@ describeEachDialect(
           assert.equal((await getCallAccess(one.db, ORG, USER, 'accounts.list'))?.role, 'admin');
           assert.equal((await getCallAccess(one.db, ORG, null, 'accounts.list'))?.row.name, 'Hot Path Ltd');
         }
-        const prepared = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements where name like 'ledgerline_%'`.execute(one.db);
+        const prepared = await sql<{
+          name: string;
+          statement: string;
+        }>`select name, statement from pg_prepared_statements where name like 'ledgerline_%'`.execute(one.db);
         const texts = prepared.rows.map((r) => r.statement);
-        assert.ok(texts.some((x) => x.includes('"oauth_store" as "s"')), 'the token lookup is prepared');
-        assert.ok(texts.some((x) => x.includes('call_member_role')), 'the call access check is prepared');
+        assert.ok(
+          texts.some((x) => x.includes('"oauth_store" as "s"')),
+          'the token lookup is prepared',
+        );
+        assert.ok(
+          texts.some((x) => x.includes('call_member_role')),
+          'the call access check is prepared',
+        );
         assert.equal(prepared.rows.length, 3, texts.join('\n'));
         // another instance's migration adds a column: the prepared statements name their columns, so they still run
         await sql`alter table organisations add column hot_path_extra text`.execute(one.db);

@@ -14,7 +14,7 @@ import { defaultRateLimits } from '../src/config.js';
 import type { Store } from '../src/store/db.js';
 import { buildBooks, TODAY } from './helpers/books.js';
 import { Browser } from './helpers/browser.js';
-import { discover, oidc, authorizationRequest } from './helpers/oauth.js';
+import { discover, authorizationRequest } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { openTestStore } from './helpers/store.js';
 
@@ -32,12 +32,15 @@ interface Answer {
 function send(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body = ''): Promise<Answer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const r = httpRequest({ host: hostname, port, method, path, headers: { ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
+    const r = httpRequest(
+      { host: hostname, port, method, path, headers: { ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
@@ -88,7 +91,10 @@ describe('the HTTP edge', () => {
   before(async () => {
     store = await openTestStore('sqlite');
     books = await buildBooks(store);
-    await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+    await store.db
+      .updateTable('users')
+      .set({ password_hash: await hash(PASSWORD) })
+      .execute();
   });
   after(async () => {
     for (const s of servers) await s.close();
@@ -103,7 +109,20 @@ describe('the HTTP edge', () => {
       for (let i = 0; i < 4; i++) statuses.push((await send(server.baseUrl, 'POST', '/oauth/token/', FORM, body)).status);
       assert.deepEqual(statuses, [401, 401, 401, 429], 'a trailing slash is the same endpoint, and is counted');
       // past the limit, no spelling reaches the endpoint: each is refused, or is not the endpoint at all
-      for (const path of ['/oauth/token', '/oauth/token/', '/oauth/TOKEN', '/oauth/Token/', '/oauth/token?x=1', '/oauth/token/?x=1', '/oauth/token//', '//oauth/token', '/oauth//token', '/oauth/%74oken', '/oauth/token%2F', '/OAUTH/token']) {
+      for (const path of [
+        '/oauth/token',
+        '/oauth/token/',
+        '/oauth/TOKEN',
+        '/oauth/Token/',
+        '/oauth/token?x=1',
+        '/oauth/token/?x=1',
+        '/oauth/token//',
+        '//oauth/token',
+        '/oauth//token',
+        '/oauth/%74oken',
+        '/oauth/token%2F',
+        '/OAUTH/token',
+      ]) {
         const r = await send(server.baseUrl, 'POST', path, FORM, body);
         assert.ok(r.status === 429 || r.status === 404, `${path}: ${r.status} ${r.body.slice(0, 120)}`);
         if (r.status === 429) assert.ok(Number(r.headers['retry-after']) >= 1);
@@ -112,7 +131,8 @@ describe('the HTTP edge', () => {
 
     it('self-registration is capped per address by its own limit, whatever the spelling', async () => {
       const server = await start({ rateLimits: defaultRateLimits({ registrationsPerAddress: 2 }) });
-      const register = (path: string) => send(server.baseUrl, 'POST', path, JSON_BODY, JSON.stringify({ redirect_uris: ['https://app.example.com/cb'], client_name: 'flood' }));
+      const register = (path: string) =>
+        send(server.baseUrl, 'POST', path, JSON_BODY, JSON.stringify({ redirect_uris: ['https://app.example.com/cb'], client_name: 'flood' }));
       assert.equal((await register('/oauth/register/')).status, 201);
       assert.equal((await register('/oauth/Register')).status, 201);
       for (const path of ['/oauth/register', '/oauth/register/', '/oauth/REGISTER/']) {
@@ -120,7 +140,13 @@ describe('the HTTP edge', () => {
         assert.equal(refused.status, 429, `${path}: ${refused.body.slice(0, 120)}`);
       }
       // the cap is on registrations: the token endpoint keeps its own budget
-      const token = await send(server.baseUrl, 'POST', '/oauth/token', FORM, form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'guess' }));
+      const token = await send(
+        server.baseUrl,
+        'POST',
+        '/oauth/token',
+        FORM,
+        form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'guess' }),
+      );
       assert.equal(token.status, 401);
     });
   });
@@ -145,12 +171,16 @@ describe('the HTTP edge', () => {
       const tokenServer = await start({ rateLimits: defaultRateLimits({ tokenEndpointPerAddress: 2 }) });
       const body = form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'guess' });
       const codes: number[] = [];
-      for (let i = 0; i < 3; i++) codes.push((await send(tokenServer.baseUrl, 'POST', '/oauth/token', { ...FORM, 'x-forwarded-for': `198.51.100.${i + 1}` }, body)).status);
+      for (let i = 0; i < 3; i++)
+        codes.push((await send(tokenServer.baseUrl, 'POST', '/oauth/token', { ...FORM, 'x-forwarded-for': `198.51.100.${i + 1}` }, body)).status);
       assert.deepEqual(codes, [401, 401, 429]);
     });
 
     it('with TRUST_PROXY naming the proxy, the forwarded address is the client', async () => {
-      const server = await start({ trustProxy: ['127.0.0.1'], rateLimits: defaultRateLimits({ signInPerAddress: 2, signInPerAccount: 100, tokenEndpointPerAddress: 2 }) });
+      const server = await start({
+        trustProxy: ['127.0.0.1'],
+        rateLimits: defaultRateLimits({ signInPerAddress: 2, signInPerAccount: 100, tokenEndpointPerAddress: 2 }),
+      });
       const attempt = async (address: string, i: number) => {
         const browser = new Browser(server.baseUrl);
         const signin = await browser.follow('/signin');
@@ -169,7 +199,8 @@ describe('the HTTP edge', () => {
       assert.equal(await attempt('203.0.113.9, 203.0.113.7', 4), 429);
       const body = form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'guess' });
       const codes: number[] = [];
-      for (const address of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2']) codes.push((await send(server.baseUrl, 'POST', '/oauth/token', { ...FORM, 'x-forwarded-for': address }, body)).status);
+      for (const address of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2'])
+        codes.push((await send(server.baseUrl, 'POST', '/oauth/token', { ...FORM, 'x-forwarded-for': address }, body)).status);
       assert.deepEqual(codes, [401, 401, 429, 401]);
     });
   });
@@ -177,7 +208,13 @@ describe('the HTTP edge', () => {
   describe('published URLs come from BASE_URL (issue 13, item 4)', () => {
     it('metadata ignores Host and X-Forwarded-Host, and is cacheable', async () => {
       const server = await start();
-      for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/v1', '/.well-known/oauth-protected-resource/mcp']) {
+      for (const path of [
+        '/.well-known/oauth-authorization-server',
+        '/.well-known/openid-configuration',
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-protected-resource/v1',
+        '/.well-known/oauth-protected-resource/mcp',
+      ]) {
         const r = await send(server.baseUrl, 'GET', path, EVIL);
         assert.equal(r.status, 200, path);
         const urls = urlsIn(JSON.parse(r.body));
@@ -190,7 +227,13 @@ describe('the HTTP edge', () => {
     it('challenges, problem links and the OpenAPI servers ignore Host', async () => {
       const server = await start();
       for (const path of ['/v1/organisations', '/mcp']) {
-        const r = await send(server.baseUrl, path === '/mcp' ? 'POST' : 'GET', path, { ...EVIL, ...JSON_BODY, accept: 'application/json, text/event-stream' }, path === '/mcp' ? '{}' : '');
+        const r = await send(
+          server.baseUrl,
+          path === '/mcp' ? 'POST' : 'GET',
+          path,
+          { ...EVIL, ...JSON_BODY, accept: 'application/json, text/event-stream' },
+          path === '/mcp' ? '{}' : '',
+        );
         assert.ok(r.status === 401 || r.status === 403, `${path}: ${r.status}`);
         if (r.status === 401) assert.match(String(r.headers['www-authenticate']), new RegExp(`resource_metadata="${server.baseUrl}/`));
       }
@@ -209,13 +252,22 @@ describe('the HTTP edge', () => {
       // the first request with the forged Host; the interaction continues with its cookies
       const first = await send(server.baseUrl, 'GET', url.pathname + url.search, EVIL);
       assert.ok(first.status >= 300 && first.status < 400, `${first.status} ${first.body.slice(0, 200)}`);
-      const cookies = ([] as string[]).concat(first.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!).join('; ');
+      const cookies = ([] as string[])
+        .concat(first.headers['set-cookie'] ?? [])
+        .map((c) => c.split(';')[0]!)
+        .join('; ');
       const location = String(first.headers.location);
       assert.ok(!location.includes('evil.example'), location);
       const page = await send(server.baseUrl, 'GET', new URL(location, server.baseUrl).pathname, { cookie: cookies });
       const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
       const action = /<form[^>]*action="([^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
-      const signedIn = await send(server.baseUrl, 'POST', action, { ...FORM, cookie: cookies, origin: server.baseUrl }, form({ csrf, email: books.users.admin.email, password: PASSWORD }));
+      const signedIn = await send(
+        server.baseUrl,
+        'POST',
+        action,
+        { ...FORM, cookie: cookies, origin: server.baseUrl },
+        form({ csrf, email: books.users.admin.email, password: PASSWORD }),
+      );
       assert.equal(signedIn.status, 303, signedIn.body.slice(0, 200));
       const resume = String(signedIn.headers.location);
       assert.ok(resume.startsWith(`${server.baseUrl}/`), `the flow resumes at ${resume}`);
@@ -255,8 +307,17 @@ describe('the HTTP edge', () => {
     it('413: bodies too large for the token and registration endpoints, forms and the API', async () => {
       const server = await start();
       const big = 'grant_type=client_credentials&padding=' + 'a'.repeat(100_000);
-      for (const [path, type] of [['/oauth/token', FORM['content-type']], ['/oauth/register', JSON_BODY['content-type']], ['/signin', FORM['content-type']], ['/mcp', JSON_BODY['content-type']]] as const) {
-        const r = await overSocket(server.baseUrl, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n`, big);
+      for (const [path, type] of [
+        ['/oauth/token', FORM['content-type']],
+        ['/oauth/register', JSON_BODY['content-type']],
+        ['/signin', FORM['content-type']],
+        ['/mcp', JSON_BODY['content-type']],
+      ] as const) {
+        const r = await overSocket(
+          server.baseUrl,
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n`,
+          big,
+        );
         assert.equal(r.status, 413, `${path}: ${r.head}\n${r.body.slice(0, 200)}`);
         assert.match(r.head, /content-type: application\/problem\+json/i, path);
         assert.equal(JSON.parse(r.body).code, 'payload_too_large', path);
@@ -274,10 +335,14 @@ describe('the HTTP edge', () => {
         }
         return parts.join('') + '0\r\n\r\n';
       };
-      const head = (path: string, type: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
+      const head = (path: string, type: string) =>
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
       const big = 'grant_type=client_credentials&padding=' + 'a'.repeat(100_000);
       const bigJson = JSON.stringify({ redirect_uris: ['https://app.example/cb'], padding: 'a'.repeat(100_000) });
-      for (const [path, type, body] of [['/oauth/token', FORM['content-type'], big], ['/oauth/register', JSON_BODY['content-type'], bigJson]] as const) {
+      for (const [path, type, body] of [
+        ['/oauth/token', FORM['content-type'], big],
+        ['/oauth/register', JSON_BODY['content-type'], bigJson],
+      ] as const) {
         const r = await overSocket(server.baseUrl, head(path, type), chunked(body));
         assert.equal(r.status, 413, `${path}: ${r.head}\n${r.body.slice(0, 200)}`);
         assert.match(r.head, /content-type: application\/problem\+json/i, path);

@@ -50,8 +50,15 @@ function journal(lines: number, tag: string): { text: string; transactions: numb
     const vat = Math.round(net / 5);
     const postings: Array<[string, number]> =
       i % 3 === 0
-        ? [['Assets:Accounts Receivable', net + vat], ['Income:Sales', -net], ['Liabilities:VAT', -vat]]
-        : [[`Expenses:${EXPENSES[i % EXPENSES.length]}`, net], ['Assets:Bank:Current', -net]];
+        ? [
+            ['Assets:Accounts Receivable', net + vat],
+            ['Income:Sales', -net],
+            ['Liabilities:VAT', -vat],
+          ]
+        : [
+            [`Expenses:${EXPENSES[i % EXPENSES.length]}`, net],
+            ['Assets:Bank:Current', -net],
+          ];
     parts.push(`${day(i)} (${tag}${i}) ${i % 3 === 0 ? 'Customer' : 'Supplier'} ${i % 97} | Entry ${i}\n`);
     for (const [account, pence] of postings) parts.push(`    ${account}  ${pence < 0 ? '-' : ''}£${pounds(Math.abs(pence))}\n`);
     parts.push('\n');
@@ -69,7 +76,10 @@ interface Finished {
 
 /** `ledgerline import ledger` as its own process; settles when it exits. */
 function importLedger(env: NodeJS.ProcessEnv, org: string, file: string): { done: Promise<Finished>; exited: () => boolean } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'import', 'ledger', '--org', org, '--allow-new-accounts', file], { cwd: REPOSITORY_ROOT, env });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'import', 'ledger', '--org', org, '--allow-new-accounts', file], {
+    cwd: REPOSITORY_ROOT,
+    env,
+  });
   let stdout = '';
   let stderr = '';
   let exited = false;
@@ -213,17 +223,30 @@ for (const dialect of DIALECTS) {
 
         assert.equal(firstDone.code, 0, `first import: ${firstDone.stdout}${firstDone.stderr}`);
         assert.match(firstDone.stdout, new RegExp(`big\\.journal \\(journal\\): ${big.transactions} transactions .*added ${big.transactions} `));
-        for (const run of [firstDone, secondDone]) assert.doesNotMatch(run.stderr, /\n\s+at |Error:|database is locked/, `no crash or stack trace: ${run.stderr}`);
+        for (const run of [firstDone, secondDone])
+          assert.doesNotMatch(run.stderr, /\n\s+at |Error:|database is locked/, `no crash or stack trace: ${run.stderr}`);
         if (secondDone.code === 0) {
           assert.match(secondDone.stdout, new RegExp(`added ${small.transactions} `), secondDone.stdout);
           // one writer on SQLite: it waited for the first, said so, and went in after it
           if (dialect === 'sqlite')
-            assert.equal(secondDone.stderr, "ledgerline: second.journal: waiting for another process's write to the database to finish (another import?)\n", diagnostic);
+            assert.equal(
+              secondDone.stderr,
+              "ledgerline: second.journal: waiting for another process's write to the database to finish (another import?)\n",
+              diagnostic,
+            );
         } else {
           assert.match(secondDone.stderr.trim(), /^ledgerline: second\.journal: not imported: [^\n]+try again when it has finished$/, secondDone.stderr);
         }
         const count = async (organisationId: string) =>
-          Number((await store.db.selectFrom('acct_transactions').select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', organisationId).executeTakeFirstOrThrow()).n);
+          Number(
+            (
+              await store.db
+                .selectFrom('acct_transactions')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .where('organisation_id', '=', organisationId)
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
         assert.equal(await count(first.id), big.transactions);
         assert.equal(await count(second.id), secondDone.code === 0 ? small.transactions : 0);
 

@@ -45,7 +45,22 @@ describe('ledgerline import bank', () => {
   const vr = path.join(FIXTURES, 'camt053/vr-bank-de-camt053-v02-zka-codes.xml');
 
   it('creates the account, imports, and prints the summary in major units', async () => {
-    const { code, out } = await run(['bank', '--org', 'cli gmbh', '--create-account', '--name', 'Giro', '--type', 'bank', '--currency', 'eur', '--bank', 'VR-Bank', '--json', vr]);
+    const { code, out } = await run([
+      'bank',
+      '--org',
+      'cli gmbh',
+      '--create-account',
+      '--name',
+      'Giro',
+      '--type',
+      'bank',
+      '--currency',
+      'eur',
+      '--bank',
+      'VR-Bank',
+      '--json',
+      vr,
+    ]);
     assert.equal(code, 0);
     const result = JSON.parse(out);
     assert.deepEqual([result.organisation, result.imported, result.refused], ['org_cli', 1, 0]);
@@ -84,7 +99,9 @@ describe('ledgerline import bank', () => {
     // each run that wrote (or found everything present) is in the organisation's audit log, in words
     const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH! });
     try {
-      const said = (await listAudit(store.db, 'org_cli', { limit: 10 })).reverse().map((e) => `${auditActor(e, JSON.parse(e.detail))}: ${auditSentence(e.action, JSON.parse(e.detail))}`);
+      const said = (await listAudit(store.db, 'org_cli', { limit: 10 }))
+        .reverse()
+        .map((e) => `${auditActor(e, JSON.parse(e.detail))}: ${auditSentence(e.action, JSON.parse(e.detail))}`);
       const file = path.basename(vr);
       assert.deepEqual(said, [
         `Operator (command line): Imported 4 new lines into “Giro” from ${file} (0 already there)`,
@@ -99,13 +116,31 @@ describe('ledgerline import bank', () => {
   it('imports the good file and reports the refused one, exiting 1', async () => {
     const abn = path.join(FIXTURES, 'mt940/abnamro-two-statements.sta');
     const genkgo = path.join(FIXTURES, 'camt053/genkgo-camt053-v02-multi-statement.xml');
-    const { code, out } = await run(['bank', '--org', 'org_cli', '--create-account', '--name', 'Other', '--type', 'bank', '--currency', 'EUR', '--refuse-unbalanced', '--json', abn, genkgo]);
+    const { code, out } = await run([
+      'bank',
+      '--org',
+      'org_cli',
+      '--create-account',
+      '--name',
+      'Other',
+      '--type',
+      'bank',
+      '--currency',
+      'EUR',
+      '--refuse-unbalanced',
+      '--json',
+      abn,
+      genkgo,
+    ]);
     assert.equal(code, 1);
     const result = JSON.parse(out);
-    assert.deepEqual(result.files.map((f: any) => [f.file, f.status, f.code ?? f.new]), [
-      ['abnamro-two-statements.sta', 'refused', 'unbalanced'],
-      ['genkgo-camt053-v02-multi-statement.xml', 'imported', 2],
-    ]);
+    assert.deepEqual(
+      result.files.map((f: any) => [f.file, f.status, f.code ?? f.new]),
+      [
+        ['abnamro-two-statements.sta', 'refused', 'unbalanced'],
+        ['genkgo-camt053-v02-multi-statement.xml', 'imported', 2],
+      ],
+    );
     assert.equal(result.files[0].problems.length, 2);
     // the refused file came first, so the account was created with the second one
     assert.equal(result.files[1].account.created, true);
@@ -130,7 +165,15 @@ describe('ledgerline import bank', () => {
     assert.equal(listed.code, 0);
     const imports = JSON.parse(listed.out).imports;
     assert.deepEqual(
-      imports.map((b: any) => [b.id === added.importId, b.file, b.lines, b.alreadyPresent, b.by, b.removable, b.statements.map((s: any) => [s.opening, s.closing])]),
+      imports.map((b: any) => [
+        b.id === added.importId,
+        b.file,
+        b.lines,
+        b.alreadyPresent,
+        b.by,
+        b.removable,
+        b.statements.map((s: any) => [s.opening, s.closing]),
+      ]),
       [
         // a statement without balances is kept with its days and lines, and gives the balance nothing
         [true, 'later.csv', 2, 0, 'command line', true, [[null, null]]],
@@ -138,19 +181,28 @@ describe('ledgerline import bank', () => {
       ],
     );
     const text = await run(['batches', '--org', 'org_cli', '--account', 'Giro']);
-    assert.match(text.out, /vr-bank-de-camt053-v02-zka-codes\.xml \(camt\.053\.001\.02\): 4 lines added, 0 already present; by command line\n {4}CAMT\.053 statement [^:]+: opening 33\.06 EUR, closing 23\.06 EUR/);
+    assert.match(
+      text.out,
+      /vr-bank-de-camt053-v02-zka-codes\.xml \(camt\.053\.001\.02\): 4 lines added, 0 already present; by command line\n {4}CAMT\.053 statement [^:]+: opening 33\.06 EUR, closing 23\.06 EUR/,
+    );
     const removed = await run(['remove', '--org', 'org_cli', added.importId]);
     assert.equal(removed.code, 0);
     assert.match(removed.out, new RegExp(`removed import ${added.importId} \\(later\\.csv\\): 2 lines and 1 statement\\n`));
     const after = JSON.parse((await run(['batches', '--org', 'org_cli', '--account', 'Giro', '--json'])).out).imports;
-    assert.deepEqual(after.map((b: any) => b.file), ['vr-bank-de-camt053-v02-zka-codes.xml']);
+    assert.deepEqual(
+      after.map((b: any) => b.file),
+      ['vr-bank-de-camt053-v02-zka-codes.xml'],
+    );
     const again = await run(['remove', '--org', 'org_cli', '--json', added.importId]);
     assert.equal(again.code, 1);
     assert.equal(JSON.parse(again.out).refused.code, 'not_found');
     const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH! });
     try {
       const [last] = await listAudit(store.db, 'org_cli', { limit: 1 });
-      assert.equal(`${auditActor(last!, JSON.parse(last!.detail))}: ${auditSentence(last!.action, JSON.parse(last!.detail))}`, 'Operator (command line): Removed the import of later.csv: 2 lines and 1 statement taken out');
+      assert.equal(
+        `${auditActor(last!, JSON.parse(last!.detail))}: ${auditSentence(last!.action, JSON.parse(last!.detail))}`,
+        'Operator (command line): Removed the import of later.csv: 2 lines and 1 statement taken out',
+      );
     } finally {
       await store.close();
     }
@@ -172,8 +224,14 @@ describe('ledgerline import bank', () => {
   it('explains its usage', async () => {
     await assert.rejects(importCommand(['bank', '--account', 'Giro', vr]), UsageError);
     await assert.rejects(importCommand(['bank', '--org', 'org_cli', vr]), /--account is needed/);
-    await assert.rejects(importCommand(['bank', '--org', 'org_cli', '--create-account', '--name', 'X', vr]), /--create-account needs --type bank or --type credit_card/);
-    await assert.rejects(importCommand(['bank', '--org', 'org_cli', '--account', 'Giro', '--format', 'pdf', vr]), /--format must be one of ofx, camt, csv, mt940, qif/);
+    await assert.rejects(
+      importCommand(['bank', '--org', 'org_cli', '--create-account', '--name', 'X', vr]),
+      /--create-account needs --type bank or --type credit_card/,
+    );
+    await assert.rejects(
+      importCommand(['bank', '--org', 'org_cli', '--account', 'Giro', '--format', 'pdf', vr]),
+      /--format must be one of ofx, camt, csv, mt940, qif/,
+    );
     await assert.rejects(importCommand(['bank', '--org', 'org_cli', '--account', 'Giro', '--column', 'when=Date', vr]), /--column takes ROLE=NAME/);
     await assert.rejects(importCommand(['bank', '--org', 'nobody', '--account', 'Giro', vr]), /no organisation "nobody"/);
     const csv = path.join(dir, 'x.csv');

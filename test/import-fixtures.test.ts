@@ -54,9 +54,38 @@ interface Case {
 
 const CASES: Case[] = [
   // OFX 1.x SGML
-  { file: 'ofx1/ofxparse-bank-medium-cad-tz.ofx', currency: 'CAD', count: 3, moneyIn: 0, moneyOut: 34_527, lastDate: '2009-04-03', checks: ['not_available'], closing: 38_234, withIds: true },
-  { file: 'ofx1/ofxparse-empty-tags-leading-blank-lines.ofx', currency: 'AUD', count: 1, moneyIn: 1_234, moneyOut: 0, lastDate: '2018-05-07', checks: ['not_available'], closing: null },
-  { file: 'ofx1/credit-mutuel-fr-eur-42tx.ofx', currency: 'EUR', count: 42, moneyIn: 770_798, moneyOut: 2_119_957, lastDate: '2016-06-27', checks: ['not_available'], closing: 1_000_000, withIds: true },
+  {
+    file: 'ofx1/ofxparse-bank-medium-cad-tz.ofx',
+    currency: 'CAD',
+    count: 3,
+    moneyIn: 0,
+    moneyOut: 34_527,
+    lastDate: '2009-04-03',
+    checks: ['not_available'],
+    closing: 38_234,
+    withIds: true,
+  },
+  {
+    file: 'ofx1/ofxparse-empty-tags-leading-blank-lines.ofx',
+    currency: 'AUD',
+    count: 1,
+    moneyIn: 1_234,
+    moneyOut: 0,
+    lastDate: '2018-05-07',
+    checks: ['not_available'],
+    closing: null,
+  },
+  {
+    file: 'ofx1/credit-mutuel-fr-eur-42tx.ofx',
+    currency: 'EUR',
+    count: 42,
+    moneyIn: 770_798,
+    moneyOut: 2_119_957,
+    lastDate: '2016-06-27',
+    checks: ['not_available'],
+    closing: 1_000_000,
+    withIds: true,
+  },
   {
     file: 'ofx1/banco-do-brasil-two-stmtrs-latin1-crlf.ofx',
     currency: 'BRL',
@@ -70,21 +99,150 @@ const CASES: Case[] = [
     closing: 455_528,
     withIds: true,
   },
-  { file: 'ofx1/cc-nubank-brl-unescaped-ampersand.ofx', currency: 'BRL', type: 'credit_card', count: 16, moneyIn: 112_787, moneyOut: 73_405, lastDate: '2018-10-05', checks: ['not_available'], closing: -73_405, withIds: true },
-  { file: 'ofx1/cc-fakeofx-usd-135tx-crlf.ofx', currency: 'USD', type: 'credit_card', count: 135, moneyIn: 234_720, moneyOut: 511_471, lastDate: '2010-07-23', checks: ['not_available'], closing: -512_816, withIds: true },
+  {
+    file: 'ofx1/cc-nubank-brl-unescaped-ampersand.ofx',
+    currency: 'BRL',
+    type: 'credit_card',
+    count: 16,
+    moneyIn: 112_787,
+    moneyOut: 73_405,
+    lastDate: '2018-10-05',
+    checks: ['not_available'],
+    closing: -73_405,
+    withIds: true,
+  },
+  {
+    file: 'ofx1/cc-fakeofx-usd-135tx-crlf.ofx',
+    currency: 'USD',
+    type: 'credit_card',
+    count: 135,
+    moneyIn: 234_720,
+    moneyOut: 511_471,
+    lastDate: '2010-07-23',
+    checks: ['not_available'],
+    closing: -512_816,
+    withIds: true,
+  },
   // OFX 2.x
-  { file: 'ofx2/cc-eur-pending-banktranlistp.ofx', currency: 'EUR', type: 'credit_card', count: 2, moneyIn: 0, moneyOut: 834_400, lastDate: '2018-12-06', skipped: 8, checks: ['not_available'], closing: 1_234_567, withIds: true },
-  { file: 'ofx2/cc-anz-aud-xml-header-sgml-body.ofx', currency: 'AUD', type: 'credit_card', count: 1, moneyIn: 0, moneyOut: 550, lastDate: '2017-05-08', checks: ['not_available'], closing: -12_345, withIds: true },
-  { file: 'ofx2/suncorp-aud-cdata-crlf.ofx', currency: 'AUD', count: 1, moneyIn: 0, moneyOut: 1_685, lastDate: '2013-12-15', checks: ['not_available'], closing: 123_412, withIds: true },
-  { file: 'ofx2/multiple-accounts-gbp.ofx', currency: 'GBP', number: '54658222458596', count: 0, moneyIn: 0, moneyOut: 0, lastDate: '', skipped: 2, checks: ['not_available'], closing: 4_301 },
-  { file: 'ofx2/multiple-accounts-gbp.ofx', currency: 'GBP', number: '546582659855', count: 2, moneyIn: 50_000, moneyOut: 398, lastDate: '2014-07-17', skipped: 2, checks: ['not_available'], closing: 300_025, withIds: true },
-  { file: 'ofx2/multiple-accounts-gbp.ofx', currency: 'GBP', number: '21252344525548', count: 1, moneyIn: 1_870, moneyOut: 0, lastDate: '2014-07-01', skipped: 2, checks: ['not_available'], closing: 1_172_856, withIds: true },
+  {
+    file: 'ofx2/cc-eur-pending-banktranlistp.ofx',
+    currency: 'EUR',
+    type: 'credit_card',
+    count: 2,
+    moneyIn: 0,
+    moneyOut: 834_400,
+    lastDate: '2018-12-06',
+    skipped: 8,
+    checks: ['not_available'],
+    closing: 1_234_567,
+    withIds: true,
+  },
+  {
+    file: 'ofx2/cc-anz-aud-xml-header-sgml-body.ofx',
+    currency: 'AUD',
+    type: 'credit_card',
+    count: 1,
+    moneyIn: 0,
+    moneyOut: 550,
+    lastDate: '2017-05-08',
+    checks: ['not_available'],
+    closing: -12_345,
+    withIds: true,
+  },
+  {
+    file: 'ofx2/suncorp-aud-cdata-crlf.ofx',
+    currency: 'AUD',
+    count: 1,
+    moneyIn: 0,
+    moneyOut: 1_685,
+    lastDate: '2013-12-15',
+    checks: ['not_available'],
+    closing: 123_412,
+    withIds: true,
+  },
+  {
+    file: 'ofx2/multiple-accounts-gbp.ofx',
+    currency: 'GBP',
+    number: '54658222458596',
+    count: 0,
+    moneyIn: 0,
+    moneyOut: 0,
+    lastDate: '',
+    skipped: 2,
+    checks: ['not_available'],
+    closing: 4_301,
+  },
+  {
+    file: 'ofx2/multiple-accounts-gbp.ofx',
+    currency: 'GBP',
+    number: '546582659855',
+    count: 2,
+    moneyIn: 50_000,
+    moneyOut: 398,
+    lastDate: '2014-07-17',
+    skipped: 2,
+    checks: ['not_available'],
+    closing: 300_025,
+    withIds: true,
+  },
+  {
+    file: 'ofx2/multiple-accounts-gbp.ofx',
+    currency: 'GBP',
+    number: '21252344525548',
+    count: 1,
+    moneyIn: 1_870,
+    moneyOut: 0,
+    lastDate: '2014-07-01',
+    skipped: 2,
+    checks: ['not_available'],
+    closing: 1_172_856,
+    withIds: true,
+  },
   // QIF
-  { file: 'qif/quicken-spec-bank-splits-address.qif', currency: 'USD', count: 3, moneyIn: 7_500, moneyOut: 101_000, lastDate: '1994-06-03', checks: ['not_available'], closing: null },
+  {
+    file: 'qif/quicken-spec-bank-splits-address.qif',
+    currency: 'USD',
+    count: 3,
+    moneyIn: 7_500,
+    moneyOut: 101_000,
+    lastDate: '1994-06-03',
+    checks: ['not_available'],
+    closing: null,
+  },
   // CAMT
-  { file: 'camt053/vr-bank-de-camt053-v02-zka-codes.xml', currency: 'EUR', count: 4, moneyIn: 100, moneyOut: 1_100, lastDate: '2013-12-27', checks: ['reconciled'], closing: 2_306, withIds: true },
-  { file: 'camt053/genkgo-camt053-v02-multi-statement.xml', currency: 'EUR', count: 2, moneyIn: 885, moneyOut: 700, lastDate: '2014-12-31', checks: ['reconciled', 'reconciled'], closing: 2_700, balance: 2_000 },
-  { file: 'camt053/postfinance-ch-camt053-v04-13-entries.xml', currency: 'CHF', count: 13, moneyIn: 181_056, moneyOut: 127_295, lastDate: '2016-05-27', checks: ['reconciled'], closing: 32_268_977, withIds: true },
+  {
+    file: 'camt053/vr-bank-de-camt053-v02-zka-codes.xml',
+    currency: 'EUR',
+    count: 4,
+    moneyIn: 100,
+    moneyOut: 1_100,
+    lastDate: '2013-12-27',
+    checks: ['reconciled'],
+    closing: 2_306,
+    withIds: true,
+  },
+  {
+    file: 'camt053/genkgo-camt053-v02-multi-statement.xml',
+    currency: 'EUR',
+    count: 2,
+    moneyIn: 885,
+    moneyOut: 700,
+    lastDate: '2014-12-31',
+    checks: ['reconciled', 'reconciled'],
+    closing: 2_700,
+    balance: 2_000,
+  },
+  {
+    file: 'camt053/postfinance-ch-camt053-v04-13-entries.xml',
+    currency: 'CHF',
+    count: 13,
+    moneyIn: 181_056,
+    moneyOut: 127_295,
+    lastDate: '2016-05-27',
+    checks: ['reconciled'],
+    closing: 32_268_977,
+    withIds: true,
+  },
   {
     file: 'camt053/ubs-ch-camt053-v08.xml',
     currency: 'CHF',
@@ -101,8 +259,28 @@ const CASES: Case[] = [
     incompleteFrom: '2023-06-20',
     withIds: true,
   },
-  { file: 'camt052/genkgo-camt052-v04-pending-fx.xml', currency: 'CHF', count: 0, moneyIn: 0, moneyOut: 0, lastDate: '', skipped: 1, checks: ['not_available'], closing: null },
-  { file: 'camt054/postfinance-ch-camt054-v04.xml', currency: 'CHF', count: 4, moneyIn: 8_056, moneyOut: 2_153, lastDate: '2016-04-10', checks: ['not_available'], closing: null, withIds: true },
+  {
+    file: 'camt052/genkgo-camt052-v04-pending-fx.xml',
+    currency: 'CHF',
+    count: 0,
+    moneyIn: 0,
+    moneyOut: 0,
+    lastDate: '',
+    skipped: 1,
+    checks: ['not_available'],
+    closing: null,
+  },
+  {
+    file: 'camt054/postfinance-ch-camt054-v04.xml',
+    currency: 'CHF',
+    count: 4,
+    moneyIn: 8_056,
+    moneyOut: 2_153,
+    lastDate: '2016-04-10',
+    checks: ['not_available'],
+    closing: null,
+    withIds: true,
+  },
   // MT940
   {
     file: 'mt940/abnamro-two-statements.sta',
@@ -119,7 +297,19 @@ const CASES: Case[] = [
     balance: 289_035,
     incompleteFrom: '2011-05-23',
   },
-  { file: 'mt940/german-sepa-structured-86.sta', currency: 'EUR', number: '0194787400888', count: 4, moneyIn: 36_009_391, moneyOut: 150_000, lastDate: '2007-09-04', skipped: 1, checks: ['reconciled'], closing: 112_525_040, withIds: true },
+  {
+    file: 'mt940/german-sepa-structured-86.sta',
+    currency: 'EUR',
+    number: '0194787400888',
+    count: 4,
+    moneyIn: 36_009_391,
+    moneyOut: 150_000,
+    lastDate: '2007-09-04',
+    skipped: 1,
+    checks: ['reconciled'],
+    closing: 112_525_040,
+    withIds: true,
+  },
   {
     file: 'mt940/german-sepa-structured-86.sta',
     currency: 'EUR',
@@ -154,8 +344,29 @@ const CASES: Case[] = [
     balance: -74_764,
     incompleteFrom: '2017-09-01',
   },
-  { file: 'csv/john-lewis-uk-credit-card-pending-gbp.csv', currency: 'GBP', type: 'credit_card', count: 10, moneyIn: 110_000, moneyOut: 138_580, lastDate: '2019-12-12', skipped: 3, checks: ['not_available'], closing: null },
-  { file: 'csv/ocbc-sg-preamble-multiline.csv', currency: 'SGD', number: '666-666666-666', count: 8, moneyIn: 0, moneyOut: 17_328, lastDate: '2018-04-18', checks: ['not_available'], closing: null },
+  {
+    file: 'csv/john-lewis-uk-credit-card-pending-gbp.csv',
+    currency: 'GBP',
+    type: 'credit_card',
+    count: 10,
+    moneyIn: 110_000,
+    moneyOut: 138_580,
+    lastDate: '2019-12-12',
+    skipped: 3,
+    checks: ['not_available'],
+    closing: null,
+  },
+  {
+    file: 'csv/ocbc-sg-preamble-multiline.csv',
+    currency: 'SGD',
+    number: '666-666666-666',
+    count: 8,
+    moneyIn: 0,
+    moneyOut: 17_328,
+    lastDate: '2018-04-18',
+    checks: ['not_available'],
+    closing: null,
+  },
   {
     file: 'csv/ing-diba-de-semicolon-decimal-comma.csv',
     currency: 'EUR',
@@ -171,21 +382,45 @@ const CASES: Case[] = [
     balance: 560_617,
     incompleteFrom: '2019-04-23',
   },
-  { file: 'csv/chase-us-credit-card.csv', currency: 'USD', type: 'credit_card', count: 5, moneyIn: 12_345, moneyOut: 1_633, lastDate: '2024-04-09', checks: ['not_available'], closing: null },
+  {
+    file: 'csv/chase-us-credit-card.csv',
+    currency: 'USD',
+    type: 'credit_card',
+    count: 5,
+    moneyIn: 12_345,
+    moneyOut: 1_633,
+    lastDate: '2024-04-09',
+    checks: ['not_available'],
+    closing: null,
+  },
 ];
 
 // Sberbank's HUF statement carries fillér (627311,30); it imports exactly when HUF has two minor digits (ISO 4217), and is refused cleanly when the platform's CLDR data gives HUF none
 const HUF_HAS_MINOR_UNITS = minorDigits('HUF') === 2;
 if (HUF_HAS_MINOR_UNITS) {
-  CASES.push({ file: 'mt940/sberbank-hu-ns-fields-crlf-mojibake.sta', currency: 'HUF', count: 3, moneyIn: 0, moneyOut: 943_700, lastDate: '2017-10-11', checks: ['reconciled'], closing: 61_787_430 });
+  CASES.push({
+    file: 'mt940/sberbank-hu-ns-fields-crlf-mojibake.sta',
+    currency: 'HUF',
+    count: 3,
+    moneyIn: 0,
+    moneyOut: 943_700,
+    lastDate: '2017-10-11',
+    checks: ['reconciled'],
+    closing: 61_787_430,
+  });
 }
-
 
 const organisations = new Map<string, OrganisationRow>();
 async function organisationFor(store: Store, currency: string): Promise<OrganisationRow> {
   let org = organisations.get(`${store.dialect.name}:${currency}`);
   if (!org) {
-    org = await provisionOrganisation(store.db, { id: `org_imp_${currency.toLowerCase()}`, name: `Import ${currency}`, homeCurrency: currency, timeZone: 'UTC', fyStartMonth: 1 });
+    org = await provisionOrganisation(store.db, {
+      id: `org_imp_${currency.toLowerCase()}`,
+      name: `Import ${currency}`,
+      homeCurrency: currency,
+      timeZone: 'UTC',
+      fyStartMonth: 1,
+    });
     organisations.set(`${store.dialect.name}:${currency}`, org);
   }
   return org;
@@ -235,13 +470,19 @@ describeEachDialect('statement import: every sample fixture', (store) => {
       assert.equal(report.new, c.count);
       assert.equal(report.alreadyPresent, 0);
       assert.equal(report.skipped.length, c.skipped ?? 0, JSON.stringify(report.skipped));
-      assert.deepEqual(report.statements.map((s) => s.balances.check), c.checks);
+      assert.deepEqual(
+        report.statements.map((s) => s.balances.check),
+        c.checks,
+      );
       assert.equal(report.statements[0]!.balances.statementClosing, c.closing ?? null);
       assert.equal(sum(report.statements.map((s) => s.moneyIn)), c.moneyIn);
       assert.equal(sum(report.statements.map((s) => s.moneyOut)), c.moneyOut);
       // a statement that does not reconcile is imported with its difference shown, and the account says from when its balance is incomplete
       if (c.unbalanced) {
-        assert.deepEqual(report.statements.map((s) => s.balances.difference), c.differences);
+        assert.deepEqual(
+          report.statements.map((s) => s.balances.difference),
+          c.differences,
+        );
         assert.match(report.statements.flatMap((s) => s.balances.problems.map((p) => `${p.where}: ${p.message}`)).join(' '), c.unbalanced);
       }
       assert.equal(report.balanceState.incompleteFrom, c.incompleteFrom ?? null, JSON.stringify(report.balanceState.problems));
@@ -279,10 +520,28 @@ describeEachDialect('statement import: every sample fixture', (store) => {
       const listed = await call(store(), bankingAccounts, org.id, {}, { today: TODAY });
       const mine = listed.accounts.find((a: any) => a.id === account.id);
       assert.deepEqual(
-        { transactions: mine.transactions, toReconcile: mine.toReconcile, lastTransactionDate: mine.lastTransactionDate, balance: mine.balance, balanceIncompleteFrom: mine.balanceIncompleteFrom },
-        { transactions: c.count, toReconcile: c.count, lastTransactionDate: c.lastDate || null, balance: toMajor(balance, c.currency), balanceIncompleteFrom: c.incompleteFrom ?? null },
+        {
+          transactions: mine.transactions,
+          toReconcile: mine.toReconcile,
+          lastTransactionDate: mine.lastTransactionDate,
+          balance: mine.balance,
+          balanceIncompleteFrom: mine.balanceIncompleteFrom,
+        },
+        {
+          transactions: c.count,
+          toReconcile: c.count,
+          lastTransactionDate: c.lastDate || null,
+          balance: toMajor(balance, c.currency),
+          balanceIncompleteFrom: c.incompleteFrom ?? null,
+        },
       );
-      const page = await call(store(), bankingTransactions, org.id, { account: account.id, from: '1990-01-01', to: '2030-12-31', limit: 500 }, { today: TODAY });
+      const page = await call(
+        store(),
+        bankingTransactions,
+        org.id,
+        { account: account.id, from: '1990-01-01', to: '2030-12-31', limit: 500 },
+        { today: TODAY },
+      );
       assert.equal(page.totals.transactions, c.count);
       assert.equal(page.totals.toReconcile, c.count);
       assert.equal(page.totals.moneyIn, toMajor(c.moneyIn, c.currency));
@@ -323,16 +582,29 @@ describeEachDialect('statement import: every sample fixture', (store) => {
       const account = await newAccount(store(), org, { currency, ...extra });
       await importStatement(store(), { organisation: org, account, fileName: 'f', bytes: fixture(file) });
       const rows = await rowsOf(store(), account.id);
-      assert.ok(rows.some((r) => r.description === description), `${file}: "${description}" among ${JSON.stringify(rows.map((r) => r.description))}`);
+      assert.ok(
+        rows.some((r) => r.description === description),
+        `${file}: "${description}" among ${JSON.stringify(rows.map((r) => r.description))}`,
+      );
     }
   });
 
   it('a camt.054 notification and the camt.053 statement overlapping it meet on AcctSvcrRef: only the 9 other entries are new', async () => {
     const org = await organisationFor(store(), 'CHF');
     const account = await newAccount(store(), org, { currency: 'CHF', number: 'CH03 0900 0000 2500 9034 2' });
-    const notification = await importStatement(store(), { organisation: org, account, fileName: 'n.xml', bytes: fixture('camt054/postfinance-ch-camt054-v04.xml') });
+    const notification = await importStatement(store(), {
+      organisation: org,
+      account,
+      fileName: 'n.xml',
+      bytes: fixture('camt054/postfinance-ch-camt054-v04.xml'),
+    });
     assert.equal(notification.new, 4);
-    const statement = await importStatement(store(), { organisation: org, account, fileName: 's.xml', bytes: fixture('camt053/postfinance-ch-camt053-v04-13-entries.xml') });
+    const statement = await importStatement(store(), {
+      organisation: org,
+      account,
+      fileName: 's.xml',
+      bytes: fixture('camt053/postfinance-ch-camt053-v04-13-entries.xml'),
+    });
     assert.deepEqual([statement.new, statement.alreadyPresent], [9, 4]);
     const rows = await rowsOf(store(), account.id);
     assert.equal(rows.length, 13);
@@ -353,7 +625,13 @@ describeEachDialect('statement import: every sample fixture', (store) => {
     const overlapping = csv([coffee, coffee, '04/02/2026,SALARY,"2,500.00"', '05/02/2026,BOOKS,-20.00']);
     const r1 = await importStatement(store(), { organisation: org, account, fileName: 'a.csv', bytes: first, options: { csv: { dateFormat: 'dd/MM/yyyy' } } });
     assert.equal(r1.new, 4);
-    const r2 = await importStatement(store(), { organisation: org, account, fileName: 'b.csv', bytes: overlapping, options: { csv: { dateFormat: 'dd/MM/yyyy' } } });
+    const r2 = await importStatement(store(), {
+      organisation: org,
+      account,
+      fileName: 'b.csv',
+      bytes: overlapping,
+      options: { csv: { dateFormat: 'dd/MM/yyyy' } },
+    });
     assert.deepEqual([r2.new, r2.alreadyPresent], [1, 3]);
     const rows = await rowsOf(store(), account.id);
     assert.deepEqual(rows.map((r) => [r.date, r.amount]).sort(), [
@@ -376,13 +654,16 @@ describeEachDialect('statement import: every sample fixture', (store) => {
     await importStatement(store(), { organisation: org, account, fileName: 'c.csv', bytes, options: { rate: '0.7925' } });
     const rows = await rowsOf(store(), account.id);
     // 123.45 USD × 0.7925 = 97.834125 → 97.83; 1.23 → 0.974775 → 0.97 (half away from zero)
-    assert.deepEqual(rows.map((r) => [r.amount, r.home_amount]).sort((a, b) => a[0]! - b[0]!), [
-      [-654, -518],
-      [-456, -361],
-      [-400, -317],
-      [-123, -97],
-      [12_345, 9_783],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.amount, r.home_amount]).sort((a, b) => a[0]! - b[0]!),
+      [
+        [-654, -518],
+        [-456, -361],
+        [-400, -317],
+        [-123, -97],
+        [12_345, 9_783],
+      ],
+    );
   });
 
   it('creates the account in the same transaction, numbered from the file, and a dry run writes nothing', async () => {

@@ -42,14 +42,20 @@ describe('ledgerline import ledger', () => {
     const { code, out, err } = await run(['--org', 'Harbour Lane Design', `${FIXTURE}.journal`]);
     assert.equal(code, 1);
     // a problem, so on standard error (README), in one line; nothing on standard output
-    assert.match(err, /^ledgerline: small-business\.journal: refused \(unknown_account\): the journal names accounts the books have not: line 24: no account "Assets:Bank:Current Account".*; nothing from small-business\.journal was written\n$/);
+    assert.match(
+      err,
+      /^ledgerline: small-business\.journal: refused \(unknown_account\): the journal names accounts the books have not: line 24: no account "Assets:Bank:Current Account".*; nothing from small-business\.journal was written\n$/,
+    );
     assert.equal(out, '');
   });
 
   it('loads the journal, then the same books as CSV add nothing; the audit log says what was loaded', async () => {
     const first = await run(['--org', 'Harbour Lane Design', '--allow-new-accounts', `${FIXTURE}.journal`]);
     assert.equal(first.code, 0, first.out);
-    assert.match(first.out, /small-business\.journal \(journal\): 16 transactions from 2026-01-01 to 2026-06-30; added 16 \(38 ledger lines\), 0 already present/);
+    assert.match(
+      first.out,
+      /small-business\.journal \(journal\): 16 transactions from 2026-01-01 to 2026-06-30; added 16 \(38 ledger lines\), 0 already present/,
+    );
     assert.match(first.out, /accounts created: Assets, Assets:Bank, Assets:Bank:Current Account/);
     const again = await run(['--org', 'harbour lane design', '--json', `${FIXTURE}.csv`]);
     assert.equal(again.code, 0);
@@ -60,7 +66,10 @@ describe('ledgerline import ledger', () => {
     try {
       const entries = (await listAudit(store.db, 'org_hl', { limit: 10 })).filter((e) => e.action === 'ledger_journal.imported');
       assert.equal(entries.length, 1, 'an import that adds nothing changes nothing and is not logged');
-      assert.match(auditSentence(entries[0]!.action, JSON.parse(entries[0]!.detail)), /^Loaded 16 transactions \(38 ledger lines\) from small-business\.journal, creating \d+ accounts \(0 already there\)$/);
+      assert.match(
+        auditSentence(entries[0]!.action, JSON.parse(entries[0]!.detail)),
+        /^Loaded 16 transactions \(38 ledger lines\) from small-business\.journal, creating \d+ accounts \(0 already there\)$/,
+      );
     } finally {
       await store.close();
     }

@@ -127,8 +127,19 @@ describe('narration, fingerprints and account numbers', () => {
   });
 
   it('fingerprints by bank id, else by content and place among identical lines of the day', () => {
-    const line = (date: string, amount: number, description: string, externalId: string | null = null): StatementLine => ({ where: 'x', date, amount, description, externalId });
-    const prints = fingerprints([line('2026-01-02', -350, 'Coffee'), line('2026-01-02', -350, '  COFFEE '), line('2026-01-03', -350, 'Coffee'), line('2026-01-02', -350, 'Coffee', 'F1')]);
+    const line = (date: string, amount: number, description: string, externalId: string | null = null): StatementLine => ({
+      where: 'x',
+      date,
+      amount,
+      description,
+      externalId,
+    });
+    const prints = fingerprints([
+      line('2026-01-02', -350, 'Coffee'),
+      line('2026-01-02', -350, '  COFFEE '),
+      line('2026-01-03', -350, 'Coffee'),
+      line('2026-01-02', -350, 'Coffee', 'F1'),
+    ]);
     assert.equal(new Set(prints).size, 4, 'two identical payments on one day stay two');
     assert.equal(prints[3], 'ext:F1');
     // the same lines read again, in a file that starts a day later, meet on the same fingerprints
@@ -149,9 +160,19 @@ describe('narration, fingerprints and account numbers', () => {
 
 describe('formats', () => {
   it('tells every sample file format from its content', () => {
-    const expected: Record<string, string | null> = { ofx1: 'ofx', ofx2: 'ofx', camt052: 'camt', camt053: 'camt', camt054: 'camt', mt940: 'mt940', qif: 'qif', csv: 'csv' };
+    const expected: Record<string, string | null> = {
+      ofx1: 'ofx',
+      ofx2: 'ofx',
+      camt052: 'camt',
+      camt053: 'camt',
+      camt054: 'camt',
+      mt940: 'mt940',
+      qif: 'qif',
+      csv: 'csv',
+    };
     for (const dir of Object.keys(expected)) {
-      for (const file of readdirSync(path.join(FIXTURES, dir))) assert.equal(detectFormat(readFileSync(path.join(FIXTURES, dir, file))), expected[dir], `${dir}/${file}`);
+      for (const file of readdirSync(path.join(FIXTURES, dir)))
+        assert.equal(detectFormat(readFileSync(path.join(FIXTURES, dir, file))), expected[dir], `${dir}/${file}`);
     }
   });
 
@@ -162,8 +183,22 @@ describe('formats', () => {
     assert.deepEqual(
       ofx.children.map((t) => [t.name, t.children.map((c) => [c.name, c.text])]),
       [
-        ['STMTTRN', [['NAME', ''], ['MEMO', 'A & B & C'], ['TRNAMT', '1.00'], ['CODE', '0']]],
-        ['STMTTRN', [['NAME', 'X'], ['TRNAMT', '2']]],
+        [
+          'STMTTRN',
+          [
+            ['NAME', ''],
+            ['MEMO', 'A & B & C'],
+            ['TRNAMT', '1.00'],
+            ['CODE', '0'],
+          ],
+        ],
+        [
+          'STMTTRN',
+          [
+            ['NAME', 'X'],
+            ['TRNAMT', '2'],
+          ],
+        ],
       ],
     );
   });
@@ -177,20 +212,42 @@ describe('formats', () => {
   });
 
   it('reads MT940 reversal marks and a booking date in the next year', () => {
-    const file = [':20:REF', ':25:123456', ':28C:1/1', ':60F:C251231EUR100,00', ':61:2512310102RD10,00NTRFNONREF//B1', ':86:reversed debit', ':61:2512310102RC5,NTRFNONREF', ':62F:C260102EUR105,00', '-'].join('\r\n');
+    const file = [
+      ':20:REF',
+      ':25:123456',
+      ':28C:1/1',
+      ':60F:C251231EUR100,00',
+      ':61:2512310102RD10,00NTRFNONREF//B1',
+      ':86:reversed debit',
+      ':61:2512310102RC5,NTRFNONREF',
+      ':62F:C260102EUR105,00',
+      '-',
+    ].join('\r\n');
     const s = parseMt940(Buffer.from(file), 'EUR').statements[0]!;
-    assert.deepEqual(s.lines.map((l) => [l.date, l.amount, l.description, l.externalId]), [
-      ['2026-01-02', 1_000, 'reversed debit', 'B1'],
-      ['2026-01-02', -500, 'MT940 entry', null],
-    ]);
+    assert.deepEqual(
+      s.lines.map((l) => [l.date, l.amount, l.description, l.externalId]),
+      [
+        ['2026-01-02', 1_000, 'reversed debit', 'B1'],
+        ['2026-01-02', -500, 'MT940 entry', null],
+      ],
+    );
     assert.deepEqual([s.opening?.amount, s.closing?.amount, s.accountId, s.currency], [10_000, 10_500, '123456', 'EUR']);
   });
 
   it('reads QIF dates month first unless only day first makes sense, and 2000s years written with an apostrophe', () => {
     const qif = (dates: string[]) => Buffer.from(`!Type:CCard\n${dates.map((d) => `D${d}\nT-1.00\nPShop\n^`).join('\n')}\n`);
-    assert.deepEqual(parseQif(qif(['6/1/94', '6/2/94']), 'USD').statements[0]!.lines.map((l) => l.date), ['1994-06-01', '1994-06-02']);
-    assert.deepEqual(parseQif(qif(['13/1/04', '2/1/04']), 'USD').statements[0]!.lines.map((l) => l.date), ['2004-01-13', '2004-01-02']);
-    assert.deepEqual(parseQif(qif(["6/1'04"]), 'USD').statements[0]!.lines.map((l) => l.date), ['2004-06-01']);
+    assert.deepEqual(
+      parseQif(qif(['6/1/94', '6/2/94']), 'USD').statements[0]!.lines.map((l) => l.date),
+      ['1994-06-01', '1994-06-02'],
+    );
+    assert.deepEqual(
+      parseQif(qif(['13/1/04', '2/1/04']), 'USD').statements[0]!.lines.map((l) => l.date),
+      ['2004-01-13', '2004-01-02'],
+    );
+    assert.deepEqual(
+      parseQif(qif(["6/1'04"]), 'USD').statements[0]!.lines.map((l) => l.date),
+      ['2004-06-01'],
+    );
     assert.equal(parseQif(qif(['6/1/94']), 'USD').statements[0]!.accountKind, 'credit_card');
     assert.match(refusal(() => parseQif(Buffer.from('!Type:Invst\nD6/1/94\n^\n'), 'USD')).message, /line 1: "!Type:Invst" is not a bank or card register/);
   });
@@ -199,10 +256,13 @@ describe('formats', () => {
     const csv = 'Datum;Text;Betrag;Saldo\n02.01.2026;Miete;-1.200,00;3.800,00\n03.01.2026;Gehalt;2.500,00;6.300,00\n';
     const parsed = parseCsv(Buffer.from(csv), 'EUR');
     const s = parsed.statements[0]!;
-    assert.deepEqual(s.lines.map((l) => [l.date, l.amount, l.description]), [
-      ['2026-01-02', -120_000, 'Miete'],
-      ['2026-01-03', 250_000, 'Gehalt'],
-    ]);
+    assert.deepEqual(
+      s.lines.map((l) => [l.date, l.amount, l.description]),
+      [
+        ['2026-01-02', -120_000, 'Miete'],
+        ['2026-01-03', 250_000, 'Gehalt'],
+      ],
+    );
     assert.deepEqual([s.opening?.amount, s.closing?.amount, s.balanceProblems], [500_000, 630_000, []]);
     assert.deepEqual(parsed.notes, ['columns recognised from the header at line 1: date "Datum", description "Text", amount "Betrag", balance "Saldo"']);
   });
@@ -213,11 +273,17 @@ describe('formats', () => {
       columns: { date: 'When', description: 'Merchant+#3', amount: 'Value', id: 'Ref' },
       positiveOut: true,
     });
-    assert.deepEqual(parsed.statements[0]!.lines.map((l) => [l.where, l.amount, l.description, l.externalId]), [
-      ['line 3', -1_200, 'Shop gift, wrapped', 'R1'],
-      ['line 4', 200, 'Refund', 'R2'],
-    ]);
-    assert.match(refusal(() => parseCsv(Buffer.from(csv), 'GBP', { columns: { date: 'When', amount: 'Amount' } })).message, /no row in the first 50 lines has every mapped column \("When", "Amount"\)/);
+    assert.deepEqual(
+      parsed.statements[0]!.lines.map((l) => [l.where, l.amount, l.description, l.externalId]),
+      [
+        ['line 3', -1_200, 'Shop gift, wrapped', 'R1'],
+        ['line 4', 200, 'Refund', 'R2'],
+      ],
+    );
+    assert.match(
+      refusal(() => parseCsv(Buffer.from(csv), 'GBP', { columns: { date: 'When', amount: 'Amount' } })).message,
+      /no row in the first 50 lines has every mapped column \("When", "Amount"\)/,
+    );
     assert.match(refusal(() => parseCsv(Buffer.from(csv), 'GBP', { preset: 'nope' })).message, /unknown CSV preset "nope"; the presets are bank-of-ireland, /);
   });
 
@@ -225,11 +291,14 @@ describe('formats', () => {
     const csv = 'Date,Description,Amount\n2026-01-02,"Two\nline narration",-1.00\n2026-01-03,Fine,-2.00\n2026-01-04,Bad,-x\n';
     assert.match(refusal(() => parseCsv(Buffer.from(csv), 'GBP')).message, /^the CSV file cannot be imported: line 5: amount "-x" is not an amount$/);
     const lines = parseCsv(Buffer.from(csv.replace('-x', '-3.00')), 'GBP').statements[0]!.lines;
-    assert.deepEqual(lines.map((l) => [l.where, l.description]), [
-      ['line 2', 'Two\nline narration'],
-      ['line 4', 'Fine'],
-      ['line 5', 'Bad'],
-    ]);
+    assert.deepEqual(
+      lines.map((l) => [l.where, l.description]),
+      [
+        ['line 2', 'Two\nline narration'],
+        ['line 4', 'Fine'],
+        ['line 5', 'Bad'],
+      ],
+    );
   });
 
   it('reads the Windows-1250 Czech export with its preset once the dates are usable', () => {
@@ -240,7 +309,13 @@ describe('formats', () => {
     assert.equal(parsed.format, 'CSV (preset ceska-sporitelna)');
     assert.equal(s.currency, 'CZK');
     assert.equal(s.lines.length, 9);
-    assert.equal(s.lines.reduce((a, l) => a + l.amount, 0), -(11_111 + 1_111 + 1_111 + 111_111 + 1_111 + 11_111 + 1_111 + 11_111 + 111_111));
-    assert.ok(s.lines.some((l) => l.description.includes('XX účXX X ČX, X.X.')), 'accents read as Windows-1250');
+    assert.equal(
+      s.lines.reduce((a, l) => a + l.amount, 0),
+      -(11_111 + 1_111 + 1_111 + 111_111 + 1_111 + 11_111 + 1_111 + 11_111 + 111_111),
+    );
+    assert.ok(
+      s.lines.some((l) => l.description.includes('XX účXX X ČX, X.X.')),
+      'accents read as Windows-1250',
+    );
   });
 });

@@ -63,7 +63,10 @@ async function expectRefusal(
 
 let ORG_ROW: OrganisationRow | undefined;
 
-function camt053(statements: Array<{ opening: string; closing: string; entries: Array<[amount: string, indicator: 'CRDT' | 'DBIT', ref: string]> }>, currency = 'EUR'): Buffer {
+function camt053(
+  statements: Array<{ opening: string; closing: string; entries: Array<[amount: string, indicator: 'CRDT' | 'DBIT', ref: string]> }>,
+  currency = 'EUR',
+): Buffer {
   const stmt = (s: (typeof statements)[number], i: number) => `
     <Stmt>
       <Id>S${i}</Id>
@@ -95,17 +98,28 @@ describeEachDialect(
         [
           'ofx1/malformed-decimal-error.ofx',
           'CAD',
-          [/<STMTTRN> at line 34 \(FITID 2000957249\): DTPOSTED: "201120000000" is not a calendar date/, /<STMTTRN> at line 34 \(FITID 2000957249\): TRNAMT: "\$120" is not a plain decimal amount/],
+          [
+            /<STMTTRN> at line 34 \(FITID 2000957249\): DTPOSTED: "201120000000" is not a calendar date/,
+            /<STMTTRN> at line 34 \(FITID 2000957249\): TRNAMT: "\$120" is not a plain decimal amount/,
+          ],
         ],
         [
           'ofx1/malformed-date-missing.ofx',
           'USD',
-          [/<STMTTRN> at line 33 \(FITID 184997056\): DTPOSTED is missing/, /<STMTTRN> at line 40 \(FITID 2000957249\): DTPOSTED: the date is empty/, /<STMTTRN> at line 48 \(FITID 2000957249\): DTPOSTED: "20120231" is not a calendar date/],
+          [
+            /<STMTTRN> at line 33 \(FITID 184997056\): DTPOSTED is missing/,
+            /<STMTTRN> at line 40 \(FITID 2000957249\): DTPOSTED: the date is empty/,
+            /<STMTTRN> at line 48 \(FITID 2000957249\): DTPOSTED: "20120231" is not a calendar date/,
+          ],
         ],
         ['camt053/genkgo-camt053-v02-malformed-no-stmt.xml', 'EUR', [/<BkToCstmrStmt> at line 3: the camt\.053 message has no <Stmt>/]],
         ['mt940/malformed-german-sepa-broken.sta', 'EUR', [/line 6: :25: \(account identification\) inside the statement's entries/]],
         // anonymised to the point of uselessness: every date is 1111/11/11
-        ['csv/ceska-sporitelna-cz-cp1250-anonymised.csv', 'CZK', [/line 2: date "1111\/11\/11" \(1111-11-11\) is outside the plausible range 1950-01-01\.\.2199-12-31/, /line 10: date "1111\/11\/11"/]],
+        [
+          'csv/ceska-sporitelna-cz-cp1250-anonymised.csv',
+          'CZK',
+          [/line 2: date "1111\/11\/11" \(1111-11-11\) is outside the plausible range 1950-01-01\.\.2199-12-31/, /line 10: date "1111\/11\/11"/],
+        ],
       ];
       for (const [file, currency, patterns] of cases) {
         const target = await account(store(), currency);
@@ -116,9 +130,19 @@ describeEachDialect(
 
     it('refuses a statement in another currency than the account', async () => {
       const target = await account(store(), 'USD');
-      await expectRefusal(store(), { account: target, bytes: fixture('ofx1/ofxparse-bank-medium-cad-tz.ofx') }, 'wrong_currency', /account "Refusal \d+" is in USD but the statement is not: <STMTRS> at line 13: the statement is in CAD/);
+      await expectRefusal(
+        store(),
+        { account: target, bytes: fixture('ofx1/ofxparse-bank-medium-cad-tz.ofx') },
+        'wrong_currency',
+        /account "Refusal \d+" is in USD but the statement is not: <STMTRS> at line 13: the statement is in CAD/,
+      );
       const pounds = await account(store(), 'GBP');
-      await expectRefusal(store(), { account: pounds, bytes: fixture('camt053/vr-bank-de-camt053-v02-zka-codes.xml') }, 'wrong_currency', /<Stmt> at line 13 .*: the statement is in EUR/);
+      await expectRefusal(
+        store(),
+        { account: pounds, bytes: fixture('camt053/vr-bank-de-camt053-v02-zka-codes.xml') },
+        'wrong_currency',
+        /<Stmt> at line 13 .*: the statement is in EUR/,
+      );
       // a CSV row in another currency than its statement
       const csv = Buffer.from('Date,Description,Amount,Currency\n2026-01-02,Coffee,-3.50,GBP\n2026-01-03,Hotel,-120.00,EUR\n');
       await expectRefusal(store(), { account: pounds, bytes: csv }, 'malformed', /line 3: the row is in EUR but the statement is in GBP/);
@@ -126,7 +150,12 @@ describeEachDialect(
 
     it('refuses a statement of another account, and a file of several accounts for an account without a number', async () => {
       const other = await account(store(), 'GBP', '99887766');
-      await expectRefusal(store(), { account: other, bytes: ofxStatement([['F1', '20260105', '-1.00', 'X']]) }, 'wrong_account', /not about account "Refusal \d+" \(number 99887766\): <STMTRS> at line 12: account 12345678/);
+      await expectRefusal(
+        store(),
+        { account: other, bytes: ofxStatement([['F1', '20260105', '-1.00', 'X']]) },
+        'wrong_account',
+        /not about account "Refusal \d+" \(number 99887766\): <STMTRS> at line 12: account 12345678/,
+      );
       const unnumbered = await account(store(), 'GBP');
       await expectRefusal(
         store(),
@@ -140,7 +169,14 @@ describeEachDialect(
       const target = await account(store(), 'EUR', 'DE02 1203 0000 0000 2020 51');
       const bytes = camt053([
         { opening: '100.00', closing: '150.00', entries: [['50.00', 'CRDT', 'R1']] },
-        { opening: '150.00', closing: '140.00', entries: [['20.00', 'DBIT', 'R2'], ['5.00', 'CRDT', 'R3']] },
+        {
+          opening: '150.00',
+          closing: '140.00',
+          entries: [
+            ['20.00', 'DBIT', 'R2'],
+            ['5.00', 'CRDT', 'R3'],
+          ],
+        },
       ]);
       const refusal = await expectRefusal(
         store(),
@@ -151,22 +187,38 @@ describeEachDialect(
       );
       assert.equal(refusal.problems.length, 1);
       const report = await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 's.xml', bytes, options: { rate: '0.85' } });
-      assert.deepEqual(report.statements.map((s) => [s.balances.check, s.balances.computedClosing, s.balances.statementClosing, s.balances.difference]), [
-        ['reconciled', 15_000, 15_000, 0],
-        ['unbalanced_allowed', 13_500, 14_000, 500],
-      ]);
+      assert.deepEqual(
+        report.statements.map((s) => [s.balances.check, s.balances.computedClosing, s.balances.statementClosing, s.balances.difference]),
+        [
+          ['reconciled', 15_000, 15_000, 0],
+          ['unbalanced_allowed', 13_500, 14_000, 500],
+        ],
+      );
       assert.equal(report.new, 3);
       // the account counts from the first statement's opening; the second's own lines leave 5.00 unexplained, from its first day
       assert.equal(report.accountBalance, 13_500);
-      assert.deepEqual([report.balanceState.incompleteFrom, report.balanceState.unexplained], [report.statements[1]!.period.from ?? report.balanceState.problems[0]!.from, 500]);
+      assert.deepEqual(
+        [report.balanceState.incompleteFrom, report.balanceState.unexplained],
+        [report.statements[1]!.period.from ?? report.balanceState.problems[0]!.from, 500],
+      );
     });
 
     it('refuses an oversized file before reading it', async () => {
       const target = await account(store(), 'GBP');
       const big = Buffer.alloc(DEFAULT_MAX_BYTES + 1, 0x20);
-      await expectRefusal(store(), { account: target, bytes: big }, 'too_large', new RegExp(`the file is ${DEFAULT_MAX_BYTES + 1} bytes, over the import limit of ${DEFAULT_MAX_BYTES} bytes`));
+      await expectRefusal(
+        store(),
+        { account: target, bytes: big },
+        'too_large',
+        new RegExp(`the file is ${DEFAULT_MAX_BYTES + 1} bytes, over the import limit of ${DEFAULT_MAX_BYTES} bytes`),
+      );
       // the limit is the only check made: a valid file over a lower limit is refused just the same
-      await expectRefusal(store(), { account: target, bytes: ofxStatement([['F1', '20260105', '-1.00', 'X']]), options: { maxBytes: 100 } }, 'too_large', /over the import limit of 100 bytes/);
+      await expectRefusal(
+        store(),
+        { account: target, bytes: ofxStatement([['F1', '20260105', '-1.00', 'X']]), options: { maxBytes: 100 } },
+        'too_large',
+        /over the import limit of 100 bytes/,
+      );
     });
 
     it('refuses XML entity expansion (billion laughs) and external entities before parsing', async () => {
@@ -179,7 +231,12 @@ describeEachDialect(
         ']>',
         '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&lol9;</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>',
       ].join('\n');
-      await expectRefusal(store(), { account: target, bytes: Buffer.from(laughs) }, 'unsafe_xml', /line 2: the file has a document type declaration \(<!DOCTYPE …>\) declaring entities \(<!ENTITY …>\)/);
+      await expectRefusal(
+        store(),
+        { account: target, bytes: Buffer.from(laughs) },
+        'unsafe_xml',
+        /line 2: the file has a document type declaration \(<!DOCTYPE …>\) declaring entities \(<!ENTITY …>\)/,
+      );
       const external = `<?xml version="1.0"?>
 <!DOCTYPE Document [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&xxe;</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>`;
@@ -206,16 +263,36 @@ describeEachDialect(
 
     it('refuses a bank id imported before with another date or amount, and one id given to two different transactions in a file', async () => {
       const target = await account(store(), 'GBP', '12345678');
-      await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 'a.ofx', bytes: ofxStatement([['T1', '20260105', '-10.00', 'Taxi'], ['T2', '20260106', '-4.20', 'Coffee']]) });
+      await importStatement(store(), {
+        organisation: ORG_ROW!,
+        account: target,
+        fileName: 'a.ofx',
+        bytes: ofxStatement([
+          ['T1', '20260105', '-10.00', 'Taxi'],
+          ['T2', '20260106', '-4.20', 'Coffee'],
+        ]),
+      });
       await expectRefusal(
         store(),
-        { account: target, bytes: ofxStatement([['T2', '20260106', '-4.25', 'Coffee'], ['T3', '20260107', '-1.00', 'Bus']]) },
+        {
+          account: target,
+          bytes: ofxStatement([
+            ['T2', '20260106', '-4.25', 'Coffee'],
+            ['T3', '20260107', '-1.00', 'Bus'],
+          ]),
+        },
         'conflict',
         /<STMTTRN> at line 14 \(FITID T2\): bank id T2 was imported before for 2026-01-06, -4\.20 GBP; this file says 2026-01-06, -4\.25 GBP/,
       );
       await expectRefusal(
         store(),
-        { account: target, bytes: ofxStatement([['T9', '20260110', '-1.00', 'Bus'], ['T9', '20260111', '-1.00', 'Bus']]) },
+        {
+          account: target,
+          bytes: ofxStatement([
+            ['T9', '20260110', '-1.00', 'Bus'],
+            ['T9', '20260111', '-1.00', 'Bus'],
+          ]),
+        },
         'malformed',
         /<STMTTRN> at line 15 \(FITID T9\): bank id T9 is also used by <STMTTRN> at line 14 \(FITID T9\) for another date or amount/,
       );
@@ -224,16 +301,26 @@ describeEachDialect(
         organisation: ORG_ROW!,
         account: target,
         fileName: 'c.ofx',
-        bytes: ofxStatement([['T8', '20260110', '-2.00', 'Tram'], ['T8', '20260110', '-2.00', 'Tram']]),
+        bytes: ofxStatement([
+          ['T8', '20260110', '-2.00', 'Tram'],
+          ['T8', '20260110', '-2.00', 'Tram'],
+        ]),
       });
       assert.equal(report.new, 1);
-      assert.deepEqual(report.skipped, [{ where: '<STMTTRN> at line 15 (FITID T8)', reason: 'the same transaction (bank id T8) as <STMTTRN> at line 14 (FITID T8)' }]);
+      assert.deepEqual(report.skipped, [
+        { where: '<STMTTRN> at line 15 (FITID T8)', reason: 'the same transaction (bank id T8) as <STMTTRN> at line 14 (FITID T8)' },
+      ]);
     });
 
     it('refuses files it cannot tell or read: binary, an unknown CSV layout, ambiguous dates and decimal marks', async () => {
       const target = await account(store(), 'GBP');
       await expectRefusal(store(), { account: target, bytes: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x01]) }, 'unsupported_format', /give --format/);
-      await expectRefusal(store(), { account: target, bytes: Buffer.from('Foo,Bar\n1,2\n') }, 'unsupported_format', /no header with a date column and an amount/);
+      await expectRefusal(
+        store(),
+        { account: target, bytes: Buffer.from('Foo,Bar\n1,2\n') },
+        'unsupported_format',
+        /no header with a date column and an amount/,
+      );
       await expectRefusal(
         store(),
         { account: target, bytes: Buffer.from('Date,Description,Amount\n01/02/2026,A,-1.00\n03/04/2026,B,-2.00\n') },

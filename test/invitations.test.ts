@@ -22,7 +22,13 @@ import { DIALECTS, openTestStore } from './helpers/store.js';
 const PASSWORD = 'correct horse battery';
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 async function signIn(base: string, email: string, password = PASSWORD): Promise<Browser> {
   const browser = new Browser(base);
@@ -71,7 +77,12 @@ for (const dialect of DIALECTS) {
       assert.equal(forKnown.response.status, 200);
       assert.equal(forNew.response.status, 200);
       const same = (body: string, email: string) =>
-        body.replaceAll(email, 'EMAIL').replace(/\/invitations\/[\w-]+/g, '/invitations/LINK').replace(/value="csrf[^"]*"|name="csrf" value="[^"]*"/g, '').replace(/inv_\w+/g, 'inv_ID').replace(/<tr>[\s\S]*?<\/tr>/g, '');
+        body
+          .replaceAll(email, 'EMAIL')
+          .replace(/\/invitations\/[\w-]+/g, '/invitations/LINK')
+          .replace(/value="csrf[^"]*"|name="csrf" value="[^"]*"/g, '')
+          .replace(/inv_\w+/g, 'inv_ID')
+          .replace(/<tr>[\s\S]*?<\/tr>/g, '');
       assert.equal(same(forKnown.body, 'known@example.test'), same(forNew.body, 'stranger@example.test'), 'one page for both');
       assert.match(linkOf(forKnown.body), new RegExp(`^${base}/invitations/[\\w-]{30,}$`));
       assert.equal(await getMembership(store.db, books.org.id, known.id), undefined, 'not a member until they accept');
@@ -88,7 +99,11 @@ for (const dialect of DIALECTS) {
       assert.match(wrong.body, /This invitation is for someone else/);
       assert.doesNotMatch(wrong.body, /Accept and join/);
       const csrf = decode(/name="csrf" value="([^"]+)"/.exec((await other.follow('/account')).body)![1]!);
-      const refused = await other.request(`${link}/accept`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf }) });
+      const refused = await other.request(`${link}/accept`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: new URLSearchParams({ csrf }),
+      });
       assert.equal(refused.status, 403);
 
       // signed out: sign in through the page, come back, accept
@@ -131,7 +146,11 @@ for (const dialect of DIALECTS) {
       assert.match(taken.body, /has a Ledgerline sign-in already: sign in with it to accept/);
       await signIn(base, 'known@example.test', PASSWORD);
       // a post from another site is refused before anything
-      const foreign = await fetch(`${knownLink}/join`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, body: 'name=x&password=xxxxxxxxxxxx' });
+      const foreign = await fetch(`${knownLink}/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+        body: 'name=x&password=xxxxxxxxxxxx',
+      });
       assert.equal(foreign.status, 403);
     });
 
@@ -148,7 +167,9 @@ for (const dialect of DIALECTS) {
       assert.equal((await fetch(first)).status, 404, 'inviting again replaces the link');
       assert.equal((await fetch(second)).status, 200);
       const page = await admin.follow(members());
-      const withdraw = /action="(\/orgs\/[^"]+\/invitations\/inv_\w+\/withdraw)"[\s\S]*?<\/form><\/td>\s*<\/tr>/.exec(page.body.slice(page.body.indexOf('later@example.test')))![1]!;
+      const withdraw = /action="(\/orgs\/[^"]+\/invitations\/inv_\w+\/withdraw)"[\s\S]*?<\/form><\/td>\s*<\/tr>/.exec(
+        page.body.slice(page.body.indexOf('later@example.test')),
+      )![1]!;
       const done = await admin.submit({}, { action: withdraw });
       assert.match(done.body, /Invitation withdrawn/);
       assert.equal((await fetch(second)).status, 404);
@@ -188,7 +209,9 @@ for (const dialect of DIALECTS) {
 
       // Test Books Ltd's admin disconnects the connection: out of Test Books Ltd only
       const connections = await admin.follow(`/orgs/${books.org.id}/connections`);
-      const revoke = decode(/href="(\/orgs\/[^"]+\/connections\/[^"]+\/revoke)"/.exec(connections.body.slice(connections.body.indexOf('known@example.test')))![1]!);
+      const revoke = decode(
+        /href="(\/orgs\/[^"]+\/connections\/[^"]+\/revoke)"/.exec(connections.body.slice(connections.body.indexOf('known@example.test')))![1]!,
+      );
       const confirm = await admin.follow(revoke);
       assert.match(confirm.body, /goes on working there/);
       const done = await admin.submit({}, { action: revoke });

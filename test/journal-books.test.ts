@@ -48,10 +48,17 @@ const refusalOf = (promise: Promise<unknown>) =>
 describeEachDialect('journal books as an accountant reads them', (store) => {
   let n = 0;
   const newOrg = () =>
-    provisionOrganisation(store().db, { name: `Cedar & Pine ${++n}`, homeCurrency: 'CAD', timeZone: 'America/Toronto', fyStartMonth: 1, accountingSystem: 'builtin' });
+    provisionOrganisation(store().db, {
+      name: `Cedar & Pine ${++n}`,
+      homeCurrency: 'CAD',
+      timeZone: 'America/Toronto',
+      fyStartMonth: 1,
+      accountingSystem: 'builtin',
+    });
   const load = (org: OrganisationRow, fileName: string, bytes: Uint8Array, options: Partial<JournalImportRequest> = {}) =>
     importJournal(store(), { organisation: org, fileName, bytes, allowNewAccounts: true, ...options });
-  const read = (org: OrganisationRow, op: Parameters<typeof call>[1], input: Record<string, unknown>) => call(store() as Store, op, org.id, input, { today: TODAY });
+  const read = (org: OrganisationRow, op: Parameters<typeof call>[1], input: Record<string, unknown>) =>
+    call(store() as Store, op, org.id, input, { today: TODAY });
   /** every transaction as [date, description, type, contact] in date order */
   const transactions = async (org: OrganisationRow) =>
     (
@@ -91,7 +98,11 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const kinds = await store().db.selectFrom('acct_contacts').select(['name', 'kind']).where('organisation_id', '=', org.id).orderBy('name').execute();
     assert.deepEqual(
       kinds.filter((k) => ['Oakridge Homes', 'Walk-in customer', 'Maple Timber'].includes(k.name)).map((k) => [k.name, k.kind]),
-      [['Maple Timber', 'supplier'], ['Oakridge Homes', 'customer'], ['Walk-in customer', 'customer']],
+      [
+        ['Maple Timber', 'supplier'],
+        ['Oakridge Homes', 'customer'],
+        ['Walk-in customer', 'customer'],
+      ],
     );
 
     // the ledger lists them: a year of rent is the cheque, not "count 0, total 0"
@@ -104,7 +115,13 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     );
     // hledger -f joinery.hledger bal 'Expenses:Cost of Sales' --pivot payee -e 2024-04-01: Brass & Co $500.00, Maple Timber $8,800.00
     const bySupplier = await read(org, ledgerAccountTransactions, { account: 'Expenses:Cost of Sales', groupBy: 'supplier', ...q1 });
-    assert.deepEqual(bySupplier.groups.map((g: any) => [g.name, g.total, g.count]), [['Maple Timber', 8800, 4], ['Brass & Co', 500, 1]]);
+    assert.deepEqual(
+      bySupplier.groups.map((g: any) => [g.name, g.total, g.count]),
+      [
+        ['Maple Timber', 8800, 4],
+        ['Brass & Co', 500, 1],
+      ],
+    );
     assert.equal(bySupplier.total, 9300);
 
     // a `type:` tag is still the override, and a CSV's Type column
@@ -124,7 +141,13 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
       ['2024-01-16', 'Harbour Properties', 'expense', 'Harbour Properties'],
     ]);
     const csv = await newOrg();
-    await load(csv, 'books.csv', Buffer.from('Date,Number,Type,Account,Contact,Description,Debit,Credit\n2024-01-15,1,Journal Entry,Expenses:Rent,,Rent,10.00,\n2024-01-15,1,,Assets:Bank:Chequing,,,,10.00\n2024-01-16,2,,Expenses:Rent,Harbour,Rent,10.00,\n2024-01-16,2,,Assets:Bank:Chequing,,,,10.00\n'));
+    await load(
+      csv,
+      'books.csv',
+      Buffer.from(
+        'Date,Number,Type,Account,Contact,Description,Debit,Credit\n2024-01-15,1,Journal Entry,Expenses:Rent,,Rent,10.00,\n2024-01-15,1,,Assets:Bank:Chequing,,,,10.00\n2024-01-16,2,,Expenses:Rent,Harbour,Rent,10.00,\n2024-01-16,2,,Assets:Bank:Chequing,,,,10.00\n',
+      ),
+    );
     assert.deepEqual(await transactions(csv), [
       ['2024-01-15', 'Rent', 'journal', null],
       ['2024-01-16', 'Rent', 'expense', 'Harbour'],
@@ -142,12 +165,34 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     assert.equal(type('Assets:Accounts Receivable'), 'Accounts Receivable');
     // names alone, with no account directive
     const undeclared = await newOrg();
-    const names = ['Liabilities:VAT Payable', 'Liabilities:Sales Tax Payable', 'Liabilities:PAYE and NI', 'Liabilities:Payroll:Withholding Payable', 'Assets:HST Receivable', 'Liabilities:Trade Creditors', 'Assets:Trade Debtors', 'Assets:Bank:Tax Savings'];
-    await load(undeclared, 'names.journal', Buffer.from(names.map((name, i) => `2024-01-0${i + 1} Entry ${i}\n    ${name}  $1.00\n    Equity:Owner Capital\n`).join('\n')));
+    const names = [
+      'Liabilities:VAT Payable',
+      'Liabilities:Sales Tax Payable',
+      'Liabilities:PAYE and NI',
+      'Liabilities:Payroll:Withholding Payable',
+      'Assets:HST Receivable',
+      'Liabilities:Trade Creditors',
+      'Assets:Trade Debtors',
+      'Assets:Bank:Tax Savings',
+    ];
+    await load(
+      undeclared,
+      'names.journal',
+      Buffer.from(names.map((name, i) => `2024-01-0${i + 1} Entry ${i}\n    ${name}  $1.00\n    Equity:Owner Capital\n`).join('\n')),
+    );
     const chart2 = await read(undeclared, accountsList, {});
     assert.deepEqual(
       names.map((name) => chart2.accounts.find((a: any) => a.fullName === name)?.type),
-      ['Other Current Liability', 'Other Current Liability', 'Other Current Liability', 'Other Current Liability', 'Other Current Asset', 'Accounts Payable', 'Accounts Receivable', 'Bank'],
+      [
+        'Other Current Liability',
+        'Other Current Liability',
+        'Other Current Liability',
+        'Other Current Liability',
+        'Other Current Asset',
+        'Accounts Payable',
+        'Accounts Receivable',
+        'Bank',
+      ],
     );
     // hledger -f joinery.hledger bal 'Liabilities:Accounts Payable' -e 2024-04-01: $-5,689.00 (the tax account's $-1,365.00 is not in it)
     const aged = await read(org, reportsAgedPayables, { date: '2024-03-31' });
@@ -165,8 +210,16 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const pl = await read(org, reportsProfitAndLoss, { period: 'custom', from: '2024-01-01', to: '2024-03-31' });
     // hledger -f joinery.hledger is -e 2024-04-01: revenues $10,500.00, expenses $11,430.00, net $-930.00;
     // hledger -f joinery.hledger bal 'Expenses:Cost of Sales' -e 2024-04-01: $9,300.00
-    assert.deepEqual([section(pl, 'Income'), section(pl, 'Cost of Sales'), summary(pl, 'Gross Profit'), section(pl, 'Operating Expenses'), summary(pl, 'Net Profit')], [10500, 9300, 1200, 2130, -930]);
-    for (const [name, t] of [['Expenses:Direct Costs:Labour', 'Cost of Goods Sold'], ['Expenses:Purchases', 'Cost of Goods Sold'], ['Cost of Goods Sold:Freight', 'Cost of Goods Sold'], ['Expenses:Office', 'Expense']]) {
+    assert.deepEqual(
+      [section(pl, 'Income'), section(pl, 'Cost of Sales'), summary(pl, 'Gross Profit'), section(pl, 'Operating Expenses'), summary(pl, 'Net Profit')],
+      [10500, 9300, 1200, 2130, -930],
+    );
+    for (const [name, t] of [
+      ['Expenses:Direct Costs:Labour', 'Cost of Goods Sold'],
+      ['Expenses:Purchases', 'Cost of Goods Sold'],
+      ['Cost of Goods Sold:Freight', 'Cost of Goods Sold'],
+      ['Expenses:Office', 'Expense'],
+    ]) {
       const o = await newOrg();
       await load(o, 'x.journal', Buffer.from(`account ${name}  ; type: X\n\n2024-01-01 Entry\n    ${name}  $1.00\n    Assets:Bank:Chequing\n`));
       assert.equal((await read(o, accountsList, {})).accounts.find((a: any) => a.fullName === name)?.type, t, name);
@@ -179,7 +232,13 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const aged = async (date: string, detail = false) => read(org, reportsAgedPayables, { date, detail });
     // hledger -f joinery.hledger bal 'Liabilities:Accounts Payable' --pivot payee -e 2024-03-01: Brass & Co $-565.00, Maple Timber $-5,424.00, total $-5,989.00
     const feb = await aged('2024-02-29');
-    assert.deepEqual(feb.contacts.map((c: any) => [c.contact, c.total]), [['Brass & Co', 565], ['Maple Timber', 5424]]);
+    assert.deepEqual(
+      feb.contacts.map((c: any) => [c.contact, c.total]),
+      [
+        ['Brass & Co', 565],
+        ['Maple Timber', 5424],
+      ],
+    );
     assert.deepEqual([feb.totals.total, feb.ledgerBalance, feb.notes], [5989, 5989, []]);
     // hledger -f joinery.hledger bal 'Liabilities:Accounts Payable' --pivot payee -e 2024-04-01: Brass & Co $-265.00, Maple Timber $-5,424.00, total $-5,689.00
     const mar = await aged('2024-03-31', true);
@@ -188,7 +247,16 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
       [
         ['Brass & Co', 0, 265, 265, [['H-17', '2024-01-12', 265]]],
         // MT-881 paid on 2024-02-05, CN-12's 226.00 taken off MT-890, the oldest still open
-        ['Maple Timber', 3390, 2034, 5424, [['MT-890', '2024-01-10', 2034], ['MT-902', '2024-02-28', 3390]]],
+        [
+          'Maple Timber',
+          3390,
+          2034,
+          5424,
+          [
+            ['MT-890', '2024-01-10', 2034],
+            ['MT-902', '2024-02-28', 3390],
+          ],
+        ],
       ],
     );
     assert.deepEqual([mar.totals.total, mar.ledgerBalance, mar.notes], [5689, 5689, []]);
@@ -207,15 +275,41 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     await store()
       .db.insertInto('documents')
       .values({
-        id: 'doc_mt881', organisation_id: org.id, number: 'MT-881', type: 'bill', supplier: 'Maple Timber', date: '2024-01-05', due_date: '2024-02-04',
-        currency: 'CAD', subtotal: 400_000, tax: 52_000, total: 452_000, accounting_transaction_id: mt881.id, published_at: '2024-01-06T09:00:00.000Z',
-        created_at: '2024-01-06T09:00:00.000Z', created_by: null, updated_at: null,
+        id: 'doc_mt881',
+        organisation_id: org.id,
+        number: 'MT-881',
+        type: 'bill',
+        supplier: 'Maple Timber',
+        date: '2024-01-05',
+        due_date: '2024-02-04',
+        currency: 'CAD',
+        subtotal: 400_000,
+        tax: 52_000,
+        total: 452_000,
+        accounting_transaction_id: mt881.id,
+        published_at: '2024-01-06T09:00:00.000Z',
+        created_at: '2024-01-06T09:00:00.000Z',
+        created_by: null,
+        updated_at: null,
       })
       .execute();
     const bill = (id: string, documentId: string | null, supplier: string, number: string, date: string, due: string, amount: number) =>
       billRow({
-        id, organisation_id: org.id, document_id: documentId, kind: 'bill', supplier, invoice_number: number, date, due_date: due, scheduled_date: null,
-        tags: '', currency: 'CAD', original_amount: amount, amount_due: amount, latest_note: null, created_at: '2024-03-01T09:00:00.000Z',
+        id,
+        organisation_id: org.id,
+        document_id: documentId,
+        kind: 'bill',
+        supplier,
+        invoice_number: number,
+        date,
+        due_date: due,
+        scheduled_date: null,
+        tags: '',
+        currency: 'CAD',
+        original_amount: amount,
+        amount_due: amount,
+        latest_note: null,
+        created_at: '2024-03-01T09:00:00.000Z',
       });
     await store()
       .db.insertInto('bills')
@@ -231,12 +325,21 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
       [
         ['Brass & Co', 265, [['H-17', '2024-02-11', 'days31to60', 265]]],
         // 4,520.00 paid and 226.00 credited settle MT-890 and 2,486.00 of MT-902 before MT-881
-        ['Maple Timber', 5424, [['MT-881', '2024-02-04', 'days31to60', 4520], ['MT-902', '2024-02-28', 'days31to60', 904]]],
+        [
+          'Maple Timber',
+          5424,
+          [
+            ['MT-881', '2024-02-04', 'days31to60', 4520],
+            ['MT-902', '2024-02-28', 'days31to60', 904],
+          ],
+        ],
         ['Nova Paints', 113, [['NP-3', '2024-04-19', 'current', 113]]],
       ],
     );
     assert.deepEqual([merged.totals.total, merged.ledgerBalance], [5802, 5689], 'the books, and the one bill not in them');
-    assert.deepEqual(merged.notes, ["1 of the service's bill(s), 113.00 CAD, are not in the books yet and are aged as they stand (what is due on each today, 2024-06-30)."]);
+    assert.deepEqual(merged.notes, [
+      "1 of the service's bill(s), 113.00 CAD, are not in the books yet and are aged as they stand (what is due on each today, 2024-06-30).",
+    ]);
     const feb2 = await aged('2024-02-29');
     assert.deepEqual([feb2.totals.total, feb2.ledgerBalance], [5989, 5989], 'the bill dated after the date is left out');
   });
@@ -262,27 +365,39 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
       assert.deepEqual([bs['Assets:Bank:Chequing'], bs['Assets:Bank:Savings']], [chequing, savings], day);
     }
     const march = await read(org, ledgerAccountTransactions, { account: 'Assets:Bank:Savings', period: 'custom', from: '2024-03-01', to: '2024-03-31' });
-    const april = await read(org, ledgerAccountTransactions, { account: 'Assets:Bank:Savings', period: 'custom', from: '2024-04-01', to: '2024-04-30', reconcile: true });
+    const april = await read(org, ledgerAccountTransactions, {
+      account: 'Assets:Bank:Savings',
+      period: 'custom',
+      from: '2024-04-01',
+      to: '2024-04-30',
+      reconcile: true,
+    });
     assert.deepEqual([march.movement, april.movement], [0, 1000]);
-    assert.deepEqual(april.reconciliation.entries.map((e: any) => [e.date, e.type, e.amount]), [['2024-04-02', 'transfer', 1000]]);
+    assert.deepEqual(
+      april.reconciliation.entries.map((e: any) => [e.date, e.type, e.amount]),
+      [['2024-04-02', 'transfer', 1000]],
+    );
     const again = await load(org, 'joinery.hledger', joinery());
     assert.deepEqual([again.new, again.alreadyPresent], [0, 18], 'loading again adds nothing');
 
     // Ledger's [DATE] and a date without its year (the transaction's year), as hledger reads them
     const other = await newOrg();
-    const text = [
-      '2024-03-31 Fees',
-      '    Assets:Bank:Chequing  $-20.00  ; [2024/04/05]',
-      '    Expenses:Bank Fees  $20.00  ; date: 4/6',
-      '',
-    ].join('\n');
+    const text = ['2024-03-31 Fees', '    Assets:Bank:Chequing  $-20.00  ; [2024/04/05]', '    Expenses:Bank Fees  $20.00  ; date: 4/6', ''].join('\n');
     await load(other, 'ledger.journal', Buffer.from(text));
     const lines = await store().db.selectFrom('acct_lines').select(['date', 'amount']).where('organisation_id', '=', other.id).orderBy('line_no').execute();
     // hledger -f ledger.journal reg: 2024-04-05 Assets:Bank:Chequing $-20.00, 2024-04-06 Expenses:Bank Fees $20.00
-    assert.deepEqual(lines.map((l) => [l.date, Number(l.amount)]), [['2024-04-05', -2000], ['2024-04-06', 2000]]);
+    assert.deepEqual(
+      lines.map((l) => [l.date, Number(l.amount)]),
+      [
+        ['2024-04-05', -2000],
+        ['2024-04-06', 2000],
+      ],
+    );
 
     // a posting date that is not a date is refused, naming its line, never moved to the transaction's date
-    const bad = await refusalOf(load(await newOrg(), 'bad.journal', Buffer.from('2024-03-31 Fees\n    Assets:Bank:Chequing  $-20.00  ; date: 2024-02-30\n    Expenses:Bank Fees\n')));
+    const bad = await refusalOf(
+      load(await newOrg(), 'bad.journal', Buffer.from('2024-03-31 Fees\n    Assets:Bank:Chequing  $-20.00  ; date: 2024-02-30\n    Expenses:Bank Fees\n')),
+    );
     assert.equal(bad.code, 'malformed');
     assert.match(bad.message, /line 2: posting date "2024-02-30" is not a date/);
   });
@@ -326,8 +441,14 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     }
     // in the order of the postings' own dates: hledger accepts the first and refuses the second (calculated -105, asserted -5)
     const posted = '2024-03-30 Transfer\n    Assets:Bank:Chequing  $-100.00  ; date: 2024-04-02\n    Equity:Owner Capital\n';
-    await load(await newOrg(), 'e.journal', Buffer.from(`${posted}\n2024-03-31 Check\n    Assets:Bank:Chequing  $0.00 = $0.00\n    Equity:Owner Capital  $0.00\n`));
-    const late = await refusalOf(load(await newOrg(), 'f.journal', Buffer.from(`2024-04-05 Fee\n    Assets:Bank:Chequing  $-5.00 = $-5.00\n    Expenses:Bank Fees\n\n${posted}`)));
+    await load(
+      await newOrg(),
+      'e.journal',
+      Buffer.from(`${posted}\n2024-03-31 Check\n    Assets:Bank:Chequing  $0.00 = $0.00\n    Equity:Owner Capital  $0.00\n`),
+    );
+    const late = await refusalOf(
+      load(await newOrg(), 'f.journal', Buffer.from(`2024-04-05 Fee\n    Assets:Bank:Chequing  $-5.00 = $-5.00\n    Expenses:Bank Fees\n\n${posted}`)),
+    );
     assert.match(late.message, /line 2: Assets:Bank:Chequing should be -5\.00 CAD here but is -105\.00 CAD/);
   });
 
@@ -341,7 +462,13 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
       assert.ok(Array.isArray(r.transactions));
     }
     const byMonth = await read(org, ledgerAccountTransactions, { ...q1, groupBy: 'month' });
-    assert.deepEqual(byMonth.groups.map((g: any) => [g.key, g.total]), [['2024-01', 6500], ['2024-02', 2800]]);
+    assert.deepEqual(
+      byMonth.groups.map((g: any) => [g.key, g.total]),
+      [
+        ['2024-01', 6500],
+        ['2024-02', 2800],
+      ],
+    );
   });
 
   it('point 6: accounts the file declares are kept in the chart, postings or not', async () => {
@@ -358,7 +485,10 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const text = 'account Assets:Bank:Westpac Savings  ; type: C\n\n2024-01-02 Fee\n    Expenses:Bank Fees  $1.00\n    Assets:Bank:Chequing\n';
     const notAllowed = await load(org, 'declared.journal', Buffer.from(text), { allowNewAccounts: false });
     assert.deepEqual([notAllowed.new, notAllowed.accountsCreated], [1, []]);
-    assert.match(notAllowed.notes.join(' '), /1 account\(s\) the file declares with no postings are not in the chart and were not created \(new accounts not allowed\): Assets:Bank:Westpac Savings\./);
+    assert.match(
+      notAllowed.notes.join(' '),
+      /1 account\(s\) the file declares with no postings are not in the chart and were not created \(new accounts not allowed\): Assets:Bank:Westpac Savings\./,
+    );
     const allowed = await load(org, 'declared.journal', Buffer.from(text));
     assert.deepEqual([allowed.new, allowed.accountsCreated], [0, ['Assets:Bank:Westpac Savings']]);
     // one whose kind cannot be told is refused, as a used one is
@@ -380,9 +510,15 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     assert.match(binary.message, /^books\.journal is not a text journal: it looks like binary data\./);
     assert.equal((await transactions(org)).length, 0);
     // text in UTF-16 (with its byte order mark) is text: read, not refused
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('2024-01-02 RBC | Fee\n    Expenses:Bank Fees  $1.00\n    Assets:Bank:Chequing\n', 'utf16le')]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('2024-01-02 RBC | Fee\n    Expenses:Bank Fees  $1.00\n    Assets:Bank:Chequing\n', 'utf16le'),
+    ]);
     assert.equal((await load(org, 'books.journal', utf16)).new, 1);
-    const csv16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,Account,Debit,Credit\n2024-01-03,Expenses:Bank Fees,2.00,\n2024-01-03,Assets:Bank:Chequing,,2.00\n', 'utf16le')]);
+    const csv16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('Date,Account,Debit,Credit\n2024-01-03,Expenses:Bank Fees,2.00,\n2024-01-03,Assets:Bank:Chequing,,2.00\n', 'utf16le'),
+    ]);
     assert.equal((await load(org, 'books.csv', csv16)).new, 1);
   });
 
@@ -450,9 +586,14 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     const keptPl = await read(kept, reportsProfitAndLoss, { period: 'custom', from: '2023-01-01', to: '2023-12-31' });
     assert.equal(summary(keptPl, 'Net Profit'), 0, 'as hledger is shows it with the closing entry');
     const other = await newOrg();
-    const transfer = '2023-12-31 Year end bonus\n    Expenses:Rent  $10.00\n    Assets:Bank:Chequing\n\n2023-12-31 Owner pays rent\n    Expenses:Rent  $10.00\n    Equity:Owner Capital\n';
+    const transfer =
+      '2023-12-31 Year end bonus\n    Expenses:Rent  $10.00\n    Assets:Bank:Chequing\n\n2023-12-31 Owner pays rent\n    Expenses:Rent  $10.00\n    Equity:Owner Capital\n';
     assert.equal((await load(other, 'o.journal', Buffer.from(transfer))).closingLeftOut, 0);
     const tagged = await newOrg();
-    assert.equal((await load(tagged, 't.journal', Buffer.from('2023-12-31 Profit to reserves  ; closing:\n    Income:Cabinetry  $10.00\n    Equity:Retained Earnings\n'))).closingLeftOut, 1);
+    assert.equal(
+      (await load(tagged, 't.journal', Buffer.from('2023-12-31 Profit to reserves  ; closing:\n    Income:Cabinetry  $10.00\n    Equity:Retained Earnings\n')))
+        .closingLeftOut,
+      1,
+    );
   });
 });

@@ -73,7 +73,14 @@ describeEachDialect('journal import', (store) => {
     }
     const counts = await Promise.all(
       (['acct_accounts', 'acct_contacts', 'acct_transactions', 'acct_lines', 'acct_month_totals'] as const).map(
-        async (t) => (await s.db.selectFrom(t).select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', org.id).executeTakeFirstOrThrow()).n,
+        async (t) =>
+          (
+            await s.db
+              .selectFrom(t)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('organisation_id', '=', org.id)
+              .executeTakeFirstOrThrow()
+          ).n,
       ),
     );
     return { bs, pl, chart, ledgers, counts: counts.map(Number) };
@@ -140,13 +147,43 @@ describeEachDialect('journal import', (store) => {
   });
 
   const refusals: Array<[string, string, string, RegExp]> = [
-    ['unbalanced', 'unbalanced', '2026-07-01 Lunch\n    Expenses:Software  £10.00\n    Assets:Bank:Current Account  £-9.99\n', /line 1: the transaction does not balance: its postings sum to 0\.01 GBP/],
-    ['unknown account', 'unknown_account', '2026-07-01 Lunch\n    Expenses:Meals  £10.00\n    Assets:Bank:Current Account\n', /line 2: no account "Expenses:Meals"/],
-    ['unknown currency', 'unknown_currency', '2026-07-01 Lunch\n    Expenses:Software  10.00 XYZ @ £1\n    Assets:Bank:Current Account\n', /line 2: "XYZ" is not an ISO 4217/],
-    ['failed assertion', 'assertion_failed', '2026-07-01 Fee\n    Expenses:Bank Charges  £1.00\n    Assets:Bank:Current Account  £-1.00 = £5.00\n', /line 3: Assets:Bank:Current Account should be 5\.00 GBP here but is -4\.00 GBP \(this file's postings only, as hledger checks a file\)/],
+    [
+      'unbalanced',
+      'unbalanced',
+      '2026-07-01 Lunch\n    Expenses:Software  £10.00\n    Assets:Bank:Current Account  £-9.99\n',
+      /line 1: the transaction does not balance: its postings sum to 0\.01 GBP/,
+    ],
+    [
+      'unknown account',
+      'unknown_account',
+      '2026-07-01 Lunch\n    Expenses:Meals  £10.00\n    Assets:Bank:Current Account\n',
+      /line 2: no account "Expenses:Meals"/,
+    ],
+    [
+      'unknown currency',
+      'unknown_currency',
+      '2026-07-01 Lunch\n    Expenses:Software  10.00 XYZ @ £1\n    Assets:Bank:Current Account\n',
+      /line 2: "XYZ" is not an ISO 4217/,
+    ],
+    [
+      'failed assertion',
+      'assertion_failed',
+      '2026-07-01 Fee\n    Expenses:Bank Charges  £1.00\n    Assets:Bank:Current Account  £-1.00 = £5.00\n',
+      /line 3: Assets:Bank:Current Account should be 5\.00 GBP here but is -4\.00 GBP \(this file's postings only, as hledger checks a file\)/,
+    ],
     ['bad date', 'malformed', '2026-02-30 Fee\n    Expenses:Bank Charges  £1.00\n    Assets:Bank:Current Account\n', /line 1: "2026-02-30" is not a date/],
-    ['foreign amount without a rate', 'rate_required', '2026-07-01 Fee\n    Expenses:Bank Charges  1.00 USD\n    Assets:Bank:Current Account\n', /line 2: 1\.00 USD needs a rate/],
-    ['too many decimals', 'malformed', '2026-07-01 Fee\n    Expenses:Bank Charges  £1.001\n    Assets:Bank:Current Account\n', /line 2: 1\.001 has more decimals than GBP/],
+    [
+      'foreign amount without a rate',
+      'rate_required',
+      '2026-07-01 Fee\n    Expenses:Bank Charges  1.00 USD\n    Assets:Bank:Current Account\n',
+      /line 2: 1\.00 USD needs a rate/,
+    ],
+    [
+      'too many decimals',
+      'malformed',
+      '2026-07-01 Fee\n    Expenses:Bank Charges  £1.001\n    Assets:Bank:Current Account\n',
+      /line 2: 1\.001 has more decimals than GBP/,
+    ],
     ['include', 'malformed', 'include other.journal\n', /line 1: "include" changes other lines' meaning/],
   ];
   for (const [what, code, text, message] of refusals) {
@@ -162,7 +199,10 @@ describeEachDialect('journal import', (store) => {
       );
       assert.ok(refusal instanceof ImportRefusal, String(refusal));
       assert.equal(refusal.code, code);
-      assert.match(refusal.message.replace(/line (\d+)/g, (_, l) => `line ${Number(l) - 4}`), message);
+      assert.match(
+        refusal.message.replace(/line (\d+)/g, (_, l) => `line ${Number(l) - 4}`),
+        message,
+      );
       assert.deepEqual(await everything(org), before);
     });
   }

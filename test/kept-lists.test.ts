@@ -62,7 +62,10 @@ describeEachDialect(
       const before = (await search()).answer.contacts.map((c: { name: string }) => c.name);
       assert.ok(before.includes('Paper Co'));
       const again = await search();
-      assert.deepEqual(again.answer.contacts.map((c: { name: string }) => c.name), before);
+      assert.deepEqual(
+        again.answer.contacts.map((c: { name: string }) => c.name),
+        before,
+      );
       await sql`update acct_contacts set name = 'Paper Company' where organisation_id = ${orgId} and name = 'Paper Co'`.execute(store().db);
       const after = (await search()).answer.contacts.map((c: { name: string }) => c.name);
       assert.ok(after.includes('Paper Company'));

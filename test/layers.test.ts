@@ -56,7 +56,10 @@ it('no transport imports another: what they share is on the floor below (calls/)
   const sideways = [...importGraph()].flatMap(([file, targets]) =>
     targets.filter((t) => TRANSPORTS.includes(top(file)) && TRANSPORTS.includes(top(t)) && top(t) !== top(file)).map((t) => `${file} → ${t}`),
   );
-  assert.deepEqual(sideways.filter((edge) => !SIDEWAYS_ALLOWED.has(edge)), []);
+  assert.deepEqual(
+    sideways.filter((edge) => !SIDEWAYS_ALLOWED.has(edge)),
+    [],
+  );
 });
 
 it('no import cycles', () => {
@@ -79,7 +82,9 @@ it('no import cycles', () => {
 
 it('the transports and pages write no queries: web/, http/, mcp/, calls/, app/ and cli/ read and write through store/', () => {
   const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom)\(/;
-  const writing = [...importGraph().keys()].filter((file) => ['web', 'http', 'mcp', 'calls', 'app', 'cli'].includes(file.split('/')[0]!) && QUERY.test(readFileSync(join(SRC, file), 'utf8')));
+  const writing = [...importGraph().keys()].filter(
+    (file) => ['web', 'http', 'mcp', 'calls', 'app', 'cli'].includes(file.split('/')[0]!) && QUERY.test(readFileSync(join(SRC, file), 'utf8')),
+  );
   assert.deepEqual(writing, []);
 });
 

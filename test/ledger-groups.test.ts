@@ -29,7 +29,10 @@ describe('ledger groups', () => {
 
   it('names lines without a supplier "(no supplier)" and an unknown contact by its id', () => {
     const r = ledgerGroups('supplier', [g('', 500, 2), g('c_gone', 300, 1), g('c_paper', 200, 1)], { sign: 1, names, limit: 100 });
-    assert.deepEqual(r.groups.map((x) => x.name), [NO_SUPPLIER, 'c_gone', 'Paper Co']);
+    assert.deepEqual(
+      r.groups.map((x) => x.name),
+      [NO_SUPPLIER, 'c_gone', 'Paper Co'],
+    );
     assert.equal(NO_SUPPLIER, '(no supplier)');
     const lines = [
       { contactId: null, date: '2026-01-02', amount: 100 },
@@ -42,7 +45,10 @@ describe('ledger groups', () => {
 
   it('orders suppliers largest first, a tie by name, and months by date across a year end', () => {
     const bySupplier = ledgerGroups('supplier', [g('c_zed', 1000, 1), g('c_paper', 1000, 2), g('c_acme', 999, 3)], { sign: 1, names, limit: 100 });
-    assert.deepEqual(bySupplier.groups.map((x) => x.name), ['Paper Co', 'Zed Ltd', 'Acme Software']);
+    assert.deepEqual(
+      bySupplier.groups.map((x) => x.name),
+      ['Paper Co', 'Zed Ltd', 'Acme Software'],
+    );
     const lines = [
       { contactId: null, date: '2027-01-02', amount: 1 },
       { contactId: null, date: '2026-12-31', amount: 2 },
@@ -74,14 +80,23 @@ describe('ledger groups', () => {
 
   it('rounds shares to 4 decimals, of the total over every group, and gives 0 when the total is 0', () => {
     const thirds = ledgerGroups('supplier', [g('c_acme', 100, 1), g('c_paper', 100, 1), g('c_zed', 100, 1)], { sign: 1, names, limit: 2 });
-    assert.deepEqual(thirds.groups.map((x) => x.share), [0.3333, 0.3333]);
+    assert.deepEqual(
+      thirds.groups.map((x) => x.share),
+      [0.3333, 0.3333],
+    );
     assert.equal(thirds.of, 3);
     assert.equal(thirds.total, 300, 'the groups cut by limit still count in the total');
     assert.equal(thirds.count, 3);
     const halves = ledgerGroups('supplier', [g('c_acme', 2, 1), g('c_paper', 1, 1)], { sign: 1, names, limit: 10 });
-    assert.deepEqual(halves.groups.map((x) => x.share), [0.6667, 0.3333]);
+    assert.deepEqual(
+      halves.groups.map((x) => x.share),
+      [0.6667, 0.3333],
+    );
     const even = ledgerGroups('month', [g('2026-01', 500, 1), g('2026-02', -500, 1)], { sign: 1, limit: 10 });
-    assert.deepEqual(even.groups.map((x) => x.share), [0, 0]);
+    assert.deepEqual(
+      even.groups.map((x) => x.share),
+      [0, 0],
+    );
     assert.equal(even.total, 0);
   });
 
@@ -118,8 +133,14 @@ describe('ledger groups', () => {
     const first = ledgerGroups('month', months, { sign: 1, limit: 3, detailForTop: 1 });
     const second = ledgerGroups('month', months, { sign: 1, limit: 3, offset: 3, detailForTop: 1 });
     const past = ledgerGroups('month', months, { sign: 1, limit: 3, offset: 6, detailForTop: 1 });
-    assert.deepEqual([...first.groups, ...second.groups].map((x) => [x.key, x.share]), whole.groups.map((x) => [x.key, x.share]));
-    assert.deepEqual([first.groups.filter((x) => x.detailed).map((x) => x.key), second.groups.filter((x) => x.detailed).map((x) => x.key)], [['2026-02'], ['2026-04']]);
+    assert.deepEqual(
+      [...first.groups, ...second.groups].map((x) => [x.key, x.share]),
+      whole.groups.map((x) => [x.key, x.share]),
+    );
+    assert.deepEqual(
+      [first.groups.filter((x) => x.detailed).map((x) => x.key), second.groups.filter((x) => x.detailed).map((x) => x.key)],
+      [['2026-02'], ['2026-04']],
+    );
     assert.deepEqual([past.groups, past.of, past.total, past.count], [[], 4, 190, 4]);
     for (const r of [first, second, past]) assert.deepEqual([r.of, r.total, r.count], [4, 190, 4], 'every page carries the whole');
   });

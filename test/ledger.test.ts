@@ -60,15 +60,39 @@ describeEachDialect(
       await db
         .insertInto('document_coded_lines')
         .values({
-          id: 'dcl_0', document_id: 'doc_acme', organisation_id: books.org.id, line_no: 2, description: 'Setup fee', account_id: books.ids.software,
-          account_name: 'Office:Software', tax_code_id: null, class: null, customer: null, quantity: '2', subtotal: 500, tax: 100, total: 600,
+          id: 'dcl_0',
+          document_id: 'doc_acme',
+          organisation_id: books.org.id,
+          line_no: 2,
+          description: 'Setup fee',
+          account_id: books.ids.software,
+          account_name: 'Office:Software',
+          tax_code_id: null,
+          class: null,
+          customer: null,
+          quantity: '2',
+          subtotal: 500,
+          tax: 100,
+          total: 600,
         })
         .execute();
       await db
         .insertInto('documents')
         .values({
-          id: 'doc_receipt', organisation_id: books.org.id, number: 'R-1', type: 'receipt', supplier: 'Acme Software', date: '2026-09-02', due_date: null,
-          currency: 'GBP', subtotal: 3_000, tax: 0, total: 3_000, accounting_transaction_id: charge, published_at: '2026-09-03T09:00:00.000Z', created_at: '2026-09-03T09:00:00.000Z',
+          id: 'doc_receipt',
+          organisation_id: books.org.id,
+          number: 'R-1',
+          type: 'receipt',
+          supplier: 'Acme Software',
+          date: '2026-09-02',
+          due_date: null,
+          currency: 'GBP',
+          subtotal: 3_000,
+          tax: 0,
+          total: 3_000,
+          accounting_transaction_id: charge,
+          published_at: '2026-09-03T09:00:00.000Z',
+          created_at: '2026-09-03T09:00:00.000Z',
         })
         .execute();
       try {
@@ -113,16 +137,25 @@ describeEachDialect(
         ],
       );
       // exactly the lines of the unpaged answer, in its order, each once
-      assert.deepEqual(pages.flatMap((p) => p.transactions), whole.transactions);
+      assert.deepEqual(
+        pages.flatMap((p) => p.transactions),
+        whole.transactions,
+      );
       for (const p of pages) {
         const { transactions: _lines, page: _page, pageSize: _size, hasMore: _more, truncated: _cut, notes: _notes, ...rest } = p;
         const { transactions: _all, page: _p, pageSize: _s, hasMore: _m, truncated: _t, notes: _n, ...unpaged } = whole;
         assert.deepEqual(rest, unpaged, `page ${p.page}: total, count, movement and the rest as unpaged`);
       }
-      assert.ok(pages[0].notes.includes('Showing the newest 2 of 5 lines (page 1; page 2 has the next); total and count cover all of them.'), pages[0].notes.join('\n'));
+      assert.ok(
+        pages[0].notes.includes('Showing the newest 2 of 5 lines (page 1; page 2 has the next); total and count cover all of them.'),
+        pages[0].notes.join('\n'),
+      );
       assert.ok(pages[1].notes.includes('Showing lines 3–4 of 5 (page 2; page 3 has the next); total and count cover all of them.'), pages[1].notes.join('\n'));
       assert.ok(pages[2].notes.includes('Showing line 5 of 5 (page 3, the last); total and count cover all of them.'), pages[2].notes.join('\n'));
-      assert.ok(pages[3].notes.includes('Page 4 is past the last line: the 5 lines make 3 pages of 2; total and count cover all of them.'), pages[3].notes.join('\n'));
+      assert.ok(
+        pages[3].notes.includes('Page 4 is past the last line: the 5 lines make 3 pages of 2; total and count cover all of them.'),
+        pages[3].notes.join('\n'),
+      );
       // a page that ends exactly at the last line has no more after it
       const exact = await ledger({ account: 'Office', ...AUG_NOV, limit: 5, page: 1 });
       assert.deepEqual([exact.transactions.length, exact.hasMore, exact.truncated], [5, false, false]);
@@ -140,8 +173,12 @@ describeEachDialect(
       assert.deepEqual([none.count, none.transactions, none.hasMore, none.truncated], [0, [], false, false]);
     });
 
-    it('pages a supplier\'s lines and the lines of several accounts the same way (each contact filter)', async () => {
-      for (const input of [{ account: 'Office', supplier: 'Acme Software' }, { account: 'Office', supplier: `Acme Software, Paper Co` }, { account: 'Office:Software' }]) {
+    it("pages a supplier's lines and the lines of several accounts the same way (each contact filter)", async () => {
+      for (const input of [
+        { account: 'Office', supplier: 'Acme Software' },
+        { account: 'Office', supplier: `Acme Software, Paper Co` },
+        { account: 'Office:Software' },
+      ]) {
         const whole = await ledger({ ...input, ...AUG_NOV });
         const pages = [];
         for (let page = 1; ; page++) {
@@ -151,13 +188,20 @@ describeEachDialect(
           if (!p.hasMore) break;
         }
         assert.equal(pages.length, whole.count, JSON.stringify(input));
-        assert.deepEqual(pages.flatMap((p) => p.transactions), whole.transactions, JSON.stringify(input));
+        assert.deepEqual(
+          pages.flatMap((p) => p.transactions),
+          whole.transactions,
+          JSON.stringify(input),
+        );
       }
     });
 
     it('signs liabilities so that a bill increases the balance', async () => {
       const r = await ledger({ account: 'Accounts Payable', from: '2026-10-01', to: '2026-11-30' });
-      assert.deepEqual(r.transactions.map((t: any) => t.amount), [1200, 2000, -20]);
+      assert.deepEqual(
+        r.transactions.map((t: any) => t.amount),
+        [1200, 2000, -20],
+      );
       assert.equal(r.total, 3180);
     });
 
@@ -176,23 +220,32 @@ describeEachDialect(
 
     it('groups by month in date order and cuts groups with limit', async () => {
       const r = await ledger({ account: 'Office:Software', ...AUG_NOV, groupBy: 'month' });
-      assert.deepEqual(r.groups.map((g: any) => [g.key, g.name, g.total, g.count]), [
-        ['2026-08', 'August 2026', 96, 1],
-        ['2026-09', 'September 2026', 20, 2],
-        ['2026-10', 'October 2026', -20, 1],
-      ]);
+      assert.deepEqual(
+        r.groups.map((g: any) => [g.key, g.name, g.total, g.count]),
+        [
+          ['2026-08', 'August 2026', 96, 1],
+          ['2026-09', 'September 2026', 20, 2],
+          ['2026-10', 'October 2026', -20, 1],
+        ],
+      );
       const cut = await ledger({ account: 'Office:Software', ...AUG_NOV, groupBy: 'month', limit: 2, detailForTop: 1 });
       assert.equal(cut.groups.length, 2);
       assert.equal(cut.truncated, true);
       assert.equal(cut.total, 96);
-      assert.deepEqual(cut.groups[0].transactions.map((t: any) => t.date), ['2026-08-15']);
+      assert.deepEqual(
+        cut.groups[0].transactions.map((t: any) => t.date),
+        ['2026-08-15'],
+      );
       assert.deepEqual([cut.page, cut.pageSize, cut.hasMore], [1, 2, true]);
     });
 
     it('pages grouped answers by group: the same groups in the same order, detailForTop the largest of each page, totals of every line', async () => {
       const byMonth = { account: 'Office', ...AUG_NOV, groupBy: 'month' };
       const whole = await ledger(byMonth);
-      assert.deepEqual(whole.groups.map((g: any) => g.key), ['2026-08', '2026-09', '2026-10', '2026-11']);
+      assert.deepEqual(
+        whole.groups.map((g: any) => g.key),
+        ['2026-08', '2026-09', '2026-10', '2026-11'],
+      );
       const at = (page: number, extra: Record<string, unknown> = {}) => ledger({ ...byMonth, limit: 3, page, ...extra });
       const [p1, p2, p3] = [await at(1), await at(2), await at(3)];
       assert.deepEqual(
@@ -219,7 +272,10 @@ describeEachDialect(
           [[['Paper Co', 0.1351, 1]], false, 111],
         ],
       );
-      assert.ok(s1.notes.some((n: string) => n.startsWith('Group Acme Software: showing the newest 1 of 4 lines; ask for that supplier with groupBy none')), s1.notes.join('\n'));
+      assert.ok(
+        s1.notes.some((n: string) => n.startsWith('Group Acme Software: showing the newest 1 of 4 lines; ask for that supplier with groupBy none')),
+        s1.notes.join('\n'),
+      );
       const alone = await ledger({ account: 'Office', ...AUG_NOV, supplier: 'Paper Co' });
       assert.deepEqual(s2.groups[0].transactions, alone.transactions);
     });
@@ -239,8 +295,14 @@ describeEachDialect(
       assert.equal(reads, 1, 'one read of the line totals, by supplier');
       assert.equal(r.total, 111);
       assert.equal(r.count, 5);
-      assert.equal(r.total, r.groups.reduce((s: number, g: any) => s + g.total, 0));
-      assert.equal(r.count, r.groups.reduce((s: number, g: any) => s + g.count, 0));
+      assert.equal(
+        r.total,
+        r.groups.reduce((s: number, g: any) => s + g.total, 0),
+      );
+      assert.equal(
+        r.count,
+        r.groups.reduce((s: number, g: any) => s + g.count, 0),
+      );
     });
 
     it('reads the documents of every detailed group at once, and keeps each group its own lines', async () => {
@@ -274,10 +336,13 @@ describeEachDialect(
       const e = await rejection(() => ledger({ account: 'Office', supplier: 'Acme Sofware' }));
       assert.equal(e.status, 404);
       assert.equal(e.code, 'supplier_not_found');
-      assert.deepEqual(e.extra.candidates.map((c: any) => c.name), ['Acme Software']);
+      assert.deepEqual(
+        e.extra.candidates.map((c: any) => c.name),
+        ['Acme Software'],
+      );
     });
 
-    it('reconciles against the accounting system\'s own total and lists the journal entries', async () => {
+    it("reconciles against the accounting system's own total and lists the journal entries", async () => {
       const r = await ledger({ account: 'Office:Software', period: 'last_month', reconcile: 'true' }, true);
       assert.equal(r.total, -20);
       const clean = r.reconciliation;
@@ -285,29 +350,56 @@ describeEachDialect(
       const nov = await ledger({ account: 'Office:Software', period: 'this_month', reconcile: true });
       assert.equal(nov.total, 0);
       assert.deepEqual(
-        { own: nov.reconciliation.accountingSystemTotal, diff: nov.reconciliation.difference, explained: nov.reconciliation.explainedTotal, unexplained: nov.reconciliation.unexplained },
+        {
+          own: nov.reconciliation.accountingSystemTotal,
+          diff: nov.reconciliation.difference,
+          explained: nov.reconciliation.explainedTotal,
+          unexplained: nov.reconciliation.unexplained,
+        },
         { own: 4, diff: 4, explained: 4, unexplained: 0 },
       );
       assert.deepEqual(nov.reconciliation.entries, [
-        { date: '2026-11-15', type: 'journal', number: 'J-9', description: 'Reclass stationery to software', account: 'Office:Software', amount: 4, accountingSystemId: nov.reconciliation.entries[0].accountingSystemId },
+        {
+          date: '2026-11-15',
+          type: 'journal',
+          number: 'J-9',
+          description: 'Reclass stationery to software',
+          account: 'Office:Software',
+          amount: 4,
+          accountingSystemId: nov.reconciliation.entries[0].accountingSystemId,
+        },
       ]);
       const limited = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true, limit: 1 });
       assert.deepEqual([limited.reconciliation.entries.length, limited.reconciliation.entriesCount], [1, 2], 'the entries obey limit; the count covers all');
-      assert.ok(limited.notes.includes('Reconciliation: showing the newest 1 of 2 entries (page 1; page 2 has the next); entriesCount and explainedTotal cover all of them.'), limited.notes.join('\n'));
+      assert.ok(
+        limited.notes.includes(
+          'Reconciliation: showing the newest 1 of 2 entries (page 1; page 2 has the next); entriesCount and explainedTotal cover all of them.',
+        ),
+        limited.notes.join('\n'),
+      );
       // the entries page with the lines: page 2 has the other, page 3 none, entriesCount always both
       const all = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true });
       const second = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true, limit: 1, page: 2 });
       const third = await ledger({ account: 'Accounts Receivable', from: '2025-06-01', to: '2025-07-31', reconcile: true, limit: 1, page: 3 });
       assert.deepEqual([...limited.reconciliation.entries, ...second.reconciliation.entries], all.reconciliation.entries);
-      assert.deepEqual([third.reconciliation.entries, third.reconciliation.entriesCount, third.reconciliation.explainedTotal], [[], 2, all.reconciliation.explainedTotal]);
-      assert.ok(second.notes.includes('Reconciliation: showing entry 2 of 2 (page 2, the last); entriesCount and explainedTotal cover all of them.'), second.notes.join('\n'));
+      assert.deepEqual(
+        [third.reconciliation.entries, third.reconciliation.entriesCount, third.reconciliation.explainedTotal],
+        [[], 2, all.reconciliation.explainedTotal],
+      );
+      assert.ok(
+        second.notes.includes('Reconciliation: showing entry 2 of 2 (page 2, the last); entriesCount and explainedTotal cover all of them.'),
+        second.notes.join('\n'),
+      );
     });
 
     it('never a silent partial answer: movement is the whole account, and notes say what the list leaves out (Sales, Receivable, VAT)', async () => {
       const june = { from: '2025-06-01', to: '2025-06-30' };
       const sales = await ledger({ account: 'Sales', ...june });
       assert.deepEqual([sales.total, sales.count, sales.movement], [0, 0, 10_000], 'the invoice is not a listed type; the movement says what happened');
-      assert.match(sales.notes[0], /^Not the whole account: this list holds the bill, expense, cheque, card_charge, card_refund, supplier_credit, deposit lines \(0\.00 GBP\); Sales moved 10,000\.00 GBP in the period in all, 10,000\.00 GBP of it through 1 invoice, customer payment, journal or transfer line\(s\) not listed here/);
+      assert.match(
+        sales.notes[0],
+        /^Not the whole account: this list holds the bill, expense, cheque, card_charge, card_refund, supplier_credit, deposit lines \(0\.00 GBP\); Sales moved 10,000\.00 GBP in the period in all, 10,000\.00 GBP of it through 1 invoice, customer payment, journal or transfer line\(s\) not listed here/,
+      );
       const vat = await ledger({ account: 'VAT', ...june });
       assert.deepEqual([vat.total, vat.movement], [0, 2_000]);
       assert.match(vat.notes[0], /^Not the whole account/);
@@ -327,12 +419,24 @@ describeEachDialect(
 
     it('refuses invalid input, naming each parameter', async () => {
       const missing = await rejection(() => ledger({}));
-      assert.deepEqual(missing.errors.map((e: any) => e.parameter), ['account']);
+      assert.deepEqual(
+        missing.errors.map((e: any) => e.parameter),
+        ['account'],
+      );
       const bad = await rejection(() => ledger({ account: 'Office', groupBy: 'week', limit: '0', detailForTop: '-1', colour: 'red' }, true));
       assert.deepEqual(bad.errors.map((e: any) => e.parameter).sort(), ['colour', 'detailForTop', 'groupBy', 'limit']);
       const tooMany = await rejection(() => ledger({ account: 'Office', limit: 1001 }));
       assert.equal(tooMany.errors[0].message, 'must be a whole number from 1 to 1000');
-      for (const [page, text] of [[0, false], [-1, false], [1.5, false], ['two', true], ['0', true], ['1.5', true], ['', false], [2 ** 53, false]] as const) {
+      for (const [page, text] of [
+        [0, false],
+        [-1, false],
+        [1.5, false],
+        ['two', true],
+        ['0', true],
+        ['1.5', true],
+        ['', false],
+        [2 ** 53, false],
+      ] as const) {
         const e = await rejection(() => ledger({ account: 'Office', page }, text));
         assert.equal(e.status, 400, String(page));
         assert.deepEqual(e.errors, [{ parameter: 'page', message: 'must be a whole number of at least 1' }], String(page));
@@ -350,10 +454,18 @@ describeEachDialect(
     });
 
     it('is refused to a submitter by default, before anything is read', async () => {
-      const e = await rejection(() => call(store(), ledgerAccountTransactions, books.org.id, { account: 'no such account' }, { today: TODAY, principal: asUser(books.users.submitter.id) }));
+      const e = await rejection(() =>
+        call(store(), ledgerAccountTransactions, books.org.id, { account: 'no such account' }, { today: TODAY, principal: asUser(books.users.submitter.id) }),
+      );
       assert.equal(e.status, 403);
       assert.equal(e.code, 'role_not_allowed');
-      const ok = await call(store(), ledgerAccountTransactions, books.org.id, { account: 'Rent', period: 'last_year' }, { today: TODAY, principal: asUser(books.users.admin.id) });
+      const ok = await call(
+        store(),
+        ledgerAccountTransactions,
+        books.org.id,
+        { account: 'Rent', period: 'last_year' },
+        { today: TODAY, principal: asUser(books.users.admin.id) },
+      );
       assert.equal(ok.total, 2000);
     });
 

@@ -10,7 +10,7 @@ import { registerApp } from '../src/auth/clients.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { createUser, setMembership } from '../src/store/users.js';
 import { Browser } from './helpers/browser.js';
-import { api, connect, discover, oidc, authorizationRequest } from './helpers/oauth.js';
+import { api, connect, discover, authorizationRequest } from './helpers/oauth.js';
 import { startServer } from './helpers/server.js';
 import { describeEachDialect } from './helpers/store.js';
 
@@ -45,7 +45,10 @@ describeEachDialect('loopback redirect URIs', (store) => {
   }
 
   it('an http loopback redirect URI matches on any port, and the whole flow works there', async () => {
-    const app = await registerApp(store().db, { name: 'Desktop App', redirectUris: ['http://127.0.0.1:53682/callback', 'http://[::1]:8000/cb', 'http://localhost/cb'] });
+    const app = await registerApp(store().db, {
+      name: 'Desktop App',
+      redirectUris: ['http://127.0.0.1:53682/callback', 'http://[::1]:8000/cb', 'http://localhost/cb'],
+    });
     assert.equal(await accepted(app.clientId, 'http://127.0.0.1:61000/callback'), true);
     assert.equal(await accepted(app.clientId, 'http://127.0.0.1/callback'), true);
     assert.equal(await accepted(app.clientId, 'http://[::1]:49152/cb'), true);

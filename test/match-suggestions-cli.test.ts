@@ -61,13 +61,27 @@ describe('ledgerline import bank suggests matches', () => {
 
   it('flags the line that pays the published bill after the command has imported it', async () => {
     const file = path.join(dir, 'giro.csv');
-    writeFileSync(file, ['Date,Description,Amount', `${addDays(today, -4)},SEPA UEBERWEISUNG MUELLER BUROBEDARF RE-2026-0815,-119.00`, `${addDays(today, -3)},KARTENZAHLUNG REWE,-23.40`].join('\n'));
-    const { code, err } = await captureOutput(() => importCommand(['bank', '--org', 'org_sg', '--create-account', '--name', 'Giro', '--type', 'bank', '--currency', 'EUR', '--json', file]));
+    writeFileSync(
+      file,
+      [
+        'Date,Description,Amount',
+        `${addDays(today, -4)},SEPA UEBERWEISUNG MUELLER BUROBEDARF RE-2026-0815,-119.00`,
+        `${addDays(today, -3)},KARTENZAHLUNG REWE,-23.40`,
+      ].join('\n'),
+    );
+    const { code, err } = await captureOutput(() =>
+      importCommand(['bank', '--org', 'org_sg', '--create-account', '--name', 'Giro', '--type', 'bank', '--currency', 'EUR', '--json', file]),
+    );
     assert.equal(code, 0, err);
     assert.doesNotMatch(err, /not refreshed/);
     const store = openStore({ sqlitePath: process.env.LEDGERLINE_SQLITE_PATH! });
     try {
-      const rows = await store.db.selectFrom('bank_transactions').select(['description', 'suggested_match', 'suggested_document_id']).where('organisation_id', '=', 'org_sg').orderBy('date').execute();
+      const rows = await store.db
+        .selectFrom('bank_transactions')
+        .select(['description', 'suggested_match', 'suggested_document_id'])
+        .where('organisation_id', '=', 'org_sg')
+        .orderBy('date')
+        .execute();
       assert.deepEqual(
         rows.map((r) => [r.description, Number(r.suggested_match), r.suggested_document_id]),
         [

@@ -19,7 +19,15 @@ const line = (id: string, date: string, description: string, amount: number, ext
   currency: 'GBP',
   ...extra,
 });
-const bill = (id: string, supplier: string, number: string, date: string, dueDate: string | null, amount: number, extra: Partial<MatchCandidate> = {}): MatchCandidate => ({
+const bill = (
+  id: string,
+  supplier: string,
+  number: string,
+  date: string,
+  dueDate: string | null,
+  amount: number,
+  extra: Partial<MatchCandidate> = {},
+): MatchCandidate => ({
   id,
   kind: 'bill',
   supplier,
@@ -54,7 +62,10 @@ describe('supplier names in bank narrations', () => {
 
 describe('scoring one line against one document', () => {
   it('says in words why a cut narration with the invoice number is the bill it pays', () => {
-    const scored = scoreCandidate(line('l', '2026-03-14', 'FPO ACME HARDWA INV1042', -12050), bill('d', 'Acme Hardware Ltd', 'INV-1042', '2026-02-10', '2026-03-11', 12050));
+    const scored = scoreCandidate(
+      line('l', '2026-03-14', 'FPO ACME HARDWA INV1042', -12050),
+      bill('d', 'Acme Hardware Ltd', 'INV-1042', '2026-02-10', '2026-03-11', 12050),
+    );
     assert.deepEqual(scored?.reasons, [
       'amount equal 120.50 GBP',
       "supplier name 'ACME HARDWA' in the narration",
@@ -66,9 +77,23 @@ describe('scoring one line against one document', () => {
 
   it('compares a document in another currency by home amounts, the line at the day’s rate', () => {
     // 100.00 EUR booked at 0.86 (86.00 GBP); paid a day later as 86.51 GBP from the pound account
-    const receipt: MatchCandidate = { id: 'r', kind: 'receipt', supplier: 'Café Noir SARL', number: 'R-77', date: '2026-05-02', dueDate: null, currency: 'EUR', amount: 10_000, homeAmount: 8_600 };
+    const receipt: MatchCandidate = {
+      id: 'r',
+      kind: 'receipt',
+      supplier: 'Café Noir SARL',
+      number: 'R-77',
+      date: '2026-05-02',
+      dueDate: null,
+      currency: 'EUR',
+      amount: 10_000,
+      homeAmount: 8_600,
+    };
     const scored = scoreCandidate(line('l', '2026-05-03', 'CARD PURCHASE CAFE NOIR PARIS', -8_651), receipt);
-    assert.deepEqual(scored?.reasons, ["amount 86.51 GBP for 100.00 EUR converted, 0.6% apart at the day's rate", "supplier name 'CAFE NOIR' in the narration", "paid 1 day after the receipt's date"]);
+    assert.deepEqual(scored?.reasons, [
+      "amount 86.51 GBP for 100.00 EUR converted, 0.6% apart at the day's rate",
+      "supplier name 'CAFE NOIR' in the narration",
+      "paid 1 day after the receipt's date",
+    ]);
     assert.equal(scored!.amountFits, true);
     // 10% apart is not the same money
     assert.equal(scoreCandidate(line('l', '2026-05-03', 'CARD PURCHASE CAFE NOIR', -9_460), receipt)?.amountFits, false);
@@ -85,7 +110,10 @@ describe('scoring one line against one document', () => {
 
 describe('which lines are flagged', () => {
   it('flags the one clear candidate, and leaves a line whose amount alone agrees unflagged', () => {
-    const docs = [bill('d1', 'Kestrel Cloud Hosting Ltd', 'KC-1001', '2026-03-01', '2026-03-31', 23_027), bill('d2', 'Orbit Telecom plc', 'OT-77', '2026-03-02', '2026-04-01', 5_400)];
+    const docs = [
+      bill('d1', 'Kestrel Cloud Hosting Ltd', 'KC-1001', '2026-03-01', '2026-03-31', 23_027),
+      bill('d2', 'Orbit Telecom plc', 'OT-77', '2026-03-02', '2026-04-01', 5_400),
+    ];
     const s = suggestMatches([line('a', '2026-03-31', 'DD KESTREL CLOUD HOS', -23_027), line('b', '2026-04-01', 'TFR 00918273', -5_400)], docs);
     assert.equal(s.get('a')?.candidateId, 'd1');
     assert.equal(s.get('a')?.suggested, true);
@@ -104,20 +132,33 @@ describe('which lines are flagged', () => {
   });
 
   it('does not flag a narration cut before two suppliers’ names part', () => {
-    const docs = [bill('t1', 'Northwind Traders Ltd', 'A-1', '2026-06-01', '2026-06-30', 48_000), bill('t2', 'Northwind Travel GmbH', 'B-9', '2026-06-03', '2026-07-02', 48_000)];
+    const docs = [
+      bill('t1', 'Northwind Traders Ltd', 'A-1', '2026-06-01', '2026-06-30', 48_000),
+      bill('t2', 'Northwind Travel GmbH', 'B-9', '2026-06-03', '2026-07-02', 48_000),
+    ];
     assert.equal(suggestMatches([line('l', '2026-06-30', 'FPO NORTHWIND TRA', -48_000)], docs).get('l')?.suggested, false);
   });
 
   it('gives a document wanted by two lines to the better one, and each of a supplier’s monthly bills to its own month', () => {
     const doc = bill('d', 'Pixel Perfect Studio', 'PP-310', '2026-02-01', '2026-03-01', 31_000);
-    const s = suggestMatches([line('good', '2026-03-01', 'FPO PIXEL PERFECT PP-310', -31_000), line('weak', '2026-03-03', 'FPO PIXEL PERFECT', -31_000)], [doc]);
+    const s = suggestMatches(
+      [line('good', '2026-03-01', 'FPO PIXEL PERFECT PP-310', -31_000), line('weak', '2026-03-03', 'FPO PIXEL PERFECT', -31_000)],
+      [doc],
+    );
     assert.deepEqual([s.get('good')?.suggested, s.get('weak')?.suggested ?? false], [true, false]);
 
     // a direct debit collected on each bill's due date: every line flagged with its own month's bill
     const months = ['2026-01-05', '2026-02-05', '2026-03-05'].map((d, i) => bill(`m${i}`, 'Figma Inc', '', d, d.replace(/05$/, '12'), 4_500));
     const lines = months.map((m, i) => line(`l${i}`, m.dueDate!, 'DD FIGMA', -4_500));
     const monthly = suggestMatches(lines, months);
-    assert.deepEqual(lines.map((l) => [monthly.get(l.id)?.candidateId, monthly.get(l.id)?.suggested]), [['m0', true], ['m1', true], ['m2', true]]);
+    assert.deepEqual(
+      lines.map((l) => [monthly.get(l.id)?.candidateId, monthly.get(l.id)?.suggested]),
+      [
+        ['m0', true],
+        ['m1', true],
+        ['m2', true],
+      ],
+    );
   });
 });
 
@@ -125,7 +166,10 @@ describe('suggestions in the MCP text of banking.transactions', () => {
   it('shows a suggestion as columns, none where a line has none, and never says every row has none', () => {
     const row = (id: string, suggestion: unknown) => ({ id, suggestedMatch: suggestion !== null, suggestion });
     const text = renderText({
-      transactions: [row('a', { documentId: 'doc_1', score: 78, reasons: ['amount equal 230.27 GBP', 'paid on the due date'], number: 'KC-2231' }), row('b', null)],
+      transactions: [
+        row('a', { documentId: 'doc_1', score: 78, reasons: ['amount equal 230.27 GBP', 'paid on the due date'], number: 'KC-2231' }),
+        row('b', null),
+      ],
     });
     assert.doesNotMatch(text, /none in every row: .*suggestion/);
     assert.match(text, /\| a \| true \| doc_1 \| 78 \| amount equal 230\.27 GBP; paid on the due date \| KC-2231 \|/);

@@ -72,7 +72,11 @@ for (const dialect of DIALECTS) {
       assert.equal(list.status, 200, JSON.stringify(list.body));
       assert.equal(list.body.result.tools.length, 16);
 
-      const call = await post(mcp, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { _meta: META, name: 'accounts_list', arguments: { search: 'rent' } } }, headers('tools/call', 'accounts_list'));
+      const call = await post(
+        mcp,
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { _meta: META, name: 'accounts_list', arguments: { search: 'rent' } } },
+        headers('tools/call', 'accounts_list'),
+      );
       assert.equal(call.status, 200, JSON.stringify(call.body));
       assert.equal(call.body.result.isError, undefined, JSON.stringify(call.body));
       assert.ok(Array.isArray(call.body.result.structuredContent.accounts), JSON.stringify(call.body.result.structuredContent));
@@ -91,10 +95,17 @@ for (const dialect of DIALECTS) {
       assert.equal(noMeta.body.error?.code, -32602, JSON.stringify(noMeta.body));
 
       // a browser client (an allowed origin) may send the revision's headers
-      const preflight = await fetch(mcp, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-method, mcp-name' } });
+      const preflight = await fetch(mcp, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-method, mcp-name' },
+      });
       assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Method, Mcp-Name/);
 
-      const anonymous = await post(mcp, { jsonrpc: '2.0', id: 6, method: 'server/discover', params: { _meta: META } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' });
+      const anonymous = await post(
+        mcp,
+        { jsonrpc: '2.0', id: 6, method: 'server/discover', params: { _meta: META } },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
+      );
       assert.equal(anonymous.status, 401);
       assert.match(anonymous.headers.get('www-authenticate') ?? '', /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
     });

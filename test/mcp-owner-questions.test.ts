@@ -56,7 +56,13 @@ for (const dialect of DIALECTS) {
       const pl = await ask('reports_profit_and_loss', { period: 'ytd', comparePeriods: 1, compareBy: 'year' });
       const [thisYear, lastYear] = line(pl, 'Office:Software').amounts as [number, number];
       for (const [i, amount] of [thisYear, lastYear].entries()) {
-        const ledger = await ask('ledger_account_transactions', { account: 'Office:Software', period: 'custom', from: pl.periods[i].from, to: pl.periods[i].to, groupBy: 'month' });
+        const ledger = await ask('ledger_account_transactions', {
+          account: 'Office:Software',
+          period: 'custom',
+          from: pl.periods[i].from,
+          to: pl.periods[i].to,
+          groupBy: 'month',
+        });
         assert.equal(cents(ledger.movement), cents(amount), `period ${i}: the ledger's movement is the P&L's line`);
       }
       assert.ok(thisYear > 0 && lastYear > 0);
@@ -69,7 +75,10 @@ for (const dialect of DIALECTS) {
       const listed = await ask('bills_list_to_pay', { filter: 'Overdue' });
       assert.equal(listed.count, overdue.count);
       assert.equal(cents(listed.total), cents(overdue.total));
-      assert.ok(listed.bills.every((b: any) => b.dueDate < TODAY), 'every one is past due');
+      assert.ok(
+        listed.bills.every((b: any) => b.dueDate < TODAY),
+        'every one is past due',
+      );
       const all = await ask('bills_list_to_pay', { limit: 100 });
       assert.equal(listed.count, all.bills.filter((b: any) => b.dueDate < TODAY).length, 'and none is missing');
     });
@@ -93,7 +102,13 @@ for (const dialect of DIALECTS) {
       question = 'who owes us money';
       const bs = await ask('reports_balance_sheet', {});
       const receivable = line(bs, 'Accounts Receivable').amounts[0];
-      const ledger = await ask('ledger_account_transactions', { account: 'Accounts Receivable', period: 'custom', from: '2000-01-01', to: TODAY, groupBy: 'supplier' });
+      const ledger = await ask('ledger_account_transactions', {
+        account: 'Accounts Receivable',
+        period: 'custom',
+        from: '2000-01-01',
+        to: TODAY,
+        groupBy: 'supplier',
+      });
       assert.equal(cents(ledger.movement), cents(receivable), 'what customers owe, from the ledger, is the balance sheet figure');
       assert.ok(receivable > 0);
     });
@@ -134,7 +149,11 @@ for (const dialect of DIALECTS) {
       question = 'spend with one supplier';
       const ledger = await ask('ledger_account_transactions', { account: 'Office:Software', period: 'ytd', supplier: 'Figma, Inc.', limit: 100 });
       assert.ok(ledger.count > 0);
-      assert.equal(cents(ledger.total), ledger.transactions.reduce((s: number, t: any) => s + cents(t.amount), 0), 'the total is the sum of the lines');
+      assert.equal(
+        cents(ledger.total),
+        ledger.transactions.reduce((s: number, t: any) => s + cents(t.amount), 0),
+        'the total is the sum of the lines',
+      );
       assert.ok(ledger.transactions.every((t: any) => t.supplier === 'Figma, Inc.'));
     });
 
@@ -145,16 +164,30 @@ for (const dialect of DIALECTS) {
       const end = new Date(Date.parse(`${TODAY}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
       assert.deepEqual(
         week.bills.map((b: any) => b.invoiceNumber).sort(),
-        all.bills.filter((b: any) => b.dueDate >= TODAY && b.dueDate <= end).map((b: any) => b.invoiceNumber).sort(),
+        all.bills
+          .filter((b: any) => b.dueDate >= TODAY && b.dueDate <= end)
+          .map((b: any) => b.invoiceNumber)
+          .sort(),
       );
-      assert.equal(cents(all.total), cents(line(await ask('reports_balance_sheet', {}), 'Accounts Payable').amounts[0]), 'all bills to pay are what the books owe suppliers');
+      assert.equal(
+        cents(all.total),
+        cents(line(await ask('reports_balance_sheet', {}), 'Accounts Payable').amounts[0]),
+        'all bills to pay are what the books owe suppliers',
+      );
     });
 
     it('10. what is still to reconcile in the current account?', async () => {
       question = 'to reconcile in the current account';
       const { accounts } = await ask('banking_accounts');
       const current = accounts.find((a: any) => a.name === 'Business Current Account');
-      const open = await ask('banking_transactions', { account: current.id, status: 'to_reconcile', period: 'custom', from: '2000-01-01', to: TODAY, limit: 100 });
+      const open = await ask('banking_transactions', {
+        account: current.id,
+        status: 'to_reconcile',
+        period: 'custom',
+        from: '2000-01-01',
+        to: TODAY,
+        limit: 100,
+      });
       assert.equal(open.totals.toReconcile, current.toReconcile);
       assert.equal(open.transactions.length, current.toReconcile);
     });

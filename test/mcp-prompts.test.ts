@@ -37,7 +37,12 @@ for (const dialect of DIALECTS) {
 
     it("instructions give the organisation's today, time zone and financial year, and which tool answers what; the server has an icon", () => {
       const instructions = connected.client.getInstructions() ?? '';
-      assert.match(instructions, new RegExp(`For Test Books Ltd \\(${orgId}\\) today is ${TODAY} \\(Europe/London\\); its financial year is FY 2026/27, 2026-04-01 to 2027-03-31; amounts are in GBP\\.`));
+      assert.match(
+        instructions,
+        new RegExp(
+          `For Test Books Ltd \\(${orgId}\\) today is ${TODAY} \\(Europe/London\\); its financial year is FY 2026/27, 2026-04-01 to 2027-03-31; amounts are in GBP\\.`,
+        ),
+      );
       assert.match(instructions, /overdue → bills_list_saved_filters, then bills_list_to_pay/);
       const info = connected.client.getServerVersion() as { icons?: { src: string; mimeType?: string }[] };
       assert.equal(info.icons?.[0]?.mimeType, 'image/svg+xml');
@@ -46,7 +51,10 @@ for (const dialect of DIALECTS) {
 
     it('lists prompts and renders one with its arguments; a missing required argument is invalid params', async () => {
       const { prompts } = await connected.client.listPrompts();
-      assert.deepEqual(prompts.map((p) => p.name), ['month_end_review', 'explain_variance', 'bills_due_this_week']);
+      assert.deepEqual(
+        prompts.map((p) => p.name),
+        ['month_end_review', 'explain_variance', 'bills_due_this_week'],
+      );
       for (const p of prompts) assert.ok(p.description && p.title, p.name);
       const got = await connected.client.getPrompt({ name: 'explain_variance', arguments: { account: 'Office:Software', period: 'last_quarter' } });
       const text = (got.messages[0]!.content as { text: string }).text;
@@ -62,13 +70,19 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await values('month_end_review', 'organisation', orgId.slice(0, 3)), [orgId]);
       const accounts = await values('explain_variance', 'account', 'softw');
       assert.ok(accounts.includes('Office:Software'), JSON.stringify(accounts));
-      assert.ok(accounts.every((a) => /softw/i.test(a)), JSON.stringify(accounts));
+      assert.ok(
+        accounts.every((a) => /softw/i.test(a)),
+        JSON.stringify(accounts),
+      );
       const suppliers = await values('bills_due_this_week', 'supplier', 'ac');
       assert.deepEqual(suppliers, ['Acme Software']);
       assert.deepEqual(await values('bills_due_this_week', 'supplier', 'LTD'), ['Landlord Ltd'], 'case-insensitive, anywhere in the name');
       assert.deepEqual(await values('bills_due_this_week', 'filter', 'ov'), ['Overdue']);
       assert.deepEqual(await values('explain_variance', 'period', 'la'), [], 'an argument with no source offers nothing');
-      await assert.rejects(connected.client.complete({ ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'x', value: '' } }), (e: any) => e.code === -32602);
+      await assert.rejects(
+        connected.client.complete({ ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'x', value: '' } }),
+        (e: any) => e.code === -32602,
+      );
     });
 
     it("documents_get links each document's file as a resource the caller reads over the same connection", async () => {
@@ -80,15 +94,24 @@ for (const dialect of DIALECTS) {
       const content = read.contents[0] as { uri: string; mimeType: string; blob: string };
       assert.deepEqual([content.uri, content.mimeType], [link.uri, 'image/png']);
       assert.deepEqual(Buffer.from(content.blob, 'base64'), PNG);
-      await assert.rejects(connected.client.readResource({ uri: `ledgerline://organisations/${orgId}/documents/doc_nope/file` }), (e: any) => e.code === -32602 && e.data?.uri !== undefined);
+      await assert.rejects(
+        connected.client.readResource({ uri: `ledgerline://organisations/${orgId}/documents/doc_nope/file` }),
+        (e: any) => e.code === -32602 && e.data?.uri !== undefined,
+      );
       await assert.rejects(connected.client.readResource({ uri: 'https://example.com/x' }), (e: any) => e.code === -32602 && e.data?.uri !== undefined);
       const { resourceTemplates } = await connected.client.listResourceTemplates();
-      assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['ledgerline://organisations/{organisation}/documents/{id}', 'ledgerline://organisations/{organisation}/documents/{id}/file']);
+      assert.deepEqual(
+        resourceTemplates.map((t) => t.uriTemplate),
+        ['ledgerline://organisations/{organisation}/documents/{id}', 'ledgerline://organisations/{organisation}/documents/{id}/file'],
+      );
       assert.deepEqual((await connected.client.listResources()).resources, []);
     });
 
-    it("ledger results link each document as a resource: reading it answers the document as documents_get does", async () => {
-      const ledger = (await connected.client.callTool({ name: 'ledger_account_transactions', arguments: { account: 'Office:Software', period: 'custom', from: '2026-01-01', to: '2026-11-30' } })) as any;
+    it('ledger results link each document as a resource: reading it answers the document as documents_get does', async () => {
+      const ledger = (await connected.client.callTool({
+        name: 'ledger_account_transactions',
+        arguments: { account: 'Office:Software', period: 'custom', from: '2026-01-01', to: '2026-11-30' },
+      })) as any;
       const linked = ledger.structuredContent.transactions.find((t: any) => t.document?.id === 'doc_acme');
       assert.equal(linked.link, `ledgerline://organisations/${orgId}/documents/doc_acme`, 'a link this connection can follow, not a REST URL');
       const read = await connected.client.readResource({ uri: linked.link });

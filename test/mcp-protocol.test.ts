@@ -42,9 +42,25 @@ describe('MCP allowed origins (the policy and the setting)', () => {
   it('allows no Origin, the service origin and, by default, loopback origins on any port; nothing else', () => {
     const allowed = originPolicy('https://books.example.com', parseAllowedOrigins(undefined));
     assert.equal(allowed(undefined), true, 'non-browser clients send no Origin');
-    for (const origin of ['https://books.example.com', 'https://BOOKS.example.com:443', 'http://localhost:6274', 'http://127.0.0.1:6274', 'http://[::1]:3000', 'https://localhost'])
+    for (const origin of [
+      'https://books.example.com',
+      'https://BOOKS.example.com:443',
+      'http://localhost:6274',
+      'http://127.0.0.1:6274',
+      'http://[::1]:3000',
+      'https://localhost',
+    ])
       assert.equal(allowed(origin), true, origin);
-    for (const origin of ['https://evil.example', 'http://books.example.com', 'https://books.example.com:8443', 'null', 'file://', 'not a url', 'http://localhost.evil.example', 'chrome-extension://abc'])
+    for (const origin of [
+      'https://evil.example',
+      'http://books.example.com',
+      'https://books.example.com:8443',
+      'null',
+      'file://',
+      'not a url',
+      'http://localhost.evil.example',
+      'chrome-extension://abc',
+    ])
       assert.equal(allowed(origin), false, origin);
   });
 
@@ -109,7 +125,10 @@ for (const dialect of DIALECTS) {
       const wrongType = await call(4, { name: 'banking_transactions', arguments: { limit: 'many' } });
       assert.equal(wrongType.body.result?.isError, true, JSON.stringify(wrongType.body));
       const problem = JSON.parse(wrongType.body.result.content[0].text);
-      assert.deepEqual([problem.status, problem.code, problem.errors], [400, 'invalid_request', [{ parameter: 'limit', message: 'must be a whole number from 1 to 500' }]]);
+      assert.deepEqual(
+        [problem.status, problem.code, problem.errors],
+        [400, 'invalid_request', [{ parameter: 'limit', message: 'must be a whole number from 1 to 500' }]],
+      );
 
       // a valid call in the same connection still works
       const ok = await call(5, { name: 'accounts_list', arguments: { search: 'rent' } });
@@ -118,7 +137,13 @@ for (const dialect of DIALECTS) {
       // and the SDK client sees the same codes
       const { client } = await connectWithToken(mcp, token);
       try {
-        await assert.rejects(client.request({ method: 'tools/call', params: { name: 'accounts_list', arguments: 'x' } } as any, (await import('@modelcontextprotocol/sdk/types.js')).CallToolResultSchema), (e: any) => e.code === -32602);
+        await assert.rejects(
+          client.request(
+            { method: 'tools/call', params: { name: 'accounts_list', arguments: 'x' } } as any,
+            (await import('@modelcontextprotocol/sdk/types.js')).CallToolResultSchema,
+          ),
+          (e: any) => e.code === -32602,
+        );
         const bad = (await client.callTool({ name: 'banking_transactions', arguments: { limit: 'many' } })) as CallToolResult;
         assert.equal(bad.isError, true);
       } finally {
@@ -169,7 +194,9 @@ for (const dialect of DIALECTS) {
         assert.deepEqual([refused.body.jsonrpc, refused.body.id, refused.body.error.code], ['2.0', null, -32600], version);
         assert.match(refused.body.error.message, /batch/i);
       }
-      const initBatch = await post(mcp, [{ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-06-18' } }], { authorization: `Bearer ${token}` });
+      const initBatch = await post(mcp, [{ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-06-18' } }], {
+        authorization: `Bearer ${token}`,
+      });
       assert.equal(initBatch.status, 400, 'an initialize for 2025-06-18 sent as a batch');
       assert.equal(initBatch.body.error.code, -32600);
 

@@ -25,7 +25,16 @@ it('writes a report as its statement: a line per account, group and section tota
       {
         title: 'Operating Expenses',
         total: [156.5, 0],
-        groups: [{ title: 'Office', total: [156.5, 0], accounts: [{ name: 'Office:Software', amounts: [100, 0] }, { name: 'Office | Misc', amounts: [56.5, null] }] }],
+        groups: [
+          {
+            title: 'Office',
+            total: [156.5, 0],
+            accounts: [
+              { name: 'Office:Software', amounts: [100, 0] },
+              { name: 'Office | Misc', amounts: [56.5, null] },
+            ],
+          },
+        ],
       },
     ],
     summary: [{ label: 'Net Profit', amounts: [2843.5, 10000] }],

@@ -13,7 +13,14 @@ import { clientCredentialsToken, connectWithToken } from './helpers/mcp.js';
 import { startServer } from './helpers/server.js';
 import { DIALECTS, openTestStore } from './helpers/store.js';
 
-const WRITE_TOOLS = ['documents_create', 'documents_update', 'documents_delete', 'bills_create_saved_filter', 'bills_update_saved_filter', 'bills_delete_saved_filter'];
+const WRITE_TOOLS = [
+  'documents_create',
+  'documents_update',
+  'documents_delete',
+  'bills_create_saved_filter',
+  'bills_update_saved_filter',
+  'bills_delete_saved_filter',
+];
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 for (const dialect of DIALECTS) {
@@ -23,7 +30,16 @@ for (const dialect of DIALECTS) {
     let writer: Awaited<ReturnType<typeof connectWithToken>>;
     let readToken: string;
     let orgId: string;
-    const documents = async () => Number((await store.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', orgId).executeTakeFirstOrThrow()).n);
+    const documents = async () =>
+      Number(
+        (
+          await store.db
+            .selectFrom('documents')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('organisation_id', '=', orgId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     before(async () => {
       store = await openTestStore(dialect);
@@ -45,8 +61,20 @@ for (const dialect of DIALECTS) {
       const { tools } = await writer.client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));
       for (const name of WRITE_TOOLS) assert.ok(byName.has(name), name);
-      assert.deepEqual(byName.get('documents_create')!.annotations, { title: 'Create a document', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
-      assert.deepEqual(byName.get('documents_delete')!.annotations, { title: 'Delete a document', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+      assert.deepEqual(byName.get('documents_create')!.annotations, {
+        title: 'Create a document',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      });
+      assert.deepEqual(byName.get('documents_delete')!.annotations, {
+        title: 'Delete a document',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
       assert.equal(byName.get('documents_update')!.annotations?.destructiveHint, true);
       assert.equal(byName.get('accounts_list')!.annotations?.readOnlyHint, true);
     });
@@ -69,7 +97,10 @@ for (const dialect of DIALECTS) {
       assert.notEqual(created.isError, true, JSON.stringify(created.content));
       const doc = (created.structuredContent as any).document;
       assert.equal(doc.number, 'MCP-1');
-      assert.ok((created.content as any[]).some((c) => c.type === 'resource_link' && c.uri.includes(doc.id)), 'the file as a resource link');
+      assert.ok(
+        (created.content as any[]).some((c) => c.type === 'resource_link' && c.uri.includes(doc.id)),
+        'the file as a resource link',
+      );
       const changed = await writer.client.callTool({ name: 'documents_update', arguments: { id: doc.id, note: 'from the assistant' } });
       assert.equal((changed.structuredContent as any).bill.note, 'from the assistant');
       const bad = await writer.client.callTool({ name: 'documents_update', arguments: { id: doc.id, total: 99 } });
@@ -85,15 +116,31 @@ for (const dialect of DIALECTS) {
       const reader = await connectWithToken(`${server.baseUrl}/mcp`, readToken);
       try {
         const { tools } = await reader.client.listTools();
-        assert.deepEqual(tools.filter((t) => WRITE_TOOLS.includes(t.name)), []);
+        assert.deepEqual(
+          tools.filter((t) => WRITE_TOOLS.includes(t.name)),
+          [],
+        );
       } finally {
         await reader.client.close();
       }
       const before = await documents();
       const response = await fetch(`${server.baseUrl}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${readToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'documents_create', arguments: { type: 'bill', number: 'RO', supplier: 'x', date: '2026-11-10', currency: 'GBP', subtotal: 1, total: 1 } } }),
+        headers: {
+          authorization: `Bearer ${readToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'documents_create',
+            arguments: { type: 'bill', number: 'RO', supplier: 'x', date: '2026-11-10', currency: 'GBP', subtotal: 1, total: 1 },
+          },
+        }),
       });
       assert.equal(response.status, 403);
       assert.match(response.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="service\.read service\.write offline_access"/);

@@ -87,7 +87,14 @@ async function postWithHost(url: string, host: string, token: string): Promise<{
       url,
       {
         method: 'POST',
-        headers: { host, origin: `http://${host}`, authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          host,
+          origin: `http://${host}`,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         let text = '';
@@ -116,13 +123,22 @@ function leaves(value: unknown): string[] {
 function assertCompactText(name: string, text: string, structured: Record<string, unknown>): void {
   const json = JSON.stringify(structured);
   assert.notEqual(text.trim().startsWith('{') && text.trim().endsWith('}') ? JSON.stringify(JSON.parse(text)) : '', json, `${name}: the JSON again`);
-  for (const leaf of leaves(structured)) assert.ok(text.includes(leaf.replace(/\|/g, '\\|').replace(/\r?\n/g, '\\n')), `${name}: ${JSON.stringify(leaf)} is missing from the text`);
+  for (const leaf of leaves(structured))
+    assert.ok(text.includes(leaf.replace(/\|/g, '\\|').replace(/\r?\n/g, '\\n')), `${name}: ${JSON.stringify(leaf)} is missing from the text`);
   // a report (periods, sections of groups of accounts, summary) is one statement: a line per account and per summary line
   if (Array.isArray(structured.sections) && Array.isArray(structured.periods)) {
     const rows = text.split('\n').filter((line) => line.startsWith('| '));
     const accounts = (structured.sections as { groups: { accounts: { name: string }[] }[] }[]).flatMap((s) => s.groups.flatMap((g) => g.accounts));
-    for (const a of accounts) assert.ok(rows.some((r) => r.includes(`| ${a.name.replace(/\|/g, '\\|')} |`)), `${name}: a line for ${a.name}`);
-    for (const line of structured.summary as { label: string }[]) assert.ok(rows.some((r) => r.includes(`| ${line.label} |`)), `${name}: a line for ${line.label}`);
+    for (const a of accounts)
+      assert.ok(
+        rows.some((r) => r.includes(`| ${a.name.replace(/\|/g, '\\|')} |`)),
+        `${name}: a line for ${a.name}`,
+      );
+    for (const line of structured.summary as { label: string }[])
+      assert.ok(
+        rows.some((r) => r.includes(`| ${line.label} |`)),
+        `${name}: a line for ${line.label}`,
+      );
     assert.match(text, new RegExp(`Every amount is in ${String(structured.currency)}`), `${name}: the currency said once`);
   }
   for (const [key, value] of Object.entries(structured)) {
@@ -142,7 +158,7 @@ function assertCompactText(name: string, text: string, structured: Record<string
 /** A resource URI with its organisation id replaced by ORG, to compare across organisations. */
 const anyOrganisation = (uri: string) => uri.replace(/^ledgerline:\/\/organisations\/[^/]+\//, 'ledgerline://organisations/ORG/');
 
-async function callEveryTool(client: Client, tools: Tool[], base: string, extra: Record<string, unknown> = {}) {
+async function callEveryTool(client: Client, tools: Tool[], extra: Record<string, unknown> = {}) {
   const called = new Set<string>();
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const result = (await client.callTool({ name, arguments: { ...extra, ...args } })) as CallToolResult;
@@ -162,25 +178,58 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   assert.deepEqual(ledger.account.subAccounts, ['Office:Software', 'Office:Stationery']);
   assert.deepEqual(
     ledger.transactions.map((t: any) => [t.date, t.type, t.amount]),
-    [['2026-11-03', 'cheque', 15], ['2026-10-05', 'supplier_credit', -20], ['2026-09-20', 'card_refund', -10], ['2026-09-02', 'card_charge', 30], ['2026-08-15', 'bill', 96]],
+    [
+      ['2026-11-03', 'cheque', 15],
+      ['2026-10-05', 'supplier_credit', -20],
+      ['2026-09-20', 'card_refund', -10],
+      ['2026-09-02', 'card_charge', 30],
+      ['2026-08-15', 'bill', 96],
+    ],
   );
   assert.equal(ledger.transactions[4].amountInCurrency, 120);
   assert.equal(ledger.transactions[4].document.id, 'doc_acme');
-  assert.deepEqual([ledger.groups, ledger.reconciliation, ledger.transactions[0].document], [[], null, null], 'fields that do not apply are null (groups, the spec\'s array, []), not left out');
+  assert.deepEqual(
+    [ledger.groups, ledger.reconciliation, ledger.transactions[0].document],
+    [[], null, null],
+    "fields that do not apply are null (groups, the spec's array, []), not left out",
+  );
   // a page of the lines: the unpaged answer's lines 3 and 4, the totals of all five
-  const second = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', limit: 2, page: 2 })).structured;
+  const second = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', limit: 2, page: 2 }))
+    .structured;
   assert.deepEqual(second.transactions, ledger.transactions.slice(2, 4));
   assert.deepEqual([second.page, second.pageSize, second.hasMore, second.total, second.count], [2, 2, true, 111, 5]);
-  const grouped = (await call('ledger_account_transactions', { account: 'Office', period: 'custom', from: '2026-08-01', to: '2026-11-30', groupBy: 'supplier', detailForTop: 1 })).structured;
+  const grouped = (
+    await call('ledger_account_transactions', {
+      account: 'Office',
+      period: 'custom',
+      from: '2026-08-01',
+      to: '2026-11-30',
+      groupBy: 'supplier',
+      detailForTop: 1,
+    })
+  ).structured;
   assert.equal(grouped.transactions, null);
-  assert.deepEqual(grouped.groups.map((g: any) => [g.name, g.transactions === null ? null : g.transactions.length]), [['Acme Software', 4], ['Paper Co', null]]);
+  assert.deepEqual(
+    grouped.groups.map((g: any) => [g.name, g.transactions === null ? null : g.transactions.length]),
+    [
+      ['Acme Software', 4],
+      ['Paper Co', null],
+    ],
+  );
 
   const pl = (await call('reports_profit_and_loss')).structured;
   assert.deepEqual(pl.periods, [{ label: 'Nov 2026', from: '2026-11-01', to: '2026-11-30' }]);
-  assert.deepEqual(Object.fromEntries(pl.summary.map((l: any) => [l.label, l.amounts])), { 'Gross Profit': [1800], 'Operating Profit': [1785], 'Net Profit': [1788.25] });
+  assert.deepEqual(Object.fromEntries(pl.summary.map((l: any) => [l.label, l.amounts])), {
+    'Gross Profit': [1800],
+    'Operating Profit': [1785],
+    'Net Profit': [1788.25],
+  });
 
   const bs = (await call('reports_balance_sheet', { asAt: '2026-11-21', comparePeriods: 1, compareBy: 'year' })).structured;
-  assert.deepEqual(bs.periods.map((p: any) => p.to), ['2026-11-21', '2025-11-21']);
+  assert.deepEqual(
+    bs.periods.map((p: any) => p.to),
+    ['2026-11-21', '2025-11-21'],
+  );
   const totals = Object.fromEntries(bs.summary.map((l: any) => [l.label, l.amounts[0]]));
   assert.equal(totals['Total Assets'], 62032.65);
   assert.equal(totals['Total Liabilities'], 7886.9);
@@ -188,7 +237,10 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
 
   const accounts = (await call('accounts_list', { search: 'office' })).structured;
   assert.equal(accounts.count, 3);
-  assert.deepEqual(accounts.accounts.map((a: any) => a.fullName), ['Office', 'Office:Software', 'Office:Stationery']);
+  assert.deepEqual(
+    accounts.accounts.map((a: any) => a.fullName),
+    ['Office', 'Office:Software', 'Office:Stationery'],
+  );
 
   const bankAccounts = (await call('banking_accounts')).structured;
   assert.deepEqual(
@@ -198,11 +250,19 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
 
   const bank = (await call('banking_transactions', { period: 'custom', from: '2026-11-01', to: '2026-11-30' })).structured;
   assert.equal(bank.pageSize, 25, "the tool's own default page: about 25 lines");
-  assert.equal((await call('banking_transactions', { period: 'custom', from: '2026-11-01', to: '2026-11-30', limit: 2 })).structured.pageSize, 2, 'a limit given is kept');
+  assert.equal(
+    (await call('banking_transactions', { period: 'custom', from: '2026-11-01', to: '2026-11-30', limit: 2 })).structured.pageSize,
+    2,
+    'a limit given is kept',
+  );
   assert.deepEqual(bank.totals, { openingBalance: 1000, moneyIn: 5.25, moneyOut: 17, closingBalance: 988.25, transactions: 3, toReconcile: 2, reconciled: 1 });
   assert.deepEqual(
     bank.transactions.map((t: any) => [t.id, t.amount, t.runningBalance, t.reconciledIn]),
-    [['btx_4', -2, 988.25, null], ['btx_3', 5.25, 990.25, null], ['btx_2', -15, 985, 'outside_service']],
+    [
+      ['btx_4', -2, 988.25, null],
+      ['btx_3', 5.25, 990.25, null],
+      ['btx_2', -15, 985, 'outside_service'],
+    ],
   );
 
   const bills = (await call('bills_list_to_pay')).structured;
@@ -210,11 +270,17 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   assert.equal(bills.total, 2096);
   assert.deepEqual(
     bills.bills.map((b: any) => [b.supplier, b.dueDate, b.currency, b.originalAmount, b.amountDue]),
-    [['Acme Software', '2026-09-14', 'USD', 120, 96], ['Landlord Ltd', '2026-11-30', 'GBP', null, 2000]],
+    [
+      ['Acme Software', '2026-09-14', 'USD', 120, 96],
+      ['Landlord Ltd', '2026-11-30', 'GBP', null, 2000],
+    ],
   );
 
   const filters = (await call('bills_list_saved_filters')).structured;
-  assert.deepEqual(filters, { baseCurrency: 'GBP', filters: [{ id: 'bfl_overdue', name: 'Overdue', description: 'Bills past their due date', count: 1, total: 96 }] });
+  assert.deepEqual(filters, {
+    baseCurrency: 'GBP',
+    filters: [{ id: 'bfl_overdue', name: 'Overdue', description: 'Bills past their due date', count: 1, total: 96 }],
+  });
 
   const docs = (await call('documents_get', { ids: 'doc_acme,doc_nope' })).structured;
   assert.deepEqual(docs.notFound, ['doc_nope']);
@@ -232,10 +298,13 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   const pdf = await call('documents_file', { id: 'doc_pdf' });
   assert.equal(pdf.structured.size, PDF.length);
   const embedded = pdf.content[1] as any;
-  assert.deepEqual({ ...embedded, resource: { ...embedded.resource, uri: anyOrganisation(embedded.resource.uri) } }, {
-    type: 'resource',
-    resource: { uri: 'ledgerline://organisations/ORG/documents/doc_pdf/file', mimeType: 'application/pdf', blob: PDF.toString('base64') },
-  });
+  assert.deepEqual(
+    { ...embedded, resource: { ...embedded.resource, uri: anyOrganisation(embedded.resource.uri) } },
+    {
+      type: 'resource',
+      resource: { uri: 'ledgerline://organisations/ORG/documents/doc_pdf/file', mimeType: 'application/pdf', blob: PDF.toString('base64') },
+    },
+  );
   assert.ok(Buffer.from((pdf.content[1] as any).resource.blob, 'base64').equals(PDF));
 
   // issue 15's reads on the same book
@@ -243,15 +312,34 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
   assert.deepEqual([trial.date, trial.totals, trial.balanced], ['2026-11-21', { debit: 65891.15, credit: 65891.15 }, true]);
   const payables = (await call('reports_aged_payables')).structured;
   // the books' payables (issue 41): the service's two bills to pay are two of the books' bills, which also owe L-26-02 and P-1, and CN-5 took 20.00 off Acme's
-  assert.deepEqual(payables.contacts.map((c: any) => [c.contact, c.current, c.days61to90, c.total]), [['Acme Software', 0, 76, 76], ['Landlord Ltd', 2000, 0, 4000], ['Paper Co', 0, 0, 1200]]);
+  assert.deepEqual(
+    payables.contacts.map((c: any) => [c.contact, c.current, c.days61to90, c.total]),
+    [
+      ['Acme Software', 0, 76, 76],
+      ['Landlord Ltd', 2000, 0, 4000],
+      ['Paper Co', 0, 0, 1200],
+    ],
+  );
   assert.deepEqual([payables.totals.total, payables.ledgerBalance, payables.notes], [5276, 5276, []], 'the payables account, aged');
   const receivables = (await call('reports_aged_receivables')).structured;
-  assert.deepEqual(receivables.contacts.map((c: any) => [c.contact, c.days1to30, c.total]), [['Big Client plc', 3600, 3600]]);
+  assert.deepEqual(
+    receivables.contacts.map((c: any) => [c.contact, c.days1to30, c.total]),
+    [['Big Client plc', 3600, 3600]],
+  );
   assert.equal(receivables.ledgerBalance, 3600);
   const cash = (await call('reports_cash_summary', { from: '2026-11-01', to: '2026-11-21' })).structured;
-  assert.deepEqual(cash.accounts.map((a: any) => [a.name, a.start, a.in, a.out, a.end]), [['Company Card', -20, 0, 0, -20], ['Current Account', 58944.4, 5.25, 17, 58932.65]]);
+  assert.deepEqual(
+    cash.accounts.map((a: any) => [a.name, a.start, a.in, a.out, a.end]),
+    [
+      ['Company Card', -20, 0, 0, -20],
+      ['Current Account', 58944.4, 5.25, 17, 58932.65],
+    ],
+  );
   const contacts = (await call('contacts_search', { search: 'paper' })).structured;
-  assert.deepEqual(contacts.contacts.map((c: any) => [c.name, c.kind, c.spend, c.sales]), [['Paper Co', 'supplier', 1260.5, 0]]);
+  assert.deepEqual(
+    contacts.contacts.map((c: any) => [c.name, c.kind, c.spend, c.sales]),
+    [['Paper Co', 'supplier', 1260.5, 0]],
+  );
   const invoices = (await call('sales_list_invoices', { period: 'custom', from: '2025-01-01', to: '2026-11-21' })).structured;
   assert.equal(invoices.totals.amountDue, receivables.totals.total, 'what the invoices still owe is the aged receivables');
 
@@ -259,10 +347,16 @@ async function callEveryTool(client: Client, tools: Tool[], base: string, extra:
 }
 
 function assertToolDefinitions(tools: Tool[]) {
-  assert.deepEqual(tools.map((t) => t.name), TOOLS);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    TOOLS,
+  );
   for (const t of tools) {
     assert.ok(t.title && t.description && t.description.length > 80, t.name);
-    assert.deepEqual({ ...t.annotations, title: undefined }, { title: undefined, readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true });
+    assert.deepEqual(
+      { ...t.annotations, title: undefined },
+      { title: undefined, readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+    );
     assert.equal(t.inputSchema.type, 'object');
     assert.equal(t.outputSchema?.type, 'object');
     assert.equal((t.inputSchema as any).additionalProperties, false, `${t.name}: unknown arguments are refused, so the schema says so`);
@@ -286,7 +380,10 @@ function assertToolDefinitions(tools: Tool[]) {
   assert.deepEqual([ledgerPage.type, ledgerPage.minimum], ['integer', 1]);
   assert.match(ledgerPage.description, /^Page number, from 1/);
   assert.match(byName.get('ledger_account_transactions')!.description!, /hasMore/);
-  assert.deepEqual(byName.get('documents_get')!.inputSchema.required?.filter((r) => r !== 'organisation'), ['ids']);
+  assert.deepEqual(
+    byName.get('documents_get')!.inputSchema.required?.filter((r) => r !== 'organisation'),
+    ['ids'],
+  );
 }
 
 for (const dialect of DIALECTS) {
@@ -335,18 +432,26 @@ for (const dialect of DIALECTS) {
       assert.match(none.headers.get('access-control-expose-headers')!, /Mcp-Session-Id/);
       const bad = await postMcp(mcp, 'not-a-real-token');
       assert.equal(bad.status, 401);
-      assert.equal(bad.headers.get('www-authenticate'), `Bearer error="invalid_token", error_description="the access token is invalid, expired or revoked", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`);
+      assert.equal(
+        bad.headers.get('www-authenticate'),
+        `Bearer error="invalid_token", error_description="the access token is invalid, expired or revoked", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`,
+      );
       const slash = await postMcp(`${mcp}/`);
       assert.equal(slash.status, 401);
       assert.equal(slash.headers.get('www-authenticate'), challenge);
 
       const preflight = await fetch(mcp, {
         method: 'OPTIONS',
-        headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
+        headers: {
+          origin: 'http://localhost:6274',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+        },
       });
       assert.equal(preflight.status, 204);
       assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:6274');
-      for (const h of ['Authorization', 'Content-Type', 'Mcp-Session-Id', 'Mcp-Protocol-Version']) assert.match(preflight.headers.get('access-control-allow-headers')!, new RegExp(h));
+      for (const h of ['Authorization', 'Content-Type', 'Mcp-Session-Id', 'Mcp-Protocol-Version'])
+        assert.match(preflight.headers.get('access-control-allow-headers')!, new RegExp(h));
       assert.match(preflight.headers.get('access-control-allow-methods')!, /POST/);
 
       const metadata: any = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
@@ -380,7 +485,7 @@ for (const dialect of DIALECTS) {
         assert.equal((t.inputSchema.properties as any)?.organisation, undefined, 'nothing to choose with one organisation');
         assert.match(t.description!, /Acts for Test Books Ltd\.$/);
       }
-      await callEveryTool(client, tools, base);
+      await callEveryTool(client, tools);
 
       const unknown = problemOf((await client.callTool({ name: 'accounts_list', arguments: { serach: 'rent' } })) as CallToolResult);
       assert.deepEqual(unknown.errors, [{ parameter: 'serach', message: 'unknown parameter' }]);
@@ -389,7 +494,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([missing.status, missing.code, missing.detail], [404, 'not_found', 'no document doc_nope in this organisation']);
       const other = problemOf((await client.callTool({ name: 'accounts_list', arguments: { organisation: orgB.id } })) as CallToolResult);
       assert.equal(other.code, 'organisation_not_approved');
-      await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (e: any) => e.code === -32602 && e.message === 'MCP error -32602: Unknown tool: no_such_tool');
+      await assert.rejects(
+        client.callTool({ name: 'no_such_tool', arguments: {} }),
+        (e: any) => e.code === -32602 && e.message === 'MCP error -32602: Unknown tool: no_such_tool',
+      );
     });
 
     it('several organisations: organisation is required and lists the ones the token can use; others are refused like the REST header', async () => {
@@ -408,7 +516,7 @@ for (const dialect of DIALECTS) {
         assert.equal(t.inputSchema.required?.[0], 'organisation');
       }
       assert.match(client.getInstructions()!, /covers 2 organisations/);
-      await callEveryTool(client, tools, base, { organisation: books.org.id });
+      await callEveryTool(client, tools, { organisation: books.org.id });
 
       const second = (await client.callTool({ name: 'accounts_list', arguments: { organisation: orgB.id } })) as CallToolResult;
       assert.deepEqual(second.structuredContent, { count: 0, accounts: [] });
@@ -464,7 +572,11 @@ for (const dialect of DIALECTS) {
       const { client } = await connectWithOAuth(mcp, auth);
       clients.push(client);
       assert.ok(!((await client.callTool({ name: 'bills_list_saved_filters', arguments: {} })) as CallToolResult).isError);
-      const consent = await store.db.selectFrom('oauth_consents').select('grant_id').where('client_id', '=', String(auth.client!.client_id)).executeTakeFirstOrThrow();
+      const consent = await store.db
+        .selectFrom('oauth_consents')
+        .select('grant_id')
+        .where('client_id', '=', String(auth.client!.client_id))
+        .executeTakeFirstOrThrow();
       assert.equal(await revokeConsent(store.db, consent.grant_id), true);
       const raw = await postMcp(mcp, auth.savedTokens!.access_token);
       assert.equal(raw.status, 401);
@@ -480,7 +592,10 @@ for (const dialect of DIALECTS) {
       const rest = await connect(base, { config, redirectUri: REDIRECT, email: ada.email, password: PASSWORD });
       const refused = await postMcp(mcp, rest.tokens.access_token);
       assert.equal(refused.status, 401);
-      assert.match(refused.headers.get('www-authenticate')!, /^Bearer error="invalid_token", error_description="the access token was issued for another resource; request one for http:\/\/127\.0\.0\.1:\d+\/mcp"/);
+      assert.match(
+        refused.headers.get('www-authenticate')!,
+        /^Bearer error="invalid_token", error_description="the access token was issued for another resource; request one for http:\/\/127\.0\.0\.1:\d+\/mcp"/,
+      );
 
       const slash = await connect(base, { config, redirectUri: REDIRECT, email: ada.email, password: PASSWORD, resource: `${mcp}/` });
       for (const url of [mcp, `${mcp}/`]) {
@@ -501,7 +616,11 @@ for (const dialect of DIALECTS) {
       const { tools } = await client.listTools();
       assert.equal((tools[0]!.inputSchema.properties as any).organisation, undefined);
       const accounts = (await client.callTool({ name: 'accounts_list', arguments: { search: 'rent' } })) as CallToolResult;
-      assert.deepEqual((accounts.structuredContent as any).accounts.map((a: any) => a.fullName), ['Rent'], 'a word start: "rent" is not in Current Account');
+      assert.deepEqual(
+        (accounts.structuredContent as any).accounts.map((a: any) => a.fullName),
+        ['Rent'],
+        'a word start: "rent" is not in Current Account',
+      );
       const other = problemOf((await client.callTool({ name: 'accounts_list', arguments: { organisation: orgB.id } })) as CallToolResult);
       assert.equal(other.code, 'organisation_not_allowed');
 
@@ -547,7 +666,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).where('id', '=', books.users.admin.id).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .where('id', '=', books.users.admin.id)
+        .execute();
       documentServer = createServer((request, response) => {
         fetched++;
         if (request.url !== '/client.json') return void response.writeHead(404).end();
@@ -568,7 +691,12 @@ for (const dialect of DIALECTS) {
       // TLS and for the SSRF guard that keeps the real one off loopback, and serves the document over plain http
       clientIdUrl = `https://127.0.0.1:${(documentServer.address() as { port: number }).port}/client.json`;
       const viaLoopback: typeof fetch = (url, init) =>
-        fetch(String(url).replace(/^https:/, 'http:'), { method: init?.method ?? 'GET', headers: init?.headers ?? {}, redirect: init?.redirect ?? 'manual', signal: init?.signal ?? null });
+        fetch(String(url).replace(/^https:/, 'http:'), {
+          method: init?.method ?? 'GET',
+          headers: init?.headers ?? {},
+          redirect: init?.redirect ?? 'manual',
+          signal: init?.signal ?? null,
+        });
       server = await startServer(store, { today: TODAY, metadataDocumentFetch: viaLoopback });
     });
     after(async () => {

@@ -39,7 +39,10 @@ describeEachDialect('first copies between calls', (store) => {
     try {
       await warmUp.tick();
       assert.equal((await getMirror(store().db, org))?.complete, 1, 'whole before anyone called');
-      assert.ok(problems.some(([id, expected]) => id === broken && expected), 'the broken organisation is reported as the books failing');
+      assert.ok(
+        problems.some(([id, expected]) => id === broken && expected),
+        'the broken organisation is reported as the books failing',
+      );
       const before = xero.requests.length;
       await warmUp.tick();
       assert.equal(xero.requests.length, before, 'a whole copy is left to the calls');
@@ -59,7 +62,12 @@ describeEachDialect('first copies between calls', (store) => {
       down.outage(true);
       const backoff = async () => {
         const m = (await getMirror(store().db, org))!;
-        return { failures: Number(m.failures), waitS: m.retry_at ? Math.round((Date.parse(m.retry_at) - Date.now()) / 1000) : null, problem: m.problem, complete: m.complete };
+        return {
+          failures: Number(m.failures),
+          waitS: m.retry_at ? Math.round((Date.parse(m.retry_at) - Date.now()) / 1000) : null,
+          problem: m.problem,
+          complete: m.complete,
+        };
       };
       await warmUp.tick();
       const first = await backoff();
@@ -72,7 +80,12 @@ describeEachDialect('first copies between calls', (store) => {
       assert.equal(down.requests.length, asked, 'not tried again before its time');
       assert.equal((await backoff()).failures, 1);
       // its time has come (as for another instance, which reads the same row)
-      const due = () => withMirrorTables(store().db).updateTable('accounting_mirrors').set({ retry_at: new Date(Date.now() - 1000).toISOString() }).where('organisation_id', '=', org).execute();
+      const due = () =>
+        withMirrorTables(store().db)
+          .updateTable('accounting_mirrors')
+          .set({ retry_at: new Date(Date.now() - 1000).toISOString() })
+          .where('organisation_id', '=', org)
+          .execute();
       await due();
       await warmUp.tick();
       assert.equal(down.requests.length, asked + 1, 'tried once more: one refused request');

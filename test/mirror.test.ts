@@ -55,7 +55,11 @@ describeEachDialect('the local mirror', (store) => {
     const org = await provisionOrganisation(store().db, { name: `Lease ${Math.random()}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
     assert.equal(await claimPass(store().db, org.id, 'test:a', 'first', 60_000), true);
     assert.equal(await claimPass(store().db, org.id, 'test:a', 'second', 60_000), false, 'held');
-    await withMirrorTables(store().db).updateTable('accounting_mirrors').set({ lease_until: new Date(Date.now() - 1).toISOString() }).where('organisation_id', '=', org.id).execute();
+    await withMirrorTables(store().db)
+      .updateTable('accounting_mirrors')
+      .set({ lease_until: new Date(Date.now() - 1).toISOString() })
+      .where('organisation_id', '=', org.id)
+      .execute();
     assert.equal(await claimPass(store().db, org.id, 'test:a', 'second', 60_000), true, 'a lease past its time is taken');
     await assert.rejects(new MirrorWriter(store().db, org.id, 'first', 60_000).save({}), /another call took over copying the books/);
   });
@@ -65,7 +69,15 @@ describeEachDialect('the local mirror', (store) => {
     const own = new LedgerWriter(store().db, store().dialect, org.id, 'GBP');
     const cash = await own.createAccount({ name: 'Own Cash', type: 'Bank' });
     const rent = await own.createAccount({ name: 'Own Rent', type: 'Expense' });
-    await own.post({ type: 'expense', date: '2026-03-01', description: 'own', lines: [{ accountId: rent.id, amount: 7_700 }, { accountId: cash.id, amount: -7_700 }] });
+    await own.post({
+      type: 'expense',
+      date: '2026-03-01',
+      description: 'own',
+      lines: [
+        { accountId: rent.id, amount: 7_700 },
+        { accountId: cash.id, amount: -7_700 },
+      ],
+    });
 
     const a = source('test:a');
     const mirror = new Mirror(store().db, org.id, a, { maxAgeMs: 0 });
@@ -89,7 +101,11 @@ describeEachDialect('the local mirror', (store) => {
     assert.equal(await getMirror(store().db, org.id), undefined);
     assert.equal((await ledger.accountTotals([{ to: '2026-12-31' }])).size, 0, 'nothing mirrored is left');
     const ownLines = await store().db.selectFrom('acct_lines').select('amount').where('organisation_id', '=', org.id).execute();
-    assert.deepEqual(ownLines.map((l) => Number(l.amount)).sort((x, y) => x - y), [-7_700, 7_700], "the organisation's own rows are untouched");
+    assert.deepEqual(
+      ownLines.map((l) => Number(l.amount)).sort((x, y) => x - y),
+      [-7_700, 7_700],
+      "the organisation's own rows are untouched",
+    );
     await assertLineTotalsMatch(store(), org.id);
   });
 });

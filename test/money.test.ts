@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { convert, formatMoney, fromMajor, minorDigits, toMajor } from '../src/domain/money.js';
 
 describe('money', () => {
-  it('knows each currency\'s minor units', () => {
+  it("knows each currency's minor units", () => {
     assert.equal(minorDigits('GBP'), 2);
     assert.equal(minorDigits('JPY'), 0);
     assert.equal(minorDigits('KWD'), 3);
@@ -22,9 +22,7 @@ describe('money', () => {
     assert.equal(fromMajor(0.1 + 0.2, 'GBP'), null, 'a float sum with binary noise is refused, not rounded');
     assert.equal(fromMajor('1e3', 'GBP'), null);
     assert.equal(fromMajor('12.5', 'JPY'), null);
-    fc.assert(
-      fc.property(fc.integer({ min: -1e13, max: 1e13 }), (minor) => fromMajor(toMajor(minor, 'GBP'), 'GBP') === minor),
-    );
+    fc.assert(fc.property(fc.integer({ min: -1e13, max: 1e13 }), (minor) => fromMajor(toMajor(minor, 'GBP'), 'GBP') === minor));
   });
 
   it('converts currencies at decimal rates, rounding half away from zero', () => {

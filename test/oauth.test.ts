@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       await store.close();
     });
 
-    it('publishes RFC 8414 metadata at the spec\'s paths, PKCE S256 only', async () => {
+    it("publishes RFC 8414 metadata at the spec's paths, PKCE S256 only", async () => {
       const meta: any = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
       assert.equal(meta.issuer, base);
       assert.equal(meta.authorization_endpoint, `${base}/oauth/authorize`);
@@ -87,7 +87,12 @@ for (const dialect of DIALECTS) {
     it('dynamic registration, then authorization code with PKCE through sign-in and consent, for one organisation', async () => {
       const config = await oidc.dynamicClientRegistration(
         new URL(base),
-        { redirect_uris: [REDIRECT], client_name: 'Helpful Assistant', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
+        {
+          redirect_uris: [REDIRECT],
+          client_name: 'Helpful Assistant',
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+        },
         oidc.None(),
         { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
       );
@@ -102,7 +107,11 @@ for (const dialect of DIALECTS) {
       assert.equal(tokens.scope?.split(' ').includes('service.read'), true);
       const orgs = await api(base, '/v1/organisations', tokens.access_token);
       assert.deepEqual(orgs.body, { organisations: [{ id: books.org.id, name: 'Test Books Ltd' }], allOrganisations: false, organisationRequired: false });
-      const ledger = await api(base, '/v1/operations/ledger.account_transactions?account=Office&period=custom&from=2026-08-01&to=2026-11-30', tokens.access_token);
+      const ledger = await api(
+        base,
+        '/v1/operations/ledger.account_transactions?account=Office&period=custom&from=2026-08-01&to=2026-11-30',
+        tokens.access_token,
+      );
       assert.equal(ledger.status, 200);
       assert.equal(ledger.body.total, 111);
       const notApproved = await api(base, '/v1/operations/accounts.list', tokens.access_token, { 'service-organisation': orgB.id });
@@ -174,8 +183,17 @@ for (const dialect of DIALECTS) {
       const concurrent = await oidc.refreshTokenGrant(config, first);
       assert.deepEqual([concurrent.access_token, concurrent.refresh_token], [refreshed.access_token, refreshed.refresh_token]);
       // past the grace window, reuse is treated as theft: everything of the grant is revoked
-      await store.db.updateTable('oauth_store').set({ consumed_at: Math.floor(Date.now() / 1000) - 3600 }).where('model', '=', 'RefreshToken').where('consumed_at', 'is not', null).execute();
-      await store.db.updateTable('oauth_store').set({ expires_at: Date.now() - 1000 }).where('model', '=', 'RefreshReplay').execute();
+      await store.db
+        .updateTable('oauth_store')
+        .set({ consumed_at: Math.floor(Date.now() / 1000) - 3600 })
+        .where('model', '=', 'RefreshToken')
+        .where('consumed_at', 'is not', null)
+        .execute();
+      await store.db
+        .updateTable('oauth_store')
+        .set({ expires_at: Date.now() - 1000 })
+        .where('model', '=', 'RefreshReplay')
+        .execute();
       await assert.rejects(oidc.refreshTokenGrant(config, first), (e: any) => e.error === 'invalid_grant');
       assert.equal((await api(base, '/v1/organisations', refreshed.access_token)).status, 401);
       await assert.rejects(oidc.refreshTokenGrant(config, refreshed.refresh_token!), (e: any) => e.error === 'invalid_grant');
@@ -190,7 +208,12 @@ for (const dialect of DIALECTS) {
       await oidc.tokenRevocation(config, two.tokens.refresh_token!, { token_type_hint: 'refresh_token' });
       await assert.rejects(oidc.refreshTokenGrant(config, two.tokens.refresh_token!), (e: any) => e.error === 'invalid_grant');
       const three = await connect(base, { config, redirectUri: REDIRECT, email: alice.email, password: PASSWORD, organisations: [books.org.id] });
-      const consent = await store.db.selectFrom('oauth_consents').select('grant_id').where('user_id', '=', alice.id).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+      const consent = await store.db
+        .selectFrom('oauth_consents')
+        .select('grant_id')
+        .where('user_id', '=', alice.id)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow();
       assert.equal((await api(base, '/v1/organisations', three.tokens.access_token)).status, 200);
       await revokeConsent(store.db, consent.grant_id);
       assert.equal((await api(base, '/v1/organisations', three.tokens.access_token)).status, 401);
@@ -203,8 +226,17 @@ for (const dialect of DIALECTS) {
 
     it('a reused code fails and revokes the tokens it produced', async () => {
       const config = await discover(base, app.clientId);
-      const { tokens, callback, verifier, state } = await connect(base, { config, redirectUri: REDIRECT, email: alice.email, password: PASSWORD, organisations: [books.org.id] });
-      await assert.rejects(oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state }), (e: any) => e.error === 'invalid_grant');
+      const { tokens, callback, verifier, state } = await connect(base, {
+        config,
+        redirectUri: REDIRECT,
+        email: alice.email,
+        password: PASSWORD,
+        organisations: [books.org.id],
+      });
+      await assert.rejects(
+        oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state }),
+        (e: any) => e.error === 'invalid_grant',
+      );
       assert.equal((await api(base, '/v1/organisations', tokens.access_token)).status, 401);
     });
 
@@ -216,7 +248,11 @@ for (const dialect of DIALECTS) {
         (e: any) => e.error === 'invalid_grant',
       );
       const expiring = await authorizeInBrowser(base, { config, redirectUri: REDIRECT, email: alice.email, password: PASSWORD, organisations: [books.org.id] });
-      await store.db.updateTable('oauth_store').set({ expires_at: Date.now() - 1000 }).where('model', '=', 'AuthorizationCode').execute();
+      await store.db
+        .updateTable('oauth_store')
+        .set({ expires_at: Date.now() - 1000 })
+        .where('model', '=', 'AuthorizationCode')
+        .execute();
       await assert.rejects(
         oidc.authorizationCodeGrant(config, new URL(expiring.callback), { pkceCodeVerifier: expiring.verifier, expectedState: expiring.state }),
         (e: any) => e.error === 'invalid_grant',
@@ -228,7 +264,13 @@ for (const dialect of DIALECTS) {
 
     it('refuses authorization without PKCE or with the plain method', async () => {
       const noPkce = new URL(`${base}/oauth/authorize`);
-      noPkce.search = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: REDIRECT, scope: 'service.read', state: 's' }).toString();
+      noPkce.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: app.clientId,
+        redirect_uri: REDIRECT,
+        scope: 'service.read',
+        state: 's',
+      }).toString();
       const r1 = await fetch(noPkce, { redirect: 'manual' });
       assert.equal(new URL(r1.headers.get('location')!).searchParams.get('error'), 'invalid_request');
       noPkce.searchParams.set('code_challenge', 'x'.repeat(43));
@@ -238,10 +280,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('self-registration refuses http redirect URIs off the loopback address and machine grants', async () => {
-      const post = (body: unknown) => fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (body: unknown) =>
+        fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const http = await post({ redirect_uris: ['http://example.com/callback'] });
       assert.equal(http.status, 400);
-      assert.equal(((await http.json()) as any).error, "invalid_redirect_uri");
+      assert.equal(((await http.json()) as any).error, 'invalid_redirect_uri');
       const cc = await post({ redirect_uris: ['https://example.com/cb'], grant_types: ['client_credentials'] });
       assert.equal(cc.status, 400);
       const ok = await post({ redirect_uris: ['https://app.example.com/cb', 'http://localhost:8976/cb'] });
@@ -252,9 +295,25 @@ for (const dialect of DIALECTS) {
 
     it('write access can be unticked on the consent screen', async () => {
       const config = await discover(base, app.clientId);
-      const readOnly = await connect(base, { config, redirectUri: REDIRECT, email: alice.email, password: PASSWORD, scope: 'service.read service.write', organisations: [books.org.id], write: false });
+      const readOnly = await connect(base, {
+        config,
+        redirectUri: REDIRECT,
+        email: alice.email,
+        password: PASSWORD,
+        scope: 'service.read service.write',
+        organisations: [books.org.id],
+        write: false,
+      });
       assert.deepEqual(readOnly.tokens.scope?.split(' ').sort(), ['service.read']);
-      const readWrite = await connect(base, { config, redirectUri: REDIRECT, email: alice.email, password: PASSWORD, scope: 'service.read service.write', organisations: [books.org.id], write: true });
+      const readWrite = await connect(base, {
+        config,
+        redirectUri: REDIRECT,
+        email: alice.email,
+        password: PASSWORD,
+        scope: 'service.read service.write',
+        organisations: [books.org.id],
+        write: true,
+      });
       assert.deepEqual(readWrite.tokens.scope?.split(' ').sort(), ['service.read', 'service.write']);
     });
 
@@ -278,7 +337,14 @@ for (const dialect of DIALECTS) {
 
     it('a token for the MCP resource is not accepted by the REST API', async () => {
       const config = await discover(base, app.clientId);
-      const { tokens } = await connect(base, { config, redirectUri: REDIRECT, email: alice.email, password: PASSWORD, organisations: [books.org.id], resource: `${base}/mcp` });
+      const { tokens } = await connect(base, {
+        config,
+        redirectUri: REDIRECT,
+        email: alice.email,
+        password: PASSWORD,
+        organisations: [books.org.id],
+        resource: `${base}/mcp`,
+      });
       const r = await api(base, '/v1/organisations', tokens.access_token);
       assert.equal(r.status, 401);
       assert.match(r.body.detail, /another resource/);
@@ -324,10 +390,19 @@ for (const dialect of DIALECTS) {
       assert.ok(doc.paths['/v1/operations/documents.create'].post.requestBody, 'a change takes a JSON body');
       assert.ok(doc.paths['/v1/operations/banking.transactions'].get.parameters.some((p: any) => p.name === 'limit' && p.in === 'query'));
       assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${base}/oauth/token`);
-      assert.deepEqual(doc.paths['/v1/operations/banking.transactions'].get.security, [{ oauth2: ['service.read'] }, { bearerAuth: [] }], 'an OAuth flow or a token in hand');
+      assert.deepEqual(
+        doc.paths['/v1/operations/banking.transactions'].get.security,
+        [{ oauth2: ['service.read'] }, { bearerAuth: [] }],
+        'an OAuth flow or a token in hand',
+      );
       const page = await (await fetch(`${base}/docs/reference`)).text();
-      for (const [name, item] of Object.entries<Record<string, unknown>>(doc.paths)) assert.ok(page.includes(`${Object.keys(item)[0]!.toUpperCase()} ${name}`), name);
-      assert.match(page, /<td><code>limit<\/code><\/td><td>no<\/td><td>integer 1–500<\/td><td>Transactions per page/, 'types and descriptions from the OpenAPI document');
+      for (const [name, item] of Object.entries<Record<string, unknown>>(doc.paths))
+        assert.ok(page.includes(`${Object.keys(item)[0]!.toUpperCase()} ${name}`), name);
+      assert.match(
+        page,
+        /<td><code>limit<\/code><\/td><td>no<\/td><td>integer 1–500<\/td><td>Transactions per page/,
+        'types and descriptions from the OpenAPI document',
+      );
       assert.doesNotMatch(page, /`/, 'backticks in descriptions become code');
       assert.match(page, /id="error-role_not_allowed"/);
     });

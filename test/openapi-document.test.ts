@@ -63,9 +63,16 @@ describe('/openapi.json', () => {
       assert.ok(tags.has(o.tags[0]), `${op.name}: its group ${o.tags[0]} is declared`);
       used.add(o.tags[0]);
     }
-    assert.deepEqual([...tags.keys()].filter((t) => !used.has(t)), [], 'no empty group');
+    assert.deepEqual(
+      [...tags.keys()].filter((t) => !used.has(t)),
+      [],
+      'no empty group',
+    );
     const changes = OPERATIONS.filter((op) => effectOf(op) !== 'read').map((op) => operationOf(op).tags[0]);
-    assert.ok(changes.every((t) => t === 'Changes'), 'the calls that write are together');
+    assert.ok(
+      changes.every((t) => t === 'Changes'),
+      'the calls that write are together',
+    );
   });
 
   it('every operation has a request example it accepts and an answer example that fits its schema', () => {
@@ -103,7 +110,10 @@ describe('/openapi.json', () => {
     // the one that showed as -9007199254740991
     const pl = operationOf(OPERATIONS.find((op) => op.name === 'reports.profit_and_loss')!);
     assert.deepEqual(
-      [pl.responses['200'].content['application/json'].schema.properties.comparePeriods.minimum, pl.responses['200'].content['application/json'].schema.properties.comparePeriods.maximum],
+      [
+        pl.responses['200'].content['application/json'].schema.properties.comparePeriods.minimum,
+        pl.responses['200'].content['application/json'].schema.properties.comparePeriods.maximum,
+      ],
       [0, 12],
     );
   });
@@ -122,11 +132,17 @@ describe('/openapi.json', () => {
         assert.equal(problem.example.status, Number(status));
         assert.equal(problem.example.type, `${server.baseUrl}/docs/reference#error-${problem.example.code}`);
         const named = [...response.description.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
-        assert.ok(named.length > 0 && named.every((code: string) => PROBLEMS[code as keyof typeof PROBLEMS]?.status === Number(status)), `${op.name} ${status}: ${named}`);
+        assert.ok(
+          named.length > 0 && named.every((code: string) => PROBLEMS[code as keyof typeof PROBLEMS]?.status === Number(status)),
+          `${op.name} ${status}: ${named}`,
+        );
       }
     }
     const writes = OPERATIONS.filter((op) => effectOf(op) === 'create').map((op) => operationOf(op));
-    assert.ok(writes.every((o) => o.responses['422'] && o.responses['409']), 'a create names its Idempotency-Key problems');
+    assert.ok(
+      writes.every((o) => o.responses['422'] && o.responses['409']),
+      'a create names its Idempotency-Key problems',
+    );
   });
 
   it('the introduction starts with the quickstart and ends with the errors catalogue, every code with its status', () => {
@@ -137,7 +153,11 @@ describe('/openapi.json', () => {
     assert.match(text, /\/orgs\/<organisation id>\/api-clients/, 'or from the page');
     assert.ok(text.includes(`curl -s -X POST ${server.baseUrl}/oauth/token`) && text.includes('-d grant_type=client_credentials'), 'a token with curl');
     assert.ok(text.includes(`curl -s "${server.baseUrl}/v1/operations/`), 'a first call with curl');
-    for (const code of PROBLEM_CODES) assert.ok(text.includes(`- **${PROBLEMS[code].status}** \`${code}\`: ${PROBLEMS[code].meaning}\n`) || text.endsWith(`\`${code}\`: ${PROBLEMS[code].meaning}`), `${code} in the catalogue`);
+    for (const code of PROBLEM_CODES)
+      assert.ok(
+        text.includes(`- **${PROBLEMS[code].status}** \`${code}\`: ${PROBLEMS[code].meaning}\n`) || text.endsWith(`\`${code}\`: ${PROBLEMS[code].meaning}`),
+        `${code} in the catalogue`,
+      );
     assert.deepEqual(doc.components.schemas.Problem.properties.code.enum, PROBLEM_CODES, 'the Problem schema lists every code');
   });
 });

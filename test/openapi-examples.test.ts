@@ -29,8 +29,13 @@ describe('the OpenAPI examples', () => {
   });
 
   it('are what the operations answer on the demo today', () => {
-    assert.deepEqual(Object.keys(made.operations), OPERATIONS.map((op) => op.name), 'one per operation, in order');
-    for (const op of OPERATIONS) assert.deepEqual(STORED.operations[op.name], made.operations[op.name], `${op.name}: the stored example is out of date; ${AGAIN}`);
+    assert.deepEqual(
+      Object.keys(made.operations),
+      OPERATIONS.map((op) => op.name),
+      'one per operation, in order',
+    );
+    for (const op of OPERATIONS)
+      assert.deepEqual(STORED.operations[op.name], made.operations[op.name], `${op.name}: the stored example is out of date; ${AGAIN}`);
     assert.deepEqual(STORED, made, `the stored examples are out of date; ${AGAIN}`);
   });
 

@@ -143,7 +143,14 @@ describe('faults', () => {
       },
     });
     const lines: Record<string, unknown>[] = [];
-    const server = await startServer(store, { today: TODAY, counters, metrics, metricsToken: METRICS_TOKEN, countersReady: async () => (await redis.ping()) === 'PONG', logger: capturingLogger((e) => lines.push(e)) });
+    const server = await startServer(store, {
+      today: TODAY,
+      counters,
+      metrics,
+      metricsToken: METRICS_TOKEN,
+      countersReady: async () => (await redis.ping()) === 'PONG',
+      logger: capturingLogger((e) => lines.push(e)),
+    });
     try {
       const { token } = await clientToken(store, server.baseUrl, orgId);
       assert.equal((await api(server.baseUrl, '/v1/operations/accounts.list', token)).status, 200);
@@ -164,7 +171,10 @@ describe('faults', () => {
       assert.deepEqual(ready.checks, { database: 'ok', redis: 'unavailable', accounting: 'ok' });
       assert.match(ready.degraded.redis, /rate limits hold per instance until it answers; calls are served/);
       assert.match(await scrape(server.baseUrl), /ledgerline_dependency_up\{dependency="redis"\} 0/);
-      assert.ok(lines.some((l) => l.level === 'warn' && l.dependency === 'redis' && /degraded \(still ready\)/.test(String(l.message))), 'said once in the log');
+      assert.ok(
+        lines.some((l) => l.level === 'warn' && l.dependency === 'redis' && /degraded \(still ready\)/.test(String(l.message))),
+        'said once in the log',
+      );
       proxy.restore();
       for (let i = 0; i < 50 && events.length < 2; i++) {
         await api(server.baseUrl, '/v1/operations/accounts.list', token);
@@ -190,8 +200,20 @@ describe('faults', () => {
     });
     registerAccountingSystem('test-slow', () => slow);
     registerAccountingSystem('test-failing', () => failing);
-    const slowOrg = await provisionOrganisation(store.db, { name: 'Slow Books', homeCurrency: 'GBP', timeZone: 'UTC', fyStartMonth: 1, accountingSystem: 'test-slow' });
-    const failingOrg = await provisionOrganisation(store.db, { name: 'Failing Books', homeCurrency: 'GBP', timeZone: 'UTC', fyStartMonth: 1, accountingSystem: 'test-failing' });
+    const slowOrg = await provisionOrganisation(store.db, {
+      name: 'Slow Books',
+      homeCurrency: 'GBP',
+      timeZone: 'UTC',
+      fyStartMonth: 1,
+      accountingSystem: 'test-slow',
+    });
+    const failingOrg = await provisionOrganisation(store.db, {
+      name: 'Failing Books',
+      homeCurrency: 'GBP',
+      timeZone: 'UTC',
+      fyStartMonth: 1,
+      accountingSystem: 'test-failing',
+    });
     const server = await startServer(store, { today: TODAY, accountingTimeoutMs: 300 });
     try {
       const started = Date.now();
@@ -208,7 +230,7 @@ describe('faults', () => {
       const bills = await api(server.baseUrl, '/v1/operations/bills.list_to_pay', failingToken);
       assert.deepEqual([bills.status, bills.body.code], [502, 'accounting_unavailable']);
       const own = await api(server.baseUrl, '/v1/organisations', failingToken);
-      assert.equal(own.status, 200, "what does not read the books still answers");
+      assert.equal(own.status, 200, 'what does not read the books still answers');
       const healthy = await api(server.baseUrl, '/v1/operations/accounts.list', (await clientToken(store, server.baseUrl, orgId)).token);
       assert.equal(healthy.status, 200);
     } finally {
@@ -219,7 +241,11 @@ describe('faults', () => {
   it('oversized and malformed requests are refused with 4xx before any work', async () => {
     const server = await startServer(store, { today: TODAY });
     try {
-      const big = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 'a'.repeat(100_000) }) });
+      const big = await fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x: 'a'.repeat(100_000) }),
+      });
       assert.equal(big.status, 413);
       assert.equal(((await big.json()) as any).code, 'payload_too_large');
       const broken = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc": ' });
@@ -239,7 +265,9 @@ describe('faults', () => {
       const ready: any = await (await fetch(`${server.baseUrl}/readyz`)).json();
       assert.deepEqual(ready, { status: 'ready', checks: { database: 'ok', accounting: 'ok' } });
       const { token } = await clientToken(store, server.baseUrl, orgId);
-      const r = await fetch(`${server.baseUrl}/v1/operations/reports.profit_and_loss`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'trace-123' } });
+      const r = await fetch(`${server.baseUrl}/v1/operations/reports.profit_and_loss`, {
+        headers: { authorization: `Bearer ${token}`, 'x-request-id': 'trace-123' },
+      });
       assert.equal(r.headers.get('x-request-id'), 'trace-123');
       assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
       const again = await fetch(`${server.baseUrl}/v1/operations/reports.profit_and_loss`, { headers: { authorization: `Bearer ${token}` } });
@@ -263,10 +291,20 @@ describe('faults', () => {
   });
 
   it('shutdown finishes the requests in flight', async () => {
-    registerAccountingSystem('test-unhurried', () => new Proxy({} as AccountingSystem, {
-      get: (_t, p) => (p === 'kind' ? 'unhurried' : () => new Promise((resolve) => setTimeout(() => resolve([]), 400))),
-    }));
-    const org = await provisionOrganisation(store.db, { name: 'Unhurried Books', homeCurrency: 'GBP', timeZone: 'UTC', fyStartMonth: 1, accountingSystem: 'test-unhurried' });
+    registerAccountingSystem(
+      'test-unhurried',
+      () =>
+        new Proxy({} as AccountingSystem, {
+          get: (_t, p) => (p === 'kind' ? 'unhurried' : () => new Promise((resolve) => setTimeout(() => resolve([]), 400))),
+        }),
+    );
+    const org = await provisionOrganisation(store.db, {
+      name: 'Unhurried Books',
+      homeCurrency: 'GBP',
+      timeZone: 'UTC',
+      fyStartMonth: 1,
+      accountingSystem: 'test-unhurried',
+    });
     const server = await startServer(store, { today: TODAY });
     const { token } = await clientToken(store, server.baseUrl, org.id);
     const inFlight = api(server.baseUrl, '/v1/operations/accounts.list', token);

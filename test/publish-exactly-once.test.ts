@@ -92,7 +92,18 @@ for (const dialect of DIALECTS) {
       await store.db.updateTable('organisations').set({ accounting_system: 'outside' }).where('id', '=', org).execute();
       await store.db
         .insertInto('bank_accounts')
-        .values({ id: 'bac_out', organisation_id: org, name: 'Current Account', number: '1', type: 'bank', bank: 'Barclays', currency: 'GBP', is_default: 1, ledger_account_id: books.ids.bank, created_at: '2026-01-01T00:00:00.000Z' })
+        .values({
+          id: 'bac_out',
+          organisation_id: org,
+          name: 'Current Account',
+          number: '1',
+          type: 'bank',
+          bank: 'Barclays',
+          currency: 'GBP',
+          is_default: 1,
+          ledger_account_id: books.ids.bank,
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
         .execute();
       server = await startServer(store, { today: TODAY });
       token = await clientToken(store, server.baseUrl, org, ['service.read', 'service.write']);
@@ -127,7 +138,10 @@ for (const dialect of DIALECTS) {
       const refused = await send('POST', '/v1/operations/documents.publish', { id });
       assert.equal(refused.status, 422, refused.bytes);
       assert.equal(refused.body.code, 'accounting_refused');
-      assert.deepEqual(refused.body.errors.map((e: any) => e.parameter), ['date']);
+      assert.deepEqual(
+        refused.body.errors.map((e: any) => e.parameter),
+        ['date'],
+      );
       assert.equal(outside.transactions.size, before);
       const changed = await send('PATCH', '/v1/operations/documents.update', { id, date: '2026-11-10' });
       assert.equal(changed.status, 200, changed.bytes);
@@ -137,7 +151,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('a retry whose plan no longer holds (an account archived since) finds what the first try wrote, or lets the document go', async () => {
-      const archive = (active: number) => store.db.updateTable('acct_accounts').set({ active }).where('organisation_id', '=', org).where('full_name', '=', 'Office:Stationery').execute();
+      const archive = (active: number) =>
+        store.db.updateTable('acct_accounts').set({ active }).where('organisation_id', '=', org).where('full_name', '=', 'Office:Stationery').execute();
       // written, answer lost, then the account archived: the retry finds the bill by its key
       const written = (await send('POST', '/v1/operations/documents.create', paperBill({ number: 'ARCH-1', file: null }))).body.document.id;
       outside.loseNextAnswer = true;
@@ -159,7 +174,10 @@ for (const dialect of DIALECTS) {
         const incomplete = await send('POST', '/v1/operations/documents.publish', { id: unsent });
         assert.equal(incomplete.status, 422, incomplete.bytes);
         assert.equal(incomplete.body.code, 'document_incomplete');
-        const recoded = await send('PATCH', '/v1/operations/documents.update', { id: unsent, codedLines: [{ description: 'Copier paper', account: 'Office:Software', subtotal: 120.5, tax: 24.1, total: 144.6 }] });
+        const recoded = await send('PATCH', '/v1/operations/documents.update', {
+          id: unsent,
+          codedLines: [{ description: 'Copier paper', account: 'Office:Software', subtotal: 120.5, tax: 24.1, total: 144.6 }],
+        });
         assert.equal(recoded.status, 200, `free to change again: ${recoded.bytes}`);
       } finally {
         await archive(1);
@@ -172,14 +190,19 @@ for (const dialect of DIALECTS) {
       assert.equal((await send('POST', '/v1/operations/documents.publish', { id, exchangeRate: '0.86' })).status, 502);
       const other = await send('POST', '/v1/operations/documents.publish', { id, exchangeRate: '0.87' });
       assert.equal(other.status, 400, other.bytes);
-      assert.deepEqual(other.body.errors.map((e: any) => e.parameter), ['exchangeRate']);
+      assert.deepEqual(
+        other.body.errors.map((e: any) => e.parameter),
+        ['exchangeRate'],
+      );
       assert.equal((await send('POST', '/v1/operations/documents.publish', { id })).status, 201, 'the same try, finished');
     });
 
     it("a bill's payment whose answer was lost is finished by the same match sent again; unmatch removes it in the system", async () => {
       const id = (await send('POST', '/v1/operations/documents.create', paperBill({ number: 'PAY-1', file: null }))).body.document.id;
       assert.equal((await send('POST', '/v1/operations/documents.publish', { id })).status, 201);
-      await insertBankLines(store.db, [statementLine({ id: 'btx_out1', organisationId: org, bankAccountId: 'bac_out', date: '2026-11-12', description: 'PAPER CO PAY-1', amount: -14460 })]);
+      await insertBankLines(store.db, [
+        statementLine({ id: 'btx_out1', organisationId: org, bankAccountId: 'bac_out', date: '2026-11-12', description: 'PAPER CO PAY-1', amount: -14460 }),
+      ]);
       outside.loseNextAnswer = true;
       const lost = await send('POST', '/v1/operations/banking.match', { transactionIds: 'btx_out1', documentId: id });
       assert.equal(lost.status, 504, lost.bytes);

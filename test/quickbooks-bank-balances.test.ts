@@ -16,7 +16,21 @@ const ACCOUNTS: QbBankAccount[] = [
 ];
 
 const line = (accountId: string, date: string, amount: number, currency = 'USD', amountInCurrency = amount): LedgerLine =>
-  ({ transactionId: `t-${accountId}-${date}`, lineNo: 1, date, type: 'journal', number: null, contactId: null, contactName: null, description: '', accountId, amount, currency, amountInCurrency, link: null }) as LedgerLine;
+  ({
+    transactionId: `t-${accountId}-${date}`,
+    lineNo: 1,
+    date,
+    type: 'journal',
+    number: null,
+    contactId: null,
+    contactName: null,
+    description: '',
+    accountId,
+    amount,
+    currency,
+    amountInCurrency,
+    link: null,
+  }) as LedgerLine;
 
 const LINES = [
   line('35', '2026-06-01', 100_000),
@@ -40,7 +54,10 @@ it("QuickBooks: an account's balance at a date is its CurrentBalance less its li
     // 30.00 owed less the 10.00 charged on 2 July: 20.00 owed, negative
     ['41', 'USD', -2_000],
   ]);
-  assert.deepEqual(asked.map((q) => [q.accountIds, q.from]), [[['35', '41', '50'], '2026-07-01']]);
+  assert.deepEqual(
+    asked.map((q) => [q.accountIds, q.from]),
+    [[['35', '41', '50'], '2026-07-01']],
+  );
   // at the last date nothing is later: QuickBooks' own figures
   assert.deepEqual(await at('2026-07-10'), [
     ['35', 'USD', 100_000],

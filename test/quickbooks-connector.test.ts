@@ -41,15 +41,28 @@ after(async () => {
 });
 
 async function quickBooksOrganisation(store: Store, name: string, fake: FakeQuickBooks, extra: Record<string, unknown> = {}) {
-  const row = await provisionOrganisation(store.db, { name, homeCurrency: 'USD', timeZone: 'America/Los_Angeles', fyStartMonth: 1, accountingSystem: 'quickbooks' });
+  const row = await provisionOrganisation(store.db, {
+    name,
+    homeCurrency: 'USD',
+    timeZone: 'America/Los_Angeles',
+    fyStartMonth: 1,
+    accountingSystem: 'quickbooks',
+  });
   // mirrorMaxAgeMs 0: every call asks QuickBooks what changed, so each test sees the vendor's behaviour
   // (the mirror's own reuse is tested in quickbooks-mirror.test.ts)
   const config = { realmId: fake.realmId, accessToken: fake.token, baseUrl: fake.baseUrl, mirrorMaxAgeMs: 0, ...extra };
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify(config) })
+    .where('id', '=', row.id)
+    .execute();
   return row.id;
 }
 
-type Report = { sections: { title: string; total: number[]; groups: { title: string; total: number[]; accounts: { name: string; amounts: number[] }[] }[] }[]; summary: { label: string; amounts: number[] }[] };
+type Report = {
+  sections: { title: string; total: number[]; groups: { title: string; total: number[]; accounts: { name: string; amounts: number[] }[] }[] }[];
+  summary: { label: string; amounts: number[] }[];
+};
 const summary = (r: Report, label: string) => r.summary.find((l) => l.label === label)!.amounts.map(cents);
 const section = (r: Report, title: string, n: number) => r.sections.find((s) => s.title === title)?.total.map(cents) ?? Array.from({ length: n }, () => 0);
 const q = (sql: string) => `/query?query=${encodeURIComponent(sql)}`;
@@ -103,7 +116,13 @@ describeEachDialect(
     });
 
     it("answers the profit and loss whose totals equal QuickBooks' own ProfitAndLoss, compared with a year before", async () => {
-      const r = await run<Report>(reportsProfitAndLoss, orgs.qb, { period: 'custom', from: '2026-01-01', to: '2026-06-30', compareBy: 'year', comparePeriods: 1 });
+      const r = await run<Report>(reportsProfitAndLoss, orgs.qb, {
+        period: 'custom',
+        from: '2026-01-01',
+        to: '2026-06-30',
+        compareBy: 'year',
+        comparePeriods: 1,
+      });
       const now = await qb.get('/reports/ProfitAndLoss?start_date=2026-01-01&end_date=2026-06-30&summarize_column_by=Total');
       const before = await qb.get('/reports/ProfitAndLoss?start_date=2025-01-01&end_date=2025-06-30&summarize_column_by=Total');
       const both = (title: string) => [...reportRow(now, title), ...reportRow(before, title)];
@@ -126,7 +145,10 @@ describeEachDialect(
         ],
         'sub-accounts grouped under their parent, as QuickBooks nests them',
       );
-      assert.deepEqual(utilities.accounts.reduce((s, a) => s + cents(a.amounts[0]!), 0), reportRow(now, 'Total Utilities')[0]);
+      assert.deepEqual(
+        utilities.accounts.reduce((s, a) => s + cents(a.amounts[0]!), 0),
+        reportRow(now, 'Total Utilities')[0],
+      );
     });
 
     it("answers the balance sheet whose totals equal QuickBooks' own BalanceSheet, at three month ends", async () => {
@@ -138,7 +160,11 @@ describeEachDialect(
       assert.deepEqual(summary(r, 'Total Liabilities'), row('Total Liabilities'));
       assert.deepEqual(summary(r, 'Total Equity'), row('Total Equity'));
       assert.deepEqual(summary(r, 'Total Liabilities and Equity'), row('TOTAL LIABILITIES AND EQUITY'));
-      const group = (title: string) => r.sections.flatMap((s) => s.groups).find((g) => g.title === title)!.total.map(cents);
+      const group = (title: string) =>
+        r.sections
+          .flatMap((s) => s.groups)
+          .find((g) => g.title === title)!
+          .total.map(cents);
       assert.deepEqual(group('Current Assets'), row('Total Current Assets'));
       assert.deepEqual(group('Current Liabilities'), row('Total Current Liabilities'));
       assert.deepEqual(group('Long Term Liabilities'), row('Total Long-Term Liabilities'));
@@ -151,10 +177,20 @@ describeEachDialect(
       assert.deepEqual(summary(r, 'Total Assets'), reportRow(x, 'TOTAL ASSETS'));
       assert.deepEqual(summary(r, 'Total Equity'), reportRow(x, 'Total Equity'));
       const equityOf = (report: Report) => report.sections.find((s) => s.title === 'Equity')!.groups.flatMap((g) => g.accounts);
-      assert.deepEqual(equityOf(r).find((a) => a.name === 'Current Year Earnings')!.amounts.map(cents), reportRow(x, 'Net Income'));
+      assert.deepEqual(
+        equityOf(r)
+          .find((a) => a.name === 'Current Year Earnings')!
+          .amounts.map(cents),
+        reportRow(x, 'Net Income'),
+      );
       const january = await run<Report>(reportsBalanceSheet, orgs.qb, { asAt: '2026-01-31' });
       const next = await qb.get('/reports/BalanceSheet?start_date=2026-01-31&end_date=2026-01-31');
-      assert.deepEqual(equityOf(january).find((a) => a.name === 'Retained Earnings')!.amounts.map(cents), reportRow(next, 'Retained Earnings'));
+      assert.deepEqual(
+        equityOf(january)
+          .find((a) => a.name === 'Retained Earnings')!
+          .amounts.map(cents),
+        reportRow(next, 'Retained Earnings'),
+      );
       assert.deepEqual(reportRow(next, 'Retained Earnings'), [90_000], '1,500 sourdough less 600 flour in 2025');
     });
 
@@ -192,28 +228,45 @@ describeEachDialect(
         ],
         'a sales receipt is a deposit; the bill payment, customer payment, transfer and opening journal are not listed types',
       );
-      const checkingAll = await run(ledgerAccountTransactions, orgs.qb, { account: '1000', period: 'custom', from: '2025-01-01', to: '2026-06-30', reconcile: true });
+      const checkingAll = await run(ledgerAccountTransactions, orgs.qb, {
+        account: '1000',
+        period: 'custom',
+        from: '2025-01-01',
+        to: '2026-06-30',
+        reconcile: true,
+      });
       assert.equal(checkingAll.reconciliation.unexplained, 0);
-      assert.deepEqual(
-        checkingAll.reconciliation.entries.map((e: any) => [e.date, e.type, e.amount]).sort(),
-        [
-          ['2025-01-02', 'journal', 10_000],
-          ['2025-01-02', 'journal', 20_000],
-          ['2026-01-20', 'payment', 1_000],
-          ['2026-02-01', 'transfer', -5_000],
-          ['2026-05-01', 'payment', -400],
-        ],
-      );
-      const checkingBalance = (await qb.get(q("SELECT * FROM Account WHERE Active = true MAXRESULTS 1000"))).QueryResponse.Account.find((a: any) => a.AcctNum === '1000').CurrentBalance;
+      assert.deepEqual(checkingAll.reconciliation.entries.map((e: any) => [e.date, e.type, e.amount]).sort(), [
+        ['2025-01-02', 'journal', 10_000],
+        ['2025-01-02', 'journal', 20_000],
+        ['2026-01-20', 'payment', 1_000],
+        ['2026-02-01', 'transfer', -5_000],
+        ['2026-05-01', 'payment', -400],
+      ]);
+      const checkingBalance = (await qb.get(q('SELECT * FROM Account WHERE Active = true MAXRESULTS 1000'))).QueryResponse.Account.find(
+        (a: any) => a.AcctNum === '1000',
+      ).CurrentBalance;
       assert.equal(cents(checkingAll.reconciliation.accountingSystemTotal), cents(checkingBalance), "the lines add up to QuickBooks' CurrentBalance");
 
-      const payable = await run(ledgerAccountTransactions, orgs.qb, { account: '2000', period: 'custom', from: '2026-01-01', to: '2026-06-30', reconcile: true });
+      const payable = await run(ledgerAccountTransactions, orgs.qb, {
+        account: '2000',
+        period: 'custom',
+        from: '2026-01-01',
+        to: '2026-06-30',
+        reconcile: true,
+      });
       // two bills (200 + 1,000) less the 150 supplier credit; the 400 part payment is not a listed type
       assert.equal(payable.total, 1_050);
       assert.equal(payable.reconciliation.accountingSystemTotal, 650);
       assert.equal(payable.reconciliation.unexplained, 0);
 
-      const bySupplier = await run(ledgerAccountTransactions, orgs.qb, { account: '5000', period: 'custom', from: '2025-01-01', to: '2026-06-30', groupBy: 'supplier' });
+      const bySupplier = await run(ledgerAccountTransactions, orgs.qb, {
+        account: '5000',
+        period: 'custom',
+        from: '2025-01-01',
+        to: '2026-06-30',
+        groupBy: 'supplier',
+      });
       assert.deepEqual(
         bySupplier.groups.map((g: any) => [g.name, g.total, g.count]),
         [['Flour Mill Co', 1_450, 3]],
@@ -232,7 +285,11 @@ describeEachDialect(
       );
       assert.equal(r.total, 1_400);
       const bills = (await qb.get(q('SELECT * FROM Bill MAXRESULTS 1000'))).QueryResponse.Bill;
-      assert.equal(cents(r.total), bills.reduce((s: number, b: any) => s + cents(b.Balance), 0), "QuickBooks' own Balance");
+      assert.equal(
+        cents(r.total),
+        bills.reduce((s: number, b: any) => s + cents(b.Balance), 0),
+        "QuickBooks' own Balance",
+      );
     });
 
     it("waits out QuickBooks' 429 for its Retry-After, within the call's budget", async () => {
@@ -285,7 +342,13 @@ describeEachDialect(
     });
 
     it('refuses settings that cannot be used with accounting_unavailable naming the field', async () => {
-      const row = await provisionOrganisation(store().db, { name: 'Unset QuickBooks', homeCurrency: 'USD', timeZone: 'America/Los_Angeles', fyStartMonth: 1, accountingSystem: 'quickbooks' });
+      const row = await provisionOrganisation(store().db, {
+        name: 'Unset QuickBooks',
+        homeCurrency: 'USD',
+        timeZone: 'America/Los_Angeles',
+        fyStartMonth: 1,
+        accountingSystem: 'quickbooks',
+      });
       const error = await rejection(() => run(accountsList, row.id));
       assert.deepEqual([error.status, error.code], [502, 'accounting_unavailable']);
       assert.match(error.message, /QuickBooks settings are invalid/);
@@ -297,7 +360,10 @@ describeEachDialect(
         qb.requests.some((x) => /FROM Account .*STARTPOSITION 5 MAXRESULTS 4/.test(x.query.query ?? '')),
         'paged through the accounts, four at a time',
       );
-      assert.ok(qb.requests.filter((x) => /ORDERBY/.test(x.query.query ?? '')).every((x) => x.query.minorversion === '75'), 'the connector names the minor version');
+      assert.ok(
+        qb.requests.filter((x) => /ORDERBY/.test(x.query.query ?? '')).every((x) => x.query.minorversion === '75'),
+        'the connector names the minor version',
+      );
     });
   },
   async (store) => {

@@ -11,21 +11,43 @@ import { reportRow, startFakeQuickBooks, type FakeQuickBooks } from './helpers/f
 
 let qb: FakeQuickBooks;
 const q = (sql: string) => `/query?query=${encodeURIComponent(sql)}`;
-const raw = (path: string, headers: Record<string, string> = { authorization: `Bearer ${qb.token}` }) => fetch(`${qb.baseUrl}/company/${qb.realmId}${path}`, { headers });
+const raw = (path: string, headers: Record<string, string> = { authorization: `Bearer ${qb.token}` }) =>
+  fetch(`${qb.baseUrl}/company/${qb.realmId}${path}`, { headers });
 
 describe('QuickBooks schema checker', () => {
   const contract = quickBooksContract();
 
   it("reads Intuit's schemas: Account's elements, its base IntuitEntity's attributes, the enumerations", () => {
     const account = contract.allowed('Account');
-    for (const name of ['Id', 'SyncToken', 'MetaData', 'Name', 'FullyQualifiedName', 'ParentRef', 'AccountType', 'AccountSubType', 'Classification', 'CurrentBalance']) assert.ok(account.fields.has(name), name);
+    for (const name of [
+      'Id',
+      'SyncToken',
+      'MetaData',
+      'Name',
+      'FullyQualifiedName',
+      'ParentRef',
+      'AccountType',
+      'AccountSubType',
+      'Classification',
+      'CurrentBalance',
+    ])
+      assert.ok(account.fields.has(name), name);
     assert.deepEqual([...account.attributes.keys()].sort(), ['domain', 'sparse', 'status']);
     assert.ok(contract.enumeration('AccountTypeEnum').includes('Credit Card'));
     assert.deepEqual(contract.enumeration('PaymentTypeEnum'), ['Cash', 'Check', 'CreditCard', 'Expense', 'Other']);
   });
 
   it('refuses names the schemas do not declare, wrong primitive types, enumeration values and repetition', () => {
-    const ok = { Id: '1', Name: 'Checking', Active: true, AccountType: 'Bank', CurrentBalance: 10.5, CurrencyRef: { value: 'USD', name: 'US Dollar' }, MetaData: { CreateTime: '2026-01-01T10:00:00-07:00' }, domain: 'QBO' };
+    const ok = {
+      Id: '1',
+      Name: 'Checking',
+      Active: true,
+      AccountType: 'Bank',
+      CurrentBalance: 10.5,
+      CurrencyRef: { value: 'USD', name: 'US Dollar' },
+      MetaData: { CreateTime: '2026-01-01T10:00:00-07:00' },
+      domain: 'QBO',
+    };
     assert.deepEqual(contract.check(ok, 'Account'), []);
     const problems = [
       contract.check({ ...ok, Balance: 1 }, 'Account'),
@@ -77,7 +99,10 @@ describe('fake QuickBooks', () => {
       raw('/reports/BalanceSheet?summarize_column_by=Fortnight'),
       raw('/cdc?entities=Bill&changedSince=2026-01-01T00:00:00Z'),
     ]);
-    assert.deepEqual(answers.map((r) => r.status), [400, 400, 400, 400, 400, 400]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [400, 400, 400, 400, 400, 400],
+    );
     const body: any = await answers[0]!.json();
     assert.equal(body.Fault.type, 'ValidationFault');
     const found = qb.violations.splice(before);
@@ -114,7 +139,10 @@ describe('fake QuickBooks', () => {
     const pl = await qb.get('/reports/ProfitAndLoss?start_date=2026-01-01&end_date=2026-06-30&summarize_column_by=Month');
     const net = reportRow(pl, 'Net Income');
     assert.equal(net.length, 7, 'six months and a Total column');
-    assert.equal(net.slice(0, 6).reduce((s, v) => s + v, 0), net[6]);
+    assert.equal(
+      net.slice(0, 6).reduce((s, v) => s + v, 0),
+      net[6],
+    );
     assert.equal(reportRow(bs, 'Net Income').at(-1), net[6]);
     assert.equal(pl.Header.ReportBasis, 'Accrual');
   });
@@ -140,7 +168,7 @@ describe('fake QuickBooks', () => {
     assert.equal(qb.violations.splice(before).length, 1);
   });
 
-  it("refuses a token without com.intuit.quickbooks.accounting (403), and one its own clock has expired (401)", async () => {
+  it('refuses a token without com.intuit.quickbooks.accounting (403), and one its own clock has expired (401)', async () => {
     const noScope = qb.identity.issue(undefined, ['openid', 'email']).accessToken;
     assert.equal((await raw(q('SELECT * FROM Account'), { authorization: `Bearer ${noScope}` })).status, 403);
     const good = qb.identity.issue().accessToken;
@@ -154,13 +182,19 @@ describe('fake QuickBooks', () => {
   it("enforces Intuit's limits: the calls at once, the requests a minute (429 ThrottleExceeded)", async () => {
     const small = await startFakeQuickBooks({ today: '2026-06-15', limits: { perMinute: 3, perDay: 0, concurrent: 2 }, latencyMs: 50 });
     try {
-      const get = () => fetch(`${small.baseUrl}/company/${small.realmId}/query?query=${encodeURIComponent('SELECT * FROM Account')}`, { headers: { authorization: `Bearer ${small.token}`, accept: 'application/json' } });
+      const get = () =>
+        fetch(`${small.baseUrl}/company/${small.realmId}/query?query=${encodeURIComponent('SELECT * FROM Account')}`, {
+          headers: { authorization: `Bearer ${small.token}`, accept: 'application/json' },
+        });
       const three = await Promise.all([get(), get(), get()]);
       assert.deepEqual(three.map((r) => r.status).sort(), [200, 200, 429]);
       assert.equal(((await three.find((r) => r.status === 429)!.json()) as any).Fault.Error[0].code, '3001');
       assert.equal((await get()).status, 200);
       assert.equal((await get()).status, 429, 'the fourth in a minute');
-      assert.deepEqual(small.load.refused.map((r) => r.limit), ['concurrent', 'minute']);
+      assert.deepEqual(
+        small.load.refused.map((r) => r.limit),
+        ['concurrent', 'minute'],
+      );
       assert.deepEqual(small.violations, []);
     } finally {
       await small.close();

@@ -28,7 +28,25 @@ useCallBudget(NO_BUDGET);
 
 const TODAY = '2026-06-15';
 /** what QuickBooks' CDC is asked for: every entity the connector reads but the two Intuit's CDC does not take */
-const CDC_TAKES = ['Account', 'Vendor', 'Customer', 'Item', 'Attachable', 'Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt', 'RefundReceipt', 'CreditMemo'];
+const CDC_TAKES = [
+  'Account',
+  'Vendor',
+  'Customer',
+  'Item',
+  'Attachable',
+  'Bill',
+  'BillPayment',
+  'VendorCredit',
+  'Purchase',
+  'Deposit',
+  'Transfer',
+  'JournalEntry',
+  'Invoice',
+  'Payment',
+  'SalesReceipt',
+  'RefundReceipt',
+  'CreditMemo',
+];
 const cents = (major: number) => Math.round(major * 100);
 
 let qb: FakeQuickBooks;
@@ -45,21 +63,29 @@ const quickBooksOrganisation = (store: Store, name: string, mirrorMaxAgeMs: numb
   vendorOrganisation(store, 'quickbooks', name, { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, pageSize: 5, mirrorMaxAgeMs });
 
 describeEachDialect('QuickBooks local mirror', (store) => {
-  const run = <T = any>(op: OrganisationOperation<any, any>, organisationId: string, input: Record<string, unknown> = {}) => call<T>(store(), op, organisationId, input, { today: TODAY });
+  const run = <T = any>(op: OrganisationOperation<any, any>, organisationId: string, input: Record<string, unknown> = {}) =>
+    call<T>(store(), op, organisationId, input, { today: TODAY });
   const token = async (organisationId: string) => accountingSystemFor(store().db, (await getOrganisation(store().db, organisationId))!).changeToken!();
   const netIncome = async (organisationId: string) => {
     const r = await run(reportsProfitAndLoss, organisationId, { from: '2026-01-01', to: '2026-06-30' });
     return cents(r.summary.find((l: any) => l.label === 'Net Profit').amounts[0]);
   };
-  const quickBooksNetIncome = async () => reportRow(await qb.get('/reports/ProfitAndLoss?start_date=2026-01-01&end_date=2026-06-30&summarize_column_by=Total'), 'Net Income')[0]!;
+  const quickBooksNetIncome = async () =>
+    reportRow(await qb.get('/reports/ProfitAndLoss?start_date=2026-01-01&end_date=2026-06-30&summarize_column_by=Total'), 'Net Income')[0]!;
 
   it('makes a full copy on the first call, then answers within its age without asking QuickBooks anything', async () => {
     const org = await quickBooksOrganisation(store(), `Kept ${Math.random()}`, 3_600_000);
     const before = qb.requests.length;
     const first = await run(accountsList, org, { includeInactive: true });
     const copied = qb.requests.slice(before);
-    assert.ok(copied.every((q) => q.path.endsWith('/query')), 'a first copy reads by queries');
-    assert.ok(copied.some((q) => /FROM Account .*STARTPOSITION 6/.test(q.query.query ?? '')), 'paged through the accounts');
+    assert.ok(
+      copied.every((q) => q.path.endsWith('/query')),
+      'a first copy reads by queries',
+    );
+    assert.ok(
+      copied.some((q) => /FROM Account .*STARTPOSITION 6/.test(q.query.query ?? '')),
+      'paged through the accounts',
+    );
 
     const still = qb.requests.length;
     assert.deepEqual(await run(accountsList, org, { includeInactive: true }), first);
@@ -97,7 +123,10 @@ describeEachDialect('QuickBooks local mirror', (store) => {
         [`cdc ${CDC_TAKES.join(',')}`, 'TaxRate', 'TaxAgency'],
         'one Change Data Capture call for the entities CDC takes, and the two it does not read whole',
       );
-      assert.ok(pass.every((q) => q.status === 200), 'every call answered 200');
+      assert.ok(
+        pass.every((q) => q.status === 200),
+        'every call answered 200',
+      );
       assert.equal(income, await quickBooksNetIncome(), "Net Income equals QuickBooks' own report after the change");
       assert.notEqual(await token(org), t1, 'the change moved the token');
 
@@ -107,7 +136,11 @@ describeEachDialect('QuickBooks local mirror', (store) => {
       const line = r.transactions.find((t: any) => t.amount === 55);
       assert.ok(line, 'the changed purchase is in the ledger with its new amount');
       assert.equal(line.supplier, 'Telco Incorporated');
-      const supplies = await run(ledgerAccountTransactions, org, { account: bags.Line[0].AccountBasedExpenseLineDetail.AccountRef.value, from: '2026-03-01', to: '2026-03-31' });
+      const supplies = await run(ledgerAccountTransactions, org, {
+        account: bags.Line[0].AccountBasedExpenseLineDetail.AccountRef.value,
+        from: '2026-03-01',
+        to: '2026-03-31',
+      });
       assert.ok(!supplies.transactions.some((t: any) => t.description === 'Bags and labels'), 'the deleted purchase is gone');
     } finally {
       Object.assign(company, JSON.parse(saved));
@@ -119,7 +152,10 @@ describeEachDialect('QuickBooks local mirror', (store) => {
     const company = qb.company;
     const saved = JSON.stringify(company);
     const toPay = async () => (await run<any>(billsListToPay, org, {})).bills.map((b: any) => `${b.invoiceNumber} ${b.amountDue}`).sort();
-    const quickBooksToPay = () => company.entities.Bill.filter((b) => b.Balance > 0).map((b) => `${b.DocNumber} ${b.Balance}`).sort();
+    const quickBooksToPay = () =>
+      company.entities.Bill.filter((b) => b.Balance > 0)
+        .map((b) => `${b.DocNumber} ${b.Balance}`)
+        .sort();
     const before = qb.requests.length;
     try {
       assert.deepEqual(await toPay(), quickBooksToPay(), 'the first copy');
@@ -128,12 +164,26 @@ describeEachDialect('QuickBooks local mirror', (store) => {
         // a new bill
         () => {
           const first = company.entities.Bill[0]!;
-          company.entities.Bill.push({ ...structuredClone(first), Id: '901', DocNumber: 'NEW-1', TxnDate: '2026-06-10', DueDate: '2026-07-10', MetaData: stamp() });
+          company.entities.Bill.push({
+            ...structuredClone(first),
+            Id: '901',
+            DocNumber: 'NEW-1',
+            TxnDate: '2026-06-10',
+            DueDate: '2026-07-10',
+            MetaData: stamp(),
+          });
         },
         // that bill part paid
         () => {
           const payment = structuredClone(company.entities.BillPayment[0]!);
-          company.entities.BillPayment.push({ ...payment, Id: '902', TxnDate: '2026-06-11', TotalAmt: 250, Line: [{ Amount: 250, LinkedTxn: [{ TxnId: '901', TxnType: 'Bill' }] }], MetaData: stamp() });
+          company.entities.BillPayment.push({
+            ...payment,
+            Id: '902',
+            TxnDate: '2026-06-11',
+            TotalAmt: 250,
+            Line: [{ Amount: 250, LinkedTxn: [{ TxnId: '901', TxnType: 'Bill' }] }],
+            MetaData: stamp(),
+          });
           company.entities.Bill.find((b) => b.Id === '901')!.MetaData = stamp();
         },
         // an older bill's amount changed
@@ -146,7 +196,10 @@ describeEachDialect('QuickBooks local mirror', (store) => {
         () => {
           company.entities.Bill = company.entities.Bill.filter((b) => b.Id !== '901');
           company.entities.BillPayment = company.entities.BillPayment.filter((p) => p.Id !== '902');
-          company.deleted.push({ entity: 'Bill', Id: '901', LastUpdatedTime: new Date().toISOString() }, { entity: 'BillPayment', Id: '902', LastUpdatedTime: new Date().toISOString() });
+          company.deleted.push(
+            { entity: 'Bill', Id: '901', LastUpdatedTime: new Date().toISOString() },
+            { entity: 'BillPayment', Id: '902', LastUpdatedTime: new Date().toISOString() },
+          );
         },
       ];
       for (const [k, change] of changes.entries()) {
@@ -161,7 +214,11 @@ describeEachDialect('QuickBooks local mirror', (store) => {
       const cdc = asked.filter((q) => q.path === '/cdc');
       assert.ok(cdc.length >= changes.length, `a CDC call per pass (${cdc.length})`);
       for (const q of cdc) for (const name of q.query.entities!.split(',')) assert.ok(!CDC_UNSUPPORTED_BY_INTUIT.includes(name), `CDC was asked for ${name}`);
-      assert.deepEqual(asked.filter((q) => q.status !== 200).map((q) => `${q.path} ${q.status}`), [], 'every call answered 200');
+      assert.deepEqual(
+        asked.filter((q) => q.status !== 200).map((q) => `${q.path} ${q.status}`),
+        [],
+        'every call answered 200',
+      );
     } finally {
       Object.assign(company, JSON.parse(saved));
     }

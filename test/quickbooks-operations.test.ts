@@ -44,10 +44,21 @@ const entity = (name: string, id: string) => qb.company.entities[name as 'Bill']
 const account = (id: string) => entity('Account', id);
 
 async function setup(store: Store): Promise<void> {
-  await provisionOrganisation(store.db, { id: ORG, name: 'Maple Street Bakery', homeCurrency: 'USD', timeZone: 'America/Los_Angeles', fyStartMonth: 1, accountingSystem: 'quickbooks' });
+  await provisionOrganisation(store.db, {
+    id: ORG,
+    name: 'Maple Street Bakery',
+    homeCurrency: 'USD',
+    timeZone: 'America/Los_Angeles',
+    fyStartMonth: 1,
+    accountingSystem: 'quickbooks',
+  });
   // mirrorMaxAgeMs 0: every call asks QuickBooks what changed (the test attaches a file midway)
   const config = { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, mirrorMaxAgeMs: 0 };
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', ORG).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify(config) })
+    .where('id', '=', ORG)
+    .execute();
 }
 
 describeEachDialect(
@@ -92,7 +103,10 @@ describeEachDialect(
     it('organisations: the QuickBooks organisation', async () => {
       called.add('organisations');
       const r = await sendJson(server.baseUrl, 'GET', '/v1/organisations', token);
-      assert.deepEqual(r.body.organisations.map((o: any) => [o.id, o.name]), [[ORG, 'Maple Street Bakery']]);
+      assert.deepEqual(
+        r.body.organisations.map((o: any) => [o.id, o.name]),
+        [[ORG, 'Maple Street Bakery']],
+      );
     });
 
     it("accounts.list: QuickBooks' chart, AcctNum as number, FullyQualifiedName as full name", async () => {
@@ -101,7 +115,14 @@ describeEachDialect(
         assert.equal(answer.count, posting.length);
         assert.deepEqual(
           answer.accounts.find((a: any) => a.number === '6110'),
-          { ...answer.accounts.find((a: any) => a.number === '6110'), id: '25', name: 'Telephone', fullName: 'Utilities:Telephone', type: 'Expense', parentId: '24' },
+          {
+            ...answer.accounts.find((a: any) => a.number === '6110'),
+            id: '25',
+            name: 'Telephone',
+            fullName: 'Utilities:Telephone',
+            type: 'Expense',
+            parentId: '24',
+          },
         );
       }
     });
@@ -133,7 +154,11 @@ describeEachDialect(
       const key = (t: any) => [t.date, t.type, t.amount, t.accountingSystemId];
       for (const page of [1, 2, 3, 4]) {
         for (const answer of await both('ledger.account_transactions', { ...args, limit: 1, page })) {
-          assert.deepEqual([answer.page, answer.pageSize, answer.hasMore, answer.count, answer.total], [page, 1, page < 3, whole.count, whole.total], `page ${page}`);
+          assert.deepEqual(
+            [answer.page, answer.pageSize, answer.hasMore, answer.count, answer.total],
+            [page, 1, page < 3, whole.count, whole.total],
+            `page ${page}`,
+          );
           assert.deepEqual(answer.transactions.map(key), whole.transactions.slice(page - 1, page).map(key), `page ${page}`);
         }
       }
@@ -201,17 +226,29 @@ describeEachDialect(
           answer.bills.map((b: any) => [b.supplier, b.invoiceNumber, cents(b.amountDue)]).sort(),
           owed.map((b) => [b.VendorRef.name, b.DocNumber, cents(b.Balance)]).sort(),
         );
-        assert.equal(cents(answer.total), owed.reduce((s, b) => s + cents(b.Balance), 0));
-        assert.ok(answer.bills.some((b: any) => b.invoiceNumber === 'PS-5012' && b.amountDue === 250.56), 'the new bill, tax included');
+        assert.equal(
+          cents(answer.total),
+          owed.reduce((s, b) => s + cents(b.Balance), 0),
+        );
+        assert.ok(
+          answer.bills.some((b: any) => b.invoiceNumber === 'PS-5012' && b.amountDue === 250.56),
+          'the new bill, tax included',
+        );
       }
     });
 
     it("bills.list_saved_filters: a saved filter counts QuickBooks' bills", async () => {
-      const created = await sendJson(server.baseUrl, 'POST', '/v1/operations/bills.create_saved_filter', token, { name: 'Flour Mill', criteria: { suppliers: ['Flour Mill Co'] } });
+      const created = await sendJson(server.baseUrl, 'POST', '/v1/operations/bills.create_saved_filter', token, {
+        name: 'Flour Mill',
+        criteria: { suppliers: ['Flour Mill Co'] },
+      });
       assert.equal(created.status, 201, created.bytes);
       const flour = qb.company.entities.Bill.filter((b) => b.Balance > 0 && b.VendorRef.name === 'Flour Mill Co');
       for (const answer of await both('bills.list_saved_filters')) {
-        assert.deepEqual(answer.filters.map((f: any) => [f.name, f.count, cents(f.total)]), [['Flour Mill', flour.length, flour.reduce((s, b) => s + cents(b.Balance), 0)]]);
+        assert.deepEqual(
+          answer.filters.map((f: any) => [f.name, f.count, cents(f.total)]),
+          [['Flour Mill', flour.length, flour.reduce((s, b) => s + cents(b.Balance), 0)]],
+        );
       }
     });
 
@@ -240,10 +277,58 @@ describeEachDialect(
             tax: 18.56,
             total: bill.TotalAmt,
             codedLines: [
-              { id: '1', description: 'Bakery boxes', account: 'Office Supplies', accountId: '20', taxCodeId: null, class: null, customer: null, quantity: 1, subtotal: 90, tax: 0, total: 90 },
-              { id: '2', description: 'Rye flour', account: 'Cost of Goods Sold', accountId: '60', taxCodeId: null, class: null, customer: null, quantity: 1, subtotal: 110, tax: 0, total: 110 },
-              { id: '3', description: 'Jam jars', account: 'Inventory Asset', accountId: '81', taxCodeId: null, class: null, customer: null, quantity: 1, subtotal: 32, tax: 0, total: 32 },
-              { id: 'tax-1', description: 'Purchase tax 8%', account: 'Sales Tax Payable', accountId: '89', taxCodeId: null, class: null, customer: null, quantity: 1, subtotal: 0, tax: 18.56, total: 18.56 },
+              {
+                id: '1',
+                description: 'Bakery boxes',
+                account: 'Office Supplies',
+                accountId: '20',
+                taxCodeId: null,
+                class: null,
+                customer: null,
+                quantity: 1,
+                subtotal: 90,
+                tax: 0,
+                total: 90,
+              },
+              {
+                id: '2',
+                description: 'Rye flour',
+                account: 'Cost of Goods Sold',
+                accountId: '60',
+                taxCodeId: null,
+                class: null,
+                customer: null,
+                quantity: 1,
+                subtotal: 110,
+                tax: 0,
+                total: 110,
+              },
+              {
+                id: '3',
+                description: 'Jam jars',
+                account: 'Inventory Asset',
+                accountId: '81',
+                taxCodeId: null,
+                class: null,
+                customer: null,
+                quantity: 1,
+                subtotal: 32,
+                tax: 0,
+                total: 32,
+              },
+              {
+                id: 'tax-1',
+                description: 'Purchase tax 8%',
+                account: 'Sales Tax Payable',
+                accountId: '89',
+                taxCodeId: null,
+                class: null,
+                customer: null,
+                quantity: 1,
+                subtotal: 0,
+                tax: 18.56,
+                total: 18.56,
+              },
             ],
             invoiceLines: [
               { id: '1', description: 'Bakery boxes', productCode: null, unit: null, quantity: 1, unitPrice: 90, tax: 0, amount: 90 },
@@ -253,7 +338,10 @@ describeEachDialect(
           },
         );
         assert.equal(cents(doc.total), cents(bill.TotalAmt), "QuickBooks' TotalAmt");
-        assert.deepEqual([credit.id, credit.type, credit.number, credit.supplier, credit.total, credit.dueDate, credit.link], ['quickbooks:VendorCredit:152', 'supplier_credit', 'FM-CR-9', 'Flour Mill Co', 150, null, null]);
+        assert.deepEqual(
+          [credit.id, credit.type, credit.number, credit.supplier, credit.total, credit.dueDate, credit.link],
+          ['quickbooks:VendorCredit:152', 'supplier_credit', 'FM-CR-9', 'Flour Mill Co', 150, null, null],
+        );
       }
       // the file's link: documents.file over REST, the file resource over MCP
       assert.equal(viaRest.documents[0].link, `${server.baseUrl}/v1/operations/documents.file?id=${encodeURIComponent(BILL)}`);
@@ -262,22 +350,35 @@ describeEachDialect(
       assert.ok(Buffer.from((read.contents[0] as any).blob, 'base64').equals(BILL_PDF), 'the resource is the attached PDF');
     });
 
-    it("documents.file: the PDF attached to the bill in QuickBooks, byte for byte; no file for a note or a spreadsheet", async () => {
+    it('documents.file: the PDF attached to the bill in QuickBooks, byte for byte; no file for a note or a spreadsheet', async () => {
       for (const file of await both('documents.file', { id: BILL })) {
-        assert.deepEqual({ ...file, data: undefined }, { id: BILL, fileName: 'PS-5012.pdf', contentType: 'application/pdf', size: BILL_PDF.length, data: undefined });
+        assert.deepEqual(
+          { ...file, data: undefined },
+          { id: BILL, fileName: 'PS-5012.pdf', contentType: 'application/pdf', size: BILL_PDF.length, data: undefined },
+        );
         assert.ok(Buffer.from(file.data, 'base64').equals(BILL_PDF));
       }
       for (const id of ['quickbooks:VendorCredit:152', 'quickbooks:Bill:147']) {
         const refused = await rest('documents.file', { id }, 404);
         assert.equal(refused.code, 'not_found');
       }
-      assert.ok(qb.requests.some((r) => r.path.startsWith('/attachments/') && r.status === 200), 'fetched from the TempDownloadUri');
+      assert.ok(
+        qb.requests.some((r) => r.path.startsWith('/attachments/') && r.status === 200),
+        'fetched from the TempDownloadUri',
+      );
       /** attaches a file to a bill in the fake QuickBooks, once (the two dialects share the fake) */
       const attach = (id: string, fileName: string, contentType: string, bytes: Buffer, billId: string) => {
         if (qb.company.files[id]) return;
         qb.company.files[id] = bytes;
         const now = new Date().toISOString();
-        qb.company.entities.Attachable.push({ Id: id, FileName: fileName, ContentType: contentType, Size: bytes.length, AttachableRef: [{ EntityRef: { value: billId, type: 'Bill' } }], MetaData: { CreateTime: now, LastUpdatedTime: now } });
+        qb.company.entities.Attachable.push({
+          Id: id,
+          FileName: fileName,
+          ContentType: contentType,
+          Size: bytes.length,
+          AttachableRef: [{ EntityRef: { value: billId, type: 'Bill' } }],
+          MetaData: { CreateTime: now, LastUpdatedTime: now },
+        });
       };
       // a scan over 10 MB attached to another bill: refused as the service's own files are
       attach('5000000000000109999', 'scan.pdf', 'application/pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(10 * 1024 * 1024)]), '146');
@@ -297,11 +398,17 @@ describeEachDialect(
       }
       const bills = qb.company.entities.Bill.filter((b) => b.Balance > 0);
       for (const aged of await both('reports.aged_payables', { date: TODAY })) {
-        assert.equal(cents(aged.totals.total), bills.reduce((s, b) => s + cents(b.Balance), 0));
+        assert.equal(
+          cents(aged.totals.total),
+          bills.reduce((s, b) => s + cents(b.Balance), 0),
+        );
       }
       const invoices = qb.company.entities.Invoice.filter((i) => i.Balance > 0);
       for (const aged of await both('reports.aged_receivables', { date: TODAY })) {
-        assert.equal(cents(aged.totals.total), invoices.reduce((s, i) => s + cents(i.Balance), 0));
+        assert.equal(
+          cents(aged.totals.total),
+          invoices.reduce((s, i) => s + cents(i.Balance), 0),
+        );
       }
       for (const cash of await both('reports.cash_summary', { period: 'custom', from: '2026-01-01', to: TODAY })) {
         const checking = cash.accounts.find((a: any) => a.name === 'Checking');

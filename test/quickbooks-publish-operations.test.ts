@@ -55,15 +55,18 @@ for (const dialect of DIALECTS) {
     let writer: string;
     let mcp: Connected;
 
-    const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => sendJson(server.baseUrl, method, path, writer, body, headers);
+    const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      sendJson(server.baseUrl, method, path, writer, body, headers);
     const create = async (body: unknown) => {
       const r = await send('POST', '/v1/operations/documents.create', body);
       assert.equal(r.status, 201, r.bytes);
       return r.body.document.id as string;
     };
-    const officeSupplies = async () => (await send('GET', '/v1/operations/ledger.account_transactions?account=Office%20Supplies&period=custom&from=2026-06-01&to=2026-06-30')).body;
+    const officeSupplies = async () =>
+      (await send('GET', '/v1/operations/ledger.account_transactions?account=Office%20Supplies&period=custom&from=2026-06-01&to=2026-06-30')).body;
     const bills = (number: string) => qb.company.entities.Bill.filter((b) => b.DocNumber === number);
-    const attachedTo = (billId: string) => qb.company.entities.Attachable.filter((a) => a.AttachableRef?.some((r: any) => r.EntityRef.type === 'Bill' && r.EntityRef.value === billId));
+    const attachedTo = (billId: string) =>
+      qb.company.entities.Attachable.filter((a) => a.AttachableRef?.some((r: any) => r.EntityRef.type === 'Bill' && r.EntityRef.value === billId));
     const booksAgree = async () => {
       const theirs = await accountingSystemFor(store.db, (await getOrganisation(store.db, org))!).ownBalanceSheetTotals!(TODAY);
       const ours = (await send('GET', `/v1/operations/reports.balance_sheet?asAt=${TODAY}`)).body;
@@ -77,10 +80,26 @@ for (const dialect of DIALECTS) {
     before(async () => {
       store = await openTestStore(dialect);
       qb = await startFakeQuickBooks({ limits: false, today: TODAY });
-      org = await vendorOrganisation(store, 'quickbooks', 'Maple Street Bakery', { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, mirrorMaxAgeMs: 3_600_000 });
+      org = await vendorOrganisation(store, 'quickbooks', 'Maple Street Bakery', {
+        realmId: qb.realmId,
+        accessToken: qb.token,
+        baseUrl: qb.baseUrl,
+        mirrorMaxAgeMs: 3_600_000,
+      });
       await store.db
         .insertInto('bank_accounts')
-        .values({ id: CHECKING, organisation_id: org, name: 'Checking', number: '1000', type: 'bank', bank: 'Chase', currency: 'USD', is_default: 1, ledger_account_id: '35', created_at: '2026-01-01T00:00:00.000Z' })
+        .values({
+          id: CHECKING,
+          organisation_id: org,
+          name: 'Checking',
+          number: '1000',
+          type: 'bank',
+          bank: 'Chase',
+          currency: 'USD',
+          is_default: 1,
+          ledger_account_id: '35',
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
         .execute();
       server = await startServer(store, { today: TODAY });
       writer = await clientToken(store, server.baseUrl, org, ['service.read', 'service.write']);
@@ -121,12 +140,17 @@ for (const dialect of DIALECTS) {
     });
 
     it('over MCP: documents_publish writes the bill; the ledger tool shows it with its document', async () => {
-      const id = await create(paperBill('PS-8102', { subtotal: 40, total: 40, codedLines: [{ description: 'Labels', account: 'Office Supplies', subtotal: 40, tax: 0, total: 40 }] }));
+      const id = await create(
+        paperBill('PS-8102', { subtotal: 40, total: 40, codedLines: [{ description: 'Labels', account: 'Office Supplies', subtotal: 40, tax: 0, total: 40 }] }),
+      );
       const result: any = await mcp.client.callTool({ name: 'documents_publish', arguments: { id } });
       assert.equal(result.isError === true, false, JSON.stringify(result.content));
       const [bill] = bills('PS-8102');
       assert.equal(result.structuredContent.document.accountingId, `Bill:${bill!.Id}`);
-      const ledger: any = await mcp.client.callTool({ name: 'ledger_account_transactions', arguments: { account: 'Office Supplies', period: 'custom', from: '2026-06-01', to: '2026-06-30' } });
+      const ledger: any = await mcp.client.callTool({
+        name: 'ledger_account_transactions',
+        arguments: { account: 'Office Supplies', period: 'custom', from: '2026-06-01', to: '2026-06-30' },
+      });
       const line = ledger.structuredContent.transactions.find((t: any) => t.accountingSystemId === `Bill:${bill!.Id}`);
       assert.deepEqual([line?.amount, line?.document?.id], [40, id]);
       await booksAgree();
@@ -139,7 +163,10 @@ for (const dialect of DIALECTS) {
         const refused = await send('POST', '/v1/operations/documents.publish', { id });
         assert.equal(refused.status, 422, refused.bytes);
         assert.equal(refused.body.code, 'accounting_refused');
-        assert.deepEqual(refused.body.errors.map((e: any) => e.parameter), ['date']);
+        assert.deepEqual(
+          refused.body.errors.map((e: any) => e.parameter),
+          ['date'],
+        );
         assert.equal(bills('PS-8103').length, 0);
         const after = await send('GET', `/v1/operations/documents.get?ids=${id}`);
         assert.equal(after.status, 200, after.bytes);
@@ -154,10 +181,20 @@ for (const dialect of DIALECTS) {
       const published = await send('POST', '/v1/operations/documents.publish', { id });
       assert.equal(published.status, 201, published.bytes);
       const [bill] = bills('PS-8104');
-      const row = statementLine({ id: 'btx_qb_1', organisationId: org, bankAccountId: CHECKING, date: '2026-06-12', description: 'CHECK 1045 PAPER SUPPLY CO', amount: -8425 });
+      const row = statementLine({
+        id: 'btx_qb_1',
+        organisationId: org,
+        bankAccountId: CHECKING,
+        date: '2026-06-12',
+        description: 'CHECK 1045 PAPER SUPPLY CO',
+        amount: -8425,
+      });
       await insertBankLines(store.db, [row]);
       const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PS-8104');
-      const line = async () => (await send('GET', `/v1/operations/banking.transactions?account=${CHECKING}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find((t: any) => t.id === row.id);
+      const line = async () =>
+        (await send('GET', `/v1/operations/banking.transactions?account=${CHECKING}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find(
+          (t: any) => t.id === row.id,
+        );
       assert.equal((await listed()).length, 1, 'owed before the match');
       assert.equal(bill!.Balance, 84.25);
 
@@ -165,7 +202,10 @@ for (const dialect of DIALECTS) {
       assert.equal(matched.status, 201, matched.bytes);
       const payment = qb.company.entities.BillPayment.find((p) => `BillPayment:${p.Id}` === matched.body.match.paymentId);
       assert.ok(payment, 'QuickBooks holds the bill payment');
-      assert.deepEqual([payment.PayType, payment.CheckPayment.BankAccountRef.value, payment.TotalAmt, payment.Line[0].LinkedTxn[0].TxnId], ['Check', '35', 84.25, bill!.Id]);
+      assert.deepEqual(
+        [payment.PayType, payment.CheckPayment.BankAccountRef.value, payment.TotalAmt, payment.Line[0].LinkedTxn[0].TxnId],
+        ['Check', '35', 84.25, bill!.Id],
+      );
       assert.equal(bill!.Balance, 0, 'the bill is paid in QuickBooks');
       const shown = await line();
       assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId], ['reconciled', 'service', id]);
@@ -174,7 +214,11 @@ for (const dialect of DIALECTS) {
 
       const undone: any = await mcp.client.callTool({ name: 'banking_unmatch', arguments: { transactionId: row.id } });
       assert.equal(undone.isError === true, false, JSON.stringify(undone.content));
-      assert.equal(qb.company.entities.BillPayment.some((p) => p.Id === payment.Id), false, 'the payment is deleted in QuickBooks');
+      assert.equal(
+        qb.company.entities.BillPayment.some((p) => p.Id === payment.Id),
+        false,
+        'the payment is deleted in QuickBooks',
+      );
       assert.equal(bill!.Balance, 84.25, 'the bill is owed again');
       const restored = await line();
       assert.deepEqual([restored.status, restored.reconciledIn, restored.linked ?? null], ['to_reconcile', null, null]);

@@ -69,7 +69,12 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
 
   beforeEach(async () => {
     qb.company.bookCloseDate = undefined;
-    org = await vendorOrganisation(store(), 'quickbooks', `Publisher ${Math.random()}`, { realmId: qb.realmId, accessToken: qb.token, baseUrl: qb.baseUrl, mirrorMaxAgeMs: 3_600_000 });
+    org = await vendorOrganisation(store(), 'quickbooks', `Publisher ${Math.random()}`, {
+      realmId: qb.realmId,
+      accessToken: qb.token,
+      baseUrl: qb.baseUrl,
+      mirrorMaxAgeMs: 3_600_000,
+    });
     // a connector per call, as each request has its own
     system = async () => accountingSystemFor(store().db, (await getOrganisation(store().db, org))!);
     await (await system()).chartOfAccounts();
@@ -77,7 +82,14 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
 
   const billsOf = (doc: DocumentToPublish) => qb.company.entities.Bill.filter((b) => b.DocNumber === doc.number);
   const ledger = async (transactionId: string) =>
-    (await (await system()).lines({ accountIds: ['20', '25', '33', '35', '41'], from: '2026-01-01', to: '2026-12-31', types: ['bill', 'card_charge', 'supplier_credit', 'payment'] }, 1000)).filter((l) => l.transactionId === transactionId);
+    (
+      await (
+        await system()
+      ).lines(
+        { accountIds: ['20', '25', '33', '35', '41'], from: '2026-01-01', to: '2026-12-31', types: ['bill', 'card_charge', 'supplier_credit', 'payment'] },
+        1000,
+      )
+    ).filter((l) => l.transactionId === transactionId);
   /** QuickBooks' own BalanceSheet totals against Ledgerline's balance sheet from the mirror, as check-books compares them */
   const booksAgree = async () => {
     const theirs = await (await system()).ownBalanceSheetTotals!(TODAY);
@@ -100,9 +112,15 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
     assert.equal(bill.TxnDate, '2026-06-10');
     assert.equal(bill.DueDate, '2026-07-10');
     assert.match(bill.PrivateNote, new RegExp(`\\[ledgerline:${doc.key}\\]`));
-    assert.deepEqual(published, { transactionId: `Bill:${bill.Id}`, documentId: `Bill:${bill.Id}`, link: `https://app.qbo.intuit.com/app/bill?txnId=${bill.Id}` });
+    assert.deepEqual(published, {
+      transactionId: `Bill:${bill.Id}`,
+      documentId: `Bill:${bill.Id}`,
+      link: `https://app.qbo.intuit.com/app/bill?txnId=${bill.Id}`,
+    });
 
-    const attachments = qb.company.entities.Attachable.filter((a) => a.AttachableRef?.some((r: any) => r.EntityRef.type === 'Bill' && r.EntityRef.value === bill.Id));
+    const attachments = qb.company.entities.Attachable.filter((a) =>
+      a.AttachableRef?.some((r: any) => r.EntityRef.type === 'Bill' && r.EntityRef.value === bill.Id),
+    );
     assert.equal(attachments.length, 1, 'the file is attached to the bill');
     assert.deepEqual(qb.company.files[attachments[0]!.Id], BILL_PDF);
     assert.equal(attachments[0]!.FileName, doc.file!.fileName);
@@ -146,7 +164,8 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
     await assert.rejects((await system()).publish!(doc), (e: unknown) => e instanceof AccountingSystemError && !(e instanceof AccountingRefused));
     const [bill] = billsOf(doc);
     assert.ok(bill, 'QuickBooks made the bill');
-    const attachedTo = () => qb.company.entities.Attachable.filter((a) => a.AttachableRef?.some((r: any) => r.EntityRef.type === 'Bill' && r.EntityRef.value === bill.Id));
+    const attachedTo = () =>
+      qb.company.entities.Attachable.filter((a) => a.AttachableRef?.some((r: any) => r.EntityRef.type === 'Bill' && r.EntityRef.value === bill.Id));
     assert.equal(attachedTo().length, 0, 'the publish stopped before the file');
 
     const found = await (await system()).findPublished!(doc);
@@ -154,7 +173,9 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
     assert.equal(attachedTo().length, 1, 'findPublished finished what was missing');
     assert.equal(billsOf(doc).length, 1);
     assert.equal((await ledger(found!.transactionId)).length, 3, 'the mirror holds it');
-    await (await system()).findPublished!(doc);
+    await (
+      await system()
+    ).findPublished!(doc);
     assert.equal(attachedTo().length, 1, 'a second look attaches nothing more');
   });
 
@@ -162,13 +183,19 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
     qb.company.bookCloseDate = '2026-05-31';
     const name = `Closed Period Supplier ${Math.random().toString(36).slice(2, 6)}`;
     const before = { bills: qb.company.entities.Bill.length, vendors: qb.company.entities.Vendor.length, attachables: qb.company.entities.Attachable.length };
-    for (const contact of [{ id: null, name, kind: 'supplier' as const }, { id: '58', name: 'Paper Supply Co', kind: 'supplier' as const }]) {
+    for (const contact of [
+      { id: null, name, kind: 'supplier' as const },
+      { id: '58', name: 'Paper Supply Co', kind: 'supplier' as const },
+    ]) {
       const error = await (await system()).publish!(billDoc({ date: '2026-05-31', contact })).catch((e) => e);
       assert.ok(error instanceof AccountingRefused, String(error));
       assert.equal(error.field, 'date');
       assert.match(error.message, /2026-05-31.*closed/);
     }
-    assert.deepEqual({ bills: qb.company.entities.Bill.length, vendors: qb.company.entities.Vendor.length, attachables: qb.company.entities.Attachable.length }, before);
+    assert.deepEqual(
+      { bills: qb.company.entities.Bill.length, vendors: qb.company.entities.Vendor.length, attachables: qb.company.entities.Attachable.length },
+      before,
+    );
   });
 
   it('an inactive account is refused naming the line', async () => {
@@ -187,17 +214,31 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
     assert.equal(purchase.PaymentType, 'CreditCard');
     assert.equal(purchase.AccountRef.value, '41');
     assert.equal(spent.transactionId, `Purchase:${purchase.Id}`);
-    assert.deepEqual((await ledger(spent.transactionId)).map((l) => [l.accountId, l.amount, l.type]), [['20', 15000, 'card_charge'], ['25', 10050, 'card_charge'], ['41', -25050, 'card_charge']]);
+    assert.deepEqual(
+      (await ledger(spent.transactionId)).map((l) => [l.accountId, l.amount, l.type]),
+      [
+        ['20', 15000, 'card_charge'],
+        ['25', 10050, 'card_charge'],
+        ['41', -25050, 'card_charge'],
+      ],
+    );
 
     const credit = billDoc({ kind: 'credit', type: 'supplier_credit', dueDate: null, file: null });
     const credited = await (await system()).publish!(credit);
     const vc = qb.company.entities.VendorCredit.find((v) => v.DocNumber === credit.number)!;
     assert.equal(credited.transactionId, `VendorCredit:${vc.Id}`);
-    assert.deepEqual((await ledger(credited.transactionId)).map((l) => [l.accountId, l.amount]), [['20', -15000], ['25', -10050], ['33', 25050]]);
+    assert.deepEqual(
+      (await ledger(credited.transactionId)).map((l) => [l.accountId, l.amount]),
+      [
+        ['20', -15000],
+        ['25', -10050],
+        ['33', 25050],
+      ],
+    );
     await booksAgree();
   });
 
-  it('a bill payment lowers the bill\'s Balance; removing it restores it', async () => {
+  it("a bill payment lowers the bill's Balance; removing it restores it", async () => {
     const doc = billDoc();
     // one connector (one request) that reads, writes and reads again sees its own writes
     const one = await system();
@@ -205,7 +246,16 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
     const published = await one.publish!(doc);
     assert.equal((await one.payables!()).find((b) => b.documentId === published.documentId)?.amountDue, 25050, 'the same connector sees the new bill');
     const billId = published.documentId.split(':')[1]!;
-    const payment = { key: `pay-${doc.key}`, billDocumentId: published.documentId, contact: { id: '58', name: 'Paper Supply Co' }, bankAccountId: '35', date: '2026-06-12', amount: 10000, currency: 'USD', reference: 'CHQ 1044 PAPER SUPPLY' };
+    const payment = {
+      key: `pay-${doc.key}`,
+      billDocumentId: published.documentId,
+      contact: { id: '58', name: 'Paper Supply Co' },
+      bankAccountId: '35',
+      date: '2026-06-12',
+      amount: 10000,
+      currency: 'USD',
+      reference: 'CHQ 1044 PAPER SUPPLY',
+    };
     assert.equal(await (await system()).findPayment!(payment), null);
     const paid = await one.payBill!(payment);
     assert.equal((await one.payables!()).find((b) => b.documentId === published.documentId)?.amountDue, 15050, 'and the payment');
@@ -217,15 +267,28 @@ describeEachDialect('QuickBooks: publishing documents and paying bills', (store)
     assert.deepEqual(await (await system()).findPayment!(payment), paid);
     const due = (await (await system()).payables!()).find((b) => b.documentId === published.documentId);
     assert.equal(due?.amountDue, 15050, 'Bills to Pay shows what is left');
-    assert.deepEqual((await ledger(paid.paymentId)).map((l) => [l.accountId, l.amount]), [['33', 10000], ['35', -10000]]);
+    assert.deepEqual(
+      (await ledger(paid.paymentId)).map((l) => [l.accountId, l.amount]),
+      [
+        ['33', 10000],
+        ['35', -10000],
+      ],
+    );
     await booksAgree();
 
-    await (await system()).removePayment!(paid.paymentId);
-    assert.equal(qb.company.entities.BillPayment.some((p) => `BillPayment:${p.Id}` === paid.paymentId), false);
+    await (
+      await system()
+    ).removePayment!(paid.paymentId);
+    assert.equal(
+      qb.company.entities.BillPayment.some((p) => `BillPayment:${p.Id}` === paid.paymentId),
+      false,
+    );
     assert.equal(qb.company.entities.Bill.find((b) => b.Id === billId)!.Balance, 250.5, 'the bill is owed again');
     assert.equal((await (await system()).payables!()).find((b) => b.documentId === published.documentId)?.amountDue, 25050);
     assert.deepEqual(await ledger(paid.paymentId), []);
-    await (await system()).removePayment!(paid.paymentId);
+    await (
+      await system()
+    ).removePayment!(paid.paymentId);
     await booksAgree();
     assert.deepEqual(qb.violations, []);
   });
@@ -235,7 +298,11 @@ it('the fake refuses what Intuit refuses: an element the schemas do not have, a 
   const fake = await startFakeQuickBooks({ limits: false, today: TODAY });
   try {
     const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${fake.baseUrl}/company/${fake.realmId}${path}`, { method: 'POST', headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${fake.baseUrl}/company/${fake.realmId}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const line = { Amount: 12.5, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: { value: '20' } } };
@@ -249,11 +316,20 @@ it('the fake refuses what Intuit refuses: an element the schemas do not have, a 
     assert.equal(wrongKind.status, 400, 'an amount is a number, as the schema says');
     const noVendor = await post('/bill?requestid=r3', { Line: [line] });
     assert.equal(noVendor.status, 400);
-    assert.deepEqual([noVendor.body.Fault.Error[0].code, noVendor.body.Fault.Error[0].Detail], ['2020', 'Required parameter VendorRef is missing in the request']);
+    assert.deepEqual(
+      [noVendor.body.Fault.Error[0].code, noVendor.body.Fault.Error[0].Detail],
+      ['2020', 'Required parameter VendorRef is missing in the request'],
+    );
     const noLines = await post('/bill?requestid=r4', { VendorRef: { value: '58' } });
     assert.match(noLines.body.Fault.Error[0].Detail, /Line is missing/);
-    const unknownAccount = await post('/bill?requestid=r5', { VendorRef: { value: '58' }, Line: [{ ...line, AccountBasedExpenseLineDetail: { AccountRef: { value: '999' } } }] });
-    assert.deepEqual([unknownAccount.body.Fault.Error[0].code, unknownAccount.body.Fault.Error[0].Detail], ['2500', 'Invalid Reference Id : Accounts element id 999 not found']);
+    const unknownAccount = await post('/bill?requestid=r5', {
+      VendorRef: { value: '58' },
+      Line: [{ ...line, AccountBasedExpenseLineDetail: { AccountRef: { value: '999' } } }],
+    });
+    assert.deepEqual(
+      [unknownAccount.body.Fault.Error[0].code, unknownAccount.body.Fault.Error[0].Detail],
+      ['2500', 'Invalid Reference Id : Accounts element id 999 not found'],
+    );
     const notSummed = await post('/bill?requestid=r6', { VendorRef: { value: '58' }, TotalAmt: 13, Line: [line] });
     assert.equal(notSummed.body.Fault.Error[0].code, '6000');
     assert.equal(fake.company.entities.Bill.length, bills, 'nothing refused was written');

@@ -39,7 +39,6 @@ for (const dialect of DIALECTS) {
     let store: Store;
     let qb: FakeQuickBooks;
     let server: Awaited<ReturnType<typeof startServer>>;
-    let orgId: string;
     let token: string;
     let mcp: Connected;
 
@@ -48,10 +47,13 @@ for (const dialect of DIALECTS) {
       store = await openTestStore(dialect);
       qb = await startFakeQuickBooks({ company: roasterFakeCompany(), today: TODAY });
       const org = await provisionOrganisation(store.db, { name: 'Harbour Coffee', homeCurrency: 'USD', timeZone: 'America/Los_Angeles', fyStartMonth: 1 });
-      orgId = org.id;
       const admin = await createUser(store.db, { email: `owner-${dialect}@roaster.test`, name: 'Owner', passwordHash: await hash(PASSWORD) });
       await setMembership(store.db, org.id, admin.id, 'admin');
-      server = await startServer(store, { today: TODAY, resultCacheBytes: 0, accountingConnections: { keys: ConnectionKeys.random(), quickbooks: fakeVendorClient(qb, 'quickbooks') } });
+      server = await startServer(store, {
+        today: TODAY,
+        resultCacheBytes: 0,
+        accountingConnections: { keys: ConnectionKeys.random(), quickbooks: fakeVendorClient(qb, 'quickbooks') },
+      });
 
       // connected as a new user connects: the settings page's button, Intuit's sign-in, back
       const browser = new Browser(server.baseUrl);
@@ -92,7 +94,10 @@ for (const dialect of DIALECTS) {
     };
     /** an account's line of a Ledgerline report, by name (zeros when it has none) */
     const account = (report: any, name: string, n: number) =>
-      report.sections.flatMap((s: any) => s.groups.flatMap((g: any) => [...(g.accounts ?? []), ...(g.name === name || g.title === name ? [g] : [])])).find((a: any) => a.name === name || a.fullName === name)?.amounts.map(cents) ?? Array.from({ length: n }, () => 0);
+      report.sections
+        .flatMap((s: any) => s.groups.flatMap((g: any) => [...(g.accounts ?? []), ...(g.name === name || g.title === name ? [g] : [])]))
+        .find((a: any) => a.name === name || a.fullName === name)
+        ?.amounts.map(cents) ?? Array.from({ length: n }, () => 0);
     /** each account's debit-positive balance (cents) at a date, from the fake's postings */
     const balances = (to: string, from?: string) => movements(postingsOf(qb.company), from, to);
 
@@ -100,7 +105,13 @@ for (const dialect of DIALECTS) {
       // QuickBooks' report by month: May 2025 … May 2026 and a Total column
       const fake = await qb.get('/reports/ProfitAndLoss?start_date=2025-05-01&end_date=2026-05-31&summarize_column_by=Month&accounting_method=Accrual');
       const byMonth = (title: string) => reportRow(fake, title).slice(0, 13).reverse();
-      for (const pl of await both('reports.profit_and_loss', { period: 'custom', from: '2026-05-01', to: '2026-05-31', comparePeriods: 12, compareBy: 'month' })) {
+      for (const pl of await both('reports.profit_and_loss', {
+        period: 'custom',
+        from: '2026-05-01',
+        to: '2026-05-31',
+        comparePeriods: 12,
+        compareBy: 'month',
+      })) {
         assert.equal(pl.periods.length, 13);
         assert.deepEqual(section(pl, 'Income'), byMonth('Total Income'), 'income, month by month');
         assert.deepEqual(summary(pl, 'Gross Profit'), byMonth('Gross Profit'));
@@ -112,7 +123,10 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(summary(pl, 'Net Profit'), reportRow(year, 'Net Income'));
         for (const name of ['Training Income', 'Discounts Given']) assert.deepEqual(account(pl, name, 1), row(year, name, 1), name);
         // Coffee Sales with its sub-account Wholesale: QuickBooks' section total
-        assert.deepEqual(account(pl, 'Coffee Sales', 1).map((v: number, k: number) => v + account(pl, 'Coffee Sales:Wholesale', 1)[k]!), row(year, 'Total Coffee Sales', 1));
+        assert.deepEqual(
+          account(pl, 'Coffee Sales', 1).map((v: number, k: number) => v + account(pl, 'Coffee Sales:Wholesale', 1)[k]!),
+          row(year, 'Total Coffee Sales', 1),
+        );
       }
     });
 
@@ -123,7 +137,8 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(summary(bs, 'Total Assets'), reportRow(fake, 'TOTAL ASSETS'), `assets at ${date}`);
           assert.deepEqual(summary(bs, 'Total Liabilities'), reportRow(fake, 'Total Liabilities'), `liabilities at ${date}`);
           assert.deepEqual(summary(bs, 'Total Equity'), reportRow(fake, 'Total Equity'), `equity at ${date}`);
-          for (const name of ['Accounts Receivable (A/R)', 'Undeposited Funds', 'State Sales Tax Payable', 'Checking']) assert.deepEqual(account(bs, name, 1), row(fake, name, 1), `${name} at ${date}`);
+          for (const name of ['Accounts Receivable (A/R)', 'Undeposited Funds', 'State Sales Tax Payable', 'Checking'])
+            assert.deepEqual(account(bs, name, 1), row(fake, name, 1), `${name} at ${date}`);
         }
       }
     });
@@ -133,7 +148,9 @@ for (const dialect of DIALECTS) {
       const pl = balances(TODAY, '2026-01-01');
       const earlier = balances('2025-12-31');
       const isPl = (a: Entity) => a.Classification === 'Revenue' || a.Classification === 'Expense';
-      const retainedExtra = e().Account.filter(isPl).reduce((s, a) => s + (earlier.get(a.Id) ?? 0), 0);
+      const retainedExtra = e()
+        .Account.filter(isPl)
+        .reduce((s, a) => s + (earlier.get(a.Id) ?? 0), 0);
       for (const trial of await both('reports.trial_balance', { date: TODAY })) {
         assert.equal(trial.balanced, true);
         for (const a of e().Account) {
@@ -156,7 +173,10 @@ for (const dialect of DIALECTS) {
       }
       const bills = e().Bill.filter((b) => b.Balance > 0);
       for (const aged of await both('reports.aged_payables', { date: TODAY })) {
-        assert.equal(cents(aged.totals.total), bills.reduce((s, b) => s + cents(b.Balance), 0));
+        assert.equal(
+          cents(aged.totals.total),
+          bills.reduce((s, b) => s + cents(b.Balance), 0),
+        );
       }
       for (const toPay of await both('bills.list_to_pay')) {
         assert.deepEqual(toPay.bills.map((b: any) => [b.invoiceNumber, cents(b.amountDue)]).sort(), bills.map((b) => [b.DocNumber, cents(b.Balance)]).sort());
@@ -171,22 +191,31 @@ for (const dialect of DIALECTS) {
         assert.equal(invoices.length, 36);
         assert.equal(cents(listed.totals.total), invoices.reduce((s, i) => s + cents(i.TotalAmt), 0) - cents(memo.TotalAmt));
         assert.equal(cents(listed.totals.amountDue), balances(TODAY).get('84'));
-        const open = listed.invoices.filter((i: any) => i.type === 'invoice' && i.amountDue > 0).map((i: any) => i.number).sort();
+        const open = listed.invoices
+          .filter((i: any) => i.type === 'invoice' && i.amountDue > 0)
+          .map((i: any) => i.number)
+          .sort();
         assert.ok(open.length >= 2, JSON.stringify(open));
       }
     });
 
     it("the ledger holds each item-based sale on its item's income account, a group item's lines included", async () => {
-    const cafe = e().Invoice.find((i) => i.TxnDate === '2025-08-05')!;
-    for (const ledger of await both('ledger.account_transactions', { account: 'Training Income', period: 'custom', from: '2025-08-01', to: '2025-08-31', reconcile: true })) {
-      // the starter kit's training, a line of a group item: the account's whole movement in August
-      assert.equal(cents(ledger.movement), -(balances('2025-08-31', '2025-08-01').get('82') ?? 0));
-      assert.equal(cents(ledger.movement), 15_000);
-      assert.ok(JSON.stringify(ledger.reconciliation).includes(cafe.DocNumber), JSON.stringify(ledger.reconciliation).slice(0, 400));
-    }
-  });
+      const cafe = e().Invoice.find((i) => i.TxnDate === '2025-08-05')!;
+      for (const ledger of await both('ledger.account_transactions', {
+        account: 'Training Income',
+        period: 'custom',
+        from: '2025-08-01',
+        to: '2025-08-31',
+        reconcile: true,
+      })) {
+        // the starter kit's training, a line of a group item: the account's whole movement in August
+        assert.equal(cents(ledger.movement), -(balances('2025-08-31', '2025-08-01').get('82') ?? 0));
+        assert.equal(cents(ledger.movement), 15_000);
+        assert.ok(JSON.stringify(ledger.reconciliation).includes(cafe.DocNumber), JSON.stringify(ledger.reconciliation).slice(0, 400));
+      }
+    });
 
-  it('asked only what Intuit allows, within its limits', () => {
+    it('asked only what Intuit allows, within its limits', () => {
       assert.deepEqual(qb.violations, []);
       assert.deepEqual(qb.load.refused, [], 'no 429');
     });

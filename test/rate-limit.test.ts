@@ -44,7 +44,7 @@ describe('rate limits', () => {
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
   });
 
-  it('per organisation: a second token shares the organisation\'s budget', async () => {
+  it("per organisation: a second token shares the organisation's budget", async () => {
     const t = await token();
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await api(server.baseUrl, '/v1/operations/accounts.list', t)).status);

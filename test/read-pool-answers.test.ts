@@ -66,8 +66,20 @@ it('every benchmarked operation answers the same through the readers as on the m
     assert.deepEqual(pooled, direct, `${name} ${JSON.stringify(input)}`);
   }
   // the cases are not empty: the ledger has lines, the reports amounts, the bank pages transactions
-  const ledger = await call(readers, OPERATIONS.find((o) => o.name === 'ledger.account_transactions') as OrganisationOperation<any, any>, organisationId, { account: ACCOUNT }, { today: TODAY });
+  const ledger = await call(
+    readers,
+    OPERATIONS.find((o) => o.name === 'ledger.account_transactions') as OrganisationOperation<any, any>,
+    organisationId,
+    { account: ACCOUNT },
+    { today: TODAY },
+  );
   assert.ok(ledger.transactions.length > 0, 'the ledger page has lines');
-  const bank = await call(readers, OPERATIONS.find((o) => o.name === 'banking.transactions') as OrganisationOperation<any, any>, organisationId, {}, { today: TODAY });
+  const bank = await call(
+    readers,
+    OPERATIONS.find((o) => o.name === 'banking.transactions') as OrganisationOperation<any, any>,
+    organisationId,
+    {},
+    { today: TODAY },
+  );
   assert.ok(bank.transactions.length > 0, 'the bank page has transactions');
 });

@@ -13,7 +13,16 @@ import { after, describe, it } from 'node:test';
 import { REPOSITORY_ROOT } from './helpers/cli.js';
 
 const OFX = [
-  'OFXHEADER:100', 'DATA:OFXSGML', 'VERSION:102', 'SECURITY:NONE', 'ENCODING:USASCII', 'CHARSET:1252', 'COMPRESSION:NONE', 'OLDFILEUID:NONE', 'NEWFILEUID:NONE', '',
+  'OFXHEADER:100',
+  'DATA:OFXSGML',
+  'VERSION:102',
+  'SECURITY:NONE',
+  'ENCODING:USASCII',
+  'CHARSET:1252',
+  'COMPRESSION:NONE',
+  'OLDFILEUID:NONE',
+  'NEWFILEUID:NONE',
+  '',
   '<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>GBP',
   '<BANKACCTFROM><BANKID>204577<ACCTID>41234567<ACCTTYPE>CHECKING</BANKACCTFROM>',
   '<BANKTRANLIST><DTSTART>20260701<DTEND>20260731',
@@ -80,7 +89,17 @@ describe('the README examples', () => {
     // a bank's OFX download of one GBP account, as the walk-through's statement
     writeFileSync(join(dir, 'statement.ofx'), OFX);
     const body = script(block);
-    for (const step of ['orgs create', 'users create', 'members add', 'import ledger', 'import bank', 'documents.create', 'bills.create_saved_filter', 'clients create', 'reports.balance_sheet'])
+    for (const step of [
+      'orgs create',
+      'users create',
+      'members add',
+      'import ledger',
+      'import bank',
+      'documents.create',
+      'bills.create_saved_filter',
+      'clients create',
+      'reports.balance_sheet',
+    ])
       assert.ok(body.includes(step), `the walk-through runs ${step}`);
     const r = run(body, 'own.sqlite');
     assert.equal(r.status, 0, `${body}\n--- stderr\n${r.stderr}\n--- stdout\n${r.stdout.slice(-2000)}`);

@@ -45,13 +45,19 @@ describeEachDialect(
 
     it('compares by month and by year, one amount per period, current first', async () => {
       const r = await pl({ comparePeriods: 2, compareBy: 'month' });
-      assert.deepEqual(r.periods.map((p: any) => p.label), ['Nov 2026', 'Oct 2026', 'Sep 2026']);
+      assert.deepEqual(
+        r.periods.map((p: any) => p.label),
+        ['Nov 2026', 'Oct 2026', 'Sep 2026'],
+      );
       assert.deepEqual(summary(r, 'Net Profit'), [1788.25, -1980, -20]);
       assert.deepEqual(line(r, 'Office:Software'), [4, -20, 20]);
       assert.deepEqual(line(r, 'Rent'), [0, 2000, 0]);
       for (const s of r.sections) for (const g of s.groups) for (const a of g.accounts) assert.equal(a.amounts.length, 3);
       const y = await pl({ compareBy: 'year' }, true);
-      assert.deepEqual(y.periods.map((p: any) => p.from), ['2026-11-01', '2025-11-01']);
+      assert.deepEqual(
+        y.periods.map((p: any) => p.from),
+        ['2026-11-01', '2025-11-01'],
+      );
       assert.deepEqual(summary(y, 'Net Profit'), [1788.25, -3000]);
       assert.equal(y.comparePeriods, 1);
     });
@@ -89,11 +95,17 @@ describeEachDialect(
 
     it('balance sheet compared with month ends and a year back', async () => {
       const r = await bs({ comparePeriods: 2, compareBy: 'month' });
-      assert.deepEqual(r.periods.map((p: any) => p.to), ['2026-11-21', '2026-10-31', '2026-09-30']);
+      assert.deepEqual(
+        r.periods.map((p: any) => p.to),
+        ['2026-11-21', '2026-10-31', '2026-09-30'],
+      );
       assert.deepEqual(summary(r, 'Total Assets'), [62032.65, 58444.4, 58444.4]);
       assert.deepEqual(summary(r, 'Total Assets'), summary(r, 'Total Liabilities and Equity'));
       const y = await bs({ asAt: '2025-03-31', compareBy: 'year', comparePeriods: 1 });
-      assert.deepEqual(y.periods.map((p: any) => p.to), ['2025-03-31', '2024-03-31']);
+      assert.deepEqual(
+        y.periods.map((p: any) => p.to),
+        ['2025-03-31', '2024-03-31'],
+      );
       assert.deepEqual(summary(y, 'Total Assets'), [49999, 49999]);
       // the leap-day fee is this year's earnings on 2024-03-31 and retained a year later
       assert.deepEqual(line(y, 'Current Year Earnings'), [0, -1]);
@@ -142,7 +154,10 @@ describeEachDialect(
       const e3 = await rejection(() => pl({ period: 'custom', from: '2026-03-01' }));
       assert.deepEqual(e3.errors, [{ parameter: 'to', message: 'is required with period custom (last day, yyyy-MM-dd)' }]);
       const e4 = await rejection(() => pl({ period: 'ytd', from: '2026-03-01', to: '2026-03-02' }));
-      assert.deepEqual(e4.errors.map((e: any) => e.parameter), ['from', 'to']);
+      assert.deepEqual(
+        e4.errors.map((e: any) => e.parameter),
+        ['from', 'to'],
+      );
       const e5 = await rejection(() => pl({ from: '2026-03-02', to: '2026-03-01' }));
       assert.match(e5.errors[0].message, /must not be before from/);
       const e6 = await rejection(() => bs({ asAt: '2026-01-01', period: 'ytd' }));
@@ -163,19 +178,41 @@ describeEachDialect(
       assert.equal(inactive.count, 20);
       const software = await call(store(), accountsList, books.org.id, { search: 'office soft' }, { today: TODAY });
       assert.deepEqual(software.accounts, [
-        { id: books.ids.software, name: 'Software', fullName: 'Office:Software', number: '6010', type: 'Expense', classification: 'Expense', active: true, parentId: books.ids.office },
+        {
+          id: books.ids.software,
+          name: 'Software',
+          fullName: 'Office:Software',
+          number: '6010',
+          type: 'Expense',
+          classification: 'Expense',
+          active: true,
+          parentId: books.ids.office,
+        },
       ]);
       const byNumber = await call(store(), accountsList, books.org.id, { search: '61' }, { today: TODAY });
-      assert.deepEqual(byNumber.accounts.map((a: any) => a.fullName), ['Rent']);
+      assert.deepEqual(
+        byNumber.accounts.map((a: any) => a.fullName),
+        ['Rent'],
+      );
       // a word matches the start of a word, not letters inside one: "rent" is not in "Current Account"
       const rent = await call(store(), accountsList, books.org.id, { search: 'rent' }, { today: TODAY });
-      assert.deepEqual(rent.accounts.map((a: any) => a.fullName), ['Rent']);
+      assert.deepEqual(
+        rent.accounts.map((a: any) => a.fullName),
+        ['Rent'],
+      );
       const starts = await call(store(), accountsList, books.org.id, { search: 'CURR acc' }, { today: TODAY });
-      assert.deepEqual(starts.accounts.map((a: any) => a.fullName), ['Current Account']);
+      assert.deepEqual(
+        starts.accounts.map((a: any) => a.fullName),
+        ['Current Account'],
+      );
       const inside = await call(store(), accountsList, books.org.id, { search: 'ware' }, { today: TODAY });
       assert.deepEqual(inside.accounts, [], '"ware" is inside Software, at the start of no word');
       const byPart = await call(store(), accountsList, books.org.id, { search: 'office:soft' }, { today: TODAY });
-      assert.deepEqual(byPart.accounts.map((a: any) => a.fullName), ['Office:Software'], 'a full name as written finds its account');
+      assert.deepEqual(
+        byPart.accounts.map((a: any) => a.fullName),
+        ['Office:Software'],
+        'a full name as written finds its account',
+      );
       const bad = await rejection(() => call(store(), accountsList, books.org.id, { includeInactive: 'yes' }, { today: TODAY, text: true }));
       assert.equal(bad.errors[0].message, 'must be true or false');
     });
@@ -197,7 +234,9 @@ describeEachDialect(
       assert.deepEqual(summary(r, 'Net Profit'), [1788.25]);
       const { setRoleAllowed } = await import('../src/store/role-policy.js');
       await setRoleAllowed(store().db, books.org.id, 'reports.profit_and_loss', 'submitter', false);
-      const refused = await rejection(() => call(store(), reportsProfitAndLoss, books.org.id, {}, { today: TODAY, principal: asUser(books.users.submitter.id) }));
+      const refused = await rejection(() =>
+        call(store(), reportsProfitAndLoss, books.org.id, {}, { today: TODAY, principal: asUser(books.users.submitter.id) }),
+      );
       assert.equal(refused.status, 403);
       assert.equal(refused.code, 'role_not_allowed');
       await setRoleAllowed(store().db, books.org.id, 'reports.profit_and_loss', 'submitter', true);

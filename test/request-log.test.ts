@@ -55,7 +55,13 @@ for (const dialect of DIALECTS) {
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
-      const other = await provisionOrganisation(store.db, { name: 'Second Books Ltd', homeCurrency: 'GBP', timeZone: 'UTC', fyStartMonth: 1, accountingSystem: 'builtin' });
+      const other = await provisionOrganisation(store.db, {
+        name: 'Second Books Ltd',
+        homeCurrency: 'GBP',
+        timeZone: 'UTC',
+        fyStartMonth: 1,
+        accountingSystem: 'builtin',
+      });
       const person = await createUser(store.db, { email: EMAIL, name: 'Logged Person', passwordHash: await hash(PASSWORD) });
       personId = person.id;
       await setMembership(store.db, books.org.id, person.id, 'admin');
@@ -76,7 +82,15 @@ for (const dialect of DIALECTS) {
       assert.equal(r.status, 200);
       const line = await lineOf('log-client-call');
       assert.deepEqual(
-        { route: line.route, status: line.status, organisationId: line.organisationId, clientId: line.clientId, userId: line.userId, code: line.code, path: line.path },
+        {
+          route: line.route,
+          status: line.status,
+          organisationId: line.organisationId,
+          clientId: line.clientId,
+          userId: line.userId,
+          code: line.code,
+          path: line.path,
+        },
         { route: 'accounts.list', status: 200, organisationId: books.org.id, clientId: own.clientId, userId: undefined, code: undefined, path: undefined },
       );
       assert.ok(!JSON.stringify(line).includes('rent'), 'no query string');
@@ -85,7 +99,12 @@ for (const dialect of DIALECTS) {
     it("a person's call: the organisation it acts for, the app's client id and the user id (never the email); a refusal's code", async () => {
       const config = await oidc.dynamicClientRegistration(
         new URL(base),
-        { redirect_uris: [REDIRECT], client_name: 'Logged Assistant', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
+        {
+          redirect_uris: [REDIRECT],
+          client_name: 'Logged Assistant',
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+        },
         oidc.None(),
         { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
       );
@@ -93,7 +112,10 @@ for (const dialect of DIALECTS) {
       const { tokens } = await connect(base, { config, redirectUri: REDIRECT, email: EMAIL, password: PASSWORD, organisations: 'all' });
       secrets.push(tokens.access_token, ...(tokens.refresh_token ? [tokens.refresh_token] : []));
 
-      const ok = await api(base, '/v1/operations/reports.profit_and_loss', tokens.access_token, { 'x-request-id': 'log-person-call', 'service-organisation': books.org.id });
+      const ok = await api(base, '/v1/operations/reports.profit_and_loss', tokens.access_token, {
+        'x-request-id': 'log-person-call',
+        'service-organisation': books.org.id,
+      });
       assert.equal(ok.status, 200);
       const line = await lineOf('log-person-call');
       assert.deepEqual(
@@ -101,7 +123,10 @@ for (const dialect of DIALECTS) {
         { route: 'reports.profit_and_loss', status: 200, organisationId: books.org.id, clientId: appClientId, userId: personId },
       );
 
-      const refused = await api(base, '/v1/operations/accounts.list', tokens.access_token, { 'x-request-id': 'log-person-403', 'service-organisation': 'org_not_approved_here' });
+      const refused = await api(base, '/v1/operations/accounts.list', tokens.access_token, {
+        'x-request-id': 'log-person-403',
+        'service-organisation': 'org_not_approved_here',
+      });
       assert.equal(refused.status, 403);
       const refusal = await lineOf('log-person-403');
       assert.deepEqual(
@@ -122,9 +147,14 @@ for (const dialect of DIALECTS) {
       const missing = await fetch(`${base}/nothing/here?token=query-secret-value`, { headers: { 'x-request-id': 'log-404' } });
       assert.equal(missing.status, 404);
       const line = await lineOf('log-404');
-      assert.deepEqual({ status: line.status, route: line.route, path: line.path, code: line.code }, { status: 404, route: 'unmatched', path: '/nothing/here', code: 'not_found' });
+      assert.deepEqual(
+        { status: line.status, route: line.route, path: line.path, code: line.code },
+        { status: 404, route: 'unmatched', path: '/nothing/here', code: 'not_found' },
+      );
 
-      const invitation = await fetch(`${base}/invitations/invitation-link-secret-value`, { headers: { 'x-request-id': 'log-invitation-404', accept: 'text/html' } });
+      const invitation = await fetch(`${base}/invitations/invitation-link-secret-value`, {
+        headers: { 'x-request-id': 'log-invitation-404', accept: 'text/html' },
+      });
       assert.equal(invitation.status, 404);
       assert.equal((await lineOf('log-invitation-404')).path, '/invitations/[hidden]');
       secrets.push('query-secret-value', 'invitation-link-secret-value');
@@ -133,24 +163,55 @@ for (const dialect of DIALECTS) {
     it("an MCP tools/call: its method and tool (not its arguments), the person's ids and the organisation the tool acted for", async () => {
       const config = await oidc.dynamicClientRegistration(
         new URL(base),
-        { redirect_uris: [REDIRECT], client_name: 'Logged MCP client', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
+        {
+          redirect_uris: [REDIRECT],
+          client_name: 'Logged MCP client',
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+        },
         oidc.None(),
         { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
       );
       const mcpClientId = config.clientMetadata().client_id;
-      const { tokens } = await connect(base, { config, redirectUri: REDIRECT, email: EMAIL, password: PASSWORD, organisations: 'all', resource: `${base}/mcp` });
+      const { tokens } = await connect(base, {
+        config,
+        redirectUri: REDIRECT,
+        email: EMAIL,
+        password: PASSWORD,
+        organisations: 'all',
+        resource: `${base}/mcp`,
+      });
       secrets.push(tokens.access_token);
       const answer = await fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'x-request-id': 'log-mcp-call' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'accounts_list', arguments: { organisation: books.org.id, search: 'argument-not-logged' } } }),
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          'x-request-id': 'log-mcp-call',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'accounts_list', arguments: { organisation: books.org.id, search: 'argument-not-logged' } },
+        }),
       });
       assert.equal(answer.status, 200);
       const body = (await answer.json()) as any;
       assert.equal(body.result?.isError, undefined, JSON.stringify(body));
       const line = await lineOf('log-mcp-call');
       assert.deepEqual(
-        { route: line.route, status: line.status, mcpMethod: line.mcpMethod, tool: line.tool, organisationId: line.organisationId, clientId: line.clientId, userId: line.userId },
+        {
+          route: line.route,
+          status: line.status,
+          mcpMethod: line.mcpMethod,
+          tool: line.tool,
+          organisationId: line.organisationId,
+          clientId: line.clientId,
+          userId: line.userId,
+        },
         { route: '/mcp', status: 200, mcpMethod: 'tools/call', tool: 'accounts_list', organisationId: books.org.id, clientId: mcpClientId, userId: personId },
       );
       assert.ok(!JSON.stringify(lines).includes('argument-not-logged'), "a tool's arguments are not logged");

@@ -81,7 +81,12 @@ function bigRequest(base: string, method: string, path: string, headers: Record<
       }
       const length = Number(head.headers['content-length'] ?? 0);
       if (received.length - head.bodyStart >= length)
-        answer = { status: head.status, headers: head.headers, body: received.subarray(head.bodyStart, head.bodyStart + length).toString('utf8'), sentBeforeAnswer: head.sentBeforeAnswer };
+        answer = {
+          status: head.status,
+          headers: head.headers,
+          body: received.subarray(head.bodyStart, head.bodyStart + length).toString('utf8'),
+          sentBeforeAnswer: head.sentBeforeAnswer,
+        };
     };
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
@@ -96,18 +101,28 @@ function bigRequest(base: string, method: string, path: string, headers: Record<
     // writing into a connection the server has closed fails; what it answered before is what counts
     socket.on('error', closedByServer);
     socket.on('connect', async () => {
-      const lines = [`${method} ${path} HTTP/1.1`, `Host: ${url.host}`, 'Content-Type: application/json', `Content-Length: ${DECLARED}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''];
+      const lines = [
+        `${method} ${path} HTTP/1.1`,
+        `Host: ${url.host}`,
+        'Content-Type: application/json',
+        `Content-Length: ${DECLARED}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        '',
+        '',
+      ];
       socket.write(lines.join('\r\n'));
       const write = async (bytes: Buffer) => {
         sent += bytes.length;
-        if (!socket.write(bytes)) await new Promise<void>((go) => {
-          socket.once('drain', go);
-          socket.once('close', go);
-        });
+        if (!socket.write(bytes))
+          await new Promise<void>((go) => {
+            socket.once('drain', go);
+            socket.once('close', go);
+          });
       };
       await write(PREFIX);
       const fillerEnd = DECLARED - SUFFIX.length;
-      while (!head && !closed && !socket.destroyed && sent < Math.min(sendUpTo, fillerEnd)) await write(FILLER.subarray(0, Math.min(FILLER.length, Math.min(sendUpTo, fillerEnd) - sent)));
+      while (!head && !closed && !socket.destroyed && sent < Math.min(sendUpTo, fillerEnd))
+        await write(FILLER.subarray(0, Math.min(FILLER.length, Math.min(sendUpTo, fillerEnd) - sent)));
       if (!head && !closed && !socket.destroyed && sendUpTo >= DECLARED) await write(SUFFIX);
     });
   });
@@ -149,17 +164,32 @@ for (const dialect of DIALECTS) {
       server = await startServer(store, { today: TODAY });
       writer = await clientToken(store, server.baseUrl, books.org.id, ['service.read', 'service.write']);
       reader = await clientToken(store, server.baseUrl, books.org.id, ['service.read']);
-      otherOrganisation = (await provisionOrganisation(store.db, { name: 'Other Books Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 4 })).id;
+      otherOrganisation = (await provisionOrganisation(store.db, { name: 'Other Books Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 4 }))
+        .id;
       // a person whose role the policy does not let create or change documents, connected with write access
       const custom = await createUser(store.db, { email: `custom-${dialect}@example.test`, name: 'Cus Tom', passwordHash: await hash(PASSWORD) });
       await setMembership(store.db, books.org.id, custom.id, 'custom');
       const app = await registerApp(store.db, { name: 'Scanner', redirectUris: [REDIRECT] });
       const config = await discover(server.baseUrl, app.clientId);
-      const { tokens } = await connectApp(server.baseUrl, { config, redirectUri: REDIRECT, email: custom.email, password: PASSWORD, scope: 'service.read service.write', write: true });
+      const { tokens } = await connectApp(server.baseUrl, {
+        config,
+        redirectUri: REDIRECT,
+        email: custom.email,
+        password: PASSWORD,
+        scope: 'service.read service.write',
+        write: true,
+      });
       assert.deepEqual(tokens.scope?.split(' ').sort(), ['service.read', 'service.write']);
       customRole = tokens.access_token;
       const created = await sendJson(server.baseUrl, 'POST', '/v1/operations/documents.create', writer, {
-        type: 'receipt', number: 'R-1', supplier: 'Paper Co', date: '2026-11-02', currency: 'GBP', subtotal: 10, tax: 2, total: 12,
+        type: 'receipt',
+        number: 'R-1',
+        supplier: 'Paper Co',
+        date: '2026-11-02',
+        currency: 'GBP',
+        subtotal: 10,
+        tax: 2,
+        total: 12,
         codedLines: [{ description: 'Paper', account: 'Office:Stationery', subtotal: 10, tax: 2, total: 12 }],
       });
       assert.equal(created.status, 201, created.bytes);
@@ -224,7 +254,9 @@ for (const dialect of DIALECTS) {
     it('two dozen refused 15 MB bodies at once: each answered before it is all sent, and /healthz answers meanwhile', async () => {
       const N = 24;
       const inFlight = CALLS.flatMap(({ method, path }) =>
-        Array.from({ length: N / 2 }, (_, i) => bigRequest(server.baseUrl, method, path, i % 2 ? { Authorization: 'Bearer not-a-token' } : {}, DECLARED, 30_000)),
+        Array.from({ length: N / 2 }, (_, i) =>
+          bigRequest(server.baseUrl, method, path, i % 2 ? { Authorization: 'Bearer not-a-token' } : {}, DECLARED, 30_000),
+        ),
       );
       let settled = 0;
       for (const p of inFlight) void p.then(() => (settled += 1));

@@ -77,7 +77,15 @@ for (const dialect of DIALECTS) {
           documentIds: [...withFiles.map((d) => d.document_id), ...docs.slice(0, 5).map((d) => d.id)],
           filters: filters.map((f) => f.name),
           accountIds: accounts.map((a) => a.id),
-          markers: [o.id, ...accounts.map((a) => a.id), ...bank.map((b) => b.id), ...docs.map((d) => d.id), ...filters.map((f) => f.id), ...txns.map((t) => t.id), ...lines.map((t) => t.id)],
+          markers: [
+            o.id,
+            ...accounts.map((a) => a.id),
+            ...bank.map((b) => b.id),
+            ...docs.map((d) => d.id),
+            ...filters.map((f) => f.id),
+            ...txns.map((t) => t.id),
+            ...lines.map((t) => t.id),
+          ],
         });
       }
     });
@@ -138,20 +146,24 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('fields that do not apply are present as null (ledger groups as [], the spec\'s array): ledger groups, transactions, nested lines, reconciliation, documents; bank links; bill amounts', async () => {
+    it("fields that do not apply are present as null (ledger groups as [], the spec's array): ledger groups, transactions, nested lines, reconciliation, documents; bank links; bill amounts", async () => {
       const org = orgs[0]!;
       const lines = (await call(org, 'ledger.account_transactions', { account: org.expenseAccounts[0]!, period: 'last_year' })).body;
       assert.deepEqual([lines.groups, lines.reconciliation, Array.isArray(lines.transactions)], [[], null, true]);
       assert.ok(lines.transactions.every((t: any) => t.document === null || typeof t.document.id === 'string'));
       let grouped: any;
       for (const account of org.expenseAccounts) {
-        grouped = (await call(org, 'ledger.account_transactions', { account, period: 'last_year', groupBy: 'supplier', detailForTop: '1', reconcile: 'true' })).body;
+        grouped = (await call(org, 'ledger.account_transactions', { account, period: 'last_year', groupBy: 'supplier', detailForTop: '1', reconcile: 'true' }))
+          .body;
         if (grouped.groups.length > 1) break;
       }
       assert.equal(grouped.transactions, null);
       assert.ok(grouped.groups.length > 1, 'an account with several suppliers');
       assert.ok(Array.isArray(grouped.groups[0].transactions), 'the top group carries its lines');
-      assert.ok(grouped.groups.slice(1).every((g: any) => g.transactions === null), 'the others say they were not fetched');
+      assert.ok(
+        grouped.groups.slice(1).every((g: any) => g.transactions === null),
+        'the others say they were not fetched',
+      );
       assert.equal(typeof grouped.reconciliation.difference, 'number');
       const bank = (await call(org, 'banking.transactions', { limit: '200', period: 'last_year' })).body;
       assert.ok(bank.transactions.some((t: any) => t.linked === null));
@@ -211,10 +223,14 @@ for (const dialect of DIALECTS) {
     it("a token of one organisation never reads another's data", async () => {
       const operation = fc.oneof(
         fc.constant(['accounts.list', {}] as const),
-        fc.record({ period: fc.constantFrom('this_month', 'last_month', 'this_quarter', 'ytd', 'last_year') }).map((p) => ['reports.profit_and_loss', p] as const),
+        fc
+          .record({ period: fc.constantFrom('this_month', 'last_month', 'this_quarter', 'ytd', 'last_year') })
+          .map((p) => ['reports.profit_and_loss', p] as const),
         fc.record({ comparePeriods: fc.integer({ min: 1, max: 12 }).map(String) }).map((p) => ['reports.balance_sheet', p] as const),
         fc.constant(['banking.accounts', {}] as const),
-        fc.record({ status: fc.constantFrom('all', 'to_reconcile', 'reconciled'), page: fc.integer({ min: 1, max: 3 }).map(String) }).map((p) => ['banking.transactions', p] as const),
+        fc
+          .record({ status: fc.constantFrom('all', 'to_reconcile', 'reconciled'), page: fc.integer({ min: 1, max: 3 }).map(String) })
+          .map((p) => ['banking.transactions', p] as const),
         fc.constant(['bills.list_saved_filters', {}] as const),
         fc.constant(['bills.list_to_pay', {}] as const),
         fc.constant(['organisations', {}] as const),
@@ -225,7 +241,8 @@ for (const dialect of DIALECTS) {
           const r = await call(org, name, params as Record<string, string>);
           assert.equal(r.status, 200);
           const text = JSON.stringify(r.body);
-          for (const foreign of orgs) if (foreign !== org) for (const marker of foreign.markers) assert.ok(!text.includes(marker), `${name} of ${org.id} shows ${marker}`);
+          for (const foreign of orgs)
+            if (foreign !== org) for (const marker of foreign.markers) assert.ok(!text.includes(marker), `${name} of ${org.id} shows ${marker}`);
           // naming another organisation's things finds nothing
           const victim = orgs[other]!;
           if (victim === org) return;

@@ -38,7 +38,6 @@ import { startServer } from './helpers/server.js';
 import { describeEachDialect, openTestStore } from './helpers/store.js';
 import { fixture } from './helpers/bank-statements.js';
 
-
 /** Tables with an organisation_id that are not the organisation's data, each with why. */
 const NOT_DATA = {
   memberships: 'who may call: checked live on every call, before the cache',
@@ -51,7 +50,7 @@ const NOT_DATA = {
   accounting_mirror_records: 'written only by a mirror pass, which moves the mirror version (changeToken)',
   oauth_clients: 'tokens and clients: checked on every call',
   oauth_consent_organisations: 'consents: checked on every call',
-  oauth_client_verifications: 'organisations\' verifications of apps: read by the web pages only, never part of an answer',
+  oauth_client_verifications: "organisations' verifications of apps: read by the web pages only, never part of an answer",
   oauth_client_blocks: "organisations' blocks of apps: read by the token check on every call, before the cache",
   oauth_consent_exclusions: 'consents: checked on every call',
   invitations: 'who may become a member: read by the web pages only, never part of an answer',
@@ -62,7 +61,7 @@ const NOT_DATA = {
   bank_daily_totals: 'written only with bank_transactions',
   bank_month_totals: 'written only with bank_transactions',
   bank_statements: 'written only with a no-op update of its bank_accounts row (store/bank-imports.ts touchBankAccount), which moves the version',
-  bank_matches: "written only with the bank_transactions rows it matches (their match_id and status), which move the version",
+  bank_matches: 'written only with the bank_transactions rows it matches (their match_id and status), which move the version',
   bank_imports: 'written only with a no-op update of its bank_accounts row (store/bank-imports.ts touchBankAccount), which moves the version',
 } as const;
 
@@ -105,7 +104,15 @@ describeEachDialect('answers reused while the data stands still', (store) => {
     const before = await exact(reportsProfitAndLoss, books.org.id, pl);
     const version = await versionOf(store(), books.org.id);
     const w = new LedgerWriter(store().db, store().dialect, books.org.id, 'GBP');
-    await w.post({ type: 'expense', date: '2026-11-18', description: 'Taxi', lines: [{ accountId: books.ids.office, amount: 2_345 }, { accountId: books.ids.bank, amount: -2_345 }] });
+    await w.post({
+      type: 'expense',
+      date: '2026-11-18',
+      description: 'Taxi',
+      lines: [
+        { accountId: books.ids.office, amount: 2_345 },
+        { accountId: books.ids.bank, amount: -2_345 },
+      ],
+    });
     assert.notEqual(await versionOf(store(), books.org.id), version);
     const after = await exact(reportsProfitAndLoss, books.org.id, pl);
     assert.notDeepEqual(after, before);
@@ -176,9 +183,15 @@ describeEachDialect('answers reused while the data stands still', (store) => {
     await setRoleAllowed(store().db, books.org.id, bankingAccounts.name, 'submitter', true);
     const all = await exact(bankingAccounts, books.org.id, {}, admin);
     const card = all.accounts.find((a: { name: string }) => a.name === 'John Lewis card');
-    await store().db.insertInto('bank_account_holders').values({ bank_account_id: card.id, organisation_id: books.org.id, user_id: books.users.submitter.id }).execute();
+    await store()
+      .db.insertInto('bank_account_holders')
+      .values({ bank_account_id: card.id, organisation_id: books.org.id, user_id: books.users.submitter.id })
+      .execute();
     const samSees = await exact(bankingAccounts, books.org.id, {}, sam);
-    assert.deepEqual(samSees.accounts.map((a: { id: string }) => a.id), [card.id]);
+    assert.deepEqual(
+      samSees.accounts.map((a: { id: string }) => a.id),
+      [card.id],
+    );
     const tessSees = await exact(bankingAccounts, books.org.id, {}, asUser(tess.id));
     assert.deepEqual(tessSees.accounts, [], 'Tess holds no account');
     await setMembership(store().db, books.org.id, books.users.submitter.id, 'admin');
@@ -209,13 +222,25 @@ describeEachDialect('answers reused while the data stands still', (store) => {
         },
       }),
     );
-    const flaky = await provisionOrganisation(store().db, { name: 'Flaky Books', homeCurrency: 'GBP', timeZone: 'UTC', fyStartMonth: 1, accountingSystem: 'test-flaky' });
+    const flaky = await provisionOrganisation(store().db, {
+      name: 'Flaky Books',
+      homeCurrency: 'GBP',
+      timeZone: 'UTC',
+      fyStartMonth: 1,
+      accountingSystem: 'test-flaky',
+    });
     await assert.rejects(run(accountsList, flaky.id));
     failing = false;
     await run(accountsList, flaky.id);
     await run(accountsList, flaky.id);
     assert.equal(calls, 2, 'the failure was not kept; the success was');
-    const untracked = await provisionOrganisation(store().db, { name: 'Untracked Books', homeCurrency: 'GBP', timeZone: 'UTC', fyStartMonth: 1, accountingSystem: 'test-untracked' });
+    const untracked = await provisionOrganisation(store().db, {
+      name: 'Untracked Books',
+      homeCurrency: 'GBP',
+      timeZone: 'UTC',
+      fyStartMonth: 1,
+      accountingSystem: 'test-untracked',
+    });
     calls = 0;
     await run(accountsList, untracked.id);
     await run(accountsList, untracked.id);
@@ -226,15 +251,32 @@ describeEachDialect('answers reused while the data stands still', (store) => {
     const dialect = store().dialect.name;
     const tables =
       dialect === 'sqlite'
-        ? (await sql<{ name: string }>`select m.name from sqlite_master m where m.type = 'table' and exists (select 1 from pragma_table_info(m.name) c where c.name = 'organisation_id')`.execute(store().db)).rows.map((r) => r.name)
-        : (await sql<{ name: string }>`select table_name as name from information_schema.columns where table_schema = current_schema() and column_name = 'organisation_id'`.execute(store().db)).rows.map((r) => r.name);
+        ? (
+            await sql<{
+              name: string;
+            }>`select m.name from sqlite_master m where m.type = 'table' and exists (select 1 from pragma_table_info(m.name) c where c.name = 'organisation_id')`.execute(
+              store().db,
+            )
+          ).rows.map((r) => r.name)
+        : (
+            await sql<{
+              name: string;
+            }>`select table_name as name from information_schema.columns where table_schema = current_schema() and column_name = 'organisation_id'`.execute(
+              store().db,
+            )
+          ).rows.map((r) => r.name);
     const unclassified = tables.filter((t) => !(VERSIONED_TABLES as readonly string[]).includes(t) && !(t in NOT_DATA));
     assert.deepEqual(unclassified, [], 'a new table with organisation_id: version it (migration) or say here why not');
     const triggers =
       dialect === 'sqlite'
         ? (await sql<{ name: string }>`select name from sqlite_master where type = 'trigger'`.execute(store().db)).rows.map((r) => r.name)
-        : (await sql<{ name: string }>`select distinct trigger_name as name from information_schema.triggers where trigger_schema = current_schema()`.execute(store().db)).rows.map((r) => r.name);
-    for (const table of VERSIONED_TABLES) for (const event of ['insert', 'update', 'delete']) assert.ok(triggers.includes(`${table}_${event}_version`), `${table} ${event}`);
+        : (
+            await sql<{ name: string }>`select distinct trigger_name as name from information_schema.triggers where trigger_schema = current_schema()`.execute(
+              store().db,
+            )
+          ).rows.map((r) => r.name);
+    for (const table of VERSIONED_TABLES)
+      for (const event of ['insert', 'update', 'delete']) assert.ok(triggers.includes(`${table}_${event}_version`), `${table} ${event}`);
 
     // and they fire, on a demo organisation, which has rows in every one of them: an update that
     // changes nothing still says the data may have changed
@@ -296,9 +338,14 @@ describe('answers on the wire', () => {
     const server = await startServer(store, { today: TODAY });
     try {
       const client = await createApiClient(store.db, { organisationId: books.org.id, name: 'wire' });
-      const token = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, client.clientId, client.clientSecret), { scope: 'service.read' })).access_token;
+      const token = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, client.clientId, client.clientSecret), { scope: 'service.read' }))
+        .access_token;
       const get = (path: string, acceptEncoding?: string) =>
-        server.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}`, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) } });
+        server.app.inject({
+          method: 'GET',
+          url: path,
+          headers: { authorization: `Bearer ${token}`, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
+        });
       const plain = await get('/v1/operations/accounts.list');
       assert.equal(plain.headers['content-encoding'], undefined);
       assert.ok(plain.body.length > COMPRESS_FROM_BYTES);
@@ -309,9 +356,14 @@ describe('answers on the wire', () => {
         assert.equal(zipped.headers['content-type'], 'application/json; charset=utf-8');
         assert.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body);
       }
-      for (const accept of ['gzip;q=0', 'br', 'identity', '*;q=0']) assert.equal((await get('/v1/operations/accounts.list', accept)).headers['content-encoding'], undefined, accept);
+      for (const accept of ['gzip;q=0', 'br', 'identity', '*;q=0'])
+        assert.equal((await get('/v1/operations/accounts.list', accept)).headers['content-encoding'], undefined, accept);
       assert.equal(plain.headers.vary, 'accept-encoding');
-      const head = await server.app.inject({ method: 'HEAD', url: '/v1/operations/accounts.list', headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' } });
+      const head = await server.app.inject({
+        method: 'HEAD',
+        url: '/v1/operations/accounts.list',
+        headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
+      });
       assert.equal(head.statusCode, 200);
       assert.equal(head.body, '');
       const refused = await get('/v1/operations/accounts.list?type=nonsense', 'gzip');

@@ -35,17 +35,60 @@ async function setup(store: Store): Promise<void> {
   const early = (await w.createContact('Early Payer Ltd', 'customer')).id;
   await w.createContact('Sam Staff', 'employee');
   const invoice = (date: string, number: string, contactId: string, net: number) =>
-    w.post({ type: 'invoice', date, number, contactId, description: 'Goods', lines: [{ accountId: receivable, amount: net * 1.2 }, { accountId: sales, amount: -net }, { accountId: vat, amount: -net * 0.2 }] });
+    w.post({
+      type: 'invoice',
+      date,
+      number,
+      contactId,
+      description: 'Goods',
+      lines: [
+        { accountId: receivable, amount: net * 1.2 },
+        { accountId: sales, amount: -net },
+        { accountId: vat, amount: -net * 0.2 },
+      ],
+    });
   await invoice('2026-07-01', 'CS-1', shop, 50_000); // 600.00
   await invoice('2026-09-15', 'CS-2', shop, 20_000); // 240.00
-  await w.post({ type: 'payment', date: '2026-10-01', contactId: shop, description: 'CS part paid', lines: [{ accountId: bank, amount: 66_000 }, { accountId: receivable, amount: -66_000 }] });
-  // a payment before any invoice: prepaid
-  await w.post({ type: 'payment', date: '2026-11-02', contactId: early, description: 'On account', lines: [{ accountId: bank, amount: 2_500 }, { accountId: receivable, amount: -2_500 }] });
-  // the service's own bills to pay (bills.list_to_pay): one per bucket, and an expense claim
-  const bill = (bid: string, kind: string, supplier: string, number: string, date: string, due: string, amount: number) => billRow({
-    id: bid, organisation_id: org, document_id: null, kind, supplier, invoice_number: number, date, due_date: due, scheduled_date: null,
-    tags: '', currency: 'GBP', original_amount: amount, amount_due: amount, latest_note: null, created_at: '2026-11-01T09:00:00.000Z',
+  await w.post({
+    type: 'payment',
+    date: '2026-10-01',
+    contactId: shop,
+    description: 'CS part paid',
+    lines: [
+      { accountId: bank, amount: 66_000 },
+      { accountId: receivable, amount: -66_000 },
+    ],
   });
+  // a payment before any invoice: prepaid
+  await w.post({
+    type: 'payment',
+    date: '2026-11-02',
+    contactId: early,
+    description: 'On account',
+    lines: [
+      { accountId: bank, amount: 2_500 },
+      { accountId: receivable, amount: -2_500 },
+    ],
+  });
+  // the service's own bills to pay (bills.list_to_pay): one per bucket, and an expense claim
+  const bill = (bid: string, kind: string, supplier: string, number: string, date: string, due: string, amount: number) =>
+    billRow({
+      id: bid,
+      organisation_id: org,
+      document_id: null,
+      kind,
+      supplier,
+      invoice_number: number,
+      date,
+      due_date: due,
+      scheduled_date: null,
+      tags: '',
+      currency: 'GBP',
+      original_amount: amount,
+      amount_due: amount,
+      latest_note: null,
+      created_at: '2026-11-01T09:00:00.000Z',
+    });
   await store.db
     .insertInto('bills')
     .values([
@@ -76,7 +119,7 @@ describeEachDialect(
       assert.equal(bucketOf('2026-08-23', '2026-11-21'), 'days91plus'); // 91
     });
 
-    it('trial balance at today: every account, debits equal credits, earlier years\' profit in retained earnings', async () => {
+    it("trial balance at today: every account, debits equal credits, earlier years' profit in retained earnings", async () => {
       const r = await run(reportsTrialBalance);
       assert.equal(r.date, TODAY);
       assert.equal(r.financialYearStart, '2026-04-01');
@@ -109,7 +152,10 @@ describeEachDialect(
       assert.equal(r.financialYearStart, '2025-04-01');
       const rows = Object.fromEntries(r.accounts.map((a: any) => [a.fullName, [a.debit, a.credit]]));
       // FY 2025-26: sales 10,000.00, wages 3,000.00, rent 2,000.00, depreciation 500.00; earlier: the 1.00 leap day fee
-      assert.deepEqual([rows.Sales, rows.Wages, rows.Rent, rows.Depreciation, rows['Retained Earnings'], rows['Bank Fees']], [[0, 10000], [3000, 0], [2000, 0], [500, 0], [1, 0], undefined]);
+      assert.deepEqual(
+        [rows.Sales, rows.Wages, rows.Rent, rows.Depreciation, rows['Retained Earnings'], rows['Bank Fees']],
+        [[0, 10000], [3000, 0], [2000, 0], [500, 0], [1, 0], undefined],
+      );
       assert.equal(r.totals.debit, r.totals.credit);
       const all = await run(reportsTrialBalance, { date: '2026-03-31', includeZero: true });
       assert.ok(all.accounts.some((a: any) => a.fullName === 'Equipment' && a.debit === 0 && a.credit === 0));
@@ -130,7 +176,20 @@ describeEachDialect(
       );
       assert.deepEqual(r.totals, { start: 59584.4, in: 30.25, out: 17, end: 59597.65 });
       const sept = await run(reportsCashSummary, { from: '2026-09-01', to: '2026-09-30' });
-      assert.deepEqual(sept.accounts.find((a: any) => a.name === 'Company Card'), { id: sept.accounts.find((a: any) => a.name === 'Company Card').id, name: 'Company Card', fullName: 'Company Card', number: '2100', type: 'Credit Card', start: 0, in: 10, out: 30, end: -20 });
+      assert.deepEqual(
+        sept.accounts.find((a: any) => a.name === 'Company Card'),
+        {
+          id: sept.accounts.find((a: any) => a.name === 'Company Card').id,
+          name: 'Company Card',
+          fullName: 'Company Card',
+          number: '2100',
+          type: 'Credit Card',
+          start: 0,
+          in: 10,
+          out: 30,
+          end: -20,
+        },
+      );
       const month = await run(reportsCashSummary);
       assert.deepEqual([month.period.from, month.period.to], ['2026-11-01', '2026-11-30']);
     });
@@ -155,7 +214,10 @@ describeEachDialect(
       assert.deepEqual([customers.total, customers.hasMore, customers.contacts.map((c: any) => c.name)], [3, false, ['Early Payer Ltd']]);
       assert.deepEqual(customers.totals, { spend: 0, sales: 3700 });
       const lastYear = await run(contactsSearch, { search: 'client', period: 'last_year' });
-      assert.deepEqual(lastYear.contacts.map((c: any) => [c.name, c.sales]), [['Big Client plc', 10000]]);
+      assert.deepEqual(
+        lastYear.contacts.map((c: any) => [c.name, c.sales]),
+        [['Big Client plc', 10000]],
+      );
       assert.deepEqual(lastYear.period, { from: '2025-04-01', to: '2026-03-31', label: lastYear.period.label });
       const none = await run(contactsSearch, { search: 'nobody here' });
       assert.deepEqual([none.total, none.contacts, none.totals], [0, [], { spend: 0, sales: 0 }]);
@@ -171,14 +233,19 @@ describeEachDialect(
           ['Early Payer Ltd', -25, 0, 0, 0, 0, 0, -25],
         ],
       );
-      assert.deepEqual(r.contacts[1].items, [{ number: 'CS-2', date: '2026-09-15', dueDate: '2026-09-15', daysPastDue: 68, bucket: 'days61to90', amount: 180 }]);
+      assert.deepEqual(r.contacts[1].items, [
+        { number: 'CS-2', date: '2026-09-15', dueDate: '2026-09-15', daysPastDue: 68, bucket: 'days61to90', amount: 180 },
+      ]);
       assert.deepEqual(r.totals, { prepaid: -25, current: 0, days1to30: 3600, days31to60: 0, days61to90: 180, days91plus: 0, total: 3755 });
       assert.equal(r.ledgerBalance, 3755);
       assert.deepEqual(r.notes, []);
       assert.equal(r.count, 3);
       // before the payments: CS-1 is 92 days old at 30 September
       const sept = await run(reportsAgedReceivables, { date: '2026-09-30', contact: 'corner' });
-      assert.deepEqual(sept.contacts.map((c: any) => [c.contact, c.days1to30, c.days91plus, c.total]), [['Corner Shop', 240, 600, 840]]);
+      assert.deepEqual(
+        sept.contacts.map((c: any) => [c.contact, c.days1to30, c.days91plus, c.total]),
+        [['Corner Shop', 240, 600, 840]],
+      );
       assert.equal(sept.contacts[0].items, null);
       const page = await run(reportsAgedReceivables, { limit: 1, page: 2 });
       assert.deepEqual([page.count, page.hasMore, page.contacts.map((c: any) => c.contact), page.totals.total], [3, true, ['Corner Shop'], 3755]);
@@ -189,11 +256,16 @@ describeEachDialect(
       const aged = await run(reportsAgedReceivables, { detail: true });
       const openItems = aged.contacts.flatMap((c: any) => (c.items ?? []).map((i: any) => [c.contact, i.number, i.amount]));
       assert.deepEqual(
-        all.invoices.filter((i: any) => i.amountDue > 0).map((i: any) => [i.customer, i.number, i.amountDue]).sort(),
+        all.invoices
+          .filter((i: any) => i.amountDue > 0)
+          .map((i: any) => [i.customer, i.number, i.amountDue])
+          .sort(),
         openItems.sort(),
-        'what each invoice still owes is the aged report\'s open item',
+        "what each invoice still owes is the aged report's open item",
       );
-      const corner = Object.fromEntries(all.invoices.filter((i: any) => i.customer === 'Corner Shop').map((i: any) => [i.number, [i.total, i.amountDue, i.status]]));
+      const corner = Object.fromEntries(
+        all.invoices.filter((i: any) => i.customer === 'Corner Shop').map((i: any) => [i.number, [i.total, i.amountDue, i.status]]),
+      );
       assert.deepEqual(corner, { 'CS-1': [600, 0, 'paid'], 'CS-2': [240, 180, 'part_paid'] });
       assert.equal(all.totals.count, all.invoices.length);
       const open = await run(salesListInvoices, { period: 'custom', from: '2025-01-01', to: TODAY, status: 'open' });
@@ -226,7 +298,10 @@ describeEachDialect(
       assert.deepEqual(past.totals.total, 2000 + 2000 + 76 + 100 + 43.21, 'P-1 (2026-11-20) is after the date, in the books and in the service');
       assert.deepEqual(
         past.contacts.find((c: any) => c.contact === 'Landlord Ltd').items.map((i: any) => [i.number, i.dueDate, i.bucket, i.amount]),
-        [['L-26-02', '2026-03-30', 'days91plus', 2000], ['L-26-10', '2026-11-30', 'current', 2000]],
+        [
+          ['L-26-02', '2026-03-30', 'days91plus', 2000],
+          ['L-26-10', '2026-11-30', 'current', 2000],
+        ],
       );
       assert.equal(past.ledgerBalance, 4076);
       assert.match(past.notes.join(' '), /what is due on each today, 2026-11-21/);
@@ -238,18 +313,29 @@ describeEachDialect(
         assert.equal(e.code, 'invalid_request');
         return Object.fromEntries(e.errors.map((d: any) => [d.parameter, d.message]));
       };
-      assert.deepEqual(await bad(reportsTrialBalance, { date: '2026-02-30', colour: 'red' }), { date: 'must be a calendar date written yyyy-MM-dd', colour: 'unknown parameter' });
+      assert.deepEqual(await bad(reportsTrialBalance, { date: '2026-02-30', colour: 'red' }), {
+        date: 'must be a calendar date written yyyy-MM-dd',
+        colour: 'unknown parameter',
+      });
       assert.deepEqual(await bad(reportsTrialBalance, { includeZero: 'maybe' }, true), { includeZero: 'must be true or false' });
       assert.deepEqual(await bad(reportsCashSummary, { from: '2026-11-30', to: '2026-11-01' }), { to: 'must not be before from (2026-11-30)' });
       assert.deepEqual(await bad(reportsCashSummary, { period: 'this_month', from: '2026-11-01' }), { from: 'applies only with period custom' });
-      assert.deepEqual(await bad(reportsCashSummary, { period: 'fortnight' }), { period: 'must be one of this_month, last_month, this_quarter, last_quarter, ytd, last_year, custom' });
+      assert.deepEqual(await bad(reportsCashSummary, { period: 'fortnight' }), {
+        period: 'must be one of this_month, last_month, this_quarter, last_quarter, ytd, last_year, custom',
+      });
       assert.deepEqual(await bad(contactsSearch, { kind: 'vendor', limit: 0, page: 'two' }, true), {
         kind: 'must be supplier, customer or employee',
         limit: 'must be a whole number from 1 to 500',
         page: 'must be a whole number from 1 to 1000000',
       });
-      assert.deepEqual(await bad(reportsAgedReceivables, { date: 'yesterday', limit: 501 }), { date: 'must be a calendar date written yyyy-MM-dd', limit: 'must be a whole number from 1 to 500' });
-      assert.deepEqual(await bad(reportsAgedPayables, { detail: 'yes', contact: 'x'.repeat(201) }), { detail: 'must be true or false', contact: 'must be at most 200 characters' });
+      assert.deepEqual(await bad(reportsAgedReceivables, { date: 'yesterday', limit: 501 }), {
+        date: 'must be a calendar date written yyyy-MM-dd',
+        limit: 'must be a whole number from 1 to 500',
+      });
+      assert.deepEqual(await bad(reportsAgedPayables, { detail: 'yes', contact: 'x'.repeat(201) }), {
+        detail: 'must be true or false',
+        contact: 'must be at most 200 characters',
+      });
     });
 
     it('admin roles only: a submitter is refused', async () => {

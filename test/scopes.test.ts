@@ -46,7 +46,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).where('id', '=', books.users.admin.id).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .where('id', '=', books.users.admin.id)
+        .execute();
       server = await startServer(store, { today: TODAY });
       base = server.baseUrl;
     });
@@ -56,7 +60,11 @@ for (const dialect of DIALECTS) {
     });
 
     const token = async (body: Record<string, string>) => {
-      const response = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+      const response = await fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body),
+      });
       return { status: response.status, body: (await response.json()) as Record<string, string> };
     };
 
@@ -75,7 +83,12 @@ for (const dialect of DIALECTS) {
       const read = await token({ ...creds, scope: 'service.read' });
       assert.equal(read.body.scope, 'service.read');
       const narrow = await createApiClient(store.db, { organisationId: books.org.id, name: 'Reader' });
-      const notAllowed = await token({ grant_type: 'client_credentials', client_id: narrow.clientId, client_secret: narrow.clientSecret, scope: 'service.write' });
+      const notAllowed = await token({
+        grant_type: 'client_credentials',
+        client_id: narrow.clientId,
+        client_secret: narrow.clientSecret,
+        scope: 'service.write',
+      });
       assert.equal(notAllowed.body.error, 'invalid_scope', 'a scope the client was not given');
     });
 
@@ -85,7 +98,10 @@ for (const dialect of DIALECTS) {
       const connected = await connect(mcp, auth);
       assert.doesNotMatch(auth.savedTokens!.scope ?? '', /service\.write/, 'read-only at first');
       const create = () =>
-        connected.client.callTool({ name: 'documents_create', arguments: { type: 'bill', number: 'UP-1', supplier: 'Paper Co', date: '2026-11-10', currency: 'GBP', subtotal: 10, total: 10 } });
+        connected.client.callTool({
+          name: 'documents_create',
+          arguments: { type: 'bill', number: 'UP-1', supplier: 'Paper Co', date: '2026-11-10', currency: 'GBP', subtotal: 10, total: 10 },
+        });
 
       // the person ticks "make changes" on the consent screen the challenge leads to: the call goes through
       auth.user.write = true;
@@ -104,12 +120,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('a person who leaves "make changes" unticked keeps the connection read-only, and nothing is written', async () => {
-      const count = async () => Number((await store.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await store.db
+              .selectFrom('documents')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await count();
       const auth = new BrowserAuth(base, REDIRECT, { email: books.users.admin.email, password: PASSWORD });
       const connected = await connect(`${base}/mcp`, auth);
       const create = () =>
-        connected.client.callTool({ name: 'documents_create', arguments: { type: 'bill', number: 'NO-1', supplier: 'Paper Co', date: '2026-11-10', currency: 'GBP', subtotal: 10, total: 10 } });
+        connected.client.callTool({
+          name: 'documents_create',
+          arguments: { type: 'bill', number: 'NO-1', supplier: 'Paper Co', date: '2026-11-10', currency: 'GBP', subtotal: 10, total: 10 },
+        });
       assert.ok((await create().catch((e: unknown) => e)) instanceof UnauthorizedError);
       await connected.transport.finishAuth(auth.code!, auth.iss);
       assert.doesNotMatch(auth.savedTokens!.scope ?? '', /service\.write/);

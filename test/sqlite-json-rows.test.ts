@@ -14,7 +14,20 @@ import { openStore } from '../src/store/db.js';
 import { jsonForm, readRows, ROWS_EXACT_IN_JSON, rowsFromJson } from '../src/store/sqlite-json-rows.js';
 import { withStatementCache } from '../src/store/sqlite-tuning.js';
 
-const TEXTS = ['', 'plain', 'quote " and \' apostrophe', 'back\\slash', 'new\nline\ttab', 'control \u0001\u001f', 'unicode é ß 漢字 🙂', '{"looks":"like json"}', '[1,2]', 'null', '00123', ' spaced '];
+const TEXTS = [
+  '',
+  'plain',
+  'quote " and \' apostrophe',
+  'back\\slash',
+  'new\nline\ttab',
+  'control \u0001\u001f',
+  'unicode é ß 漢字 🙂',
+  '{"looks":"like json"}',
+  '[1,2]',
+  'null',
+  '00123',
+  ' spaced ',
+];
 
 describe('SQLite rows as JSON', () => {
   let dir: string;
@@ -24,7 +37,9 @@ describe('SQLite rows as JSON', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'ledgerline-json-rows-'));
     raw = new SqliteDatabase(join(dir, 'rows.sqlite'));
-    raw.exec(`create table probe (id integer primary key, label text not null, note varchar(40), amount bigint, quantity real, flag boolean, price numeric, data blob)`);
+    raw.exec(
+      `create table probe (id integer primary key, label text not null, note varchar(40), amount bigint, quantity real, flag boolean, price numeric, data blob)`,
+    );
     const insert = raw.prepare('insert into probe (id, label, note, amount, quantity, flag, price, data) values (?, ?, ?, ?, ?, ?, ?, ?)');
     for (let i = 0; i < 300; i++) {
       const text = TEXTS[i % TEXTS.length]!;
@@ -55,7 +70,8 @@ describe('SQLite rows as JSON', () => {
       'select id, amount + 0 as amount from probe', // an expression
       'select * from probe', // unnamed columns: a form kept from before a column was added would miss it
       'select id, label as id from probe', // the same name twice
-    ]) assert.equal(form(refused), null, refused);
+    ])
+      assert.equal(form(refused), null, refused);
   });
 
   it('takes expression columns when the statement states its values are integers and texts', () => {
@@ -92,7 +108,13 @@ describe('SQLite rows as JSON', () => {
 
   it('makes every row with the columns as keys, whatever their names, and nothing else', () => {
     const columns = ['id', 'with "quotes" and \\', 'line\nbreak', '__proto__', 'constructor', '0'];
-    const rows = rowsFromJson(JSON.stringify([[1, 'a', 'b', 'c', 'd', 'e'], [2, null, null, null, null, null]]), columns);
+    const rows = rowsFromJson(
+      JSON.stringify([
+        [1, 'a', 'b', 'c', 'd', 'e'],
+        [2, null, null, null, null, null],
+      ]),
+      columns,
+    );
     assert.deepEqual(Object.keys(rows[0]!).sort(), [...columns].sort());
     assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype, 'a column named __proto__ is a key, not the prototype');
     assert.equal(rows[0]!['__proto__' as string], 'c');

@@ -22,9 +22,22 @@ const ORG = 'org_read_pool';
 describe('SQLite read pool', () => {
   let dir: string;
   let store: Store;
-  const contacts = async (db: Kysely<Database> = store.db) => Number((await db.selectFrom('acct_contacts').select(sql<number>`count(*)`.as('n')).where('organisation_id', '=', ORG).executeTakeFirstOrThrow()).n);
+  const contacts = async (db: Kysely<Database> = store.db) =>
+    Number(
+      (
+        await db
+          .selectFrom('acct_contacts')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('organisation_id', '=', ORG)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   let next = 0;
-  const addContact = (db = store.db) => db.insertInto('acct_contacts').values({ id: `ct_pool_${next++}`, organisation_id: ORG, name: `Contact ${next}`, kind: 'supplier' }).execute();
+  const addContact = (db = store.db) =>
+    db
+      .insertInto('acct_contacts')
+      .values({ id: `ct_pool_${next++}`, organisation_id: ORG, name: `Contact ${next}`, kind: 'supplier' })
+      .execute();
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledgerline-read-pool-'));
@@ -106,7 +119,11 @@ describe('SQLite read pool', () => {
   });
 
   it('an insert returning rows goes to the main connection', async () => {
-    const rows = await store.db.insertInto('acct_contacts').values({ id: 'ct_pool_returning', organisation_id: ORG, name: 'Returning', kind: 'customer' }).returning(['id']).execute();
+    const rows = await store.db
+      .insertInto('acct_contacts')
+      .values({ id: 'ct_pool_returning', organisation_id: ORG, name: 'Returning', kind: 'customer' })
+      .returning(['id'])
+      .execute();
     assert.deepEqual(rows, [{ id: 'ct_pool_returning' }]);
   });
 

@@ -104,14 +104,25 @@ describe('SQLite writer beside another connection that writes', () => {
     const held = holdWriteLock(2000);
     try {
       await assert.rejects(
-        importJournal(store, { organisation: org, fileName: 'busy.journal', bytes: Buffer.from(JOURNAL.toString().replace('W1', 'W2')), allowNewAccounts: true, waitMs: 1000 }),
+        importJournal(store, {
+          organisation: org,
+          fileName: 'busy.journal',
+          bytes: Buffer.from(JOURNAL.toString().replace('W1', 'W2')),
+          allowNewAccounts: true,
+          waitMs: 1000,
+        }),
         (error: unknown) =>
-          error instanceof ImportRefusal && error.code === 'busy' && /^another process has been writing to the database for over \d+ s \(another import\?\): try again when it has finished$/.test(error.message),
+          error instanceof ImportRefusal &&
+          error.code === 'busy' &&
+          /^another process has been writing to the database for over \d+ s \(another import\?\): try again when it has finished$/.test(error.message),
       );
     } finally {
       await held;
     }
     const transactions = await store.db.selectFrom('acct_transactions').select('number').where('organisation_id', '=', org.id).execute();
-    assert.deepEqual(transactions.map((t) => t.number), ['W1']);
+    assert.deepEqual(
+      transactions.map((t) => t.number),
+      ['W1'],
+    );
   });
 });

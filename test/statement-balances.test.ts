@@ -25,7 +25,6 @@ import { reportsCashSummary } from '../src/operations/reports-cash-summary.js';
 import { provisionOrganisation } from '../src/provision.js';
 import { writeAudit } from '../src/store/audit-log.js';
 import { listBankImports } from '../src/store/bank-imports.js';
-import type { Store } from '../src/store/db.js';
 import type { BankAccountRow, OrganisationRow } from '../src/store/schema.js';
 import { ofxStatement, type OfxLine } from './helpers/bank-statements.js';
 import { call, rejection } from './helpers/call.js';
@@ -58,9 +57,21 @@ const CSV_OPTIONS: ImportOptions = { csv: { dateFormat: 'dd/MM/yyyy' } };
 
 describeEachDialect('statement balances, duplicates across formats, import batches', (store) => {
   let n = 0;
-  const newOrg = () => provisionOrganisation(store().db, { id: `org_sb_${++n}`, name: `Balances ${n}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+  const newOrg = () =>
+    provisionOrganisation(store().db, { id: `org_sb_${++n}`, name: `Balances ${n}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
   async function newAccount(org: OrganisationRow, number = '40404040'): Promise<BankAccountRow> {
-    const row: BankAccountRow = { id: `bac_sb_${n}`, organisation_id: org.id, name: 'Current', number, type: 'bank', bank: 'Test Bank', currency: 'GBP', is_default: 1, ledger_account_id: null, created_at: '2026-01-01T00:00:00.000Z' };
+    const row: BankAccountRow = {
+      id: `bac_sb_${n}`,
+      organisation_id: org.id,
+      name: 'Current',
+      number,
+      type: 'bank',
+      bank: 'Test Bank',
+      currency: 'GBP',
+      is_default: 1,
+      ledger_account_id: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    };
     await store().db.insertInto('bank_accounts').values(row).execute();
     return row;
   }
@@ -74,8 +85,14 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     const first = await load(org, account, 'march.ofx', MARCH_OFX);
     assert.deepEqual([first.new, first.accountBalance], [4, 1_454_852]);
     const [listed] = await accountsOf(org);
-    assert.deepEqual([listed.balance, listed.balanceDate, listed.balanceBasis, listed.balanceIncompleteFrom, listed.bankStatementBalance.amount], [14_548.52, '2026-03-31', 'statements', null, 14_548.52]);
-    assert.match(listed.note, /^Bank balance 14,548\.52 GBP at 2026-03-31, counted from the bank's own balance: 13,266\.51 GBP before 2026-03-01 \(OFX statement 2026-03-01\.\.2026-03-31, its closing balance less its lines\)\./);
+    assert.deepEqual(
+      [listed.balance, listed.balanceDate, listed.balanceBasis, listed.balanceIncompleteFrom, listed.bankStatementBalance.amount],
+      [14_548.52, '2026-03-31', 'statements', null, 14_548.52],
+    );
+    assert.match(
+      listed.note,
+      /^Bank balance 14,548\.52 GBP at 2026-03-31, counted from the bank's own balance: 13,266\.51 GBP before 2026-03-01 \(OFX statement 2026-03-01\.\.2026-03-31, its closing balance less its lines\)\./,
+    );
 
     const second = await load(org, account, 'march.csv', MARCH_CSV, CSV_OPTIONS);
     assert.deepEqual([second.new, second.alreadyPresent], [0, 4]);
@@ -98,16 +115,28 @@ describeEachDialect('statement balances, duplicates across formats, import batch
   it('two identical lines in one file stay two, and the same two in another format add nothing', async () => {
     const org = await newOrg();
     const account = await newAccount(org);
-    const coffees = ofxStatement([['C1', '20260403', '-3.50', 'COFFEE SHOP'], ['C2', '20260403', '-3.50', 'COFFEE SHOP']], {
-      ...CURRENT_ACCOUNT,
-      period: ['20260401', '20260430'],
-      ledgerBalance: '-7.00',
-    });
+    const coffees = ofxStatement(
+      [
+        ['C1', '20260403', '-3.50', 'COFFEE SHOP'],
+        ['C2', '20260403', '-3.50', 'COFFEE SHOP'],
+      ],
+      {
+        ...CURRENT_ACCOUNT,
+        period: ['20260401', '20260430'],
+        ledgerBalance: '-7.00',
+      },
+    );
     assert.equal((await load(org, account, 'april.ofx', coffees)).new, 2);
     const again = await load(org, account, 'april.csv', csv(['03/04/2026,COFFEE SHOP,-3.50,-3.50', '03/04/2026,COFFEE SHOP,-3.50,-7.00']), CSV_OPTIONS);
     assert.deepEqual([again.new, again.alreadyPresent], [0, 2]);
     // a third coffee that day, in a file that has all three: one new
-    const three = await load(org, account, 'april-3.csv', csv(['03/04/2026,COFFEE SHOP,-3.50,-3.50', '03/04/2026,COFFEE SHOP,-3.50,-7.00', '03/04/2026,COFFEE SHOP,-3.50,-10.50']), CSV_OPTIONS);
+    const three = await load(
+      org,
+      account,
+      'april-3.csv',
+      csv(['03/04/2026,COFFEE SHOP,-3.50,-3.50', '03/04/2026,COFFEE SHOP,-3.50,-7.00', '03/04/2026,COFFEE SHOP,-3.50,-10.50']),
+      CSV_OPTIONS,
+    );
     assert.deepEqual([three.new, three.alreadyPresent], [1, 2]);
   });
 
@@ -118,9 +147,21 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     await load(org, account, 'mar.csv', csv(['05/03/2026,SALARY,1000.00,1850.00']), CSV_OPTIONS);
     const [gap] = await accountsOf(org);
     // February's -250.00 is not there: 1,100.00 + 1,000.00 by the lines, 1,850.00 by the bank
-    assert.deepEqual([gap.balance, gap.balanceIncompleteFrom, gap.balanceUnexplained, gap.bankStatementBalance], [2_100, '2026-01-21', -250, { amount: 1_850, date: '2026-03-05', source: 'CSV statement 2026-03-05..2026-03-05' }]);
-    assert.match(gap.note, /The balance is incomplete from 2026-01-21: transactions are missing between two statements \(CSV statement 2026-03-05\.\.2026-03-05, -250\.00 GBP\); in all the bank's latest balance is 250\.00 GBP less than the transactions give\./);
-    const page = await call(store(), bankingTransactions, org.id, { account: account.id, period: 'custom', from: '2026-01-01', to: '2026-03-31' }, { today: TODAY });
+    assert.deepEqual(
+      [gap.balance, gap.balanceIncompleteFrom, gap.balanceUnexplained, gap.bankStatementBalance],
+      [2_100, '2026-01-21', -250, { amount: 1_850, date: '2026-03-05', source: 'CSV statement 2026-03-05..2026-03-05' }],
+    );
+    assert.match(
+      gap.note,
+      /The balance is incomplete from 2026-01-21: transactions are missing between two statements \(CSV statement 2026-03-05\.\.2026-03-05, -250\.00 GBP\); in all the bank's latest balance is 250\.00 GBP less than the transactions give\./,
+    );
+    const page = await call(
+      store(),
+      bankingTransactions,
+      org.id,
+      { account: account.id, period: 'custom', from: '2026-01-01', to: '2026-03-31' },
+      { today: TODAY },
+    );
     assert.equal(page.totals.openingBalance, 500);
     assert.match(page.balanceNote, /incomplete from 2026-01-21/);
     await load(org, account, 'feb.csv', csv(['10/02/2026,INSURANCE,-250.00,850.00']), CSV_OPTIONS);
@@ -130,11 +171,23 @@ describeEachDialect('statement balances, duplicates across formats, import batch
 
   it('an opening balance entered when the account is created is what the balance counts from', async () => {
     const org = await newOrg();
-    const report = await load(org, { create: { name: 'Savings', type: 'bank', currency: 'GBP', openingBalance: { amount: 50_000, date: '2026-01-01' } } }, 'jan.csv', Buffer.from('Date,Description,Amount\n2026-01-05,INTEREST,1.25\n'));
+    const report = await load(
+      org,
+      { create: { name: 'Savings', type: 'bank', currency: 'GBP', openingBalance: { amount: 50_000, date: '2026-01-01' } } },
+      'jan.csv',
+      Buffer.from('Date,Description,Amount\n2026-01-05,INTEREST,1.25\n'),
+    );
     assert.equal(report.accountBalance, 50_125);
     const [listed] = await accountsOf(org);
     assert.deepEqual([listed.balance, listed.balanceBasis], [501.25, 'opening_balance']);
-    const refused = await rejection(() => load(org, { create: { name: 'Bad', type: 'bank', currency: 'GBP', openingBalance: { amount: 1, date: '2026-02-30' } } }, 'x.csv', Buffer.from('Date,Description,Amount\n2026-01-05,X,1.00\n')));
+    const refused = await rejection(() =>
+      load(
+        org,
+        { create: { name: 'Bad', type: 'bank', currency: 'GBP', openingBalance: { amount: 1, date: '2026-02-30' } } },
+        'x.csv',
+        Buffer.from('Date,Description,Amount\n2026-01-05,X,1.00\n'),
+      ),
+    );
     assert.equal(refused.code, 'bad_options');
   });
 
@@ -145,9 +198,13 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     const everything = async () => ({
       accounts: await call(store(), bankingAccounts, org.id, {}, { today: TODAY }),
       pages: await Promise.all(
-        [{}, { account: account.id, period: 'custom', from: '2026-01-01', to: '2026-06-30' }, { account: account.id, period: 'custom', from: '2026-04-01', to: '2026-04-30', order: 'oldest' }, { status: 'to_reconcile', period: 'ytd' }, { account: account.id, period: 'ytd', limit: 2, page: 2 }].map((input) =>
-          call(store(), bankingTransactions, org.id, input, { today: TODAY }),
-        ),
+        [
+          {},
+          { account: account.id, period: 'custom', from: '2026-01-01', to: '2026-06-30' },
+          { account: account.id, period: 'custom', from: '2026-04-01', to: '2026-04-30', order: 'oldest' },
+          { status: 'to_reconcile', period: 'ytd' },
+          { account: account.id, period: 'ytd', limit: 2, page: 2 },
+        ].map((input) => call(store(), bankingTransactions, org.id, input, { today: TODAY })),
       ),
     });
     const before = await everything();
@@ -162,7 +219,16 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     assert.notDeepEqual(await everything(), before);
     const batches = await listBankImports(store().db, org.id, account.id);
     assert.deepEqual(
-      batches.map((b) => [b.id === april.importId, b.file_name, b.format.split(' ')[0], b.lines, b.already_present, b.created_via, b.reconciled, b.statements.map((s) => [s.start_date, s.end_date, Number(s.opening_amount), Number(s.closing_amount)])]),
+      batches.map((b) => [
+        b.id === april.importId,
+        b.file_name,
+        b.format.split(' ')[0],
+        b.lines,
+        b.already_present,
+        b.created_via,
+        b.reconciled,
+        b.statements.map((s) => [s.start_date, s.end_date, Number(s.opening_amount), Number(s.closing_amount)]),
+      ]),
       [
         [true, 'april.csv', 'CSV', 3, 0, 'command line', 0, [['2026-04-01', '2026-04-15', 1_454_852, 1_650_000]]],
         [false, 'march.ofx', 'OFX', 4, 0, 'command line', 0, [['2026-03-01', '2026-03-31', 1_326_651, 1_454_852]]],
@@ -172,7 +238,9 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     // while a line of it is reconciled it stays, whole
     const line = await store().db.selectFrom('bank_transactions').select('id').where('import_id', '=', april.importId).executeTakeFirstOrThrow();
     await store().db.updateTable('bank_transactions').set({ status: 'reconciled', reconciled_in: 'outside_service' }).where('id', '=', line.id).execute();
-    const refused = await rejection(() => removeStatementImport(store(), org.id, april.importId!, { audit: async () => assert.fail('no audit for a refusal') }));
+    const refused = await rejection(() =>
+      removeStatementImport(store(), org.id, april.importId!, { audit: async () => assert.fail('no audit for a refusal') }),
+    );
     assert.ok(refused instanceof ImportRefusal);
     assert.equal(refused.code, 'reconciled');
     assert.match(refused.message, /1 of its lines is reconciled or matched to a document/);
@@ -180,13 +248,30 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     await store().db.updateTable('bank_transactions').set({ status: 'to_reconcile', reconciled_in: null }).where('id', '=', line.id).execute();
 
     const removed = await removeStatementImport(store(), org.id, april.importId!, {
-      audit: (trx, r) => writeAudit(trx, { organisationId: org.id, actorUserId: null, action: 'bank_import.removed', target: r.row.bank_account_id, detail: { file: r.row.file_name, lines: r.lines } }),
+      audit: (trx, r) =>
+        writeAudit(trx, {
+          organisationId: org.id,
+          actorUserId: null,
+          action: 'bank_import.removed',
+          target: r.row.bank_account_id,
+          detail: { file: r.row.file_name, lines: r.lines },
+        }),
     });
     assert.deepEqual([removed.lines, removed.statements], [3, 1]);
     assert.deepEqual(await everything(), before);
-    assert.deepEqual((await listBankImports(store().db, org.id, account.id)).map((b) => b.file_name), ['march.ofx']);
-    const audit = await store().db.selectFrom('audit_log' as any).select(['action']).where('organisation_id', '=', org.id).execute();
-    assert.deepEqual(audit.map((a: any) => a.action), ['bank_import.removed']);
+    assert.deepEqual(
+      (await listBankImports(store().db, org.id, account.id)).map((b) => b.file_name),
+      ['march.ofx'],
+    );
+    const audit = await store()
+      .db.selectFrom('audit_log' as any)
+      .select(['action'])
+      .where('organisation_id', '=', org.id)
+      .execute();
+    assert.deepEqual(
+      audit.map((a: any) => a.action),
+      ['bank_import.removed'],
+    );
     assert.equal((await rejection(() => removeStatementImport(store(), org.id, april.importId!, { audit: async () => {} }))).code, 'not_found');
     // the same file again comes back as it was
     assert.equal((await load(org, account, 'april.csv', csv(['01/04/2026,DIRECT DEBIT,-48.52,14500.00']), CSV_OPTIONS)).new, 1);
@@ -221,9 +306,17 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     assert.equal(row.end, bank.balance);
     assert.match(cash.figures, /^Balances in the books \(builtin\): each account's ledger balance, not the bank's\./);
     const sheet = await call(store(), reportsBalanceSheet, org.id, { asAt: '2026-03-31' }, { today: TODAY });
-    const onSheet = sheet.sections.flatMap((s: any) => s.groups.flatMap((g: any) => g.accounts)).find((a: any) => a.name === 'Current Account' || a.name === 'Assets:Bank:Current Account');
+    const onSheet = sheet.sections
+      .flatMap((s: any) => s.groups.flatMap((g: any) => g.accounts))
+      .find((a: any) => a.name === 'Current Account' || a.name === 'Assets:Bank:Current Account');
     assert.equal(onSheet.amounts[0], bank.balance);
-    const page = await call(store(), bankingTransactions, org.id, { account: bank.id, period: 'custom', from: '2026-03-01', to: '2026-03-31' }, { today: TODAY });
+    const page = await call(
+      store(),
+      bankingTransactions,
+      org.id,
+      { account: bank.id, period: 'custom', from: '2026-03-01', to: '2026-03-31' },
+      { today: TODAY },
+    );
     assert.equal(page.totals.closingBalance, bank.balance);
   });
 });

@@ -10,7 +10,13 @@ describeEachDialect('store and builtin ledger', (store) => {
     const org = await provisionOrganisation(store().db, { name: 'Acme', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 4 });
     const roles = await store().db.selectFrom('operation_roles').select(['operation', 'role']).where('organisation_id', '=', org.id).execute();
     assert.equal(roles.filter((r) => r.operation === 'reports.profit_and_loss').length, 4);
-    assert.deepEqual(roles.filter((r) => r.operation === 'documents.file').map((r) => r.role).sort(), ['admin', 'super_admin']);
+    assert.deepEqual(
+      roles
+        .filter((r) => r.operation === 'documents.file')
+        .map((r) => r.role)
+        .sort(),
+      ['admin', 'super_admin'],
+    );
   });
 
   it('refuses an unbalanced transaction and keeps monthly totals equal to the lines', async () => {
@@ -19,14 +25,52 @@ describeEachDialect('store and builtin ledger', (store) => {
     const bank = await w.createAccount({ name: 'Checking', type: 'Bank' });
     const rent = await w.createAccount({ name: 'Rent', type: 'Expense' });
     await assert.rejects(
-      w.post({ type: 'expense', date: '2026-01-10', description: 'x', lines: [{ accountId: rent.id, amount: 100 }, { accountId: bank.id, amount: -99 }] }),
+      w.post({
+        type: 'expense',
+        date: '2026-01-10',
+        description: 'x',
+        lines: [
+          { accountId: rent.id, amount: 100 },
+          { accountId: bank.id, amount: -99 },
+        ],
+      }),
       /does not balance/,
     );
-    await w.post({ type: 'expense', date: '2026-01-10', description: 'Jan rent', lines: [{ accountId: rent.id, amount: 150_000 }, { accountId: bank.id, amount: -150_000 }] });
-    await w.post({ type: 'expense', date: '2026-01-31', description: 'fee', lines: [{ accountId: rent.id, amount: 1 }, { accountId: bank.id, amount: -1 }] });
-    await w.post({ type: 'expense', date: '2026-02-03', description: 'Feb rent', lines: [{ accountId: rent.id, amount: 150_000 }, { accountId: bank.id, amount: -150_000 }] });
+    await w.post({
+      type: 'expense',
+      date: '2026-01-10',
+      description: 'Jan rent',
+      lines: [
+        { accountId: rent.id, amount: 150_000 },
+        { accountId: bank.id, amount: -150_000 },
+      ],
+    });
+    await w.post({
+      type: 'expense',
+      date: '2026-01-31',
+      description: 'fee',
+      lines: [
+        { accountId: rent.id, amount: 1 },
+        { accountId: bank.id, amount: -1 },
+      ],
+    });
+    await w.post({
+      type: 'expense',
+      date: '2026-02-03',
+      description: 'Feb rent',
+      lines: [
+        { accountId: rent.id, amount: 150_000 },
+        { accountId: bank.id, amount: -150_000 },
+      ],
+    });
     const months = await store().db.selectFrom('acct_month_totals').selectAll().where('account_id', '=', rent.id).orderBy('month').execute();
-    assert.deepEqual(months.map((m) => [m.month, Number(m.amount)]), [['2026-01', 150_001], ['2026-02', 150_000]]);
+    assert.deepEqual(
+      months.map((m) => [m.month, Number(m.amount)]),
+      [
+        ['2026-01', 150_001],
+        ['2026-02', 150_000],
+      ],
+    );
     const books = new BuiltinAccounting(store().db, org.id);
     const totals = await books.accountTotals([
       { from: '2026-01-01', to: '2026-01-31' },

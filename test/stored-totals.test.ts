@@ -41,8 +41,7 @@ async function bankTotalsMatch(store: Store): Promise<number> {
   const stored = await sql<Totals & { key: string }>`
     select organisation_id || '/' || bank_account_id || '/' || date as key, amount_in, amount_out, home_in, home_out, transactions, to_reconcile
     from bank_daily_totals`.execute(store.db);
-  const numbers = (r: Totals & { key: string }) =>
-    [r.amount_in, r.amount_out, r.home_in, r.home_out, r.transactions, r.to_reconcile].map(Number).join(',');
+  const numbers = (r: Totals & { key: string }) => [r.amount_in, r.amount_out, r.home_in, r.home_out, r.transactions, r.to_reconcile].map(Number).join(',');
   const expected = new Map(fresh.rows.map((r) => [r.key, numbers(r)]));
   assert.equal(stored.rows.length, expected.size, 'one stored row per account and day with transactions');
   for (const r of stored.rows) assert.equal(numbers(r), expected.get(r.key), r.key);
@@ -68,7 +67,9 @@ async function bankTotalsMatch(store: Store): Promise<number> {
 
 async function dayTotalsMatch(store: Store): Promise<void> {
   const fresh = await sql<{ key: string; amount: number }>`
-    select organisation_id || '/' || account_id || '/' || date as key, sum(amount) as amount from acct_lines group by organisation_id, account_id, date`.execute(store.db);
+    select organisation_id || '/' || account_id || '/' || date as key, sum(amount) as amount from acct_lines group by organisation_id, account_id, date`.execute(
+    store.db,
+  );
   const stored = await sql<{ key: string; amount: number }>`
     select organisation_id || '/' || account_id || '/' || date as key, amount from acct_day_totals`.execute(store.db);
   const expected = new Map(fresh.rows.map((r) => [r.key, Number(r.amount)]));
@@ -90,7 +91,12 @@ describeEachDialect(
 
     it('splits the busy card feed into many bank transactions that still add up to the ledger', async () => {
       const db = store().db;
-      const card = await db.selectFrom('bank_accounts').selectAll().where('organisation_id', '=', northwind().id).where('type', '=', 'credit_card').executeTakeFirstOrThrow();
+      const card = await db
+        .selectFrom('bank_accounts')
+        .selectAll()
+        .where('organisation_id', '=', northwind().id)
+        .where('type', '=', 'credit_card')
+        .executeTakeFirstOrThrow();
       const ledger = await db
         .selectFrom('acct_lines')
         .select([sql<number>`count(*)`.as('n'), sql<number>`sum(amount)`.as('home')])
@@ -105,7 +111,11 @@ describeEachDialect(
       assert.equal(Number(feed.amount), Number(ledger.home));
       // a day's purchases at one merchant are one ledger line on the card and several feed items
       assert.ok(Number(feed.n) > Number(ledger.n) + 1_000, `${feed.n} feed items for ${ledger.n} ledger lines`);
-      const busy = await db.selectFrom('acct_transactions').select(sql<number>`count(*)`.as('n')).where('description', 'like', '% card purchases').executeTakeFirstOrThrow();
+      const busy = await db
+        .selectFrom('acct_transactions')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('description', 'like', '% card purchases')
+        .executeTakeFirstOrThrow();
       assert.ok(Number(busy.n) > 100);
       assert.ok(northwind().counts.bankTransactions > 4_000, `${northwind().counts.bankTransactions} bank transactions`);
     });
@@ -215,11 +225,19 @@ describeEachDialect(
       // a whole month, a partial head, a partial tail, and a range inside one month all occur
       assert.ok(ranges.some((r) => splitRange(r).months && splitRange(r).days.length === 2));
       // and ranges sharing no month (a P&L's comparisons), with months between them that none covers
-      const disjoint: DateRange[] = ['2025-01', '2025-02', '2025-03', '2025-05', '2025-08', '2025-09'].map((m) => ({ from: `${m}-01`, to: endOfMonth(`${m}-01`) }));
+      const disjoint: DateRange[] = ['2025-01', '2025-02', '2025-03', '2025-05', '2025-08', '2025-09'].map((m) => ({
+        from: `${m}-01`,
+        to: endOfMonth(`${m}-01`),
+      }));
       disjoint.push({ from: '2025-11-15', to: '2026-01-20' }, { from: '2026-03-01', to: '2026-03-10' });
       const accounts = await db.selectFrom('acct_accounts').select('id').where('organisation_id', '=', orgId).execute();
       const some = accounts.slice(0, 7).map((a) => a.id);
-      for (const [set, subset] of [[ranges, undefined], [ranges, some], [disjoint, undefined], [disjoint, some]] as const) {
+      for (const [set, subset] of [
+        [ranges, undefined],
+        [ranges, some],
+        [disjoint, undefined],
+        [disjoint, some],
+      ] as const) {
         // whole months and partial months, however many ranges: one statement
         const counted = countingQueries(db);
         const totals = await readAccountTotals(counted.db, orgId, set, subset);

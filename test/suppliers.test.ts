@@ -28,8 +28,14 @@ it('several names: commas split only where no name holds them', () => {
 
 it('a JSON array of names or ids, each taken whole', () => {
   assert.deepEqual(ids('["Smith, Jones & Co", "con_paper"]'), ['con_sj', 'con_paper']);
-  assert.throws(() => ids('["Acme", 3]'), (e: unknown) => e instanceof OperationError && e.code === 'invalid_request' && /JSON array of names or ids/.test(e.message));
-  assert.throws(() => ids('[not json'), (e: unknown) => e instanceof OperationError && e.code === 'invalid_request');
+  assert.throws(
+    () => ids('["Acme", 3]'),
+    (e: unknown) => e instanceof OperationError && e.code === 'invalid_request' && /JSON array of names or ids/.test(e.message),
+  );
+  assert.throws(
+    () => ids('[not json'),
+    (e: unknown) => e instanceof OperationError && e.code === 'invalid_request',
+  );
 });
 
 it('an unknown name is not found, with candidates', () => {

@@ -16,7 +16,14 @@ it('numbers, booleans and texts under optional, default, nullable and pipe wrapp
     x: z.int().nullable(),
   });
   assert.deepEqual(coerceTextInput(schema, { n: '12', d: '-1.5', b: 'TRUE', s: 'a', p: 'q', arr: 'x', x: '0', empty: '' }), {
-    n: 12, d: -1.5, b: true, s: 'a', p: 'q', arr: 'x', x: 0, empty: '',
+    n: 12,
+    d: -1.5,
+    b: true,
+    s: 'a',
+    p: 'q',
+    arr: 'x',
+    x: 0,
+    empty: '',
   });
   // what does not convert is passed on as sent, so validation names it; an empty known value is absent
   assert.deepEqual(coerceTextInput(schema, { n: 'twelve', b: 'yes', d: '' }), { n: 'twelve', b: 'yes' });

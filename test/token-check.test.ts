@@ -47,7 +47,11 @@ async function referenceCheck(provider: Provider, db: Kysely<Database>, authoriz
   }
   const client = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', token.clientId!).executeTakeFirst();
   if (!client || client.blocked) throw new AuthenticationError('the client this token was issued to has been revoked');
-  const scopes = new Set(String(token.scope ?? '').split(' ').filter(Boolean));
+  const scopes = new Set(
+    String(token.scope ?? '')
+      .split(' ')
+      .filter(Boolean),
+  );
   if (token.kind === 'ClientCredentials') {
     if (client.kind !== 'api_client' || !client.organisation_id) throw new AuthenticationError('this client cannot use client credentials');
     const org = await getOrganisation(db, client.organisation_id);
@@ -77,15 +81,26 @@ async function referenceCheck(provider: Provider, db: Kysely<Database>, authoriz
   // themselves since, less those an organisation's admin took out (the rule in words, read apart
   // from the SQL of src/store/consent-cover.ts)
   const given = (await db.selectFrom('oauth_consents').select('created_at').where('grant_id', '=', grantId!).executeTakeFirstOrThrow()).created_at;
-  const joined = new Map((await db.selectFrom('memberships').select(['organisation_id', 'created_at', 'joined_by']).where('user_id', '=', user.id).execute()).map((r) => [r.organisation_id, r]));
-  const excluded = new Set((await db.selectFrom('oauth_consent_exclusions').select('organisation_id').where('grant_id', '=', grantId!).execute()).map((r) => r.organisation_id));
+  const joined = new Map(
+    (await db.selectFrom('memberships').select(['organisation_id', 'created_at', 'joined_by']).where('user_id', '=', user.id).execute()).map((r) => [
+      r.organisation_id,
+      r,
+    ]),
+  );
+  const excluded = new Set(
+    (await db.selectFrom('oauth_consent_exclusions').select('organisation_id').where('grant_id', '=', grantId!).execute()).map((r) => r.organisation_id),
+  );
   const inAll = (id: string) => {
     const m = joined.get(id)!;
     return (m.joined_by === 'invitation' || m.joined_by === 'creator' || m.created_at <= given) && !excluded.has(id);
   };
   const covered = memberships.filter((m) => (consent.allOrganisations ? inAll(m.id) : consent.organisationIds.includes(m.id)));
   const left = consent.allOrganisations ? [] : consent.organisationIds.filter((id) => !memberships.some((m) => m.id === id));
-  const blocking = await organisationsBlocking(db, client.client_id, covered.map((m) => m.id));
+  const blocking = await organisationsBlocking(
+    db,
+    client.client_id,
+    covered.map((m) => m.id),
+  );
   const approved = covered.filter((m) => !blocking.has(m.id));
   const blocked = covered.filter((m) => blocking.has(m.id)).map((m) => ({ id: m.id, name: m.name }));
   if (blocked.length && !approved.length) throw new AuthenticationError(`an admin of ${blocked.map((o) => o.name).join(', ')} has blocked this app`);
@@ -201,7 +216,12 @@ describeEachDialect(
     it('stops a token at once when it expires, its client is blocked or revoked, or its organisation is gone', async () => {
       const db = store().db;
       const expired = await clientToken(store());
-      await db.updateTable('oauth_store').set({ expires_at: Date.now() - 1000 }).where('model', '=', 'ClientCredentials').where('client_id', 'is not', null).execute();
+      await db
+        .updateTable('oauth_store')
+        .set({ expires_at: Date.now() - 1000 })
+        .where('model', '=', 'ClientCredentials')
+        .where('client_id', 'is not', null)
+        .execute();
       assert.match(await same(store(), `Bearer ${expired}`), /invalid, expired or revoked/);
 
       const stale = await clientToken(store());
@@ -236,7 +256,12 @@ describeEachDialect(
       const mislabelled = await clientToken(store());
       for (const r of await db.selectFrom('oauth_store').select(['id', 'payload']).where('model', '=', 'ClientCredentials').execute()) {
         const payload = JSON.parse(r.payload) as object;
-        await db.updateTable('oauth_store').set({ payload: JSON.stringify({ ...payload, kind: 'RefreshToken' }) }).where('model', '=', 'ClientCredentials').where('id', '=', r.id).execute();
+        await db
+          .updateTable('oauth_store')
+          .set({ payload: JSON.stringify({ ...payload, kind: 'RefreshToken' }) })
+          .where('model', '=', 'ClientCredentials')
+          .where('id', '=', r.id)
+          .execute();
       }
       await assert.rejects(authenticate(db, `Bearer ${mislabelled}`, (await appFor(store())).service.resources.api), /invalid, expired or revoked/);
     });
@@ -268,8 +293,14 @@ describeEachDialect(
       await blockForOrganisation(db, { clientId: some.clientId, organisationId: ORG_B, userId: null });
       assert.equal(await same(store(), `Bearer ${some.value}`), 'ok');
       const partly = await authenticate(db, `Bearer ${some.value}`, (await appFor(store())).service.resources.api);
-      assert.deepEqual(partly.coverage.organisations.map((o) => o.id), [ORG_A]);
-      assert.deepEqual(partly.blockedOrganisations.map((o) => o.id), [ORG_B]);
+      assert.deepEqual(
+        partly.coverage.organisations.map((o) => o.id),
+        [ORG_A],
+      );
+      assert.deepEqual(
+        partly.blockedOrganisations.map((o) => o.id),
+        [ORG_B],
+      );
       assert.equal(await same(store(), `Bearer ${all.value}`), 'ok', 'another app of the same user is not blocked');
       assert.deepEqual((await authenticate(db, `Bearer ${all.value}`, (await appFor(store())).service.resources.api)).blockedOrganisations, []);
       await blockForOrganisation(db, { clientId: some.clientId, organisationId: ORG_A, userId: null });
@@ -278,12 +309,20 @@ describeEachDialect(
       await unblockForOrganisation(db, { clientId: some.clientId, organisationId: ORG_B });
       assert.equal((await authenticate(db, `Bearer ${some.value}`, (await appFor(store())).service.resources.api)).coverage.organisations.length, 2);
 
-      await db.updateTable('oauth_store').set({ expires_at: Date.now() - 1000 }).where('model', '=', 'Grant').where('id', '=', all.grantId).execute();
+      await db
+        .updateTable('oauth_store')
+        .set({ expires_at: Date.now() - 1000 })
+        .where('model', '=', 'Grant')
+        .where('id', '=', all.grantId)
+        .execute();
       assert.match(await same(store(), `Bearer ${all.value}`), /approval behind this token has been revoked/);
       // a damaged grant row is no approval: refused (401), not an error
       const damaged = await userToken(store(), { organisations: 'all' });
       await db.updateTable('oauth_store').set({ payload: '{not json' }).where('model', '=', 'Grant').where('id', '=', damaged.grantId).execute();
-      await assert.rejects(authenticate(db, `Bearer ${damaged.value}`, (await appFor(store())).service.resources.api), /approval behind this token has been revoked/);
+      await assert.rejects(
+        authenticate(db, `Bearer ${damaged.value}`, (await appFor(store())).service.resources.api),
+        /approval behind this token has been revoked/,
+      );
       await revokeConsent(db, some.grantId);
       assert.match(await same(store(), `Bearer ${some.value}`), /invalid, expired or revoked/);
     });

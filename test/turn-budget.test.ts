@@ -28,7 +28,10 @@ describe('the turn budget', () => {
           }
         }),
     );
-    assert.deepEqual(order, Array.from({ length: 60 }, (_, i) => i));
+    assert.deepEqual(
+      order,
+      Array.from({ length: 60 }, (_, i) => i),
+    );
     // without the budget all sixty would run in one turn
     assert.ok(most <= 2, `${most} results were handed back in one turn`);
   });

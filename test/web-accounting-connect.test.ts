@@ -47,7 +47,10 @@ for (const dialect of DIALECTS) {
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .execute();
       xero = await startFakeXero({ today: TODAY });
       qbo = await startFakeQuickBooks({ today: TODAY });
       // the Xero sign-in covers two organisations: the admin chooses
@@ -78,9 +81,17 @@ for (const dialect of DIALECTS) {
       return { status: response.status, body: (await response.json()) as any };
     };
     const audit = async () =>
-      ((await store.db.selectFrom('audit_log' as any).select(['action', 'detail']).where('organisation_id', '=', books.org.id).execute()) as { action: string; detail: string }[]).filter((r) => r.action.startsWith('accounting.'));
-    const connection = () => withConnectionTables(store.db).selectFrom('accounting_connections').selectAll().where('organisation_id', '=', books.org.id).executeTakeFirst();
-    const system = async () => (await store.db.selectFrom('organisations').select('accounting_system').where('id', '=', books.org.id).executeTakeFirstOrThrow()).accounting_system;
+      (
+        (await store.db
+          .selectFrom('audit_log' as any)
+          .select(['action', 'detail'])
+          .where('organisation_id', '=', books.org.id)
+          .execute()) as { action: string; detail: string }[]
+      ).filter((r) => r.action.startsWith('accounting.'));
+    const connection = () =>
+      withConnectionTables(store.db).selectFrom('accounting_connections').selectAll().where('organisation_id', '=', books.org.id).executeTakeFirst();
+    const system = async () =>
+      (await store.db.selectFrom('organisations').select('accounting_system').where('id', '=', books.org.id).executeTakeFirstOrThrow()).accounting_system;
 
     /** Posts the page's connect button and goes through the vendor's authorize page back to the service. */
     async function connectThrough(browser: Browser, vendor: 'xero' | 'quickbooks') {
@@ -122,16 +133,25 @@ for (const dialect of DIALECTS) {
       assert.equal(await system(), 'xero');
       const row = (await connection())!;
       assert.deepEqual([row.vendor, row.tenant_id, row.status], ['xero', xero.tenantId, 'active']);
-      assert.deepEqual((await audit()).map((a) => a.action), ['accounting.connected']);
+      assert.deepEqual(
+        (await audit()).map((a) => a.action),
+        ['accounting.connected'],
+      );
 
       assert.match((await browser.follow(path)).body, /makes it at the first call that reads them/);
       const listed = await accountsList();
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       assert.ok(listed.body.accounts.some((a: any) => a.number === '200' && a.classification === 'Revenue'));
       // the age the deployment set (mirrorMaxAgeMs 0 here), not a fixed minute
-      assert.match((await browser.follow(path)).body, /answers from its copy of the books, last brought up to date [^<]*; a call asks Xero what changed when the copy is older than 0 seconds\./);
+      assert.match(
+        (await browser.follow(path)).body,
+        /answers from its copy of the books, last brought up to date [^<]*; a call asks Xero what changed when the copy is older than 0 seconds\./,
+      );
 
-      await withConnectionTables(store.db).updateTable('accounting_connections').set({ access_expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+      await withConnectionTables(store.db)
+        .updateTable('accounting_connections')
+        .set({ access_expires_at: new Date(Date.now() - 1000).toISOString() })
+        .execute();
       const refreshesBefore = xero.identity.tokenCalls.filter((c) => c.grant === 'refresh_token').length;
       const [a, b] = await Promise.all([accountsList(), accountsList()]);
       assert.deepEqual([a.status, b.status], [200, 200]);
@@ -157,8 +177,17 @@ for (const dialect of DIALECTS) {
       assert.equal(listed.status, 502);
       assert.match(JSON.stringify(listed.body), /not connected to Xero/);
       // nothing copied from Xero stays behind
-      const mirrored = await withMirrorTables(store.db).selectFrom('accounting_mirror_records').select('id').where('organisation_id', '=', books.org.id).execute();
-      const lines = await store.db.selectFrom('acct_lines').select('id').where('organisation_id', '=', books.org.id).where('transaction_id', 'like', `${books.org.id}:%`).execute();
+      const mirrored = await withMirrorTables(store.db)
+        .selectFrom('accounting_mirror_records')
+        .select('id')
+        .where('organisation_id', '=', books.org.id)
+        .execute();
+      const lines = await store.db
+        .selectFrom('acct_lines')
+        .select('id')
+        .where('organisation_id', '=', books.org.id)
+        .where('transaction_id', 'like', `${books.org.id}:%`)
+        .execute();
       assert.deepEqual([mirrored.length, lines.length], [0, 0]);
     });
 
@@ -175,13 +204,34 @@ for (const dialect of DIALECTS) {
       assert.equal(page.response.status, 400, page.body.slice(0, 500));
       assert.match(page.body, /Xero did not grant the scope accounting\.journals\.read \(to read the journals/);
       assert.match(page.body, /nothing was connected\. Connect again and allow it/);
-      assert.deepEqual({ connection: await connection(), system: await system() }, { connection: before.connection, system: before.system }, 'nothing was stored');
+      assert.deepEqual(
+        { connection: await connection(), system: await system() },
+        { connection: before.connection, system: before.system },
+        'nothing was stored',
+      );
       assert.equal(xero.identity.revoked.length - before.revoked, 1, 'the tokens not kept were revoked at Xero');
     });
 
     it('a Xero connection made with the scopes asked for before issue 38 answers 502 naming accounting.journals.read; the settings page says it needs reconnecting and why', async () => {
-      const old = ['openid', 'profile', 'email', 'offline_access', 'accounting.transactions.read', 'accounting.reports.read', 'accounting.contacts.read', 'accounting.settings.read', 'accounting.attachments.read'];
-      await saveConnection(store.db, settings.keys, { organisationId: books.org.id, vendor: 'xero', tenantId: xero.tenantId, tenantName: xero.book.name, tokens: xero.identity.issue(undefined, old), userId: null });
+      const old = [
+        'openid',
+        'profile',
+        'email',
+        'offline_access',
+        'accounting.transactions.read',
+        'accounting.reports.read',
+        'accounting.contacts.read',
+        'accounting.settings.read',
+        'accounting.attachments.read',
+      ];
+      await saveConnection(store.db, settings.keys, {
+        organisationId: books.org.id,
+        vendor: 'xero',
+        tenantId: xero.tenantId,
+        tenantName: xero.book.name,
+        tokens: xero.identity.issue(undefined, old),
+        userId: null,
+      });
       await store.db.updateTable('organisations').set({ accounting_system: 'xero' }).where('id', '=', books.org.id).execute();
       const listed = await accountsList();
       assert.equal(listed.status, 502);
@@ -226,13 +276,23 @@ for (const dialect of DIALECTS) {
       }
       // the sign-in was for the fake's company, the callback names a company it does not hold
       const unknown = await tamperedCallback('1234567890123456');
-      for (const [page, realm] of [[other, qbo.realmId], [unknown, '1234567890123456']] as const) {
+      for (const [page, realm] of [
+        [other, qbo.realmId],
+        [unknown, '1234567890123456'],
+      ] as const) {
         assert.equal(page.response.status, 400, page.body.slice(0, 500));
         assert.match(page.body, new RegExp(`QuickBooks did not let this sign-in read company ${realm} \\(HTTP 403\\)`));
         assert.match(page.body, /nothing was connected/);
-        assert.ok(qbo.requests.some((r) => r.path === `/companyinfo/${realm}` && r.status === 403), `the realm ${realm} was checked with the new token`);
+        assert.ok(
+          qbo.requests.some((r) => r.path === `/companyinfo/${realm}` && r.status === 403),
+          `the realm ${realm} was checked with the new token`,
+        );
       }
-      assert.deepEqual({ connection: await connection(), system: await system(), audit: (await audit()).length }, { connection: before.connection, system: before.system, audit: before.audit }, 'nothing was stored');
+      assert.deepEqual(
+        { connection: await connection(), system: await system(), audit: (await audit()).length },
+        { connection: before.connection, system: before.system, audit: before.audit },
+        'nothing was stored',
+      );
       assert.equal(qbo.identity.revoked.length - before.revoked, 2, 'the tokens not kept were revoked at QuickBooks');
       assert.deepEqual(qbo.violations, []);
     });
@@ -259,7 +319,10 @@ for (const dialect of DIALECTS) {
         const down = await accountsList();
         assert.equal(down.status, 502);
         const page = await browser.follow(path);
-        assert.match(page.body, /could not bring its copy of the books up to date \(the last attempt failed\): QuickBooks is unavailable \(HTTP 503\)\. It tries again by itself after [^;]+; a call that reads the books tries at once\./);
+        assert.match(
+          page.body,
+          /could not bring its copy of the books up to date \(the last attempt failed\): QuickBooks is unavailable \(HTTP 503\)\. It tries again by itself after [^;]+; a call that reads the books tries at once\./,
+        );
       } finally {
         qbo.outage(false);
       }
@@ -285,7 +348,11 @@ for (const dialect of DIALECTS) {
     it('refuses a connect post without the CSRF token', async () => {
       const browser = await signedIn();
       await browser.follow(path);
-      const response = await browser.request(`${path}/connect/xero`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.baseUrl }, body: '' });
+      const response = await browser.request(`${path}/connect/xero`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.baseUrl },
+        body: '',
+      });
       assert.equal(response.status, 403);
     });
   });

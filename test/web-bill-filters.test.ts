@@ -18,10 +18,26 @@ import { DIALECTS, openTestStore } from './helpers/store.js';
 const PASSWORD = 'correct horse battery';
 const fieldError = (body: string, id: string) => new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(body)?.[1];
 /** The list's row of a filter: its name, count and amount due. */
-const row = (body: string, name: string) => new RegExp(`<td data-label="Name"><strong>${name}</strong>[\\s\\S]*?<td class="end" data-label="Bills">([^<]*)</td>\\s*<td class="end" data-label="Due">([^<]*)</td>`).exec(body)?.slice(1, 3);
+const row = (body: string, name: string) =>
+  new RegExp(
+    `<td data-label="Name"><strong>${name}</strong>[\\s\\S]*?<td class="end" data-label="Bills">([^<]*)</td>\\s*<td class="end" data-label="Due">([^<]*)</td>`,
+  )
+    .exec(body)
+    ?.slice(1, 3);
 
 function fields(overrides: Record<string, string | string[]> = {}): Record<string, string | string[]> {
-  return { name: 'Office', description: 'Stationery and the like', tagsAny: 'office', suppliers: '', dueWithinDays: '', overdue: 'any', scheduled: 'any', foreignCurrency: 'any', minAmountDue: '', ...overrides };
+  return {
+    name: 'Office',
+    description: 'Stationery and the like',
+    tagsAny: 'office',
+    suppliers: '',
+    dueWithinDays: '',
+    overdue: 'any',
+    scheduled: 'any',
+    foreignCurrency: 'any',
+    minAmountDue: '',
+    ...overrides,
+  };
 }
 
 for (const dialect of DIALECTS) {
@@ -34,11 +50,26 @@ for (const dialect of DIALECTS) {
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .execute();
       // two outstanding payables: an office bill due in 11 days, and an overdue expense claim
       const doc = { currency: 'GBP', tax: 0, date: '2026-11-01' };
-      await call(store, documentsCreate, books.org.id, { ...doc, type: 'bill', number: 'PC-1', supplier: 'Paper Co', dueDate: '2026-12-02', subtotal: 144.6, total: 144.6, tags: 'office' }, { today: TODAY });
-      await call(store, documentsCreate, books.org.id, { ...doc, type: 'expense_claim', number: 'EC-1', supplier: 'Sam Submitter', dueDate: '2026-11-10', subtotal: 30, total: 30 }, { today: TODAY });
+      await call(
+        store,
+        documentsCreate,
+        books.org.id,
+        { ...doc, type: 'bill', number: 'PC-1', supplier: 'Paper Co', dueDate: '2026-12-02', subtotal: 144.6, total: 144.6, tags: 'office' },
+        { today: TODAY },
+      );
+      await call(
+        store,
+        documentsCreate,
+        books.org.id,
+        { ...doc, type: 'expense_claim', number: 'EC-1', supplier: 'Sam Submitter', dueDate: '2026-11-10', subtotal: 30, total: 30 },
+        { today: TODAY },
+      );
       server = await startServer(store, { today: TODAY });
       path = `/orgs/${books.org.id}/bill-filters`;
     });
@@ -56,7 +87,14 @@ for (const dialect of DIALECTS) {
     }
 
     const filterRows = () => store.db.selectFrom('bill_filters').selectAll().where('organisation_id', '=', books.org.id).execute();
-    const auditActions = async () => (await store.db.selectFrom('audit_log' as any).select('action').where('organisation_id', '=', books.org.id).execute() as { action: string }[]).map((r) => r.action);
+    const auditActions = async () =>
+      (
+        (await store.db
+          .selectFrom('audit_log' as any)
+          .select('action')
+          .where('organisation_id', '=', books.org.id)
+          .execute()) as { action: string }[]
+      ).map((r) => r.action);
 
     it('saves, renames, changes and deletes a filter through the forms, the list showing what each matches', async () => {
       const browser = await signedIn(books.users.admin.email);
@@ -73,10 +111,30 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(JSON.parse(stored!.criteria), { kinds: ['bill'], tagsAny: ['office'] });
 
       // every criterion at once, the minimum in pounds stored in pence
-      const big = await browser.submit(fields({ name: 'Big and soon', description: '', tagsAny: '', suppliers: 'Paper Co, Acme Software', dueWithinDays: '30', overdue: 'no', scheduled: 'no', foreignCurrency: 'no', minAmountDue: '100.5' }), { action: path });
+      const big = await browser.submit(
+        fields({
+          name: 'Big and soon',
+          description: '',
+          tagsAny: '',
+          suppliers: 'Paper Co, Acme Software',
+          dueWithinDays: '30',
+          overdue: 'no',
+          scheduled: 'no',
+          foreignCurrency: 'no',
+          minAmountDue: '100.5',
+        }),
+        { action: path },
+      );
       assert.deepEqual(row(big.body, 'Big and soon'), ['1', '144.60 GBP']);
       const bigRow = (await filterRows()).find((f) => f.name === 'Big and soon')!;
-      assert.deepEqual(JSON.parse(bigRow.criteria), { suppliers: ['Paper Co', 'Acme Software'], dueWithinDays: 30, overdue: false, scheduled: false, foreignCurrency: false, minAmountDue: 10050 });
+      assert.deepEqual(JSON.parse(bigRow.criteria), {
+        suppliers: ['Paper Co', 'Acme Software'],
+        dueWithinDays: 30,
+        overdue: false,
+        scheduled: false,
+        foreignCurrency: false,
+        minAmountDue: 10050,
+      });
 
       // its own page shows what is saved; rename it and make it select the overdue expense claims
       const id = stored!.id;
@@ -85,12 +143,17 @@ for (const dialect of DIALECTS) {
       assert.match(edit.body, /<input id="name" name="name" type="text" value="Office"/);
       assert.match(edit.body, /<input type="checkbox" name="kinds" value="bill" checked>/);
       assert.match(edit.body, /<input type="checkbox" name="kinds" value="expense_claim">/);
-      const renamed = await browser.submit(fields({ name: 'Overdue claims', kinds: ['expense_claim'], tagsAny: '', overdue: 'yes' }), { action: `${path}/${id}` });
+      const renamed = await browser.submit(fields({ name: 'Overdue claims', kinds: ['expense_claim'], tagsAny: '', overdue: 'yes' }), {
+        action: `${path}/${id}`,
+      });
       assert.match(renamed.body, /Filter changed\./);
       assert.deepEqual(row(renamed.body, 'Overdue claims'), ['1', '30.00 GBP']);
       assert.equal(row(renamed.body, 'Office'), undefined);
       const after = (await filterRows()).find((f) => f.id === id)!;
-      assert.deepEqual([after.name, after.description, JSON.parse(after.criteria)], ['Overdue claims', 'Stationery and the like', { kinds: ['expense_claim'], overdue: true }]);
+      assert.deepEqual(
+        [after.name, after.description, JSON.parse(after.criteria)],
+        ['Overdue claims', 'Stationery and the like', { kinds: ['expense_claim'], overdue: true }],
+      );
 
       const same = await browser.submit(fields({ name: 'Overdue claims', kinds: ['expense_claim'], tagsAny: '', overdue: 'yes' }), { action: `${path}/${id}` });
       assert.match(same.body, /Nothing was different, so nothing was changed/);
@@ -98,7 +161,10 @@ for (const dialect of DIALECTS) {
       const deleted = await browser.submit({}, { action: `${path}/${id}/delete` });
       assert.match(deleted.body, /Filter deleted\./);
       assert.equal(row(deleted.body, 'Overdue claims'), undefined);
-      assert.deepEqual((await filterRows()).map((f) => f.name), ['Big and soon']);
+      assert.deepEqual(
+        (await filterRows()).map((f) => f.name),
+        ['Big and soon'],
+      );
 
       const audit = await browser.follow(`/orgs/${books.org.id}/audit`);
       assert.match(audit.body, /Saved the Bills to Pay filter “Office”/);
@@ -140,7 +206,11 @@ for (const dialect of DIALECTS) {
       const before = await filterRows();
       const audited = (await auditActions()).length;
       const post = (browser: Browser, to: string, body: Record<string, string>) =>
-        browser.request(to, { method: 'POST', headers: { origin: server.baseUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() });
+        browser.request(to, {
+          method: 'POST',
+          headers: { origin: server.baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(body).toString(),
+        });
       assert.equal((await post(admin, path, { name: 'No token' })).status, 403);
       assert.equal((await post(admin, `${path}/${before[0]!.id}/delete`, {})).status, 403);
       assert.equal((await post(admin, `${path}/${before[0]!.id}`, { name: 'No token' })).status, 403);

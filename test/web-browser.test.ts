@@ -42,7 +42,9 @@ async function signIn(page: Page, base: string, email: string, next = '/account'
 /** Starts an app's authorization in the browser; the app's redirect URI is answered by the test. */
 async function startAuthorization(page: Page, config: oidc.Configuration) {
   const { url, verifier, state } = await authorizationRequest(config, REDIRECT, 'service.read offline_access');
-  await page.route('http://127.0.0.1:53682/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }));
+  await page.route('http://127.0.0.1:53682/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }),
+  );
   await page.goto(url.href);
   return {
     async redeem() {
@@ -187,7 +189,10 @@ for (const dialect of DIALECTS) {
         .where('operation', '=', 'reports.profit_and_loss')
         .orderBy('role')
         .execute();
-      assert.deepEqual(adminsStill.map((r) => r.role), ['admin', 'custom', 'super_admin']);
+      assert.deepEqual(
+        adminsStill.map((r) => r.role),
+        ['admin', 'custom', 'super_admin'],
+      );
 
       // and back on: the next call is allowed again
       await page.getByLabel('Submitter may call Profit and loss').check();
@@ -276,7 +281,12 @@ for (const dialect of DIALECTS) {
     it('self-registered apps members connected can be blocked, unblocked and verified; admins register verified apps', async () => {
       const assistant = await oidc.dynamicClientRegistration(
         new URL(base),
-        { redirect_uris: [REDIRECT], client_name: 'Helpful <b>Assistant</b>', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
+        {
+          redirect_uris: [REDIRECT],
+          client_name: 'Helpful <b>Assistant</b>',
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+        },
         oidc.None(),
         { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
       );
@@ -313,7 +323,11 @@ for (const dialect of DIALECTS) {
       const registered = await store.db.selectFrom('oauth_clients').selectAll().where('name', '=', 'Month-end Pack').executeTakeFirstOrThrow();
       // verified for this organisation (its own row), not by the operator for everyone
       assert.deepEqual([registered.kind, registered.verified, registered.organisation_id], ['app', 0, books.org.id]);
-      const verifiedBy = await store.db.selectFrom('oauth_client_verifications').select('organisation_id').where('client_id', '=', registered.client_id).execute();
+      const verifiedBy = await store.db
+        .selectFrom('oauth_client_verifications')
+        .select('organisation_id')
+        .where('client_id', '=', registered.client_id)
+        .execute();
       assert.deepEqual(verifiedBy, [{ organisation_id: books.org.id }]);
       assert.deepEqual(JSON.parse(registered.metadata).redirect_uris, ['https://monthend.example/callback', 'http://127.0.0.1:7777/cb']);
       await shot(page, 'apps');
@@ -356,7 +370,12 @@ for (const dialect of DIALECTS) {
       await page.getByRole('link', { name: 'Continue with single sign-on' }).click();
       await page.waitForURL(`${base}/account`);
       assert.match((await page.locator('header').textContent())!, /Ines Ibarra/);
-      const session = await withWebTables(store.db).selectFrom('web_sessions as s').innerJoin('users as u', 'u.id', 's.user_id').select(['s.method']).where('u.email', '=', 'ines@example.test').executeTakeFirstOrThrow();
+      const session = await withWebTables(store.db)
+        .selectFrom('web_sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.method'])
+        .where('u.email', '=', 'ines@example.test')
+        .executeTakeFirstOrThrow();
       assert.equal(session.method, 'external');
     });
 
@@ -426,6 +445,5 @@ for (const dialect of DIALECTS) {
       const left = await withWebTables(store.db).selectFrom('web_sessions').select('id_hash').where('user_id', '=', admin.id).execute();
       assert.equal(left.length, 0);
     });
-
   });
 }

@@ -26,7 +26,13 @@ import { DIALECTS, openTestStore } from './helpers/store.js';
 
 const PASSWORD = 'correct horse battery';
 const REDIRECT = 'http://127.0.0.1:53682/callback';
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 const VERIFIED = /<h1>[^<]*<span class="badge verified">Verified app<\/span><\/h1>/;
 const UNVERIFIED = /<h1>[^<]*<span class="badge unverified">Unverified app<\/span><\/h1>/;
@@ -70,7 +76,8 @@ function submitAsBrowser(browser: Browser, changes: { tick?: [string, string][];
   return browser.follow(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: browser.origin }, body });
 }
 
-const checkbox = (page: string, name: string, value: string) => new RegExp(`<input type="checkbox" name="${name}" value="${value}"[^>]*>`).exec(page)?.[0] ?? '';
+const checkbox = (page: string, name: string, value: string) =>
+  new RegExp(`<input type="checkbox" name="${name}" value="${value}"[^>]*>`).exec(page)?.[0] ?? '';
 
 async function signIn(base: string, email: string): Promise<Browser> {
   const browser = new Browser(base);
@@ -97,7 +104,11 @@ for (const dialect of DIALECTS) {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
       orgB = await provisionOrganisation(store.db, { name: 'Second Org', homeCurrency: 'EUR', timeZone: 'Europe/Berlin', fyStartMonth: 1 });
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).where('id', '=', books.users.admin.id).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .where('id', '=', books.users.admin.id)
+        .execute();
       await user('both@example.test', [books.org.id, orgB.id]);
       await user('a-member@example.test', [books.org.id]);
       await user('a-other@example.test', [books.org.id]);
@@ -181,7 +192,10 @@ for (const dialect of DIALECTS) {
       const both = await untilConsent(base, config, 'both@example.test');
       assert.match(both.page.body, UNVERIFIED);
       assert.match(both.page.body, /has not been checked by the admins of Second Org/);
-      assert.match(both.page.body, new RegExp(`value="${books.org.id}"> <span>Test Books Ltd</span> <span class="muted small">\\(verified by its admins\\)</span>`));
+      assert.match(
+        both.page.body,
+        new RegExp(`value="${books.org.id}"> <span>Test Books Ltd</span> <span class="muted small">\\(verified by its admins\\)</span>`),
+      );
       assert.doesNotMatch(both.page.body, /Second Org<\/span> <span class="muted small">/);
       // the pages that list connections say the same: verified for A's member and on A's page, not for B's
       const aAccount = await (await signIn(base, 'a-member@example.test')).follow('/account');
@@ -229,8 +243,17 @@ for (const dialect of DIALECTS) {
       // the data as it stood before: an organisation's "Verify" set the global mark
       await sql`drop table oauth_client_verifications`.execute(store.db);
       const client = (client_id: string, kind: string, organisation_id: string | null, verified: number) => ({
-        client_id, kind, organisation_id, name: client_id, verified, blocked: 0, metadata: '{}', secret_hash: null, created_by: organisation_id ? 'usr_admin_a' : null,
-        created_at: '2026-01-01T00:00:00.000Z', last_used_at: null,
+        client_id,
+        kind,
+        organisation_id,
+        name: client_id,
+        verified,
+        blocked: 0,
+        metadata: '{}',
+        secret_hash: null,
+        created_by: organisation_id ? 'usr_admin_a' : null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        last_used_at: null,
       });
       await store.db
         .insertInto('oauth_clients')
@@ -244,7 +267,13 @@ for (const dialect of DIALECTS) {
         ])
         .execute();
       const audit = (organisation_id: string, actor_user_id: string, target: string, created_at: string) => ({
-        id: `aud_${target}_${organisation_id}_${created_at}`, organisation_id, actor_user_id, action: 'app.verified', target, detail: '{}', created_at,
+        id: `aud_${target}_${organisation_id}_${created_at}`,
+        organisation_id,
+        actor_user_id,
+        action: 'app.verified',
+        target,
+        detail: '{}',
+        created_at,
       });
       await withWebTables(store.db)
         .insertInto('audit_log')
@@ -334,7 +363,10 @@ describe('ledgerline apps verify: the operator verifies an app for everyone', ()
     assert.equal(unblock.status, 0, unblock.stderr);
     assert.match((await untilConsent(server.baseUrl, config, 'member@example.test')).page.body, UNVERIFIED);
     const audit = await withWebTables(store.db).selectFrom('audit_log').select('action').where('target', '=', clientId).orderBy('created_at').execute();
-    assert.deepEqual(audit.map((a) => a.action), ['app.blocked_by_operator', 'app.unblocked_by_operator']);
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['app.blocked_by_operator', 'app.unblocked_by_operator'],
+    );
     assert.equal(ledgerline(['apps', 'block']).status, 2, 'usage');
   });
 });

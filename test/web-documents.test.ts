@@ -52,7 +52,10 @@ for (const dialect of DIALECTS) {
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .execute();
       server = await startServer(store, { today: TODAY });
       path = `/orgs/${books.org.id}/documents`;
     });
@@ -80,7 +83,15 @@ for (const dialect of DIALECTS) {
     }
 
     const documentCount = async () =>
-      Number((await store.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', books.org.id).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await store.db
+            .selectFrom('documents')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('organisation_id', '=', books.org.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('an admin uploads a PDF bill through the form; it is stored with its file, listed, and audited', async () => {
       const browser = await signedIn(books.users.admin.email);
@@ -98,8 +109,16 @@ for (const dialect of DIALECTS) {
       assert.match(sent.body, /<dt>Account<\/dt><dd>Office:Stationery<\/dd>/);
       assert.match(sent.body, new RegExp(`<a href="${path}">Back to documents</a>`));
 
-      const doc = await store.db.selectFrom('documents').selectAll().where('organisation_id', '=', books.org.id).where('number', '=', 'PC-114').executeTakeFirstOrThrow();
-      assert.deepEqual([doc.type, doc.supplier, doc.currency, Number(doc.total), doc.published_at, doc.created_by], ['bill', 'Paper Co', 'GBP', 14460, null, books.users.admin.id]);
+      const doc = await store.db
+        .selectFrom('documents')
+        .selectAll()
+        .where('organisation_id', '=', books.org.id)
+        .where('number', '=', 'PC-114')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        [doc.type, doc.supplier, doc.currency, Number(doc.total), doc.published_at, doc.created_by],
+        ['bill', 'Paper Co', 'GBP', 14460, null, books.users.admin.id],
+      );
       const file = await store.db.selectFrom('document_files').selectAll().where('document_id', '=', doc.id).executeTakeFirstOrThrow();
       assert.deepEqual([file.file_name, file.content_type], ['invoice.pdf', 'application/pdf']);
       assert.ok(Buffer.from(file.data).equals(PDF), 'the bytes as uploaded');
@@ -109,7 +128,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([line.account_id, line.description, Number(line.total)], [books.ids.stationery, 'Copier paper', 14460]);
 
       const list = await browser.follow(path);
-      assert.match(list.body, /<td data-label="Number">PC-114<\/td>\s*<td data-label="Type">Bill<\/td>\s*<td data-label="Supplier">Paper Co<\/td>\s*<td data-label="Date">2 Nov 2026<\/td>\s*<td class="end" data-label="Total">144.60<\/td>\s*<td data-label="Currency">GBP<\/td>\s*<td data-label="File">invoice.pdf<\/td>/);
+      assert.match(
+        list.body,
+        /<td data-label="Number">PC-114<\/td>\s*<td data-label="Type">Bill<\/td>\s*<td data-label="Supplier">Paper Co<\/td>\s*<td data-label="Date">2 Nov 2026<\/td>\s*<td class="end" data-label="Total">144.60<\/td>\s*<td data-label="Currency">GBP<\/td>\s*<td data-label="File">invoice.pdf<\/td>/,
+      );
       const audit = await browser.follow(`/orgs/${books.org.id}/audit`);
       assert.match(audit.body, /Uploaded bill PC-114 from Paper Co \(144.60 GBP, file invoice.pdf\)/);
     });
@@ -119,7 +141,10 @@ for (const dialect of DIALECTS) {
       const csrf = csrfOf((await browser.follow(path)).body);
       const before = await documentCount();
 
-      const badTotal = await upload(browser, csrf, form({ number: 'PC-115', supplier: 'Paper & Co <Ltd>', total: '150.00' }), { name: 'invoice.pdf', data: PDF });
+      const badTotal = await upload(browser, csrf, form({ number: 'PC-115', supplier: 'Paper & Co <Ltd>', total: '150.00' }), {
+        name: 'invoice.pdf',
+        data: PDF,
+      });
       assert.equal(badTotal.status, 400);
       assert.match(fieldError(badTotal.body, 'total') ?? '', /must equal subtotal plus tax/);
       assert.match(badTotal.body, /<input id="total" name="total" type="text" value="150.00"[^>]* aria-invalid="true" aria-describedby="total-error">/);
@@ -147,7 +172,10 @@ for (const dialect of DIALECTS) {
       assert.match(tooBig.body, /<input id="number" name="number" type="text" value="PC-119"/, 'the fields after the file are kept');
 
       assert.equal(await documentCount(), before, 'nothing written');
-      assert.equal((await store.db.selectFrom('documents').select('id').where('number', 'in', ['PC-115', 'PC-116', 'PC-117', 'PC-118', 'PC-119']).execute()).length, 0);
+      assert.equal(
+        (await store.db.selectFrom('documents').select('id').where('number', 'in', ['PC-115', 'PC-116', 'PC-117', 'PC-118', 'PC-119']).execute()).length,
+        0,
+      );
     });
 
     it('deletes an unpublished document with the button; without the CSRF token nothing is uploaded or deleted', async () => {
@@ -161,7 +189,11 @@ for (const dialect of DIALECTS) {
 
       const before = await documentCount();
       assert.equal((await upload(browser, null, form({ number: 'NO-CSRF' }), { name: 'x.pdf', data: PDF })).status, 403);
-      const refused = await browser.request(`${path}/${doc.id}/delete`, { method: 'POST', headers: { origin: server.baseUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+      const refused = await browser.request(`${path}/${doc.id}/delete`, {
+        method: 'POST',
+        headers: { origin: server.baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
       assert.equal(refused.status, 403);
       const elsewhere = await browser.request(`${path}/${doc.id}/delete`, {
         method: 'POST',
@@ -181,7 +213,12 @@ for (const dialect of DIALECTS) {
       assert.equal(again.response.status, 404);
       assert.match(again.body, /Nothing was deleted: no document/);
 
-      const audit = await withWebTables(store.db).selectFrom('audit_log').select(['action']).where('organisation_id', '=', books.org.id).where('target', '=', doc.id).execute();
+      const audit = await withWebTables(store.db)
+        .selectFrom('audit_log')
+        .select(['action'])
+        .where('organisation_id', '=', books.org.id)
+        .where('target', '=', doc.id)
+        .execute();
       assert.deepEqual(audit.map((e) => e.action).sort(), ['document.created', 'document.deleted']);
       assert.match((await browser.follow(`/orgs/${books.org.id}/audit`)).body, /Deleted receipt DEL-1 from Paper Co/);
     });

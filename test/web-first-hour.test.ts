@@ -28,7 +28,10 @@ describe('the first hour', () => {
     // pages and their forms, no dialect-specific storage: one dialect is enough
     store = await openTestStore('sqlite');
     books = await buildBooks(store);
-    await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+    await store.db
+      .updateTable('users')
+      .set({ password_hash: await hash(PASSWORD) })
+      .execute();
     server = await startServer(store, { today: TODAY });
   });
   after(async () => {
@@ -91,7 +94,11 @@ describe('the first hour', () => {
     const created = await browser.submit({ name: 'Sam Studio', currency: 'gbp', timeZone: 'Europe/London', fyStartMonth: '4' }, { action: '/orgs/new' });
     assert.equal(created.response.status, 200);
     assert.match(created.url, /\/orgs\/org_[a-z0-9]+\/ledger-import\?done=created$/, 'on to loading its books');
-    assert.match(created.body, /<div class="success" role="status">Organisation created: Sam Studio, with you as its super admin\. Its books are empty: load them below/, 'saying it worked');
+    assert.match(
+      created.body,
+      /<div class="success" role="status">Organisation created: Sam Studio, with you as its super admin\. Its books are empty: load them below/,
+      'saying it worked',
+    );
     const org = await store.db.selectFrom('organisations').selectAll().where('name', '=', 'Sam Studio').executeTakeFirstOrThrow();
     assert.deepEqual([org.home_currency, org.time_zone, org.fy_start_month, org.accounting_system], ['GBP', 'Europe/London', 4, 'builtin']);
     assert.deepEqual(await getMembership(store.db, org.id, books.users.submitter.id), { role: 'super_admin' });

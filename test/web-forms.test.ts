@@ -30,7 +30,13 @@ interface FoundForm {
   fields: [string, string][];
 }
 
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** The post forms of a page with the values a browser would send by default. */
 function formsOf(page: string): FoundForm[] {
@@ -56,7 +62,11 @@ function formsOf(page: string): FoundForm[] {
 }
 
 /** The same form for any id: /orgs/:id/members/:id/role */
-const shape = (action: string) => action.replace(/\/(org|usr|cli|app|dyn|inv)_[\w]+/g, '/:id').replace(/\/connections\/[\w-]+\/(revoke|disconnect)/, '/connections/:grant/$1').split('?')[0]!;
+const shape = (action: string) =>
+  action
+    .replace(/\/(org|usr|cli|app|dyn|inv)_[\w]+/g, '/:id')
+    .replace(/\/connections\/[\w-]+\/(revoke|disconnect)/, '/connections/:grant/$1')
+    .split('?')[0]!;
 
 async function signIn(base: string, email: string): Promise<Browser> {
   const browser = new Browser(base);
@@ -73,11 +83,16 @@ async function signIn(base: string, email: string): Promise<Browser> {
 }
 
 function post(browser: Browser, action: string, fields: [string, string][], headers: Record<string, string>) {
-  return browser.request(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields) });
+  return browser.request(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields),
+  });
 }
 
 /** The value of the signed-out form's cookie a Browser holds. */
-const signInCookie = (browser: Browser) => (browser as unknown as { cookies: { name: string; value: string }[] }).cookies.find((c) => c.name === 'ledgerline_signin')!.value;
+const signInCookie = (browser: Browser) =>
+  (browser as unknown as { cookies: { name: string; value: string }[] }).cookies.find((c) => c.name === 'ledgerline_signin')!.value;
 
 const csrfOf = async (browser: Browser) => decode(/name="csrf" value="([^"]+)"/.exec((await browser.follow('/account')).body)![1]!);
 
@@ -94,21 +109,52 @@ for (const dialect of DIALECTS) {
     /** Everything a refused post could have changed. */
     async function fingerprint() {
       const count = async (table: 'oauth_clients' | 'oauth_consents' | 'memberships' | 'operation_roles' | 'oauth_store') =>
-        Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await store.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const w = withWebTables(store.db);
       const clients = await store.db.selectFrom('oauth_clients').select(['client_id', 'verified', 'blocked']).orderBy('client_id').execute();
       const roles = await store.db.selectFrom('memberships').select(['user_id', 'role']).orderBy('user_id').execute();
       return {
         clients,
         roles,
-        verifications: await store.db.selectFrom('oauth_client_verifications').select(['client_id', 'organisation_id']).orderBy('client_id').orderBy('organisation_id').execute(),
-        blocks: await store.db.selectFrom('oauth_client_blocks').select(['client_id', 'organisation_id']).orderBy('client_id').orderBy('organisation_id').execute(),
+        verifications: await store.db
+          .selectFrom('oauth_client_verifications')
+          .select(['client_id', 'organisation_id'])
+          .orderBy('client_id')
+          .orderBy('organisation_id')
+          .execute(),
+        blocks: await store.db
+          .selectFrom('oauth_client_blocks')
+          .select(['client_id', 'organisation_id'])
+          .orderBy('client_id')
+          .orderBy('organisation_id')
+          .execute(),
         consents: await count('oauth_consents'),
         policy: await count('operation_roles'),
         tokens: await count('oauth_store'),
-        audit: Number((await w.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        audit: Number(
+          (
+            await w
+              .selectFrom('audit_log')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
         invitations: await store.db.selectFrom('invitations').select(['id', 'email', 'accepted_at']).orderBy('id').execute(),
-        sessions: Number((await w.selectFrom('web_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        sessions: Number(
+          (
+            await w
+              .selectFrom('web_sessions')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
       };
     }
 
@@ -138,7 +184,8 @@ for (const dialect of DIALECTS) {
           { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
         );
         await connect(base, { config, redirectUri: REDIRECT, email: sam.email, password: PASSWORD, scope: 'service.read' });
-        if (name === 'Assistant Two') await blockForOrganisation(store.db, { clientId: config.clientMetadata().client_id, organisationId: books.org.id, userId: sue.id });
+        if (name === 'Assistant Two')
+          await blockForOrganisation(store.db, { clientId: config.clientMetadata().client_id, organisationId: books.org.id, userId: sue.id });
       }
     });
     after(async () => {
@@ -146,7 +193,7 @@ for (const dialect of DIALECTS) {
       await store?.close();
     });
 
-    it('every form refuses a post without the token, with another session\'s token, from another origin or from nowhere', async () => {
+    it("every form refuses a post without the token, with another session's token, from another origin or from nowhere", async () => {
       const browser = await signIn(base, sue.email);
       const other = await signIn(base, ada.email);
       const foreignToken = await csrfOf(other);
@@ -195,6 +242,7 @@ for (const dialect of DIALECTS) {
           ['no token', others, { origin: base }],
           ['an empty token', [...others, ['csrf', '']], { origin: base }],
           ["another session's token", [...others, ['csrf', foreignToken]], { origin: base }],
+          ['a tampered token', [...others, ['csrf', `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`]], { origin: base }],
           ['another origin', form.fields, { origin: EVIL }],
           ['another origin in Referer only', form.fields, { referer: `${EVIL}/page` }],
           ['no Origin or Referer', form.fields, {}],
@@ -211,7 +259,11 @@ for (const dialect of DIALECTS) {
         assert.ok([200, 303, 400, 404, 409].includes(done.status), `${form.action} done right: ${done.status}`);
       }
       assert.equal((await browser.follow('/account')).url, `${base}/signin?next=%2Faccount`, 'the last form was sign-out');
-      assert.equal((await store.db.selectFrom('memberships').select('role').where('user_id', '=', sue.id).executeTakeFirst())?.role, 'super_admin', 'the last super admin stayed');
+      assert.equal(
+        (await store.db.selectFrom('memberships').select('role').where('user_id', '=', sue.id).executeTakeFirst())?.role,
+        'super_admin',
+        'the last super admin stayed',
+      );
       // the posts done right removed members; put them back for the tests below
       await setMembership(store.db, books.org.id, ada.id, 'admin');
       await setMembership(store.db, books.org.id, sam.id, 'submitter');
@@ -230,13 +282,23 @@ for (const dialect of DIALECTS) {
       const browser = new Browser(base);
       const page = await browser.follow('/signin');
       const token = decode(/name="csrf" value="([^"]+)"/.exec(page.body)![1]!);
-      const fields: [string, string][] = [['email', sue.email], ['password', PASSWORD]];
+      const fields: [string, string][] = [
+        ['email', sue.email],
+        ['password', PASSWORD],
+      ];
       assert.equal((await post(browser, '/signin', fields, { origin: base })).status, 403);
       assert.equal((await post(browser, '/signin', [...fields, ['csrf', token]], { origin: EVIL })).status, 403);
-      assert.equal((await post(new Browser(base), '/signin', [...fields, ['csrf', token]], { origin: base })).status, 403, 'the token is bound to its own cookie');
+      assert.equal(
+        (await post(new Browser(base), '/signin', [...fields, ['csrf', token]], { origin: base })).status,
+        403,
+        'the token is bound to its own cookie',
+      );
       // a "next" that could lead off the site is ignored
       for (const next of ['//evil.example/x', '/\t/evil.example', '/\\evil.example', 'https://evil.example']) {
-        const away = await post(new Browser(base), '/signin', [...fields, ['csrf', token], ['next', next]], { origin: base, cookie: `ledgerline_signin=${signInCookie(browser)}` });
+        const away = await post(new Browser(base), '/signin', [...fields, ['csrf', token], ['next', next]], {
+          origin: base,
+          cookie: `ledgerline_signin=${signInCookie(browser)}`,
+        });
         assert.equal(away.status, 303);
         assert.equal(away.headers.get('location'), '/account', JSON.stringify(next));
       }
@@ -248,8 +310,11 @@ for (const dialect of DIALECTS) {
     it('only a super admin grants or changes super admin, and the last one stays', async () => {
       const adaBrowser = await signIn(base, ada.email);
       const adaToken = await csrfOf(adaBrowser);
-      const act = (b: Browser, token: string, path: string, fields: [string, string][] = []) => post(b, `/orgs/${books.org.id}${path}`, [...fields, ['csrf', token]], { origin: base });
-      const roleOf = async (id: string) => (await store.db.selectFrom('memberships').select('role').where('user_id', '=', id).where('organisation_id', '=', books.org.id).executeTakeFirst())?.role;
+      const act = (b: Browser, token: string, path: string, fields: [string, string][] = []) =>
+        post(b, `/orgs/${books.org.id}${path}`, [...fields, ['csrf', token]], { origin: base });
+      const roleOf = async (id: string) =>
+        (await store.db.selectFrom('memberships').select('role').where('user_id', '=', id).where('organisation_id', '=', books.org.id).executeTakeFirst())
+          ?.role;
       assert.equal(await roleOf(sue.id), 'super_admin');
       const removeSue = await act(adaBrowser, adaToken, `/members/${sue.id}/remove`);
       assert.equal(removeSue.status, 403);
@@ -283,7 +348,20 @@ for (const dialect of DIALECTS) {
       const before = await fingerprint();
       const response = await post(samBrowser, `/orgs/${books.org.id}/roles`, [['csrf', token]], { origin: base });
       assert.equal(response.status, 403);
-      assert.equal((await post(samBrowser, `/orgs/${books.org.id}/api-clients`, [['csrf', token], ['name', 'Mine']], { origin: base })).status, 403);
+      assert.equal(
+        (
+          await post(
+            samBrowser,
+            `/orgs/${books.org.id}/api-clients`,
+            [
+              ['csrf', token],
+              ['name', 'Mine'],
+            ],
+            { origin: base },
+          )
+        ).status,
+        403,
+      );
       assert.deepEqual(await fingerprint(), before);
       assert.equal((await samBrowser.follow('/orgs/org_doesnotexist/roles')).response.status, 403, 'an unknown organisation looks the same');
     });
@@ -301,10 +379,28 @@ for (const dialect of DIALECTS) {
         const browser = new Browser(throttled.baseUrl);
         const token = () => decode(/name="csrf" value="([^"]+)"/.exec(browser.lastPage)![1]!);
         await browser.follow('/signin');
-        const wrong = await post(browser, '/signin', [['csrf', token()], ['email', sam.email], ['password', 'wrong']], { origin: throttled.baseUrl });
+        const wrong = await post(
+          browser,
+          '/signin',
+          [
+            ['csrf', token()],
+            ['email', sam.email],
+            ['password', 'wrong'],
+          ],
+          { origin: throttled.baseUrl },
+        );
         assert.equal(wrong.status, 401);
         await browser.follow('/signin');
-        const right = await post(browser, '/signin', [['csrf', token()], ['email', sam.email], ['password', PASSWORD]], { origin: throttled.baseUrl });
+        const right = await post(
+          browser,
+          '/signin',
+          [
+            ['csrf', token()],
+            ['email', sam.email],
+            ['password', PASSWORD],
+          ],
+          { origin: throttled.baseUrl },
+        );
         assert.equal(right.status, 429, 'even the right password waits');
         assert.ok(Number(right.headers.get('retry-after')) > 0);
         assert.match(await right.text(), /Too many failed sign-in attempts/);

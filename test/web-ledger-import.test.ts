@@ -30,7 +30,10 @@ for (const dialect of DIALECTS) {
       empty = await provisionOrganisation(store.db, { name: 'Harbour Lane Design', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
       await setMembership(store.db, empty.id, books.users.admin.id, 'admin');
       await setMembership(store.db, empty.id, books.users.submitter.id, 'submitter');
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .execute();
       server = await startServer(store, { today: TODAY });
     });
     after(async () => {
@@ -50,7 +53,16 @@ for (const dialect of DIALECTS) {
       body.append('file', new Blob([file]), name);
       return browser.request(`/orgs/${empty.id}/ledger-import`, { method: 'POST', body, headers: { origin: server.baseUrl } });
     }
-    const count = async () => Number((await store.db.selectFrom('acct_lines').select((eb) => eb.fn.countAll().as('n')).where('organisation_id', '=', empty.id).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await store.db
+            .selectFrom('acct_lines')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('organisation_id', '=', empty.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('an admin loads a journal into an empty organisation; unknown accounts are refused until allowed; again adds nothing', async () => {
       const browser = await signedIn(books.users.admin.email);

@@ -28,7 +28,11 @@ const MONTHLY = { period: 'last_month', comparePeriods: 11, compareBy: 'month' }
 /** Written independently of the page's own formatter: two decimals, thousands separated. */
 const money = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** A table row as the page writes it: the label, then one cell per month, oldest first. */
-const row = (label: string, amounts: number[]) => `<th scope="row">${escapeHtml(label)}</th>${[...amounts].reverse().map((n) => `<td class="num">${money(n)}</td>`).join('')}</tr>`;
+const row = (label: string, amounts: number[]) =>
+  `<th scope="row">${escapeHtml(label)}</th>${[...amounts]
+    .reverse()
+    .map((n) => `<td class="num">${money(n)}</td>`)
+    .join('')}</tr>`;
 
 it('chart axes: round steps that take in zero and every value, and short labels', () => {
   assert.deepEqual(axisTicks([-1980, 3000]), [-2000, 0, 2000, 4000]);
@@ -77,7 +81,10 @@ for (const dialect of DIALECTS) {
       assert.equal(pl.periods[0].from, '2026-10-01', 'last month first: the twelve complete months');
       for (const s of pl.sections) assert.ok(body.includes(row(s.title, s.total)), `profit and loss: ${s.title}`);
       for (const s of pl.summary) assert.ok(body.includes(row(s.label, s.amounts)), `profit and loss: ${s.label}`);
-      assert.ok(pl.summary.some((s: any) => s.label === 'Net Profit' && s.amounts.some((n: number) => n !== 0)), 'the demo has a profit to show');
+      assert.ok(
+        pl.summary.some((s: any) => s.label === 'Net Profit' && s.amounts.some((n: number) => n !== 0)),
+        'the demo has a profit to show',
+      );
       assert.match(body, /<svg class="chart"[^>]*role="img"[^>]*aria-labelledby="chart-pl-title chart-pl-desc"/);
 
       const bs = await ask(reportsBalanceSheet, MONTHLY);
@@ -89,13 +96,19 @@ for (const dialect of DIALECTS) {
       assert.ok(accounts.count > 0);
       for (const a of accounts.accounts) {
         // which figure it is: the bank's (from statements), only the imported lines, or the books'; and beside it the books' and what is to reconcile
-        const label = a.balanceBasis === 'books' ? 'In the books (nothing imported)' : `${a.balanceBasis === 'transactions' ? 'Imported lines' : 'Bank balance'}${a.balanceDate ? ` at ${humanDate(a.balanceDate)}` : ''}`;
+        const label =
+          a.balanceBasis === 'books'
+            ? 'In the books (nothing imported)'
+            : `${a.balanceBasis === 'transactions' ? 'Imported lines' : 'Bank balance'}${a.balanceDate ? ` at ${humanDate(a.balanceDate)}` : ''}`;
         assert.ok(body.includes(`${label} <strong>${money(a.balance)} ${a.currency}</strong>`), `${a.name} now`);
-        if (a.bookBalance !== null && a.balanceBasis !== 'books') assert.ok(body.includes(`In the books ${money(a.bookBalance)} ${a.currency}`), `${a.name} in the books`);
+        if (a.bookBalance !== null && a.balanceBasis !== 'books')
+          assert.ok(body.includes(`In the books ${money(a.bookBalance)} ${a.currency}`), `${a.name} in the books`);
         if (a.id.includes(':')) continue;
         const october = await ask(bankingTransactions, { account: a.id, period: 'custom', from: '2026-10-01', to: '2026-10-31', limit: 1 });
         // the table row: name, currency, twelve month ends (October last), then now
-        const cells = new RegExp(`<th scope="row">${escapeHtml(a.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</th><td>${a.currency}</td>((?:<td class="num">[^<]*</td>){13})</tr>`).exec(body);
+        const cells = new RegExp(
+          `<th scope="row">${escapeHtml(a.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</th><td>${a.currency}</td>((?:<td class="num">[^<]*</td>){13})</tr>`,
+        ).exec(body);
         assert.ok(cells, `${a.name} has a row of month ends`);
         const values = [...cells[1]!.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((m) => m[1]);
         assert.equal(values[11], money(october.totals.closingBalance), `${a.name} at the end of October`);
@@ -106,7 +119,11 @@ for (const dialect of DIALECTS) {
       assert.ok(bills.count > 0);
       assert.ok(body.includes(`<strong>${bills.count}</strong> bills to pay`));
       assert.ok(body.includes(`Total <strong>${money(bills.total)} ${bills.baseCurrency}</strong>`));
-      for (const b of bills.bills) assert.ok(body.includes(`<td>${escapeHtml(b.supplier)}</td><td>${escapeHtml(b.invoiceNumber)}</td><td class="num">${money(b.amountDue)}</td>`), b.invoiceNumber);
+      for (const b of bills.bills)
+        assert.ok(
+          body.includes(`<td>${escapeHtml(b.supplier)}</td><td>${escapeHtml(b.invoiceNumber)}</td><td class="num">${money(b.amountDue)}</td>`),
+          b.invoiceNumber,
+        );
     });
 
     it('the overview is one of the organisation tabs, and names are escaped', async () => {

@@ -50,7 +50,17 @@ for (const dialect of DIALECTS) {
     const card = (page: Page, id: string) => page.locator(`#line-${id}`);
     const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).waitFor();
     const suggestionOf = async (id: string) =>
-      ((await call(store, bankingTransactions, books.org.id, { account: ACCOUNT, status: 'to_reconcile', period: 'custom', from: '2026-01-01', to: '2026-12-31' }, { today: TODAY })).transactions.find((t: any) => t.id === id) as any)?.suggestion ?? null;
+      (
+        (
+          await call(
+            store,
+            bankingTransactions,
+            books.org.id,
+            { account: ACCOUNT, status: 'to_reconcile', period: 'custom', from: '2026-01-01', to: '2026-12-31' },
+            { today: TODAY },
+          )
+        ).transactions.find((t: any) => t.id === id) as any
+      )?.suggestion ?? null;
 
     async function signIn(page: Page, email: string, next: string) {
       await page.context().clearCookies();
@@ -62,16 +72,31 @@ for (const dialect of DIALECTS) {
     }
 
     /** A post as a page sends it, from this browser's session, with the form fields given. */
-    const post = (page: Page, path: string, form: Record<string, string>) => page.request.post(`${base}${path}`, { form, headers: { origin: base }, maxRedirects: 0 });
+    const post = (page: Page, path: string, form: Record<string, string>) =>
+      page.request.post(`${base}${path}`, { form, headers: { origin: base }, maxRedirects: 0 });
     const csrfOf = async (page: Page) => (await page.locator('input[name=csrf]').first().getAttribute('value'))!;
 
     before(async () => {
       store = await openTestStore(dialect);
       books = await buildBooks(store);
-      await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .execute();
       await store.db
         .insertInto('bank_accounts')
-        .values({ id: ACCOUNT, organisation_id: books.org.id, name: 'Current Account', number: '12345678', type: 'bank', bank: 'Barclays', currency: 'GBP', is_default: 1, ledger_account_id: books.ids.bank, created_at: '2026-01-01T00:00:00.000Z' })
+        .values({
+          id: ACCOUNT,
+          organisation_id: books.org.id,
+          name: 'Current Account',
+          number: '12345678',
+          type: 'bank',
+          bank: 'Barclays',
+          currency: 'GBP',
+          is_default: 1,
+          ledger_account_id: books.ids.bank,
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
         .execute();
       server = await startServer(store, { today: TODAY });
       base = server.baseUrl;
@@ -95,7 +120,11 @@ for (const dialect of DIALECTS) {
       const question = page.locator('#confirm-contact');
       await question.waitFor();
       assert.equal((await question.innerText()).split('\n')[0], `${SUPPLIER} is not a supplier in the books yet. Create it and publish?`);
-      assert.equal((await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at, null, 'nothing published before the answer');
+      assert.equal(
+        (await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at,
+        null,
+        'nothing published before the answer',
+      );
       await page.getByRole('button', { name: `Create ${SUPPLIER} and publish` }).click();
       await status(page, 'Published to the books.');
       const published = await store.db.selectFrom('documents').selectAll().where('id', '=', bill).executeTakeFirstOrThrow();
@@ -104,7 +133,12 @@ for (const dialect of DIALECTS) {
       assert.match(facts, /Published\s+\d{1,2} \w{3} 2026, \d\d:\d\d UTC/);
       assert.ok(facts.includes(published.accounting_transaction_id!), 'the id in the books');
       assert.equal(await page.getByRole('button', { name: /Publish/ }).count(), 0, 'no publish form once published');
-      const audit = await withWebTables(store.db).selectFrom('audit_log').select(['action', 'detail']).where('target', '=', bill).where('action', '=', 'document.published').executeTakeFirstOrThrow();
+      const audit = await withWebTables(store.db)
+        .selectFrom('audit_log')
+        .select(['action', 'detail'])
+        .where('target', '=', bill)
+        .where('action', '=', 'document.published')
+        .executeTakeFirstOrThrow();
       assert.match(String(audit.detail), /"contactCreated":true/);
 
       // the suggestion, once the service has scored the lines against the published bill
@@ -133,11 +167,29 @@ for (const dialect of DIALECTS) {
       await status(page, 'Match undone');
       const undone = await line(payment);
       assert.deepEqual([undone.status, undone.reconciled_in, undone.document_id], ['to_reconcile', null, null]);
-      assert.equal(Number((await store.db.selectFrom('bills').select('amount_due').where('document_id', '=', bill).executeTakeFirstOrThrow()).amount_due), 14460, 'owed again');
-      assert.equal(await card(page, payment).getByRole('button', { name: /^Reconciled elsewhere/ }).count(), 1, 'among the lines to reconcile again');
-      assert.equal(await card(page, payment).getByRole('button', { name: /^Accept/ }).count(), 1, 'suggested again');
+      assert.equal(
+        Number((await store.db.selectFrom('bills').select('amount_due').where('document_id', '=', bill).executeTakeFirstOrThrow()).amount_due),
+        14460,
+        'owed again',
+      );
+      assert.equal(
+        await card(page, payment)
+          .getByRole('button', { name: /^Reconciled elsewhere/ })
+          .count(),
+        1,
+        'among the lines to reconcile again',
+      );
+      assert.equal(
+        await card(page, payment)
+          .getByRole('button', { name: /^Accept/ })
+          .count(),
+        1,
+        'suggested again',
+      );
 
-      await card(page, transfer).getByRole('button', { name: /^Reconciled elsewhere/ }).click();
+      await card(page, transfer)
+        .getByRole('button', { name: /^Reconciled elsewhere/ })
+        .click();
       await status(page, 'Marked reconciled elsewhere.');
       const marked = await line(transfer);
       assert.deepEqual([marked.status, marked.reconciled_in], ['reconciled', 'outside_service']);
@@ -145,7 +197,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('a receipt asks which account paid it, and what else is missing is said in words with what to do', async () => {
-      const receipt = await created('R-88', { type: 'receipt', dueDate: null, subtotal: 12, tax: 0, total: 12, codedLines: [{ description: 'Team lunch', subtotal: 12, total: 12 }] });
+      const receipt = await created('R-88', {
+        type: 'receipt',
+        dueDate: null,
+        subtotal: 12,
+        tax: 0,
+        total: 12,
+        codedLines: [{ description: 'Team lunch', subtotal: 12, total: 12 }],
+      });
       const { page } = browser;
       await signIn(page, books.users.admin.email, `${org}/documents/${receipt}`);
       const paidFrom = page.getByLabel('Paid from');
@@ -160,24 +219,42 @@ for (const dialect of DIALECTS) {
       assert.equal(await page.locator('#paidFrom-error').innerText(), 'choose the bank or card account that paid it');
       assert.equal(await page.locator('#confirm-contact').count(), 0, 'Paper Co is a supplier in the books already');
 
-      await store.db.updateTable('document_coded_lines').set({ account_id: books.ids.office, account_name: 'Office' }).where('document_id', '=', receipt).execute();
+      await store.db
+        .updateTable('document_coded_lines')
+        .set({ account_id: books.ids.office, account_name: 'Office' })
+        .where('document_id', '=', receipt)
+        .execute();
       const card = (await paidFrom.locator('option', { hasText: 'Company Card' }).getAttribute('value'))!;
       await paidFrom.selectOption(card);
       await page.getByRole('button', { name: 'Publish to the books' }).click();
       await status(page, 'Published to the books.');
       const published = await store.db.selectFrom('documents').selectAll().where('id', '=', receipt).executeTakeFirstOrThrow();
       assert.ok(published.published_at);
-      const spent = await store.db.selectFrom('acct_lines').select(['account_id', 'amount']).where('transaction_id', '=', published.accounting_transaction_id!).execute();
-      assert.ok(spent.some((l) => Number(l.amount) === -1200 && l.account_id !== books.ids.office), JSON.stringify(spent));
+      const spent = await store.db
+        .selectFrom('acct_lines')
+        .select(['account_id', 'amount'])
+        .where('transaction_id', '=', published.accounting_transaction_id!)
+        .execute();
+      assert.ok(
+        spent.some((l) => Number(l.amount) === -1200 && l.account_id !== books.ids.office),
+        JSON.stringify(spent),
+      );
     });
 
     it('a line 1.50 short of its bill: Change to the bill, told the amounts differ, and the fee booked when the page offers it', async () => {
-      const bill = await created('PC-FEE-1', { subtotal: 100, tax: 0, total: 100, codedLines: [{ description: 'Paper', account: 'Office:Stationery', subtotal: 100, tax: 0, total: 100 }] });
+      const bill = await created('PC-FEE-1', {
+        subtotal: 100,
+        tax: 0,
+        total: 100,
+        codedLines: [{ description: 'Paper', account: 'Office:Stationery', subtotal: 100, tax: 0, total: 100 }],
+      });
       await call(store, documentsPublish, books.org.id, { id: bill }, { today: TODAY });
       const short = await bankLine('2026-11-16', 'PAYMENT REF 88812', -10150);
       const { page } = browser;
       await signIn(page, books.users.admin.email, `${org}/reconcile`);
-      await card(page, short).getByRole('link', { name: /^(Change|Choose a document)/ }).click();
+      await card(page, short)
+        .getByRole('link', { name: /^(Change|Choose a document)/ })
+        .click();
       await card(page, short).getByLabel('Find a published document').fill('fee-1');
       await card(page, short).getByRole('button', { name: 'Search' }).click();
       const choose = card(page, short).getByLabel('Match this line to');
@@ -216,13 +293,17 @@ for (const dialect of DIALECTS) {
       assert.equal(noToken.status(), 403);
       const wrong = await post(page, `${org}/documents/${bill}/publish`, { csrf: 'not-the-token', createContact: 'true' });
       assert.equal(wrong.status(), 403);
-      const elsewhere = await page.request.post(`${base}${org}/reconcile/mark`, { form: { csrf: await csrfOf(page), transactionId: free }, headers: { origin: 'https://evil.example' }, maxRedirects: 0 });
+      const elsewhere = await page.request.post(`${base}${org}/reconcile/mark`, {
+        form: { csrf: await csrfOf(page), transactionId: free },
+        headers: { origin: 'https://evil.example' },
+        maxRedirects: 0,
+      });
       assert.equal(elsewhere.status(), 403);
       assert.equal((await line(free)).status, 'to_reconcile');
       assert.equal((await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at, null);
     });
 
-    it("follows the role permissions: a role refused the operations sees no buttons and a forged post is refused; a submitter is refused the pages", async () => {
+    it('follows the role permissions: a role refused the operations sees no buttons and a forged post is refused; a submitter is refused the pages', async () => {
       const bill = await created('ROLE-1');
       const free = await bankLine('2026-11-19', 'PAPER CO ROLE-1', -14460);
       const ops = ['documents.publish', 'banking.match', 'banking.unmatch', 'banking.mark_reconciled'];

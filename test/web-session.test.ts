@@ -16,7 +16,10 @@ describeEachDialect('web sessions', (store) => {
     const { token, idHash } = await createWebSession(store().db, user.id, 'password', at(0));
     assert.equal(idHash, sha256(token));
     const rows = await withWebTables(store().db).selectFrom('web_sessions').selectAll().where('user_id', '=', user.id).execute();
-    assert.deepEqual(rows.map((r) => [r.id_hash, r.method, r.created_at, r.expires_at]), [[sha256(token), 'password', '2026-11-21T08:00:00.000Z', '2026-11-21T20:00:00.000Z']]);
+    assert.deepEqual(
+      rows.map((r) => [r.id_hash, r.method, r.created_at, r.expires_at]),
+      [[sha256(token), 'password', '2026-11-21T08:00:00.000Z', '2026-11-21T20:00:00.000Z']],
+    );
     assert.equal((await findWebSession(store().db, token, at(29)))?.user.email, 'idle@example.test');
     // used at minute 29, so it lasts until minute 59
     assert.ok(await findWebSession(store().db, token, at(58)));

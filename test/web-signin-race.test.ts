@@ -18,7 +18,13 @@ import { startServer } from './helpers/server.js';
 import { openTestStore } from './helpers/store.js';
 
 const PASSWORD = 'correct horse battery';
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** A browser on the sign-in page, ready to post once. */
 async function signInForm(base: string) {
@@ -68,7 +74,10 @@ for (const [name, makeCounters] of STORES) {
     async function server(limits: { signInPerAccount: number; signInPerAddress: number }) {
       const c = makeCounters();
       const s = await startServer(store, { rateLimits: defaultRateLimits(limits), counters: c.counters });
-      closers.push(() => s.close(), () => c.close());
+      closers.push(
+        () => s.close(),
+        () => c.close(),
+      );
       return s.baseUrl;
     }
 
@@ -85,7 +94,10 @@ for (const [name, makeCounters] of STORES) {
 
     it('30 concurrent wrong passwords for one account: at most 10 are checked, the rest 429', async () => {
       const base = await server({ signInPerAccount: 10, signInPerAddress: 1000 });
-      const tally = await burst(base, Array.from({ length: 30 }, () => ({ email: 'target@example.test', password: 'wrong' })));
+      const tally = await burst(
+        base,
+        Array.from({ length: 30 }, () => ({ email: 'target@example.test', password: 'wrong' })),
+      );
       assert.equal((tally[401] ?? 0) + (tally[429] ?? 0), 30, JSON.stringify(tally));
       assert.ok((tally[401] ?? 0) <= 10, `at most 10 reach the password check: ${JSON.stringify(tally)}`);
       assert.ok((tally[401] ?? 0) >= 1, JSON.stringify(tally));
@@ -93,7 +105,10 @@ for (const [name, makeCounters] of STORES) {
 
     it('30 concurrent wrong passwords from one address for different accounts: at most 10 are checked', async () => {
       const base = await server({ signInPerAccount: 1000, signInPerAddress: 10 });
-      const tally = await burst(base, Array.from({ length: 30 }, (_, i) => ({ email: `nobody-${i}@example.test`, password: 'wrong' })));
+      const tally = await burst(
+        base,
+        Array.from({ length: 30 }, (_, i) => ({ email: `nobody-${i}@example.test`, password: 'wrong' })),
+      );
       assert.equal((tally[401] ?? 0) + (tally[429] ?? 0), 30, JSON.stringify(tally));
       assert.ok((tally[401] ?? 0) <= 10, `at most 10 reach the password check: ${JSON.stringify(tally)}`);
     });

@@ -17,7 +17,13 @@ import { openTestStore } from './helpers/store.js';
 const PASSWORD = 'correct horse battery';
 const BOUNDARY = '----ledgerline-test-boundary';
 const DECLARED = 10 * 1024 * 1024;
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const fileStart = () =>
@@ -59,60 +65,79 @@ function postHeadOnly(base: string, path: string, headers: Record<string, string
   });
 }
 
-for (const page of ['bank-import', 'ledger-import']) describe(`${page} upload refuses before reading the body`, () => {
-  let store: Store;
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let books: Awaited<ReturnType<typeof buildBooks>>;
-  let path: string;
+for (const page of ['bank-import', 'ledger-import'])
+  describe(`${page} upload refuses before reading the body`, () => {
+    let store: Store;
+    let server: Awaited<ReturnType<typeof startServer>>;
+    let books: Awaited<ReturnType<typeof buildBooks>>;
+    let path: string;
 
-  /** A signed-in browser's cookie header and CSRF token. */
-  async function session(email: string) {
-    const browser = new Browser(server.baseUrl);
-    await browser.follow('/signin');
-    const signedIn = await browser.submit({ email, password: PASSWORD });
-    assert.equal(signedIn.response.status, 200);
-    const page = await browser.follow('/account');
-    const csrf = decode(/name="csrf" value="([^"]+)"/.exec(page.body)![1]!);
-    const cookies = (browser as unknown as { cookies: { name: string; value: string }[] }).cookies;
-    return { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), csrf };
-  }
+    /** A signed-in browser's cookie header and CSRF token. */
+    async function session(email: string) {
+      const browser = new Browser(server.baseUrl);
+      await browser.follow('/signin');
+      const signedIn = await browser.submit({ email, password: PASSWORD });
+      assert.equal(signedIn.response.status, 200);
+      const page = await browser.follow('/account');
+      const csrf = decode(/name="csrf" value="([^"]+)"/.exec(page.body)![1]!);
+      const cookies = (browser as unknown as { cookies: { name: string; value: string }[] }).cookies;
+      return { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), csrf };
+    }
 
-  before(async () => {
-    // the checks are before any database work on the body: one dialect is enough
-    store = await openTestStore('sqlite');
-    books = await buildBooks(store);
-    await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
-    server = await startServer(store, { today: TODAY });
-    path = `/orgs/${books.org.id}/${page}`;
-  });
-  after(async () => {
-    await server?.close();
-    await store?.close();
-  });
+    before(async () => {
+      // the checks are before any database work on the body: one dialect is enough
+      store = await openTestStore('sqlite');
+      books = await buildBooks(store);
+      await store.db
+        .updateTable('users')
+        .set({ password_hash: await hash(PASSWORD) })
+        .execute();
+      server = await startServer(store, { today: TODAY });
+      path = `/orgs/${books.org.id}/${page}`;
+    });
+    after(async () => {
+      await server?.close();
+      await store?.close();
+    });
 
-  it('without a session', async () => {
-    const status = await postHeadOnly(server.baseUrl, path, { Origin: server.baseUrl }, Buffer.concat([Buffer.from(field('csrf', 'whatever')), fileStart()]));
-    assert.ok(status !== null, 'the server answered before the body was sent');
-    assert.ok([401, 403, 303].includes(status), `refused: ${status}`);
-  });
+    it('without a session', async () => {
+      const status = await postHeadOnly(server.baseUrl, path, { Origin: server.baseUrl }, Buffer.concat([Buffer.from(field('csrf', 'whatever')), fileStart()]));
+      assert.ok(status !== null, 'the server answered before the body was sent');
+      assert.ok([401, 403, 303].includes(status), `refused: ${status}`);
+    });
 
-  it('from another origin, with a session and its token', async () => {
-    const admin = await session(books.users.admin.email);
-    const status = await postHeadOnly(server.baseUrl, path, { Origin: 'https://evil.example', Cookie: admin.cookie }, Buffer.concat([Buffer.from(field('csrf', admin.csrf)), fileStart()]));
-    assert.equal(status, 403);
-  });
+    it('from another origin, with a session and its token', async () => {
+      const admin = await session(books.users.admin.email);
+      const status = await postHeadOnly(
+        server.baseUrl,
+        path,
+        { Origin: 'https://evil.example', Cookie: admin.cookie },
+        Buffer.concat([Buffer.from(field('csrf', admin.csrf)), fileStart()]),
+      );
+      assert.equal(status, 403);
+    });
 
-  it('for a member who is not an admin', async () => {
-    const submitter = await session(books.users.submitter.email);
-    const status = await postHeadOnly(server.baseUrl, path, { Origin: server.baseUrl, Cookie: submitter.cookie }, Buffer.concat([Buffer.from(field('csrf', submitter.csrf)), fileStart()]));
-    assert.equal(status, 403);
-  });
+    it('for a member who is not an admin', async () => {
+      const submitter = await session(books.users.submitter.email);
+      const status = await postHeadOnly(
+        server.baseUrl,
+        path,
+        { Origin: server.baseUrl, Cookie: submitter.cookie },
+        Buffer.concat([Buffer.from(field('csrf', submitter.csrf)), fileStart()]),
+      );
+      assert.equal(status, 403);
+    });
 
-  it('when the file comes before the CSRF field, or the field is wrong', async () => {
-    const admin = await session(books.users.admin.email);
-    const fileFirst = await postHeadOnly(server.baseUrl, path, { Origin: server.baseUrl, Cookie: admin.cookie }, fileStart());
-    assert.equal(fileFirst, 403);
-    const wrong = await postHeadOnly(server.baseUrl, path, { Origin: server.baseUrl, Cookie: admin.cookie }, Buffer.concat([Buffer.from(field('csrf', 'not-the-token')), fileStart()]));
-    assert.equal(wrong, 403);
+    it('when the file comes before the CSRF field, or the field is wrong', async () => {
+      const admin = await session(books.users.admin.email);
+      const fileFirst = await postHeadOnly(server.baseUrl, path, { Origin: server.baseUrl, Cookie: admin.cookie }, fileStart());
+      assert.equal(fileFirst, 403);
+      const wrong = await postHeadOnly(
+        server.baseUrl,
+        path,
+        { Origin: server.baseUrl, Cookie: admin.cookie },
+        Buffer.concat([Buffer.from(field('csrf', 'not-the-token')), fileStart()]),
+      );
+      assert.equal(wrong, 403);
+    });
   });
-});

@@ -45,7 +45,10 @@ async function overflow(page: Page): Promise<{ by: number; culprits: string[] }>
       // an element inside a box that scrolls sideways is allowed past the window: its box scrolls
       .filter((e) => !e.parentElement?.closest('.scroll, pre'))
       .slice(0, 5)
-      .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ').join('.')}` : ''} (${Math.round(e.getBoundingClientRect().right)} px)`);
+      .map(
+        (e) =>
+          `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ').join('.')}` : ''} (${Math.round(e.getBoundingClientRect().right)} px)`,
+      );
     return { by, culprits };
   });
 }
@@ -120,25 +123,67 @@ describe('every page fits a phone and a desktop', () => {
     // the layout does not depend on the database: one dialect
     store = await openTestStore('sqlite');
     books = await buildBooks(store);
-    await store.db.updateTable('users').set({ password_hash: await hash(PASSWORD) }).execute();
+    await store.db
+      .updateTable('users')
+      .set({ password_hash: await hash(PASSWORD) })
+      .execute();
     // rows with long names and values, as real ones get
     await createApiClient(store.db, { organisationId: books.org.id, name: 'Nightly export to the finance data warehouse (eu-west)' });
-    await registerApp(store.db, { name: 'Month-end Pack for Accountants', redirectUris: ['https://monthend.example/a/very/long/callback/path', 'http://127.0.0.1:7777/cb'] });
+    await registerApp(store.db, {
+      name: 'Month-end Pack for Accountants',
+      redirectUris: ['https://monthend.example/a/very/long/callback/path', 'http://127.0.0.1:7777/cb'],
+    });
     // a document and a saved filter with long values, for the Documents and Bills to Pay filters pages
-    const claim = await call(store, documentsCreate, books.org.id, {
-      type: 'expense_claim', number: 'EXP-2026-11-000123-REVISED', supplier: 'International Conference Travel and Accommodation Services Ltd',
-      date: '2026-11-02', currency: 'GBP', subtotal: 1234.5, tax: 246.9, total: 1481.4,
-      file: { name: 'scanned-receipts-november-conference-trip-all-pages.pdf', data: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
-    }, { today: TODAY });
-    const filter = await call(store, billsCreateSavedFilter, books.org.id, {
-      name: 'Large foreign-currency bills due before the month-end payment run',
-      description: 'Everything over a thousand pounds in another currency that the finance team pays by international transfer',
-      criteria: { kinds: ['bill', 'expense_claim'], tagsAny: ['international-transfer', 'month-end'], suppliers: ['International Conference Travel and Accommodation Services Ltd'], dueWithinDays: 30, foreignCurrency: true, minAmountDue: 100000 },
-    }, { today: TODAY });
+    const claim = await call(
+      store,
+      documentsCreate,
+      books.org.id,
+      {
+        type: 'expense_claim',
+        number: 'EXP-2026-11-000123-REVISED',
+        supplier: 'International Conference Travel and Accommodation Services Ltd',
+        date: '2026-11-02',
+        currency: 'GBP',
+        subtotal: 1234.5,
+        tax: 246.9,
+        total: 1481.4,
+        file: { name: 'scanned-receipts-november-conference-trip-all-pages.pdf', data: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
+      },
+      { today: TODAY },
+    );
+    const filter = await call(
+      store,
+      billsCreateSavedFilter,
+      books.org.id,
+      {
+        name: 'Large foreign-currency bills due before the month-end payment run',
+        description: 'Everything over a thousand pounds in another currency that the finance team pays by international transfer',
+        criteria: {
+          kinds: ['bill', 'expense_claim'],
+          tagsAny: ['international-transfer', 'month-end'],
+          suppliers: ['International Conference Travel and Accommodation Services Ltd'],
+          dueWithinDays: 30,
+          foreignCurrency: true,
+          minAmountDue: 100000,
+        },
+      },
+      { today: TODAY },
+    );
     // a bank account to import into, beside "A new account…"
     await store.db
       .insertInto('bank_accounts')
-      .values({ id: 'bnk_widths', organisation_id: books.org.id, name: 'Business Current Account', number: '20-00-00 12345678', type: 'bank', bank: 'Test Bank', currency: 'GBP', is_default: 1, ledger_account_id: null, created_at: nowIso() })
+      .values({
+        id: 'bnk_widths',
+        organisation_id: books.org.id,
+        name: 'Business Current Account',
+        number: '20-00-00 12345678',
+        type: 'bank',
+        bank: 'Test Bank',
+        currency: 'GBP',
+        is_default: 1,
+        ledger_account_id: null,
+        created_at: nowIso(),
+      })
       .execute();
     // lines to reconcile with long narrations, one holding a suggestion with its reasons, for Reconcile
     for (const [i, description, amount] of [
@@ -146,10 +191,33 @@ describe('every page fits a phone and a desktop', () => {
       [2, 'FASTERPAYMENT-RECEIVED-FROM-A-CUSTOMER-WITH-A-NARRATION-THAT-HAS-NO-SPACES-AT-ALL-1234567890', 250000],
     ] as const) {
       const row = {
-        id: `btx_widths_${i}`, organisation_id: books.org.id, bank_account_id: 'bnk_widths', date: '2026-11-1' + i, description, amount, home_amount: amount,
-        status: 'to_reconcile', reconciled_in: null, suggested_match: i === 1 ? 1 : 0, document_id: null, source: 'statement', external_id: null, fingerprint: `fp-widths-${i}`, created_at: nowIso(),
+        id: `btx_widths_${i}`,
+        organisation_id: books.org.id,
+        bank_account_id: 'bnk_widths',
+        date: '2026-11-1' + i,
+        description,
+        amount,
+        home_amount: amount,
+        status: 'to_reconcile',
+        reconciled_in: null,
+        suggested_match: i === 1 ? 1 : 0,
+        document_id: null,
+        source: 'statement',
+        external_id: null,
+        fingerprint: `fp-widths-${i}`,
+        created_at: nowIso(),
         ...(i === 1
-          ? { suggested_document_id: 'doc_acme', suggestion_score: 87, suggestion_reasons: JSON.stringify({ reasons: ['the amount is the bill\'s total', 'the supplier\'s name, as the bank cut it, is in the narration', 'paid 10 days after the bill'], number: 'AS-2026-08', supplier: 'Acme Software', amount: 12000, currency: 'USD' }) }
+          ? {
+              suggested_document_id: 'doc_acme',
+              suggestion_score: 87,
+              suggestion_reasons: JSON.stringify({
+                reasons: ["the amount is the bill's total", "the supplier's name, as the bank cut it, is in the narration", 'paid 10 days after the bill'],
+                number: 'AS-2026-08',
+                supplier: 'Acme Software',
+                amount: 12000,
+                currency: 'USD',
+              }),
+            }
           : {}),
       };
       await store.db.transaction().execute(async (trx) => {
@@ -158,7 +226,12 @@ describe('every page fits a phone and a desktop', () => {
       });
     }
     // an invitation not yet accepted, for the members page's second table
-    await createInvitation(store.db, { organisationId: books.org.id, email: 'a.rather.long.address.for.the.payroll.bureau@example-accountants.co.uk', role: 'admin', invitedBy: books.users.admin.id });
+    await createInvitation(store.db, {
+      organisationId: books.org.id,
+      email: 'a.rather.long.address.for.the.payroll.bureau@example-accountants.co.uk',
+      role: 'admin',
+      invitedBy: books.users.admin.id,
+    });
     server = await startServer(store, { today: TODAY });
     browser = await launchBrowser();
     const org = `/orgs/${books.org.id}`;
@@ -224,7 +297,10 @@ describe('every page fits a phone and a desktop', () => {
     const page = await browser.context.newPage();
     const refused: string[] = [];
     page.on('console', (m) => m.type() === 'error' && refused.push(m.text()));
-    page.on('request', (r) => !r.url().startsWith(server.baseUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:') && refused.push(`request to ${r.url()}`));
+    page.on(
+      'request',
+      (r) => !r.url().startsWith(server.baseUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:') && refused.push(`request to ${r.url()}`),
+    );
     try {
       const problems: string[] = [];
       await page.goto(`${server.baseUrl}/docs`);
@@ -246,7 +322,11 @@ describe('every page fits a phone and a desktop', () => {
         await page.mouse.wheel(0, 1500);
         await page.waitForTimeout(100);
       }
-      assert.deepEqual(expected.filter((e) => !seen.has(e)), [], 'every operation and parameter described on the page');
+      assert.deepEqual(
+        expected.filter((e) => !seen.has(e)),
+        [],
+        'every operation and parameter described on the page',
+      );
       const plain = await (await fetch(`${server.baseUrl}/docs/reference`)).text();
       assert.match(plain, /<td><code>tags<\/code><\/td><td>no<\/td><td>string or null<\/td><td>bills and expense claims: tags that Bills to Pay filters match/);
       assert.equal(await page.getByText('Ask AI Agent').count(), 0, "Scalar's AI agent is off: it would send the document elsewhere");
@@ -333,12 +413,16 @@ describe('every page fits a phone and a desktop', () => {
     await page.getByLabel('Name', { exact: true }).fill('Euro Current Account at ABN AMRO');
     await page.getByLabel('Currency', { exact: true }).fill('EUR');
     await page.getByLabel(/^Rate to the home currency/).fill('0.85');
-    await page.getByLabel('Statement file').setInputFiles({ name: 'abnamro-two-statements.sta', mimeType: 'application/octet-stream', buffer: readFileSync(join(FIXTURES, 'mt940', 'abnamro-two-statements.sta')) });
+    await page.getByLabel('Statement file').setInputFiles({
+      name: 'abnamro-two-statements.sta',
+      mimeType: 'application/octet-stream',
+      buffer: readFileSync(join(FIXTURES, 'mt940', 'abnamro-two-statements.sta')),
+    });
     await page.getByLabel(/Check only: show what would be imported/).check();
     // statements that do not reconcile are imported with their difference shown: nothing to tick
     await page.getByRole('button', { name: 'Import statement' }).click();
     await page.getByRole('heading', { name: /^Checked, nothing written/ }).waitFor();
-    assert.ok((await page.locator('table.stack tbody tr').count()) >= 2, 'the statements\' balances');
+    assert.ok((await page.locator('table.stack tbody tr').count()) >= 2, "the statements' balances");
     assert.equal(await fields.isVisible(), false, 'the form again, with an existing account chosen');
     await check('bank-import-result', problems);
     assert.match(await page.locator('#import-result').locator('..').innerText(), /Balance incomplete:/);
@@ -360,7 +444,10 @@ describe('every page fits a phone and a desktop', () => {
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.waitForURL(/\/orgs\/org_[a-z0-9]+\/ledger-import\?done=created$/);
     const notice = page.getByRole('status').filter({ hasText: 'Organisation created' });
-    assert.equal(await notice.textContent(), 'Organisation created: Harbourside Community Bakery Cooperative, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.');
+    assert.equal(
+      await notice.textContent(),
+      'Organisation created: Harbourside Community Bakery Cooperative, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.',
+    );
     await check('organisation-created', problems);
     assert.ok(await notice.isVisible());
     assert.deepEqual(problems, []);

@@ -46,7 +46,11 @@ for (const dialect of DIALECTS) {
       const org = await provisionOrganisation(store.db, { name: 'Harbour', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
       const admin = await createUser(store.db, { email: `owner-${dialect}@harbour.test`, name: 'Owner', passwordHash: await hash(PASSWORD) });
       await setMembership(store.db, org.id, admin.id, 'admin');
-      server = await startServer(store, { today: TODAY, resultCacheBytes: 0, accountingConnections: { keys: ConnectionKeys.random(), xero: fakeVendorClient(xero, 'xero') } });
+      server = await startServer(store, {
+        today: TODAY,
+        resultCacheBytes: 0,
+        accountingConnections: { keys: ConnectionKeys.random(), xero: fakeVendorClient(xero, 'xero') },
+      });
 
       const browser = new Browser(server.baseUrl);
       await browser.follow('/signin');
@@ -79,7 +83,13 @@ for (const dialect of DIALECTS) {
 
     it("the profit and loss of a month compared with the twelve before, and of 2025: Xero's own to the penny", async () => {
       const fake = await xero.get('/Reports/ProfitAndLoss?fromDate=2026-05-01&toDate=2026-05-31&periods=12&timeframe=MONTH');
-      for (const pl of await both('reports.profit_and_loss', { period: 'custom', from: '2026-05-01', to: '2026-05-31', comparePeriods: 12, compareBy: 'month' })) {
+      for (const pl of await both('reports.profit_and_loss', {
+        period: 'custom',
+        from: '2026-05-01',
+        to: '2026-05-31',
+        comparePeriods: 12,
+        compareBy: 'month',
+      })) {
         assert.equal(pl.periods.length, 13);
         assert.deepEqual(section(pl, 'Income'), reportRow(fake, 'Total Income'));
         assert.deepEqual(summary(pl, 'Gross Profit'), reportRow(fake, 'Gross Profit'));
@@ -124,13 +134,24 @@ for (const dialect of DIALECTS) {
       const receivable = balances(TODAY).get(accountOf('610').id) ?? 0;
       assert.ok(receivable > 0);
       for (const aged of await both('reports.aged_receivables', { date: TODAY })) assert.equal(pence(aged.totals.total), receivable);
-      const owed = xero.book.invoices.filter((i) => i.type === 'ACCPAY').map((i) => ({ number: i.number, due: i.lines.reduce((s, l) => s + l.amount + (l.tax ?? 0), 0) - i.payments.reduce((s, p) => s + p.amount, 0) })).filter((b) => b.due > 0);
-      for (const aged of await both('reports.aged_payables', { date: TODAY })) assert.equal(pence(aged.totals.total), owed.reduce((s, b) => s + b.due, 0));
-      for (const toPay of await both('bills.list_to_pay')) assert.deepEqual(toPay.bills.map((b: any) => [b.invoiceNumber, pence(b.amountDue)]).sort(), owed.map((b) => [b.number, b.due]).sort());
+      const owed = xero.book.invoices
+        .filter((i) => i.type === 'ACCPAY')
+        .map((i) => ({ number: i.number, due: i.lines.reduce((s, l) => s + l.amount + (l.tax ?? 0), 0) - i.payments.reduce((s, p) => s + p.amount, 0) }))
+        .filter((b) => b.due > 0);
+      for (const aged of await both('reports.aged_payables', { date: TODAY }))
+        assert.equal(
+          pence(aged.totals.total),
+          owed.reduce((s, b) => s + b.due, 0),
+        );
+      for (const toPay of await both('bills.list_to_pay'))
+        assert.deepEqual(toPay.bills.map((b: any) => [b.invoiceNumber, pence(b.amountDue)]).sort(), owed.map((b) => [b.number, b.due]).sort());
       const sales = xero.book.invoices.filter((i) => i.type === 'ACCREC');
       for (const listed of await both('sales.list_invoices', { period: 'custom', from: '2025-01-01', to: TODAY })) {
         assert.equal(listed.totals.count, sales.length);
-        assert.equal(pence(listed.totals.total), sales.reduce((s, i) => s + i.lines.reduce((t, l) => t + l.amount + (l.tax ?? 0), 0), 0));
+        assert.equal(
+          pence(listed.totals.total),
+          sales.reduce((s, i) => s + i.lines.reduce((t, l) => t + l.amount + (l.tax ?? 0), 0), 0),
+        );
         assert.equal(pence(listed.totals.amountDue), receivable);
       }
     });

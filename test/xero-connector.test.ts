@@ -47,11 +47,18 @@ async function xeroOrganisation(store: Store, name: string, fake: FakeXero, extr
   // mirrorMaxAgeMs 0: every call asks Xero what changed, so each test sees the vendor's behaviour
   // (the mirror's own reuse is tested in xero-mirror.test.ts)
   const config = { tenantId: fake.tenantId, accessToken: fake.token, baseUrl: fake.baseUrl, mirrorMaxAgeMs: 0, ...extra };
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify(config) })
+    .where('id', '=', row.id)
+    .execute();
   return row.id;
 }
 
-type Report = { sections: { title: string; total: number[]; groups: { accounts: { name: string; amounts: number[] }[] }[] }[]; summary: { label: string; amounts: number[] }[] };
+type Report = {
+  sections: { title: string; total: number[]; groups: { accounts: { name: string; amounts: number[] }[] }[] }[];
+  summary: { label: string; amounts: number[] }[];
+};
 const summary = (r: Report, label: string) => r.summary.find((l) => l.label === label)!.amounts.map(pence);
 const section = (r: Report, title: string, n: number) => r.sections.find((s) => s.title === title)?.total.map(pence) ?? Array.from({ length: n }, () => 0);
 
@@ -98,7 +105,13 @@ describeEachDialect(
     });
 
     it("answers the profit and loss whose totals equal Xero's own total rows, compared with a year before", async () => {
-      const r = await run<Report>(reportsProfitAndLoss, orgs.xero, { period: 'custom', from: '2026-01-01', to: '2026-06-30', compareBy: 'year', comparePeriods: 1 });
+      const r = await run<Report>(reportsProfitAndLoss, orgs.xero, {
+        period: 'custom',
+        from: '2026-01-01',
+        to: '2026-06-30',
+        compareBy: 'year',
+        comparePeriods: 1,
+      });
       const x = await xero.get('/Reports/ProfitAndLoss?fromDate=2026-01-01&toDate=2026-06-30&periods=1&timeframe=YEAR');
       assert.deepEqual(summary(r, 'Net Profit'), reportRow(x, 'Net Profit'));
       assert.deepEqual(summary(r, 'Gross Profit'), reportRow(x, 'Gross Profit'));
@@ -118,7 +131,10 @@ describeEachDialect(
       assert.deepEqual(summary(r, 'Total Assets'), reportRow(x, 'Total Assets'));
       assert.deepEqual(summary(r, 'Total Liabilities'), liabilities);
       assert.deepEqual(summary(r, 'Total Equity'), equity);
-      assert.deepEqual(summary(r, 'Total Liabilities and Equity'), liabilities.map((v, k) => v + equity[k]!));
+      assert.deepEqual(
+        summary(r, 'Total Liabilities and Equity'),
+        liabilities.map((v, k) => v + equity[k]!),
+      );
       assert.deepEqual(summary(r, 'Total Assets'), summary(r, 'Total Liabilities and Equity'));
     });
 
@@ -128,11 +144,19 @@ describeEachDialect(
       assert.deepEqual(summary(r, 'Total Assets'), reportRow(x, 'Total Assets'));
       assert.deepEqual(summary(r, 'Total Equity'), reportRow(x, 'Total Equity'));
       const equityOf = (report: Report) => report.sections.find((s) => s.title === 'Equity')!.groups.flatMap((g) => g.accounts);
-      const line = (name: string) => equityOf(r).find((a) => a.name === name)?.amounts.map(pence);
+      const line = (name: string) =>
+        equityOf(r)
+          .find((a) => a.name === name)
+          ?.amounts.map(pence);
       assert.deepEqual(line('Current Year Earnings'), reportRow(x, 'Current Year Earnings'));
       const next = await xero.get('/Reports/BalanceSheet?date=2026-01-31');
       const january = await run<Report>(reportsBalanceSheet, orgs.xero, { asAt: '2026-01-31' });
-      assert.deepEqual(equityOf(january).find((a) => a.name === 'Retained Earnings')!.amounts.map(pence), reportRow(next, 'Retained Earnings'));
+      assert.deepEqual(
+        equityOf(january)
+          .find((a) => a.name === 'Retained Earnings')!
+          .amounts.map(pence),
+        reportRow(next, 'Retained Earnings'),
+      );
     });
 
     it('lists ledger lines from the journals: bills with their supplier, card charges, and the whole movement', async () => {
@@ -151,13 +175,24 @@ describeEachDialect(
       assert.equal(paper.transactions[0].link, `https://ledgerline.test/v1/operations/documents.get?ids=${encodeURIComponent(bill)}`);
       assert.deepEqual([paper.transactions[0].document.id, paper.transactions[0].document.total], [bill, 240]);
 
-      const phone = await run(ledgerAccountTransactions, orgs.xero, { account: 'Telephone & Internet', period: 'custom', from: '2026-01-01', to: '2026-06-30' });
+      const phone = await run(ledgerAccountTransactions, orgs.xero, {
+        account: 'Telephone & Internet',
+        period: 'custom',
+        from: '2026-01-01',
+        to: '2026-06-30',
+      });
       assert.deepEqual(
         phone.transactions.map((t: any) => [t.type, t.amount, t.supplier]),
         [['card_charge', 60, 'Telco Ltd']],
       );
 
-      const payable = await run(ledgerAccountTransactions, orgs.xero, { account: 'Accounts Payable', period: 'custom', from: '2026-01-01', to: '2026-06-30', reconcile: true });
+      const payable = await run(ledgerAccountTransactions, orgs.xero, {
+        account: 'Accounts Payable',
+        period: 'custom',
+        from: '2026-01-01',
+        to: '2026-06-30',
+        reconcile: true,
+      });
       // bills raise what is owed (credit, shown positive on a liability); the part payment is not a listed type
       assert.equal(payable.total, 1_040);
       assert.equal(payable.reconciliation.accountingSystemTotal, 740);
@@ -167,7 +202,13 @@ describeEachDialect(
         [['2026-05-01', 'payment', -300]],
       );
 
-      const bySupplier = await run(ledgerAccountTransactions, orgs.xero, { account: '310', period: 'custom', from: '2025-01-01', to: '2026-06-30', groupBy: 'supplier' });
+      const bySupplier = await run(ledgerAccountTransactions, orgs.xero, {
+        account: '310',
+        period: 'custom',
+        from: '2025-01-01',
+        to: '2026-06-30',
+        groupBy: 'supplier',
+      });
       assert.deepEqual(
         bySupplier.groups.map((g: any) => [g.name, g.total, g.count]),
         [['Bean Importers Ltd', 1_250, 2]],
@@ -204,7 +245,7 @@ describeEachDialect(
       );
     });
 
-    it('fails at once with 503 accounting_rate_limited and Xero\'s Retry-After when it is beyond the budget, while there is no whole copy', async () => {
+    it("fails at once with 503 accounting_rate_limited and Xero's Retry-After when it is beyond the budget, while there is no whole copy", async () => {
       const fresh = await xeroOrganisation(store(), `Budget ${Math.random()}`, xero);
       xero.rateLimit(1, 120);
       const started = Date.now();
@@ -241,7 +282,13 @@ describeEachDialect(
     });
 
     it('refuses settings that cannot be used with accounting_unavailable naming the field', async () => {
-      const row = await provisionOrganisation(store().db, { name: 'Unset Xero', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
+      const row = await provisionOrganisation(store().db, {
+        name: 'Unset Xero',
+        homeCurrency: 'GBP',
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: 'xero',
+      });
       const error = await rejection(() => run(accountsList, row.id));
       assert.deepEqual([error.status, error.code], [502, 'accounting_unavailable']);
       assert.match(error.message, /Xero settings are invalid/);
@@ -249,7 +296,10 @@ describeEachDialect(
 
     it('made only requests the contract allows, and the fake answered only what it allows', () => {
       assert.deepEqual([...xero.violations, ...other.violations], []);
-      assert.ok(xero.requests.some((q) => q.path === '/Journals' && q.query.offset === '3'), 'paged through the journals');
+      assert.ok(
+        xero.requests.some((q) => q.path === '/Journals' && q.query.offset === '3'),
+        'paged through the journals',
+      );
     });
   },
   async (store) => {

@@ -18,7 +18,7 @@ describe('fake Xero', () => {
     await xero.close();
   });
 
-  it('answers Invoices changed since If-Modified-Since, a page at a time with Xero\'s pagination block', async () => {
+  it("answers Invoices changed since If-Modified-Since, a page at a time with Xero's pagination block", async () => {
     const res = await fetch(`${xero.baseUrl}/Invoices?page=1&pageSize=1`, { headers: { ...headers(), 'if-modified-since': '2026-01-01T00:00:00Z' } });
     assert.equal(res.status, 200);
     const body: any = await res.json();
@@ -32,7 +32,10 @@ describe('fake Xero', () => {
   it('pages Journals by offset, and its journals balance', async () => {
     const first = await xero.get('/Journals');
     const second = await xero.get('/Journals?offset=4');
-    assert.deepEqual(first.Journals.map((j: any) => j.JournalNumber), [1, 2, 3, 4]);
+    assert.deepEqual(
+      first.Journals.map((j: any) => j.JournalNumber),
+      [1, 2, 3, 4],
+    );
     assert.equal(second.Journals[0].JournalNumber, 5);
     for (const j of [...first.Journals, ...second.Journals]) {
       assert.equal(Math.round(j.JournalLines.reduce((s: number, l: any) => s + l.NetAmount * 100, 0)), 0, j.SourceType);
@@ -45,7 +48,10 @@ describe('fake Xero', () => {
     const liabilities = reportRow(bs, 'Total Liabilities');
     const equity = reportRow(bs, 'Total Equity');
     assert.equal(assets.length, 4);
-    assert.deepEqual(assets, liabilities.map((v, k) => v + equity[k]!));
+    assert.deepEqual(
+      assets,
+      liabilities.map((v, k) => v + equity[k]!),
+    );
     assert.deepEqual(reportRow(bs, 'Net Assets'), equity);
   });
 
@@ -65,10 +71,15 @@ describe('fake Xero', () => {
 
   it("asks for an attachment's bytes with the contentType header the contract requires, and lists a bill's attachments", async () => {
     const bill = xero.book.invoices.find((i) => i.type === 'ACCPAY')!;
-    bill.attachments = [{ id: '6a9c2b0e-1d4f-4c8e-9b7a-2f3e4d5c6b7a', fileName: 'bill.png', mimeType: 'image/png', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]) }];
+    bill.attachments = [
+      { id: '6a9c2b0e-1d4f-4c8e-9b7a-2f3e4d5c6b7a', fileName: 'bill.png', mimeType: 'image/png', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]) },
+    ];
     try {
       const listed = await xero.get(`/Invoices/${bill.id}/Attachments`);
-      assert.deepEqual(listed.Attachments.map((a: any) => [a.FileName, a.MimeType, a.ContentLength]), [['bill.png', 'image/png', 6]]);
+      assert.deepEqual(
+        listed.Attachments.map((a: any) => [a.FileName, a.MimeType, a.ContentLength]),
+        [['bill.png', 'image/png', 6]],
+      );
       const url = `${xero.baseUrl}/Invoices/${bill.id}/Attachments/${bill.attachments[0]!.id}`;
       const before = xero.violations.length;
       assert.equal((await fetch(url, { headers: headers() })).status, 400);
@@ -102,11 +113,18 @@ describe('fake Xero', () => {
     assert.equal((await fetch(`${xero.baseUrl}/Journals`, { headers: as(['accounting.journals.read']) })).status, 200);
     assert.equal((await fetch(`${xero.baseUrl}/Invoices`, { headers: as(['accounting.transactions']) })).status, 200, 'the read-write scope reads too');
     assert.equal((await fetch(`${xero.baseUrl}/Invoices`, { headers: as(['accounting.transactions.read']) })).status, 200);
-    assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: as(['accounting.transactions.read']) })).status, 401, 'the chart needs accounting.settings(.read)');
-    assert.deepEqual(xero.scopeRefusals.map((r) => r.path), ['/Journals', '/Accounts']);
+    assert.equal(
+      (await fetch(`${xero.baseUrl}/Accounts`, { headers: as(['accounting.transactions.read']) })).status,
+      401,
+      'the chart needs accounting.settings(.read)',
+    );
+    assert.deepEqual(
+      xero.scopeRefusals.map((r) => r.path),
+      ['/Journals', '/Accounts'],
+    );
   });
 
-  it("refuses a token its own clock has expired, though ours has not (401 TokenExpired, invalid_token)", async () => {
+  it('refuses a token its own clock has expired, though ours has not (401 TokenExpired, invalid_token)', async () => {
     const token = xero.identity.issue().accessToken;
     const at = { ...headers(), authorization: `Bearer ${token}` };
     assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: at })).status, 200);
@@ -115,7 +133,11 @@ describe('fake Xero', () => {
     assert.equal(expired.status, 401);
     assert.match(expired.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
     assert.match(((await expired.json()) as any).Detail, /TokenExpired/);
-    assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: { ...headers(), authorization: `Bearer ${xero.identity.issue().accessToken}` } })).status, 200, 'a token issued now is good');
+    assert.equal(
+      (await fetch(`${xero.baseUrl}/Accounts`, { headers: { ...headers(), authorization: `Bearer ${xero.identity.issue().accessToken}` } })).status,
+      200,
+      'a token issued now is good',
+    );
   });
 
   it("enforces Xero's limits as Xero counts them: a rolling minute, a rolling day, the calls at once (429, Retry-After, X-Rate-Limit-Problem)", async () => {
@@ -130,7 +152,10 @@ describe('fake Xero', () => {
       const minute = await fetch(`${small.baseUrl}/Accounts`, { headers: at });
       assert.deepEqual([minute.status, minute.headers.get('x-rate-limit-problem')], [429, 'minute']);
       assert.ok(Number(minute.headers.get('retry-after')) >= 59, 'room in a minute');
-      assert.deepEqual(small.load.refused.map((r) => r.limit), ['concurrent', 'minute']);
+      assert.deepEqual(
+        small.load.refused.map((r) => r.limit),
+        ['concurrent', 'minute'],
+      );
       assert.equal(small.load.maxInFlight, 2);
       assert.equal(small.load.maxPerMinute(), 3);
       assert.deepEqual(small.violations, []);

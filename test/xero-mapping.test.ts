@@ -63,7 +63,10 @@ it('leaves out documents Xero has not posted, sales documents and ids not asked 
     { ...base, CreditNoteID: 'cn-1', CreditNoteNumber: 'CN-1', Type: 'ACCPAYCREDIT', Status: 'AUTHORISED' },
   ];
   const found = xeroDocuments(new Set(['draft', 'voided', 'sale', 'cn-sale', 'cn-1']), bills, credits, accounts, 'GBP');
-  assert.deepEqual(found.map((d) => [d.documentId, d.type, d.number, d.dueDate]), [['cn-1', 'supplier_credit', 'CN-1', null]]);
+  assert.deepEqual(
+    found.map((d) => [d.documentId, d.type, d.number, d.dueDate]),
+    [['cn-1', 'supplier_credit', 'CN-1', null]],
+  );
 });
 
 it('lists active home-currency bank accounts with their journal balances and what Xero reconciled', () => {
@@ -82,18 +85,66 @@ it('lists active home-currency bank accounts with their journal balances and wha
   ]);
   const transactions = [
     { BankTransactionID: 't1', Type: 'SPEND', Status: 'AUTHORISED', BankAccount: { AccountID: 'bank' }, Date: at('2026-02-01'), Total: 25, IsReconciled: true },
-    { BankTransactionID: 't2', Type: 'RECEIVE-TRANSFER', Status: 'AUTHORISED', BankAccount: { AccountID: 'bank' }, Date: at('2026-02-03'), Total: 10, IsReconciled: true },
+    {
+      BankTransactionID: 't2',
+      Type: 'RECEIVE-TRANSFER',
+      Status: 'AUTHORISED',
+      BankAccount: { AccountID: 'bank' },
+      Date: at('2026-02-03'),
+      Total: 10,
+      IsReconciled: true,
+    },
     { BankTransactionID: 't3', Type: 'SPEND', Status: 'VOIDED', BankAccount: { AccountID: 'bank' }, Date: at('2026-02-04'), Total: 99, IsReconciled: true },
-    { BankTransactionID: 't4', Type: 'SPEND', Status: 'AUTHORISED', BankAccount: { AccountID: 'card' }, Date: at('2026-02-05'), Total: 40, IsReconciled: false },
+    {
+      BankTransactionID: 't4',
+      Type: 'SPEND',
+      Status: 'AUTHORISED',
+      BankAccount: { AccountID: 'card' },
+      Date: at('2026-02-05'),
+      Total: 40,
+      IsReconciled: false,
+    },
   ];
   const payments: XeroPayment[] = [
-    { PaymentID: 'p1', PaymentType: 'ACCRECPAYMENT', Status: 'AUTHORISED', Account: { AccountID: 'bank' }, Date: at('2026-02-10'), Amount: 7, BankAmount: 7, IsReconciled: true },
-    { PaymentID: 'p2', PaymentType: 'ACCPAYPAYMENT', Status: 'AUTHORISED', Account: { AccountID: 'bank' }, Date: at('2026-03-01'), Amount: 3, IsReconciled: true },
+    {
+      PaymentID: 'p1',
+      PaymentType: 'ACCRECPAYMENT',
+      Status: 'AUTHORISED',
+      Account: { AccountID: 'bank' },
+      Date: at('2026-02-10'),
+      Amount: 7,
+      BankAmount: 7,
+      IsReconciled: true,
+    },
+    {
+      PaymentID: 'p2',
+      PaymentType: 'ACCPAYPAYMENT',
+      Status: 'AUTHORISED',
+      Account: { AccountID: 'bank' },
+      Date: at('2026-03-01'),
+      Amount: 3,
+      IsReconciled: true,
+    },
     { PaymentID: 'p3', PaymentType: 'ACCPAYPAYMENT', Status: 'DELETED', Account: { AccountID: 'bank' }, Date: at('2026-03-02'), Amount: 1, IsReconciled: true },
-    { PaymentID: 'p4', PaymentType: 'ACCPAYPAYMENT', Status: 'AUTHORISED', Account: { AccountID: 'bank' }, Date: at('2026-03-03'), Amount: 1, IsReconciled: false },
+    {
+      PaymentID: 'p4',
+      PaymentType: 'ACCPAYPAYMENT',
+      Status: 'AUTHORISED',
+      Account: { AccountID: 'bank' },
+      Date: at('2026-03-03'),
+      Amount: 1,
+      IsReconciled: false,
+    },
   ];
   assert.deepEqual(
-    xeroBankAccounts(bankAccounts, balances, transactions, payments, 'GBP').map((a) => [a.accountId, a.number, a.type, a.currency, a.balance, a.reconciledBalance]),
+    xeroBankAccounts(bankAccounts, balances, transactions, payments, 'GBP').map((a) => [
+      a.accountId,
+      a.number,
+      a.type,
+      a.currency,
+      a.balance,
+      a.reconciledBalance,
+    ]),
     [
       ['card', '091', 'credit_card', 'GBP', -4_000, 0],
       ['bank', '090', 'bank', 'GBP', 97_500, -2_500 + 1_000 + 700 - 300],

@@ -44,7 +44,8 @@ const xeroOrganisation = (store: Store, name: string, mirrorMaxAgeMs: number) =>
   vendorOrganisation(store, 'xero', name, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs });
 
 describeEachDialect('Xero local mirror', (store) => {
-  const run = <T = any>(op: OrganisationOperation<any, any>, organisationId: string, input: Record<string, unknown> = {}) => call<T>(store(), op, organisationId, input, { today: TODAY });
+  const run = <T = any>(op: OrganisationOperation<any, any>, organisationId: string, input: Record<string, unknown> = {}) =>
+    call<T>(store(), op, organisationId, input, { today: TODAY });
   const token = async (organisationId: string) => accountingSystemFor(store().db, (await getOrganisation(store().db, organisationId))!).changeToken!();
   const netProfit = async (organisationId: string) => {
     const r = await run(reportsProfitAndLoss, organisationId, { from: '2026-01-01', to: '2026-06-30' });
@@ -57,14 +58,24 @@ describeEachDialect('Xero local mirror', (store) => {
     const before = xero.requests.length;
     const first = await run(accountsList, org, { includeInactive: true });
     const copied = xero.requests.slice(before);
-    assert.deepEqual(new Set(copied.map((q) => q.path)), new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments', '/Journals']));
+    assert.deepEqual(
+      new Set(copied.map((q) => q.path)),
+      new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments', '/Journals']),
+    );
     assert.ok(copied.filter((q) => q.path === '/Journals').length >= 3, 'paged through the journals');
-    assert.ok(copied.every((q) => q.ifModifiedSince === null), 'a first copy asks for everything');
+    assert.ok(
+      copied.every((q) => q.ifModifiedSince === null),
+      'a first copy asks for everything',
+    );
 
     const still = xero.requests.length;
     const again = await run(accountsList, org, { includeInactive: true });
     const pnl = await netProfit(org);
-    const ledger = await run(ledgerAccountTransactions, org, { account: first.accounts.find((a: any) => a.number === '429').id, from: '2026-01-01', to: '2026-06-30' });
+    const ledger = await run(ledgerAccountTransactions, org, {
+      account: first.accounts.find((a: any) => a.number === '429').id,
+      from: '2026-01-01',
+      to: '2026-06-30',
+    });
     assert.equal(xero.requests.length, still, 'no call to Xero while the mirror is fresh');
     assert.deepEqual(again, first);
     assert.equal(pnl, await xeroNetProfit(), "Net Profit equals Xero's own report, from the mirror");
@@ -80,15 +91,30 @@ describeEachDialect('Xero local mirror', (store) => {
     const lastNumber = Math.max(...(await xero.get('/Journals?offset=0')).Journals.map((j: any) => j.JournalNumber));
     const paperCo = xero.book.contacts.find((c) => c.name === 'Paper Co')!;
     const now = new Date().toISOString();
-    addSpendNow(xero.book, { key: `mirror test spend ${org}`, reference: 'MIRROR-1', description: 'Printer paper, mirror test', amount: 12_345, date: '2026-06-10', contactId: paperCo.id });
+    addSpendNow(xero.book, {
+      key: `mirror test spend ${org}`,
+      reference: 'MIRROR-1',
+      description: 'Printer paper, mirror test',
+      amount: 12_345,
+      date: '2026-06-10',
+      contactId: paperCo.id,
+    });
     paperCo.name = 'Paper Company Ltd';
     paperCo.updated = now;
     try {
       const before = xero.requests.length;
       const profit = await netProfit(org);
       const pass = xero.requests.slice(before);
-      assert.ok(pass.filter((q) => ['/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments'].includes(q.path)).every((q) => q.ifModifiedSince !== null), 'lists asked with If-Modified-Since');
-      assert.ok(pass.some((q) => q.path === '/Journals' && Number(q.query.offset) >= 1), 'journals asked after the last one copied');
+      assert.ok(
+        pass
+          .filter((q) => ['/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments'].includes(q.path))
+          .every((q) => q.ifModifiedSince !== null),
+        'lists asked with If-Modified-Since',
+      );
+      assert.ok(
+        pass.some((q) => q.path === '/Journals' && Number(q.query.offset) >= 1),
+        'journals asked after the last one copied',
+      );
       assert.equal(profit, await xeroNetProfit(), "Net Profit equals Xero's own report after the change");
       assert.notEqual(await token(org), t1, 'the change moved the token');
 
@@ -160,7 +186,14 @@ describeEachDialect('Xero local mirror', (store) => {
       assert.deepEqual([first.status, again.status], [200, 200]);
       assert.equal(netProfitOf(again), netProfitOf(first));
       const paperCo = xero.book.contacts.find((c) => c.name === 'Paper Co')!;
-      addSpendNow(xero.book, { key: `kept answers spend ${org}`, reference: 'KEPT-1', description: 'Toner', amount: 2_500, date: '2026-06-11', contactId: paperCo.id });
+      addSpendNow(xero.book, {
+        key: `kept answers spend ${org}`,
+        reference: 'KEPT-1',
+        description: 'Toner',
+        amount: 2_500,
+        date: '2026-06-11',
+        contactId: paperCo.id,
+      });
       try {
         const changed = await sendJson(server.baseUrl, 'GET', path, token);
         assert.equal(netProfitOf(changed), netProfitOf(first) - 2_500, 'the pass saw the spend and the kept answer was not given');

@@ -61,7 +61,14 @@ function documentsBook(): FakeBook {
     attachments: [{ id: fakeId('attachment PC-7802'), fileName: 'PC-7802.pdf', mimeType: 'application/pdf', bytes: PDF }],
   });
   book.creditNotes = [
-    { id: CREDIT, number: 'PC-CN-12', contactId: paperCo, date: '2026-06-10', lines: [{ description: 'Toner returned', accountCode: '461', amount: 6_000, tax: 1_200 }], updated: '2026-06-10T12:00:00Z' },
+    {
+      id: CREDIT,
+      number: 'PC-CN-12',
+      contactId: paperCo,
+      date: '2026-06-10',
+      lines: [{ description: 'Toner returned', accountCode: '461', amount: 6_000, tax: 1_200 }],
+      updated: '2026-06-10T12:00:00Z',
+    },
   ];
   // a scan over documents.file's 10 MB, attached to an older bill
   const big = book.invoices.find((i) => i.number === 'BI-2025-77')!;
@@ -87,7 +94,11 @@ const journalBalance = (code: string) => movements(journalsOf(xero.book), undefi
 async function xeroOrganisation(store: Store, name: string): Promise<string> {
   const row = await provisionOrganisation(store.db, { name, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: 'xero' });
   const config = { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl };
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify(config) })
+    .where('id', '=', row.id)
+    .execute();
   return row.id;
 }
 
@@ -107,7 +118,10 @@ describeEachDialect(
         const token = await clientToken(store(), server.baseUrl, organisationId, ['service.read']);
         const own = await createApiClient(store().db, { organisationId, name: 'assistant' });
         const endpoint = `${server.baseUrl}/mcp`;
-        clients.set(organisationId, { token, mcp: await connectWithToken(endpoint, await clientCredentialsToken(server.baseUrl, own.clientId, own.clientSecret, endpoint)) });
+        clients.set(organisationId, {
+          token,
+          mcp: await connectWithToken(endpoint, await clientCredentialsToken(server.baseUrl, own.clientId, own.clientSecret, endpoint)),
+        });
       }
     });
     after(async () => {
@@ -123,7 +137,9 @@ describeEachDialect(
     };
     /** The operation over REST: status and parsed body. */
     const restCall = async (name: string, args: Record<string, unknown> = {}, organisationId = orgs.xero) => {
-      const r = await fetch(`${server.baseUrl}/v1/operations/${name}${query(args)}`, { headers: { authorization: `Bearer ${clients.get(organisationId)!.token}` } });
+      const r = await fetch(`${server.baseUrl}/v1/operations/${name}${query(args)}`, {
+        headers: { authorization: `Bearer ${clients.get(organisationId)!.token}` },
+      });
       return { status: r.status, body: (await r.json()) as any };
     };
     /** The operation over REST (200) and as its MCP tool (not an error): both answers. */
@@ -142,7 +158,10 @@ describeEachDialect(
     it('organisations (REST only: the spec gives it no MCP tool): the one the client belongs to', async () => {
       called.add('organisations');
       const r = await fetch(`${server.baseUrl}/v1/organisations`, { headers: { authorization: `Bearer ${token()}` } });
-      assert.deepEqual(((await r.json()) as any).organisations.map((o: any) => o.id), [orgs.xero]);
+      assert.deepEqual(
+        ((await r.json()) as any).organisations.map((o: any) => o.id),
+        [orgs.xero],
+      );
     });
 
     it("accounts.list: Xero's chart, the VAT account among it, the archived account left out", async () => {
@@ -165,7 +184,11 @@ describeEachDialect(
         );
       }
       assert.equal(rest.transactions[0].link, `${server.baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(`xero:${BILL}`)}`);
-      assert.match(tool.transactions[0].link, /^ledgerline:\/\/organisations\/.+\/documents\/xero%3A/, 'over MCP the link is a resource the connection can read');
+      assert.match(
+        tool.transactions[0].link,
+        /^ledgerline:\/\/organisations\/.+\/documents\/xero%3A/,
+        'over MCP the link is a resource the connection can read',
+      );
       for (const answer of await each('ledger.account_transactions', { account: '461', period: 'custom', from: '2026-06-01', to: '2026-06-30' })) {
         assert.deepEqual(
           answer.transactions.map((t: any) => [t.date, t.type, t.amount, t.number, t.document?.id, t.document?.type]),
@@ -212,7 +235,10 @@ describeEachDialect(
       ];
       assert.ok(journalBalance('090') > 0 && journalBalance('091') < 0, 'money held positive, the card owed negative');
       for (const answer of await each('banking.accounts')) {
-        assert.deepEqual(answer.accounts.map((a: any) => [a.id, a.name, a.number, a.type, a.currency, pence(a.balance)]), expected);
+        assert.deepEqual(
+          answer.accounts.map((a: any) => [a.id, a.name, a.number, a.type, a.currency, pence(a.balance)]),
+          expected,
+        );
       }
     });
 
@@ -238,7 +264,10 @@ describeEachDialect(
 
     it("bills.list_saved_filters: a saved filter counts Xero's bills", async () => {
       for (const answer of await each('bills.list_saved_filters')) {
-        assert.deepEqual(answer.filters.map((f: any) => [f.name, f.count, f.total]), [['Paper Co', 2, 588]]);
+        assert.deepEqual(
+          answer.filters.map((f: any) => [f.name, f.count, f.total]),
+          [['Paper Co', 2, 588]],
+        );
       }
     });
 
@@ -302,7 +331,7 @@ describeEachDialect(
       assert.ok(!paths.includes(`/Invoices/${id}/Attachments/${fakeId('attachment BI-2025-77')}`), 'the bytes were not read');
     });
 
-    it('reports.trial_balance: balanced, the VAT account holding the bill\'s tax less the credit note\'s', async () => {
+    it("reports.trial_balance: balanced, the VAT account holding the bill's tax less the credit note's", async () => {
       for (const answer of await each('reports.trial_balance', { date: '2026-06-30' })) {
         assert.equal(answer.balanced, true);
         const vat = answer.accounts.find((a: any) => a.number === '820');
@@ -325,22 +354,37 @@ describeEachDialect(
 
     it('reports.cash_summary: each account ends at its balance in the journals', async () => {
       for (const answer of await each('reports.cash_summary', { period: 'custom', from: '2025-01-01', to: '2026-06-30' })) {
-        assert.deepEqual(answer.accounts.map((a: any) => [a.number, pence(a.end)]).sort(), [['090', journalBalance('090')], ['091', journalBalance('091')]]);
+        assert.deepEqual(answer.accounts.map((a: any) => [a.number, pence(a.end)]).sort(), [
+          ['090', journalBalance('090')],
+          ['091', journalBalance('091')],
+        ]);
       }
     });
 
     it("contacts.search and sales.list_invoices: Xero's contacts and sales invoices", async () => {
       for (const answer of await each('contacts.search', { search: 'paper' })) {
-        assert.deepEqual(answer.contacts.map((c: any) => c.name), ['Paper Co']);
+        assert.deepEqual(
+          answer.contacts.map((c: any) => c.name),
+          ['Paper Co'],
+        );
       }
       for (const answer of await each('sales.list_invoices', { period: 'custom', from: '2026-01-01', to: '2026-06-30' })) {
-        assert.deepEqual(answer.invoices.map((i: any) => [i.number, i.total]), [['INV-0002', 2_600]]);
+        assert.deepEqual(
+          answer.invoices.map((i: any) => [i.number, i.total]),
+          [['INV-0002', 2_600]],
+        );
       }
     });
 
     it('banking.accounts and banking.transactions after a statement is imported into the Xero bank account: linked, and the lines Xero reconciled come in reconciled', async () => {
       const organisation = (await getOrganisation(store().db, orgs.imported))!;
-      const statement = ['Date,Description,Amount', '2025-12-15,ESPRESSO MACHINE,-1500.00', '2026-04-25,MARKET STALL,325.00', '2026-05-01,BEAN IMPORTERS,-300.00', '2026-06-02,BANK CHARGES,-12.50'].join('\n');
+      const statement = [
+        'Date,Description,Amount',
+        '2025-12-15,ESPRESSO MACHINE,-1500.00',
+        '2026-04-25,MARKET STALL,325.00',
+        '2026-05-01,BEAN IMPORTERS,-300.00',
+        '2026-06-02,BANK CHARGES,-12.50',
+      ].join('\n');
       const report = await importStatement(store(), {
         organisation,
         account: { create: { name: 'Business Bank Account', type: 'bank', currency: 'GBP' } },
@@ -350,7 +394,14 @@ describeEachDialect(
       assert.equal(report.new, 4);
       for (const accounts of await each('banking.accounts', {}, orgs.imported)) {
         const listed = accounts.accounts.map((a: any) => [a.name, a.id.startsWith('xero:'), pence(a.balance)]);
-        assert.deepEqual(listed, [['Business Bank Account', false, -148_750], ['Company Card', true, journalBalance('091')]], 'the imported account stands for the Xero one, listed once');
+        assert.deepEqual(
+          listed,
+          [
+            ['Business Bank Account', false, -148_750],
+            ['Company Card', true, journalBalance('091')],
+          ],
+          'the imported account stands for the Xero one, listed once',
+        );
       }
       const args = { account: 'Business Bank Account', period: 'custom', from: '2025-12-01', to: '2026-06-30', order: 'oldest' };
       for (const lines of await each('banking.transactions', args, orgs.imported)) {
@@ -369,12 +420,18 @@ describeEachDialect(
     });
 
     it('that was every read operation, and the fake saw only what the contract allows', () => {
-      assert.ok(xero.requests.some((q) => q.path === '/Payments' && q.status === 200), 'read /Payments');
+      assert.ok(
+        xero.requests.some((q) => q.path === '/Payments' && q.status === 200),
+        'read /Payments',
+      );
       const reads = OPERATIONS.filter((op) => effectOf(op) === 'read').map((op) => op.name);
       assert.deepEqual([...called].sort(), [...reads].sort());
       assert.deepEqual(xero.violations, []);
       for (const path of ['/CreditNotes', `/Invoices/${BILL}/Attachments`, `/Invoices/${BILL}/Attachments/${fakeId('attachment PC-7802')}`]) {
-        assert.ok(xero.requests.some((q) => q.path === path && q.status === 200), `read ${path}`);
+        assert.ok(
+          xero.requests.some((q) => q.path === path && q.status === 200),
+          `read ${path}`,
+        );
       }
     });
   },

@@ -61,7 +61,8 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
   let token: string;
   let mcp: Connected;
 
-  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => sendJson(server.baseUrl, method, path, token, body, headers);
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    sendJson(server.baseUrl, method, path, token, body, headers);
   const tool = async (name: string, args: Record<string, unknown>) => {
     const result = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
     assert.equal(result.isError === true, false, `${name}: ${JSON.stringify(result.content).slice(0, 600)}`);
@@ -74,10 +75,26 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
   before(async () => {
     xero = await startFakeXero({ limits: false, today: TODAY, book: vatBook() });
     server = await startServer(store(), { today: TODAY });
-    org = await vendorOrganisation(store(), 'xero', `Xero publishing ${Math.random()}`, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 3_600_000 });
+    org = await vendorOrganisation(store(), 'xero', `Xero publishing ${Math.random()}`, {
+      tenantId: xero.tenantId,
+      accessToken: xero.token,
+      baseUrl: xero.baseUrl,
+      mirrorMaxAgeMs: 3_600_000,
+    });
     await store()
       .db.insertInto('bank_accounts')
-      .values({ id: BANK, organisation_id: org, name: 'Business Bank Account', number: '090', type: 'bank', bank: 'Harbour Bank', currency: 'GBP', is_default: 1, ledger_account_id: fakeId('account 090'), created_at: '2026-01-01T00:00:00.000Z' })
+      .values({
+        id: BANK,
+        organisation_id: org,
+        name: 'Business Bank Account',
+        number: '090',
+        type: 'bank',
+        bank: 'Harbour Bank',
+        currency: 'GBP',
+        is_default: 1,
+        ledger_account_id: fakeId('account 090'),
+        created_at: '2026-01-01T00:00:00.000Z',
+      })
       .execute();
     token = await clientToken(store(), server.baseUrl, org, ['service.read', 'service.write']);
     const own = await createApiClient(store().db, { organisationId: org, name: 'Assistant', scopes: ['service.read', 'service.write'] });
@@ -103,7 +120,10 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     const inv = invoiceOf(doc.accountingId);
     assert.ok(inv, `Xero holds ${doc.accountingId}`);
     assert.deepEqual([inv.type, inv.number, inv.lines[0]!.accountCode, inv.lines[0]!.amount, inv.lines[0]!.tax], ['ACCPAY', 'PC-9001', '461', 12_050, 2_410]);
-    assert.deepEqual(inv.attachments?.map((a) => [a.fileName, a.bytes.equals(PDF)]), [['PC-9001.pdf', true]]);
+    assert.deepEqual(
+      inv.attachments?.map((a) => [a.fileName, a.bytes.equals(PDF)]),
+      [['PC-9001.pdf', true]],
+    );
     assert.equal(doc.accountingLink, `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${doc.accountingId}`);
 
     const line = (await ledgerRest()).transactions.find((t: any) => t.accountingSystemId === doc.accountingId);
@@ -127,14 +147,18 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
   });
 
   it("over REST: Xero's lock date refuses the bill: 422 accounting_refused naming the date, nothing written, the document unpublished", async () => {
-    const id = (await send('POST', '/v1/operations/documents.create', bill('PC-9003', { date: '2026-03-20', dueDate: '2026-04-20' }))).body.document.id as string;
+    const id = (await send('POST', '/v1/operations/documents.create', bill('PC-9003', { date: '2026-03-20', dueDate: '2026-04-20' }))).body.document
+      .id as string;
     xero.book.periodLockDate = '2026-03-31';
     try {
       const before = xero.book.invoices.length;
       const refused = await send('POST', '/v1/operations/documents.publish', { id });
       assert.equal(refused.status, 422, refused.bytes);
       assert.equal(refused.body.code, 'accounting_refused');
-      assert.deepEqual(refused.body.errors.map((e: any) => e.parameter), ['date']);
+      assert.deepEqual(
+        refused.body.errors.map((e: any) => e.parameter),
+        ['date'],
+      );
       assert.equal(xero.book.invoices.length, before);
       assert.equal((await send('GET', `/v1/operations/documents.get?ids=${id}`)).body.documents[0].publishedAt, null);
     } finally {
@@ -181,16 +205,30 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     const published = await send('POST', '/v1/operations/documents.publish', { id });
     assert.equal(published.status, 201, published.bytes);
     const inv = invoiceOf(published.body.document.accountingId)!;
-    const row = statementLine({ id: `btx_xero_${Math.random().toString(36).slice(2)}`, organisationId: org, bankAccountId: BANK, date: '2026-06-12', description: 'FP PAPER CO PC-9005', amount: -14_460 });
+    const row = statementLine({
+      id: `btx_xero_${Math.random().toString(36).slice(2)}`,
+      organisationId: org,
+      bankAccountId: BANK,
+      date: '2026-06-12',
+      description: 'FP PAPER CO PC-9005',
+      amount: -14_460,
+    });
     await insertBankLines(store().db, [row]);
     const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PC-9005');
-    const line = async () => (await send('GET', `/v1/operations/banking.transactions?account=${BANK}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find((t: any) => t.id === row.id);
+    const line = async () =>
+      (await send('GET', `/v1/operations/banking.transactions?account=${BANK}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find(
+        (t: any) => t.id === row.id,
+      );
     assert.equal((await listed()).length, 1, 'owed before the match');
 
     const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: row.id, documentId: id });
     assert.equal(matched.status, 201, matched.bytes);
     const live = inv.payments.filter((p) => !p.deleted);
-    assert.deepEqual(live.map((p) => [p.amount, p.bankCode, p.date]), [[14_460, '090', '2026-06-12']], 'Xero holds the payment');
+    assert.deepEqual(
+      live.map((p) => [p.amount, p.bankCode, p.date]),
+      [[14_460, '090', '2026-06-12']],
+      'Xero holds the payment',
+    );
     assert.ok(String(matched.body.match.paymentId).includes(live[0]!.id), `${matched.body.match.paymentId} names Xero's PaymentID`);
     const shown = await line();
     assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId], ['reconciled', 'service', id]);
@@ -198,17 +236,26 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
 
     const undone = (await mcp.client.callTool({ name: 'banking_unmatch', arguments: { transactionId: row.id } })) as CallToolResult;
     assert.equal(undone.isError === true, false, JSON.stringify(undone.content));
-    assert.ok(inv.payments.every((p) => p.deleted), 'the payment is deleted in Xero');
+    assert.ok(
+      inv.payments.every((p) => p.deleted),
+      'the payment is deleted in Xero',
+    );
     const restored = await line();
     assert.deepEqual([restored.status, restored.reconciledIn, restored.linked ?? null], ['to_reconcile', null, null]);
-    assert.deepEqual((await listed()).map((b: any) => b.amountDue), [144.6], 'back in Bills to Pay, owed in full');
+    assert.deepEqual(
+      (await listed()).map((b: any) => b.amountDue),
+      [144.6],
+      'back in Bills to Pay, owed in full',
+    );
   });
 
-  it("a line paying an open bill Xero holds itself is suggested with it and matched to it: a payment in Xero, the bill out of Bills to Pay; unmatch restores it", async () => {
+  it('a line paying an open bill Xero holds itself is suggested with it and matched to it: a payment in Xero, the bill out of Bills to Pay; unmatch restores it', async () => {
     const billId = fakeId('bill BI-2026-14');
     const inv = invoiceOf(billId)!;
     const lineId = 'btx_xero_bi14';
-    await insertBankLines(store().db, [statementLine({ id: lineId, organisationId: org, bankAccountId: BANK, date: '2026-06-10', description: 'FP BEAN IMPORTERS BI-2026-14', amount: -50_000 })]);
+    await insertBankLines(store().db, [
+      statementLine({ id: lineId, organisationId: org, bankAccountId: BANK, date: '2026-06-10', description: 'FP BEAN IMPORTERS BI-2026-14', amount: -50_000 }),
+    ]);
     await refreshSuggestions(store().db, org, accountingSystemFor(store().db, (await getOrganisation(store().db, org))!), { today: TODAY });
     const line = async () => {
       const r = await send('GET', `/v1/operations/banking.transactions?account=${BANK}&period=custom&from=2026-06-01&to=2026-06-30`);
@@ -219,19 +266,36 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     const suggested = await line();
     assert.equal(suggested.suggestedMatch, true, JSON.stringify(suggested.suggestion));
     assert.equal(suggested.suggestion.documentId, `xero:${billId}`);
-    assert.deepEqual((await listed()).map((b: any) => b.amountDue), [500]);
+    assert.deepEqual(
+      (await listed()).map((b: any) => b.amountDue),
+      [500],
+    );
 
     const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: lineId, documentId: suggested.suggestion.documentId });
     assert.equal(matched.status, 201, matched.bytes);
-    assert.deepEqual(inv.payments.filter((p) => !p.deleted).map((p) => p.amount), [30_000, 50_000], 'Xero holds the new payment beside the earlier one');
+    assert.deepEqual(
+      inv.payments.filter((p) => !p.deleted).map((p) => p.amount),
+      [30_000, 50_000],
+      'Xero holds the new payment beside the earlier one',
+    );
     const shown = await line();
-    assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId, shown.linked?.number], ['reconciled', 'service', `xero:${billId}`, 'BI-2026-14']);
+    assert.deepEqual(
+      [shown.status, shown.reconciledIn, shown.linked?.documentId, shown.linked?.number],
+      ['reconciled', 'service', `xero:${billId}`, 'BI-2026-14'],
+    );
     assert.deepEqual(await listed(), [], 'paid in full: out of Bills to Pay');
 
     const undone = await send('DELETE', `/v1/operations/banking.unmatch?transactionId=${lineId}`);
     assert.equal(undone.status, 200, undone.bytes);
-    assert.deepEqual(inv.payments.filter((p) => !p.deleted).map((p) => p.amount), [30_000]);
-    assert.deepEqual((await listed()).map((b: any) => b.amountDue), [500], 'owed again');
+    assert.deepEqual(
+      inv.payments.filter((p) => !p.deleted).map((p) => p.amount),
+      [30_000],
+    );
+    assert.deepEqual(
+      (await listed()).map((b: any) => b.amountDue),
+      [500],
+      'owed again',
+    );
   });
 
   it('a published bill paid in Xero itself is owed, in Bills to Pay, what Xero says: part paid, then gone', async () => {
@@ -239,7 +303,8 @@ describeEachDialect('documents.publish for a Xero organisation, over REST and MC
     const published = await send('POST', '/v1/operations/documents.publish', { id });
     assert.equal(published.status, 201, published.bytes);
     const inv = invoiceOf(published.body.document.accountingId)!;
-    const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PC-9010').map((b: any) => b.amountDue);
+    const listed = async () =>
+      (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PC-9010').map((b: any) => b.amountDue);
     assert.deepEqual(await listed(), [144.6]);
     // paid in Xero, not through the service; the mirror read afresh
     inv.payments.push({ id: fakeId('payment PC-9010 part'), date: '2026-06-11', amount: 4_460, bankCode: '090' });

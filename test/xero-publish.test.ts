@@ -74,11 +74,18 @@ describeEachDialect('Xero publishing', (store) => {
   const system = async (): Promise<AccountingSystem> => accountingSystemFor(store().db, (await getOrganisation(store().db, org))!);
   const allAccounts = () => vatBook().accounts.map((a) => a.id);
   const linesOf = async (transactionId: string) =>
-    (await (await system()).lines({ accountIds: allAccounts(), from: '2026-01-01', to: '2026-12-31', types: [...LISTED_TYPES, ...OTHER_TYPES] }, 500)).filter((l) => l.transactionId === transactionId);
+    (await (await system()).lines({ accountIds: allAccounts(), from: '2026-01-01', to: '2026-12-31', types: [...LISTED_TYPES, ...OTHER_TYPES] }, 500)).filter(
+      (l) => l.transactionId === transactionId,
+    );
 
   before(async () => {
     xero = await startFakeXero({ limits: false, today: TODAY, book: vatBook() });
-    org = await vendorOrganisation(store(), 'xero', `Publishing ${Math.random()}`, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 3_600_000 });
+    org = await vendorOrganisation(store(), 'xero', `Publishing ${Math.random()}`, {
+      tenantId: xero.tenantId,
+      accessToken: xero.token,
+      baseUrl: xero.baseUrl,
+      mirrorMaxAgeMs: 3_600_000,
+    });
     // the first copy of the books, kept an hour from here
     await (await system()).chartOfAccounts();
   });
@@ -94,8 +101,17 @@ describeEachDialect('Xero publishing', (store) => {
     assert.equal(inv.type, 'ACCPAY');
     assert.equal(inv.number, doc.number);
     assert.equal(xero.book.contacts.find((c) => c.id === inv.contactId)?.name, doc.contact.name, 'the new supplier was made with it');
-    assert.deepEqual(inv.lines.map((l) => [l.accountCode, l.amount, l.tax ?? 0, l.taxType]), [['461', 25_000, 5_000, 'INPUT2'], ['429', 1_500, 0, 'NONE']]);
-    assert.deepEqual(inv.attachments?.map((a) => [a.fileName, a.mimeType, a.bytes.equals(PDF)]), [[doc.file!.fileName, 'application/pdf', true]]);
+    assert.deepEqual(
+      inv.lines.map((l) => [l.accountCode, l.amount, l.tax ?? 0, l.taxType]),
+      [
+        ['461', 25_000, 5_000, 'INPUT2'],
+        ['429', 1_500, 0, 'NONE'],
+      ],
+    );
+    assert.deepEqual(
+      inv.attachments?.map((a) => [a.fileName, a.mimeType, a.bytes.equals(PDF)]),
+      [[doc.file!.fileName, 'application/pdf', true]],
+    );
     assert.equal(published.transactionId, published.documentId);
     assert.equal(published.link, `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${published.documentId}`);
 
@@ -183,7 +199,10 @@ describeEachDialect('Xero publishing', (store) => {
     assert.deepEqual([bt.type, bt.bankCode, bt.reference, bt.attachments?.length], ['SPEND', '091', receipt.number, 1]);
     assert.equal(spent.link, `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${spent.documentId}`);
     const lines = await linesOf(spent.transactionId);
-    assert.deepEqual(lines.map((l) => l.type), lines.map(() => 'card_charge'));
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      lines.map(() => 'card_charge'),
+    );
     assert.equal(lines.find((l) => l.accountId === account('091'))?.amount, -31_500);
     assert.deepEqual(await (await system()).findPublished!(receipt), spent);
 
@@ -195,14 +214,26 @@ describeEachDialect('Xero publishing', (store) => {
   });
 
   it("a bill's payment reduces what is owed, in Xero and in bills to pay; the same key pays once; removing it owes the bill again", async () => {
-    const payment = { key: `pay-${Math.random()}`, billDocumentId: PC_7781, contact: { id: PAPER_CO, name: 'Paper Co' }, bankAccountId: account('090'), date: '2026-06-12', amount: 10_000, currency: 'GBP', reference: 'PAPER CO 7781' };
+    const payment = {
+      key: `pay-${Math.random()}`,
+      billDocumentId: PC_7781,
+      contact: { id: PAPER_CO, name: 'Paper Co' },
+      bankAccountId: account('090'),
+      date: '2026-06-12',
+      amount: 10_000,
+      currency: 'GBP',
+      reference: 'PAPER CO 7781',
+    };
     const owed = async () => (await (await system()).payables!()).find((b) => b.documentId === PC_7781)?.amountDue;
     assert.equal(await owed(), 24_000);
     assert.equal(await (await system()).findPayment!(payment), null);
     const paid = await (await system()).payBill!(payment);
     assert.deepEqual(await (await system()).payBill!(payment), paid, 'the same key: the first answer');
     const inv = xero.book.invoices.find((i) => i.id === PC_7781)!;
-    assert.deepEqual(inv.payments.map((p) => [p.id, p.amount, p.bankCode]), [[paid.paymentId, 10_000, '090']]);
+    assert.deepEqual(
+      inv.payments.map((p) => [p.id, p.amount, p.bankCode]),
+      [[paid.paymentId, 10_000, '090']],
+    );
     assert.equal((await xero.get(`/Invoices?where=${encodeURIComponent('InvoiceNumber=="PC-7781"')}`)).Invoices[0].AmountDue, 140);
     assert.equal(await owed(), 14_000, 'bills to pay, from the mirror brought up to date');
     assert.deepEqual(await (await system()).findPayment!(payment), paid);
@@ -212,27 +243,52 @@ describeEachDialect('Xero publishing', (store) => {
     assert.ok(over instanceof AccountingRefused, String(over));
     assert.equal(over.field, 'amount');
 
-    await (await system()).removePayment!(paid.paymentId);
+    await (
+      await system()
+    ).removePayment!(paid.paymentId);
     assert.equal(await owed(), 24_000);
     assert.equal((await xero.get(`/Invoices?where=${encodeURIComponent('InvoiceNumber=="PC-7781"')}`)).Invoices[0].AmountDue, 240);
     assert.equal(await (await system()).findPayment!(payment), null, 'a deleted payment is not found again');
-    assert.equal((await linesOf(paid.paymentId)).reduce((s, l) => s + (l.accountId === account('090') ? l.amount : 0), 0), 0, 'the bank is as before');
+    assert.equal(
+      (await linesOf(paid.paymentId)).reduce((s, l) => s + (l.accountId === account('090') ? l.amount : 0), 0),
+      0,
+      'the bank is as before',
+    );
   });
 
   it('a connection granted only reading scopes is told to connect Xero again to allow writing, and goes on reading', async () => {
-    const readOnly = ['offline_access', 'accounting.transactions.read', 'accounting.contacts.read', 'accounting.settings.read', 'accounting.attachments.read', 'accounting.journals.read', 'accounting.reports.read'];
+    const readOnly = [
+      'offline_access',
+      'accounting.transactions.read',
+      'accounting.contacts.read',
+      'accounting.settings.read',
+      'accounting.attachments.read',
+      'accounting.journals.read',
+      'accounting.reports.read',
+    ];
     const token = xero.identity.issue(undefined, readOnly).accessToken;
-    const reader = await vendorOrganisation(store(), 'xero', `Read only ${Math.random()}`, { tenantId: xero.tenantId, accessToken: token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 });
+    const reader = await vendorOrganisation(store(), 'xero', `Read only ${Math.random()}`, {
+      tenantId: xero.tenantId,
+      accessToken: token,
+      baseUrl: xero.baseUrl,
+      mirrorMaxAgeMs: 0,
+    });
     const connector = accountingSystemFor(store().db, (await getOrganisation(store().db, reader))!);
     const refused = await rejection(() => connector.publish!(bill({ contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' } })));
     assert.ok(refused instanceof AccountingSystemError, String(refused));
-    assert.match(refused.message, /Xero refused PUT \/Invoices for want of the scope accounting\.transactions .*connect it to Xero again and allow Ledgerline to write/);
+    assert.match(
+      refused.message,
+      /Xero refused PUT \/Invoices for want of the scope accounting\.transactions .*connect it to Xero again and allow Ledgerline to write/,
+    );
     assert.ok((await connector.chartOfAccounts()).length > 0);
   });
 
-  it("a file Xero refuses after it made the invoice is not a refusal of the publish: the outcome is open, and findPublished answers the one invoice saying the file is not attached", async () => {
+  it('a file Xero refuses after it made the invoice is not a refusal of the publish: the outcome is open, and findPublished answers the one invoice saying the file is not attached', async () => {
     const WEBP = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x00', 'latin1');
-    const doc = bill({ contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' }, file: { fileName: 'receipt-photo.webp', contentType: 'image/webp', data: WEBP } });
+    const doc = bill({
+      contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' },
+      file: { fileName: 'receipt-photo.webp', contentType: 'image/webp', data: WEBP },
+    });
     const before = xero.book.invoices.length;
     const open = await rejection(async () => (await system()).publish!(doc));
     assert.ok(open instanceof AccountingSystemError, `not AccountingRefused ("nothing was written"): ${String(open)}`);
@@ -259,11 +315,30 @@ describeEachDialect('Xero publishing', (store) => {
 it('a 200 from Xero without the new id is an outcome not known (AccountingSystemError), never a refusal: the invoice and the payment are looked up on the next try', async () => {
   // Xero answering 200 with the record but not its id (the contract makes every field optional)
   const answering = (body: unknown) =>
-    ({ writeTarget: (path: string) => ({ url: new URL(`https://api.xero.com/api.xro/2.0${path}`), headers: {}, fetchImpl: async () => Response.json(body) }) }) as unknown as XeroClient;
-  const invoice = await rejection(() => publishToXero({ client: answering({ Invoices: [{ Status: 'AUTHORISED' }] }), accounts: async () => vatBook().accounts.map((a) => ({ AccountID: a.id, Code: a.code, Name: a.name, Status: a.status })) }, bill({ file: null })));
+    ({
+      writeTarget: (path: string) => ({ url: new URL(`https://api.xero.com/api.xro/2.0${path}`), headers: {}, fetchImpl: async () => Response.json(body) }),
+    }) as unknown as XeroClient;
+  const invoice = await rejection(() =>
+    publishToXero(
+      {
+        client: answering({ Invoices: [{ Status: 'AUTHORISED' }] }),
+        accounts: async () => vatBook().accounts.map((a) => ({ AccountID: a.id, Code: a.code, Name: a.name, Status: a.status })),
+      },
+      bill({ file: null }),
+    ),
+  );
   assert.ok(invoice instanceof AccountingSystemError, String(invoice));
   assert.match(invoice.message, /without the new record's id: whether it was made is not known/);
-  const payment = { key: 'k', billDocumentId: PC_7781, contact: { id: PAPER_CO, name: 'Paper Co' }, bankAccountId: account('090'), date: '2026-06-12', amount: 100, currency: 'GBP', reference: 'x' };
+  const payment = {
+    key: 'k',
+    billDocumentId: PC_7781,
+    contact: { id: PAPER_CO, name: 'Paper Co' },
+    bankAccountId: account('090'),
+    date: '2026-06-12',
+    amount: 100,
+    currency: 'GBP',
+    reference: 'x',
+  };
   const paid = await rejection(() => payXeroBill(answering({ Payments: [{ Status: 'AUTHORISED' }] }), payment));
   assert.ok(paid instanceof AccountingSystemError, String(paid));
   assert.match(paid.message, /without the payment's id: whether it was made is not known; send the same banking.match again/);
@@ -286,11 +361,26 @@ it("the fake refuses a write the contract does not allow, answers Xero's Validat
     const put = (path: string, body: unknown, key?: string) =>
       fetch(`${xero.baseUrl}${path}`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${xero.token}`, 'xero-tenant-id': xero.tenantId, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+        headers: {
+          authorization: `Bearer ${xero.token}`,
+          'xero-tenant-id': xero.tenantId,
+          'content-type': 'application/json',
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
         body: JSON.stringify(body),
       });
     const invoice = (extra: Record<string, unknown> = {}) => ({
-      Invoices: [{ Type: 'ACCPAY', Contact: { ContactID: PAPER_CO }, Date: '2026-06-01', Status: 'AUTHORISED', LineAmountTypes: 'NoTax', LineItems: [{ Description: 'Paper', Quantity: 1, UnitAmount: 12.5, AccountCode: '461', LineAmount: 12.5 }], ...extra }],
+      Invoices: [
+        {
+          Type: 'ACCPAY',
+          Contact: { ContactID: PAPER_CO },
+          Date: '2026-06-01',
+          Status: 'AUTHORISED',
+          LineAmountTypes: 'NoTax',
+          LineItems: [{ Description: 'Paper', Quantity: 1, UnitAmount: 12.5, AccountCode: '461', LineAmount: 12.5 }],
+          ...extra,
+        },
+      ],
     });
     const before = xero.book.invoices.length;
     const offContract = await put('/Invoices', invoice({ Supplier: 'Paper Co' }));
@@ -308,7 +398,17 @@ it("the fake refuses a write the contract does not allow, answers Xero's Validat
     assert.match(error.Elements[0].ValidationErrors[0].Message, /account code '499' has been archived/);
     const wrongTotal = await put('/Invoices', invoice({ Total: 13 }));
     assert.match(((await wrongTotal.json()) as any).Elements[0].ValidationErrors[0].Message, /Total 13 does not add up/);
-    const unknownBank = await put('/BankTransactions', { BankTransactions: [{ Type: 'SPEND', Contact: { ContactID: PAPER_CO }, BankAccount: { Code: '461' }, Status: 'AUTHORISED', LineItems: [{ Description: 'x', AccountCode: '429', LineAmount: 1 }] }] });
+    const unknownBank = await put('/BankTransactions', {
+      BankTransactions: [
+        {
+          Type: 'SPEND',
+          Contact: { ContactID: PAPER_CO },
+          BankAccount: { Code: '461' },
+          Status: 'AUTHORISED',
+          LineItems: [{ Description: 'x', AccountCode: '429', LineAmount: 1 }],
+        },
+      ],
+    });
     assert.match(((await unknownBank.json()) as any).Elements[0].ValidationErrors[0].Message, /bank account 461 could not be found/);
     assert.equal(xero.book.invoices.length, before, 'nothing was made');
 

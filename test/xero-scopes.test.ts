@@ -31,7 +31,17 @@ const BILL = fakeId('scopes bill');
 const CREDIT = fakeId('scopes credit');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 /** What the connection asked Xero for before issue 38. */
-const BEFORE_ISSUE_38 = ['openid', 'profile', 'email', 'offline_access', 'accounting.transactions.read', 'accounting.reports.read', 'accounting.contacts.read', 'accounting.settings.read', 'accounting.attachments.read'];
+const BEFORE_ISSUE_38 = [
+  'openid',
+  'profile',
+  'email',
+  'offline_access',
+  'accounting.transactions.read',
+  'accounting.reports.read',
+  'accounting.contacts.read',
+  'accounting.settings.read',
+  'accounting.attachments.read',
+];
 
 /** The default book with a bill and a supplier credit note that each have a PDF attached (so documentFile calls both attachment endpoints). */
 function attachedBook(): FakeBook {
@@ -51,7 +61,15 @@ function attachedBook(): FakeBook {
     attachments: attachment('SC-1'),
   });
   book.creditNotes = [
-    { id: CREDIT, number: 'SC-CN-1', contactId: supplier, date: '2026-06-10', lines: [{ description: 'Returned', accountCode: book.accounts.find((a) => a.type === 'EXPENSE' || a.type === 'OVERHEADS')!.code, amount: 2_000 }], updated: '2026-06-10T12:00:00Z', attachments: attachment('SC-CN-1') },
+    {
+      id: CREDIT,
+      number: 'SC-CN-1',
+      contactId: supplier,
+      date: '2026-06-10',
+      lines: [{ description: 'Returned', accountCode: book.accounts.find((a) => a.type === 'EXPENSE' || a.type === 'OVERHEADS')!.code, amount: 2_000 }],
+      updated: '2026-06-10T12:00:00Z',
+      attachments: attachment('SC-CN-1'),
+    },
   ];
   return book;
 }
@@ -79,9 +97,16 @@ it("every endpoint the connector calls is in Xero's contract with the scopes it 
   assert.ok(asked().includes('offline_access'), 'a refresh token');
   // nothing beyond what some call needs (and a refresh token): read-only, no identity scopes
   const needed = new Set(['offline_access', ...XERO_ENDPOINTS.map((e) => e.asked)]);
-  assert.deepEqual(asked().filter((s) => !needed.has(s)), []);
+  assert.deepEqual(
+    asked().filter((s) => !needed.has(s)),
+    [],
+  );
   const known = new Set(contract.oauthScopes());
-  assert.deepEqual(asked().filter((s) => s !== 'offline_access' && !known.has(s)), [], "every scope asked for is one of the contract's");
+  assert.deepEqual(
+    asked().filter((s) => s !== 'offline_access' && !known.has(s)),
+    [],
+    "every scope asked for is one of the contract's",
+  );
 });
 
 it('refuses, before sending it, a call of an endpoint whose scope is not asked for', async () => {
@@ -100,7 +125,12 @@ describeEachDialect('Xero scopes', (store) => {
   it("the connector's actual calls, every method, are each covered by a scope asked for, per the contract", async () => {
     const contract = xeroContract();
     const token = xero.identity.issue(undefined, asked()).accessToken;
-    const org = await vendorOrganisation(store(), 'xero', `Scopes ${Math.random()}`, { tenantId: xero.tenantId, accessToken: token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 });
+    const org = await vendorOrganisation(store(), 'xero', `Scopes ${Math.random()}`, {
+      tenantId: xero.tenantId,
+      accessToken: token,
+      baseUrl: xero.baseUrl,
+      mirrorMaxAgeMs: 0,
+    });
     const system = accountingSystemFor(store().db, (await getOrganisation(store().db, org))!);
     const from = xero.requests.length;
     const refusedFrom = xero.scopeRefusals.length;
@@ -119,11 +149,20 @@ describeEachDialect('Xero scopes', (store) => {
 
     assert.deepEqual(xero.scopeRefusals.slice(refusedFrom), [], 'Xero refused no call for want of a scope');
     const calls = xero.requests.slice(from);
-    assert.ok(calls.every((r) => r.status === 200), calls.filter((r) => r.status !== 200).map((r) => `${r.path} ${r.status}`).join(', '));
+    assert.ok(
+      calls.every((r) => r.status === 200),
+      calls
+        .filter((r) => r.status !== 200)
+        .map((r) => `${r.path} ${r.status}`)
+        .join(', '),
+    );
     const templates = new Set(calls.map((r) => contract.templateOf(r.path) ?? `not in the contract: ${r.path}`));
     for (const template of templates) {
       const scopes = contract.scopesFor(template) ?? [];
-      assert.ok(scopes.some((s) => asked().includes(s)), `GET ${template} needs one of ${scopes.join(', ')}; asked for: ${DEFAULTS.xero.scopes}`);
+      assert.ok(
+        scopes.some((s) => asked().includes(s)),
+        `GET ${template} needs one of ${scopes.join(', ')}; asked for: ${DEFAULTS.xero.scopes}`,
+      );
       assert.equal(xeroEndpointOf(template)?.template, template, `GET ${template} is in the connector's list`);
     }
     assert.deepEqual(
@@ -135,7 +174,12 @@ describeEachDialect('Xero scopes', (store) => {
 
   it('a token with the scopes asked for before issue 38 reads nothing: Xero refuses GET /Journals, and the problem names accounting.journals.read and says to connect again', async () => {
     const token = xero.identity.issue(undefined, BEFORE_ISSUE_38).accessToken;
-    const org = await vendorOrganisation(store(), 'xero', `Old scopes ${Math.random()}`, { tenantId: xero.tenantId, accessToken: token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 });
+    const org = await vendorOrganisation(store(), 'xero', `Old scopes ${Math.random()}`, {
+      tenantId: xero.tenantId,
+      accessToken: token,
+      baseUrl: xero.baseUrl,
+      mirrorMaxAgeMs: 0,
+    });
     const refusedFrom = xero.scopeRefusals.length;
     const problem = await rejection(() => call(store(), accountsList, org, {}, { today: TODAY }));
     assert.equal(problem.code, 'accounting_unavailable');

@@ -45,7 +45,9 @@ app.get('/bare', (_request, reply) => send(reply, stored, gzipped));
 app.get('/required', (request, reply) => (required(request.headers.authorization, request.url) ? send(reply, stored, gzipped) : reply.code(401).send()));
 const answer: unknown = JSON.parse(json);
 const compressed = (text: string) => gzipSync(text, { level: constants.Z_BEST_SPEED });
-app.get('/required-gzip', (request, reply) => (required(request.headers.authorization, request.url) ? send(reply, compressed(json), true) : reply.code(401).send()));
+app.get('/required-gzip', (request, reply) =>
+  required(request.headers.authorization, request.url) ? send(reply, compressed(json), true) : reply.code(401).send(),
+);
 app.get('/required-json-gzip', (request, reply) =>
   required(request.headers.authorization, request.url) ? send(reply, compressed(JSON.stringify(answer)), true) : reply.code(401).send(),
 );

@@ -74,13 +74,22 @@ await store.db
 await store.close();
 
 async function rate(body: string, route: string): Promise<number> {
-  const child = fork(path.join(here, 'bound-server.ts'), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BOUND_BODY: body, BOUND_DB: dbPath }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(path.join(here, 'bound-server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BOUND_BODY: body, BOUND_DB: dbPath },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   try {
     const { port } = await new Promise<{ port: number }>((resolve, reject) => {
       child.once('message', (m) => resolve(m as { port: number }));
       child.once('exit', (code) => reject(new Error(`bound-server.ts exited (${code}) before listening`)));
     });
-    const result = await measure(`http://127.0.0.1:${port}/${route}`, { connections: 50, durationSeconds: seconds, warmupSeconds: 1, headers: { authorization: `Bearer ${token}` } });
+    const result = await measure(`http://127.0.0.1:${port}/${route}`, {
+      connections: 50,
+      durationSeconds: seconds,
+      warmupSeconds: 1,
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (result.non2xx || result.errors) throw new Error(`${route}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     return result.requestsPerSecond;
   } finally {
@@ -108,7 +117,9 @@ for (const name of cases) {
   for (let round = 0; round < rounds; round++) for (const route of routes) (seen[route] ??= []).push(await rate(file, route));
   console.log(`\n${name} (${path.basename(file)}), 50 connections, ${seconds} s, ${rounds} rounds, requests/s:`);
   for (const route of routes) {
-    console.log(`  ${route.padEnd(18)} ${seen[route]!.map((r) => Math.round(r).toLocaleString('en-GB').padStart(7)).join(' ')}   of bare: ${shares(seen, route)}`);
+    console.log(
+      `  ${route.padEnd(18)} ${seen[route]!.map((r) => Math.round(r).toLocaleString('en-GB').padStart(7)).join(' ')}   of bare: ${shares(seen, route)}`,
+    );
   }
   if (name === 'organisations') {
     console.log(`  target 40% of bare: the required work alone reaches ${shares(seen, 'required')}`);

@@ -56,7 +56,9 @@ export function resultsChart(rows: ChartRow[], title: string, targetP99 = 100): 
       const colour = COLOURS[backend] ?? '#666';
       parts.push(`<rect x="${leftPanel}" y="${y}" width="${rpsX(r.floorRequestsPerSecond).toFixed(1)}" height="${barHeight}" fill="#d0d4d9"/>`);
       parts.push(`<rect x="${leftPanel}" y="${y + 2}" width="${rpsX(r.requestsPerSecond).toFixed(1)}" height="${barHeight - 4}" fill="${colour}"/>`);
-      parts.push(`<text x="${leftPanel + rpsX(Math.max(r.requestsPerSecond, r.floorRequestsPerSecond)) + 4}" y="${y + barHeight - 1}" font-size="9">${Math.round(r.requestsPerSecond)}</text>`);
+      parts.push(
+        `<text x="${leftPanel + rpsX(Math.max(r.requestsPerSecond, r.floorRequestsPerSecond)) + 4}" y="${y + barHeight - 1}" font-size="9">${Math.round(r.requestsPerSecond)}</text>`,
+      );
       parts.push(`<rect x="${rightPanel}" y="${y}" width="${p99X(r.p99).toFixed(1)}" height="${barHeight}" fill="${colour}"/>`);
       parts.push(`<text x="${rightPanel + p99X(r.p99) + 4}" y="${y + barHeight - 1}" font-size="9">${r.p99}</text>`);
     }

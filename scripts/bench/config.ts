@@ -40,7 +40,10 @@ export function numberFrom(name: string, fallback: number, min: number, max: num
 
 export function benchConfig(): BenchConfig {
   const quick = process.env.BENCH_QUICK === '1';
-  const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim()).filter(Boolean);
+  const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   for (const b of backends) if (b !== 'sqlite' && b !== 'postgres') throw new Error(`BENCH_BACKENDS: unknown backend "${b}"`);
   const date = process.env.BENCH_DATE ?? '2026-11-21';
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`BENCH_DATE must be yyyy-MM-dd, not "${date}"`);

@@ -75,7 +75,15 @@ export async function ensureDataset(config: BenchConfig, log: (m: string) => voi
     const summary = await generateDemo(store, { ...params, log: (m) => log(`  ${m}`) });
     const organisationId = summary.organisations[0]!.id;
     await addBigDocument(store, organisationId, params.date, params.seed);
-    meta = { version: DATASET_VERSION, params, summary, organisationId, ...(await pickArguments(store, organisationId, params.date)), bigDocumentId: BIG_DOCUMENT_ID, buildSeconds: (Date.now() - began) / 1000 };
+    meta = {
+      version: DATASET_VERSION,
+      params,
+      summary,
+      organisationId,
+      ...(await pickArguments(store, organisationId, params.date)),
+      bigDocumentId: BIG_DOCUMENT_ID,
+      buildSeconds: (Date.now() - began) / 1000,
+    };
     // fold the write-ahead log in, so the cache is one self-contained file
     await sql`pragma wal_checkpoint(truncate)`.execute(store.db);
   } finally {
@@ -126,7 +134,14 @@ async function addBigDocument(store: Store, organisationId: string, date: string
       .execute();
     await trx
       .insertInto('document_files')
-      .values({ document_id: BIG_DOCUMENT_ID, organisation_id: organisationId, file_name: 'scan-10mb.pdf', content_type: 'application/pdf', size: MAX_FILE_BYTES, data })
+      .values({
+        document_id: BIG_DOCUMENT_ID,
+        organisation_id: organisationId,
+        file_name: 'scan-10mb.pdf',
+        content_type: 'application/pdf',
+        size: MAX_FILE_BYTES,
+        data,
+      })
       .execute();
   });
 }

@@ -126,7 +126,8 @@ export async function capturePlans(store: TracedStore, organisationId: string, t
   for (const c of cases) {
     if (c.operation === 'organisations') continue;
     const op = operationNamed(c.operation);
-    const call = () => runOrganisationOperation({ db: store.db, baseUrl: 'http://127.0.0.1', today }, op, CLIENT, organisationId, { input: inputOf(c.path), textInput: true });
+    const call = () =>
+      runOrganisationOperation({ db: store.db, baseUrl: 'http://127.0.0.1', today }, op, CLIENT, organisationId, { input: inputOf(c.path), textInput: true });
     await call();
     const { queries } = await store.capture(call);
     const bySql = new Map<string, { q: CapturedQuery; count: number }>();
@@ -154,9 +155,20 @@ export async function capturePlans(store: TracedStore, organisationId: string, t
  * in `count(*)` so no row is built or returned, run alone on the file (median of `runs`), summed.
  * A lower bound on what the call's SQL costs, whatever the rows then cost.
  */
-export async function sqliteOwnMs(store: TracedStore, sqlitePath: string, organisationId: string, today: string, benchCase: BenchCase, runs: number): Promise<number> {
+export async function sqliteOwnMs(
+  store: TracedStore,
+  sqlitePath: string,
+  organisationId: string,
+  today: string,
+  benchCase: BenchCase,
+  runs: number,
+): Promise<number> {
   const op = operationNamed(benchCase.operation);
-  const call = () => runOrganisationOperation({ db: store.db, baseUrl: 'http://127.0.0.1', today }, op, CLIENT, organisationId, { input: inputOf(benchCase.path), textInput: true });
+  const call = () =>
+    runOrganisationOperation({ db: store.db, baseUrl: 'http://127.0.0.1', today }, op, CLIENT, organisationId, {
+      input: inputOf(benchCase.path),
+      textInput: true,
+    });
   await call();
   const { queries } = await store.capture(call);
   const database = new SqliteDatabase(sqlitePath, { readonly: true });
@@ -224,7 +236,11 @@ function split(range: DateRange): { months: [string, string] | null; days: [stri
  * One statement for every range of every call: conditional sums over the stored data the report
  * needs (monthly totals, and day totals for the partial months), or, for scale, over the lines.
  */
-function floorQuery(organisationId: string, calls: TotalsCall[], mode: 'totals' | 'lines'): { query: RawBuilder<Record<string, number | string>>; columns: number } {
+function floorQuery(
+  organisationId: string,
+  calls: TotalsCall[],
+  mode: 'totals' | 'lines',
+): { query: RawBuilder<Record<string, number | string>>; columns: number } {
   const columns: RawBuilder<unknown>[] = [];
   const dayRanges: [string, string][] = [];
   for (const c of calls) {
@@ -245,28 +261,46 @@ function floorQuery(organisationId: string, calls: TotalsCall[], mode: 'totals' 
       columns.push(sql`sum(case when (${condition}) and ${restrict} then amount else 0 end) as ${sql.ref(`r${columns.length}`)}`);
     }
   }
-  const days = dayRanges.length ? sql.join(dayRanges.map(([a, b]) => sql`(date >= ${a} and date <= ${b})`), sql` or `) : sql`1 = 0`;
+  const days = dayRanges.length
+    ? sql.join(
+        dayRanges.map(([a, b]) => sql`(date >= ${a} and date <= ${b})`),
+        sql` or `,
+      )
+    : sql`1 = 0`;
   const source =
     mode === 'lines'
       ? sql`select account_id, cast(null as text) as m, date as d, amount from acct_lines where organisation_id = ${organisationId} and (${days})`
       : sql`select account_id, month as m, cast(null as text) as d, amount from acct_month_totals where organisation_id = ${organisationId}
             union all
             select account_id, cast(null as text) as m, date as d, amount from acct_day_totals where organisation_id = ${organisationId} and (${days})`;
-  return { query: sql<Record<string, number | string>>`select account_id, ${sql.join(columns)} from (${source}) as s group by account_id`, columns: columns.length };
+  return {
+    query: sql<Record<string, number | string>>`select account_id, ${sql.join(columns)} from (${source}) as s group by account_id`,
+    columns: columns.length,
+  };
 }
 
 export async function reportTimings(store: Store, organisationId: string, today: string, runs: number): Promise<ReportTiming[]> {
   const row = (await getOrganisation(store.db, organisationId))!;
   const organisation = toOrganisation(row);
   const specs = [
-    { name: 'P&L, 12 comparison months', description: 'last month and the 12 months before', op: 'reports.profit_and_loss', input: { period: 'last_month', compareBy: 'month', comparePeriods: 12 } },
+    {
+      name: 'P&L, 12 comparison months',
+      description: 'last month and the 12 months before',
+      op: 'reports.profit_and_loss',
+      input: { period: 'last_month', compareBy: 'month', comparePeriods: 12 },
+    },
     {
       name: 'P&L, 12 partial months',
       description: 'month to date and the same days of the 12 months before',
       op: 'reports.profit_and_loss',
       input: { period: 'custom', from: `${today.slice(0, 8)}01`, to: today, compareBy: 'month', comparePeriods: 12 },
     },
-    { name: 'Balance sheet, 12 comparison dates', description: 'today and the 12 month ends before', op: 'reports.balance_sheet', input: { comparePeriods: 12 } },
+    {
+      name: 'Balance sheet, 12 comparison dates',
+      description: 'today and the 12 month ends before',
+      op: 'reports.balance_sheet',
+      input: { comparePeriods: 12 },
+    },
   ];
   const out: ReportTiming[] = [];
   for (const spec of specs) {
@@ -337,7 +371,12 @@ export async function tokenCheckTiming(store: TracedStore, organisationId: strin
       method: 'POST',
       url: '/oauth/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        scope: 'service.read',
+      }).toString(),
     });
     const token = (response.json() as { access_token?: string }).access_token;
     if (!token) throw new Error(`no token: ${response.statusCode} ${response.body}`);

@@ -30,10 +30,25 @@ function transactions(lines: number): Array<{ date: string; payee: string; posti
     const net = ((i * 7919) % 250_000) + 100;
     if (i % 3 === 0) {
       const vat = Math.round(net / 5);
-      out.push({ date: day(i), payee: `Customer ${i % 211}`, postings: [['Assets:Accounts Receivable', net + vat], ['Income:Sales', -net], ['Liabilities:VAT', -vat]] as Array<[string, number]> });
+      out.push({
+        date: day(i),
+        payee: `Customer ${i % 211}`,
+        postings: [
+          ['Assets:Accounts Receivable', net + vat],
+          ['Income:Sales', -net],
+          ['Liabilities:VAT', -vat],
+        ] as Array<[string, number]>,
+      });
       written += 3;
     } else {
-      out.push({ date: day(i), payee: `Supplier ${i % 307}`, postings: [[`Expenses:${EXPENSES[i % EXPENSES.length]}`, net], ['Assets:Bank:Current', -net]] as Array<[string, number]> });
+      out.push({
+        date: day(i),
+        payee: `Supplier ${i % 307}`,
+        postings: [
+          [`Expenses:${EXPENSES[i % EXPENSES.length]}`, net],
+          ['Assets:Bank:Current', -net],
+        ] as Array<[string, number]>,
+      });
       written += 2;
     }
   }
@@ -53,7 +68,8 @@ function journal(txns: ReturnType<typeof transactions>): Buffer {
 function csv(txns: ReturnType<typeof transactions>): Buffer {
   const parts = ['Date,Number,Account,Contact,Description,Debit,Credit\n'];
   txns.forEach((t, i) => {
-    for (const [account, pence] of t.postings) parts.push(`${t.date},T${i},${account},${t.payee},Entry ${i},${pence > 0 ? pounds(pence) : ''},${pence < 0 ? pounds(-pence) : ''}\n`);
+    for (const [account, pence] of t.postings)
+      parts.push(`${t.date},T${i},${account},${t.payee},Entry ${i},${pence > 0 ? pounds(pence) : ''},${pence < 0 ? pounds(-pence) : ''}\n`);
   });
   return Buffer.from(parts.join(''));
 }
@@ -89,11 +105,22 @@ async function bench(dialect: string, store: Store, name: string, bytes: Buffer)
   const again = await importJournal(store, { organisation: org, fileName: name, bytes });
   const t2 = performance.now();
   if (again.new !== 0) throw new Error('importing again added transactions');
-  return [dialect, name, String(first.lines), `${(bytes.length / 1e6).toFixed(1)} MB`, `${((t1 - t0) / 1000).toFixed(2)} s`, `${((t2 - t1) / 1000).toFixed(2)} s`, `${mb()} MB`];
+  return [
+    dialect,
+    name,
+    String(first.lines),
+    `${(bytes.length / 1e6).toFixed(1)} MB`,
+    `${((t1 - t0) / 1000).toFixed(2)} s`,
+    `${((t2 - t1) / 1000).toFixed(2)} s`,
+    `${mb()} MB`,
+  ];
 }
 
 const txns = transactions(LINES);
-const files: Array<[string, Buffer]> = [['books.journal', journal(txns)], ['books.csv', csv(txns)]];
+const files: Array<[string, Buffer]> = [
+  ['books.journal', journal(txns)],
+  ['books.csv', csv(txns)],
+];
 const rows = [['database', 'file', 'ledger lines', 'size', 'import', 'import again', 'peak RSS so far']];
 const dir = mkdtempSync(path.join(tmpdir(), 'ledgerline-bench-journal-'));
 try {

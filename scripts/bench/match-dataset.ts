@@ -10,7 +10,16 @@ import { addDays, daysBetween } from '../../src/domain/dates.js';
 import type { CandidateKind, LineToMatch, MatchCandidate } from '../../src/domain/match-suggestions.js';
 import { Random } from '../../src/demo/random.js';
 
-export type Category = 'shared name prefix' | 'bill with reference' | 'direct debit, monthly' | 'card receipt' | 'fee on a payment' | 'foreign document' | 'foreign account' | 'refund of a credit' | 'expense claim';
+export type Category =
+  | 'shared name prefix'
+  | 'bill with reference'
+  | 'direct debit, monthly'
+  | 'card receipt'
+  | 'fee on a payment'
+  | 'foreign document'
+  | 'foreign account'
+  | 'refund of a credit'
+  | 'expense claim';
 
 export interface Dataset {
   lines: (LineToMatch & { truth: string | null; category: Category | 'no document' })[];
@@ -18,19 +27,94 @@ export interface Dataset {
 }
 
 const SUPPLIERS = [
-  'Acme Hardware Ltd', 'Acme Hardware Supplies Ltd', 'Northwind Traders Ltd', 'Northwind Travel GmbH', 'Blue Sky Software Inc', 'Blue Sky Logistics Ltd',
-  'Müller Bürobedarf GmbH', 'Café Noir SARL', 'Østergaard Design ApS', 'Greenleaf Catering Ltd', 'Harbour Lane Printers', 'Kestrel Cloud Hosting Ltd',
-  'Pinewood Facilities Management Ltd', 'Redwood Legal LLP', 'Summit Accountancy Services Ltd', 'Lumen Electrical Contractors', 'Orbit Telecom plc',
-  'Quayside Couriers Ltd', 'Brightwater Utilities plc', 'Castle Insurance Brokers Ltd', 'Figma Inc', 'Atlassian Pty Ltd', 'Adobe Systems Software Ireland Ltd',
-  'Zenith Office Furniture Ltd', 'Riverside Stationers', 'Thames Valley Cleaning Co', 'Oakridge IT Consultants Ltd', 'Silverline Recruitment Ltd',
-  'Meridian Marketing Group Ltd', 'Copperfield Print & Design', 'Évora Importações Lda', 'Nordic Hardware AB', 'Sakura Trading KK', 'Global Widgets Ltd',
-  'Jones & Sons Builders', 'Fresh Fields Grocers', 'Metro Parking Services', 'Highland Water Coolers Ltd', 'Pixel Perfect Studio', 'Swift Van Hire Ltd',
+  'Acme Hardware Ltd',
+  'Acme Hardware Supplies Ltd',
+  'Northwind Traders Ltd',
+  'Northwind Travel GmbH',
+  'Blue Sky Software Inc',
+  'Blue Sky Logistics Ltd',
+  'Müller Bürobedarf GmbH',
+  'Café Noir SARL',
+  'Østergaard Design ApS',
+  'Greenleaf Catering Ltd',
+  'Harbour Lane Printers',
+  'Kestrel Cloud Hosting Ltd',
+  'Pinewood Facilities Management Ltd',
+  'Redwood Legal LLP',
+  'Summit Accountancy Services Ltd',
+  'Lumen Electrical Contractors',
+  'Orbit Telecom plc',
+  'Quayside Couriers Ltd',
+  'Brightwater Utilities plc',
+  'Castle Insurance Brokers Ltd',
+  'Figma Inc',
+  'Atlassian Pty Ltd',
+  'Adobe Systems Software Ireland Ltd',
+  'Zenith Office Furniture Ltd',
+  'Riverside Stationers',
+  'Thames Valley Cleaning Co',
+  'Oakridge IT Consultants Ltd',
+  'Silverline Recruitment Ltd',
+  'Meridian Marketing Group Ltd',
+  'Copperfield Print & Design',
+  'Évora Importações Lda',
+  'Nordic Hardware AB',
+  'Sakura Trading KK',
+  'Global Widgets Ltd',
+  'Jones & Sons Builders',
+  'Fresh Fields Grocers',
+  'Metro Parking Services',
+  'Highland Water Coolers Ltd',
+  'Pixel Perfect Studio',
+  'Swift Van Hire Ltd',
 ];
-const CARD_MERCHANTS = ['Riverside Stationers', 'Fresh Fields Grocers', 'Metro Parking Services', 'Café Noir SARL', 'Swift Van Hire Ltd', 'Pixel Perfect Studio', 'Greenleaf Catering Ltd', 'Acme Hardware Ltd', 'Acme Hardware Supplies Ltd', 'Zenith Office Furniture Ltd'];
-const MONTHLY = ['Kestrel Cloud Hosting Ltd', 'Orbit Telecom plc', 'Brightwater Utilities plc', 'Castle Insurance Brokers Ltd', 'Highland Water Coolers Ltd', 'Figma Inc', 'Atlassian Pty Ltd', 'Adobe Systems Software Ireland Ltd'];
-const ABROAD: [string, string][] = [['Blue Sky Software Inc', 'USD'], ['Müller Bürobedarf GmbH', 'EUR'], ['Évora Importações Lda', 'EUR'], ['Nordic Hardware AB', 'EUR'], ['Sakura Trading KK', 'USD'], ['Northwind Travel GmbH', 'EUR'], ['Café Noir SARL', 'EUR']];
+const CARD_MERCHANTS = [
+  'Riverside Stationers',
+  'Fresh Fields Grocers',
+  'Metro Parking Services',
+  'Café Noir SARL',
+  'Swift Van Hire Ltd',
+  'Pixel Perfect Studio',
+  'Greenleaf Catering Ltd',
+  'Acme Hardware Ltd',
+  'Acme Hardware Supplies Ltd',
+  'Zenith Office Furniture Ltd',
+];
+const MONTHLY = [
+  'Kestrel Cloud Hosting Ltd',
+  'Orbit Telecom plc',
+  'Brightwater Utilities plc',
+  'Castle Insurance Brokers Ltd',
+  'Highland Water Coolers Ltd',
+  'Figma Inc',
+  'Atlassian Pty Ltd',
+  'Adobe Systems Software Ireland Ltd',
+];
+const ABROAD: [string, string][] = [
+  ['Blue Sky Software Inc', 'USD'],
+  ['Müller Bürobedarf GmbH', 'EUR'],
+  ['Évora Importações Lda', 'EUR'],
+  ['Nordic Hardware AB', 'EUR'],
+  ['Sakura Trading KK', 'USD'],
+  ['Northwind Travel GmbH', 'EUR'],
+  ['Café Noir SARL', 'EUR'],
+];
 const EMPLOYEES = ['Jane Smith', 'Tomás Ó Briain', 'Priya Raman', 'Lukas Weiß'];
-const NOISE = ['SALARY PAYMENT MARCH', 'HMRC VAT', 'HMRC PAYE', 'TFR TO SAVINGS', 'INTEREST PAID', 'BANK CHARGES', 'CARD PURCHASE TESCO STORES 2231', 'AMAZON MKTPLACE', 'UBER *TRIP', 'PRET A MANGER', 'TFL TRAVEL CHARGE', 'ATM WITHDRAWAL', 'BGC CUSTOMER RECEIPT'];
+const NOISE = [
+  'SALARY PAYMENT MARCH',
+  'HMRC VAT',
+  'HMRC PAYE',
+  'TFR TO SAVINGS',
+  'INTEREST PAID',
+  'BANK CHARGES',
+  'CARD PURCHASE TESCO STORES 2231',
+  'AMAZON MKTPLACE',
+  'UBER *TRIP',
+  'PRET A MANGER',
+  'TFL TRAVEL CHARGE',
+  'ATM WITHDRAWAL',
+  'BGC CUSTOMER RECEIPT',
+];
 const RATES: Record<string, number> = { USD: 0.79, EUR: 0.86 };
 
 const HOME = 'GBP';
@@ -39,7 +123,15 @@ const START = '2025-01-01';
 function upperPlain(text: string, rng: Random): string {
   // some banks write ü as UE, most drop the accent
   const de = rng.chance(0.4) ? text.replace(/ü/g, 'ue').replace(/ö/g, 'oe').replace(/ä/g, 'ae') : text;
-  return de.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ø/gi, 'O').replace(/ß/g, 'SS').replace(/[^A-Za-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim().toUpperCase();
+  return de
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ø/gi, 'O')
+    .replace(/ß/g, 'SS')
+    .replace(/[^A-Za-z0-9 ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toUpperCase();
 }
 
 /** A supplier's name as a bank writes it: suffix kept or not, a word perhaps shortened. */
@@ -68,12 +160,29 @@ export function generate(seed: string, size = 1000): Dataset {
   const doc = (kind: CandidateKind, supplier: string, date: string, amount: number, currency = HOME, rate = 1): MatchCandidate => {
     const due = kind === 'bill' || kind === 'expense_claim' ? addDays(date, rng.pick([14, 30, 30, 30, 45])) : null;
     const numbers = [`INV-${++invoice}`, `${++invoice}`, `SI${String(++invoice).padStart(6, '0')}`, `${supplier.slice(0, 2).toUpperCase()}/${invoice++}`];
-    const c: MatchCandidate = { id: id('doc'), kind, supplier, number: rng.pick(numbers), date, dueDate: due, currency, amount, homeAmount: currency === HOME ? amount : Math.round(amount * rate) };
+    const c: MatchCandidate = {
+      id: id('doc'),
+      kind,
+      supplier,
+      number: rng.pick(numbers),
+      date,
+      dueDate: due,
+      currency,
+      amount,
+      homeAmount: currency === HOME ? amount : Math.round(amount * rate),
+    };
     candidates.push(c);
     return c;
   };
-  const line = (account: string, c: MatchCandidate | null, category: Dataset['lines'][number]['category'], date: string, amount: number, description: string, homeAmount = amount) =>
-    lines.push({ id: id('btx'), date, description, amount, homeAmount, currency: account, truth: c?.id ?? null, category });
+  const line = (
+    account: string,
+    c: MatchCandidate | null,
+    category: Dataset['lines'][number]['category'],
+    date: string,
+    amount: number,
+    description: string,
+    homeAmount = amount,
+  ) => lines.push({ id: id('btx'), date, description, amount, homeAmount, currency: account, truth: c?.id ?? null, category });
   const payDate = (c: MatchCandidate) => {
     const paid = addDays(c.dueDate ?? c.date, rng.pick([-20, -10, -3, 0, 0, 1, 2, 5, 12, 30]));
     return paid < c.date ? c.date : paid;
@@ -85,7 +194,9 @@ export function generate(seed: string, size = 1000): Dataset {
   // bills paid by transfer with the invoice number as reference, name first or reference first
   for (let i = 0; i < share(0.2); i++) {
     const c = doc('bill', rng.pick(SUPPLIERS), dayIn(0, 640), money(40, 4000));
-    const text = rng.chance(0.7) ? `${rng.pick(['FPO', 'BACS', 'FP', 'BILL PAYMENT TO'])} ${bankName(c.supplier, rng)} ${ref(c)}` : `${rng.pick(['FPO', 'BP'])} ${ref(c)} ${bankName(c.supplier, rng)}`;
+    const text = rng.chance(0.7)
+      ? `${rng.pick(['FPO', 'BACS', 'FP', 'BILL PAYMENT TO'])} ${bankName(c.supplier, rng)} ${ref(c)}`
+      : `${rng.pick(['FPO', 'BP'])} ${ref(c)} ${bankName(c.supplier, rng)}`;
     line(HOME, c, 'bill with reference', payDate(c), -c.amount, cut(text, rng));
   }
   // the same supplier, the same amount, every month, by direct debit; the last month's bill not yet paid
@@ -128,22 +239,48 @@ export function generate(seed: string, size = 1000): Dataset {
   for (let i = 0; i < share(0.04); i++) {
     const [supplier] = rng.pick(ABROAD.filter(([, cur]) => cur === 'EUR'));
     const c = doc('bill', supplier, dayIn(0, 640), money(50, 2000), 'EUR', RATES.EUR! * drift());
-    line('EUR', c, 'foreign account', payDate(c), -c.amount, cut(`SEPA CT ${bankName(supplier, rng)} ${ref(c)}`, rng), -Math.round(c.amount * RATES.EUR! * drift()));
+    line(
+      'EUR',
+      c,
+      'foreign account',
+      payDate(c),
+      -c.amount,
+      cut(`SEPA CT ${bankName(supplier, rng)} ${ref(c)}`, rng),
+      -Math.round(c.amount * RATES.EUR! * drift()),
+    );
   }
   // refunds of supplier credits (money in)
   for (let i = 0; i < share(0.03); i++) {
     const c = doc('supplier_credit', rng.pick(SUPPLIERS), dayIn(0, 640), money(10, 800));
-    line(HOME, c, 'refund of a credit', addDays(c.date, rng.int(2, 40)), c.amount, cut(`${rng.pick(['BGC', 'REFUND', 'FPI'])} ${bankName(c.supplier, rng)}${rng.chance(0.5) ? ` ${ref(c)}` : ''}`, rng));
+    line(
+      HOME,
+      c,
+      'refund of a credit',
+      addDays(c.date, rng.int(2, 40)),
+      c.amount,
+      cut(`${rng.pick(['BGC', 'REFUND', 'FPI'])} ${bankName(c.supplier, rng)}${rng.chance(0.5) ? ` ${ref(c)}` : ''}`, rng),
+    );
   }
   // expense claims paid to employees
   for (let i = 0; i < share(0.03); i++) {
     const employee = rng.pick(EMPLOYEES);
     const c = doc('expense_claim', employee, dayIn(0, 640), money(10, 600));
     const [first, last] = employee.split(' ');
-    line(HOME, c, 'expense claim', payDate(c), -c.amount, cut(`FPO ${upperPlain(`${first![0]} ${last}`, rng)} EXPENSES${rng.chance(0.5) ? ` ${ref(c)}` : ''}`, rng));
+    line(
+      HOME,
+      c,
+      'expense claim',
+      payDate(c),
+      -c.amount,
+      cut(`FPO ${upperPlain(`${first![0]} ${last}`, rng)} EXPENSES${rng.chance(0.5) ? ` ${ref(c)}` : ''}`, rng),
+    );
   }
   // two suppliers whose names begin alike, each with a bill for the same amount, and a narration cut before they differ
-  const LOOKALIKE: [string, string][] = [['Northwind Traders Ltd', 'Northwind Travel GmbH'], ['Acme Hardware Ltd', 'Acme Hardware Supplies Ltd'], ['Blue Sky Software Inc', 'Blue Sky Logistics Ltd']];
+  const LOOKALIKE: [string, string][] = [
+    ['Northwind Traders Ltd', 'Northwind Travel GmbH'],
+    ['Acme Hardware Ltd', 'Acme Hardware Supplies Ltd'],
+    ['Blue Sky Software Inc', 'Blue Sky Logistics Ltd'],
+  ];
   for (let i = 0; i < share(0.015); i++) {
     const [a, b] = rng.pick(LOOKALIKE);
     const date = dayIn(0, 600);

@@ -15,7 +15,9 @@ const seed = process.argv[2] ?? '42';
 const size = Number(process.argv[3] ?? 1000);
 const data = generate(seed, size);
 const truths = data.lines.filter((l) => l.truth !== null).length;
-console.log(`seed ${seed}: ${data.lines.length} bank lines (${truths} with a true document, ${data.lines.length - truths} with none), ${data.candidates.length} candidate documents`);
+console.log(
+  `seed ${seed}: ${data.lines.length} bank lines (${truths} with a true document, ${data.lines.length - truths} with none), ${data.candidates.length} candidate documents`,
+);
 
 const began = performance.now();
 const suggestions = suggestMatches(data.lines, data.candidates);
@@ -49,7 +51,9 @@ for (const line of data.lines) {
       row.flagged++;
     } else {
       const c = byId.get(s.candidateId)!;
-      mistakes.push(`  ${line.date} ${JSON.stringify(line.description)} ${line.amount} ${line.currency} → ${c.kind} ${c.number} ${c.supplier} ${c.date} ${c.amount} ${c.currency} (${s.score}: ${s.reasons.join('; ')}); true: ${line.truth ?? 'none'}`);
+      mistakes.push(
+        `  ${line.date} ${JSON.stringify(line.description)} ${line.amount} ${line.currency} → ${c.kind} ${c.number} ${c.supplier} ${c.date} ${c.amount} ${c.currency} (${s.score}: ${s.reasons.join('; ')}); true: ${line.truth ?? 'none'}`,
+      );
     }
   }
   if (best) {

@@ -22,7 +22,13 @@ try {
     method: 'POST',
     url: '/oauth/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read', resource: `${BASE}/mcp` }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: 'service.read',
+      resource: `${BASE}/mcp`,
+    }).toString(),
   });
   const accessToken = (JSON.parse(token.body) as { access_token: string }).access_token;
   let id = 0;
@@ -30,7 +36,13 @@ try {
     const answer = await app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', host: '127.0.0.1:3999' },
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        host: '127.0.0.1:3999',
+      },
       payload: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
     });
     return JSON.parse(answer.body) as { result?: any; error?: any };
@@ -49,14 +61,25 @@ try {
   const rows = [['tool', 'arguments', 'structured JSON', 'text', 'whole result']];
   // each tool at its defaults, and the largest lists at their largest page
   const calls: [string, Record<string, unknown>][] = tools.map((t) => [t.name, required[t.name] ?? {}]);
-  calls.push(['banking_transactions', { limit: 100 }], ['banking_transactions', { limit: 500 }], ['ledger_account_transactions', { account: 'Rent', limit: 1000 }], ['bills_list_to_pay', { limit: 100 }]);
+  calls.push(
+    ['banking_transactions', { limit: 100 }],
+    ['banking_transactions', { limit: 500 }],
+    ['ledger_account_transactions', { account: 'Rent', limit: 1000 }],
+    ['bills_list_to_pay', { limit: 100 }],
+  );
   for (const [name, args] of calls) {
     const tool = { name };
     const answer = await rpc('tools/call', { name: tool.name, arguments: args });
     const result = answer.result ?? answer.error;
     const structured = result?.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0;
     const text = (result?.content ?? []).filter((c: any) => c.type === 'text').reduce((n: number, c: any) => n + Buffer.byteLength(c.text), 0);
-    rows.push([tool.name, JSON.stringify(args), structured.toLocaleString('en-US'), text.toLocaleString('en-US'), Buffer.byteLength(JSON.stringify(result)).toLocaleString('en-US')]);
+    rows.push([
+      tool.name,
+      JSON.stringify(args),
+      structured.toLocaleString('en-US'),
+      text.toLocaleString('en-US'),
+      Buffer.byteLength(JSON.stringify(result)).toLocaleString('en-US'),
+    ]);
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const r of rows) console.log(r.map((cell, c) => (c >= 2 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  '));

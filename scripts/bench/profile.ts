@@ -34,12 +34,22 @@ import type { DatasetMeta } from './dataset.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
 const cacheDir = path.join(output, 'cache');
-const dataset = process.argv[2] || path.join(cacheDir, readdirSync(cacheDir).find((f) => f.endsWith('.sqlite'))!);
+const dataset =
+  process.argv[2] ||
+  path.join(
+    cacheDir,
+    readdirSync(cacheDir).find((f) => f.endsWith('.sqlite'))!,
+  );
 const seconds = Number(process.argv[3] ?? 8);
 const meta = JSON.parse(readFileSync(dataset.replace(/\.sqlite$/, '.json'), 'utf8')) as DatasetMeta;
 const caseName = process.env.BENCH_PROFILE_CASE || 'organisations';
 const benchCase = benchCases(meta).find((c) => c.name === caseName);
-if (!benchCase) throw new Error(`BENCH_PROFILE_CASE: no case "${caseName}" (cases: ${benchCases(meta).map((c) => c.name).join(', ')})`);
+if (!benchCase)
+  throw new Error(
+    `BENCH_PROFILE_CASE: no case "${caseName}" (cases: ${benchCases(meta)
+      .map((c) => c.name)
+      .join(', ')})`,
+  );
 
 const profiling = process.env.BENCH_PROFILE !== '0';
 const profileDir = path.join(output, 'profile');
@@ -58,7 +68,17 @@ await store.close();
 compileServer();
 const child = fork(path.join(here, 'server-process.ts'), [], {
   execArgv: ['--import', 'tsx', ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-  env: { ...process.env, NODE_ENV: 'production', BENCH_FROM_SOURCE: fromSource ? '1' : '0', BENCH_SERVER: JSON.stringify({ ...(pgSchema ? { pgUrl, pgSchema } : { sqlitePath: working }), today: meta.params.date, maxSeconds: 300, resultCacheMb: process.env.BENCH_PROFILE_KEPT ? 64 : 0 }) },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    BENCH_FROM_SOURCE: fromSource ? '1' : '0',
+    BENCH_SERVER: JSON.stringify({
+      ...(pgSchema ? { pgUrl, pgSchema } : { sqlitePath: working }),
+      today: meta.params.date,
+      maxSeconds: 300,
+      resultCacheMb: process.env.BENCH_PROFILE_KEPT ? 64 : 0,
+    }),
+  },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const port = await new Promise<number>((resolve) => child.on('message', (m: { type: string; port?: number }) => m.type === 'ready' && resolve(m.port!)));
@@ -68,7 +88,12 @@ const tokenAnswer = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
   body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read' }),
 });
 const token = ((await tokenAnswer.json()) as { access_token: string }).access_token;
-const load = { url: `http://127.0.0.1:${port}${benchCase.path}`, connections: 50, headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' }, timeout: 30 };
+const load = {
+  url: `http://127.0.0.1:${port}${benchCase.path}`,
+  connections: 50,
+  headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' },
+  timeout: 30,
+};
 await autocannon({ ...load, duration: 2 });
 // V8's profile clock is the monotonic clock process.hrtime reads, in microseconds
 /** a process's CPU time so far from its /proc stat line, user + system, in milliseconds (Linux clock ticks of 10 ms) */
@@ -97,11 +122,12 @@ const databaseCpuMs = () => {
   }
   return ms;
 };
-const ask = <T>(type: string) => new Promise<T>((resolve) => {
-  const on = (m: { type: string }) => m.type === type && (child.off('message', on), resolve(m as T));
-  child.on('message', on);
-  child.send({ type });
-});
+const ask = <T>(type: string) =>
+  new Promise<T>((resolve) => {
+    const on = (m: { type: string }) => m.type === type && (child.off('message', on), resolve(m as T));
+    child.on('message', on);
+    child.send({ type });
+  });
 await ask('stats-reset');
 const cpuBefore = cpuMs();
 const databaseBefore = databaseCpuMs();
@@ -110,11 +136,14 @@ const result = await autocannon({ ...load, duration: seconds });
 const to = Number(process.hrtime.bigint() / 1000n);
 const cpuPerRequest = ((cpuMs() - cpuBefore) * 1000) / result.requests.total;
 const databaseAfter = databaseCpuMs();
-const databasePerRequest = databaseBefore === null ? '' : `; PostgreSQL CPU ${(((databaseAfter! - databaseBefore) * 1000) / result.requests.total).toFixed(0)} µs per request`;
+const databasePerRequest =
+  databaseBefore === null ? '' : `; PostgreSQL CPU ${(((databaseAfter! - databaseBefore) * 1000) / result.requests.total).toFixed(0)} µs per request`;
 const stats = await ask<{ statements: number; loopDelayP99: number }>('stats');
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
-console.log(`GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`);
+console.log(
+  `GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
+);
 if (!profiling) process.exit(0);
 
 interface Node {
@@ -193,7 +222,18 @@ for (const [p, c] of top(byPlace, 20)) console.log(`  ${share(c).padStart(6)}  $
 console.log('\nself time by function:');
 for (const [f, c] of top(byFunction, 30)) console.log(`  ${share(c).padStart(6)}  ${f}`);
 console.log('\ninclusive:');
-for (const name of ['authenticate', 'findBearerToken', 'runCallSequence', 'applyRateLimits', 'executeQuery', 'compile', 'writev', 'observeRequest', 'serialize']) console.log(`  ${share(inclusive(name)).padStart(6)}  ${name}`);
+for (const name of [
+  'authenticate',
+  'findBearerToken',
+  'runCallSequence',
+  'applyRateLimits',
+  'executeQuery',
+  'compile',
+  'writev',
+  'observeRequest',
+  'serialize',
+])
+  console.log(`  ${share(inclusive(name)).padStart(6)}  ${name}`);
 // every place with a frame on the stack, counted once per sample: where the time goes, callees included
 const inclusiveByPlace = new Map<string, number>();
 for (const [id, count] of self) {
@@ -203,4 +243,15 @@ for (const [id, count] of self) {
 }
 console.log('\ninclusive by place (callees included):');
 for (const [p, c] of top(inclusiveByPlace, 25)) console.log(`  ${share(c).padStart(6)}  ${p}`);
-for (const name of ['kysely', 'pino', 'sonic-boom', 'prom-client', '@fastify/middie', 'fastify', 'src/auth/token-check.ts', 'src/store/prepared.ts', 'src/app/app.ts']) console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);
+for (const name of [
+  'kysely',
+  'pino',
+  'sonic-boom',
+  'prom-client',
+  '@fastify/middie',
+  'fastify',
+  'src/auth/token-check.ts',
+  'src/store/prepared.ts',
+  'src/app/app.ts',
+])
+  console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);

@@ -53,7 +53,12 @@ interface ServerStats {
 type Measured = LoadResult & ServerStats;
 
 /** A load measurement against one of our servers, with its statement count and event-loop delay over the measured part only. */
-async function measureServer(child: Child, url: string, load: { connections: number; durationSeconds: number; warmupSeconds: number }, headers: Record<string, string>): Promise<Measured> {
+async function measureServer(
+  child: Child,
+  url: string,
+  load: { connections: number; durationSeconds: number; warmupSeconds: number },
+  headers: Record<string, string>,
+): Promise<Measured> {
   const result = await measure(url, { ...load, headers, rss: child.rss, beforeMeasure: () => child.ask('stats-reset') });
   const stats = await child.ask<{ statements: number; compiled: number; loopDelayP99: number; loopDelayMax: number }>('stats');
   return {
@@ -127,14 +132,22 @@ function firstByte(port: number, pathName: string, token: string): Promise<{ fir
         if (first === 0) first = performance.now() - began;
         bytes += chunk.length;
       });
-      res.on('end', () => (res.statusCode === 200 ? resolve({ firstByteMs: first, totalMs: performance.now() - began, bytes }) : reject(new Error(`status ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve({ firstByteMs: first, totalMs: performance.now() - began, bytes }) : reject(new Error(`status ${res.statusCode}`)),
+      );
     });
     req.on('error', reject);
     req.end();
   });
 }
 
-async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', cacheFile: string, meta: DatasetMeta, cases: BenchCase[]): Promise<BackendResult | null> {
+async function runBackend(
+  config: BenchConfig,
+  backend: 'sqlite' | 'postgres',
+  cacheFile: string,
+  meta: DatasetMeta,
+  cases: BenchCase[],
+): Promise<BackendResult | null> {
   let dropPostgres: (() => Promise<void>) | null = null;
   let where: { sqlitePath: string } | { pgUrl: string; pgSchema: string };
   if (backend === 'sqlite') {
@@ -216,7 +229,11 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
       const clean = (m: Measured) => m.non2xx === 0 && m.errors === 0 && m.loopDelayP99 < TARGET_LOOP_DELAY_P99_MS;
       // the cheapest call's own target is its share of the bare route; the others', their share of the floor
       const meets = (m: Measured, share: number) =>
-        clean(m) && m.p99 < TARGET_P99_MS && (c.name === 'organisations' ? (bare.requestsPerSecond ? m.requestsPerSecond / bare.requestsPerSecond : 0) >= TARGET_ORGANISATIONS_OF_BARE : share >= TARGET_SHARE_OF_FLOOR);
+        clean(m) &&
+        m.p99 < TARGET_P99_MS &&
+        (c.name === 'organisations'
+          ? (bare.requestsPerSecond ? m.requestsPerSecond / bare.requestsPerSecond : 0) >= TARGET_ORGANISATIONS_OF_BARE
+          : share >= TARGET_SHARE_OF_FLOOR);
       const result: CaseResult = {
         name: c.name,
         operation: c.operation,
@@ -252,7 +269,10 @@ async function runBackend(config: BenchConfig, backend: 'sqlite' | 'postgres', c
     // each server's request log, read once
     const logged = new Map([serverLog, computingLog].map((file) => [file, serverTimes(file)]));
     const inServer = (file: string, route: string, window: LoadResult) => {
-      const xs = logged.get(file)!.filter((t) => t.route === route && t.at >= window.startedAt && t.at <= window.finishedAt).map((t) => t.ms);
+      const xs = logged
+        .get(file)!
+        .filter((t) => t.route === route && t.at >= window.startedAt && t.at <= window.finishedAt)
+        .map((t) => t.ms);
       return { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), requests: xs.length };
     };
     for (const r of results) {
@@ -285,11 +305,23 @@ const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFracti
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 function plansMarkdown(backend: string, plans: CasePlans[]): string {
-  const lines = [`# Query plans, ${backend}`, '', 'Every statement one call of each case sends (identical SQL listed once; "×n" when sent n times), with its time in that call and its plan.', ''];
+  const lines = [
+    `# Query plans, ${backend}`,
+    '',
+    'Every statement one call of each case sends (identical SQL listed once; "×n" when sent n times), with its time in that call and its plan.',
+    '',
+  ];
   for (const c of plans) {
     lines.push(`## ${c.name} (${c.queries.reduce((n, q) => n + q.repeated, 0)} statements)`, '');
     for (const q of c.queries) {
-      lines.push(`- ${q.ms.toFixed(2)} ms${q.repeated > 1 ? ` ×${q.repeated}` : ''}: \`${q.sql.replace(/\s+/g, ' ').slice(0, 400)}\``, '', '```', q.plan, '```', '');
+      lines.push(
+        `- ${q.ms.toFixed(2)} ms${q.repeated > 1 ? ` ×${q.repeated}` : ''}: \`${q.sql.replace(/\s+/g, ' ').slice(0, 400)}\``,
+        '',
+        '```',
+        q.plan,
+        '```',
+        '',
+      );
     }
   }
   return lines.join('\n');
@@ -297,8 +329,30 @@ function plansMarkdown(backend: string, plans: CasePlans[]): string {
 
 function table(result: BackendResult, connections: number, durationSeconds: number): string {
   const head = [
-    'case', 'req/s', 'p50 ms', 'p99 ms', 'in server p50/p99', 'of floor', 'bare req/s', 'of bare', 'JSON bytes', 'sent', 'peak RSS', 'SQL/call', 'loop p99', 'target',
-    'computed: req/s', 'p50', 'p99', 'in server p50/p99', 'of floor', 'SQL/call', 'SQL ms', 'SQL cap', 'loop p99', 'target',
+    'case',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'in server p50/p99',
+    'of floor',
+    'bare req/s',
+    'of bare',
+    'JSON bytes',
+    'sent',
+    'peak RSS',
+    'SQL/call',
+    'loop p99',
+    'target',
+    'computed: req/s',
+    'p50',
+    'p99',
+    'in server p50/p99',
+    'of floor',
+    'SQL/call',
+    'SQL ms',
+    'SQL cap',
+    'loop p99',
+    'target',
   ];
   const target = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows = result.cases.map((c) => [
@@ -354,7 +408,9 @@ async function main(): Promise<void> {
   const config = benchConfig();
   const began = Date.now();
   mkdirSync(config.output, { recursive: true });
-  log(`bench: ${config.quick ? 'quick, ' : ''}scale ${config.scale}, bank scale ${config.bankScale}, ${config.connections} connections, ${config.durationSeconds} s per measurement, backends ${config.backends.join(', ')}`);
+  log(
+    `bench: ${config.quick ? 'quick, ' : ''}scale ${config.scale}, bank scale ${config.bankScale}, ${config.connections} connections, ${config.durationSeconds} s per measurement, backends ${config.backends.join(', ')}`,
+  );
   const { file, meta } = await ensureDataset(config, log);
   const counts = meta.summary.organisations[0]!.counts;
   log(`dataset: ${fmt(counts.lines, 0)} ledger lines, ${fmt(counts.bankTransactions, 0)} bank transactions, ${fmt(counts.documents, 0)} documents`);
@@ -375,7 +431,13 @@ async function main(): Promise<void> {
   const summary = {
     generatedAt: new Date().toISOString(),
     seconds: (Date.now() - began) / 1000,
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.platform()} ${os.release()}` },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? '',
+      memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+    },
     config: { ...config, output: path.relative(process.cwd(), config.output) || '.' },
     dataset: { params: meta.params, counts, buildSeconds: meta.buildSeconds },
     targets: {
@@ -394,17 +456,30 @@ async function main(): Promise<void> {
   const chartRows = backends.flatMap((b) =>
     b.cases.flatMap((c) => [
       { name: c.name, backend: b.backend, requestsPerSecond: c.requestsPerSecond, floorRequestsPerSecond: c.bare.requestsPerSecond, p99: c.p99 },
-      { name: c.name, backend: `${b.backend}, computed`, requestsPerSecond: c.computed.requestsPerSecond, floorRequestsPerSecond: c.bare.requestsPerSecond, p99: c.computed.p99 },
+      {
+        name: c.name,
+        backend: `${b.backend}, computed`,
+        requestsPerSecond: c.computed.requestsPerSecond,
+        floorRequestsPerSecond: c.bare.requestsPerSecond,
+        p99: c.computed.p99,
+      },
     ]),
   );
   writeFileSync(
     path.join(config.output, 'results.svg'),
-    resultsChart(chartRows, `Ledgerline under load: ${fmt(counts.lines, 0)} ledger lines, ${fmt(counts.bankTransactions, 0)} bank transactions, ${config.connections} connections`),
+    resultsChart(
+      chartRows,
+      `Ledgerline under load: ${fmt(counts.lines, 0)} ledger lines, ${fmt(counts.bankTransactions, 0)} bank transactions, ${config.connections} connections`,
+    ),
   );
   log(`bench: done in ${((Date.now() - began) / 1000).toFixed(0)} s; ${path.relative(process.cwd(), config.output)}/results.json, results.svg, plans-*.md`);
   if (sqlite) {
     log(missed.length ? `SQLite targets missed by: ${missed.join(', ')}` : 'SQLite: every case met its target (answers kept)');
-    log(missedComputed.length ? `SQLite targets missed computed on every call by: ${missedComputed.join(', ')}` : 'SQLite: every case met its target computed on every call');
+    log(
+      missedComputed.length
+        ? `SQLite targets missed computed on every call by: ${missedComputed.join(', ')}`
+        : 'SQLite: every case met its target computed on every call',
+    );
   }
   process.exit(0);
 }

@@ -10,7 +10,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { KyselyPlugin } from 'kysely';
 
 /** a module of the server: the compiled one in dist/ (processes.ts builds it), or its source under tsx with BENCH_FROM_SOURCE=1 */
-const serverModule = <T>(module: string): Promise<T> => import(new URL(`../../${process.env.BENCH_FROM_SOURCE === '1' ? 'src' : 'dist'}/${module}`, import.meta.url).href) as Promise<T>;
+const serverModule = <T>(module: string): Promise<T> =>
+  import(new URL(`../../${process.env.BENCH_FROM_SOURCE === '1' ? 'src' : 'dist'}/${module}`, import.meta.url).href) as Promise<T>;
 const { createLogger } = await serverModule<typeof import('../../src/calls/logger.js')>('calls/logger.js');
 const { buildApp } = await serverModule<typeof import('../../src/app/app.js')>('app/app.js');
 const { defaultRateLimits, defaultSqliteReadWorkers } = await serverModule<typeof import('../../src/config.js')>('config.js');

@@ -41,7 +41,13 @@ export function timedGet(port: number, path: string, token: string): Promise<Tim
 }
 
 /** `count` calls one after another, after `warm` calls not counted; their times (ms) and the calls that failed. */
-export async function sequential(port: number, token: string, next: () => string, count: number, warm = 3): Promise<{ times: number[]; failed: { path: string; status: number; body?: string }[] }> {
+export async function sequential(
+  port: number,
+  token: string,
+  next: () => string,
+  count: number,
+  warm = 3,
+): Promise<{ times: number[]; failed: { path: string; status: number; body?: string }[] }> {
   for (let i = 0; i < warm; i++) await timedGet(port, next(), token);
   const times: number[] = [];
   const failed: { path: string; status: number; body?: string }[] = [];

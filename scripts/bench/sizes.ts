@@ -62,15 +62,30 @@ async function main(): Promise<void> {
     const client = await benchClient(db, meta.organisationId);
     const fixed = benchCases(meta).filter((c) => !SKIP.has(c.name) && (!only || c.name.includes(only)));
     const varied = variedCases(pools).filter((c) => !only || c.name.includes(only));
-    const server = await startServer({ sqlitePath: db, today: config.date, maxSeconds: (fixed.length + varied.length) * 120 + 300, resultCacheMb: 0 }, path.join(out, `server-s${scale}.log`));
-    const result: SizeResult = { scale, lines: counts.lines, bankTransactions: counts.bankTransactions, buildSeconds: meta.buildSeconds, loadAverage: [], cases: {} };
+    const server = await startServer(
+      { sqlitePath: db, today: config.date, maxSeconds: (fixed.length + varied.length) * 120 + 300, resultCacheMb: 0 },
+      path.join(out, `server-s${scale}.log`),
+    );
+    const result: SizeResult = {
+      scale,
+      lines: counts.lines,
+      bankTransactions: counts.bankTransactions,
+      buildSeconds: meta.buildSeconds,
+      loadAverage: [],
+      cases: {},
+    };
     try {
       const token = await clientToken(server.port, client);
-      log(`sizes: scale ${scale}: ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions (built in ${meta.buildSeconds.toFixed(0)} s)`);
-      const cases = [...fixed.map((c) => ({ name: c.name, next: () => c.path })), ...varied.map((v) => {
-        const stream = drawStream(seed, v);
-        return { name: v.name, next: () => stream().path };
-      })];
+      log(
+        `sizes: scale ${scale}: ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions (built in ${meta.buildSeconds.toFixed(0)} s)`,
+      );
+      const cases = [
+        ...fixed.map((c) => ({ name: c.name, next: () => c.path })),
+        ...varied.map((v) => {
+          const stream = drawStream(seed, v);
+          return { name: v.name, next: () => stream().path };
+        }),
+      ];
       for (const c of cases) {
         const { times, failed } = await sequential(server.port, token, c.next, calls);
         if (failed.length) log(`  ${c.name}: ${failed.length} failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
@@ -93,10 +108,15 @@ async function main(): Promise<void> {
   });
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
-  console.log(`\ncost with size: a single client, SQLite, answer cache off, ${calls} calls per case after 3, varied seed ${seed}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`);
+  console.log(
+    `\ncost with size: a single client, SQLite, answer cache off, ${calls} calls per case after 3, varied seed ${seed}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
+  );
   console.log(`load average after each size: ${results.map((r) => `${r.scale}: ${r.loadAverage.map((l) => l.toFixed(2)).join(' ')}`).join('; ')}`);
   console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n'));
-  writeFileSync(path.join(out, 'results.json'), JSON.stringify({ generatedAt: new Date().toISOString(), calls, seed, machine: { cpus: os.cpus().length, node: process.version }, results }, null, 2));
+  writeFileSync(
+    path.join(out, 'results.json'),
+    JSON.stringify({ generatedAt: new Date().toISOString(), calls, seed, machine: { cpus: os.cpus().length, node: process.version }, results }, null, 2),
+  );
   process.exit(0);
 }
 

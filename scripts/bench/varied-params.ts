@@ -50,13 +50,20 @@ export function readPools(sqlitePath: string, meta: DatasetMeta): VariedPools {
       .all(org) as VariedPools['accounts'];
     const bankAccounts = db.prepare(`select id, name, number from bank_accounts where organisation_id = ? order by id`).all(org) as VariedPools['bankAccounts'];
     // words of the narrations (merchants, payees), the commoner first, as a person would search for them
-    const descriptions = db.prepare(`select description from bank_transactions where organisation_id = ? order by id limit 20000`).all(org) as { description: string }[];
+    const descriptions = db.prepare(`select description from bank_transactions where organisation_id = ? order by id limit 20000`).all(org) as {
+      description: string;
+    }[];
     const counts = new Map<string, number>();
     for (const { description } of descriptions) {
       for (const word of description.toLowerCase().split(/[^a-z]+/)) if (word.length >= 4) counts.set(word, (counts.get(word) ?? 0) + 1);
     }
-    const searchWords = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 200).map(([w]) => w);
-    const documentIds = (db.prepare(`select id from documents where organisation_id = ? and id != ? order by id`).all(org, meta.bigDocumentId) as { id: string }[]).map((d) => d.id);
+    const searchWords = [...counts.entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 200)
+      .map(([w]) => w);
+    const documentIds = (
+      db.prepare(`select id from documents where organisation_id = ? and id != ? order by id`).all(org, meta.bigDocumentId) as { id: string }[]
+    ).map((d) => d.id);
     const filters = (db.prepare(`select name from bill_filters where organisation_id = ? order by position`).all(org) as { name: string }[]).map((f) => f.name);
     return { today: meta.params.date, from: meta.summary.from, accounts, bankAccounts, searchWords, documentIds, filters };
   } finally {
@@ -113,7 +120,14 @@ export function variedCases(pools: VariedPools): VariedCase[] {
       operation: 'ledger.account_transactions',
       draw: (rng) => {
         const roll = rng.next();
-        const [account, kind] = roll < 0.4 ? [rng.pick(busy), 'busy'] : roll < 0.75 ? [rng.pick(expense), 'expense'] : roll < 0.9 ? [rng.pick(quiet.length ? quiet : pools.accounts), 'quiet'] : [rng.pick(pools.accounts), 'any'];
+        const [account, kind] =
+          roll < 0.4
+            ? [rng.pick(busy), 'busy']
+            : roll < 0.75
+              ? [rng.pick(expense), 'expense']
+              : roll < 0.9
+                ? [rng.pick(quiet.length ? quiet : pools.accounts), 'quiet']
+                : [rng.pick(pools.accounts), 'any'];
         const how = rng.next();
         const name = how < 0.7 || (how >= 0.85 && !account!.number) ? account!.fullName : how < 0.85 ? account!.id : account!.number!;
         const p = period(rng, pools);
@@ -123,7 +137,14 @@ export function variedCases(pools: VariedPools): VariedCase[] {
         const limit = rng.pick([10, 20, 25, 50, 100, 100, 100, 200, 500, 1000]);
         const page = rng.chance(0.5) ? 1 : rng.int(2, 5);
         return {
-          path: op('ledger.account_transactions', { account: name, ...p.params, groupBy, detailForTop, limit: limit === 100 && rng.chance(0.5) ? undefined : limit, page: page === 1 && rng.chance(0.5) ? undefined : page }),
+          path: op('ledger.account_transactions', {
+            account: name,
+            ...p.params,
+            groupBy,
+            detailForTop,
+            limit: limit === 100 && rng.chance(0.5) ? undefined : limit,
+            page: page === 1 && rng.chance(0.5) ? undefined : page,
+          }),
           shapes: [kind, p.shape, `groupBy ${groupBy ?? 'none'}`, pageShape(page), limit >= 500 ? 'limit 500+' : limit >= 100 ? 'limit 100-200' : 'limit <100'],
         };
       },
@@ -152,7 +173,10 @@ export function variedCases(pools: VariedPools): VariedCase[] {
         const p = period(rng, pools, 0.1);
         const compare = rng.chance(0.7) ? rng.int(1, 12) : undefined;
         const compareBy = compare ? rng.pick(['month', 'year'] as const) : undefined;
-        return { path: op('reports.profit_and_loss', { ...p.params, comparePeriods: compare, compareBy }), shapes: [p.shape, compare ? `compare ${compare > 6 ? '7-12' : '1-6'} by ${compareBy}` : 'no comparison'] };
+        return {
+          path: op('reports.profit_and_loss', { ...p.params, comparePeriods: compare, compareBy }),
+          shapes: [p.shape, compare ? `compare ${compare > 6 ? '7-12' : '1-6'} by ${compareBy}` : 'no comparison'],
+        };
       },
     },
     {
@@ -162,7 +186,10 @@ export function variedCases(pools: VariedPools): VariedCase[] {
         const asAt = rng.chance(0.3) ? undefined : addDays(pools.from, rng.int(0, daysBetween(pools.from, pools.today)));
         const compare = rng.chance(0.7) ? rng.int(1, 12) : undefined;
         const compareBy = compare && rng.chance(0.7) ? rng.pick(['month', 'year'] as const) : undefined;
-        return { path: op('reports.balance_sheet', { asAt, comparePeriods: compare, compareBy }), shapes: [asAt ? 'a date of the books' : 'today', compare ? `compare ${compare > 6 ? '7-12' : '1-6'}` : 'no comparison'] };
+        return {
+          path: op('reports.balance_sheet', { asAt, comparePeriods: compare, compareBy }),
+          shapes: [asAt ? 'a date of the books' : 'today', compare ? `compare ${compare > 6 ? '7-12' : '1-6'}` : 'no comparison'],
+        };
       },
     },
     {
@@ -171,10 +198,17 @@ export function variedCases(pools: VariedPools): VariedCase[] {
       draw: (rng) => {
         const filter = rng.chance(0.6) ? rng.pick(pools.filters) : undefined;
         const page = rng.int(1, 3);
-        return { path: op('bills.list_to_pay', { filter, limit: rng.pick([25, 50, 100, 500]), page }), shapes: [filter ? 'saved filter' : 'every bill', pageShape(page)] };
+        return {
+          path: op('bills.list_to_pay', { filter, limit: rng.pick([25, 50, 100, 500]), page }),
+          shapes: [filter ? 'saved filter' : 'every bill', pageShape(page)],
+        };
       },
     },
-    { name: 'bills-filters-varied', operation: 'bills.list_saved_filters', draw: () => ({ path: op('bills.list_saved_filters', {}), shapes: ['no parameters'] }) },
+    {
+      name: 'bills-filters-varied',
+      operation: 'bills.list_saved_filters',
+      draw: () => ({ path: op('bills.list_saved_filters', {}), shapes: ['no parameters'] }),
+    },
     {
       name: 'documents-get-varied',
       operation: 'documents.get',

@@ -120,8 +120,12 @@ async function main(): Promise<void> {
   const fixed = withFixed ? benchCases(meta).filter((c) => varied.some((v) => v.operation === c.operation) && (!only || c.name.includes(only))) : [];
   const organisations = benchCases(meta).find((c) => c.name === 'organisations')!;
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
-  log(`varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache off; ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions`);
-  log(`varied: ${pools.accounts.length} accounts with lines, ${pools.bankAccounts.length} bank accounts, ${pools.searchWords.length} search words, ${pools.documentIds.length} documents, ${pools.filters.length} saved filters`);
+  log(
+    `varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache off; ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions`,
+  );
+  log(
+    `varied: ${pools.accounts.length} accounts with lines, ${pools.bankAccounts.length} bank accounts, ${pools.searchWords.length} search words, ${pools.documentIds.length} documents, ${pools.filters.length} saved filters`,
+  );
 
   const maxSeconds = (1 + varied.length + fixed.length) * (seconds + warmup + 190) + varied.length * 120 + 300;
   const server = await startServer({ sqlitePath: db, today: config.date, maxSeconds, resultCacheMb: 0 }, path.join(out, `server-seed${seed}.log`));
@@ -131,12 +135,18 @@ async function main(): Promise<void> {
   const probes: Record<string, { p50: number; mean: number; failed: number }> = {};
   try {
     const token = await clientToken(server.port, client);
-    const uptime = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    const uptime = () =>
+      os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ');
     const run = async (name: string, kind: Row['kind'], operation: string, next: () => string) => {
       const r = { name, kind, operation, ...(await load(server, token, next)), drainSeconds: 0 };
       r.drainSeconds = await drain(server, token);
       rows.push(r);
-      log(`  ${name.padEnd(22)} ${kind.padEnd(6)} ${Math.round(r.requestsPerSecond).toString().padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  loop p99 ${r.loopP99.toFixed(1)} ms  ${r.statementsPerCall.toFixed(1)} SQL/call  ${r.non2xx} non-2xx  ${r.timeouts} timed out  drained in ${r.drainSeconds.toFixed(1)} s  (load ${uptime()})`);
+      log(
+        `  ${name.padEnd(22)} ${kind.padEnd(6)} ${Math.round(r.requestsPerSecond).toString().padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  loop p99 ${r.loopP99.toFixed(1)} ms  ${r.statementsPerCall.toFixed(1)} SQL/call  ${r.non2xx} non-2xx  ${r.timeouts} timed out  drained in ${r.drainSeconds.toFixed(1)} s  (load ${uptime()})`,
+      );
     };
 
     // a single client first, while the server is quiet: every varied case's draws must be answered, and their time by shape
@@ -144,11 +154,16 @@ async function main(): Promise<void> {
       for (const c of varied) {
         const draws: { path: string; shapes: string[] }[] = [];
         const stream = drawStream(seed + 1_000_000, c);
-        const { times, failed } = await sequential(server.port, token, () => {
-          const d = stream();
-          draws.push(d);
-          return d.path;
-        }, probe);
+        const { times, failed } = await sequential(
+          server.port,
+          token,
+          () => {
+            const d = stream();
+            draws.push(d);
+            return d.path;
+          },
+          probe,
+        );
         if (failed.length) log(`  ${c.name}: ${failed.length} of ${probe} calls failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
         // the warm-up draws (3) come first and are not timed
         const timedDraws = draws.slice(3).filter((d) => !failed.some((f) => f.path === d.path));
@@ -200,8 +215,15 @@ async function main(): Promise<void> {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i < 3 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
-  console.log(`\nvaried parameters (seed ${seed}) beside the fixed cases: SQLite, answer cache off, ${connections} connections, ${seconds} s each after ${warmup} s;`);
-  console.log(`${counts.lines.toLocaleString('en-GB')} ledger lines (scale ${meta.params.scale}, bank scale ${meta.params.bankScale}); ${machine}; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nvaried parameters (seed ${seed}) beside the fixed cases: SQLite, answer cache off, ${connections} connections, ${seconds} s each after ${warmup} s;`,
+  );
+  console.log(
+    `${counts.lines.toLocaleString('en-GB')} ledger lines (scale ${meta.params.scale}, bank scale ${meta.params.bankScale}); ${machine}; load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n'));
   for (const [name, list] of Object.entries(shapes)) {
     console.log(`\n${name}, a single client by shape (mean ms, p50 ms, calls, share of the client's time; a call counts under each of its shapes):`);
@@ -210,7 +232,25 @@ async function main(): Promise<void> {
   const resultsFile = path.join(out, `results-seed${seed}.json`);
   writeFileSync(
     resultsFile,
-    JSON.stringify({ generatedAt: new Date().toISOString(), seconds: (Date.now() - began) / 1000, machine, loadAverage: os.loadavg(), seed, connections, durationSeconds: seconds, warmupSeconds: warmup, dataset: { params: meta.params, counts }, rows, probes, shapes, firstDraws: samples }, null, 2),
+    JSON.stringify(
+      {
+        generatedAt: new Date().toISOString(),
+        seconds: (Date.now() - began) / 1000,
+        machine,
+        loadAverage: os.loadavg(),
+        seed,
+        connections,
+        durationSeconds: seconds,
+        warmupSeconds: warmup,
+        dataset: { params: meta.params, counts },
+        rows,
+        probes,
+        shapes,
+        firstDraws: samples,
+      },
+      null,
+      2,
+    ),
   );
   log(`varied: done in ${((Date.now() - began) / 1000).toFixed(0)} s; ${path.relative(process.cwd(), resultsFile)}`);
   process.exit(0);

@@ -37,7 +37,15 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 interface Vendor {
   name: 'Xero' | 'QuickBooks';
   limits: VendorLimits;
-  start(): Promise<{ config: (maxAgeMs: number) => object; system: string; currency: string; load: VendorLoad; violations: string[]; close(): Promise<void>; size: string }>;
+  start(): Promise<{
+    config: (maxAgeMs: number) => object;
+    system: string;
+    currency: string;
+    load: VendorLoad;
+    violations: string[];
+    close(): Promise<void>;
+    size: string;
+  }>;
 }
 
 /** Xero: the tests' book and 1,200 more spends and receipts, 300 more bills (half of them paid). */
@@ -142,11 +150,22 @@ async function run(): Promise<number> {
       const sqlitePath = path.join(dir, `${fake.system}.sqlite`);
       const store: Store = openStore({ sqlitePath });
       await migrate(store);
-      const org = await provisionOrganisation(store.db, { name: `${vendor.name} bench`, homeCurrency: fake.currency, timeZone: 'Europe/London', fyStartMonth: 1, accountingSystem: fake.system });
+      const org = await provisionOrganisation(store.db, {
+        name: `${vendor.name} bench`,
+        homeCurrency: fake.currency,
+        timeZone: 'Europe/London',
+        fyStartMonth: 1,
+        accountingSystem: fake.system,
+      });
       const child = await startServer({ sqlitePath, today: TODAY, maxSeconds: 600, resultCacheMb: 0 }, path.join(dir, `${fake.system}.log`));
       const server = { baseUrl: `http://127.0.0.1:${child.port}` };
       try {
-        const setAge = (ms: number) => store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(fake.config(ms)) }).where('id', '=', org.id).execute();
+        const setAge = (ms: number) =>
+          store.db
+            .updateTable('organisations')
+            .set({ accounting_config: JSON.stringify(fake.config(ms)) })
+            .where('id', '=', org.id)
+            .execute();
         await setAge(60_000);
         const token = await clientToken(store, server.baseUrl, org.id, ['service.read']);
         const headers = { authorization: `Bearer ${token}` };
@@ -159,7 +178,12 @@ async function run(): Promise<number> {
 
         const accounts = await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', token);
         const expense = accounts.body.accounts.find((a: { classification: string }) => a.classification === 'Expense')?.id as string;
-        const ledger = await sendJson(server.baseUrl, 'GET', `/v1/operations/ledger.account_transactions?account=${encodeURIComponent(expense)}&from=2026-01-01&to=2026-06-30`, token);
+        const ledger = await sendJson(
+          server.baseUrl,
+          'GET',
+          `/v1/operations/ledger.account_transactions?account=${encodeURIComponent(expense)}&from=2026-01-01&to=2026-06-30`,
+          token,
+        );
         const documentId = (ledger.body.transactions ?? []).find((t: { document: { id: string } | null }) => t.document)?.document.id as string | undefined;
         const cases: [string, string][] = [
           ['accounts.list', ''],
@@ -182,16 +206,37 @@ async function run(): Promise<number> {
             const before = fake.load.arrivals.length;
             const url = `${server.baseUrl}/v1/operations/${operation}${query ? `?${query}` : ''}`;
             const r = await measure(url, { connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: 1, headers });
-            const row = { vendor: vendor.name, age, operation, requestsPerSecond: r.requestsPerSecond, p50: r.p50, p99: r.p99, failed: r.non2xx + r.errors, vendorCalls: fake.load.arrivals.length - before };
+            const row = {
+              vendor: vendor.name,
+              age,
+              operation,
+              requestsPerSecond: r.requestsPerSecond,
+              p50: r.p50,
+              p99: r.p99,
+              failed: r.non2xx + r.errors,
+              vendorCalls: fake.load.arrivals.length - before,
+            };
             rows.push(row);
-            log(`${vendor.name} ${age.padEnd(4)} ${operation.padEnd(28)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  failed ${row.failed}  vendor calls ${row.vendorCalls}`);
+            log(
+              `${vendor.name} ${age.padEnd(4)} ${operation.padEnd(28)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  failed ${row.failed}  vendor calls ${row.vendorCalls}`,
+            );
           }
         }
         const perMinute = fake.load.maxPerMinute();
         const atOnce = fake.load.maxInFlight;
         const within = atOnce <= vendor.limits.concurrent && perMinute <= vendor.limits.perMinute && fake.violations.length === 0;
         if (!within) missed = true;
-        const summary = { vendor: vendor.name, size: fake.size, firstCopy, vendorCalls: fake.load.arrivals.length, mostAtOnce: atOnce, mostInSixtySeconds: perMinute, limits: vendor.limits, contractViolations: fake.violations.length, within };
+        const summary = {
+          vendor: vendor.name,
+          size: fake.size,
+          firstCopy,
+          vendorCalls: fake.load.arrivals.length,
+          mostAtOnce: atOnce,
+          mostInSixtySeconds: perMinute,
+          limits: vendor.limits,
+          contractViolations: fake.violations.length,
+          within,
+        };
         summaries.push(summary);
         log(
           `${vendor.name}: ${fake.load.arrivals.length} vendor calls in all; most at once ${atOnce} (limit ${vendor.limits.concurrent}), most in any 60 s ${perMinute} (limit ${vendor.limits.perMinute}); contract violations ${fake.violations.length}: ${within ? 'within the budget' : 'MISSED'}`,
@@ -206,9 +251,17 @@ async function run(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
   mkdirSync(OUTPUT, { recursive: true });
-  writeFileSync(path.join(OUTPUT, 'vendors.json'), JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, latencyMs: LATENCY_MS, summaries, cases: rows }, null, 2));
+  writeFileSync(
+    path.join(OUTPUT, 'vendors.json'),
+    JSON.stringify(
+      { date: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, latencyMs: LATENCY_MS, summaries, cases: rows },
+      null,
+      2,
+    ),
+  );
   log(`\n| vendor | mirror age | operation | req/s | p50 ms | p99 ms | failed | vendor calls |\n| --- | --- | --- | --- | --- | --- | --- | --- |`);
-  for (const r of rows) log(`| ${r.vendor} | ${r.age} | ${r.operation} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.failed} | ${r.vendorCalls} |`);
+  for (const r of rows)
+    log(`| ${r.vendor} | ${r.age} | ${r.operation} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.failed} | ${r.vendorCalls} |`);
   log(`\nwritten: ${path.join(OUTPUT, 'vendors.json')}`);
   return missed ? 1 : 0;
 }

@@ -42,11 +42,25 @@ export async function bookAccountChoices(db: Kysely<Database>, organisation: Con
       // only the accounts are wanted here, not their balances: any date answers the same list
       const [accounts, chart] = await Promise.all([system.bankAccounts(todayIn('UTC')), system.chartOfAccounts()]);
       const fullNames = new Map(chart.map((a) => [a.id, a.fullName]));
-      return accounts.map((b) => ({ accountId: b.accountId, name: b.name, fullName: fullNames.get(b.accountId) ?? b.name, number: b.number, type: b.type, currency: b.currency }));
+      return accounts.map((b) => ({
+        accountId: b.accountId,
+        name: b.name,
+        fullName: fullNames.get(b.accountId) ?? b.name,
+        number: b.number,
+        type: b.type,
+        currency: b.currency,
+      }));
     }
     return (await system.chartOfAccounts())
       .filter((a) => a.active && (a.type === 'Bank' || a.type === 'Credit Card'))
-      .map((a) => ({ accountId: a.id, name: a.name, fullName: a.fullName, number: a.number ?? '', type: a.type === 'Bank' ? ('bank' as const) : ('credit_card' as const), currency: null }));
+      .map((a) => ({
+        accountId: a.id,
+        name: a.name,
+        fullName: a.fullName,
+        number: a.number ?? '',
+        type: a.type === 'Bank' ? ('bank' as const) : ('credit_card' as const),
+        currency: null,
+      }));
   } catch (error) {
     if (error instanceof AccountingSystemError) return [];
     throw error;
@@ -54,14 +68,22 @@ export async function bookAccountChoices(db: Kysely<Database>, organisation: Con
 }
 
 const digits = (text: string) => text.replace(/[^0-9]/g, '');
-const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /**
  * The one book account of the same type (and currency, where the books say) that a bank account is
  * named or numbered as: the same number (its digits, six at least), else the same name (any case); with `loose`, else the one whose name shares a word with
  * it. Null when none, or several, fit.
  */
-export function suggestBookAccount(choices: BookAccountChoice[], account: { name: string; number?: string | undefined; type: string; currency: string }, loose = false): BookAccountChoice | null {
+export function suggestBookAccount(
+  choices: BookAccountChoice[],
+  account: { name: string; number?: string | undefined; type: string; currency: string },
+  loose = false,
+): BookAccountChoice | null {
   const fitting = choices.filter((c) => c.type === account.type && (c.currency === null || c.currency === account.currency));
   const one = (found: BookAccountChoice[]) => (found.length === 1 ? found[0]! : null);
   // six digits at least: a chart's account codes (1200) are not bank account numbers

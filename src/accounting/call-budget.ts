@@ -58,7 +58,9 @@ export class BudgetRefusal extends AccountingSystemError {
     limits: VendorLimits,
     retryAfter: number,
   ) {
-    const which = { minute: `${limits.perMinute} calls a minute`, day: `${limits.perDay} calls a day`, concurrent: `${limits.concurrent} calls at once` }[limit];
+    const which = { minute: `${limits.perMinute} calls a minute`, day: `${limits.perDay} calls a day`, concurrent: `${limits.concurrent} calls at once` }[
+      limit
+    ];
     super(`${limits.vendor} allows this organisation ${which}; the budget has room again in ${retryAfter} s.`, 'accounting_rate_limited', retryAfter);
   }
 }
@@ -106,7 +108,18 @@ export class RedisCallBudget implements CallBudget {
     // a key of its own (the first version kept counters under :m, :d and :c)
     const keys = [`${base}minute`, `${base}day`, `${base}inflight`];
     const id = randomBytes(9).toString('base64url');
-    const [admitted, ms, which] = (await this.redis.eval(ACQUIRE, 3, ...keys, limits.perMinute, limits.perDay, limits.concurrent, SLOT_LEASE_MS, id, MINUTE_WINDOW_MS, DAY_WINDOW_MS)) as [number, number, string];
+    const [admitted, ms, which] = (await this.redis.eval(
+      ACQUIRE,
+      3,
+      ...keys,
+      limits.perMinute,
+      limits.perDay,
+      limits.concurrent,
+      SLOT_LEASE_MS,
+      id,
+      MINUTE_WINDOW_MS,
+      DAY_WINDOW_MS,
+    )) as [number, number, string];
     if (admitted !== 1) throw new BudgetRefusal(which as Limit, limits, Math.max(1, Math.ceil(ms / 1000)));
     let released = false;
     return {
@@ -179,7 +192,8 @@ export function useCallBudget(budget: CallBudget): void {
 
 /** A fetch whose every call to the vendor takes a slot of the connection's budget first. */
 export function budgetedFetch(inner: typeof fetch, connection: string, limits: VendorLimits): typeof fetch {
-  return ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => withinBudget(current, connection, limits, () => inner(input, init))) as typeof fetch;
+  return ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
+    withinBudget(current, connection, limits, () => inner(input, init))) as typeof fetch;
 }
 
 /** No limit at all: for tests of a connector's own logic against a fake vendor. */
@@ -198,7 +212,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function withinBudget<T>(budget: CallBudget | undefined, connection: string, limits: VendorLimits, call: () => Promise<T>): Promise<T> {
   if (!budget) return call();
   let slot: CallSlot | undefined;
-  for (const started = Date.now(); !slot; ) {
+  for (const started = Date.now(); !slot;) {
     try {
       slot = await budget.acquire(connection, limits);
     } catch (error) {

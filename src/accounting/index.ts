@@ -17,7 +17,9 @@ import type { AccountingConnectionSettings, Vendor } from '../domain/accounting-
  * as the version of the data read through db: the builtin ledger then keeps its chart and contacts
  * while it stands (builtin/kept-lists.ts)
  */
-type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'> & { keepAtVersion?: number | string | undefined };
+type ConnectedOrganisation = Pick<OrganisationRow, 'id' | 'accounting_system' | 'accounting_config' | 'home_currency'> & {
+  keepAtVersion?: number | string | undefined;
+};
 /** Xero and QuickBooks connections made in the settings (src/accounting/connections/), and the primary database their token refreshes are written to. */
 export interface ConnectionContext {
   settings?: AccountingConnectionSettings | undefined;

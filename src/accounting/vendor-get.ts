@@ -81,9 +81,14 @@ export async function vendorGet<T>(
       const detail = words.refusalDetail ? words.refusalDetail(await res.json().catch(() => undefined)) : (await res.body?.cancel(), undefined);
       if (res.status === 401) {
         const why = words.unauthorized?.(res, path);
-        throw new AccountingSystemError(why ? `${why}: the organisation must be connected to ${vendor} again.` : `${vendor} refused the access token (expired or revoked): the organisation must be connected to ${vendor} again.`);
+        throw new AccountingSystemError(
+          why
+            ? `${why}: the organisation must be connected to ${vendor} again.`
+            : `${vendor} refused the access token (expired or revoked): the organisation must be connected to ${vendor} again.`,
+        );
       }
-      if (res.status === 403) throw new AccountingSystemError(`${vendor} refused access to the organisation's ${words.books} (disconnected, or the token does not cover it).`);
+      if (res.status === 403)
+        throw new AccountingSystemError(`${vendor} refused access to the organisation's ${words.books} (disconnected, or the token does not cover it).`);
       if (res.status >= 500) throw new AccountingSystemError(`${vendor} is unavailable (HTTP ${res.status}).`);
       throw new AccountingSystemError(`${vendor} refused the request ${path} (HTTP ${res.status}${detail ? `: ${detail}` : ''}).`);
     }

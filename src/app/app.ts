@@ -138,7 +138,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // a URL Fastify cannot route (invalid percent-encoding or UTF-8) gets a problem like any other 400
     // (answered before any hook runs, so it stamps the headers itself)
     frameworkErrors: (error, request, reply) =>
-      sendProblem(stamp(request, reply), problemFrom(new OperationError('bad_request', error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding or UTF-8)' : 'the request could not be routed'), baseUrl)),
+      sendProblem(
+        stamp(request, reply),
+        problemFrom(
+          new OperationError(
+            'bad_request',
+            error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding or UTF-8)' : 'the request could not be routed',
+          ),
+          baseUrl,
+        ),
+      ),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -156,7 +165,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const route = routeLabel(request.routeOptions.url, request.url);
     const status = reply.statusCode;
     metrics.observeRequest(route, request.method, String(status), reply.elapsedTime / 1000);
-    request.log[status >= 500 ? 'error' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime * 10) / 10, ...requestLogFields(request, status) });
+    request.log[status >= 500 ? 'error' : 'info']({
+      method: request.method,
+      route,
+      status,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...requestLogFields(request, status),
+    });
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -190,7 +205,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await app.register(formbody);
   await registerAuthServer(app, service);
 
-  app.get('/assets/site.css', async (_req, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
+  app.get('/assets/site.css', async (_req, reply) =>
+    reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+  );
   app.get('/healthz', async () => ({ status: 'ok' }));
   // Ready means able to answer calls: the database (and replica) and the builtin ledger in it. Redis
   // only shares the rate limits between instances; without it each instance counts its own and calls
@@ -225,7 +242,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       lastSeen.set(name, state);
       if (before === state || (before === undefined && state === 'ok')) continue;
       if (state === 'ok') request.log.info({ dependency: name }, `readiness: ${name} answers again`);
-      else request.log.warn({ dependency: name }, NEEDED.has(name) ? `readiness: ${name} unavailable, not ready` : `readiness: ${name} unavailable, degraded (still ready)`);
+      else
+        request.log.warn(
+          { dependency: name },
+          NEEDED.has(name) ? `readiness: ${name} unavailable, not ready` : `readiness: ${name} unavailable, degraded (still ready)`,
+        );
     }
     const down = Object.keys(checks).filter((name) => checks[name] !== 'ok');
     const ready = !down.some((name) => NEEDED.has(name));

@@ -61,7 +61,8 @@ export async function createApiClient(
   input: { organisationId: string; name: string; scopes?: string[]; createdBy?: string | null },
 ): Promise<CreatedApiClient> {
   const scopes = input.scopes?.length ? input.scopes : ['service.read'];
-  for (const s of scopes) if (!(SERVICE_SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope "${s}" (allowed: ${SERVICE_SCOPES.join(', ')})`);
+  for (const s of scopes)
+    if (!(SERVICE_SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope "${s}" (allowed: ${SERVICE_SCOPES.join(', ')})`);
   const name = input.name.trim();
   if (!name) throw new Error('the client needs a name');
   const clientId = newId('cli');
@@ -154,7 +155,10 @@ export async function getClient(db: Kysely<Database>, clientId: string): Promise
 /** An organisation's API clients, each with its last use as this process knows it (a use noted but not yet written counts: touchClient). */
 export async function listApiClients(db: Kysely<Database>, organisationId: string): Promise<OAuthClientRow[]> {
   const stamps = stampsOf(db, CLIENT_LAST_USED);
-  return (await clientsOfOrganisation(db, organisationId, 'api_client')).map((row) => ({ ...row, last_used_at: later(row.last_used_at, stamps.stamped(row.client_id)) }));
+  return (await clientsOfOrganisation(db, organisationId, 'api_client')).map((row) => ({
+    ...row,
+    last_used_at: later(row.last_used_at, stamps.stamped(row.client_id)),
+  }));
 }
 
 /**

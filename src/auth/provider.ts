@@ -203,7 +203,11 @@ export function createAuthServer(options: AuthServerOptions): Provider {
     return handler;
   };
   class ServiceProvider extends Provider {
-    override registerGrantType<Params extends object>(name: string, handler: GrantHandler<TokenEndpointGrantContext<Params>>, ...rest: RegisterGrantTypeRest): void {
+    override registerGrantType<Params extends object>(
+      name: string,
+      handler: GrantHandler<TokenEndpointGrantContext<Params>>,
+      ...rest: RegisterGrantTypeRest
+    ): void {
       super.registerGrantType(name, wrap(name, handler), ...rest);
     }
   }

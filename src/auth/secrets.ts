@@ -17,7 +17,11 @@ async function stored(db: Kysely<Database>, name: string, make: () => Promise<st
   const existing = await db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirst();
   if (existing) return existing.value;
   const value = await make();
-  await db.insertInto('service_secrets').values({ name, value, created_at: nowIso() }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('service_secrets')
+    .values({ name, value, created_at: nowIso() })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   // another instance may have won the race: read what was kept
   return (await db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow()).value;
 }
@@ -27,7 +31,7 @@ export async function loadSecrets(
   env: { cookieSecrets?: string[] | undefined; signingJwks?: { keys: JWK[] } | undefined },
 ): Promise<ServiceSecrets> {
   const cookieKeys =
-    env.cookieSecrets ?? JSON.parse(await stored(db, 'cookie_keys', async () => JSON.stringify([randomBytes(32).toString('base64url')]))) as string[];
+    env.cookieSecrets ?? (JSON.parse(await stored(db, 'cookie_keys', async () => JSON.stringify([randomBytes(32).toString('base64url')]))) as string[]);
   const jwks =
     env.signingJwks ??
     (JSON.parse(

@@ -137,7 +137,9 @@ const sessionRow = preparedQuery((db, v: { uid: string }) =>
 async function sessionStillBinds(db: Kysely<Database>, token: StoredPayload, now: number): Promise<boolean> {
   if (!token.sessionUid) return false;
   const [session] = await sessionRow(db, { uid: token.sessionUid });
-  const s = session && livePayload<{ accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> }>(session.payload, session.expires_at, now);
+  const s =
+    session &&
+    livePayload<{ accountId?: string; exp?: number; authorizations?: Record<string, { grantId?: string }> }>(session.payload, session.expires_at, now);
   if (!s) return false;
   if (typeof s.exp === 'number' && s.exp <= Math.floor(now / 1000) - CLOCK_TOLERANCE_SECONDS) return false;
   return s.accountId === token.accountId && s.authorizations?.[token.clientId ?? '']?.grantId === token.grantId;

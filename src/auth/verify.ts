@@ -30,7 +30,10 @@ export interface Caller {
 }
 
 export class AuthenticationError extends OperationError {
-  constructor(message: string, readonly bearerError: 'invalid_token' | 'invalid_request' = 'invalid_token') {
+  constructor(
+    message: string,
+    readonly bearerError: 'invalid_token' | 'invalid_request' = 'invalid_token',
+  ) {
     super('invalid_token', message);
   }
 }
@@ -117,15 +120,13 @@ export function resolveOrganisation(caller: Caller, requested: string | undefine
     const named = (o: { id: string; name: string }) => o.id === requested || o.name.toLowerCase() === requested.trim().toLowerCase();
     const found = covered.find(named);
     if (found) return found.id;
-    if (caller.leftOrganisationIds.includes(requested))
-      throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
+    if (caller.leftOrganisationIds.includes(requested)) throw new OperationError('not_a_member', 'you are no longer a member of this organisation');
     if (caller.blockedOrganisations.some(named))
       throw new OperationError('app_blocked', "an admin of this organisation has blocked this app: ask them, or use the organisation's API client");
     throw new OperationError('organisation_not_approved', `this connection was not approved for that organisation; it may use ${choices(covered)}`);
   }
   if (covered.length === 1) return covered[0]!.id;
-  if (covered.length === 0)
-    throw new OperationError('no_organisation', 'this connection covers no organisation you are still a member of');
+  if (covered.length === 0) throw new OperationError('no_organisation', 'this connection covers no organisation you are still a member of');
   throw new OperationError(
     'organisation_required',
     `this token covers ${covered.length} organisations: name one with the Service-Organisation header (REST) or the organisation argument (MCP); GET /v1/organisations lists them`,

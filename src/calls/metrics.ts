@@ -67,8 +67,22 @@ export class Metrics {
         counted.miss = cache.misses;
       },
     });
-    new Gauge({ name: 'ledgerline_result_cache_entries', help: 'Answers kept', registers: [this.registry], collect() { this.set(cache.size); } });
-    new Gauge({ name: 'ledgerline_result_cache_bytes', help: 'Bytes of JSON kept', registers: [this.registry], collect() { this.set(cache.usedBytes); } });
+    new Gauge({
+      name: 'ledgerline_result_cache_entries',
+      help: 'Answers kept',
+      registers: [this.registry],
+      collect() {
+        this.set(cache.size);
+      },
+    });
+    new Gauge({
+      name: 'ledgerline_result_cache_bytes',
+      help: 'Bytes of JSON kept',
+      registers: [this.registry],
+      collect() {
+        this.set(cache.usedBytes);
+      },
+    });
   }
 
   constructor(pool?: () => PoolStats | undefined) {

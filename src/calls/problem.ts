@@ -3,7 +3,7 @@
  * stable code, and errors[] naming each bad parameter. Nothing internal ever reaches the body.
  * Every transport renders these; http/problem-reply.ts sends them over HTTP.
  */
-import { OperationError, PROBLEMS, problemAnchor, type ProblemCode } from '../domain/problems.js';
+import { OperationError, problemAnchor, type ProblemCode } from '../domain/problems.js';
 
 export interface Problem {
   type: string;

@@ -49,7 +49,6 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-
 export class RateLimiter {
   constructor(private readonly store: CounterStore) {}
 

@@ -13,7 +13,6 @@ import type { RateLimits } from '../config.js';
 import type { RateLimiter } from './rate-limit.js';
 import { noteCaller } from './request-log.js';
 
-
 export interface ServiceContext {
   store: Store;
   db: Kysely<Database>;
@@ -31,7 +30,12 @@ export interface ServiceContext {
  * The token check every transport makes, counted for the metrics; given the request, who called
  * (client, person, an API client's organisation) goes on its log line (request-log.ts).
  */
-export async function authenticateCaller(service: ServiceContext, authorization: string | undefined, audience: string, request?: FastifyRequest): Promise<Caller> {
+export async function authenticateCaller(
+  service: ServiceContext,
+  authorization: string | undefined,
+  audience: string,
+  request?: FastifyRequest,
+): Promise<Caller> {
   try {
     const caller = await authenticate(service.db, authorization, audience);
     service.metrics.tokenChecks.inc({ result: 'valid' });

@@ -39,7 +39,10 @@ export async function orgsCommand(args: string[]): Promise<number> {
     },
   });
   if (positionals[0] === 'create') return createOrganisationCommand(values);
-  if (positionals[0] !== 'list') throw new UsageError('usage: ledgerline orgs list [--json] | orgs create --name N --currency C --timezone Z --financial-year-start M [--accounting builtin | --accounting gnucash --book PATH] [--json]');
+  if (positionals[0] !== 'list')
+    throw new UsageError(
+      'usage: ledgerline orgs list [--json] | orgs create --name N --currency C --timezone Z --financial-year-start M [--accounting builtin | --accounting gnucash --book PATH] [--json]',
+    );
   return withStore(async (store) => {
     const orgs = (await listOrganisations(store.db)).map((o) => ({
       id: o.id,
@@ -50,7 +53,9 @@ export async function orgsCommand(args: string[]): Promise<number> {
       accountingSystem: o.accounting_system,
     }));
     if (values.json) printJson(orgs);
-    else for (const o of orgs) process.stdout.write(`${o.id}  ${o.name} (${o.currency}, ${o.timeZone}, FY from month ${o.financialYearStartMonth}, ${o.accountingSystem})\n`);
+    else
+      for (const o of orgs)
+        process.stdout.write(`${o.id}  ${o.name} (${o.currency}, ${o.timeZone}, FY from month ${o.financialYearStartMonth}, ${o.accountingSystem})\n`);
     return 0;
   });
 }
@@ -85,8 +90,20 @@ async function createOrganisationCommand(values: Record<string, string | boolean
     const org = await provisionOrganisation(store.db, { ...input, accountingConfig }).catch((error: unknown) => {
       throw error instanceof OrganisationNameTaken ? new UsageError(error.message) : error;
     });
-    await auditFromCommandLine(store.db, { organisationId: org.id, action: 'organisation.created', target: org.id, detail: { name: org.name, currency: org.home_currency, accountingSystem: org.accounting_system } });
-    printJson({ id: org.id, name: org.name, currency: org.home_currency, timeZone: org.time_zone, financialYearStartMonth: org.fy_start_month, accountingSystem: org.accounting_system });
+    await auditFromCommandLine(store.db, {
+      organisationId: org.id,
+      action: 'organisation.created',
+      target: org.id,
+      detail: { name: org.name, currency: org.home_currency, accountingSystem: org.accounting_system },
+    });
+    printJson({
+      id: org.id,
+      name: org.name,
+      currency: org.home_currency,
+      timeZone: org.time_zone,
+      financialYearStartMonth: org.fy_start_month,
+      accountingSystem: org.accounting_system,
+    });
     return 0;
   });
 }
@@ -142,7 +159,12 @@ export async function membersCommand(args: string[]): Promise<number> {
     } else {
       const before = await getMembership(store.db, org.id, user.id);
       if (!before || !(await removeMembership(store.db, org.id, user.id))) throw new UsageError(`${user.email} is not a member of ${org.name}`);
-      await auditFromCommandLine(store.db, { organisationId: org.id, action: 'member.removed', target: user.id, detail: { email: user.email, role: before.role } });
+      await auditFromCommandLine(store.db, {
+        organisationId: org.id,
+        action: 'member.removed',
+        target: user.id,
+        detail: { email: user.email, role: before.role },
+      });
       printJson({ organisation: org.id, user: user.email, removed: true });
     }
     return 0;
@@ -169,7 +191,8 @@ export async function appMarkCommand(args: string[]): Promise<number> {
   if (!mark || !clientId || rest.length) throw new UsageError('usage: ledgerline apps verify|unverify|block|unblock CLIENT_ID');
   return withStore(async (store) => {
     const row = await getClient(store.db, clientId);
-    if (!row || row.kind === 'api_client') throw new UsageError(row ? `${clientId} is an API client, not an app: revoke it with ledgerline clients revoke` : `no app ${clientId}`);
+    if (!row || row.kind === 'api_client')
+      throw new UsageError(row ? `${clientId} is an API client, not an app: revoke it with ledgerline clients revoke` : `no app ${clientId}`);
     await mark.set(store.db, clientId, mark.value);
     // belongs to no one organisation: kept in the log with none
     await writeAudit(store.db, { organisationId: null, actorUserId: null, action: mark.audit, target: clientId, detail: { name: row.name } });

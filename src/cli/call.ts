@@ -6,7 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { isValidDate } from '../domain/dates.js';
 import type { Principal } from '../operations/context.js';
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
@@ -16,7 +15,13 @@ import { coerceTextInput, effectOf } from '../operations/operation.js';
 import { printJson, readStdin, UsageError, withStore, organisationFor } from './io.js';
 import { operationJsonSchema } from '../operations/json-schema.js';
 
-const CALL_OPTIONS = { org: { type: 'string' }, as: { type: 'string' }, today: { type: 'string' }, input: { type: 'string' }, file: { type: 'string' } } as const;
+const CALL_OPTIONS = {
+  org: { type: 'string' },
+  as: { type: 'string' },
+  today: { type: 'string' },
+  input: { type: 'string' },
+  file: { type: 'string' },
+} as const;
 
 /**
  * The command's own options; an option it does not know is said in one line, and when it is one
@@ -32,8 +37,13 @@ function parsedCallArgs(args: string[]) {
     const op = findOperation(args.find((a) => !a.startsWith('-')) ?? '');
     const at = args.indexOf(option);
     const value = option.includes('=') ? option.split('=').slice(1).join('=') : args[at + 1] && !args[at + 1]!.startsWith('-') ? args[at + 1] : 'VALUE';
-    if (op && name in (op.input.shape as object)) throw new UsageError(`parameters are name=value: write ${name}=${value}, not ${option} ${value === 'VALUE' ? '' : value}`.trim());
-    throw new UsageError(`unknown option ${option}; the options are ${Object.keys(CALL_OPTIONS).map((o) => `--${o}`).join(', ')}, and parameters are name=value (ledgerline call OPERATION --help lists them)`);
+    if (op && name in (op.input.shape as object))
+      throw new UsageError(`parameters are name=value: write ${name}=${value}, not ${option} ${value === 'VALUE' ? '' : value}`.trim());
+    throw new UsageError(
+      `unknown option ${option}; the options are ${Object.keys(CALL_OPTIONS)
+        .map((o) => `--${o}`)
+        .join(', ')}, and parameters are name=value (ledgerline call OPERATION --help lists them)`,
+    );
   }
 }
 
@@ -51,12 +61,18 @@ export async function callCommand(args: string[]): Promise<number> {
     texts[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   const bodied = ['create', 'update'].includes(effectOf(op));
-  if (!bodied && (values.input !== undefined || values.file !== undefined)) throw new UsageError(`${op.name} takes name=value parameters only (--input and --file are for creates and updates)`);
+  if (!bodied && (values.input !== undefined || values.file !== undefined))
+    throw new UsageError(`${op.name} takes name=value parameters only (--input and --file are for creates and updates)`);
   // a body is typed JSON; name=value pairs over it are converted to the types the operation declares
   const input: Record<string, unknown> = bodied ? { ...(await jsonInput(values.input)), ...coerceTextInput(op.input, texts) } : texts;
   if (values.file !== undefined) input.file = await fileInput(values.file);
   return withStore(async (store, config) => {
-    const env = { db: store.db, baseUrl: config.baseUrl, ...(values.today ? { today: values.today } : {}), ...(config.accountingConnections ? { accountingConnections: config.accountingConnections } : {}) };
+    const env = {
+      db: store.db,
+      baseUrl: config.baseUrl,
+      ...(values.today ? { today: values.today } : {}),
+      ...(config.accountingConnections ? { accountingConnections: config.accountingConnections } : {}),
+    };
     let principal: Principal = { kind: 'client', clientId: 'cli' };
     let userId: string | undefined;
     if (values.as) {
@@ -67,7 +83,10 @@ export async function callCommand(args: string[]): Promise<number> {
     }
     if (op.kind === 'caller') {
       // as over REST: a user reaches their organisations; the organisation's own client reaches its one
-      if (!userId && !values.org) throw new UsageError(`${op.name} answers for a caller: give --as EMAIL (a user) or --org ORG (that organisation's own client); ledgerline orgs list lists them all`);
+      if (!userId && !values.org)
+        throw new UsageError(
+          `${op.name} answers for a caller: give --as EMAIL (a user) or --org ORG (that organisation's own client); ledgerline orgs list lists them all`,
+        );
       const coverage = userId
         ? { organisations: await organisationsOfUser(store.db, userId), all: true }
         : { organisations: [await organisationFor(store.db, values.org!)], all: false };
@@ -90,7 +109,8 @@ async function jsonInput(path: string | undefined): Promise<Record<string, unkno
   } catch (error) {
     throw new UsageError(`--input ${path} is not JSON: ${(error as Error).message}`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--input ${path} must hold one JSON object of the operation's fields`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(`--input ${path} must hold one JSON object of the operation's fields`);
   return parsed as Record<string, unknown>;
 }
 
@@ -111,7 +131,17 @@ async function fileInput(path: string): Promise<{ name: string; data: string }> 
   }
 }
 
-type ParameterSchema = { description?: string; type?: string | string[]; enum?: unknown[]; default?: unknown; minimum?: number; maximum?: number; format?: string; anyOf?: ParameterSchema[]; items?: ParameterSchema };
+type ParameterSchema = {
+  description?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  anyOf?: ParameterSchema[];
+  items?: ParameterSchema;
+};
 
 /** What a parameter takes, in a few words: its allowed values, or its type and bounds; and its default. */
 function takes(p: ParameterSchema): string {
@@ -121,7 +151,9 @@ function takes(p: ParameterSchema): string {
   if (one.enum) parts.push(`one of ${one.enum.join(', ')}`);
   else if (one.format === 'date' || /yyyy-MM-dd/.test(one.description ?? '')) parts.push('a date yyyy-MM-dd');
   else if (one.type === 'integer' || one.type === 'number')
-    parts.push(`${one.type === 'integer' ? 'a whole number' : 'a number'}${one.minimum !== undefined && one.maximum !== undefined ? ` ${one.minimum} to ${one.maximum}` : one.minimum !== undefined ? ` from ${one.minimum}` : ''}`);
+    parts.push(
+      `${one.type === 'integer' ? 'a whole number' : 'a number'}${one.minimum !== undefined && one.maximum !== undefined ? ` ${one.minimum} to ${one.maximum}` : one.minimum !== undefined ? ` from ${one.minimum}` : ''}`,
+    );
   else if (one.type === 'boolean') parts.push('true or false');
   else if (one.type === 'array') parts.push(`a list${one.items?.enum ? ` of ${one.items.enum.join(', ')}` : ''}, comma-separated`);
   if (one.default !== undefined) parts.push(`default ${String(one.default)}`);
@@ -131,16 +163,24 @@ function takes(p: ParameterSchema): string {
 /** `call --help`: the operations; `call OPERATION --help`: what it returns and its parameters. */
 export function callHelp(args: string[]): string {
   const op = findOperation(args.find((a) => !a.startsWith('-')) ?? '');
-  if (!op) return `operations:\n${OPERATIONS.map((o) => `  ${o.name.padEnd(30)} ${o.summary}`).join('\n')}\n\nledgerline call OPERATION --help tells its parameters`;
+  if (!op)
+    return `operations:\n${OPERATIONS.map((o) => `  ${o.name.padEnd(30)} ${o.summary}`).join('\n')}\n\nledgerline call OPERATION --help tells its parameters`;
   // the same JSON Schema the OpenAPI document and the MCP tools show, so the three say the same
   const schema = operationJsonSchema(op.input, 'input') as { properties?: Record<string, ParameterSchema>; required?: string[] };
   const fields = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   return (
     `${op.name}: ${op.title}\n\n${op.description}\n\n` +
-    (['create', 'update'].includes(effectOf(op)) ? 'fields (name=value, or a JSON object with --input FILE|-; a document file with --file PATH):\n' : 'parameters (name=value):\n') +
+    (['create', 'update'].includes(effectOf(op))
+      ? 'fields (name=value, or a JSON object with --input FILE|-; a document file with --file PATH):\n'
+      : 'parameters (name=value):\n') +
     (fields.length
-      ? fields.map(([name, p]) => `  ${name}${required.has(name) ? ' (required)' : ''}${takes(p)}\n      ${p.description ?? p.anyOf?.find((a) => a.description)?.description ?? ''}`).join('\n')
+      ? fields
+          .map(
+            ([name, p]) =>
+              `  ${name}${required.has(name) ? ' (required)' : ''}${takes(p)}\n      ${p.description ?? p.anyOf?.find((a) => a.description)?.description ?? ''}`,
+          )
+          .join('\n')
       : '  none')
   );
 }

@@ -32,10 +32,14 @@ export async function checkBooksCommand(args: string[]): Promise<number> {
   return withStore(async (store, config) => {
     const org = await organisationFor(store.db, values.org!);
     const system = accountingSystemFor(store.db, org, undefined, { settings: config.accountingConnections, primary: store.db });
-    if (!system.ownBalanceSheetTotals) throw new UsageError(`${org.name} keeps its books in ${org.accounting_system}, which has no report of its own to check Ledgerline's against`);
+    if (!system.ownBalanceSheetTotals)
+      throw new UsageError(`${org.name} keeps its books in ${org.accounting_system}, which has no report of its own to check Ledgerline's against`);
     const date = values.date ?? todayIn(org.time_zone);
     const env = { db: store.db, baseUrl: config.baseUrl, today: date, accountingConnections: config.accountingConnections };
-    const ours = (await runOrganisationOperation(env, reportsBalanceSheet, { kind: 'client', clientId: 'cli' }, org.id, { input: { asAt: date }, textInput: false })) as {
+    const ours = (await runOrganisationOperation(env, reportsBalanceSheet, { kind: 'client', clientId: 'cli' }, org.id, {
+      input: { asAt: date },
+      textInput: false,
+    })) as {
       summary: { label: string; amounts: number[] }[];
     };
     const theirs = await system.ownBalanceSheetTotals(date);
@@ -49,7 +53,10 @@ export async function checkBooksCommand(args: string[]): Promise<number> {
     else {
       const money = (minor: number) => formatMoney(minor, org.home_currency);
       process.stdout.write(`${org.name}: balance sheet at ${date}, Ledgerline against ${org.accounting_system}'s own report\n`);
-      for (const c of compared) process.stdout.write(`  ${c.label.padEnd(30)} ${money(c.ledgerline).padStart(18)} ${money(c.system).padStart(18)}${c.difference === 0 ? '  same' : `  differs by ${money(c.difference)}`}\n`);
+      for (const c of compared)
+        process.stdout.write(
+          `  ${c.label.padEnd(30)} ${money(c.ledgerline).padStart(18)} ${money(c.system).padStart(18)}${c.difference === 0 ? '  same' : `  differs by ${money(c.difference)}`}\n`,
+        );
       process.stdout.write(same ? 'Every total is the same.\n' : 'A total differs: see docs/xero.md or docs/quickbooks.md, "Checking the mirror".\n');
     }
     return same ? 0 : 1;

@@ -17,7 +17,12 @@ export async function clientsCommand(args: string[]): Promise<number> {
       const row = await getClient(store.db, clientId);
       if (!row || !(await revokeClient(store.db, clientId))) throw new UsageError(`no client ${clientId}`);
       if (row.organisation_id)
-        await auditFromCommandLine(store.db, { organisationId: row.organisation_id, action: row.kind === 'api_client' ? 'api_client.revoked' : 'app.removed', target: clientId, detail: { name: row.name } });
+        await auditFromCommandLine(store.db, {
+          organisationId: row.organisation_id,
+          action: row.kind === 'api_client' ? 'api_client.revoked' : 'app.removed',
+          target: clientId,
+          detail: { name: row.name },
+        });
       printJson({ clientId, revoked: true });
       return 0;
     }
@@ -30,7 +35,9 @@ export async function clientsCommand(args: string[]): Promise<number> {
         rows.map((r) => ({
           clientId: r.client_id,
           name: r.name,
-          scopes: String((JSON.parse(r.metadata) as { scope?: string }).scope ?? '').split(' ').filter(Boolean),
+          scopes: String((JSON.parse(r.metadata) as { scope?: string }).scope ?? '')
+            .split(' ')
+            .filter(Boolean),
           createdAt: r.created_at,
           lastUsedAt: r.last_used_at,
         })),
@@ -45,7 +52,12 @@ export async function clientsCommand(args: string[]): Promise<number> {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    await auditFromCommandLine(store.db, { organisationId: org.id, action: 'api_client.created', target: created.clientId, detail: { name: created.name, scopes: created.scopes } });
+    await auditFromCommandLine(store.db, {
+      organisationId: org.id,
+      action: 'api_client.created',
+      target: created.clientId,
+      detail: { name: created.name, scopes: created.scopes },
+    });
     if (!values.json) process.stderr.write('The client secret is shown once. Keep it somewhere safe; only its hash is stored.\n');
     printJson({ client_id: created.clientId, client_secret: created.clientSecret, organisation: org.id, name: created.name, scopes: created.scopes });
     return 0;
@@ -60,7 +72,9 @@ export async function appsCommand(args: string[]): Promise<number> {
     options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, json: { type: 'boolean' } },
   });
   if (positionals[0] !== 'register' || !values.name || !values['redirect-uri']?.length)
-    throw new UsageError('usage: ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI …] [--json] | apps verify|unverify CLIENT_ID | apps block|unblock CLIENT_ID');
+    throw new UsageError(
+      'usage: ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI …] [--json] | apps verify|unverify CLIENT_ID | apps block|unblock CLIENT_ID',
+    );
   return withStore(async (store) => {
     let app;
     try {

@@ -18,7 +18,11 @@ export const BATCHES_USAGE = `usage: ledgerline import batches --org ORG --accou
        ledgerline import remove --org ORG IMPORT_ID [--json]`;
 
 export async function importBatchesCommand(what: 'batches' | 'remove', args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { org: { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { org: { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean' } },
+  });
   if (!values.org || (what === 'batches' ? !values.account || positionals.length : positionals.length !== 1)) throw new UsageError(BATCHES_USAGE);
   return withStore(async (store) => {
     const org = await organisationFor(store.db, values.org!);
@@ -35,15 +39,29 @@ export async function importBatchesCommand(what: 'batches' | 'remove', args: str
         by: b.created_by_name ?? b.created_via,
         at: b.created_at,
         removable: b.reconciled === 0,
-        statements: b.statements.map((s) => ({ source: s.source, from: s.start_date, to: s.end_date, opening: money(s.opening_amount), openingDerived: Number(s.opening_derived) === 1, closing: money(s.closing_amount), available: money(s.available_amount), difference: money(s.difference) })),
+        statements: b.statements.map((s) => ({
+          source: s.source,
+          from: s.start_date,
+          to: s.end_date,
+          opening: money(s.opening_amount),
+          openingDerived: Number(s.opening_derived) === 1,
+          closing: money(s.closing_amount),
+          available: money(s.available_amount),
+          difference: money(s.difference),
+        })),
       }));
       if (values.json) printJson({ organisation: org.id, account: { id: account.id, name: account.name, currency: account.currency }, imports: listed });
       else {
         const text = (minor: number | string | null) => (minor === null ? '—' : formatMoney(Number(minor), account.currency));
         if (batches.length === 0) process.stdout.write(`no imports into ${account.name}\n`);
         for (const b of batches) {
-          process.stdout.write(`${b.id}  ${b.created_at}  ${b.file_name} (${b.format}): ${b.lines} lines added, ${b.already_present} already present; by ${b.created_by_name ?? b.created_via}${b.reconciled ? `; ${b.reconciled} reconciled, cannot be removed` : ''}\n`);
-          for (const s of b.statements) process.stdout.write(`    ${s.source}: opening ${text(s.opening_amount)}, closing ${text(s.closing_amount)}${s.difference !== null && Number(s.difference) !== 0 ? `, difference ${text(s.difference)}` : ''}\n`);
+          process.stdout.write(
+            `${b.id}  ${b.created_at}  ${b.file_name} (${b.format}): ${b.lines} lines added, ${b.already_present} already present; by ${b.created_by_name ?? b.created_via}${b.reconciled ? `; ${b.reconciled} reconciled, cannot be removed` : ''}\n`,
+          );
+          for (const s of b.statements)
+            process.stdout.write(
+              `    ${s.source}: opening ${text(s.opening_amount)}, closing ${text(s.closing_amount)}${s.difference !== null && Number(s.difference) !== 0 ? `, difference ${text(s.difference)}` : ''}\n`,
+            );
         }
       }
       return 0;
@@ -61,10 +79,13 @@ export async function importBatchesCommand(what: 'batches' | 'remove', args: str
             detail: { importId: r.row.id, file: r.row.file_name, format: r.row.format, lines: r.lines, statements: r.statements },
           }),
       });
-      if (values.json) printJson({ organisation: org.id, removed: { id: removed.row.id, file: removed.row.file_name, lines: removed.lines, statements: removed.statements } });
+      if (values.json)
+        printJson({ organisation: org.id, removed: { id: removed.row.id, file: removed.row.file_name, lines: removed.lines, statements: removed.statements } });
       else {
         const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-        process.stdout.write(`removed import ${removed.row.id} (${removed.row.file_name}): ${plural(removed.lines, 'line')} and ${plural(removed.statements, 'statement')}\n`);
+        process.stdout.write(
+          `removed import ${removed.row.id} (${removed.row.file_name}): ${plural(removed.lines, 'line')} and ${plural(removed.statements, 'statement')}\n`,
+        );
       }
       return 0;
     } catch (error) {
@@ -75,4 +96,3 @@ export async function importBatchesCommand(what: 'batches' | 'remove', args: str
     }
   });
 }
-

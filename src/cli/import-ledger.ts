@@ -45,10 +45,13 @@ export async function importLedgerCommand(args: string[]): Promise<number> {
     for (const path of files) {
       const name = basename(path);
       try {
-        const size = (await stat(path).catch(() => {
-          throw new UsageError(`${path}: no such file`);
-        })).size;
-        if (size > JOURNAL_MAX_BYTES) throw new ImportRefusal('too_large', `the file is ${size} bytes, over the journal limit of ${JOURNAL_MAX_BYTES} bytes; split it by year`);
+        const size = (
+          await stat(path).catch(() => {
+            throw new UsageError(`${path}: no such file`);
+          })
+        ).size;
+        if (size > JOURNAL_MAX_BYTES)
+          throw new ImportRefusal('too_large', `the file is ${size} bytes, over the journal limit of ${JOURNAL_MAX_BYTES} bytes; split it by year`);
         const report = await importJournal(store, {
           organisation: org,
           fileName: name,
@@ -61,7 +64,9 @@ export async function importLedgerCommand(args: string[]): Promise<number> {
           onWait: () => process.stderr.write(`ledgerline: ${name}: waiting for another process's write to the database to finish (another import?)\n`),
           // the audit entry commits with the books: written after, it would queue behind the next import
           alsoWrite: (trx, written) =>
-            written.new > 0 ? auditFromCommandLine(trx, { organisationId: org.id, action: 'ledger_journal.imported', target: org.id, detail: auditDetail(written) }) : Promise.resolve(),
+            written.new > 0
+              ? auditFromCommandLine(trx, { organisationId: org.id, action: 'ledger_journal.imported', target: org.id, detail: auditDetail(written) })
+              : Promise.resolve(),
         });
         results.push({ status: report.dryRun ? 'dry_run' : 'imported', ...report });
         if (!values.json) process.stdout.write(reportText(report));

@@ -14,7 +14,7 @@ import { findBankAccount } from '../operations/banking/find-account.js';
 import { refreshAfterImport } from '../operations/banking/suggestions.js';
 import { OperationError } from '../operations/errors.js';
 import { CSV_PRESETS } from '../import/csv-presets.js';
-import { CSV_ROLES, type CsvOptions, type CsvRole } from '../import/csv.js';
+import { CSV_ROLES, type CsvOptions, type CsvRole } from '../import/csv-presets.js';
 import { auditFromCommandLine } from './audit.js';
 import { importStatement, type ImportReport, type NewBankAccount } from '../import/importer.js';
 import { DEFAULT_MAX_BYTES } from '../import/parse.js';
@@ -89,7 +89,9 @@ export async function importCommand(args: string[]): Promise<number> {
     if (create && values['ledger-account']) create.ledgerAccountId = await ledgerAccountFor(store.db, org, values['ledger-account']);
     let account = await lookUpAccount(store.db, org.id, accountTerm, create !== null);
     if (account && create && (account.currency !== create.currency || account.type !== create.type)) {
-      throw new UsageError(`account "${account.name}" exists already as a ${account.type} account in ${account.currency}, not a ${create.type} account in ${create.currency}`);
+      throw new UsageError(
+        `account "${account.name}" exists already as a ${account.type} account in ${account.currency}, not a ${create.type} account in ${create.currency}`,
+      );
     }
     const results: unknown[] = [];
     let refused = 0;
@@ -98,7 +100,11 @@ export async function importCommand(args: string[]): Promise<number> {
       try {
         const size = (await stat(path)).size;
         // refused before reading, so an oversized upload costs nothing
-        if (size > DEFAULT_MAX_BYTES) throw new ImportRefusal('too_large', `the file is ${size} bytes, over the import limit of ${DEFAULT_MAX_BYTES} bytes; split it into smaller statements`);
+        if (size > DEFAULT_MAX_BYTES)
+          throw new ImportRefusal(
+            'too_large',
+            `the file is ${size} bytes, over the import limit of ${DEFAULT_MAX_BYTES} bytes; split it into smaller statements`,
+          );
         const report = await importStatement(store, {
           organisation: org,
           account: account ?? { create: create! },
@@ -119,7 +125,14 @@ export async function importCommand(args: string[]): Promise<number> {
                 organisationId: org.id,
                 action: 'bank_statement.imported',
                 target: written.account.id,
-                detail: { account: written.account.name, file: name, format: written.format, new: written.new, alreadyPresent: written.alreadyPresent, ...(written.importId ? { importId: written.importId } : {}) },
+                detail: {
+                  account: written.account.name,
+                  file: name,
+                  format: written.format,
+                  new: written.new,
+                  alreadyPresent: written.alreadyPresent,
+                  ...(written.importId ? { importId: written.importId } : {}),
+                },
               }),
             csv,
           },
@@ -159,7 +172,8 @@ function newAccountOptions(values: Values, term: string): NewBankAccount {
   let openingBalance: NewBankAccount['openingBalance'];
   if (openingText !== undefined && openingDate !== undefined) {
     const amount = fromMajor(openingText, currency.toUpperCase());
-    if (amount === null || !/^-?\d+(\.\d+)?$/.test(openingText)) throw new UsageError(`--opening-balance "${openingText}" is not an amount in ${currency.toUpperCase()} (e.g. 1250.00 or -30.5)`);
+    if (amount === null || !/^-?\d+(\.\d+)?$/.test(openingText))
+      throw new UsageError(`--opening-balance "${openingText}" is not an amount in ${currency.toUpperCase()} (e.g. 1250.00 or -30.5)`);
     if (!isValidDate(openingDate)) throw new UsageError(`--opening-date "${openingDate}" is not a day (yyyy-MM-dd)`);
     openingBalance = { amount, date: openingDate };
   }
@@ -209,7 +223,12 @@ function csvOptions(values: Values): CsvOptions {
 }
 
 /** The account by id, number or name; null when it is not found and may be created. */
-async function lookUpAccount(db: Parameters<typeof listBankAccounts>[0], organisationId: string, term: string, mayCreate: boolean): Promise<BankAccountRow | null> {
+async function lookUpAccount(
+  db: Parameters<typeof listBankAccounts>[0],
+  organisationId: string,
+  term: string,
+  mayCreate: boolean,
+): Promise<BankAccountRow | null> {
   const accounts = await listBankAccounts(db, organisationId, null);
   try {
     return findBankAccount(accounts, term);
@@ -243,7 +262,9 @@ function printReport(report: ImportReport): void {
   for (const s of report.matched) out.write(`  ${s.where}: ${s.reason}\n`);
   for (const n of report.notes) out.write(`  note: ${n}\n`);
   const state = report.balanceState;
-  out.write(`  account balance ${money(report.accountBalance)} over ${report.accountTransactions} transactions, ${basisWords(state, report.account.currency)}\n`);
+  out.write(
+    `  account balance ${money(report.accountBalance)} over ${report.accountTransactions} transactions, ${basisWords(state, report.account.currency)}\n`,
+  );
   if (state.incompleteFrom) out.write(`  ! ${incompleteWords(state, report.account.currency)}\n`);
   if (report.importId) out.write(`  recorded as import ${report.importId} (ledgerline import remove --org ORG ${report.importId} takes it back)\n`);
 }

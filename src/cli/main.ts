@@ -105,10 +105,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await (await load())(args);
+    return await (
+      await load()
+    )(args);
   } catch (error) {
     if (error instanceof OperationError) {
-      process.stderr.write(JSON.stringify({ status: error.status, code: error.code, detail: error.message, errors: error.errors, ...error.extra }, null, 2) + '\n');
+      process.stderr.write(
+        JSON.stringify({ status: error.status, code: error.code, detail: error.message, errors: error.errors, ...error.extra }, null, 2) + '\n',
+      );
       return 1;
     }
     // a setting that cannot work: one line per problem, each naming its setting, and no stack trace

@@ -17,7 +17,17 @@ import type { Store } from '../store/db.js';
 import { writeStamps } from '../store/deferred-stamps.js';
 import { listOrganisations } from '../store/organisations.js';
 import { findUserByEmail, organisationsOfUser } from '../store/users.js';
-import { boundUrl, checkListen, isRedisSettingError, listenProblem, migrateChecked, openCheckedReplica, openCheckedStore, reasonOf, shownUrl } from './start-checks.js';
+import {
+  boundUrl,
+  checkListen,
+  isRedisSettingError,
+  listenProblem,
+  migrateChecked,
+  openCheckedReplica,
+  openCheckedStore,
+  reasonOf,
+  shownUrl,
+} from './start-checks.js';
 
 /**
  * The demo sign-ins, on every start while the demo users exist (not only on the start that made
@@ -48,7 +58,11 @@ async function connectCheckedRedis(url: string, logger: Logger, opened: (() => u
   redis.on('error', () => {}); // reported through the fallback and the lines below, not as unhandled errors
   const first = await firstAnswer(redis, 2000);
   if (first.refused) throw new ConfigError(`cannot use Redis at REDIS_URL (${shownUrl(url)}): ${first.refused.message}`);
-  if (!first.ready) logger.warn({ setting: 'REDIS_URL', redis: shownUrl(url), detail: first.error ? reasonOf(first.error) : 'no answer within 2 s' }, 'Redis not reachable at start: rate limits hold per instance until it is');
+  if (!first.ready)
+    logger.warn(
+      { setting: 'REDIS_URL', redis: shownUrl(url), detail: first.error ? reasonOf(first.error) : 'no answer within 2 s' },
+      'Redis not reachable at start: rate limits hold per instance until it is',
+    );
   return redis;
 }
 
@@ -149,7 +163,10 @@ export async function serveCommand(): Promise<number> {
   try {
     started = await start(config, opened);
   } catch (error) {
-    for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => {});
+    for (const close of opened.reverse())
+      await Promise.resolve()
+        .then(close)
+        .catch(() => {});
     throw error;
   }
   const { store, readStore, redis, app, logger, demoNote } = started;
@@ -160,7 +177,10 @@ export async function serveCommand(): Promise<number> {
     connections: config.accountingConnections,
     intervalMs: 30_000,
     timeoutMs: config.accountingTimeoutMs,
-    onProblem: (organisationId, detail, expected) => (expected ? logger.debug({ organisationId, detail }, 'first copy of the books: not yet') : logger.warn({ organisationId, detail }, 'first copy of the books failed')),
+    onProblem: (organisationId, detail, expected) =>
+      expected
+        ? logger.debug({ organisationId, detail }, 'first copy of the books: not yet')
+        : logger.warn({ organisationId, detail }, 'first copy of the books failed'),
   });
   // the address bound (what a local check or a proxy connects to), and BASE_URL (what clients are told)
   process.stdout.write(

@@ -71,7 +71,10 @@ async function openAndTry(open: () => Store, problem: (reason: string) => string
 export function openCheckedStore(config: Config, options: { sqliteReadWorkers?: number } = {}): Promise<Store> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
-    return openAndTry(() => openStore({ databaseUrl: url, poolSize: config.poolSize }), (reason) => `cannot connect to PostgreSQL at DATABASE_URL (${shownUrl(url)}): ${reason}`);
+    return openAndTry(
+      () => openStore({ databaseUrl: url, poolSize: config.poolSize }),
+      (reason) => `cannot connect to PostgreSQL at DATABASE_URL (${shownUrl(url)}): ${reason}`,
+    );
   }
   return openAndTry(
     () => openStore({ sqlitePath: config.sqlitePath, ...(options.sqliteReadWorkers !== undefined ? { sqliteReadWorkers: options.sqliteReadWorkers } : {}) }),
@@ -83,7 +86,10 @@ export function openCheckedStore(config: Config, options: { sqliteReadWorkers?: 
 export async function openCheckedReplica(config: Config): Promise<Store | undefined> {
   const url = config.databaseReadUrl;
   if (!url) return undefined;
-  return openAndTry(() => openStore({ databaseUrl: url, poolSize: config.poolSize }), (reason) => `cannot connect to PostgreSQL at DATABASE_READ_URL (${shownUrl(url)}): ${reason}`);
+  return openAndTry(
+    () => openStore({ databaseUrl: url, poolSize: config.poolSize }),
+    (reason) => `cannot connect to PostgreSQL at DATABASE_READ_URL (${shownUrl(url)}): ${reason}`,
+  );
 }
 
 // PostgreSQL refusals that say the role or database cannot be used as configured: authorization (28),
@@ -91,7 +97,16 @@ export async function openCheckedReplica(config: Config): Promise<Store | undefi
 // (42501), and a read-only server (25006: DATABASE_URL naming a replica)
 const SETTING_REFUSALS = /^(28|3D|08|57P|53)|^(42501|25006)$/;
 // SQLite's: the file cannot be opened, written, or is not a database, or the disk is full
-const SQLITE_REFUSALS = new Set(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_PERM', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_BUSY']);
+const SQLITE_REFUSALS = new Set([
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+  'SQLITE_PERM',
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT',
+  'SQLITE_BUSY',
+]);
 
 /**
  * Brings the schema up to date; a refusal the database's settings explain (the role may not create
@@ -105,7 +120,9 @@ export async function migrateChecked(store: Store, config: Config): Promise<stri
     const code = (error as { code?: unknown }).code;
     const refused = typeof code === 'string' && (config.databaseUrl ? SETTING_REFUSALS.test(code) : SQLITE_REFUSALS.has(code));
     if (!refused && !isDatabaseUnavailable(error)) throw error;
-    throw new ConfigError(`cannot bring the database at ${settingOf(config)} up to date: ${reasonOf(error)}${typeof code === 'string' && !code.startsWith('E') ? ` (${code})` : ''}`);
+    throw new ConfigError(
+      `cannot bring the database at ${settingOf(config)} up to date: ${reasonOf(error)}${typeof code === 'string' && !code.startsWith('E') ? ` (${code})` : ''}`,
+    );
   }
 }
 

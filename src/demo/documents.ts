@@ -69,7 +69,9 @@ export interface PricedPurchase extends Purchase {
 
 export function quantityText(hundredths: number): string {
   const whole = Math.trunc(hundredths / 100);
-  const fraction = String(Math.abs(hundredths % 100)).padStart(2, '0').replace(/0+$/, '');
+  const fraction = String(Math.abs(hundredths % 100))
+    .padStart(2, '0')
+    .replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
 
@@ -156,7 +158,12 @@ export function printable(pp: PricedPurchase, def: DemoOrganisationDef): Printab
     date: pp.date,
     dueDate: pp.dueDate,
     currency: pp.currency,
-    lines: pp.lines.map((l) => ({ description: l.item.description, quantity: quantityText(l.item.quantity), unitPrice: f(l.item.unitPrice), amount: f(l.amount) })),
+    lines: pp.lines.map((l) => ({
+      description: l.item.description,
+      quantity: quantityText(l.item.quantity),
+      unitPrice: f(l.item.unitPrice),
+      amount: f(l.amount),
+    })),
     subtotal: f(pp.subtotal),
     taxLabel: pp.tax ? `${def.tax.label} ${rate / 10_000}%` : def.tax.label,
     tax: f(pp.tax),

@@ -257,7 +257,8 @@ export function renderReceiptPng(doc: PrintableDocument): Buffer {
       for (let gy = 0; gy < GLYPH_HEIGHT; gy++)
         for (let gx = 0; gx < GLYPH_WIDTH; gx++) {
           if (!bitmap[gy]![gx]) continue;
-          for (let py = 0; py < PIXEL; py++) pixels.fill(INK, (y0 + gy * PIXEL + py) * width + x0 + gx * PIXEL, (y0 + gy * PIXEL + py) * width + x0 + (gx + 1) * PIXEL);
+          for (let py = 0; py < PIXEL; py++)
+            pixels.fill(INK, (y0 + gy * PIXEL + py) * width + x0 + gx * PIXEL, (y0 + gy * PIXEL + py) * width + x0 + (gx + 1) * PIXEL);
         }
     });
   });

@@ -73,7 +73,15 @@ export async function generateDemo(store: Store, options: DemoOptions): Promise<
   for (const [index, def] of DEMO_ORGANISATIONS.entries()) {
     const volume = index === 0 ? scale : 1;
     const began = Date.now();
-    const ctx = await setupOrganisation(store, def, { asOf: date, start, volume, bankScale: index === 0 ? bankScale : 1, rng: root.fork(def.key), userIds, createdAt });
+    const ctx = await setupOrganisation(store, def, {
+      asOf: date,
+      start,
+      volume,
+      bankScale: index === 0 ? bankScale : 1,
+      rng: root.fork(def.key),
+      userIds,
+      createdAt,
+    });
     await generateActivity(ctx, log);
     await insertChunked(store.db, 'bill_filters', savedFilterRows(ctx.organisationId, ctx.makeId), store.dialect);
     await addDemoMemberships(store, def.key, ctx.organisationId, userIds, createdAt);
@@ -83,7 +91,14 @@ export async function generateDemo(store: Store, options: DemoOptions): Promise<
     const n = (x: number) => x.toLocaleString('en-US');
     const seconds = ((Date.now() - began) / 1000).toFixed(1);
     log?.(`${def.name}: ${n(counts.lines)} ledger lines, ${n(counts.bankTransactions)} bank transactions, ${n(counts.documents)} documents in ${seconds} s`);
-    organisations.push({ id: ctx.organisationId, name: def.name, homeCurrency: def.homeCurrency, timeZone: def.timeZone, fyStartMonth: def.fyStartMonth, counts });
+    organisations.push({
+      id: ctx.organisationId,
+      name: def.name,
+      homeCurrency: def.homeCurrency,
+      timeZone: def.timeZone,
+      fyStartMonth: def.fyStartMonth,
+      counts,
+    });
   }
 
   return {

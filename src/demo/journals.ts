@@ -303,4 +303,3 @@ export function foreignSweep(ctx: OrgContext, monthEnd: string): void {
     { narration: transferNarration(ctx, foreign, current) },
   );
 }
-

@@ -65,9 +65,7 @@ const GLYPHS: Record<string, string> = {
 export const GLYPH_WIDTH = 5;
 export const GLYPH_HEIGHT = 7;
 
-const BITMAPS = new Map<string, boolean[][]>(
-  Object.entries(GLYPHS).map(([ch, rows]) => [ch, rows.split(' ').map((row) => [...row].map((c) => c === '#'))]),
-);
+const BITMAPS = new Map<string, boolean[][]>(Object.entries(GLYPHS).map(([ch, rows]) => [ch, rows.split(' ').map((row) => [...row].map((c) => c === '#'))]));
 
 /** Letters the font lacks become their nearest capital, or '?'. */
 function normalise(ch: string): string {

@@ -105,19 +105,13 @@ export async function setupOrganisation(store: Store, def: DemoOrganisationDef, 
   await insertChunked(store.db, 'bank_account_holders', bankHolderRows(def, bankRows, options.userIds), store.dialect);
   const banks = new Map<BankDef['key'], BankAccountRow>(def.banks.map((b, i) => [b.key, bankRows[i]!]));
 
-  const books = new Books(
-    store,
-    writer,
-    def.homeCurrency,
-    new Map(bankRows.map((b) => [b.ledger_account_id!, b])),
-    {
-      organisationId: org.id,
-      asOf: options.asOf,
-      rng: rng.fork('bank'),
-      makeId,
-      sources: new Map(def.banks.map((b, i) => [bankRows[i]!.id, b.source])),
-    },
-  );
+  const books = new Books(store, writer, def.homeCurrency, new Map(bankRows.map((b) => [b.ledger_account_id!, b])), {
+    organisationId: org.id,
+    asOf: options.asOf,
+    rng: rng.fork('bank'),
+    makeId,
+    sources: new Map(def.banks.map((b, i) => [bankRows[i]!.id, b.source])),
+  });
   const months = daysBetween(options.start, options.asOf) / 30.4 + 1;
   return {
     def,

@@ -27,7 +27,7 @@ function initials(name: string): string {
 
 /** A supplier's own invoice number: its initials and a running number that starts somewhere plausible. */
 function supplierNumber(ctx: OrgContext, supplier: string, kind: 'INV' | 'CN'): string {
-  const seed = 1000 + (supplier.length * 7919 + supplier.charCodeAt(0) * 104_729) % 90_000;
+  const seed = 1000 + ((supplier.length * 7919 + supplier.charCodeAt(0) * 104_729) % 90_000);
   const n = nextNumber(ctx, `${kind}:${supplier}`, kind === 'CN' ? Math.floor(seed / 10) : seed);
   return kind === 'CN' ? `CN-${initials(supplier)}${n}` : `${initials(supplier)}-${n}`;
 }
@@ -231,7 +231,14 @@ function postPurchase(
   options: PostOptions,
   description = `${pp.supplier} — ${pp.items[0]!.description}`,
 ): string {
-  const txn = { type, date: pp.date, number: pp.number, contactId: contactId(ctx, pp.supplier), description, lines: documentLines(pp, ctx.chart, ctx.home, paidFrom, direction) };
+  const txn = {
+    type,
+    date: pp.date,
+    number: pp.number,
+    contactId: contactId(ctx, pp.supplier),
+    description,
+    lines: documentLines(pp, ctx.chart, ctx.home, paidFrom, direction),
+  };
   return ctx.books.post(txn, options);
 }
 
@@ -240,7 +247,13 @@ export function cardCharge(ctx: OrgContext, date: string): void {
   const { rng } = ctx;
   const merchant = rng.pick(ctx.def.merchants);
   const card = bankRow(ctx, 'card');
-  const pp = receipt(ctx, merchant, date, makeItems(ctx, merchant.items, [1, 1], date, ctx.def.tax.purchaseDefault), `Card ${card.number.slice(-4)} contactless`);
+  const pp = receipt(
+    ctx,
+    merchant,
+    date,
+    makeItems(ctx, merchant.items, [1, 1], date, ctx.def.tax.purchaseDefault),
+    `Card ${card.number.slice(-4)} contactless`,
+  );
   const documentId = rng.chance(0.7 * ctx.documentShare) ? ctx.makeId('doc') : null;
   const unpublished = documentId !== null && date >= addDays(ctx.asOf, -14) && rng.chance(0.5);
   const txnId = postPurchase(ctx, 'card_charge', pp, card.ledger_account_id!, 1, {
@@ -257,7 +270,15 @@ export function cardRefund(ctx: OrgContext, date: string): void {
   const merchant = ctx.rng.pick(refundable.length ? refundable : ctx.def.merchants);
   const card = bankRow(ctx, 'card');
   const pp = receipt(ctx, merchant, date, makeItems(ctx, merchant.items, [1, 1], date, ctx.def.tax.purchaseDefault), 'Refund');
-  postPurchase(ctx, 'card_refund', pp, card.ledger_account_id!, -1, { narration: ctx.narrate.cardRefund(merchant.name, merchant.city) }, `Refund from ${merchant.name} — ${pp.items[0]!.description}`);
+  postPurchase(
+    ctx,
+    'card_refund',
+    pp,
+    card.ledger_account_id!,
+    -1,
+    { narration: ctx.narrate.cardRefund(merchant.name, merchant.city) },
+    `Refund from ${merchant.name} — ${pp.items[0]!.description}`,
+  );
 }
 
 /** Paid straight from the current account with the debit card: an expense. */
@@ -319,7 +340,12 @@ export function supplierCredit(ctx: OrgContext, date: string): void {
   const supplier = rng.pick(ctx.suppliers.filter((s) => !s.currency && s.category !== 'equipment'));
   const template = supplier.items[0]!;
   // a credit is a part of one item: a tenth to a third of its price
-  const credited = { ...template, description: `Credit: ${template.description}`, quantity: undefined, price: [Math.ceil(template.price[0] / 10), Math.ceil(template.price[1] / 3)] as const };
+  const credited = {
+    ...template,
+    description: `Credit: ${template.description}`,
+    quantity: undefined,
+    price: [Math.ceil(template.price[0] / 10), Math.ceil(template.price[1] / 3)] as const,
+  };
   const pp = price(ctx, 'supplier_credit', {
     supplier: supplier.name,
     city: supplier.city ?? '',

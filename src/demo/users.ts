@@ -25,7 +25,12 @@ export interface DemoUserDef {
 }
 
 export const DEMO_USERS: readonly DemoUserDef[] = [
-  { key: 'alice', email: 'alice@demo.ledgerline.test', name: 'Alice Moreno', roles: { northwind: 'super_admin', harbour: 'super_admin', wattle: 'super_admin' } },
+  {
+    key: 'alice',
+    email: 'alice@demo.ledgerline.test',
+    name: 'Alice Moreno',
+    roles: { northwind: 'super_admin', harbour: 'super_admin', wattle: 'super_admin' },
+  },
   { key: 'bob', email: 'bob@demo.ledgerline.test', name: 'Bob Hughes', roles: { northwind: 'admin' } },
   { key: 'carol', email: 'carol@demo.ledgerline.test', name: 'Carol Singh', roles: { northwind: 'submitter' } },
   { key: 'dan', email: 'dan@demo.ledgerline.test', name: 'Dan Okafor', roles: { northwind: 'custom' } },

@@ -16,9 +16,7 @@ export interface Organisation {
 }
 
 /** Who is calling: a person through an app, or an organisation's own API client. */
-export type Principal =
-  | { kind: 'user'; userId: string; email: string; role: Role }
-  | { kind: 'client'; clientId: string };
+export type Principal = { kind: 'user'; userId: string; email: string; role: Role } | { kind: 'client'; clientId: string };
 
 /** Which organisations the caller's token (or CLI session) covers. */
 export interface Coverage {

@@ -66,14 +66,23 @@ export const DEFAULTS: Record<Vendor, Omit<VendorClient, 'clientId' | 'clientSec
 };
 
 const PREFIX: Record<Vendor, string> = { xero: 'XERO', quickbooks: 'QUICKBOOKS' };
-const URL_SETTINGS = { authorizeUrl: 'AUTHORIZE_URL', tokenUrl: 'TOKEN_URL', revokeUrl: 'REVOKE_URL', connectionsUrl: 'CONNECTIONS_URL', apiBaseUrl: 'API_URL' } as const;
+const URL_SETTINGS = {
+  authorizeUrl: 'AUTHORIZE_URL',
+  tokenUrl: 'TOKEN_URL',
+  revokeUrl: 'REVOKE_URL',
+  connectionsUrl: 'CONNECTIONS_URL',
+  apiBaseUrl: 'API_URL',
+} as const;
 
 /**
  * The settings from the environment, with the problems found. None when no vendor is configured and
  * no keys are given; a vendor without LEDGERLINE_CONNECTION_KEYS is refused in production and gets
  * random keys (lost at restart) otherwise.
  */
-export function readAccountingConnections(env: NodeJS.ProcessEnv, production: boolean): { settings: AccountingConnectionSettings | undefined; problems: string[] } {
+export function readAccountingConnections(
+  env: NodeJS.ProcessEnv,
+  production: boolean,
+): { settings: AccountingConnectionSettings | undefined; problems: string[] } {
   const problems: string[] = [];
   const vendors: Partial<Record<Vendor, VendorClient>> = {};
   for (const vendor of VENDORS) {

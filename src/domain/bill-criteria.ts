@@ -123,7 +123,7 @@ export function billMatcher(criteria: BillCriteria, ctx: MatchContext): (bill: B
       if (!suppliers.some((s) => s === supplier)) return false;
     }
     if (last !== undefined && (bill.dueDate < today || bill.dueDate > last)) return false;
-    if (criteria.overdue !== undefined && (bill.dueDate < today) !== criteria.overdue) return false;
+    if (criteria.overdue !== undefined && bill.dueDate < today !== criteria.overdue) return false;
     if (criteria.scheduled !== undefined && (bill.scheduledDate !== null) !== criteria.scheduled) return false;
     if (criteria.foreignCurrency !== undefined && (bill.currency !== ctx.homeCurrency) !== criteria.foreignCurrency) return false;
     if (criteria.minAmountDue !== undefined && bill.amountDue < criteria.minAmountDue) return false;

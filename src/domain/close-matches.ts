@@ -31,5 +31,8 @@ export function closeMatches<T>(text: string, candidates: T[], keys: (c: T) => s
     }
     if (best <= Math.max(2, Math.floor(needle.length / 3))) scored.push({ c, score: best });
   }
-  return scored.sort((a, b) => a.score - b.score).slice(0, max).map((s) => s.c);
+  return scored
+    .sort((a, b) => a.score - b.score)
+    .slice(0, max)
+    .map((s) => s.c);
 }

@@ -21,10 +21,14 @@ export class ConnectionKeys {
   /** The keys from LEDGERLINE_CONNECTION_KEYS's text; throws a message that says what to fix. */
   static parse(text: string): ConnectionKeys {
     const keys: ConnectionKey[] = [];
-    for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const part of text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const colon = part.indexOf(':');
       const id = colon > 0 ? part.slice(0, colon) : '';
-      if (!/^[A-Za-z0-9_-]{1,32}$/.test(id)) throw new Error('LEDGERLINE_CONNECTION_KEYS must be comma-separated keyid:base64key pairs (key ids of letters, digits, _ and -)');
+      if (!/^[A-Za-z0-9_-]{1,32}$/.test(id))
+        throw new Error('LEDGERLINE_CONNECTION_KEYS must be comma-separated keyid:base64key pairs (key ids of letters, digits, _ and -)');
       const key = Buffer.from(part.slice(colon + 1), 'base64');
       if (key.length !== 32) throw new Error(`LEDGERLINE_CONNECTION_KEYS: key "${id}" must be 32 bytes in base64 (openssl rand -base64 32)`);
       if (keys.some((k) => k.id === id)) throw new Error(`LEDGERLINE_CONNECTION_KEYS: key id "${id}" is given twice`);

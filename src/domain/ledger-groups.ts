@@ -125,7 +125,11 @@ export function groupName(grouping: Exclude<LedgerGrouping, 'none'>, key: string
 }
 
 /** The query narrowed to one group's lines: that supplier, or that month within the query's dates. */
-export function narrowToGroup<Q extends { from: IsoDate; to: IsoDate; contactIds?: string[] }>(grouping: Exclude<LedgerGrouping, 'none'>, key: string, query: Q): Q {
+export function narrowToGroup<Q extends { from: IsoDate; to: IsoDate; contactIds?: string[] }>(
+  grouping: Exclude<LedgerGrouping, 'none'>,
+  key: string,
+  query: Q,
+): Q {
   if (grouping === 'supplier') return { ...query, contactIds: [key] };
   const first = `${key}-01`;
   return { ...query, from: maxDate(query.from, first), to: minDate(query.to, endOfMonth(first)) };

@@ -45,7 +45,12 @@ export interface Signal {
 export const MAX_POINTS = 115;
 
 const WORD: Record<CandidateKind, string> = { bill: 'bill', receipt: 'receipt', expense_claim: 'expense claim', supplier_credit: 'credit note' };
-const NUMBER_WORD: Record<CandidateKind, string> = { bill: 'invoice number', receipt: 'receipt number', expense_claim: 'claim number', supplier_credit: 'credit note number' };
+const NUMBER_WORD: Record<CandidateKind, string> = {
+  bill: 'invoice number',
+  receipt: 'receipt number',
+  expense_claim: 'claim number',
+  supplier_credit: 'credit note number',
+};
 
 export const kindWord = (kind: CandidateKind) => WORD[kind];
 
@@ -74,7 +79,11 @@ export function amountSignal(line: LineToMatch, c: MatchCandidate): Signal | und
     const fee = c.kind === 'supplier_credit' ? c.amount - size : size - c.amount;
     if (fee <= 0 || fee > feeAllowance(c.amount, c.currency, c.kind)) return undefined;
     const way = c.kind === 'supplier_credit' ? 'less' : 'more';
-    return { points: 24, reason: () => `amount ${formatMoney(size, c.currency)}, ${formatMoney(fee, c.currency)} ${way} than the ${WORD[c.kind]}'s ${formatMoney(c.amount, c.currency)} (a bank fee?)` };
+    return {
+      points: 24,
+      reason: () =>
+        `amount ${formatMoney(size, c.currency)}, ${formatMoney(fee, c.currency)} ${way} than the ${WORD[c.kind]}'s ${formatMoney(c.amount, c.currency)} (a bank fee?)`,
+    };
   }
   if (c.homeAmount === null || c.homeAmount <= 0) return undefined;
   const gap = Math.abs(Math.abs(line.homeAmount) - c.homeAmount) / c.homeAmount;
@@ -94,7 +103,11 @@ export function nameSignal(narration: Narration, forms: string[][]): Signal | un
   if (!found) return undefined;
   if (found.fit === 'whole') return { points: 30, reason: () => `supplier name '${found.quoted}' in the narration` };
   // NORTHWIND at the narration's end may be all of Northwind Ltd or the start of Northwind Traders: alike
-  if (found.fit === 'cut') return { points: 18 + Math.round(12 * (found.atWordEnd && found.share * joinedLength(forms[0]!) >= 6 ? Math.max(found.share, 0.8) : found.share)), reason: () => `supplier name '${found.quoted}' in the narration` };
+  if (found.fit === 'cut')
+    return {
+      points: 18 + Math.round(12 * (found.atWordEnd && found.share * joinedLength(forms[0]!) >= 6 ? Math.max(found.share, 0.8) : found.share)),
+      reason: () => `supplier name '${found.quoted}' in the narration`,
+    };
   return { points: 6 + Math.round(10 * found.share), reason: () => `part of the supplier name, '${found.quoted}', in the narration` };
 }
 
@@ -157,7 +170,8 @@ export function dateSignal(line: LineToMatch, c: MatchCandidate, at?: DaysOf): S
   if (after < 0) return { points: 0, reason: () => `paid ${days(-after)} before the ${word}'s date` };
   const late = at ? at.line - at.due : daysBetween(c.dueDate ?? addDays(c.date, 30), line.date);
   if (late === 0) return { points: 15, reason: () => 'paid on the due date' };
-  if (Math.abs(late) <= 5) return { points: 15, reason: () => (late > 0 ? `paid ${days(late)} after the due date` : `paid ${days(-late)} before the due date`) };
+  if (Math.abs(late) <= 5)
+    return { points: 15, reason: () => (late > 0 ? `paid ${days(late)} after the due date` : `paid ${days(-late)} before the due date`) };
   if (late < 0) return { points: 11, reason: () => `paid ${days(after)} after the ${word}'s date, ${days(-late)} before the due date` };
   // long overdue bills are seldom what a payment is for, when newer ones are open
   return { points: late <= 30 ? 8 : late <= 90 ? 3 : late <= 180 ? -5 : -10, reason: () => `paid ${days(late)} after the due date` };

@@ -23,7 +23,21 @@
  * Tuned on npm run bench:suggestions (scripts/bench/match-suggestions.ts): 1,000 generated lines,
  * precision ≥ 0.98 and recall ≥ 0.90 for the flag being the issue's bar.
  */
-import { amountSignal, dateSignal, epochDay, feeAllowance, kindWord, MAX_POINTS, nameSignal, numberSignal, rightWay, CONVERTED_WITHIN, type LineToMatch, type MatchCandidate, type Signal } from './match-signals.js';
+import {
+  amountSignal,
+  dateSignal,
+  epochDay,
+  feeAllowance,
+  kindWord,
+  MAX_POINTS,
+  nameSignal,
+  numberSignal,
+  rightWay,
+  CONVERTED_WITHIN,
+  type LineToMatch,
+  type MatchCandidate,
+  type Signal,
+} from './match-signals.js';
 import { nameForms, numberForms, readNarration, type Narration, type NumberForms } from './match-text.js';
 
 export type { CandidateKind, LineToMatch, MatchCandidate } from './match-signals.js';
@@ -108,7 +122,11 @@ function score(line: LineToMatch, day: number, narration: Narration, p: Prepared
   if (signals.length === 0) return undefined;
   signals.push(date);
   const later = number ? undefined : supersededBy(day, p);
-  if (later) signals.push({ points: -25, reason: () => `a later ${kindWord(c.kind)} for the same amount, ${later.number || 'without a number'} of ${later.date}, was issued before this payment` });
+  if (later)
+    signals.push({
+      points: -25,
+      reason: () => `a later ${kindWord(c.kind)} for the same amount, ${later.number || 'without a number'} of ${later.date}, was issued before this payment`,
+    });
   const points = signals.reduce((sum, s) => sum + s.points, 0);
   return {
     candidateId: c.id,
@@ -232,7 +250,12 @@ export function suggestMatches(lines: LineToMatch[], candidates: MatchCandidate[
 }
 
 /** suggestMatches from the lines' scores (candidateScorer), every line of `lines` among them. */
-export function pickSuggestions(lines: LineToMatch[], candidates: MatchCandidate[], scored: Map<string, ScoredCandidate[]>, tuning: Tuning = {}): Map<string, Suggestion | null> {
+export function pickSuggestions(
+  lines: LineToMatch[],
+  candidates: MatchCandidate[],
+  scored: Map<string, ScoredCandidate[]>,
+  tuning: Tuning = {},
+): Map<string, Suggestion | null> {
   const SUGGEST_AT = tuning.suggestAt ?? SUGGEST_THRESHOLD;
   const MARGIN = tuning.margin ?? SUGGEST_MARGIN;
   const byCandidate = new Map<string, { lineId: string; score: number }[]>();
@@ -271,7 +294,11 @@ export function pickSuggestions(lines: LineToMatch[], candidates: MatchCandidate
       suggestions.set(line.id, null);
       continue;
     }
-    suggestions.set(line.id, { ...best, reasons: [...best.reasons, whyNot(line.id, best, next, byCandidate, flagged, byId, SUGGEST_AT, MARGIN)], suggested: false });
+    suggestions.set(line.id, {
+      ...best,
+      reasons: [...best.reasons, whyNot(line.id, best, next, byCandidate, flagged, byId, SUGGEST_AT, MARGIN)],
+      suggested: false,
+    });
   }
   return suggestions;
 }

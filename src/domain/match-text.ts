@@ -27,38 +27,141 @@ export interface Narration {
 
 /** Letters and digits only, lower case, diacritics dropped (é → e, ß → ss). */
 export function plain(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    // letters NFKD leaves whole: Østergaard, Łódź, Æbeltoft, Œuvre
-    .replace(/ß/g, 'ss')
-    .replace(/[øØ]/g, 'o')
-    .replace(/[łŁ]/g, 'l')
-    .replace(/[đĐ]/g, 'd')
-    .replace(/[æÆ]/g, 'ae')
-    .replace(/[œŒ]/g, 'oe')
-    .replace(/[þÞ]/g, 'th')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      // letters NFKD leaves whole: Østergaard, Łódź, Æbeltoft, Œuvre
+      .replace(/ß/g, 'ss')
+      .replace(/[øØ]/g, 'o')
+      .replace(/[łŁ]/g, 'l')
+      .replace(/[đĐ]/g, 'd')
+      .replace(/[æÆ]/g, 'ae')
+      .replace(/[œŒ]/g, 'oe')
+      .replace(/[þÞ]/g, 'th')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '')
+  );
 }
 
 const LEGAL = new Set([
-  'ltd', 'limited', 'pty', 'plc', 'llc', 'llp', 'lp', 'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'gmbh', 'mbh', 'ag', 'kg', 'ug',
-  'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'ab', 'as', 'aps', 'se', 'sl', 'pte', 'bhd', 'kk', 'the', 'and',
+  'ltd',
+  'limited',
+  'pty',
+  'plc',
+  'llc',
+  'llp',
+  'lp',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'gmbh',
+  'mbh',
+  'ag',
+  'kg',
+  'ug',
+  'sa',
+  'sas',
+  'sarl',
+  'srl',
+  'spa',
+  'bv',
+  'nv',
+  'oy',
+  'ab',
+  'as',
+  'aps',
+  'se',
+  'sl',
+  'pte',
+  'bhd',
+  'kk',
+  'the',
+  'and',
 ]);
 
 /** Words too common to stand for a supplier on their own. */
 const GENERIC = new Set([
-  'services', 'service', 'group', 'trading', 'international', 'global', 'solutions', 'consulting', 'holdings', 'uk', 'europe', 'online',
-  'store', 'stores', 'shop', 'supplies', 'systems', 'partners', 'associates', 'management', 'media', 'digital', 'energy', 'bank', 'office',
+  'services',
+  'service',
+  'group',
+  'trading',
+  'international',
+  'global',
+  'solutions',
+  'consulting',
+  'holdings',
+  'uk',
+  'europe',
+  'online',
+  'store',
+  'stores',
+  'shop',
+  'supplies',
+  'systems',
+  'partners',
+  'associates',
+  'management',
+  'media',
+  'digital',
+  'energy',
+  'bank',
+  'office',
 ]);
 
 /** Bank words a narration starts or is padded with; never taken for a supplier's name. */
 const BANK_PHRASES = [
-  'card purchase', 'card payment', 'card pmt', 'debit card', 'visa debit', 'contactless', 'pos', 'visa', 'mastercard', 'mc', 'dd', 'direct debit',
-  'so', 'standing order', 'fpo', 'fpi', 'fp', 'faster payment', 'faster payments', 'bgc', 'bacs', 'chaps', 'tfr', 'transfer', 'trf', 'sepa', 'ct',
-  'sepa ct', 'sepa dd', 'payment to', 'payment from', 'pmt', 'bill payment', 'online payment', 'chq', 'cheque', 'ach', 'wire', 'refund',
-  'ref', 'inv', 'invoice', 'to', 'from', 'via', 'gbp', 'eur', 'usd',
+  'card purchase',
+  'card payment',
+  'card pmt',
+  'debit card',
+  'visa debit',
+  'contactless',
+  'pos',
+  'visa',
+  'mastercard',
+  'mc',
+  'dd',
+  'direct debit',
+  'so',
+  'standing order',
+  'fpo',
+  'fpi',
+  'fp',
+  'faster payment',
+  'faster payments',
+  'bgc',
+  'bacs',
+  'chaps',
+  'tfr',
+  'transfer',
+  'trf',
+  'sepa',
+  'ct',
+  'sepa ct',
+  'sepa dd',
+  'payment to',
+  'payment from',
+  'pmt',
+  'bill payment',
+  'online payment',
+  'chq',
+  'cheque',
+  'ach',
+  'wire',
+  'refund',
+  'ref',
+  'inv',
+  'invoice',
+  'to',
+  'from',
+  'via',
+  'gbp',
+  'eur',
+  'usd',
 ].map((p) => p.split(' '));
 
 /**
@@ -148,7 +251,13 @@ export function findName(narration: Narration, name: string[]): NameFound | unde
     const onlyCommon = found.wholeWords.length > 0 && found.wholeWords.every((w) => GENERIC.has(w)) && found.wholeWords.join('').length === found.letters;
     if (fit !== 'whole' && onlyCommon) continue;
     const atWordEnd = fit === 'cut' && (found.last === words.length - 1 || found.stopped) && bounds.has(found.end) && found.letters === found.end;
-    const candidate = { fit, share: found.letters / joined.length, letters: found.letters, quoted: narration.original.slice(words[i]!.start, words[found.last]!.end), atWordEnd } as const;
+    const candidate = {
+      fit,
+      share: found.letters / joined.length,
+      letters: found.letters,
+      quoted: narration.original.slice(words[i]!.start, words[found.last]!.end),
+      atWordEnd,
+    } as const;
     if (!best || rank(candidate) > rank(best)) best = candidate;
   }
   if (!best) return undefined;

@@ -11,7 +11,23 @@ const digitsCache = new Map<string, number>();
  * display, but banks and books keep the ISO minor unit (a Hungarian statement says 627311,30 HUF).
  */
 const ISO_4217_DIGITS: Readonly<Record<string, number>> = {
-  AFN: 2, ALL: 2, COP: 2, HUF: 2, IDR: 2, IQD: 3, IRR: 2, KPW: 2, LAK: 2, LBP: 2, MGA: 2, MMK: 2, PKR: 2, SLL: 2, SOS: 2, SYP: 2, YER: 2,
+  AFN: 2,
+  ALL: 2,
+  COP: 2,
+  HUF: 2,
+  IDR: 2,
+  IQD: 3,
+  IRR: 2,
+  KPW: 2,
+  LAK: 2,
+  LBP: 2,
+  MGA: 2,
+  MMK: 2,
+  PKR: 2,
+  SLL: 2,
+  SOS: 2,
+  SYP: 2,
+  YER: 2,
 };
 
 /** ISO 4217 minor-unit digits (2 for GBP, 0 for JPY, 3 for KWD). */

@@ -24,7 +24,11 @@ export const PROBLEMS = {
   },
   invalid_token: { status: 401, title: 'Unauthorized', meaning: 'No access token, or it is expired, revoked, or for another resource.' },
   insufficient_scope: { status: 403, title: 'Forbidden', meaning: 'The token lacks the scope the operation needs.' },
-  role_not_allowed: { status: 403, title: 'Forbidden', meaning: "Your role in this organisation may not call this operation (the organisation's role policy)." },
+  role_not_allowed: {
+    status: 403,
+    title: 'Forbidden',
+    meaning: "Your role in this organisation may not call this operation (the organisation's role policy).",
+  },
   organisation_not_approved: { status: 403, title: 'Forbidden', meaning: 'The connection was not approved for that organisation.' },
   not_a_member: { status: 403, title: 'Forbidden', meaning: 'You are no longer a member of that organisation.' },
   app_blocked: { status: 403, title: 'Forbidden', meaning: "That organisation's admins blocked the app this token was issued to." },
@@ -48,7 +52,8 @@ export const PROBLEMS = {
   document_incomplete: {
     status: 422,
     title: 'Unprocessable content',
-    meaning: 'The document cannot be published yet: errors[] names each field to complete (a line without an account, a new supplier to confirm, the account a receipt was paid from).',
+    meaning:
+      'The document cannot be published yet: errors[] names each field to complete (a line without an account, a new supplier to confirm, the account a receipt was paid from).',
   },
   publishing_not_supported: {
     status: 409,
@@ -58,7 +63,8 @@ export const PROBLEMS = {
   accounting_refused: {
     status: 422,
     title: 'Unprocessable content',
-    meaning: 'The accounting system refused the change (a closed period or lock date, an archived account, a validation error); errors[] names the field. Nothing was written.',
+    meaning:
+      'The accounting system refused the change (a closed period or lock date, an archived account, a validation error); errors[] names the field. Nothing was written.',
   },
   match_amounts_differ: {
     status: 422,

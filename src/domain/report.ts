@@ -96,7 +96,11 @@ export function profitAndLoss(chart: ChartAccount[], totals: Totals, n: number):
       if (!group) groups.set(root.id, (group = { title: root.fullName, accounts: [] }));
       group.accounts.push({ name: account.fullName, amounts });
     }
-    return sectionFrom(def.title, [...groups.values()].map((g) => groupFrom(g.title, g.accounts, n)), n);
+    return sectionFrom(
+      def.title,
+      [...groups.values()].map((g) => groupFrom(g.title, g.accounts, n)),
+      n,
+    );
   });
   const [income, costOfSales, expenses, otherIncome, otherExpenses] = sections.map((s) => s.total) as [number[], number[], number[], number[], number[]];
   const grossProfit = minus(income, costOfSales);
@@ -171,7 +175,11 @@ export function balanceSheet(chart: ChartAccount[], balances: Totals, priorYears
       }
       return groupFrom(g.title, accounts, n);
     });
-    return sectionFrom(def.title, groups.filter((g) => g.accounts.length > 0), n);
+    return sectionFrom(
+      def.title,
+      groups.filter((g) => g.accounts.length > 0),
+      n,
+    );
   });
   return { sections, summary: balanceSheetSummary(sections) };
 }

@@ -73,7 +73,11 @@ export const NO_STATEMENTS: BalanceState = {
 /** Earliest first; at one start a bank's statement before an opening balance entered by hand. */
 export function statementOrder(a: StatementFigures, b: StatementFigures): number {
   const kind = (s: StatementFigures) => (s.kind === 'statement' ? 0 : 1);
-  return a.start < b.start ? -1 : a.start > b.start ? 1 : kind(a) - kind(b) || (a.end < b.end ? -1 : a.end > b.end ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return a.start < b.start
+    ? -1
+    : a.start > b.start
+      ? 1
+      : kind(a) - kind(b) || (a.end < b.end ? -1 : a.end > b.end ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** The days whose lines-before sums balanceState asks for. */
@@ -118,7 +122,8 @@ export function balanceState(statements: StatementFigures[], before: LinesBefore
     const first = run[0]!;
     if (anchor && first.opening !== null && first !== anchor) {
       const gap = first.opening - derived(first.start);
-      if (gap !== carried) problems.push({ kind: 'gap', from: edge !== null && edge <= first.start ? edge : first.start, amount: gap - carried, source: first.source });
+      if (gap !== carried)
+        problems.push({ kind: 'gap', from: edge !== null && edge <= first.start ? edge : first.start, amount: gap - carried, source: first.source });
       carried = gap;
     }
     let expected = carried;

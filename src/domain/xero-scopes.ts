@@ -123,5 +123,7 @@ export function insufficientScopeProblem(path: string, method: XeroEndpoint['met
     const what = e ? `${e.asked} (to write ${e.what})` : 'a scope the connection was not granted';
     return `Xero refused ${method} ${e?.template ?? path} for want of the scope ${what}: the organisation's Xero connection allows reading only; an admin must connect it to Xero again and allow Ledgerline to write`;
   }
-  return e ? `${missingScopeProblem([e.asked])}: Xero refused GET ${e.template} for want of it` : `Xero refused GET ${path} for want of a scope the connection was not granted`;
+  return e
+    ? `${missingScopeProblem([e.asked])}: Xero refused GET ${e.template} for want of it`
+    : `Xero refused GET ${path} for want of a scope the connection was not granted`;
 }

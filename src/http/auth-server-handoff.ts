@@ -137,7 +137,10 @@ function limitBodyAsRead(req: IncomingMessage, tooLarge: () => void): void {
  */
 async function providerAsyncStorage(): Promise<AsyncLocalStorage<unknown>> {
   const storage = ((await import('oidc-provider/lib/helpers/als.js' as string)) as { default?: unknown }).default;
-  if (!(storage instanceof AsyncLocalStorage)) throw new Error("oidc-provider's request storage is not where Ledgerline expects it (lib/helpers/als.js): check src/http/auth-server-handoff.ts against this version");
+  if (!(storage instanceof AsyncLocalStorage))
+    throw new Error(
+      "oidc-provider's request storage is not where Ledgerline expects it (lib/helpers/als.js): check src/http/auth-server-handoff.ts against this version",
+    );
   return storage as AsyncLocalStorage<unknown>;
 }
 
@@ -148,7 +151,10 @@ async function providerAsyncStorage(): Promise<AsyncLocalStorage<unknown>> {
 async function providerRouter(provider: Provider): Promise<(method: string, path: string) => string | undefined> {
   const internals = ((await import('oidc-provider/lib/helpers/weak_cache.js' as string)) as { default: (p: Provider) => unknown }).default;
   const router = (internals(provider) as { router?: { match?: unknown } } | undefined)?.router;
-  if (typeof router?.match !== 'function') throw new Error("oidc-provider's router is not where Ledgerline expects it (lib/helpers/weak_cache.js): check src/http/auth-server-handoff.ts against this version");
+  if (typeof router?.match !== 'function')
+    throw new Error(
+      "oidc-provider's router is not where Ledgerline expects it (lib/helpers/weak_cache.js): check src/http/auth-server-handoff.ts against this version",
+    );
   const match = router.match.bind(router) as (method: string, path: string) => { route: { name: string } } | undefined;
   return (method, path) => match(method, path)?.route.name;
 }

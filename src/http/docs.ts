@@ -59,7 +59,10 @@ ${OPERATIONS.filter((op) => tag.operations.includes(op.name)).map((op) => operat
 
 /** An anchor for a group heading: its name in lower case, words joined by dashes. */
 function tagAnchor(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** One operation: its name, method and path, what it does, its parameters, and its example. */
@@ -102,8 +105,17 @@ function exampleOf(document: ReturnType<typeof openApiDocument>, path: string): 
   const answer = success?.content?.['application/json']?.example;
   if (answer === undefined) return undefined;
   const body = operation.requestBody?.content?.['application/json']?.example;
-  const query = Object.fromEntries(((operation.parameters ?? []) as { name: string; in: string; example?: unknown }[]).filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, p.example]));
-  const request = body !== undefined ? JSON.stringify(body, null, 2) : Object.keys(query).length ? new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString() : null;
+  const query = Object.fromEntries(
+    ((operation.parameters ?? []) as { name: string; in: string; example?: unknown }[])
+      .filter((p) => p.in === 'query' && p.example !== undefined)
+      .map((p) => [p.name, p.example]),
+  );
+  const request =
+    body !== undefined
+      ? JSON.stringify(body, null, 2)
+      : Object.keys(query).length
+        ? new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+        : null;
   return { request, answer: JSON.stringify(answer, null, 2) };
 }
 

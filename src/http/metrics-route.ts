@@ -19,6 +19,9 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, baseUrl:
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       return sendProblem(reply, problemFrom(new OperationError('invalid_token', 'the metrics want the bearer token set in METRICS_TOKEN'), baseUrl));
     }
-    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics());
+    return reply
+      .header('content-type', metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metrics.registry.metrics());
   });
 }

@@ -177,7 +177,11 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
     description: 'Bills and expense claims to pay this week',
     criteria: { kinds: ['bill', 'expense_claim'], dueWithinDays: 7 },
   });
-  await example('bills.update_saved_filter', { id: filter.filter.id, name: 'Due in the next 10 days', criteria: { kinds: ['bill', 'expense_claim'], dueWithinDays: 10 } });
+  await example('bills.update_saved_filter', {
+    id: filter.filter.id,
+    name: 'Due in the next 10 days',
+    criteria: { kinds: ['bill', 'expense_claim'], dueWithinDays: 10 },
+  });
   await example('bills.delete_saved_filter', { id: filter.filter.id });
 
   await problem('reports.profit_and_loss', { period: 'last_fortnight', comparePeriods: 13 });
@@ -187,11 +191,20 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
   const missing = OPERATIONS.filter((op) => !operations[op.name]).map((op) => op.name);
   if (missing.length) throw new Error(`no example for ${missing.join(', ')}`);
   const ordered = Object.fromEntries(OPERATIONS.map((op) => [op.name, operations[op.name]!]));
-  return { demo: { date: EXAMPLES_DEMO.date, seed: EXAMPLES_DEMO.seed, organisation: org.name, baseUrl: EXAMPLES_BASE_URL, listItems: EXAMPLE_LIST_ITEMS }, operations: steadyTimes(steadyIds(ordered, before)), problems };
+  return {
+    demo: { date: EXAMPLES_DEMO.date, seed: EXAMPLES_DEMO.seed, organisation: org.name, baseUrl: EXAMPLES_BASE_URL, listItems: EXAMPLE_LIST_ITEMS },
+    operations: steadyTimes(steadyIds(ordered, before)),
+    problems,
+  };
 }
 
 /** A bank line paying a published document in full (the examples' statement line). */
-async function paymentLine(store: Store, organisationId: string, bankAccountId: string, document: { total: number; number: string; supplier: string; date: string }): Promise<string> {
+async function paymentLine(
+  store: Store,
+  organisationId: string,
+  bankAccountId: string,
+  document: { total: number; number: string; supplier: string; date: string },
+): Promise<string> {
   const line = statementLine({
     id: 'btx_example_payment',
     organisationId,

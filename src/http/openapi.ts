@@ -27,7 +27,14 @@ export const TAGS: readonly { name: string; description: string; operations: rea
     name: 'Reports',
     description:
       'The statements an accountant reads, as the books stand: profit and loss and balance sheet (with comparisons), trial balance, cash summary, and who owes and is owed by age.',
-    operations: ['reports.profit_and_loss', 'reports.balance_sheet', 'reports.trial_balance', 'reports.cash_summary', 'reports.aged_receivables', 'reports.aged_payables'],
+    operations: [
+      'reports.profit_and_loss',
+      'reports.balance_sheet',
+      'reports.trial_balance',
+      'reports.cash_summary',
+      'reports.aged_receivables',
+      'reports.aged_payables',
+    ],
   },
   {
     name: 'Accounts, ledger and bank',
@@ -36,24 +43,44 @@ export const TAGS: readonly { name: string; description: string; operations: rea
   },
   {
     name: 'Bills and documents',
-    description: 'What is to be paid (Bills to Pay and its saved filters) and the documents behind it: bills, receipts, expense claims and supplier credits with their original files.',
+    description:
+      'What is to be paid (Bills to Pay and its saved filters) and the documents behind it: bills, receipts, expense claims and supplier credits with their original files.',
     operations: ['bills.list_to_pay', 'bills.list_saved_filters', 'documents.get', 'documents.file'],
   },
   {
     name: 'Sales and contacts',
-    description: 'Customer invoices and credit notes with what is still owed, and suppliers, customers and employees with what was spent with and sold to each.',
+    description:
+      'Customer invoices and credit notes with what is still owed, and suppliers, customers and employees with what was spent with and sold to each.',
     operations: ['sales.list_invoices', 'contacts.search'],
   },
   {
     name: 'Changes',
     description:
       'The calls that write, with scope `service.write`: documents (create, change, delete while unpublished, publish to the books), bank lines matched to them, and saved Bills to Pay filters. A create sent with an `Idempotency-Key` is made once however often it is retried.',
-    operations: ['documents.create', 'documents.update', 'documents.delete', 'documents.publish', 'banking.match', 'banking.unmatch', 'banking.mark_reconciled', 'bills.create_saved_filter', 'bills.update_saved_filter', 'bills.delete_saved_filter'],
+    operations: [
+      'documents.create',
+      'documents.update',
+      'documents.delete',
+      'documents.publish',
+      'banking.match',
+      'banking.unmatch',
+      'banking.mark_reconciled',
+      'bills.create_saved_filter',
+      'bills.update_saved_filter',
+      'bills.delete_saved_filter',
+    ],
   },
 ];
 
 /** Operations that never read the connected accounting system, so never answer its 502, 503 or 504. */
-const OWN_DATA_ONLY = new Set(['organisations', 'banking.transactions', 'documents.delete', 'bills.create_saved_filter', 'bills.update_saved_filter', 'bills.delete_saved_filter']);
+const OWN_DATA_ONLY = new Set([
+  'organisations',
+  'banking.transactions',
+  'documents.delete',
+  'bills.create_saved_filter',
+  'bills.update_saved_filter',
+  'bills.delete_saved_filter',
+]);
 
 /** Problems particular to an operation, beside those every call of its kind may answer. */
 const OWN_PROBLEMS: Record<string, readonly ProblemCode[]> = {
@@ -78,7 +105,17 @@ export function problemsOf(op: AnyOperation): ProblemCode[] {
     ...(organisation ? (['organisation_required'] as const) : []),
     'invalid_token',
     'insufficient_scope',
-    ...(organisation ? (['role_not_allowed', 'organisation_not_approved', 'not_a_member', 'app_blocked', 'organisation_not_allowed', 'no_organisation', 'organisation_not_found'] as const) : []),
+    ...(organisation
+      ? ([
+          'role_not_allowed',
+          'organisation_not_approved',
+          'not_a_member',
+          'app_blocked',
+          'organisation_not_allowed',
+          'no_organisation',
+          'organisation_not_found',
+        ] as const)
+      : []),
     ...(effect === 'create' ? (['idempotency_key_in_use', 'idempotency_key_reused'] as const) : []),
     ...(body ? (['payload_too_large', 'unsupported_media_type'] as const) : []),
     ...(OWN_PROBLEMS[op.name] ?? []),
@@ -103,7 +140,15 @@ function examplesFor(baseUrl: string): Examples {
 
 /** A problem of this code as the service answers it: the one an example call got, or the catalogue's words. */
 function problemExample(examples: Examples, baseUrl: string, code: ProblemCode): Problem {
-  return examples.problems[code] ?? { type: problemType(baseUrl, code), title: PROBLEMS[code].title, status: PROBLEMS[code].status, detail: PROBLEMS[code].meaning, code };
+  return (
+    examples.problems[code] ?? {
+      type: problemType(baseUrl, code),
+      title: PROBLEMS[code].title,
+      status: PROBLEMS[code].status,
+      detail: PROBLEMS[code].meaning,
+      code,
+    }
+  );
 }
 
 const problemSchema = {
@@ -122,7 +167,12 @@ const problemSchema = {
       items: { type: 'object', required: ['parameter', 'message'], properties: { parameter: { type: 'string' }, message: { type: 'string' } } },
     },
     candidates: { type: 'array', description: 'with account_not_found and supplier_not_found: the closest matches', items: { type: 'object' } },
-    retryAfter: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'with rate_limited and accounting_rate_limited: seconds to wait, as the Retry-After header says' },
+    retryAfter: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'with rate_limited and accounting_rate_limited: seconds to wait, as the Retry-After header says',
+    },
   },
 };
 
@@ -238,7 +288,8 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
-        description: 'Any unique text (a UUID): the same request sent again with the same key within 24 hours answers the first result instead of creating again.',
+        description:
+          'Any unique text (a UUID): the same request sent again with the same key within 24 hours answers the first result instead of creating again.',
         schema: { type: 'string', maxLength: 255 },
         example: '5b0f6a52-8d1e-4c9b-9a57-2f3c1d7e4a10',
       });

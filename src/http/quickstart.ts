@@ -23,13 +23,28 @@ export function quickstartSteps(baseUrl: string): QuickstartStep[] {
         'ticking “make changes” adds `service.write`. The operator can do the same on the command line (`--scopes "service.read service.write"` to make changes). ' +
         'Either way the `client_id` and `client_secret` are shown once. An API client acts for its own organisation only.',
       code: ['ledgerline clients create --org "Northwind Studio Ltd" \\', '  --name "Nightly export" --json'].join('\n'),
-      after: ['{', '  "client_id": "cli_…",', '  "client_secret": "lls_…",', '  "organisation": "org_…",', '  "name": "Nightly export",', '  "scopes": ["service.read"]', '}'].join('\n'),
+      after: [
+        '{',
+        '  "client_id": "cli_…",',
+        '  "client_secret": "lls_…",',
+        '  "organisation": "org_…",',
+        '  "name": "Nightly export",',
+        '  "scopes": ["service.read"]',
+        '}',
+      ].join('\n'),
     },
     {
       title: '2. Get an access token',
       text: `Client credentials at the token endpoint; ask for \`service.read\`, or \`service.read service.write\` to make changes. The token lasts ${TOKEN_TTL.accessToken / 60} minutes: ask again when it runs out.`,
-      code: [`curl -s -X POST ${baseUrl}/oauth/token \\`, '  -d grant_type=client_credentials \\', '  -d client_id=cli_… -d client_secret=lls_… \\', '  -d scope=service.read'].join('\n'),
-      after: ['{', '  "access_token": "…",', `  "expires_in": ${TOKEN_TTL.accessToken},`, '  "token_type": "Bearer",', '  "scope": "service.read"', '}'].join('\n'),
+      code: [
+        `curl -s -X POST ${baseUrl}/oauth/token \\`,
+        '  -d grant_type=client_credentials \\',
+        '  -d client_id=cli_… -d client_secret=lls_… \\',
+        '  -d scope=service.read',
+      ].join('\n'),
+      after: ['{', '  "access_token": "…",', `  "expires_in": ${TOKEN_TTL.accessToken},`, '  "token_type": "Bearer",', '  "scope": "service.read"', '}'].join(
+        '\n',
+      ),
     },
     {
       title: '3. Make the first call',
@@ -42,6 +57,8 @@ export function quickstartSteps(baseUrl: string): QuickstartStep[] {
 /** The steps as Markdown, for the OpenAPI document's introduction. */
 export function quickstartMarkdown(baseUrl: string): string {
   return quickstartSteps(baseUrl)
-    .map((s) => [`**${s.title}.** ${s.text}`, s.code ? `\`\`\`sh\n${s.code}\n\`\`\`` : '', s.after ? `\`\`\`json\n${s.after}\n\`\`\`` : ''].filter(Boolean).join('\n\n'))
+    .map((s) =>
+      [`**${s.title}.** ${s.text}`, s.code ? `\`\`\`sh\n${s.code}\n\`\`\`` : '', s.after ? `\`\`\`json\n${s.after}\n\`\`\`` : ''].filter(Boolean).join('\n\n'),
+    )
     .join('\n\n');
 }

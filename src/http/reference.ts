@@ -66,5 +66,7 @@ export function registerReference(app: FastifyInstance): void {
   );
   app.get('/assets/scalar/standalone.js', script(SCALAR));
   app.get('/assets/reference.js', script(STARTER));
-  app.get('/assets/reference.css', async (_request, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLE));
+  app.get('/assets/reference.css', async (_request, reply) =>
+    reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLE),
+  );
 }

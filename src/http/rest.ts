@@ -49,7 +49,10 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
     } catch (error) {
       // RFC 6750 §3.1: name the scope the token lacks, so a client can ask for it
       if (error instanceof OperationError && error.code === 'insufficient_scope')
-        reply.header('www-authenticate', `Bearer realm="ledgerline", error="insufficient_scope", error_description="${error.message}", scope="${op.scope}", resource_metadata="${metadataUrl}"`);
+        reply.header(
+          'www-authenticate',
+          `Bearer realm="ledgerline", error="insufficient_scope", error_description="${error.message}", scope="${op.scope}", resource_metadata="${metadataUrl}"`,
+        );
       throw error;
     }
   }
@@ -108,7 +111,9 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body))
-    throw new OperationError('invalid_request', 'the body must be a JSON object of the operation\'s fields', [{ parameter: '(body)', message: 'must be a JSON object' }]);
+    throw new OperationError('invalid_request', "the body must be a JSON object of the operation's fields", [
+      { parameter: '(body)', message: 'must be a JSON object' },
+    ]);
   return body as Record<string, unknown>;
 }
 

@@ -63,7 +63,11 @@ export function selectStatements(statements: Statement[], number: string, accoun
   }
   if (chosen.length === 0) {
     const named = statements.map((s) => `${s.where}: account ${s.accountId}`).join('; ');
-    throw new ImportRefusal('wrong_account', `the file is not about account "${accountName}" (number ${number}): ${named}`, statements.map((s) => ({ where: s.where, message: `account ${s.accountId}` })));
+    throw new ImportRefusal(
+      'wrong_account',
+      `the file is not about account "${accountName}" (number ${number}): ${named}`,
+      statements.map((s) => ({ where: s.where, message: `account ${s.accountId}` })),
+    );
   }
   return { statements: chosen, skipped, accountId: ids.length === 1 ? ids[0]! : null };
 }

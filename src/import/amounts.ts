@@ -42,7 +42,7 @@ export function parseAmount(text: string, currency: string, decimal: DecimalMark
     s = s.slice(1, -1).trim();
   }
   // peel signs and currency from both ends, in whatever order the bank wrote them
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const before = s;
     if (MINUS.test(s)) {

@@ -52,7 +52,8 @@ function mapStatement(node: Node, index: number, assumedCurrency: string, proble
   const statement = emptyStatement(`${describe(node)} (${node.name} ${index}${textAt(node, 'Id') ? `, Id ${textAt(node, 'Id')}` : ''})`);
   statement.accountKind = 'bank';
   statement.accountId = textAt(node, 'Acct/Id/IBAN') || textAt(node, 'Acct/Id/Othr/Id') || null;
-  statement.bankName = textAt(node, 'Acct/Svcr/FinInstnId/Nm') || textAt(node, 'Acct/Svcr/FinInstnId/BICFI') || textAt(node, 'Acct/Svcr/FinInstnId/BIC') || null;
+  statement.bankName =
+    textAt(node, 'Acct/Svcr/FinInstnId/Nm') || textAt(node, 'Acct/Svcr/FinInstnId/BICFI') || textAt(node, 'Acct/Svcr/FinInstnId/BIC') || null;
   const entries = childrenNamed(node, 'Ntry');
   const balances = childrenNamed(node, 'Bal');
   // a notification often names no account currency and carries no balance: then its entries' one currency is the account's
@@ -67,7 +68,10 @@ function mapStatement(node: Node, index: number, assumedCurrency: string, proble
   if (!statement.currency) notes.push(`${statement.where} names no account currency; the account's is assumed`);
   const currency = statement.currency ?? assumedCurrency;
 
-  for (const [path, key] of [['FrToDt/FrDtTm', 'from'], ['FrToDt/ToDtTm', 'to']] as const) {
+  for (const [path, key] of [
+    ['FrToDt/FrDtTm', 'from'],
+    ['FrToDt/ToDtTm', 'to'],
+  ] as const) {
     const value = textAt(node, path);
     if (!value) continue;
     const date = isoDate(value);
@@ -150,10 +154,11 @@ function entryAmount(entry: Node, currency: string): { minor: number; note?: str
   let text = amt?.text ?? '';
   let note: string | undefined;
   if (ccy !== currency) {
-    const details = [at(entry, 'AmtDtls'), ...(childrenNamed(at(entry, 'NtryDtls') ?? entry, 'TxDtls').length === 1 ? [at(entry, 'NtryDtls/TxDtls/AmtDtls')] : [])];
-    const inCurrency = details
-      .flatMap((d) => AMOUNT_DETAILS.map((k) => at(d, `${k}/Amt`)))
-      .find((a) => a && (a.attrs.Ccy ?? '').toUpperCase() === currency);
+    const details = [
+      at(entry, 'AmtDtls'),
+      ...(childrenNamed(at(entry, 'NtryDtls') ?? entry, 'TxDtls').length === 1 ? [at(entry, 'NtryDtls/TxDtls/AmtDtls')] : []),
+    ];
+    const inCurrency = details.flatMap((d) => AMOUNT_DETAILS.map((k) => at(d, `${k}/Amt`))).find((a) => a && (a.attrs.Ccy ?? '').toUpperCase() === currency);
     if (!inCurrency) return { error: `the entry amount is in ${ccy} and no amount in the statement's ${currency} is given (Amt, AmtDtls)` };
     note = `entry amount ${amt?.text} ${ccy} taken as ${inCurrency.text} ${currency} from its amount details`;
     text = inCurrency.text;

@@ -182,3 +182,18 @@ export function guessColumns(cells: string[]): { columns: CsvColumns } | { error
   if (currency !== undefined) columns.currency = currency;
   return { columns };
 }
+
+export type CsvRole = keyof CsvColumns;
+export const CSV_ROLES: CsvRole[] = ['date', 'description', 'amount', 'debit', 'credit', 'balance', 'marker', 'currency', 'id', 'reference'];
+
+export interface CsvOptions {
+  preset?: string;
+  /** role → column: a header name, `#N` for the Nth column (from 1), several joined with `+` */
+  columns?: Partial<Record<CsvRole, string>>;
+  dateFormat?: string;
+  decimal?: DecimalMark;
+  delimiter?: string;
+  encoding?: string;
+  /** amounts are positive for money out (card exports) */
+  positiveOut?: boolean;
+}

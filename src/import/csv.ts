@@ -6,37 +6,14 @@
  * rows dated "Pending" are reported as skipped. Date format and decimal mark come from the
  * mapping or are told from the whole file's values, and an ambiguity is refused rather than guessed.
  */
-import { parse } from 'csv-parse/sync';
 import { formatMoney, isCurrencyCode } from '../domain/money.js';
 import { detectDecimal, isAmbiguous, parseAmount, type DecimalMark } from './amounts.js';
 import { detectDateFormat, isDateFormat, parseDateAs } from './dates.js';
 import { bomEncoding, decodeAs, encodingFor, isUtf8 } from './decode.js';
-import { CSV_PRESETS, findPreset, guessColumns, type ColumnRef, type CsvColumns, type CsvLayout, type CsvPreset } from './csv-presets.js';
+import { CSV_PRESETS, findPreset, type CsvOptions, type CsvPreset } from './csv-presets.js';
+import { findLayout, headRows, readRows, resolveColumns, type ColumnIndex, type Row } from './csv-layout.js';
 import { ImportRefusal, Problems } from './refusal.js';
 import { emptyStatement, joinNarration, type ParsedFile, type Statement, type StatementLine } from './statement.js';
-
-export type CsvRole = keyof CsvColumns;
-export const CSV_ROLES: CsvRole[] = ['date', 'description', 'amount', 'debit', 'credit', 'balance', 'marker', 'currency', 'id', 'reference'];
-
-export interface CsvOptions {
-  preset?: string;
-  /** role → column: a header name, `#N` for the Nth column (from 1), several joined with `+` */
-  columns?: Partial<Record<CsvRole, string>>;
-  dateFormat?: string;
-  decimal?: DecimalMark;
-  delimiter?: string;
-  encoding?: string;
-  /** amounts are positive for money out (card exports) */
-  positiveOut?: boolean;
-}
-
-/** How far down a file its header may be. */
-const HEADER_SEARCH = 50;
-
-interface Row {
-  line: number;
-  cells: string[];
-}
 
 export function parseCsv(bytes: Uint8Array, assumedCurrency: string, options: CsvOptions = {}): ParsedFile {
   const notes: string[] = [];
@@ -96,8 +73,14 @@ export function parseCsv(bytes: Uint8Array, assumedCurrency: string, options: Cs
   }
   const currency = statement.currency ?? assumedCurrency;
 
-  const dateFormat = options.dateFormat ?? layout.dateFormat ?? chooseDateFormat(dataRows.map((d) => ({ text: cell(d.row, index.date), where: `line ${d.row.line}` })));
-  const decimal = options.decimal ?? layout.decimal ?? chooseDecimal(dataRows.flatMap((d) => [index.amount, index.debit, index.credit, index.balance].map((i) => ({ text: cell(d.row, i), where: `line ${d.row.line}` }))));
+  const dateFormat =
+    options.dateFormat ?? layout.dateFormat ?? chooseDateFormat(dataRows.map((d) => ({ text: cell(d.row, index.date), where: `line ${d.row.line}` })));
+  const decimal =
+    options.decimal ??
+    layout.decimal ??
+    chooseDecimal(
+      dataRows.flatMap((d) => [index.amount, index.debit, index.credit, index.balance].map((i) => ({ text: cell(d.row, i), where: `line ${d.row.line}` }))),
+    );
   const positiveOut = options.positiveOut ?? layout.sign === 'positive_out';
 
   const balances: Array<number | null> = [];
@@ -152,154 +135,6 @@ function decodeCsv(bytes: Uint8Array, options: CsvOptions, preset: CsvPreset | u
   }
   notes.push('the file is not UTF-8 and names no encoding; it was read as Windows-1252 (give --encoding if letters look wrong)');
   return decodeAs(bytes, 'windows-1252');
-}
-
-function readRows(text: string, delimiter: string, toLine?: number): Row[] {
-  const source = toLine === undefined ? text : text.split(/\r?\n/, toLine).join('\n');
-  const options = { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true };
-  try {
-    const records = parse(source, options) as string[][];
-    // with one record per physical line (no quoted line breaks) a record's line is its position
-    let lines = 0;
-    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lines++;
-    if (!source.endsWith('\n')) lines++;
-    if (records.length === lines) return records.map((cells, i) => ({ line: i + 1, cells }));
-    const withInfo = parse(source, { ...options, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-    const rows: Row[] = [];
-    let next = 1;
-    for (const { record, info } of withInfo) {
-      rows.push({ line: next, cells: record });
-      next = info.lines + 1;
-    }
-    return rows;
-  } catch (error) {
-    const lines = (error as { lines?: number }).lines;
-    throw new ImportRefusal('malformed', `${lines ? `line ${lines}: ` : ''}the CSV cannot be read: ${(error as Error).message}`);
-  }
-}
-
-function headRows(text: string, delimiter: string): Row[] {
-  try {
-    return readRows(text, delimiter, HEADER_SEARCH);
-  } catch {
-    return [];
-  }
-}
-
-interface FoundLayout {
-  name: string;
-  layout: CsvLayout;
-  headerIndex: number;
-  notes: string[];
-}
-
-/** The layout to read the file with, and where its header is. */
-function findLayout(text: string, options: CsvOptions, preset: CsvPreset | undefined): FoundLayout {
-  const delimiters = options.delimiter ? [options.delimiter] : preset ? [preset.delimiter] : [',', ';', '\t', '|'];
-  if (options.columns && Object.keys(options.columns).length) return mappedLayout(text, options, delimiters);
-  const candidates = preset ? [preset] : CSV_PRESETS;
-  const matches: Array<{ preset: CsvPreset; headerIndex: number; delimiter: string }> = [];
-  for (const delimiter of delimiters) {
-    const rows = headRows(text, delimiter);
-    for (const p of candidates) {
-      if (!options.delimiter && p.delimiter !== delimiter) continue;
-      const headerIndex = rows.findIndex((r) => p.header(r.cells));
-      if (headerIndex >= 0) matches.push({ preset: p, headerIndex, delimiter });
-    }
-  }
-  if (matches.length > 1) {
-    throw new ImportRefusal('bad_options', `the header fits several presets (${matches.map((m) => m.preset.name).join(', ')}); choose one with --preset`);
-  }
-  if (matches.length === 1) {
-    const m = matches[0]!;
-    return { name: `preset ${m.preset.name}`, layout: { ...m.preset, delimiter: m.delimiter }, headerIndex: m.headerIndex, notes: preset ? [] : [`recognised as ${m.preset.title}`] };
-  }
-  if (preset) throw new ImportRefusal('bad_options', `no header of the ${preset.name} preset (${preset.title}) in the first ${HEADER_SEARCH} lines`);
-  for (const delimiter of delimiters) {
-    const rows = headRows(text, delimiter);
-    for (let i = 0; i < rows.length; i++) {
-      const guess = guessColumns(rows[i]!.cells);
-      if (!guess) continue;
-      if ('error' in guess) throw new ImportRefusal('bad_options', `line ${rows[i]!.line}: ${guess.error}`);
-      return {
-        name: 'columns recognised from the header',
-        layout: { delimiter, columns: guess.columns, dateFormat: null, decimal: null, sign: 'normal' },
-        headerIndex: i,
-        notes: [`columns recognised from the header at line ${rows[i]!.line}: ${describeColumns(guess.columns, rows[i]!.cells)}`],
-      };
-    }
-  }
-  throw new ImportRefusal(
-    'unsupported_format',
-    `no header with a date column and an amount (or debit and credit) column in the first ${HEADER_SEARCH} lines, and no preset fits; ` +
-      `give --preset (${CSV_PRESETS.map((p) => p.name).join(', ')}) or the columns (--column date=NAME --column amount=NAME …)`,
-  );
-}
-
-/** A layout from the person's own column mapping; the header is the first row naming every named column. */
-function mappedLayout(text: string, options: CsvOptions, delimiters: string[]): FoundLayout {
-  const given = options.columns!;
-  if (!given.date) throw new ImportRefusal('bad_options', 'the column mapping needs a date column (--column date=NAME)');
-  if (!given.amount && !(given.debit && given.credit)) throw new ImportRefusal('bad_options', 'the column mapping needs an amount column, or debit and credit columns');
-  const refs = (spec: string): ColumnRef[] => spec.split('+').map((s) => s.trim()).filter(Boolean).map((s) => (/^#\d+$/.test(s) ? Number(s.slice(1)) - 1 : s));
-  const columns: CsvColumns = { date: refs(given.date)[0]!, description: given.description ? refs(given.description) : [] };
-  for (const role of ['amount', 'debit', 'credit', 'balance', 'marker', 'currency', 'id', 'reference'] as const) {
-    const spec = given[role];
-    if (spec) columns[role] = refs(spec)[0]!;
-  }
-  const names = [columns.date, ...columns.description, columns.amount, columns.debit, columns.credit, columns.balance, columns.marker, columns.currency, columns.id, columns.reference].filter(
-    (r): r is string => typeof r === 'string',
-  );
-  for (const delimiter of delimiters) {
-    const rows = headRows(text, delimiter);
-    const headerIndex = names.length === 0 ? -1 : rows.findIndex((r) => names.every((n) => r.cells.some((c) => c.trim().toLowerCase() === n.toLowerCase())));
-    if (names.length === 0 || headerIndex >= 0) {
-      return {
-        name: 'column mapping',
-        layout: { delimiter, columns, dateFormat: null, decimal: null, sign: 'normal' },
-        headerIndex,
-        notes: [],
-      };
-    }
-  }
-  throw new ImportRefusal('bad_options', `no row in the first ${HEADER_SEARCH} lines has every mapped column (${names.map((n) => `"${n}"`).join(', ')})`);
-}
-
-interface ColumnIndex {
-  date: number;
-  description: number[];
-  amount?: number;
-  debit?: number;
-  credit?: number;
-  balance?: number;
-  marker?: number;
-  currency?: number;
-  id?: number;
-  reference?: number;
-}
-
-function resolveColumns(columns: CsvColumns, header: string[] | undefined): ColumnIndex {
-  const cells = header ?? [];
-  const find = (ref: ColumnRef): number => {
-    if (typeof ref === 'number') return ref;
-    const i = cells.findIndex((c) => c.trim().toLowerCase() === ref.toLowerCase());
-    if (i < 0) throw new ImportRefusal('bad_options', `the header has no column "${ref}"`);
-    return i;
-  };
-  const index: ColumnIndex = { date: find(columns.date), description: columns.description.map(find) };
-  for (const role of ['amount', 'debit', 'credit', 'balance', 'marker', 'currency', 'id', 'reference'] as const) {
-    const ref = columns[role];
-    if (ref !== undefined) index[role] = find(ref);
-  }
-  return index;
-}
-
-function describeColumns(columns: CsvColumns, cells: string[]): string {
-  const name = (ref: ColumnRef) => `"${typeof ref === 'number' ? cells[ref]?.trim() : ref}"`;
-  return Object.entries(columns)
-    .filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))
-    .map(([role, v]) => `${role} ${Array.isArray(v) ? v.map(name).join(' + ') : name(v as ColumnRef)}`)
-    .join(', ');
 }
 
 function chooseDateFormat(samples: Array<{ text: string; where: string }>): string {
@@ -383,5 +218,6 @@ function checkRunningBalances(statement: Statement, balances: Array<number | nul
     known = { balance: given, line };
     since = 0;
   }
-  if (known) statement.closing = { amount: known.balance + since, date: lines[order[order.length - 1]!]!.date, where: `implied by the balance on ${known.line.where}` };
+  if (known)
+    statement.closing = { amount: known.balance + since, date: lines[order[order.length - 1]!]!.date, where: `implied by the balance on ${known.line.where}` };
 }

@@ -162,7 +162,7 @@ export function detectDateFormat(samples: Array<{ text: string; where: string }>
   }
   if (fitting.length === 0) {
     // name the first sample no candidate reads, which is the one to look at
-    for (const sample of samples) if (candidates.every((f) => 'error' in parseDateAs(sample.text, f))) (worst ??= sample);
+    for (const sample of samples) if (candidates.every((f) => 'error' in parseDateAs(sample.text, f))) worst ??= sample;
     const at = worst ?? samples[0]!;
     return { error: `${at.where}: no date format reads "${at.text.trim()}" as a plausible date; give the format (e.g. dd/MM/yyyy)` };
   }

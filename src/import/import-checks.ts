@@ -77,7 +77,8 @@ export function checkImport(request: ImportRequest): CheckedImport {
   }
   const accountKind = existing?.type ?? creating!.type;
   for (const s of selection.statements) {
-    if (s.accountKind && s.accountKind !== accountKind) notes.push(`${s.where} is a ${s.accountKind.replace('_', ' ')} statement imported into a ${accountKind.replace('_', ' ')} account`);
+    if (s.accountKind && s.accountKind !== accountKind)
+      notes.push(`${s.where} is a ${s.accountKind.replace('_', ' ')} statement imported into a ${accountKind.replace('_', ' ')} account`);
   }
 
   checkAmountBounds(selection.statements, currency, org.home_currency, rate);
@@ -85,7 +86,11 @@ export function checkImport(request: ImportRequest): CheckedImport {
   const unbalanced = checks.flatMap((c) => c.problems);
   // imported with the difference shown (the report, the import's statements, the account's balance state), unless asked to refuse
   if (unbalanced.length && options.refuseUnbalanced) {
-    throw ImportRefusal.of('unbalanced', "the statement's balances do not reconcile (without --refuse-unbalanced it is imported with the difference shown)", unbalanced);
+    throw ImportRefusal.of(
+      'unbalanced',
+      "the statement's balances do not reconcile (without --refuse-unbalanced it is imported with the difference shown)",
+      unbalanced,
+    );
   }
 
   const wanted = onceEach(selection.statements, skipped);
@@ -148,9 +153,15 @@ function checkAmountBounds(statements: Statement[], currency: string, home: stri
   for (const s of statements) {
     for (const line of s.lines) {
       if (!withinAmountBound(line.amount)) {
-        problems.push({ where: line.where, message: `${formatMoney(line.amount, currency)} is larger than the largest amount taken, ${amountBoundText(currency)}` });
+        problems.push({
+          where: line.where,
+          message: `${formatMoney(line.amount, currency)} is larger than the largest amount taken, ${amountBoundText(currency)}`,
+        });
       } else if (rate !== null && convertWithinBound(line.amount, currency, rate, home) === null) {
-        problems.push({ where: line.where, message: `${formatMoney(line.amount, currency)} at ${rate} ${home} per ${currency} is larger than the largest amount taken, ${amountBoundText(home)}` });
+        problems.push({
+          where: line.where,
+          message: `${formatMoney(line.amount, currency)} at ${rate} ${home} per ${currency} is larger than the largest amount taken, ${amountBoundText(home)}`,
+        });
       }
     }
   }
@@ -164,7 +175,8 @@ function checkNewAccount(account: NewBankAccount): void {
   if (!isCurrencyCode(account.currency)) problems.push(`currency "${account.currency}" is not an ISO 4217 code`);
   const opening = account.openingBalance;
   if (opening && !isValidDate(opening.date)) problems.push(`the opening balance's date "${opening.date}" is not a day (yyyy-MM-dd)`);
-  if (opening && (!Number.isSafeInteger(opening.amount) || !withinAmountBound(opening.amount))) problems.push('the opening balance is not an amount the service takes');
+  if (opening && (!Number.isSafeInteger(opening.amount) || !withinAmountBound(opening.amount)))
+    problems.push('the opening balance is not an amount the service takes');
   if (problems.length) throw new ImportRefusal('bad_options', problems.join('; '));
 }
 

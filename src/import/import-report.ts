@@ -138,7 +138,10 @@ export async function reportImport(
     new: fresh.length,
     alreadyPresent: wanted.length - fresh.length,
     skipped: plan.skipped,
-    matched: [...byContent].map(([w, held]) => ({ where: w.line.where, reason: `${MATCHED_BY_CONTENT}: ${held.date}, "${held.description}" from ${held.source}` })),
+    matched: [...byContent].map(([w, held]) => ({
+      where: w.line.where,
+      reason: `${MATCHED_BY_CONTENT}: ${held.date}, "${held.description}" from ${held.source}`,
+    })),
     statements,
     accountBalance: state.offset + before(EVERYTHING).amount,
     accountTransactions: count,
@@ -163,12 +166,30 @@ async function accountState(
   const figures = [...stored, ...(dry ? dry.statements.map((s, i) => figuresOf(s, `dry-${i}`)) : [])];
   if (dry && !accountId && plan.creating?.openingBalance) {
     const { amount, date } = plan.creating.openingBalance;
-    figures.push({ id: 'dry-opening', kind: 'opening_balance', source: 'opening balance', start: date, end: date, opening: amount, openingHome: null, openingDerived: false, closing: null, difference: null });
+    figures.push({
+      id: 'dry-opening',
+      kind: 'opening_balance',
+      source: 'opening balance',
+      start: date,
+      end: date,
+      opening: amount,
+      openingHome: null,
+      openingDerived: false,
+      closing: null,
+      difference: null,
+    });
   }
-  const days = [...new Set([...daysAsked(figures), EVERYTHING, EARLIEST, ...plan.statements.flatMap((s) => {
-    const r = lineRange(s);
-    return [r.from ?? EARLIEST, r.to ? addDays(r.to, 1) : EVERYTHING];
-  })])].sort();
+  const days = [
+    ...new Set([
+      ...daysAsked(figures),
+      EVERYTHING,
+      EARLIEST,
+      ...plan.statements.flatMap((s) => {
+        const r = lineRange(s);
+        return [r.from ?? EARLIEST, r.to ? addDays(r.to, 1) : EVERYTHING];
+      }),
+    ]),
+  ].sort();
   const held = accountId ? await linesBefore(db, organisationId, accountId, days) : () => ({ amount: 0, home: 0 });
   const before: LinesBefore = (day) => {
     const h = held(day);

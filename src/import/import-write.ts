@@ -58,51 +58,81 @@ export async function writeImport(
   // read before the transaction: the books are another system, not to be waited on while it is open
   const ledgerAccountId = existing
     ? existing.ledger_account_id
-    : (plan.creating?.ledgerAccountId ?? (plan.creating ? await bookAccountFor(store.db, org, { ...plan.creating, number: plan.creating.number ?? plan.fileAccountId ?? undefined }) : null));
-  const reconciled = await reconciledInBooks(store.db, org, ledgerAccountId, plan.wanted.map((w) => w.line));
+    : (plan.creating?.ledgerAccountId ??
+      (plan.creating ? await bookAccountFor(store.db, org, { ...plan.creating, number: plan.creating.number ?? plan.fileAccountId ?? undefined }) : null));
+  const reconciled = await reconciledInBooks(
+    store.db,
+    org,
+    ledgerAccountId,
+    plan.wanted.map((w) => w.line),
+  );
   // the organisation's row lock first: it takes SQLite's write lock, so an import in another process
   // (a journal loading) is waited for, then refused as busy, rather than failing midway (write-turn.ts)
-  return inWriteTurn(store.db, (trx) => lockOrganisation(trx, org.id), async (trx) => {
-    let target = existing;
-    if (!target) {
-      target = newAccountRow(org.id, { ...plan.creating!, ...(ledgerAccountId ? { ledgerAccountId } : {}) }, plan.fileAccountId);
-      await trx.insertInto('bank_accounts').values(target).execute();
-      if (plan.creating!.openingBalance) await insertBankStatements(trx, [openingBalanceRow(plan, target)]);
-    }
-    await touchBankAccount(trx, org.id, target.id);
-    const found = await freshLines(trx, store.dialect.maxParameters, plan, existing ? target : null);
-    const statements = await newStatements(trx, plan, existing ? target : null);
-    const importId = found.fresh.length || statements.length ? newId('bim') : null;
-    if (importId) {
-      const by = turn.importedBy ?? { userId: null, via: 'import' };
-      await insertBankImport(trx, {
-        id: importId,
-        organisation_id: org.id,
-        bank_account_id: target.id,
-        file_name: plan.fileName,
-        format: plan.format,
-        lines: found.fresh.length,
-        already_present: plan.wanted.length - found.fresh.length,
-        skipped: plan.skipped.length,
-        created_by: by.userId,
-        created_via: by.via,
-        created_at: nowIso(),
-      });
-      const createdAt = nowIso();
-      // ids in the file's order: statements covering the same days are taken in it (statement-balances.ts statementOrder)
-      const base = newId('bst');
-      await insertBankStatements(
+  return inWriteTurn(
+    store.db,
+    (trx) => lockOrganisation(trx, org.id),
+    async (trx) => {
+      let target = existing;
+      if (!target) {
+        target = newAccountRow(org.id, { ...plan.creating!, ...(ledgerAccountId ? { ledgerAccountId } : {}) }, plan.fileAccountId);
+        await trx.insertInto('bank_accounts').values(target).execute();
+        if (plan.creating!.openingBalance) await insertBankStatements(trx, [openingBalanceRow(plan, target)]);
+      }
+      await touchBankAccount(trx, org.id, target.id);
+      const found = await freshLines(trx, store.dialect.maxParameters, plan, existing ? target : null);
+      const statements = await newStatements(trx, plan, existing ? target : null);
+      const importId = found.fresh.length || statements.length ? newId('bim') : null;
+      if (importId) {
+        const by = turn.importedBy ?? { userId: null, via: 'import' };
+        await insertBankImport(trx, {
+          id: importId,
+          organisation_id: org.id,
+          bank_account_id: target.id,
+          file_name: plan.fileName,
+          format: plan.format,
+          lines: found.fresh.length,
+          already_present: plan.wanted.length - found.fresh.length,
+          skipped: plan.skipped.length,
+          created_by: by.userId,
+          created_via: by.via,
+          created_at: nowIso(),
+        });
+        const createdAt = nowIso();
+        // ids in the file's order: statements covering the same days are taken in it (statement-balances.ts statementOrder)
+        const base = newId('bst');
+        await insertBankStatements(
+          trx,
+          statements.map((st, i) => ({
+            ...st,
+            id: `${base}_${String(i).padStart(5, '0')}`,
+            organisation_id: org.id,
+            bank_account_id: target.id,
+            import_id: importId,
+            created_at: createdAt,
+          })),
+        );
+      }
+      const rows = transactionRows(plan, target.id, found.fresh, reconciled, importId);
+      await insertNew(trx, store.dialect.maxParameters, rows);
+      await refreshBankDailyTotals(
         trx,
-        statements.map((st, i) => ({ ...st, id: `${base}_${String(i).padStart(5, '0')}`, organisation_id: org.id, bank_account_id: target.id, import_id: importId, created_at: createdAt })),
+        org.id,
+        target.id,
+        rows.map((r) => r.date),
       );
-    }
-    const rows = transactionRows(plan, target.id, found.fresh, reconciled, importId);
-    await insertNew(trx, store.dialect.maxParameters, rows);
-    await refreshBankDailyTotals(trx, org.id, target.id, rows.map((r) => r.date));
-    const summary = { account: target, created: !existing, format: plan.format, new: found.fresh.length, alreadyPresent: plan.wanted.length - found.fresh.length, importId };
-    await turn.alsoWrite?.(trx, summary);
-    return { account: target, created: !existing, ...found, statements, importId };
-  }, { waitMs: turn.waitMs ?? WRITER_WAIT_MS, ...(turn.onWait ? { onWait: turn.onWait } : {}) }).catch((error: unknown) => {
+      const summary = {
+        account: target,
+        created: !existing,
+        format: plan.format,
+        new: found.fresh.length,
+        alreadyPresent: plan.wanted.length - found.fresh.length,
+        importId,
+      };
+      await turn.alsoWrite?.(trx, summary);
+      return { account: target, created: !existing, ...found, statements, importId };
+    },
+    { waitMs: turn.waitMs ?? WRITER_WAIT_MS, ...(turn.onWait ? { onWait: turn.onWait } : {}) },
+  ).catch((error: unknown) => {
     throw error instanceof WriterBusy ? new ImportRefusal('busy', error.message) : error;
   });
 }
@@ -138,7 +168,13 @@ function openingBalanceRow(plan: CheckedImport, account: BankAccountRow): BankSt
 async function newStatements(db: Db, plan: CheckedImport, account: BankAccountRow | null): Promise<StatementToStore[]> {
   const wanted = statementsToStore(plan);
   if (!account || wanted.length === 0) return wanted;
-  const kept = await db.selectFrom('bank_statements').selectAll().where('organisation_id', '=', plan.organisation.id).where('bank_account_id', '=', account.id).where('kind', '=', 'statement').execute();
+  const kept = await db
+    .selectFrom('bank_statements')
+    .selectAll()
+    .where('organisation_id', '=', plan.organisation.id)
+    .where('bank_account_id', '=', account.id)
+    .where('kind', '=', 'statement')
+    .execute();
   return wanted.filter((w) => !kept.some((k) => sameStatement(k, w)));
 }
 
@@ -146,9 +182,22 @@ async function newStatements(db: Db, plan: CheckedImport, account: BankAccountRo
  * The wanted lines the account does not have yet, and those it holds under another format's
  * fingerprint (content-match.ts); refused when a bank id it has differs from the file.
  */
-async function freshLines(db: Db, maxParameters: number, plan: CheckedImport, account: BankAccountRow | null): Promise<{ fresh: WantedLine[]; byContent: Map<WantedLine, HeldLine> }> {
+async function freshLines(
+  db: Db,
+  maxParameters: number,
+  plan: CheckedImport,
+  account: BankAccountRow | null,
+): Promise<{ fresh: WantedLine[]; byContent: Map<WantedLine, HeldLine> }> {
   const { wanted, currency } = plan;
-  const present = account ? await presentFingerprints(db, maxParameters, plan.organisation.id, account.id, wanted.map((w) => w.fingerprint)) : new Map();
+  const present = account
+    ? await presentFingerprints(
+        db,
+        maxParameters,
+        plan.organisation.id,
+        account.id,
+        wanted.map((w) => w.fingerprint),
+      )
+    : new Map();
   const conflicts: Problem[] = [];
   const unmatched = wanted.filter((w) => {
     const there = present.get(w.fingerprint);
@@ -185,7 +234,13 @@ async function heldOnDays(db: Db, maxParameters: number, organisationId: string,
   return held;
 }
 
-function transactionRows(plan: CheckedImport, accountId: string, fresh: WantedLine[], reconciled: ReadonlySet<unknown>, importId: string | null): BankTransactionRow[] {
+function transactionRows(
+  plan: CheckedImport,
+  accountId: string,
+  fresh: WantedLine[],
+  reconciled: ReadonlySet<unknown>,
+  importId: string | null,
+): BankTransactionRow[] {
   const { organisation: org, currency, rate } = plan;
   const createdAt = nowIso();
   const random = randomPool(fresh.length * 16);

@@ -85,7 +85,8 @@ export function parseMt940(bytes: Uint8Array, assumedCurrency: string): ParsedFi
     const current: Statement = statement;
     switch (field.tag) {
       case '25':
-        if (stage !== 'header') problems.add(where, ':25: (account identification) inside the statement\'s entries; an entry\'s :86: or the closing :62: was expected');
+        if (stage !== 'header')
+          problems.add(where, ":25: (account identification) inside the statement's entries; an entry's :86: or the closing :62: was expected");
         else current.accountId = field.value.trim();
         break;
       case '60F':
@@ -218,7 +219,11 @@ function narration(entry: Entry): string {
       const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => sub.get(from + k) ?? '').join('');
       return joinNarration([sub.get(0), range(20, 29) + range(60, 63), range(32, 33)]);
     }
-    return text.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+    return text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join(' ');
   }
   if (entry.ns) {
     const sub = new Map<string, string>();

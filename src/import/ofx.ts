@@ -24,7 +24,10 @@ interface Header {
 /** Reads the OFX 1 colon header or the XML declaration and OFX processing instruction. */
 function readHeader(bytes: Uint8Array): Header {
   // headers are ASCII, so a byte-for-byte reading is enough to find them
-  const head = Buffer.from(bytes.subarray(0, 4096)).toString('latin1').replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '').trimStart();
+  const head = Buffer.from(bytes.subarray(0, 4096))
+    .toString('latin1')
+    .replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '')
+    .trimStart();
   if (/^OFXHEADER\s*:/i.test(head)) {
     const fields = new Map<string, string>();
     for (const line of head.split(/\r?\n|\r/)) {
@@ -98,7 +101,10 @@ function mapStatement(node: Node, bankName: string | null, assumedCurrency: stri
   statement.currency = statementCurrency(node, posted, problems, notes);
   const currency = statement.currency ?? assumedCurrency;
 
-  for (const [path, key] of [['DTSTART', 'from'], ['DTEND', 'to']] as const) {
+  for (const [path, key] of [
+    ['DTSTART', 'from'],
+    ['DTEND', 'to'],
+  ] as const) {
     const value = textAt(list, path);
     if (!value) continue;
     const date = ofxDate(value);
@@ -178,7 +184,8 @@ function lineAmount(trn: Node, currency: string): { minor: number } | { error: s
   const plainRate = rate.replace(',', '.');
   if (!/^\d+(\.\d+)?$/.test(plainRate)) return { error: `the amount is in ${cursym} and CURRATE "${rate}" is not a rate` };
   const minor = convertWithinBound(foreign.minor, cursym, plainRate, currency);
-  if (minor === null) return { error: `${textAt(trn, 'TRNAMT')} ${cursym} at CURRATE ${rate} is larger than the largest amount taken, ${amountBoundText(currency)}` };
+  if (minor === null)
+    return { error: `${textAt(trn, 'TRNAMT')} ${cursym} at CURRATE ${rate} is larger than the largest amount taken, ${amountBoundText(currency)}` };
   return { minor };
 }
 

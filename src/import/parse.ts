@@ -3,7 +3,8 @@
  * the content), then that format's reader.
  */
 import { parseCamt } from './camt.js';
-import { parseCsv, type CsvOptions } from './csv.js';
+import { parseCsv } from './csv.js';
+import type { CsvOptions } from './csv-presets.js';
 import { parseMt940 } from './mt940.js';
 import { parseOfx } from './ofx.js';
 import { parseQif } from './qif.js';
@@ -21,7 +22,10 @@ export interface ParseOptions {
 
 /** Tells the format from the first bytes; null when nothing fits. */
 export function detectFormat(bytes: Uint8Array): FormatName | null {
-  const head = Buffer.from(bytes.subarray(0, 8192)).toString('latin1').replace(/^\u00EF\u00BB\u00BF/, '').trimStart();
+  const head = Buffer.from(bytes.subarray(0, 8192))
+    .toString('latin1')
+    .replace(/^\u00EF\u00BB\u00BF/, '')
+    .trimStart();
   if (/^OFXHEADER\s*:/i.test(head) || /<\?OFX\b/i.test(head) || /^<OFX>/i.test(head)) return 'ofx';
   if (/^<\?xml|^<Document/i.test(head)) return /BkToCstmr|camt\.05[234]/.test(head) ? 'camt' : /<OFX>/i.test(head) ? 'ofx' : null;
   if (/^!(Type|Option|Account):/i.test(head)) return 'qif';
@@ -48,7 +52,10 @@ export function parseStatementFile(bytes: Uint8Array, assumedCurrency: string, o
     case 'mt940':
       return parseMt940(bytes, assumedCurrency);
     case 'qif':
-      return parseQif(bytes, assumedCurrency, { ...(options.csv?.dateFormat ? { dateFormat: options.csv.dateFormat } : {}), ...(options.csv?.decimal ? { decimal: options.csv.decimal } : {}) });
+      return parseQif(bytes, assumedCurrency, {
+        ...(options.csv?.dateFormat ? { dateFormat: options.csv.dateFormat } : {}),
+        ...(options.csv?.decimal ? { decimal: options.csv.decimal } : {}),
+      });
     case 'csv':
       return parseCsv(bytes, assumedCurrency, options.csv);
   }

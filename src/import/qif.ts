@@ -40,7 +40,11 @@ export function parseQif(bytes: Uint8Array, currency: string, options: QifOption
     if (line.startsWith('!')) {
       if (/^!Option:|^!Clear:/i.test(line)) return;
       const register = REGISTERS.exec(line);
-      if (!register) throw new ImportRefusal('unsupported_format', `line ${i + 1}: "${line}" is not a bank or card register; only !Type:Bank, CCard, Cash, Oth A and Oth L are imported`);
+      if (!register)
+        throw new ImportRefusal(
+          'unsupported_format',
+          `line ${i + 1}: "${line}" is not a bank or card register; only !Type:Bank, CCard, Cash, Oth A and Oth L are imported`,
+        );
       type = register[1]!;
       return;
     }

@@ -47,7 +47,11 @@ export function importSummary(report: ImportReport) {
     accountTransactions: report.accountTransactions,
     balanceState: {
       basis: report.balanceState.basis,
-      bankBalance: report.balanceState.bankBalance && { amount: major(report.balanceState.bankBalance.amount), date: report.balanceState.bankBalance.date, source: report.balanceState.bankBalance.source },
+      bankBalance: report.balanceState.bankBalance && {
+        amount: major(report.balanceState.bankBalance.amount),
+        date: report.balanceState.bankBalance.date,
+        source: report.balanceState.bankBalance.source,
+      },
       incompleteFrom: report.balanceState.incompleteFrom,
       unexplained: major(report.balanceState.unexplained),
       problems: report.balanceState.problems.map((p) => ({ kind: p.kind, from: p.from, amount: major(p.amount), source: p.source })),

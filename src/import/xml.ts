@@ -33,9 +33,7 @@ export function readXml(text: string, what: string): Node {
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) {
     const { line, col, msg } = valid.err;
-    throw new ImportRefusal('malformed', `line ${line}, column ${col}: the ${what} is not well-formed XML: ${msg}`, [
-      { where: `line ${line}`, message: msg },
-    ]);
+    throw new ImportRefusal('malformed', `line ${line}, column ${col}: the ${what} is not well-formed XML: ${msg}`, [{ where: `line ${line}`, message: msg }]);
   }
   const parser = new XMLParser({
     preserveOrder: true,

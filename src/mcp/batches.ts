@@ -10,8 +10,7 @@ const VERSIONS_WITH_BATCHES = new Set(['2024-10-07', '2024-11-05', '2025-03-26']
 export function isRefusedBatch(body: unknown, protocolHeader: string | string[] | undefined): boolean {
   if (!Array.isArray(body)) return false;
   const initialize = body.find((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize') as
-    | { params?: { protocolVersion?: unknown } }
-    | undefined;
+    { params?: { protocolVersion?: unknown } } | undefined;
   const version = initialize ? initialize.params?.protocolVersion : protocolHeader;
   return version !== undefined && !(typeof version === 'string' && VERSIONS_WITH_BATCHES.has(version));
 }

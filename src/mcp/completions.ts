@@ -30,15 +30,21 @@ type Source = (service: ServiceContext, caller: Caller, organisation: string | u
 const SOURCES: Record<string, Source> = {
   organisation: async (_service, caller) => caller.coverage.organisations.map((o) => o.id),
   account: async (service, caller, organisation, headers) => {
-    const answer = (await callOperation(service, caller, accountsList, { organisation, input: {}, textInput: false, headers })) as { accounts: { fullName: string }[] };
+    const answer = (await callOperation(service, caller, accountsList, { organisation, input: {}, textInput: false, headers })) as {
+      accounts: { fullName: string }[];
+    };
     return answer.accounts.map((a) => a.fullName);
   },
   supplier: async (service, caller, organisation, headers) => {
-    const answer = (await callOperation(service, caller, billsListToPay, { organisation, input: {}, textInput: false, headers })) as { bills: { supplier: string }[] };
+    const answer = (await callOperation(service, caller, billsListToPay, { organisation, input: {}, textInput: false, headers })) as {
+      bills: { supplier: string }[];
+    };
     return [...new Set(answer.bills.map((b) => b.supplier))];
   },
   filter: async (service, caller, organisation, headers) => {
-    const answer = (await callOperation(service, caller, billsListSavedFilters, { organisation, input: {}, textInput: false, headers })) as { filters: { name: string }[] };
+    const answer = (await callOperation(service, caller, billsListSavedFilters, { organisation, input: {}, textInput: false, headers })) as {
+      filters: { name: string }[];
+    };
     return answer.filters.map((f) => f.name);
   },
 };
@@ -54,7 +60,8 @@ function matching(values: string[], typed: string): string[] {
 export async function complete(service: ServiceContext, caller: Caller, headers: HeaderSink, request: CompletionRequest): Promise<CompleteResult> {
   const { ref, argument } = request;
   const prompt = ref.type === 'ref/prompt' && ref.name ? findPrompt(ref.name) : undefined;
-  if (!prompt) throw Object.assign(new Error(`Unknown ${ref.type === 'ref/prompt' ? `prompt: ${ref.name}` : `reference: ${ref.type}`}`), { code: INVALID_PARAMS });
+  if (!prompt)
+    throw Object.assign(new Error(`Unknown ${ref.type === 'ref/prompt' ? `prompt: ${ref.name}` : `reference: ${ref.type}`}`), { code: INVALID_PARAMS });
   const source = prompt.arguments?.some((a) => a.name === argument.name) ? SOURCES[argument.name] : undefined;
   if (!source) return { completion: { values: [], total: 0, hasMore: false } };
   let values: string[];

@@ -54,6 +54,10 @@ export function refuseInvalidParams(transport: Transport): void {
   transport.onmessage = (message: JSONRPCMessage, extra) => {
     const problems = paramsProblems(message);
     if (problems === undefined) return deliver(message, extra);
-    void transport.send({ jsonrpc: '2.0', id: (message as { id: string | number }).id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problems}` } });
+    void transport.send({
+      jsonrpc: '2.0',
+      id: (message as { id: string | number }).id,
+      error: { code: INVALID_PARAMS, message: `Invalid params: ${problems}` },
+    });
   };
 }

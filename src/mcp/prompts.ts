@@ -46,7 +46,11 @@ const PROMPTS: readonly PromptDefinition[] = [
     name: 'bills_due_this_week',
     title: 'Bills due this week',
     description: 'The bills and expense claims overdue or due in the next seven days, with the total to pay.',
-    arguments: [{ name: 'filter', description: 'A saved filter of bills_list_saved_filters to narrow the list' }, { name: 'supplier', description: 'Only this supplier' }, ORGANISATION],
+    arguments: [
+      { name: 'filter', description: 'A saved filter of bills_list_saved_filters to narrow the list' },
+      { name: 'supplier', description: 'Only this supplier' },
+      ORGANISATION,
+    ],
     text: (a) =>
       `List the bills to pay${forOrganisation(a)} that are overdue or due within the next seven days${a.supplier ? ` from the supplier "${a.supplier}"` : ''}${a.filter ? `, using the saved filter "${a.filter}"` : ''}. ` +
       'Use bills_list_saved_filters to see the filters, then bills_list_to_pay; give each bill with supplier, due date and amount due, then the total per currency.',
@@ -65,6 +69,7 @@ export function getPrompt(name: string, args: Record<string, string> = {}): GetP
   const prompt = PROMPTS.find((p) => p.name === name);
   if (!prompt) throw Object.assign(new Error(`Unknown prompt: ${name}`), { code: INVALID_PARAMS });
   const missing = (prompt.arguments ?? []).filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
-  if (missing.length) throw Object.assign(new Error(`Missing required argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`), { code: INVALID_PARAMS });
+  if (missing.length)
+    throw Object.assign(new Error(`Missing required argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`), { code: INVALID_PARAMS });
   return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }] };
 }

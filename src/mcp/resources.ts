@@ -30,7 +30,8 @@ export const DOCUMENT_TEMPLATE: ResourceTemplateType = {
   uriTemplate: `${PREFIX}{organisation}/documents/{id}`,
   name: 'document',
   title: 'A document',
-  description: 'A bill, receipt, expense claim or supplier credit with its coded and invoice lines, as documents_get answers it; ledger and bank results link to it.',
+  description:
+    'A bill, receipt, expense claim or supplier credit with its coded and invoice lines, as documents_get answers it; ledger and bank results link to it.',
   mimeType: 'application/json',
 };
 
@@ -63,7 +64,8 @@ export function mcpLinks<T>(answer: T, baseUrl: string, organisation: string | u
   const documentFile = `${baseUrl}/v1/operations/documents.file?id=`;
   const rewrite = (value: unknown, key: string | null): unknown => {
     if (typeof value === 'string' && key === 'link') {
-      if (value.startsWith(documentGet) && !value.slice(documentGet.length).includes('%2C')) return documentUri(organisation, decodeURIComponent(value.slice(documentGet.length)));
+      if (value.startsWith(documentGet) && !value.slice(documentGet.length).includes('%2C'))
+        return documentUri(organisation, decodeURIComponent(value.slice(documentGet.length)));
       if (value.startsWith(documentFile)) return documentFileUri(organisation, decodeURIComponent(value.slice(documentFile.length)));
       return value;
     }
@@ -94,14 +96,24 @@ export async function readDocumentResource(service: ServiceContext, caller: Call
   if (!target) throw new ResourceNotFoundError(uri);
   try {
     if (!target.file) {
-      const answer = (await callOperation(service, caller, documentsGet, { organisation: target.organisation, input: { ids: target.id }, textInput: false, headers })) as {
+      const answer = (await callOperation(service, caller, documentsGet, {
+        organisation: target.organisation,
+        input: { ids: target.id },
+        textInput: false,
+        headers,
+      })) as {
         documents: unknown[];
       };
       const document = answer.documents[0];
       if (!document) throw new ResourceNotFoundError(uri);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(mcpLinks(document, service.baseUrl, target.organisation)) }] };
     }
-    const file = (await callOperation(service, caller, fileOperation, { organisation: target.organisation, input: { id: target.id }, textInput: false, headers })) as {
+    const file = (await callOperation(service, caller, fileOperation, {
+      organisation: target.organisation,
+      input: { id: target.id },
+      textInput: false,
+      headers,
+    })) as {
       contentType: string;
       data: string;
     };

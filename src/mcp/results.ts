@@ -43,7 +43,14 @@ function fileResult(file: Record<string, unknown>, baseUrl: string, organisation
   const image = fields.contentType.startsWith('image/');
   const shown: CallToolResult['content'][number] = image
     ? { type: 'image', data, mimeType: fields.contentType }
-    : { type: 'resource', resource: { uri: organisation ? documentFileUri(organisation, fields.id) : documentFileLink(baseUrl, fields.id), mimeType: fields.contentType, blob: data } };
+    : {
+        type: 'resource',
+        resource: {
+          uri: organisation ? documentFileUri(organisation, fields.id) : documentFileLink(baseUrl, fields.id),
+          mimeType: fields.contentType,
+          blob: data,
+        },
+      };
   const text = `${JSON.stringify(fields)}\nThe file is attached ${image ? 'as an image' : 'as an embedded resource'}; structuredContent.data holds it as base64.`;
   return { content: [{ type: 'text', text }, shown], structuredContent: file };
 }

@@ -138,7 +138,8 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
       return c;
     } catch (error) {
       // RFC 6750: a request with no credentials at all gets the challenge without an error code
-      if (error instanceof AuthenticationError) reply.header('www-authenticate', challenge(authorization ? { code: error.bearerError, description: error.message } : undefined));
+      if (error instanceof AuthenticationError)
+        reply.header('www-authenticate', challenge(authorization ? { code: error.bearerError, description: error.message } : undefined));
       else if (error instanceof OperationError && error.code === 'insufficient_scope')
         reply.header('www-authenticate', challenge({ code: 'insufficient_scope', description: error.message }));
       throw error;
@@ -149,7 +150,15 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     if (!admit(request, reply)) return;
     const c = await caller(request, reply);
     if (isRefusedBatch(request.body, request.headers['mcp-protocol-version'])) {
-      return void reply.code(400).type('application/json').send(transportError(-32600, 'Invalid Request: JSON-RPC batches are not part of this protocol version (removed in 2025-06-18); send one message per request'));
+      return void reply
+        .code(400)
+        .type('application/json')
+        .send(
+          transportError(
+            -32600,
+            'Invalid Request: JSON-RPC batches are not part of this protocol version (removed in 2025-06-18); send one message per request',
+          ),
+        );
     }
     // MCP authorization, step-up: a tool that changes records needs service.write; a token without it
     // gets 403 with the scopes to ask for, so the client can authorise again with them
@@ -157,7 +166,10 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     if (needed && !c.scopes.has(needed)) {
       const scope = [...new Set([...[...c.scopes].filter((s) => s.startsWith('service.')), needed, 'offline_access'])].join(' ');
       reply.header('www-authenticate', challenge({ code: 'insufficient_scope', description: `this tool needs the ${needed} scope` }, scope));
-      return void reply.code(403).type('application/json').send(transportError(-32000, `Forbidden: this tool changes records and needs the ${needed} scope; authorise again with it`));
+      return void reply
+        .code(403)
+        .type('application/json')
+        .send(transportError(-32000, `Forbidden: this tool changes records and needs the ${needed} scope; authorise again with it`));
     }
     reply.hijack();
     const res = reply.raw;
@@ -172,7 +184,9 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     });
     try {
       const web = webRequest(request);
-      const answer = (await isLegacyRequest(web, request.body)) ? await serveLegacy(server, web, request.body) : await serveModern(server, web, request.body, (error) => request.log.warn(error.message));
+      const answer = (await isLegacyRequest(web, request.body))
+        ? await serveLegacy(server, web, request.body)
+        : await serveModern(server, web, request.body, (error) => request.log.warn(error.message));
       res.statusCode = answer.status;
       answer.headers.forEach((value, name) => res.setHeader(name, value));
       res.end(Buffer.from(await answer.arrayBuffer()));

@@ -73,10 +73,15 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
     try {
       // the organisation comes as an argument here (REST: a header); the rest is the operation's input
       const { [ORGANISATION_ARGUMENT]: organisation, ...input } = request.params.arguments ?? {};
-      if (organisation !== undefined && typeof organisation !== 'string') throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id or exact name (text)');
+      if (organisation !== undefined && typeof organisation !== 'string')
+        throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id or exact name (text)');
       const acting = organisation ?? onlyOrganisation(caller);
       // links to documents as resources this connection can read, not REST URLs its token cannot call
-      const output = mcpLinks(await callOperation(service, caller, op, { organisation, input: withToolArguments(op, input), textInput: false, headers: context.headers }), service.baseUrl, acting);
+      const output = mcpLinks(
+        await callOperation(service, caller, op, { organisation, input: withToolArguments(op, input), textInput: false, headers: context.headers }),
+        service.baseUrl,
+        acting,
+      );
       const result = toolResult(op, output, service.baseUrl, acting);
       // the files of the documents an answer holds, as resource links the caller can read over this connection (resources.ts)
       result.content.push(...documentLinks(acting, output));

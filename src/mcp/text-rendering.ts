@@ -63,7 +63,8 @@ function flatten(row: Row, periods: Periods | undefined, prefix = '', out: Map<s
 
 /** What names a row for the rows of its own lists: the first of these it has, or its position. */
 function rowName(row: Row, index: number): string {
-  for (const key of ['id', 'number', 'title', 'name', 'label', 'date']) if (typeof row[key] === 'string' || typeof row[key] === 'number') return String(row[key]);
+  for (const key of ['id', 'number', 'title', 'name', 'label', 'date'])
+    if (typeof row[key] === 'string' || typeof row[key] === 'number') return String(row[key]);
   return `#${index + 1}`;
 }
 
@@ -79,8 +80,7 @@ function table(name: string, rows: Row[], periods: Periods | undefined, parent?:
   const value = (i: number, c: string) => flat[i]!.values.get(c);
   // said once above the table: columns absent in every row, and (with several rows) the same in every row
   const empty = columns.filter((c) => rows.every((_, i) => isEmpty(value(i, c))));
-  const same =
-    rows.length > 1 ? columns.filter((c) => !empty.includes(c) && rows.every((_, i) => cell(value(i, c)) === cell(value(0, c)))) : [];
+  const same = rows.length > 1 ? columns.filter((c) => !empty.includes(c) && rows.every((_, i) => cell(value(i, c)) === cell(value(0, c)))) : [];
   const shown = columns.filter((c) => !empty.includes(c) && !same.includes(c));
   const out = [`${name} (${rows.length}):`];
   if (same.length) out.push(`same in every row: ${same.map((c) => `${c} ${cell(value(0, c))}`).join('; ')}`);
@@ -141,7 +141,8 @@ function statement(answer: Row & { periods: Row[]; sections: StatementSection[];
   const { periods, sections, summary, ...rest } = answer;
   const lines = Object.entries(rest).map(([k, v]) => `${k}: ${cell(v)}`);
   const heads = periods.map((p) => `${cell(p.label)} (${cell(p.from)} to ${cell(p.to)})`);
-  const row = (section: string, group: string, line: string, amounts: (number | null)[]) => `| ${[section, group, line].map(cell).join(' | ')} | ${amounts.map(cell).join(' | ')} |`;
+  const row = (section: string, group: string, line: string, amounts: (number | null)[]) =>
+    `| ${[section, group, line].map(cell).join(' | ')} | ${amounts.map(cell).join(' | ')} |`;
   const out = [
     ...lines,
     `Every amount is in ${cell(answer.currency)}, one column per period. A group's total is its "total" row; a section's is its row with group "all"; the summary lines come last.`,

@@ -148,33 +148,35 @@ export function toolsFor(caller: Caller): Tool[] {
   const only = caller.coverage.organisations.length === 1 ? caller.coverage.organisations[0] : undefined;
   // only the tools this token may call: a read-only connection is not shown changes it cannot make
   // (a client that calls one anyway is answered 403 with the scope to ask for, routes.ts)
-  return [...TOOLS.values()].filter((t) => caller.scopes.has(t.op.scope)).map((t) => {
-    const inputSchema = several
-      ? {
-          ...t.inputSchema,
-          properties: {
-            [ORGANISATION_ARGUMENT]: {
-              type: 'string',
-              enum: caller.coverage.organisations.map((o) => o.id),
-              description: `The organisation to act for, by id or exact name. This connection covers several, so every call must name one: ${organisationList(caller)}.`,
+  return [...TOOLS.values()]
+    .filter((t) => caller.scopes.has(t.op.scope))
+    .map((t) => {
+      const inputSchema = several
+        ? {
+            ...t.inputSchema,
+            properties: {
+              [ORGANISATION_ARGUMENT]: {
+                type: 'string',
+                enum: caller.coverage.organisations.map((o) => o.id),
+                description: `The organisation to act for, by id or exact name. This connection covers several, so every call must name one: ${organisationList(caller)}.`,
+              },
+              ...t.inputSchema.properties,
             },
-            ...t.inputSchema.properties,
-          },
-          required: [ORGANISATION_ARGUMENT, ...(t.inputSchema.required ?? [])],
-        }
-      : t.inputSchema;
-    const acting = several
-      ? ' Acts for the organisation named by the organisation argument.'
-      : only
-        ? ` Acts for ${only.name}${only.name.endsWith('.') ? '' : '.'}`
-        : '';
-    return {
-      name: t.name,
-      title: t.title,
-      description: `${t.description}${acting}`,
-      inputSchema: inputSchema as Tool['inputSchema'],
-      outputSchema: t.outputSchema as Tool['outputSchema'],
-      annotations: { title: t.title, ...TOOL_ANNOTATIONS[effectOf(t.op)] },
-    };
-  });
+            required: [ORGANISATION_ARGUMENT, ...(t.inputSchema.required ?? [])],
+          }
+        : t.inputSchema;
+      const acting = several
+        ? ' Acts for the organisation named by the organisation argument.'
+        : only
+          ? ` Acts for ${only.name}${only.name.endsWith('.') ? '' : '.'}`
+          : '';
+      return {
+        name: t.name,
+        title: t.title,
+        description: `${t.description}${acting}`,
+        inputSchema: inputSchema as Tool['inputSchema'],
+        outputSchema: t.outputSchema as Tool['outputSchema'],
+        annotations: { title: t.title, ...TOOL_ANNOTATIONS[effectOf(t.op)] },
+      };
+    });
 }

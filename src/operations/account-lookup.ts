@@ -7,9 +7,7 @@ export function resolveAccount(chart: ChartAccount[], text: string, parameter = 
   const wanted = text.trim();
   const lower = wanted.toLowerCase();
   const exact =
-    chart.find((a) => a.id === wanted) ??
-    chart.find((a) => a.number !== null && a.number === wanted) ??
-    chart.find((a) => a.fullName.toLowerCase() === lower);
+    chart.find((a) => a.id === wanted) ?? chart.find((a) => a.number !== null && a.number === wanted) ?? chart.find((a) => a.fullName.toLowerCase() === lower);
   if (exact) return exact;
   const byName = chart.filter((a) => a.name.toLowerCase() === lower);
   if (byName.length === 1) return byName[0]!;

@@ -5,7 +5,10 @@ import { booleanParam, textParam } from './params.js';
 
 /** A text's words, lower-cased: its runs of letters and digits ("Expenses:Rent" is two words, "6100" one). */
 function wordsOf(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 export const accountsList = defineOperation({
@@ -15,11 +18,13 @@ export const accountsList = defineOperation({
   title: 'Chart of accounts',
   summary: 'The chart of accounts, read live from the accounting system.',
   description:
-    'Lists the accounts of the chart of accounts with id, name, full name (Parent:Child), number, type, classification (Asset, Liability, Equity, Revenue, Expense), whether it is active, and its parent. Use an account\'s id, number or full name as the `account` of ledger_account_transactions. Only active accounts unless includeInactive is true.',
+    "Lists the accounts of the chart of accounts with id, name, full name (Parent:Child), number, type, classification (Asset, Liability, Equity, Revenue, Expense), whether it is active, and its parent. Use an account's id, number or full name as the `account` of ledger_account_transactions. Only active accounts unless includeInactive is true.",
   input: z
     .object({
       search: textParam()
-        .describe('Words to look for; an account is listed when each word starts a word of its name, full name or number (case-insensitive): "rent" finds Rent and Rental Income, not Current Account; "61" finds number 6100.')
+        .describe(
+          'Words to look for; an account is listed when each word starts a word of its name, full name or number (case-insensitive): "rent" finds Rent and Rental Income, not Current Account; "61" finds number 6100.',
+        )
         .optional(),
       includeInactive: booleanParam.describe('When true, inactive accounts are listed too. Default false.').optional(),
     })

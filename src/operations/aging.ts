@@ -56,9 +56,7 @@ const bucketsShape = {
 export const agingInput = z
   .object({
     date: dateParam('The date to age at, yyyy-MM-dd. Omitted means today.').optional(),
-    contact: textParam()
-      .describe("Only contacts whose name contains every word of this text (case-insensitive).")
-      .optional(),
+    contact: textParam().describe('Only contacts whose name contains every word of this text (case-insensitive).').optional(),
     detail: booleanParam.describe('When true, each contact lists its open items (number, dates, amount, bucket). Default false.').optional(),
     limit: intParam(1, 500).describe('Contacts per page, 1 to 500; default 100. count and totals cover every contact.').optional(),
     page: intParam(1, 1_000_000).describe('Page number, from 1 (default).').optional(),
@@ -80,7 +78,9 @@ export const agingOutput = z.object({
       contactId: z.string().nullable(),
       ...bucketsShape,
       items: z
-        .array(z.object({ number: z.string(), date: z.string(), dueDate: z.string(), daysPastDue: z.number().int(), bucket: z.enum(BUCKETS), amount: z.number() }))
+        .array(
+          z.object({ number: z.string(), date: z.string(), dueDate: z.string(), daysPastDue: z.number().int(), bucket: z.enum(BUCKETS), amount: z.number() }),
+        )
         .nullable()
         .describe('with detail true, the open items oldest due first; null otherwise'),
     }),
@@ -169,7 +169,13 @@ export function arrangeAging(items: OpenItem[], options: AgingOptions) {
 }
 
 /** The balance of the chart's accounts of one type at a date, in the direction given (1 debit, -1 credit); null when there are none. */
-export async function ledgerBalanceOf(ctx: OperationContext, chart: ChartAccount[], type: ChartAccount['type'], date: string, sign: 1 | -1): Promise<number | null> {
+export async function ledgerBalanceOf(
+  ctx: OperationContext,
+  chart: ChartAccount[],
+  type: ChartAccount['type'],
+  date: string,
+  sign: 1 | -1,
+): Promise<number | null> {
   const ids = chart.filter((a) => a.type === type).map((a) => a.id);
   if (ids.length === 0) return null;
   const totals = await ctx.accounting.accountTotals([{ to: date }], ids);

@@ -15,9 +15,7 @@ import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } f
 
 const input = z
   .object({
-    search: textParam()
-      .optional()
-      .describe('Words matching the account name, number or bank (case-insensitive); every word must match one of them.'),
+    search: textParam().optional().describe('Words matching the account name, number or bank (case-insensitive); every word must match one of them.'),
   })
   .strict();
 
@@ -34,7 +32,12 @@ const output = z.object({
         .describe(
           "the bank's balance of the account at balanceDate, in the account's currency: counted from the earliest imported statement's opening balance (or the opening balance entered for the account) plus every imported transaction, so it equals the bank's closing balance when nothing is missing (see balanceBasis, balanceIncompleteFrom); for an account of the connected books nothing has been imported into yet (id <system>:<account id>), its balance in the books at balanceDate (today): nothing dated later is counted",
         ),
-      balanceDate: z.string().nullable().describe('the day balance is at: the later of the last transaction and the last day a statement covers; null when there is neither; today for an account of the connected books nothing has been imported into yet'),
+      balanceDate: z
+        .string()
+        .nullable()
+        .describe(
+          'the day balance is at: the later of the last transaction and the last day a statement covers; null when there is neither; today for an account of the connected books nothing has been imported into yet',
+        ),
       balanceBasis: z
         .enum(['statements', 'opening_balance', 'transactions', 'books'])
         .describe(
@@ -47,14 +50,26 @@ const output = z.object({
       balanceIncompleteFrom: z
         .string()
         .nullable()
-        .describe("the first day from which balance misses what the statements show (transactions missing between statements, or a statement whose lines do not reach its closing balance); null when the balance is complete"),
-      balanceUnexplained: z.number().describe("the bank's latest statement balance less the balance the transactions give at its date: what is missing in all; 0 when complete"),
+        .describe(
+          'the first day from which balance misses what the statements show (transactions missing between statements, or a statement whose lines do not reach its closing balance); null when the balance is complete',
+        ),
+      balanceUnexplained: z
+        .number()
+        .describe("the bank's latest statement balance less the balance the transactions give at its date: what is missing in all; 0 when complete"),
       ledgerAccount: z
         .object({ id: z.string(), name: z.string(), fullName: z.string() })
         .nullable()
         .describe("the books' account this bank account mirrors (builtin chart account, or the connected system's bank account); null when not linked"),
-      bookBalance: z.number().nullable().describe("the linked ledger account's balance in the books at balanceDate, in the account's currency, money held positive; null when not linked or not readable"),
-      differenceToReconcile: z.number().nullable().describe('balance less bookBalance: what is still to reconcile between the bank and the books at balanceDate; null without a book balance'),
+      bookBalance: z
+        .number()
+        .nullable()
+        .describe(
+          "the linked ledger account's balance in the books at balanceDate, in the account's currency, money held positive; null when not linked or not readable",
+        ),
+      differenceToReconcile: z
+        .number()
+        .nullable()
+        .describe('balance less bookBalance: what is still to reconcile between the bank and the books at balanceDate; null without a book balance'),
       note: z.string().describe('what each figure above is, in words'),
     }),
   ),
@@ -155,16 +170,26 @@ export const bankingAccounts = defineOperation({
     // a book account a service account links to is listed once, as that account; only callers who see every account see the others
     const linked = new Set(visible.accounts.map((a) => a.ledger_account_id).filter((id): id is string => id !== null));
     const unlinked = books.filter((b) => !linked.has(b.accountId) && matchesWords({ name: b.name, number: b.number, bank: '' }, args.search));
-    const states = await balanceStates(ctx.db, ctx.organisation.id, accounts.map((a) => a.id));
+    const states = await balanceStates(
+      ctx.db,
+      ctx.organisation.id,
+      accounts.map((a) => a.id),
+    );
     const figures = accounts.map((a) => {
       const s = stats.get(a.id);
       const state = states.get(a.id) ?? NO_STATEMENTS;
-      const lastDay = [s?.lastTransactionDate ?? null, state.lastStatementDay].filter((d): d is string => d !== null).sort().pop() ?? null;
+      const lastDay =
+        [s?.lastTransactionDate ?? null, state.lastStatementDay]
+          .filter((d): d is string => d !== null)
+          .sort()
+          .pop() ?? null;
       return { a, s, state, balance: (s?.balance ?? 0) + state.offset, balanceDate: lastDay };
     });
     const linkedBooks = await bookBalances(
       ctx,
-      figures.flatMap((f) => (f.a.ledger_account_id ? [{ id: f.a.id, ledgerAccountId: f.a.ledger_account_id, currency: f.a.currency, date: f.balanceDate ?? ctx.today }] : [])),
+      figures.flatMap((f) =>
+        f.a.ledger_account_id ? [{ id: f.a.id, ledgerAccountId: f.a.ledger_account_id, currency: f.a.currency, date: f.balanceDate ?? ctx.today }] : [],
+      ),
     );
     const listed: ListedAccount[] = [
       ...figures.map(({ a, s, state, balance, balanceDate }) => {
@@ -179,7 +204,11 @@ export const bankingAccounts = defineOperation({
           balance: money(balance),
           balanceDate,
           balanceBasis: state.basis,
-          bankStatementBalance: state.bankBalance && { amount: money(state.bankBalance.amount), date: state.bankBalance.date, source: state.bankBalance.source },
+          bankStatementBalance: state.bankBalance && {
+            amount: money(state.bankBalance.amount),
+            date: state.bankBalance.date,
+            source: state.bankBalance.source,
+          },
           balanceIncompleteFrom: state.incompleteFrom,
           balanceUnexplained: money(state.unexplained),
           ledgerAccount: book?.ledgerAccount ?? null,
@@ -191,7 +220,7 @@ export const bankingAccounts = defineOperation({
             balanceDate,
             state,
             book: book && { name: book.ledgerAccount.fullName, balance: book.balance, why: book.why ?? linkedBooks.unreadable },
-            noBook: a.ledger_account_id ? linkedBooks.unreadable : "Not linked to an account of the books, so there is no book balance to compare with.",
+            noBook: a.ledger_account_id ? linkedBooks.unreadable : 'Not linked to an account of the books, so there is no book balance to compare with.',
           }),
         };
       }),

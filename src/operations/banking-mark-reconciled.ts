@@ -33,7 +33,11 @@ export const bankingMarkReconciled = defineOperation({
       .map((l) => {
         if (input.reconciled) return lineTaken(l);
         if (l.status === 'to_reconcile') return null; // already where it is asked to be
-        return l.reconciled_in === 'outside_service' ? null : l.reconciled_in === 'service' ? `${l.id} is matched in the service: banking.unmatch it` : `${l.id} is reconciled in the accounting system, and stays so`;
+        return l.reconciled_in === 'outside_service'
+          ? null
+          : l.reconciled_in === 'service'
+            ? `${l.id} is matched in the service: banking.unmatch it`
+            : `${l.id} is reconciled in the accounting system, and stays so`;
       })
       .filter((why): why is string => why !== null);
     if (refused.length) throw new OperationError('already_matched', refused.join('; '));

@@ -24,15 +24,20 @@ const matchAnswer = z.object({
   match: z.object({
     id: z.string(),
     documentId: z.string(),
-    kind: z.enum(['payment', 'document']).describe("payment: the lines pay a bill or claim (or are a credit's refund), booked in the books; document: they are the receipt's own spend"),
+    kind: z
+      .enum(['payment', 'document'])
+      .describe("payment: the lines pay a bill or claim (or are a credit's refund), booked in the books; document: they are the receipt's own spend"),
     amount: z.number().describe("the lines' sum, in the account's currency"),
     difference: z.number().describe('what the lines differ from the document by, booked as a fee or rounding; 0 when they agree'),
     differenceAccount: z.string().nullable(),
-    paymentId: z.string().nullable().describe('what the match wrote in the books: the payment (and fee) transaction, or the system\'s payment id'),
+    paymentId: z.string().nullable().describe("what the match wrote in the books: the payment (and fee) transaction, or the system's payment id"),
     paymentLink: z.string().nullable(),
   }),
   transactions: z.array(lineStateSchema),
-  bill: z.object({ id: z.string(), amountDue: z.number().describe("in the bill's currency") }).nullable().describe("the document's Bills to Pay entry, paid by the match; null for a receipt or credit"),
+  bill: z
+    .object({ id: z.string(), amountDue: z.number().describe("in the bill's currency") })
+    .nullable()
+    .describe("the document's Bills to Pay entry, paid by the match; null for a receipt or credit"),
 });
 export type MatchAnswer = z.infer<typeof matchAnswer>;
 
@@ -41,14 +46,15 @@ export const bankingMatch = defineOperation({
   name: 'banking.match',
   tool: 'banking_match',
   title: 'Match bank lines to a document',
-  summary: 'Links one or more bank lines to a published document: a bill or claim is paid in the books, a receipt is its spend; the lines become reconciled in the service.',
+  summary:
+    'Links one or more bank lines to a published document: a bill or claim is paid in the books, a receipt is its spend; the lines become reconciled in the service.',
   description: [
     'Matches the bank lines transactionIds (comma separated, of one account) to documentId, a published document of the service (documents.publish first).',
-    'The lines must add up to the document in the account\'s currency: a bill, expense claim or receipt is money out of its total, a supplier credit\'s refund money in.',
+    "The lines must add up to the document in the account's currency: a bill, expense claim or receipt is money out of its total, a supplier credit's refund money in.",
     'A difference is booked only when named: difference { kind: "fee" (the bank took more) or "rounding" (at most one unit of the currency), account (optional: the chart\'s single bank fees or charges account by default) }.',
-    'Matching a bill or expense claim records its payment in the books (the builtin ledger, Xero or QuickBooks), so it leaves bills.list_to_pay; a receipt\'s spend is already in the books and is only linked.',
+    "Matching a bill or expense claim records its payment in the books (the builtin ledger, Xero or QuickBooks), so it leaves bills.list_to_pay; a receipt's spend is already in the books and is only linked.",
     'The lines then show status reconciled, reconciledIn service and linked in banking.transactions. banking.unmatch undoes it, every figure restored.',
-    'banking.transactions\' suggestion names the document the service would match a line to: confirm it with this call.',
+    "banking.transactions' suggestion names the document the service would match a line to: confirm it with this call.",
     'Refused: lines already matched or reconciled (409 already_matched), amounts that differ (422 match_amounts_differ).',
     'If Xero or QuickBooks does not answer (a timeout, 502 or 504), the lines stay held for this document: send the same call again to finish it (it looks for the payment before writing one), or banking.unmatch to let go.',
   ].join(' '),
@@ -59,7 +65,13 @@ export const bankingMatch = defineOperation({
       difference: z
         .object({
           kind: z.enum(['fee', 'rounding']).describe('fee: money the bank took; rounding: at most one unit of the currency'),
-          account: z.string().trim().min(1).max(300).optional().describe("the account it is booked to: id, number or name; default the chart's bank fees or charges account"),
+          account: z
+            .string()
+            .trim()
+            .min(1)
+            .max(300)
+            .optional()
+            .describe("the account it is booked to: id, number or name; default the chart's bank fees or charges account"),
         })
         .strict()
         .optional()
@@ -79,22 +91,28 @@ export const bankingMatch = defineOperation({
     // a payment whose outcome was not known is finished by the same call sent again, even when the
     // bill it paid is no longer open (the payment went through): the match kept what it needs
     const retry = existing && existing.payment_id === null && existing.kind === 'payment' && ctx.accounting.kind !== 'builtin' ? existing : undefined;
-    if (existing && !retry) throw new OperationError('already_matched', `document ${input.documentId} is already matched to bank lines (banking.unmatch them first)`);
+    if (existing && !retry)
+      throw new OperationError('already_matched', `document ${input.documentId} is already matched to bank lines (banking.unmatch them first)`);
     const doc = retry && systemIdOf(ctx, input.documentId) !== undefined ? heldTarget(ctx, retry) : await matchTarget(ctx, input.documentId);
     if (retry) {
       const held = (await matchLines(ctx.db, orgId, retry.id)).map((l) => l.id).sort();
-      if (held.join() !== [...ids].sort().join()) throw new OperationError('already_matched', `document ${doc.id} is being matched to other lines (${held.join(', ')})`);
+      if (held.join() !== [...ids].sort().join())
+        throw new OperationError('already_matched', `document ${doc.id} is being matched to other lines (${held.join(', ')})`);
     } else {
       const taken = lines.map(lineTaken).filter((why): why is string => why !== null);
       if (taken.length) throw new OperationError('already_matched', taken.join('; '));
     }
-    if (!account.ledger_account_id) throw invalidParameter('transactionIds', `the account ${account.name} is not tied to an account of the books yet (its bank import page)`);
+    if (!account.ledger_account_id)
+      throw invalidParameter('transactionIds', `the account ${account.name} is not tied to an account of the books yet (its bank import page)`);
     // a receipt is the spend of the account it was paid from: its lines are that account's
     if (doc.paidFrom && doc.paidFrom !== account.ledger_account_id)
       throw invalidParameter('transactionIds', `${doc.type} ${doc.number} was paid from another account of the books: match it to that account's lines`);
     const chart = await ctx.accounting.chartOfAccounts();
     const plan = matchPlan({ lines, account, document: doc, chart, difference: input.difference });
-    const answer = ctx.accounting.kind === 'builtin' ? await matchInLedger(ctx, { lines, account, doc, plan, chart }) : await matchInSystem(ctx, { lines, account, doc, plan, retry });
+    const answer =
+      ctx.accounting.kind === 'builtin'
+        ? await matchInLedger(ctx, { lines, account, doc, plan, chart })
+        : await matchInSystem(ctx, { lines, account, doc, plan, retry });
     await refreshSuggestionsAfter(ctx);
     return answer;
   },
@@ -126,7 +144,16 @@ interface Target {
 
 /** A system bill's pending match, finished from what it kept (the bill may be closed by the payment it is finishing). */
 function heldTarget(ctx: OperationContext, match: BankMatchRow): Target {
-  return { id: match.document_id, type: 'bill', number: match.document_id, contact: '', currency: ctx.organisation.homeCurrency, total: Math.abs(Number(match.amount)), systemBillId: systemIdOf(ctx, match.document_id)!, paidFrom: null };
+  return {
+    id: match.document_id,
+    type: 'bill',
+    number: match.document_id,
+    contact: '',
+    currency: ctx.organisation.homeCurrency,
+    total: Math.abs(Number(match.amount)),
+    systemBillId: systemIdOf(ctx, match.document_id)!,
+    paidFrom: null,
+  };
 }
 
 async function matchTarget(ctx: OperationContext, id: string): Promise<Target> {
@@ -150,15 +177,32 @@ async function matchTarget(ctx: OperationContext, id: string): Promise<Target> {
   const bill = ((await ctx.accounting.payables?.()) ?? []).find((b) => b.documentId === systemId);
   if (!bill) throw new OperationError('not_found', `no open bill ${id} in the ${ctx.accounting.kind} books`);
   if (!ctx.accounting.payBill)
-    throw new OperationError('publishing_not_supported', `the ${ctx.accounting.kind} books are not written through the service: record the payment there, then mark the line reconciled outside the service (banking.mark_reconciled)`);
+    throw new OperationError(
+      'publishing_not_supported',
+      `the ${ctx.accounting.kind} books are not written through the service: record the payment there, then mark the line reconciled outside the service (banking.mark_reconciled)`,
+    );
   if (bill.currency !== ctx.organisation.homeCurrency)
-    throw invalidParameter('documentId', `bill ${bill.number} is in ${bill.currency}: record its payment in ${ctx.accounting.kind}, then mark the line reconciled outside the service`);
-  return { id, type: bill.kind, number: bill.number, contact: contactNameOf({ type: bill.kind, supplier: bill.supplier }), currency: bill.currency, total: bill.amountDue, systemBillId: systemId, paidFrom: null };
+    throw invalidParameter(
+      'documentId',
+      `bill ${bill.number} is in ${bill.currency}: record its payment in ${ctx.accounting.kind}, then mark the line reconciled outside the service`,
+    );
+  return {
+    id,
+    type: bill.kind,
+    number: bill.number,
+    contact: contactNameOf({ type: bill.kind, supplier: bill.supplier }),
+    currency: bill.currency,
+    total: bill.amountDue,
+    systemBillId: systemId,
+    paidFrom: null,
+  };
 }
 
-
 /** The builtin ledger: the payment (and difference) written in the transaction that records the match. */
-async function matchInLedger(ctx: OperationContext, { lines, account, doc, plan, chart }: Parts & { chart: { id: string; type: string; active: boolean }[] }): Promise<MatchAnswer> {
+async function matchInLedger(
+  ctx: OperationContext,
+  { lines, account, doc, plan, chart }: Parts & { chart: { id: string; type: string; active: boolean }[] },
+): Promise<MatchAnswer> {
   const orgId = ctx.organisation.id;
   const dialect = CAPABILITIES[dialectOf(ctx.db)];
   const payable = chart.find((a) => a.active && a.type === 'Accounts Payable');
@@ -187,7 +231,13 @@ async function matchInLedger(ctx: OperationContext, { lines, account, doc, plan,
       bank: { amount: plan.amount, home: plan.home },
       difference: plan.differenceAccount ? { accountId: plan.differenceAccount.id, amount: -plan.difference, home: -plan.differenceHome } : null,
     });
-    const match = await insertMatch(trx, orgId, matchRow(ctx, account, doc, plan, { paymentId, key: null, bill }), lines.map((l) => l.id), true);
+    const match = await insertMatch(
+      trx,
+      orgId,
+      matchRow(ctx, account, doc, plan, { paymentId, key: null, bill }),
+      lines.map((l) => l.id),
+      true,
+    );
     if (bill && plan.kind === 'payment') await setBillAmountDue(trx, orgId, bill.id, 0);
     return answerMatch({ ...ctx, db: trx }, match, account, plan, doc);
   });
@@ -198,17 +248,40 @@ async function matchInSystem(ctx: OperationContext, { lines, account, doc, plan,
   const orgId = ctx.organisation.id;
   const system = ctx.accounting.kind;
   if (plan.difference !== 0)
-    throw invalidParameter('difference', `${system} books the payment as the document says: book the fee in ${system} itself, then mark the lines reconciled outside the service (banking.mark_reconciled)`);
-  if (doc.type === 'supplier_credit') throw invalidParameter('documentId', `record the supplier's refund in ${system} itself, then mark the line reconciled outside the service (banking.mark_reconciled)`);
+    throw invalidParameter(
+      'difference',
+      `${system} books the payment as the document says: book the fee in ${system} itself, then mark the lines reconciled outside the service (banking.mark_reconciled)`,
+    );
+  if (doc.type === 'supplier_credit')
+    throw invalidParameter(
+      'documentId',
+      `record the supplier's refund in ${system} itself, then mark the line reconciled outside the service (banking.mark_reconciled)`,
+    );
   const bill = await billOf(ctx.db, orgId, doc.id);
   if (plan.kind === 'document') {
     return inTransaction(ctx, async (trx) => {
-      const match = await insertMatch(trx, orgId, matchRow(ctx, account, doc, plan, { paymentId: null, key: null, bill: null }), lines.map((l) => l.id), true);
+      const match = await insertMatch(
+        trx,
+        orgId,
+        matchRow(ctx, account, doc, plan, { paymentId: null, key: null, bill: null }),
+        lines.map((l) => l.id),
+        true,
+      );
       return answerMatch({ ...ctx, db: trx }, match, account, plan, doc);
     });
   }
   if (!ctx.accounting.payBill) throw new OperationError('publishing_not_supported', `the ${system} books cannot record payments through the service`);
-  const match = retry ?? (await inTransaction(ctx, (trx) => insertMatch(trx, orgId, matchRow(ctx, account, doc, plan, { paymentId: null, key: newId('pay'), bill }), lines.map((l) => l.id), false)));
+  const match =
+    retry ??
+    (await inTransaction(ctx, (trx) =>
+      insertMatch(
+        trx,
+        orgId,
+        matchRow(ctx, account, doc, plan, { paymentId: null, key: newId('pay'), bill }),
+        lines.map((l) => l.id),
+        false,
+      ),
+    ));
   const payment: BillPayment = {
     key: match.payment_key!,
     billDocumentId: doc.systemBillId!,
@@ -228,7 +301,9 @@ async function matchInSystem(ctx: OperationContext, { lines, account, doc, plan,
     await inTransaction(ctx, (trx) => removeMatch(trx, orgId, match.id));
     // the system names its own fields (date, amount, bankAccountId…): said as this call's parameters
     const parameter = ['date', 'amount', 'bankAccountId', 'reference'].includes(error.field ?? '') ? 'transactionIds' : 'documentId';
-    throw new OperationError('accounting_refused', `${system} refused the payment of ${doc.number}: ${error.message}. Nothing was written.`, [{ parameter, message: error.message }]);
+    throw new OperationError('accounting_refused', `${system} refused the payment of ${doc.number}: ${error.message}. Nothing was written.`, [
+      { parameter, message: error.message },
+    ]);
   }
   const paid = written;
   return inTransaction(ctx, async (trx) => {
@@ -238,7 +313,13 @@ async function matchInSystem(ctx: OperationContext, { lines, account, doc, plan,
   });
 }
 
-function matchRow(ctx: OperationContext, account: BankAccountRow, doc: Target, plan: MatchPlan, w: { paymentId: string | null; key: string | null; bill: { id: string; amount_due: number } | undefined | null }) {
+function matchRow(
+  ctx: OperationContext,
+  account: BankAccountRow,
+  doc: Target,
+  plan: MatchPlan,
+  w: { paymentId: string | null; key: string | null; bill: { id: string; amount_due: number } | undefined | null },
+) {
   return {
     bank_account_id: account.id,
     document_id: doc.id,
@@ -261,14 +342,27 @@ async function inTransaction<T>(ctx: OperationContext, work: (trx: Transaction<D
   try {
     return await ctx.db.transaction().execute((trx) => work(trx));
   } catch (error) {
-    if (error instanceof LinesTaken) throw new OperationError('already_matched', 'a line was matched or reconciled by another call meanwhile; nothing was written');
+    if (error instanceof LinesTaken)
+      throw new OperationError('already_matched', 'a line was matched or reconciled by another call meanwhile; nothing was written');
     throw error;
   }
 }
 
 async function answerMatch(ctx: OperationContext, match: BankMatchRow, account: BankAccountRow, plan: MatchPlan, doc: Target): Promise<MatchAnswer> {
-  const [lines, bill] = await Promise.all([matchLines(ctx.db, ctx.organisation.id, match.id), match.bill_id ? billOf(ctx.db, ctx.organisation.id, match.document_id) : undefined]);
-  await auditChange(ctx, 'bank.matched', match.document_id, { type: doc.type, number: doc.number, supplier: doc.contact, lines: lines.map((l) => l.id), kind: match.kind, amount: toMajor(plan.amount, account.currency), difference: toMajor(plan.difference, account.currency), payment: match.payment_id });
+  const [lines, bill] = await Promise.all([
+    matchLines(ctx.db, ctx.organisation.id, match.id),
+    match.bill_id ? billOf(ctx.db, ctx.organisation.id, match.document_id) : undefined,
+  ]);
+  await auditChange(ctx, 'bank.matched', match.document_id, {
+    type: doc.type,
+    number: doc.number,
+    supplier: doc.contact,
+    lines: lines.map((l) => l.id),
+    kind: match.kind,
+    amount: toMajor(plan.amount, account.currency),
+    difference: toMajor(plan.difference, account.currency),
+    payment: match.payment_id,
+  });
   const answer: MatchAnswer = {
     match: {
       id: match.id,

@@ -40,13 +40,13 @@ const input = z
     period: periodParam('Omitted means the three months up to today.').optional(),
     from: dateParam('First day, yyyy-MM-dd (period custom).').optional(),
     to: dateParam('Last day, yyyy-MM-dd (period custom).').optional(),
-    search: textParam()
-      .optional()
-      .describe('Text contained in the bank narration or in the supplier of the matched document (case-insensitive).'),
+    search: textParam().optional().describe('Text contained in the bank narration or in the supplier of the matched document (case-insensitive).'),
     amountMin: amountBound('Lower bound'),
     amountMax: amountBound('Upper bound'),
     order: z.enum(['newest', 'oldest'], { message: 'must be newest or oldest' }).default('newest').describe('newest (default) or oldest first.'),
-    limit: intParam(1, 500).default(100).describe('Transactions per page, 1 to 500; default 100 (the MCP tool: 1 to 100, default 25, pages a model reads well).'),
+    limit: intParam(1, 500)
+      .default(100)
+      .describe('Transactions per page, 1 to 500; default 100 (the MCP tool: 1 to 100, default 25, pages a model reads well).'),
     page: z
       .number({ message: 'must be a whole number of at least 1' })
       .int({ message: 'must be a whole number of at least 1' })
@@ -57,12 +57,16 @@ const input = z
   .strict();
 
 const suggestionSchema = z.object({
-  documentId: z.string().describe("the document's id: a service document's (doc_…), or an open bill the connected system holds (xero:<id>, quickbooks:<id>, gnucash:<id>), for banking.match"),
+  documentId: z
+    .string()
+    .describe(
+      "the document's id: a service document's (doc_…), or an open bill the connected system holds (xero:<id>, quickbooks:<id>, gnucash:<id>), for banking.match",
+    ),
   score: z.number().int().describe('0 to 100'),
   reasons: z.array(z.string()).describe('why, in words: the amount, the supplier name or number found in the narration, the dates'),
   number: z.string(),
   supplier: z.string(),
-  total: z.number().describe('what the line pays of it, in the document currency: its total, or an open bill\'s amount due'),
+  total: z.number().describe("what the line pays of it, in the document currency: its total, or an open bill's amount due"),
   currency: z.string(),
 });
 
@@ -104,7 +108,10 @@ const output = z.object({
     .describe(
       "the whole period for the account(s), whatever the status, search and amount filters; account currency for one account, home currency for several. openingBalance is the balance before the period, counted from each account's earliest statement opening balance (or the opening balance entered for it) plus the transactions since; closingBalance is it plus moneyIn less moneyOut",
     ),
-  balanceNote: z.string().nullable().describe("for one account: what its balances are counted from, and from when they miss what the statements show; null for several accounts"),
+  balanceNote: z
+    .string()
+    .nullable()
+    .describe('for one account: what its balances are counted from, and from when they miss what the statements show; null for several accounts'),
   count: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),
@@ -116,7 +123,15 @@ type Input = z.infer<typeof input>;
 
 function suggestionView(s: StoredSuggestion | undefined): z.infer<typeof suggestionSchema> | null {
   if (!s) return null;
-  return { documentId: s.documentId, score: s.score, reasons: s.reasons, number: s.number, supplier: s.supplier, total: toMajor(s.amount, s.currency), currency: s.currency };
+  return {
+    documentId: s.documentId,
+    score: s.score,
+    reasons: s.reasons,
+    number: s.number,
+    supplier: s.supplier,
+    total: toMajor(s.amount, s.currency),
+    currency: s.currency,
+  };
 }
 
 /** Amount bounds in minor units of the currency they are compared in. */
@@ -209,7 +224,13 @@ async function withSystemLinks(ctx: OperationContext, answer: Answer): Promise<A
   return answer;
 }
 
-async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<typeof resolvePeriodInput>, term: string | undefined, offset: number): Promise<z.infer<typeof output>> {
+async function snapshot(
+  ctx: OperationContext,
+  args: Input,
+  period: ReturnType<typeof resolvePeriodInput>,
+  term: string | undefined,
+  offset: number,
+): Promise<z.infer<typeof output>> {
   // one snapshot, so totals, the page and its running balances agree while imports go on
   return ctx.db
     .transaction()
@@ -223,7 +244,10 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
       const bounds = amountBounds(args, currency);
       const accountIds = account ? [account.id] : visible.narrowed ? visible.accounts.map((a) => a.id) : null;
 
-      const [sums, states] = await Promise.all([periodSums(db, organisationId, accountIds, period.from, period.to), balanceStates(db, organisationId, accountIds)]);
+      const [sums, states] = await Promise.all([
+        periodSums(db, organisationId, accountIds, period.from, period.to),
+        balanceStates(db, organisationId, accountIds),
+      ]);
       // balances count from each account's opening balance (its earliest statement's, or the one entered)
       withOpeningBalances(sums, states);
       const state = account ? states.get(account.id) : undefined;
@@ -254,7 +278,11 @@ async function snapshot(ctx: OperationContext, args: Input, period: ReturnType<t
       const linkedIds = [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))];
       const documents = await linkedDocuments(db, organisationId, linkedIds);
 
-      const suggestions = await suggestionsOf(db, organisationId, rows.flatMap((r) => (r.status === 'to_reconcile' ? [r.id] : [])));
+      const suggestions = await suggestionsOf(
+        db,
+        organisationId,
+        rows.flatMap((r) => (r.status === 'to_reconcile' ? [r.id] : [])),
+      );
       const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
 
       return {

@@ -21,7 +21,8 @@ export const bankingUnmatch = defineOperation({
   name: 'banking.unmatch',
   tool: 'banking_unmatch',
   title: 'Undo a bank match',
-  summary: 'Undoes the match a bank line is in: every line of it is to reconcile again, and what the match booked (a payment, a fee) is taken out of the books.',
+  summary:
+    'Undoes the match a bank line is in: every line of it is to reconcile again, and what the match booked (a payment, a fee) is taken out of the books.',
   description: [
     'Takes apart the match (banking.match) that transactionId belongs to: all its lines go back to to_reconcile with no linked document,',
     'the payment and any fee or rounding it booked are removed from the books (the builtin ledger, Xero or QuickBooks), and a bill it paid is owed again in bills.list_to_pay,',
@@ -42,7 +43,11 @@ export const bankingUnmatch = defineOperation({
     const orgId = ctx.organisation.id;
     const { lines, accounts } = await namedLines(ctx, [input.transactionId]);
     const line = lines[0]!;
-    if (!line.match_id) throw invalidParameter('transactionId', `${line.id} is not matched in the service${line.reconciled_in === 'outside_service' ? ' (it is marked reconciled outside the service: banking.mark_reconciled with reconciled false)' : ''}`);
+    if (!line.match_id)
+      throw invalidParameter(
+        'transactionId',
+        `${line.id} is not matched in the service${line.reconciled_in === 'outside_service' ? ' (it is marked reconciled outside the service: banking.mark_reconciled with reconciled false)' : ''}`,
+      );
     const match = (await matchById(ctx.db, orgId, line.match_id))!;
     const account = accounts.get(line.bank_account_id)!;
     const builtin = ctx.accounting.kind === 'builtin';
@@ -69,12 +74,15 @@ export const bankingUnmatch = defineOperation({
         paymentId = found?.paymentId ?? null;
       }
       if (paymentId !== null) {
-        if (!ctx.accounting.removePayment) throw new OperationError('publishing_not_supported', `the ${ctx.accounting.kind} books cannot remove payments through the service`);
+        if (!ctx.accounting.removePayment)
+          throw new OperationError('publishing_not_supported', `the ${ctx.accounting.kind} books cannot remove payments through the service`);
         try {
           await ctx.accounting.removePayment(paymentId);
         } catch (error) {
           if (!(error instanceof AccountingRefused)) throw error;
-          throw new OperationError('accounting_refused', `${ctx.accounting.kind} refused to remove the payment: ${error.message}. Nothing was changed.`, [{ parameter: 'transactionId', message: error.message }]);
+          throw new OperationError('accounting_refused', `${ctx.accounting.kind} refused to remove the payment: ${error.message}. Nothing was changed.`, [
+            { parameter: 'transactionId', message: error.message },
+          ]);
         }
       }
     }
@@ -85,7 +93,11 @@ export const bankingUnmatch = defineOperation({
       if (match.bill_id && match.bill_amount_due_before !== null) await setBillAmountDue(trx, orgId, match.bill_id, Number(match.bill_amount_due_before));
       const [doc] = await getDocuments(trx, orgId, [match.document_id]);
       const bill = doc ? await billOf(trx, orgId, doc.id) : undefined;
-      const after = await bankLines(trx, orgId, matched.map((l) => l.id));
+      const after = await bankLines(
+        trx,
+        orgId,
+        matched.map((l) => l.id),
+      );
       const named = doc ? { type: doc.type, number: doc.number, supplier: contactNameOf(doc) } : { number: match.document_id };
       await auditChange({ ...ctx, db: trx }, 'bank.unmatched', match.document_id, { ...named, lines: matched.map((l) => l.id), payment: match.payment_id });
       return {

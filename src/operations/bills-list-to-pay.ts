@@ -7,11 +7,7 @@ import { savedFilterSummarySchema, summariseFilters } from './bills-list-saved-f
 import { defineOperation } from './operation.js';
 import { intParam, textParam } from './params.js';
 
-export type FilterChoice =
-  | { kind: 'all' }
-  | { kind: 'one'; filter: SavedBillFilter }
-  | { kind: 'none' }
-  | { kind: 'several'; matches: SavedBillFilter[] };
+export type FilterChoice = { kind: 'all' } | { kind: 'one'; filter: SavedBillFilter } | { kind: 'none' } | { kind: 'several'; matches: SavedBillFilter[] };
 
 /**
  * Which saved filter a caller means. An exact id or name (case-insensitive) wins outright, so a
@@ -35,7 +31,8 @@ export function resolveBillFilter(text: string | undefined, filters: SavedBillFi
 }
 
 function choiceNote(choice: FilterChoice, text: string, filters: SavedBillFilter[]): string {
-  if (filters.length === 0) return `No saved filter matches "${text}": this organisation has no saved filters. Leave filter empty to list every outstanding bill.`;
+  if (filters.length === 0)
+    return `No saved filter matches "${text}": this organisation has no saved filters. Leave filter empty to list every outstanding bill.`;
   if (choice.kind === 'several') {
     const names = choice.matches.map((f) => `"${f.name}"`).join(', ');
     return `Several saved filters match "${text}" (${names}). Pick one of the candidates by name and pass it as filter.`;
@@ -93,15 +90,15 @@ export const billsListToPay = defineOperation({
     'A filter text that matches no saved filter, or several, lists no bills: the answer has filter: null,',
     'candidates (every saved filter with its count and total) and a note; call again with one candidate name.',
     'Each bill: supplier (for an expense claim, the employee and the claim), invoiceNumber, type (bill or expense_claim),',
-    'date, dueDate, scheduledDate (null when not scheduled), tags (comma separated), currency (the bill\'s own),',
-    'originalAmount (in the bill\'s currency, null when that is the base currency), amountDue (base currency), latestNote.',
+    "date, dueDate, scheduledDate (null when not scheduled), tags (comma separated), currency (the bill's own),",
+    "originalAmount (in the bill's currency, null when that is the base currency), amountDue (base currency), latestNote.",
   ].join(' '),
   input: z
     .object({
-      filter: textParam(200)
-        .optional()
-        .describe('saved filter name or id, or words from its name or description; empty means every outstanding bill'),
-      limit: intParam(1, 500).default(100).describe('Bills per page, 1 to 500 (the MCP tool: 1 to 100); default 100. count and total always cover every matching bill.'),
+      filter: textParam(200).optional().describe('saved filter name or id, or words from its name or description; empty means every outstanding bill'),
+      limit: intParam(1, 500)
+        .default(100)
+        .describe('Bills per page, 1 to 500 (the MCP tool: 1 to 100); default 100. count and total always cover every matching bill.'),
       page: intParam(1, 1_000_000).default(1).describe('Page number, from 1 (default).'),
     })
     .strict(),
@@ -117,11 +114,11 @@ export const billsListToPay = defineOperation({
     hasMore: z.boolean().describe('whether another page holds more bills'),
     baseCurrency: z.string(),
     bills: z.array(billSchema),
-    candidates: z.array(savedFilterSummarySchema).nullable().describe('every saved filter, when the filter text matched no saved filter or several; null otherwise'),
-    note: z
-      .string()
+    candidates: z
+      .array(savedFilterSummarySchema)
       .nullable()
-      .describe('what to do when the filter text matched no saved filter or several; null otherwise'),
+      .describe('every saved filter, when the filter text matched no saved filter or several; null otherwise'),
+    note: z.string().nullable().describe('what to do when the filter text matched no saved filter or several; null otherwise'),
   }),
   scope: 'service.read',
   defaultRoles: ['super_admin', 'admin', 'submitter', 'custom'],

@@ -51,14 +51,22 @@ export async function outstandingBills(ctx: OperationContext): Promise<Outstandi
   // awaited below; a failure there, not as an unhandled rejection if the system's list fails first
   own.catch(() => {});
   const payables: PayableBill[] = ctx.accounting.payables ? await ctx.accounting.payables() : [];
-  const published = await publishedTransactionIds(ctx.db, ctx.organisation.id, payables.map((p) => p.transactionId));
+  const published = await publishedTransactionIds(
+    ctx.db,
+    ctx.organisation.id,
+    payables.map((p) => p.transactionId),
+  );
   const theirs = payables.filter((p) => !published.has(p.transactionId)).map((p) => fromSystem(ctx.accounting.kind, p));
   // a bill the service published is owed what the books say: paid there (in part, or in full, when
   // the system no longer lists it) is paid here too
   const ours = await own;
   // books without bills of their own (the builtin ledger) have nothing to say of the service's
   if (!ctx.accounting.payables) return { bills: ours };
-  const publishedOf = await publishedTransactionsOfBills(ctx.db, ctx.organisation.id, ours.map((b) => b.id));
+  const publishedOf = await publishedTransactionsOfBills(
+    ctx.db,
+    ctx.organisation.id,
+    ours.map((b) => b.id),
+  );
   const open = new Map(payables.map((p) => [p.transactionId, p]));
   const owed = ours.flatMap((b) => {
     const transaction = publishedOf.get(b.id);

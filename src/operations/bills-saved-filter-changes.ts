@@ -9,7 +9,12 @@ import { changeOf, defineOperation } from './operation.js';
 
 const ADMINS = ['super_admin', 'admin'] as const;
 
-const name = z.string().trim().min(1, { message: 'must not be empty' }).max(100, { message: 'must be at most 100 characters' }).describe('shown in Bills to Pay and matched by bills.list_to_pay filter=');
+const name = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(100, { message: 'must be at most 100 characters' })
+  .describe('shown in Bills to Pay and matched by bills.list_to_pay filter=');
 const description = z.string().trim().max(500, { message: 'must be at most 500 characters' }).describe('what the filter is for');
 const criteria = billCriteriaSchema.describe(
   'what it selects; every key optional, all given must match: kinds (bill, expense_claim), tagsAny, suppliers, dueWithinDays, overdue, scheduled, foreignCurrency, minAmountDue (home-currency minor units). {} matches every outstanding bill',
@@ -25,7 +30,10 @@ async function answerFilter(ctx: OperationContext, id: string): Promise<z.infer<
 
 async function requireFreeName(ctx: OperationContext, wanted: string, exceptId?: string): Promise<void> {
   const other = await billFilterNamed(ctx.db, ctx.organisation.id, wanted, exceptId);
-  if (other) throw new OperationError('already_exists', `a saved filter is already called "${other.name}" (${other.id}); names are unique in any case`, [{ parameter: 'name', message: 'is taken' }]);
+  if (other)
+    throw new OperationError('already_exists', `a saved filter is already called "${other.name}" (${other.id}); names are unique in any case`, [
+      { parameter: 'name', message: 'is taken' },
+    ]);
 }
 
 async function existingFilter(ctx: OperationContext, id: string) {
@@ -40,7 +48,8 @@ export const billsCreateSavedFilter = defineOperation({
   tool: 'bills_create_saved_filter',
   title: 'Save a Bills to Pay filter',
   summary: 'Saves a named Bills to Pay filter for the organisation.',
-  description: 'Saves a Bills to Pay filter with a name (unique in any case), a description and its criteria; it is listed last by bills.list_saved_filters. Answers the saved filter.',
+  description:
+    'Saves a Bills to Pay filter with a name (unique in any case), a description and its criteria; it is listed last by bills.list_saved_filters. Answers the saved filter.',
   input: z.object({ name, description: description.default(''), criteria: criteria.default({}) }).strict(),
   output: z.object({ filter: savedFilterSchema }),
   ...changeOf('create', ADMINS),
@@ -58,18 +67,33 @@ export const billsUpdateSavedFilter = defineOperation({
   tool: 'bills_update_saved_filter',
   title: 'Change a saved Bills to Pay filter',
   summary: 'Renames a saved filter or changes its description or criteria.',
-  description: 'Changes the saved filter with the given id: send name, description and/or criteria (criteria replace the stored ones whole). Answers the filter as saved.',
-  input: z.object({ id: z.string().trim().min(1).max(200).describe('the filter to change'), name: name.optional(), description: description.optional(), criteria: criteria.optional() }).strict(),
+  description:
+    'Changes the saved filter with the given id: send name, description and/or criteria (criteria replace the stored ones whole). Answers the filter as saved.',
+  input: z
+    .object({
+      id: z.string().trim().min(1).max(200).describe('the filter to change'),
+      name: name.optional(),
+      description: description.optional(),
+      criteria: criteria.optional(),
+    })
+    .strict(),
   output: z.object({ filter: savedFilterSchema }),
   ...changeOf('update', ADMINS),
   async run(ctx, input) {
     const row = await existingFilter(ctx, input.id);
     const { id, ...changes } = input;
     const fields = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
-    if (fields.length === 0) throw new OperationError('invalid_request', 'name at least one field to change', [{ parameter: '(input)', message: 'no field to change: name, description or criteria' }]);
+    if (fields.length === 0)
+      throw new OperationError('invalid_request', 'name at least one field to change', [
+        { parameter: '(input)', message: 'no field to change: name, description or criteria' },
+      ]);
     if (changes.name !== undefined) await requireFreeName(ctx, changes.name, id);
     await updateBillFilter(ctx.db, ctx.organisation.id, id, changes);
-    await auditChange(ctx, 'bill_filter.updated', id, { name: changes.name ?? row.name, ...(changes.name && changes.name !== row.name ? { from: row.name } : {}), fields });
+    await auditChange(ctx, 'bill_filter.updated', id, {
+      name: changes.name ?? row.name,
+      ...(changes.name && changes.name !== row.name ? { from: row.name } : {}),
+      fields,
+    });
     return { filter: await answerFilter(ctx, id) };
   },
 });

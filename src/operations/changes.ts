@@ -17,12 +17,19 @@ export function creatorOf(principal: Principal): string {
  */
 export function requireMayChange(principal: Principal, createdBy: string | null, documentId: string): void {
   if (principal.kind !== 'user' || principal.role === 'super_admin' || principal.role === 'admin') return;
-  if (createdBy !== principal.userId) throw new OperationError('not_document_owner', `document ${documentId} was not created by you; your role (${principal.role}) may change only your own`);
+  if (createdBy !== principal.userId)
+    throw new OperationError('not_document_owner', `document ${documentId} was not created by you; your role (${principal.role}) may change only your own`);
 }
 
 /** One audit entry for a change made through an operation, from whichever transport. */
 export async function auditChange(ctx: OperationContext, action: string, target: string, detail: Record<string, unknown>): Promise<void> {
   const p = ctx.principal;
   const via = p.kind === 'user' ? {} : p.clientId === COMMAND_LINE_CLIENT ? { via: VIA_COMMAND_LINE } : { client: p.clientId };
-  await writeAudit(ctx.db, { organisationId: ctx.organisation.id, actorUserId: p.kind === 'user' ? p.userId : null, action, target, detail: { ...detail, ...via } });
+  await writeAudit(ctx.db, {
+    organisationId: ctx.organisation.id,
+    actorUserId: p.kind === 'user' ? p.userId : null,
+    action,
+    target,
+    detail: { ...detail, ...via },
+  });
 }

@@ -32,15 +32,22 @@ export const contactsSearch = defineOperation({
   title: 'Contacts',
   summary: 'Suppliers, customers and employees by name, with what was spent with and sold to each over a period.',
   description:
-    "Finds the contacts of the accounting system (suppliers, customers, employees) whose name contains every word of `search` (case-insensitive; omitted lists them all), optionally of one `kind`, ordered by name, a page at a time. Each contact has `spend`: the net amount, tax excluded, of its lines coded to expense accounts (cost of sales, expenses, other expenses) and fixed assets in the period, whatever the transaction type (bills, expenses, cheques, card charges, less refunds and supplier credits); and `sales`: the net amount, tax excluded, of its lines coded to income accounts (invoices less credit notes, cash sales). Home currency. `total` counts every matching contact and `totals` sums spend and sales over all of them, on every page. Defaults: the financial year to date (period ytd), limit 25, page 1.",
+    'Finds the contacts of the accounting system (suppliers, customers, employees) whose name contains every word of `search` (case-insensitive; omitted lists them all), optionally of one `kind`, ordered by name, a page at a time. Each contact has `spend`: the net amount, tax excluded, of its lines coded to expense accounts (cost of sales, expenses, other expenses) and fixed assets in the period, whatever the transaction type (bills, expenses, cheques, card charges, less refunds and supplier credits); and `sales`: the net amount, tax excluded, of its lines coded to income accounts (invoices less credit notes, cash sales). Home currency. `total` counts every matching contact and `totals` sums spend and sales over all of them, on every page. Defaults: the financial year to date (period ytd), limit 25, page 1.',
   input: z
     .object({
-      search: textParam().describe('Words to look for in the contact\'s name; every word must appear (case-insensitive). Omitted or empty lists every contact.').optional(),
-      kind: z.enum(CONTACT_KINDS, { message: 'must be supplier, customer or employee' }).describe('Only contacts of this kind: supplier, customer or employee.').optional(),
+      search: textParam()
+        .describe("Words to look for in the contact's name; every word must appear (case-insensitive). Omitted or empty lists every contact.")
+        .optional(),
+      kind: z
+        .enum(CONTACT_KINDS, { message: 'must be supplier, customer or employee' })
+        .describe('Only contacts of this kind: supplier, customer or employee.')
+        .optional(),
       period: periodParam('Omitted (and no from/to) means ytd.').optional(),
       from: dateParam('First day of the period for spend and sales, yyyy-MM-dd (with to; period custom is implied).').optional(),
       to: dateParam('Last day, yyyy-MM-dd (with from).').optional(),
-      limit: intParam(1, CONTACTS_LIMIT_MAX).describe(`Contacts per page, 1 to ${CONTACTS_LIMIT_MAX}; default ${CONTACTS_LIMIT_DEFAULT}. total and totals cover every matching contact.`).optional(),
+      limit: intParam(1, CONTACTS_LIMIT_MAX)
+        .describe(`Contacts per page, 1 to ${CONTACTS_LIMIT_MAX}; default ${CONTACTS_LIMIT_DEFAULT}. total and totals cover every matching contact.`)
+        .optional(),
       page: intParam(1, 1_000_000).describe('Page number, from 1 (default).').optional(),
     })
     .strict(),
@@ -79,7 +86,10 @@ export const contactsSearch = defineOperation({
     const narrowed = matched.length === all.length ? {} : { contactIds: matched.map((c) => c.id) };
     const sums = async (accounts: ChartAccount[]) => {
       if (matched.length === 0 || accounts.length === 0) return new Map<string, number>();
-      const groups = await ctx.accounting.lineTotals({ accountIds: accounts.map((a) => a.id), from: period.from, to: period.to, types, ...narrowed }, 'supplier');
+      const groups = await ctx.accounting.lineTotals(
+        { accountIds: accounts.map((a) => a.id), from: period.from, to: period.to, types, ...narrowed },
+        'supplier',
+      );
       return new Map(groups.map((g) => [g.key, g.amount]));
     };
     const [spend, sales] = await Promise.all([sums(chart.filter(isSpendAccount)), sums(chart.filter(isSalesAccount))]);

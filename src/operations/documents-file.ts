@@ -41,13 +41,13 @@ export const documentsFile = defineOperation({
   title: "A document's original file",
   summary: "A document's original file (PDF or image), base64.",
   description: [
-    "Returns the original file of one document: id, fileName, contentType (application/pdf, image/png, image/jpeg, image/gif, image/webp, image/tiff or image/heic),",
+    'Returns the original file of one document: id, fileName, contentType (application/pdf, image/png, image/jpeg, image/gif, image/webp, image/tiff or image/heic),',
     'size (bytes before base64) and data (the content, base64).',
     'id (required): a document id from ledger.account_transactions or documents.get.',
     'A document that is not in this organisation, or has no file, is answered 404 not_found; a file over 10 MB is refused with 413 file_too_large.',
     'Documents of a connected GnuCash book (gnucash:<guid>) have no file: GnuCash keeps none.',
     "A connected Xero organisation's documents (xero:<InvoiceID>) answer their first PDF or image attached in Xero.",
-    "Bills and vendor credits of a connected QuickBooks company (quickbooks:Bill:<id>) answer the PDF or image attached to them in QuickBooks.",
+    'Bills and vendor credits of a connected QuickBooks company (quickbooks:Bill:<id>) answer the PDF or image attached to them in QuickBooks.',
   ].join(' '),
   input: z
     .object({
@@ -83,7 +83,11 @@ export const documentsFile = defineOperation({
         if (size > MAX_FILE_BYTES) throw fileTooLarge(id, size);
         // the vendor's file may be of a type documents.file does not hand out (an image/bmp scan): said, not a fault
         const contentType = knownContentType(file.contentType);
-        if (!contentType) throw new OperationError('not_found', `document ${id} has a file in ${ctx.accounting.kind} of a type documents.file does not hand out (${file.contentType}); it hands out ${DOCUMENT_CONTENT_TYPES.join(', ')}`);
+        if (!contentType)
+          throw new OperationError(
+            'not_found',
+            `document ${id} has a file in ${ctx.accounting.kind} of a type documents.file does not hand out (${file.contentType}); it hands out ${DOCUMENT_CONTENT_TYPES.join(', ')}`,
+          );
         return { id, fileName: file.fileName, contentType, size: file.data.length, data: file.data.toString('base64') };
       }
       // the connected system keeps no files; a link it records (a path on someone's disk) is not fetched, nor shown

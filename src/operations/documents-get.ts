@@ -11,10 +11,16 @@ export const MAX_DOCUMENT_IDS = 50;
 
 /** The distinct, trimmed ids of a comma-separated list, in the order first given. */
 export function parseDocumentIds(text: string): string[] {
-  const ids = [...new Set(text.split(',').map((id) => id.trim()).filter((id) => id !== ''))];
+  const ids = [
+    ...new Set(
+      text
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    ),
+  ];
   if (ids.length === 0) throw invalidParameter('ids', 'must name at least one document id');
-  if (ids.length > MAX_DOCUMENT_IDS)
-    throw invalidParameter('ids', `at most ${MAX_DOCUMENT_IDS} document ids per call (got ${ids.length} distinct ids)`);
+  if (ids.length > MAX_DOCUMENT_IDS) throw invalidParameter('ids', `at most ${MAX_DOCUMENT_IDS} document ids per call (got ${ids.length} distinct ids)`);
   return ids;
 }
 
@@ -67,7 +73,10 @@ export const documentSchema = z.object({
   currency: z.string().describe("the document's own currency; every amount of the document is in it"),
   accountingId: z.string().nullable().describe('the transaction id in the accounting system, when published'),
   publishedAt: z.string().nullable(),
-  accountingLink: z.string().nullable().describe("the published transaction in the accounting system's own interface, where it has one (Xero, QuickBooks); null otherwise"),
+  accountingLink: z
+    .string()
+    .nullable()
+    .describe("the published transaction in the accounting system's own interface, where it has one (Xero, QuickBooks); null otherwise"),
   link: z.string().nullable().describe('where to fetch the original file (documents.file); null when there is none'),
   subtotal: z.number(),
   tax: z.number(),
@@ -129,7 +138,7 @@ export const documentsGet = defineOperation({
     'Returns the documents with the given ids, in the order asked, each once.',
     `ids (required): one or more document ids, comma separated, at most ${MAX_DOCUMENT_IDS}; these are the document ids ledger.account_transactions returns.`,
     'Each document: id, number, type, supplier, date, dueDate, currency, accountingId (the accounting system transaction, null if unpublished),',
-    'publishedAt, accountingLink (the transaction in the accounting system\'s own interface), link (fetch the original file with documents.file; null when there is no file), subtotal, tax, total,',
+    "publishedAt, accountingLink (the transaction in the accounting system's own interface), link (fetch the original file with documents.file; null when there is no file), subtotal, tax, total,",
     'codedLines (what each line was published with: account, accountId, taxCodeId, class, customer, quantity, subtotal, tax, total)',
     'and invoiceLines (what the supplier invoice listed: productCode, unit, quantity, unitPrice, tax, amount).',
     "Amounts are in the document's own currency, major units. Ids that are not documents of this organisation are listed under notFound.",

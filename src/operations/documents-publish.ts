@@ -14,7 +14,12 @@ import { invalidParameter, OperationError } from './errors.js';
 import { changeOf, defineOperation } from './operation.js';
 import { refreshSuggestionsAfter } from './banking/after-change.js';
 
-const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty' }).max(max, { message: `must be at most ${max} characters` });
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(max, { message: `must be at most ${max} characters` });
 
 /** Where the books' refusal points, in the names of the document's own fields. */
 function refusedField(field: string | null): string {
@@ -25,7 +30,8 @@ function refusedField(field: string | null): string {
 }
 
 const NOT_WRITABLE: Record<string, string> = {
-  gnucash: "this organisation's books are a GnuCash file, which the service reads and never writes: enter the bill in GnuCash itself; the service shows it from there",
+  gnucash:
+    "this organisation's books are a GnuCash file, which the service reads and never writes: enter the bill in GnuCash itself; the service shows it from there",
 };
 
 export const documentsPublish = defineOperation({
@@ -35,11 +41,11 @@ export const documentsPublish = defineOperation({
   title: 'Publish a document to the books',
   summary: 'Writes a complete document to the accounting system as the transaction its type is, with its file attached.',
   description: [
-    'Publishes the document with the given id to the organisation\'s books: a bill as a bill owed to the supplier, an expense claim as a bill owed to the employee,',
+    "Publishes the document with the given id to the organisation's books: a bill as a bill owed to the supplier, an expense claim as a bill owed to the employee,",
     'a receipt as money spent from a bank or card account (paidFrom), a supplier credit as a credit note; the original file is attached where the system takes attachments.',
     'The document must be complete: every coded line on an active account, and the supplier (or employee) known to the books, or createContact: true to create it.',
     'Give exchangeRate (home currency per unit of the document currency) for a foreign document in the builtin ledger; Xero and QuickBooks use their own rate when it is left out.',
-    'taxAccount: the builtin ledger puts tax on the chart\'s single VAT, GST or tax liability unless this names another.',
+    "taxAccount: the builtin ledger puts tax on the chart's single VAT, GST or tax liability unless this names another.",
     'What is missing answers 422 document_incomplete naming each field; a refusal by the accounting system (a closed period, an archived account) answers 422 accounting_refused naming the field, with nothing written.',
     'Answers the document with publishedAt, accountingId (the transaction as ledger.account_transactions shows it) and accountingLink; its lines then appear in the ledger with their document.',
     'Exactly once: a publish retried after a timeout (send the same Idempotency-Key over REST) never makes a second transaction. A document already published answers 409 document_published;',
@@ -48,7 +54,9 @@ export const documentsPublish = defineOperation({
   input: z
     .object({
       id: text(200).describe('the document to publish (documents.create answered it)'),
-      paidFrom: text(300).optional().describe('receipts: the bank or card account it was paid from: a bank account id (banking.accounts), or the ledger account\'s id, number or name'),
+      paidFrom: text(300)
+        .optional()
+        .describe("receipts: the bank or card account it was paid from: a bank account id (banking.accounts), or the ledger account's id, number or name"),
       // decimal text, so the rate stays exact; a number is taken as its text
       exchangeRate: z.coerce
         .string()
@@ -68,10 +76,23 @@ export const documentsPublish = defineOperation({
     if (!row) throw new OperationError('not_found', `no document ${input.id} in this organisation`);
     if (row.published_at !== null) throw alreadyPublished(row.id, row.published_at, row.accounting_transaction_id);
     const ownLedger = ctx.accounting.kind === 'builtin';
-    if (!ownLedger && !ctx.accounting.publish) throw new OperationError('publishing_not_supported', NOT_WRITABLE[ctx.accounting.kind] ?? `the ${ctx.accounting.kind} books cannot be written through the service`);
+    if (!ownLedger && !ctx.accounting.publish)
+      throw new OperationError(
+        'publishing_not_supported',
+        NOT_WRITABLE[ctx.accounting.kind] ?? `the ${ctx.accounting.kind} books cannot be written through the service`,
+      );
 
-    const choices: PublishChoices = { paidFrom: input.paidFrom, exchangeRate: input.exchangeRate, taxAccount: input.taxAccount, createContact: input.createContact };
-    const [chart, contacts, bankAccounts] = await Promise.all([ctx.accounting.chartOfAccounts(), ctx.accounting.contacts(), listBankAccounts(ctx.db, orgId, null)]);
+    const choices: PublishChoices = {
+      paidFrom: input.paidFrom,
+      exchangeRate: input.exchangeRate,
+      taxAccount: input.taxAccount,
+      createContact: input.createContact,
+    };
+    const [chart, contacts, bankAccounts] = await Promise.all([
+      ctx.accounting.chartOfAccounts(),
+      ctx.accounting.contacts(),
+      listBankAccounts(ctx.db, orgId, null),
+    ]);
     const planFor = (current: DocumentRow, lines: DocumentCodedLineRow[], file: DocumentToPublish['file'], key: string, given: PublishChoices) =>
       publishPlan({ row: current, lines, file, chart, contacts, bankAccounts, homeCurrency: ctx.organisation.homeCurrency, ownLedger, key }, given);
 
@@ -103,13 +124,17 @@ export const documentsPublish = defineOperation({
     if (started.state === 'retry') sameAsFirstTry(input, started.plan);
     // read once the intent holds the document: its content cannot change from here on
     const [current] = await getDocuments(ctx.db, orgId, [row.id]);
-    const given = started.state === 'retry' ? { ...choices, paidFrom: started.plan.paidFrom ?? undefined, exchangeRate: started.plan.exchangeRate ?? undefined } : choices;
+    const given =
+      started.state === 'retry' ? { ...choices, paidFrom: started.plan.paidFrom ?? undefined, exchangeRate: started.plan.exchangeRate ?? undefined } : choices;
     let doc: DocumentToPublish;
     try {
       doc = planFor(current!, await listCodedLines(ctx.db, orgId, [row.id]), await documentFile(ctx, row.id), started.key, given).doc;
     } catch (error) {
       // an earlier try may still have written (the books changed since, so the plan no longer holds): look, then let go
-      const found = started.state === 'retry' && ctx.accounting.findPublished ? await ctx.accounting.findPublished(rowDocument(current!, started.key, ctx.organisation.homeCurrency)) : null;
+      const found =
+        started.state === 'retry' && ctx.accounting.findPublished
+          ? await ctx.accounting.findPublished(rowDocument(current!, started.key, ctx.organisation.homeCurrency))
+          : null;
       if (found) return finish(ctx, started.key, rowDocument(current!, started.key, ctx.organisation.homeCurrency), found);
       await abandonPublish(ctx.db, orgId, row.id, started.key);
       throw error;
@@ -123,7 +148,9 @@ export const documentsPublish = defineOperation({
       if (!(error instanceof AccountingRefused)) throw error; // unknown outcome: the intent stays, a retry looks it up
       await abandonPublish(ctx.db, orgId, row.id, started.key);
       const field = refusedField(error.field);
-      throw new OperationError('accounting_refused', `${ctx.accounting.kind} refused document ${row.id}: ${error.message}. Nothing was written.`, [{ parameter: field, message: error.message }]);
+      throw new OperationError('accounting_refused', `${ctx.accounting.kind} refused document ${row.id}: ${error.message}. Nothing was written.`, [
+        { parameter: field, message: error.message },
+      ]);
     }
     return finish(ctx, started.key, doc, result);
   },
@@ -142,14 +169,20 @@ async function finish(ctx: OperationContext, key: string, doc: DocumentToPublish
 
 /** A retry is sent as the first try was: a different account or rate would be another publish. */
 function sameAsFirstTry(input: { paidFrom?: string | undefined; exchangeRate?: string | undefined }, first: PublishPlanStored): void {
-  for (const [name, given, stored] of [['paidFrom', input.paidFrom, first.paidFrom], ['exchangeRate', input.exchangeRate, first.exchangeRate]] as const) {
+  for (const [name, given, stored] of [
+    ['paidFrom', input.paidFrom, first.paidFrom],
+    ['exchangeRate', input.exchangeRate, first.exchangeRate],
+  ] as const) {
     if (given !== undefined && stored !== null && given !== stored)
       throw invalidParameter(name, `the publish under way was sent with ${name} ${stored}: send the same (or leave it out) to finish it`);
   }
 }
 
 function alreadyPublished(id: string, at: string | null, accountingId: string | null): OperationError {
-  return new OperationError('document_published', `document ${id} is already published${at ? ` (${at.slice(0, 10)}${accountingId ? `, ${accountingId}` : ''})` : ''}: nothing more was written`);
+  return new OperationError(
+    'document_published',
+    `document ${id} is already published${at ? ` (${at.slice(0, 10)}${accountingId ? `, ${accountingId}` : ''})` : ''}: nothing more was written`,
+  );
 }
 
 async function documentFile(ctx: OperationContext, documentId: string): Promise<DocumentToPublish['file']> {

@@ -81,7 +81,11 @@ export function systemDocumentOutput(id: string, doc: SystemDocument, fileLink: 
  * For ledger lines the service published no document for: the connected system's own documents
  * behind them, by transaction id, in the shape ledger.account_transactions shows documents in.
  */
-export async function systemDocumentsOfLines(ctx: OperationContext, lines: LedgerLine[], published: Map<string, unknown>): Promise<Map<string, PublishedDocument>> {
+export async function systemDocumentsOfLines(
+  ctx: OperationContext,
+  lines: LedgerLine[],
+  published: Map<string, unknown>,
+): Promise<Map<string, PublishedDocument>> {
   const out = new Map<string, PublishedDocument>();
   const ids = [...new Set(lines.filter((l) => l.documentId && !published.has(l.transactionId)).map((l) => l.documentId!))];
   if (ids.length === 0 || !ctx.accounting.documents) return out;
@@ -95,7 +99,14 @@ export async function systemDocumentsOfLines(ctx: OperationContext, lines: Ledge
       date: shown.date,
       currency: shown.currency,
       total: shown.total,
-      lines: shown.codedLines.map((l) => ({ description: l.description, account: l.account, quantity: l.quantity, subtotal: l.subtotal, tax: l.tax, total: l.total })),
+      lines: shown.codedLines.map((l) => ({
+        description: l.description,
+        account: l.account,
+        quantity: l.quantity,
+        subtotal: l.subtotal,
+        tax: l.tax,
+        total: l.total,
+      })),
     });
   }
   return out;

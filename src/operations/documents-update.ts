@@ -33,12 +33,16 @@ export const documentsUpdate = defineOperation({
     requireMayChange(ctx.principal, current.row.created_by, id);
     const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<DocumentDraft>;
     const fields = Object.keys(given);
-    if (fields.length === 0) throw new OperationError('invalid_request', 'name at least one field to change', [{ parameter: '(input)', message: 'no field to change' }]);
+    if (fields.length === 0)
+      throw new OperationError('invalid_request', 'name at least one field to change', [{ parameter: '(input)', message: 'no field to change' }]);
     if (current.row.publish_state === 'pending') throw new OperationError('document_published', PUBLISH_UNDER_WAY(id));
     if (current.row.published_at !== null) {
       const content = fields.filter((f) => !PLANNING_FIELDS.has(f));
       if (content.length)
-        throw new OperationError('document_published', `document ${id} was published on ${current.row.published_at.slice(0, 10)}; ${content.join(', ')} can no longer change (scheduledDate, tags and note can)`);
+        throw new OperationError(
+          'document_published',
+          `document ${id} was published on ${current.row.published_at.slice(0, 10)}; ${content.join(', ')} can no longer change (scheduledDate, tags and note can)`,
+        );
       if (!PAYABLE_TYPES.has(current.row.type))
         throw new OperationError('document_published', `document ${id} is a published ${current.row.type}; it has no Bills to Pay fields to change`);
       const errors: ParameterError[] = [];

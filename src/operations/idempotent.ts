@@ -40,9 +40,13 @@ export async function runIdempotent(
   };
   const claim = await claimIdempotencyKey(db, k);
   if (claim.state === 'answered') return claim.answer;
-  if (claim.state === 'in_progress') throw new OperationError('idempotency_key_in_use', `a request with Idempotency-Key ${scope.key} is still being processed; retry in a moment`);
+  if (claim.state === 'in_progress')
+    throw new OperationError('idempotency_key_in_use', `a request with Idempotency-Key ${scope.key} is still being processed; retry in a moment`);
   if (claim.state === 'other_request')
-    throw new OperationError('idempotency_key_reused', `Idempotency-Key ${scope.key} was used for a different request in the last 24 hours; use a new key for a new request`);
+    throw new OperationError(
+      'idempotency_key_reused',
+      `Idempotency-Key ${scope.key} was used for a different request in the last 24 hours; use a new key for a new request`,
+    );
   let kept = false;
   const keep = async (trx: Kysely<Database>, answer: unknown) => {
     await recordIdempotentAnswer(trx, k, answer);

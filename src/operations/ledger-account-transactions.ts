@@ -42,14 +42,16 @@ const transactionSchema = z.object({
   supplier: z.string().nullable(),
   description: z.string(),
   account: z.string().describe('full name of the account the line is coded to (the account or one of its sub-accounts)'),
-  amount: z.number().describe('home currency; positive increases the account\'s balance'),
-  currency: z.string().describe('the transaction\'s own currency'),
+  amount: z.number().describe("home currency; positive increases the account's balance"),
+  currency: z.string().describe("the transaction's own currency"),
   amountInCurrency: z.number(),
   accountingSystemId: z.string(),
   link: z.string().nullable(),
   document: documentSchema
     .nullable()
-    .describe("the service document this transaction was published from, else the accounting system's own document behind it (a GnuCash bill: id gnucash:<guid>; a Xero bill: xero:<InvoiceID>); null when there is none"),
+    .describe(
+      "the service document this transaction was published from, else the accounting system's own document behind it (a GnuCash bill: id gnucash:<guid>; a Xero bill: xero:<InvoiceID>); null when there is none",
+    ),
 });
 
 const entrySchema = z.object({
@@ -69,13 +71,15 @@ export const ledgerAccountTransactions = defineOperation({
   title: 'Ledger account transactions',
   summary: 'Everything coded to one account in a period, in home currency, one row per line.',
   description:
-    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account\'s balance. ' +
+    "Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account's balance. " +
     'Paged: `limit` lines a page (1 to 1000, default 100), `page` from 1 (default); `hasMore` is true when a later page holds more, so ask for page 2, 3, … until it is false. `total` and `count` always cover every matching line, on every page; `truncated` is true whenever the answer does not list them all (on page 1 it equals hasMore). A page past the end answers no lines, hasMore false, and the same totals. ' +
-    'groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is empty), and the pages are pages of groups (`limit` groups a page, in that order). detailForTop nests the lines of the largest N groups of the page, up to `limit` of each group\'s newest lines (the other groups\' `transactions` are null); to page through all of one group\'s lines, ask for that supplier (supplier) or that month (period custom, from and to) with groupBy none. ' +
-    'reconcile=true also reads the accounting system\'s own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise), a page of them with the same limit and page (entriesCount counts them all). `movement` is always the account\'s whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement (or reports), not from total. A line\'s `document` is the service document it was published from, else the accounting system\'s own document behind it (a GnuCash bill, id gnucash:<guid>; a Xero bill or supplier credit note, id xero:<id>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, page 1, reconcile false.',
+    "groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is empty), and the pages are pages of groups (`limit` groups a page, in that order). detailForTop nests the lines of the largest N groups of the page, up to `limit` of each group's newest lines (the other groups' `transactions` are null); to page through all of one group's lines, ask for that supplier (supplier) or that month (period custom, from and to) with groupBy none. " +
+    "reconcile=true also reads the accounting system's own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise), a page of them with the same limit and page (entriesCount counts them all). `movement` is always the account's whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement (or reports), not from total. A line's `document` is the service document it was published from, else the accounting system's own document behind it (a GnuCash bill, id gnucash:<guid>; a Xero bill or supplier credit note, id xero:<id>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, page 1, reconcile false.",
   input: z
     .object({
-      account: textParam().min(1, { message: 'must not be empty' }).describe('The account: its name, full name (Parent:Child), number or id (see accounts_list). Sub-accounts are included.'),
+      account: textParam()
+        .min(1, { message: 'must not be empty' })
+        .describe('The account: its name, full name (Parent:Child), number or id (see accounts_list). Sub-accounts are included.'),
       period: periodParam('Omitted means the three months up to today.').optional(),
       from: dateParam('With period custom: the first day, yyyy-MM-dd.').optional(),
       to: dateParam('With period custom: the last day, yyyy-MM-dd.').optional(),
@@ -84,19 +88,23 @@ export const ledgerAccountTransactions = defineOperation({
         .describe('none (default): the lines; supplier: totals per supplier, largest first; month: totals per month, in date order.')
         .optional(),
       supplier: textParam(1000)
-        .describe('Only the lines of these suppliers: a name or id, several comma separated, or a JSON array of names or ids. A name that holds commas ("Smith, Jones & Co") may be given as it is.')
+        .describe(
+          'Only the lines of these suppliers: a name or id, several comma separated, or a JSON array of names or ids. A name that holds commas ("Smith, Jones & Co") may be given as it is.',
+        )
         .optional(),
-      detailForTop: intParam(1, 100)
-        .describe('With groupBy supplier or month: nest the lines of the N groups with the largest totals under them.')
-        .optional(),
+      detailForTop: intParam(1, 100).describe('With groupBy supplier or month: nest the lines of the N groups with the largest totals under them.').optional(),
       limit: intParam(1, LEDGER_LIMIT_MAX)
         .describe(`Lines (or groups, with groupBy) a page, 1 to ${LEDGER_LIMIT_MAX}, default ${LEDGER_LIMIT_DEFAULT}. Totals always cover everything.`)
         .optional(),
       page: pageParam
-        .describe('Page number, from 1 (default): the lines (or groups) after the first limit × (page − 1) in the order listed. hasMore says whether a later page exists; a page past the end answers none, with the totals.')
+        .describe(
+          'Page number, from 1 (default): the lines (or groups) after the first limit × (page − 1) in the order listed. hasMore says whether a later page exists; a page past the end answers none, with the totals.',
+        )
         .optional(),
       reconcile: booleanParam
-        .describe('When true, also reads the accounting system\'s own total for the account and period (slower) and reports the difference and the journal entries that explain it.')
+        .describe(
+          "When true, also reads the accounting system's own total for the account and period (slower) and reports the difference and the journal entries that explain it.",
+        )
         .optional(),
     })
     .strict(),
@@ -125,7 +133,9 @@ export const ledgerAccountTransactions = defineOperation({
     transactions: z.array(transactionSchema).nullable().describe("the page's lines with groupBy none; null when grouped (see groups)"),
     truncated: z
       .boolean()
-      .describe('true when this answer does not list every matching line (or group): limit cut the list, or this is a later page; total and count still cover them all'),
+      .describe(
+        'true when this answer does not list every matching line (or group): limit cut the list, or this is a later page; total and count still cover them all',
+      ),
     page: z.number().int().describe('the page answered, from 1'),
     pageSize: z.number().int().describe('lines (or groups) a page: the limit'),
     hasMore: z.boolean().describe('true when a later page holds more lines (or groups); false on the last page and past it'),
@@ -142,7 +152,10 @@ export const ledgerAccountTransactions = defineOperation({
         explainedTotal: z.number(),
         unexplained: z.number(),
         entries: z.array(entrySchema),
-        entriesCount: z.number().int().describe('every entry that explains the difference; entries lists a page of them, newest first, paged as the lines are (limit, page)'),
+        entriesCount: z
+          .number()
+          .int()
+          .describe('every entry that explains the difference; entries lists a page of them, newest first, paged as the lines are (limit, page)'),
       })
       .nullable()
       .describe('with reconcile true; null otherwise'),
@@ -196,7 +209,8 @@ export const ledgerAccountTransactions = defineOperation({
     let total: number;
     let count: number;
     // an array whatever the grouping, as the spec types it: none with groupBy none
-    let groups: Array<{ key: string; name: string; total: number; count: number; share: number; transactions: z.infer<typeof transactionSchema>[] | null }> = [];
+    let groups: Array<{ key: string; name: string; total: number; count: number; share: number; transactions: z.infer<typeof transactionSchema>[] | null }> =
+      [];
     let transactions = null;
     let truncated: boolean;
     let hasMore: boolean;
@@ -221,7 +235,9 @@ export const ledgerAccountTransactions = defineOperation({
       hasMore = offset + arranged.groups.length < arranged.of;
       const note = pageNote({ one: 'group', many: 'groups', shown: arranged.groups.length, of: arranged.of, page, offset, limit, hasMore });
       if (note) notes.push(`${note}; total and count cover all of them.`);
-      const detailedLines = await Promise.all(arranged.groups.map((g) => (g.detailed ? ctx.accounting.lines(narrowToGroup(groupBy, g.key, query), limit) : null)));
+      const detailedLines = await Promise.all(
+        arranged.groups.map((g) => (g.detailed ? ctx.accounting.lines(narrowToGroup(groupBy, g.key, query), limit) : null)),
+      );
       // the detailed groups' lines presented together: their documents in one read, not one per group
       const presented = await present(detailedLines.flatMap((lines) => lines ?? []));
       let next = 0;
@@ -250,8 +266,10 @@ export const ledgerAccountTransactions = defineOperation({
       notes.unshift(
         `Not the whole account: this list holds the ${LISTED_TYPES.join(', ')} lines (${formatMoney(sign * total, currency)}); ` +
           `${account.fullName} moved ${formatMoney(sign * accountingTotal, currency)} in the period in all` +
-          (otherCount ? `, ${formatMoney(sign * amount, currency)} of it through ${otherCount} invoice, customer payment, journal or transfer line(s) not listed here (reconcile=true lists them)` : '') +
-          '. Use movement for the account\'s activity.',
+          (otherCount
+            ? `, ${formatMoney(sign * amount, currency)} of it through ${otherCount} invoice, customer payment, journal or transfer line(s) not listed here (reconcile=true lists them)`
+            : '') +
+          ". Use movement for the account's activity.",
       );
     }
 
@@ -260,8 +278,18 @@ export const ledgerAccountTransactions = defineOperation({
       const other = await otherTotals();
       // the entries are paged as the lines are (limit, page); entriesCount always counts them all
       const entries = reachable ? await ctx.accounting.lines(otherQuery, limit, offset) : [];
-      const entriesNote = pageNote({ one: 'entry', many: 'entries', shown: entries.length, of: other.count, page, offset, limit, hasMore: offset + entries.length < other.count });
-      if (entriesNote) notes.push(`Reconciliation: ${entriesNote[0]!.toLowerCase()}${entriesNote.slice(1)}; entriesCount and explainedTotal cover all of them.`);
+      const entriesNote = pageNote({
+        one: 'entry',
+        many: 'entries',
+        shown: entries.length,
+        of: other.count,
+        page,
+        offset,
+        limit,
+        hasMore: offset + entries.length < other.count,
+      });
+      if (entriesNote)
+        notes.push(`Reconciliation: ${entriesNote[0]!.toLowerCase()}${entriesNote.slice(1)}; entriesCount and explainedTotal cover all of them.`);
       const explained = other.amount;
       const difference = accountingTotal - total;
       const byId = new Map(chart.map((a) => [a.id, a]));
@@ -282,7 +310,7 @@ export const ledgerAccountTransactions = defineOperation({
         })),
         entriesCount: other.count,
       };
-      if (difference === 0) notes.push('The accounting system\'s own total equals the listed total.');
+      if (difference === 0) notes.push("The accounting system's own total equals the listed total.");
       else
         notes.push(
           `The accounting system's own total differs by ${formatMoney(sign * difference, currency)}: ${other.count} journal entries, invoices, payments or transfers make up ${formatMoney(sign * explained, currency)} of it.`,

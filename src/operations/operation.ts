@@ -182,5 +182,7 @@ export function parseInput<I extends z.ZodObject>(schema: I, raw: unknown): z.in
 function parametersWithNul(raw: unknown): string[] {
   if (typeof raw !== 'object' || raw === null) return [];
   const hasNul = (v: unknown): boolean => (typeof v === 'string' ? v.includes('\u0000') : Array.isArray(v) ? v.some(hasNul) : false);
-  return Object.entries(raw).filter(([, v]) => hasNul(v)).map(([k]) => k);
+  return Object.entries(raw)
+    .filter(([, v]) => hasNul(v))
+    .map(([k]) => k);
 }

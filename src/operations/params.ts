@@ -52,7 +52,4 @@ export const pageParam = z
 
 export const booleanParam = z.boolean({ message: 'must be true or false' });
 
-export const textParam = (max = 200) =>
-  z
-    .string({ message: 'must be text' })
-    .max(max, { message: `must be at most ${max} characters` });
+export const textParam = (max = 200) => z.string({ message: 'must be text' }).max(max, { message: `must be at most ${max} characters` });

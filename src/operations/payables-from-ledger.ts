@@ -37,9 +37,15 @@ export const billContact = (b: Pick<OutstandingBill, 'kind' | 'supplier'>) => (b
 export async function payablesFromLedger(ctx: OperationContext, chart: ChartAccount[], date: IsoDate, bills: OutstandingBill[]): Promise<LedgerPayables> {
   const ids = chart.filter((a) => a.type === 'Accounts Payable').map((a) => a.id);
   const [lines, contacts, published] = await Promise.all([
-    ids.length ? ctx.accounting.lines({ accountIds: ids, from: EARLIEST_DATE, to: date, types: [...LISTED_TYPES, ...OTHER_TYPES] }, RECEIVABLE_LINES_MAX) : Promise.resolve([] as LedgerLine[]),
+    ids.length
+      ? ctx.accounting.lines({ accountIds: ids, from: EARLIEST_DATE, to: date, types: [...LISTED_TYPES, ...OTHER_TYPES] }, RECEIVABLE_LINES_MAX)
+      : Promise.resolve([] as LedgerLine[]),
     ctx.accounting.contacts(),
-    publishedTransactionsOfBills(ctx.db, ctx.organisation.id, bills.map((b) => b.id)),
+    publishedTransactionsOfBills(
+      ctx.db,
+      ctx.organisation.id,
+      bills.map((b) => b.id),
+    ),
   ]);
   // the bills in the books, by transaction and by supplier and number
   const byTransaction = new Map<string, LedgerLine>();
@@ -72,7 +78,14 @@ export async function payablesFromLedger(ctx: OperationContext, chart: ChartAcco
   const named = new Map(contacts.map((c) => [supplierKey(c.name), c]));
   for (const b of serviceOnly) {
     const contact = named.get(supplierKey(billContact(b)));
-    items.push({ contact: contact?.name ?? billContact(b), contactId: contact?.id ?? null, number: b.invoiceNumber, date: b.date, dueDate: b.dueDate, amount: b.amountDue });
+    items.push({
+      contact: contact?.name ?? billContact(b),
+      contactId: contact?.id ?? null,
+      number: b.invoiceNumber,
+      date: b.date,
+      dueDate: b.dueDate,
+      amount: b.amountDue,
+    });
   }
   return {
     items,

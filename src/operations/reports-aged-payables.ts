@@ -32,13 +32,16 @@ export const reportsAgedPayables = defineOperation({
             '.',
         );
       if (ledgerBalance !== null && !input.contact && ledgerBalance - books.withoutContact + books.serviceOnly.amount !== aging.totalMinor)
-        notes.push(`The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills at ${formatMoney(aging.totalMinor, currency)}.`);
+        notes.push(
+          `The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills at ${formatMoney(aging.totalMinor, currency)}.`,
+        );
     } else {
       const items: OpenItem[] = bills
         .filter((b) => b.date <= date)
         .map((b) => ({ contact: billContact(b), contactId: null, number: b.invoiceNumber, date: b.date, dueDate: b.dueDate, amount: b.amountDue }));
       aging = arrangeAging(items, options);
-      if (date < ctx.today) notes.push(`Amounts are what is due on each bill today (${ctx.today}); a bill paid between ${date} and today is not shown as open at ${date}.`);
+      if (date < ctx.today)
+        notes.push(`Amounts are what is due on each bill today (${ctx.today}); a bill paid between ${date} and today is not shown as open at ${date}.`);
       const skipped = bills.length - items.length;
       if (skipped) notes.push(`${skipped} bill(s) dated after ${date} are left out.`);
       if (ledgerBalance !== null && ledgerBalance !== aging.totalMinor && !input.contact)

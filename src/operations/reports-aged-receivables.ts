@@ -44,7 +44,15 @@ export function allocateFifo(lines: LedgerLine[], names: Map<string, string>, se
     const contact = names.get(contactId) ?? [...txs.values()][0]!.line.contactName ?? contactId;
     const owed = [...txs.values()]
       .filter((t) => t.net > 0)
-      .map((t) => ({ contact, contactId, number: t.line.number ?? t.line.transactionId, date: t.line.date, dueDate: t.line.date, amount: t.net, transactionId: t.line.transactionId }))
+      .map((t) => ({
+        contact,
+        contactId,
+        number: t.line.number ?? t.line.transactionId,
+        date: t.line.date,
+        dueDate: t.line.date,
+        amount: t.net,
+        transactionId: t.line.transactionId,
+      }))
       .sort(
         (a, b) =>
           Number(settleLast.has(a.transactionId)) - Number(settleLast.has(b.transactionId)) || a.date.localeCompare(b.date) || a.number.localeCompare(b.number),

@@ -15,7 +15,7 @@ export const reportsBalanceSheet = defineOperation({
   title: 'Balance sheet',
   summary: 'Assets, liabilities and equity at a date, optionally compared with earlier dates.',
   description:
-    'The balance sheet read live from the accounting system, in the home currency: sections Assets, Liabilities and Equity with their groups and accounts, and the summary lines Total Assets, Total Liabilities, Total Equity and Total Liabilities and Equity. Profit of earlier financial years is shown as Retained Earnings and this financial year\'s as Current Year Earnings. One amount per date, current date first. Defaults: balances at today\'s date, no comparison.',
+    "The balance sheet read live from the accounting system, in the home currency: sections Assets, Liabilities and Equity with their groups and accounts, and the summary lines Total Assets, Total Liabilities, Total Equity and Total Liabilities and Equity. Profit of earlier financial years is shown as Retained Earnings and this financial year's as Current Year Earnings. One amount per date, current date first. Defaults: balances at today's date, no comparison.",
   input: z
     .object({
       asAt: dateParam('Balance date, yyyy-MM-dd. Overrides period. Omitted (and no period) means today.').optional(),
@@ -28,7 +28,9 @@ export const reportsBalanceSheet = defineOperation({
         .optional(),
       comparePeriods: comparePeriodsParam.describe('How many earlier dates to compare with, 1 to 12. Given alone, compareBy defaults to month.').optional(),
       compareBy: compareByParam
-        .describe('month: the month end before the balance date, and the one before that…; year: the same date one more year back. Given alone, comparePeriods defaults to 1.')
+        .describe(
+          'month: the month end before the balance date, and the one before that…; year: the same date one more year back. Given alone, comparePeriods defaults to 1.',
+        )
         .optional(),
     })
     .strict(),

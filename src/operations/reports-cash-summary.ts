@@ -39,7 +39,9 @@ export const reportsCashSummary = defineOperation({
     currency: z.string().describe('home currency, ISO 4217'),
     period: z.object({ from: z.string(), to: z.string(), label: z.string() }),
     count: z.number().int(),
-    accounts: z.array(row.extend({ id: z.string(), name: z.string(), fullName: z.string(), number: z.string().nullable(), type: z.enum(['Bank', 'Credit Card']) })),
+    accounts: z.array(
+      row.extend({ id: z.string(), name: z.string(), fullName: z.string(), number: z.string().nullable(), type: z.enum(['Bank', 'Credit Card']) }),
+    ),
     totals: row,
     figures: z
       .string()

@@ -22,10 +22,14 @@ export const reportsProfitAndLoss = defineOperation({
       from: dateParam('With period custom: the first day, yyyy-MM-dd.').optional(),
       to: dateParam('With period custom: the last day, yyyy-MM-dd.').optional(),
       comparePeriods: comparePeriodsParam
-        .describe('How many earlier periods to compare with, 1 to 12. Given alone, compareBy defaults to month for a period of one month or less, otherwise year.')
+        .describe(
+          'How many earlier periods to compare with, 1 to 12. Given alone, compareBy defaults to month for a period of one month or less, otherwise year.',
+        )
         .optional(),
       compareBy: compareByParam
-        .describe('month: each comparison is the period shifted back one more month; year: the same period one more year back. Given alone, comparePeriods defaults to 1.')
+        .describe(
+          'month: each comparison is the period shifted back one more month; year: the same period one more year back. Given alone, comparePeriods defaults to 1.',
+        )
         .optional(),
     })
     .strict(),

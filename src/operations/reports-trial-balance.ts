@@ -66,7 +66,15 @@ export const reportsTrialBalance = defineOperation({
     const retained = chart.find((a) => a.retainedEarnings);
     const currency = ctx.organisation.homeCurrency;
     const money = (minor: number) => toMajor(minor, currency);
-    const rows: { id: string | null; number: string | null; name: string; fullName: string; type: string; classification: (typeof CLASSIFICATIONS)[number]; minor: number }[] = [];
+    const rows: {
+      id: string | null;
+      number: string | null;
+      name: string;
+      fullName: string;
+      type: string;
+      classification: (typeof CLASSIFICATIONS)[number];
+      minor: number;
+    }[] = [];
     for (const a of chart) {
       let minor = balances.get(a.id)?.[0] ?? 0;
       if (isProfitAndLossAccount(a)) minor -= earlier.get(a.id)?.[0] ?? 0;
@@ -75,7 +83,15 @@ export const reportsTrialBalance = defineOperation({
       rows.push({ id: a.id, number: a.number, name: a.name, fullName: a.fullName, type: a.type, classification: a.classification, minor });
     }
     if (!retained && earlierProfit !== 0)
-      rows.push({ id: null, number: null, name: EARLIER_YEARS_ROW, fullName: EARLIER_YEARS_ROW, type: 'Equity', classification: 'Equity', minor: earlierProfit });
+      rows.push({
+        id: null,
+        number: null,
+        name: EARLIER_YEARS_ROW,
+        fullName: EARLIER_YEARS_ROW,
+        type: 'Equity',
+        classification: 'Equity',
+        minor: earlierProfit,
+      });
     let debit = 0;
     let credit = 0;
     for (const r of rows) {

@@ -75,7 +75,9 @@ export const salesListInvoices = defineOperation({
     const notes: string[] = [];
     if (receivable.length === 0) notes.push('The chart of accounts has no Accounts Receivable account, so there are no customer invoices.');
     const [lines, contacts, open] = await Promise.all([
-      receivable.length ? ctx.accounting.lines({ accountIds: receivable, from: EARLIEST_DATE, to: period.to, types: [...LISTED_TYPES, ...OTHER_TYPES] }, RECEIVABLE_LINES_MAX) : Promise.resolve([] as LedgerLine[]),
+      receivable.length
+        ? ctx.accounting.lines({ accountIds: receivable, from: EARLIEST_DATE, to: period.to, types: [...LISTED_TYPES, ...OTHER_TYPES] }, RECEIVABLE_LINES_MAX)
+        : Promise.resolve([] as LedgerLine[]),
       ctx.accounting.contacts(),
       ctx.accounting.receivables ? ctx.accounting.receivables(period.to) : Promise.resolve(null),
     ]);
@@ -106,7 +108,12 @@ export const salesListInvoices = defineOperation({
       })
       .filter((i) => words.every((w) => i.customer.toLowerCase().includes(w)))
       .filter((i) => input.status === 'all' || (input.status === 'paid' ? i.status === 'paid' : i.status !== 'paid'))
-      .sort((a, b) => b.line.date.localeCompare(a.line.date) || (b.line.number ?? '').localeCompare(a.line.number ?? '') || a.line.transactionId.localeCompare(b.line.transactionId));
+      .sort(
+        (a, b) =>
+          b.line.date.localeCompare(a.line.date) ||
+          (b.line.number ?? '').localeCompare(a.line.number ?? '') ||
+          a.line.transactionId.localeCompare(b.line.transactionId),
+      );
     const start = (input.page - 1) * input.limit;
     const money = (minor: number) => toMajor(minor, currency);
     return {

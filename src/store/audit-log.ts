@@ -49,9 +49,7 @@ export async function listAudit(
     .where('a.organisation_id', '=', organisationId);
   const before = options.before;
   if (before) {
-    q = q.where((eb) =>
-      eb.or([eb('a.created_at', '<', before.createdAt), eb.and([eb('a.created_at', '=', before.createdAt), eb('a.id', '<', before.id)])]),
-    );
+    q = q.where((eb) => eb.or([eb('a.created_at', '<', before.createdAt), eb.and([eb('a.created_at', '=', before.createdAt), eb('a.id', '<', before.id)])]));
   }
   return q.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(options.limit).execute();
 }

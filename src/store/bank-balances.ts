@@ -32,8 +32,26 @@ export function statementFigures(row: BankStatementRow): StatementFigures {
 }
 
 const STATEMENT_COLUMNS = everyColumn<BankStatementRow>()([
-  'id', 'organisation_id', 'bank_account_id', 'import_id', 'kind', 'source', 'start_date', 'end_date', 'opening_amount', 'opening_home', 'opening_date',
-  'opening_derived', 'closing_amount', 'closing_date', 'available_amount', 'available_date', 'entries_amount', 'lines', 'difference', 'created_at',
+  'id',
+  'organisation_id',
+  'bank_account_id',
+  'import_id',
+  'kind',
+  'source',
+  'start_date',
+  'end_date',
+  'opening_amount',
+  'opening_home',
+  'opening_date',
+  'opening_derived',
+  'closing_amount',
+  'closing_date',
+  'available_amount',
+  'available_date',
+  'entries_amount',
+  'lines',
+  'difference',
+  'created_at',
 ]);
 
 /** storedStatements' statement, for every account or some, compiled once (prepared.ts). */
@@ -91,8 +109,8 @@ export async function linesBefore(db: Db, organisationId: string, accountId: str
     const month = day.slice(0, 7);
     let amount = 0;
     let home = 0;
-    for (const m of months) if (m.month < month) (amount += Number(m.amount)), (home += Number(m.home));
-    for (const d of within) if (d.date.slice(0, 7) === month && d.date < day) (amount += Number(d.amount)), (home += Number(d.home));
+    for (const m of months) if (m.month < month) ((amount += Number(m.amount)), (home += Number(m.home)));
+    for (const d of within) if (d.date.slice(0, 7) === month && d.date < day) ((amount += Number(d.amount)), (home += Number(d.home)));
     sums.set(day, { amount, home });
   }
   return (day) => {

@@ -18,7 +18,12 @@ type Db = Kysely<Database> | Transaction<Database>;
  * versioned, migration 006), for writes of statements and batches that add no line.
  */
 export async function touchBankAccount(trx: Db, organisationId: string, accountId: string): Promise<void> {
-  await trx.updateTable('bank_accounts').set({ is_default: sql`is_default` }).where('organisation_id', '=', organisationId).where('id', '=', accountId).execute();
+  await trx
+    .updateTable('bank_accounts')
+    .set({ is_default: sql`is_default` })
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', accountId)
+    .execute();
 }
 
 export async function insertBankImport(trx: Db, row: BankImportRow): Promise<void> {
@@ -52,7 +57,14 @@ export async function listBankImports(db: Db, organisationId: string, accountId:
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [statements, reconciled] = await Promise.all([
-    db.selectFrom('bank_statements').selectAll().where('organisation_id', '=', organisationId).where('import_id', 'in', ids).orderBy('start_date').orderBy('id').execute(),
+    db
+      .selectFrom('bank_statements')
+      .selectAll()
+      .where('organisation_id', '=', organisationId)
+      .where('import_id', 'in', ids)
+      .orderBy('start_date')
+      .orderBy('id')
+      .execute(),
     db
       .selectFrom('bank_transactions')
       .select(['import_id', sql<number>`count(*)`.as('n')])
@@ -63,14 +75,24 @@ export async function listBankImports(db: Db, organisationId: string, accountId:
       .execute(),
   ]);
   const counts = new Map(reconciled.map((r) => [r.import_id!, Number(r.n)]));
-  return rows.map((r) => ({ ...r, lines: Number(r.lines), already_present: Number(r.already_present), skipped: Number(r.skipped), statements: statements.filter((s) => s.import_id === r.id), reconciled: counts.get(r.id) ?? 0 }));
+  return rows.map((r) => ({
+    ...r,
+    lines: Number(r.lines),
+    already_present: Number(r.already_present),
+    skipped: Number(r.skipped),
+    statements: statements.filter((s) => s.import_id === r.id),
+    reconciled: counts.get(r.id) ?? 0,
+  }));
 }
 
 export async function getBankImport(db: Db, organisationId: string, importId: string): Promise<BankImportRow | undefined> {
   return db.selectFrom('bank_imports').selectAll().where('organisation_id', '=', organisationId).where('id', '=', importId).executeTakeFirst();
 }
 
-export type RemoveOutcome = { removed: true; row: BankImportRow; lines: number; statements: number } | { removed: false; reason: 'not_found' } | { removed: false; reason: 'reconciled'; reconciled: number; row: BankImportRow };
+export type RemoveOutcome =
+  | { removed: true; row: BankImportRow; lines: number; statements: number }
+  | { removed: false; reason: 'not_found' }
+  | { removed: false; reason: 'reconciled'; reconciled: number; row: BankImportRow };
 
 /**
  * Removes a batch whole inside the caller's transaction: its lines, its statements and its row,
@@ -90,9 +112,19 @@ export async function removeBankImport(trx: Transaction<Database>, organisationI
     .execute();
   const reconciled = lines.filter((l) => l.status === 'reconciled' || l.document_id !== null).length;
   if (reconciled) return { removed: false, reason: 'reconciled', reconciled, row };
-  await trx.deleteFrom('bank_transactions').where('organisation_id', '=', organisationId).where('bank_account_id', '=', row.bank_account_id).where('import_id', '=', importId).execute();
+  await trx
+    .deleteFrom('bank_transactions')
+    .where('organisation_id', '=', organisationId)
+    .where('bank_account_id', '=', row.bank_account_id)
+    .where('import_id', '=', importId)
+    .execute();
   const statements = await trx.deleteFrom('bank_statements').where('organisation_id', '=', organisationId).where('import_id', '=', importId).executeTakeFirst();
   await trx.deleteFrom('bank_imports').where('organisation_id', '=', organisationId).where('id', '=', importId).execute();
-  await refreshBankDailyTotals(trx, organisationId, row.bank_account_id, lines.map((l) => l.date));
+  await refreshBankDailyTotals(
+    trx,
+    organisationId,
+    row.bank_account_id,
+    lines.map((l) => l.date),
+  );
   return { removed: true, row, lines: lines.length, statements: Number(statements.numDeletedRows) };
 }

@@ -12,7 +12,15 @@ export async function insertBankLines(db: Kysely<Database>, rows: BankTransactio
 }
 
 /** A statement line still to reconcile, as an import would write it (home amount = amount: an account in the home currency). */
-export function statementLine(line: { id: string; organisationId: string; bankAccountId: string; date: string; description: string; amount: number; homeAmount?: number }): BankTransactionRow {
+export function statementLine(line: {
+  id: string;
+  organisationId: string;
+  bankAccountId: string;
+  date: string;
+  description: string;
+  amount: number;
+  homeAmount?: number;
+}): BankTransactionRow {
   return {
     id: line.id,
     organisation_id: line.organisationId,

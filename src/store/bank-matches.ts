@@ -26,7 +26,14 @@ export async function matchOfDocument(db: Db, organisationId: string, documentId
 }
 
 export async function matchLines(db: Db, organisationId: string, matchId: string): Promise<BankTransactionRow[]> {
-  return db.selectFrom('bank_transactions').selectAll().where('organisation_id', '=', organisationId).where('match_id', '=', matchId).orderBy('date').orderBy('id').execute();
+  return db
+    .selectFrom('bank_transactions')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('match_id', '=', matchId)
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
 }
 
 export type NewMatch = Omit<BankMatchRow, 'id' | 'organisation_id' | 'created_at'>;
@@ -36,7 +43,13 @@ export type NewMatch = Omit<BankMatchRow, 'id' | 'organisation_id' | 'created_at
  * payment still being written to the system: the intent); true marks them reconciled in the service.
  * Lines that are no longer free (matched or reconciled meanwhile) make it throw, so nothing is written.
  */
-export async function insertMatch(trx: Transaction<Database>, organisationId: string, match: NewMatch, lineIds: string[], reconciled: boolean): Promise<BankMatchRow> {
+export async function insertMatch(
+  trx: Transaction<Database>,
+  organisationId: string,
+  match: NewMatch,
+  lineIds: string[],
+  reconciled: boolean,
+): Promise<BankMatchRow> {
   const row: BankMatchRow = { id: newId('bm'), organisation_id: organisationId, created_at: nowIso(), ...match };
   await trx.insertInto('bank_matches').values(row).execute();
   const updated = await trx
@@ -53,10 +66,30 @@ export async function insertMatch(trx: Transaction<Database>, organisationId: st
 }
 
 /** A match's payment was written: the match records it and its lines are reconciled in the service. */
-export async function completeMatch(trx: Transaction<Database>, organisationId: string, match: BankMatchRow, payment: { id: string; link: string | null } | null): Promise<void> {
-  if (payment) await trx.updateTable('bank_matches').set({ payment_id: payment.id, payment_link: payment.link }).where('organisation_id', '=', organisationId).where('id', '=', match.id).execute();
-  await trx.updateTable('bank_transactions').set(reconciledSet(match.document_id)).where('organisation_id', '=', organisationId).where('match_id', '=', match.id).execute();
-  await refreshTotals(trx, organisationId, (await matchLines(trx, organisationId, match.id)).map((l) => l.id));
+export async function completeMatch(
+  trx: Transaction<Database>,
+  organisationId: string,
+  match: BankMatchRow,
+  payment: { id: string; link: string | null } | null,
+): Promise<void> {
+  if (payment)
+    await trx
+      .updateTable('bank_matches')
+      .set({ payment_id: payment.id, payment_link: payment.link })
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', match.id)
+      .execute();
+  await trx
+    .updateTable('bank_transactions')
+    .set(reconciledSet(match.document_id))
+    .where('organisation_id', '=', organisationId)
+    .where('match_id', '=', match.id)
+    .execute();
+  await refreshTotals(
+    trx,
+    organisationId,
+    (await matchLines(trx, organisationId, match.id)).map((l) => l.id),
+  );
 }
 
 /** Takes a match out: its lines are to reconcile again, free of it; the bill's amount due is the caller's to restore. */
@@ -69,7 +102,12 @@ export async function removeMatch(trx: Transaction<Database>, organisationId: st
     .where('match_id', '=', matchId)
     .execute();
   await trx.deleteFrom('bank_matches').where('organisation_id', '=', organisationId).where('id', '=', matchId).execute();
-  await refreshTotals(trx, organisationId, lines.map((l) => l.id), lines);
+  await refreshTotals(
+    trx,
+    organisationId,
+    lines.map((l) => l.id),
+    lines,
+  );
 }
 
 /**
@@ -89,7 +127,15 @@ export async function markOutside(db: Kysely<Database>, organisationId: string, 
 }
 
 function reconciledSet(documentId: string) {
-  return { status: 'reconciled', reconciled_in: 'service', document_id: documentId, suggested_match: 0, suggested_document_id: null, suggestion_score: null, suggestion_reasons: null };
+  return {
+    status: 'reconciled',
+    reconciled_in: 'service',
+    document_id: documentId,
+    suggested_match: 0,
+    suggested_document_id: null,
+    suggestion_score: null,
+    suggestion_reasons: null,
+  };
 }
 
 /** The stored totals of the days these lines fall on (their to_reconcile counts moved). */

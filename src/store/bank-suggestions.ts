@@ -50,7 +50,13 @@ const GROUP = 500;
  * `since` or later, the newest `perAccount` of each account, with the account's currency and the
  * suggestion each holds now.
  */
-export async function linesToSuggest(db: Db, organisationId: string, accountIds: string[] | null, since: IsoDate, perAccount: number): Promise<LineForSuggestion[]> {
+export async function linesToSuggest(
+  db: Db,
+  organisationId: string,
+  accountIds: string[] | null,
+  since: IsoDate,
+  perAccount: number,
+): Promise<LineForSuggestion[]> {
   let accounts = db.selectFrom('bank_accounts').select(['id', 'currency']).where('organisation_id', '=', organisationId);
   if (accountIds) {
     if (accountIds.length === 0) return [];
@@ -60,7 +66,18 @@ export async function linesToSuggest(db: Db, organisationId: string, accountIds:
   for (const account of await accounts.orderBy('id').execute()) {
     const rows = await db
       .selectFrom('bank_transactions')
-      .select(['id', 'bank_account_id', 'date', 'description', 'amount', 'home_amount', 'suggested_match', 'suggested_document_id', 'suggestion_score', 'suggestion_reasons'])
+      .select([
+        'id',
+        'bank_account_id',
+        'date',
+        'description',
+        'amount',
+        'home_amount',
+        'suggested_match',
+        'suggested_document_id',
+        'suggestion_score',
+        'suggestion_reasons',
+      ])
       .where('organisation_id', '=', organisationId)
       .where('bank_account_id', '=', account.id)
       .where('date', '>=', since)
@@ -130,17 +147,42 @@ export interface DocumentForSuggestion {
  * matched or not, so the connected system's open bill of a document the service published is not
  * taken for a second candidate.
  */
-export async function documentsToSuggest(db: Db, organisationId: string, since: IsoDate): Promise<{ documents: DocumentForSuggestion[]; systemCopies: Set<string> }> {
+export async function documentsToSuggest(
+  db: Db,
+  organisationId: string,
+  since: IsoDate,
+): Promise<{ documents: DocumentForSuggestion[]; systemCopies: Set<string> }> {
   const published = await db
     .selectFrom('documents')
-    .select(['id', 'type', 'supplier', 'number', 'date', 'due_date', 'currency', 'total', 'exchange_rate', 'accounting_document_id', 'publish_state', 'published_at'])
+    .select([
+      'id',
+      'type',
+      'supplier',
+      'number',
+      'date',
+      'due_date',
+      'currency',
+      'total',
+      'exchange_rate',
+      'accounting_document_id',
+      'publish_state',
+      'published_at',
+    ])
     .where('organisation_id', '=', organisationId)
     .where('date', '>=', since)
     .where((eb) => eb.or([eb('publish_state', '=', 'published'), eb.and([eb('publish_state', 'is', null), eb('published_at', 'is not', null)])]))
     .execute();
   const matched = new Set<string>();
-  for (const group of chunks(published.map((d) => d.id), GROUP)) {
-    const byMatch = await db.selectFrom('bank_matches').select('document_id').where('organisation_id', '=', organisationId).where('document_id', 'in', group).execute();
+  for (const group of chunks(
+    published.map((d) => d.id),
+    GROUP,
+  )) {
+    const byMatch = await db
+      .selectFrom('bank_matches')
+      .select('document_id')
+      .where('organisation_id', '=', organisationId)
+      .where('document_id', 'in', group)
+      .execute();
     for (const m of byMatch) matched.add(m.document_id);
   }
   // a line is matched after its document's date (a few days' grace): the lines since then are all that can hold one
@@ -174,7 +216,13 @@ export async function documentsToSuggest(db: Db, organisationId: string, since: 
 export async function matchedDocumentIds(db: Db, organisationId: string, ids: string[]): Promise<Set<string>> {
   const matched = new Set<string>();
   for (const group of chunks(ids, GROUP)) {
-    for (const m of await db.selectFrom('bank_matches').select('document_id').where('organisation_id', '=', organisationId).where('document_id', 'in', group).execute()) matched.add(m.document_id);
+    for (const m of await db
+      .selectFrom('bank_matches')
+      .select('document_id')
+      .where('organisation_id', '=', organisationId)
+      .where('document_id', 'in', group)
+      .execute())
+      matched.add(m.document_id);
   }
   return matched;
 }
@@ -205,7 +253,9 @@ export async function writeSuggestions(trx: Db, organisationId: string, changes:
 }
 
 /** A line's stored suggestion, or null when it holds none (or what it holds cannot be read). */
-export function readSuggestion(row: Pick<LineForSuggestion, 'suggested_match' | 'suggested_document_id' | 'suggestion_score' | 'suggestion_reasons'>): StoredSuggestion | null {
+export function readSuggestion(
+  row: Pick<LineForSuggestion, 'suggested_match' | 'suggested_document_id' | 'suggestion_score' | 'suggestion_reasons'>,
+): StoredSuggestion | null {
   if (!row.suggested_document_id || row.suggestion_reasons === null || row.suggestion_reasons === undefined) return null;
   try {
     const held = JSON.parse(row.suggestion_reasons) as Partial<Omit<StoredSuggestion, 'suggested' | 'documentId' | 'score'>>;
@@ -249,7 +299,12 @@ export async function suggestionsOf(db: Kysely<Database>, organisationId: string
   for (const ids of chunks(lineIds, GROUP)) {
     for (const r of await heldStatement(db, 'held', { ids })) {
       if (r.organisation_id !== organisationId) continue; // ids are the service's own, but never another organisation's row
-      const s = readSuggestion({ ...r, suggested_document_id: r.suggested_document_id ?? null, suggestion_score: r.suggestion_score ?? null, suggestion_reasons: r.suggestion_reasons ?? null });
+      const s = readSuggestion({
+        ...r,
+        suggested_document_id: r.suggested_document_id ?? null,
+        suggestion_score: r.suggestion_score ?? null,
+        suggestion_reasons: r.suggestion_reasons ?? null,
+      });
       if (s) found.set(r.id, s);
     }
   }

@@ -61,7 +61,12 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
   if (days.length === 0) return;
   const db = withBankTotals(trx);
   // a no-op update: the portable way to take the row lock (SQLite has no SELECT … FOR UPDATE)
-  await db.updateTable('bank_accounts').set({ is_default: sql`is_default` }).where('organisation_id', '=', organisationId).where('id', '=', bankAccountId).execute();
+  await db
+    .updateTable('bank_accounts')
+    .set({ is_default: sql`is_default` })
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', bankAccountId)
+    .execute();
   await replaceTotals(db, { table: 'bank_daily_totals', key: 'date' }, organisationId, bankAccountId, days, async (chunk) => {
     await db
       .insertInto('bank_daily_totals')

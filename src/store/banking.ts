@@ -61,8 +61,16 @@ const sumsStatement = preparedShapes(
       return accounts === 'all' ? q : q.where('bank_account_id', 'in', v.accountIds);
     };
     const parts = [
-      ...(months === 'none' ? [] : [of('bank_month_totals').where(sql.ref('month'), '<=', v.monthTo).$if(months === 'range', (q) => q.where(sql.ref('month'), '>=', v.monthFrom))]),
-      ...Array.from({ length: Number(days) }, (_, k) => of('bank_daily_totals').where(sql.ref('date'), '>=', v.dayFrom[k]!).where(sql.ref('date'), '<=', v.dayTo[k]!)),
+      ...(months === 'none'
+        ? []
+        : [
+            of('bank_month_totals')
+              .where(sql.ref('month'), '<=', v.monthTo)
+              .$if(months === 'range', (q) => q.where(sql.ref('month'), '>=', v.monthFrom)),
+          ]),
+      ...Array.from({ length: Number(days) }, (_, k) =>
+        of('bank_daily_totals').where(sql.ref('date'), '>=', v.dayFrom[k]!).where(sql.ref('date'), '<=', v.dayTo[k]!),
+      ),
     ];
     return parts.reduce((all, part) => all.unionAll(part)).compile();
   },
@@ -92,7 +100,17 @@ export async function periodSums(
     const rows = await sumsStatement(db, shape, { organisationId, accountIds: accountIds ?? [], ...partsValues(parts) });
     return rows as unknown as ({ bank_account_id: string } & Record<keyof (typeof SUMS)[K], number | string>)[];
   };
-  const empty = (): AccountPeriodSums => ({ openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 });
+  const empty = (): AccountPeriodSums => ({
+    openingAmount: 0,
+    openingHome: 0,
+    inAmount: 0,
+    outAmount: 0,
+    inHome: 0,
+    outHome: 0,
+    transactions: 0,
+    toReconcile: 0,
+    reconciled: 0,
+  });
   // an account is listed when it has any transaction up to `to`, as one pass over them would list it
   // the day before `from` is a date: periods start no earlier than 1000-01-01 (params.ts EARLIEST_DATE)
   const [before, within] = await Promise.all([summed('opening', { to: addDays(from, -1) }), summed('within', { from, to })]);
@@ -172,7 +190,15 @@ interface PageValues {
 /** What of a filter shapes the page's SQL: the order, the amount column and which filters are on. */
 function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest'): string {
   const on = (name: string, value: unknown) => (value === null ? '' : name);
-  return [order, filter.amountColumn, on('accounts', filter.accountIds), on('status', filter.status), on('min', filter.amountMin), on('max', filter.amountMax), on('search', filter.search)].join('/');
+  return [
+    order,
+    filter.amountColumn,
+    on('accounts', filter.accountIds),
+    on('status', filter.status),
+    on('min', filter.amountMin),
+    on('max', filter.amountMax),
+    on('search', filter.search),
+  ].join('/');
 }
 
 function pageValues(filter: TransactionFilter, limit: number, offset: number): PageValues {
@@ -204,7 +230,18 @@ function pageQuery(db: Kysely<Database>, v: PageValues, shape: string) {
   let query = db
     .selectFrom('bank_transactions as t')
     // each column read costs per row; the page's rows carry only what the answer uses
-    .select(['t.id', 't.bank_account_id', 't.date', 't.description', 't.amount', 't.status', 't.reconciled_in', 't.suggested_match', 't.document_id', 't.source'])
+    .select([
+      't.id',
+      't.bank_account_id',
+      't.date',
+      't.description',
+      't.amount',
+      't.status',
+      't.reconciled_in',
+      't.suggested_match',
+      't.document_id',
+      't.source',
+    ])
     .where('t.organisation_id', '=', v.organisationId)
     .where('t.date', '>=', v.from)
     .where('t.date', '<=', v.to);
@@ -242,8 +279,7 @@ function pageQuery(db: Kysely<Database>, v: PageValues, shape: string) {
  * page are read, so the first pages of either order stay cheap however long the history is.
  */
 export type RunningAnchor =
-  | { kind: 'forward'; from: string; through: { date: string; id: string } }
-  | { kind: 'backward'; to: string; since: { date: string; id: string } };
+  { kind: 'forward'; from: string; through: { date: string; id: string } } | { kind: 'backward'; to: string; since: { date: string; id: string } };
 
 /** An anchor's values as its statements take them: the period edge it counts from, and the row's date and id. */
 function anchorValues(anchor: RunningAnchor): { edge: string; date: string; id: string } {

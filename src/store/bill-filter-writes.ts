@@ -20,9 +20,17 @@ export async function billFilterNamed(db: Kysely<Database>, organisationId: stri
 }
 
 /** A new filter, shown after the existing ones. */
-export async function insertBillFilter(db: Kysely<Database>, organisationId: string, filter: { name: string; description: string; criteria: BillCriteria }): Promise<string> {
+export async function insertBillFilter(
+  db: Kysely<Database>,
+  organisationId: string,
+  filter: { name: string; description: string; criteria: BillCriteria },
+): Promise<string> {
   const id = newId('flt');
-  const last = await db.selectFrom('bill_filters').select((eb) => eb.fn.max('position').as('position')).where('organisation_id', '=', organisationId).executeTakeFirst();
+  const last = await db
+    .selectFrom('bill_filters')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
   await db
     .insertInto('bill_filters')
     .values({

@@ -94,7 +94,13 @@ export async function listOutstandingBills(db: Kysely<Database>, organisationId:
 
 /** The saved filters' rows in display order, compiled once (store/prepared.ts): read on every computed bills call. */
 const savedFiltersStatement = preparedQuery((db, v: { organisationId: string }) =>
-  db.selectFrom('bill_filters').select(['id', 'name', 'description', 'criteria']).where('organisation_id', '=', v.organisationId).orderBy('position').orderBy('id').compile(),
+  db
+    .selectFrom('bill_filters')
+    .select(['id', 'name', 'description', 'criteria'])
+    .where('organisation_id', '=', v.organisationId)
+    .orderBy('position')
+    .orderBy('id')
+    .compile(),
 );
 
 /** The organisation's saved filters in their display order, criteria checked. */

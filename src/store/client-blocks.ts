@@ -42,6 +42,10 @@ export async function organisationsBlocking(db: Kysely<Database>, clientId: stri
 
 /** The operator's block, for every organisation; false when there is no such client. */
 export async function setOperatorBlock(db: Kysely<Database>, clientId: string, blocked: boolean): Promise<boolean> {
-  const r = await db.updateTable('oauth_clients').set({ blocked: blocked ? 1 : 0 }).where('client_id', '=', clientId).executeTakeFirst();
+  const r = await db
+    .updateTable('oauth_clients')
+    .set({ blocked: blocked ? 1 : 0 })
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }

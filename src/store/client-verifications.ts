@@ -32,7 +32,11 @@ export async function organisationsVerifying(db: Kysely<Database>, clientId: str
 export async function verificationsOf(db: Kysely<Database>, clientIds: string[]): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   if (clientIds.length === 0) return out;
-  const rows = await db.selectFrom('oauth_client_verifications').select(['client_id', 'organisation_id']).where('client_id', 'in', [...new Set(clientIds)]).execute();
+  const rows = await db
+    .selectFrom('oauth_client_verifications')
+    .select(['client_id', 'organisation_id'])
+    .where('client_id', 'in', [...new Set(clientIds)])
+    .execute();
   for (const r of rows) out.set(r.client_id, (out.get(r.client_id) ?? new Set()).add(r.organisation_id));
   return out;
 }
@@ -45,6 +49,10 @@ export async function clientsVerifiedBy(db: Kysely<Database>, organisationId: st
 
 /** The operator's verification, for every organisation; false when there is no such client. */
 export async function setOperatorVerification(db: Kysely<Database>, clientId: string, verified: boolean): Promise<boolean> {
-  const r = await db.updateTable('oauth_clients').set({ verified: verified ? 1 : 0 }).where('client_id', '=', clientId).executeTakeFirst();
+  const r = await db
+    .updateTable('oauth_clients')
+    .set({ verified: verified ? 1 : 0 })
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }

@@ -15,7 +15,11 @@ type ConsentScope = ExpressionBuilder<Database & { k: Database['oauth_consents']
 function coversOrganisation(eb: ConsentScope, organisationId: string) {
   return eb.or([
     eb.exists(
-      eb.selectFrom('oauth_consent_organisations as co').select('co.grant_id').whereRef('co.grant_id', '=', 'k.grant_id').where('co.organisation_id', '=', organisationId),
+      eb
+        .selectFrom('oauth_consent_organisations as co')
+        .select('co.grant_id')
+        .whereRef('co.grant_id', '=', 'k.grant_id')
+        .where('co.organisation_id', '=', organisationId),
     ),
     eb.and([
       eb('k.all_organisations', '=', 1),
@@ -141,11 +145,7 @@ export interface LiveTokens {
 const TOKEN_MODELS = ['AccessToken', 'RefreshToken', 'ClientCredentials'];
 
 /** Live (unexpired, unconsumed) tokens per grant or per client. */
-export async function liveTokens(
-  db: Kysely<Database>,
-  by: { grantIds?: string[]; clientIds?: string[] },
-  now = Date.now(),
-): Promise<Map<string, LiveTokens>> {
+export async function liveTokens(db: Kysely<Database>, by: { grantIds?: string[]; clientIds?: string[] }, now = Date.now()): Promise<Map<string, LiveTokens>> {
   const out = new Map<string, LiveTokens>();
   const key = by.grantIds ? 'grant_id' : 'client_id';
   const ids = by.grantIds ?? by.clientIds ?? [];
@@ -186,7 +186,11 @@ export async function selfRegisteredAppsInOrganisation(db: Kysely<Database>, org
   let q = db
     .selectFrom('oauth_clients as c')
     .selectAll('c')
-    .select((eb) => consentsHere(eb).select((inner) => inner.fn.count<number>('k.user_id').distinct().as('n')).as('members'))
+    .select((eb) =>
+      consentsHere(eb)
+        .select((inner) => inner.fn.count<number>('k.user_id').distinct().as('n'))
+        .as('members'),
+    )
     .where('c.kind', 'in', ['dynamic', 'metadata_document'])
     .where((eb) => eb.exists(consentsHere(eb).select('k.grant_id')));
   if (clientId) q = q.where('c.client_id', '=', clientId);

@@ -88,7 +88,14 @@ async function writeParts(trx: Transaction<Database>, organisationId: string, do
     if (doc.file) {
       await trx
         .insertInto('document_files')
-        .values({ document_id: documentId, organisation_id: organisationId, file_name: doc.file.fileName, content_type: doc.file.contentType, size: doc.file.data.length, data: doc.file.data })
+        .values({
+          document_id: documentId,
+          organisation_id: organisationId,
+          file_name: doc.file.fileName,
+          content_type: doc.file.contentType,
+          size: doc.file.data.length,
+          data: doc.file.data,
+        })
         .execute();
     }
   }
@@ -150,7 +157,16 @@ export async function insertDocument<T>(
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('documents')
-      .values({ id, organisation_id: organisationId, ...header(doc), accounting_transaction_id: null, published_at: null, created_at: nowIso(), created_by: createdBy, updated_at: null })
+      .values({
+        id,
+        organisation_id: organisationId,
+        ...header(doc),
+        accounting_transaction_id: null,
+        published_at: null,
+        created_at: nowIso(),
+        created_by: createdBy,
+        updated_at: null,
+      })
       .execute();
     await writeParts(trx, organisationId, id, doc, null);
     return then(trx, id);
@@ -181,22 +197,25 @@ export async function replaceDocument(db: Kysely<Database>, organisationId: stri
 
 /** Deletes an unpublished document with its lines, file and bill; false if it is published (or gone). */
 export async function deleteUnpublishedDocument(db: Kysely<Database>, organisationId: string, documentId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('bills').where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
-    const deleted = await trx
-      .deleteFrom('documents')
-      .where('organisation_id', '=', organisationId)
-      .where('id', '=', documentId)
-      .where('published_at', 'is', null)
-      .where('publish_state', 'is', null)
-      .executeTakeFirst();
-    // a published document keeps its bill: undo the bill's removal with the transaction
-    if (Number(deleted.numDeletedRows) === 0) throw new DocumentNotDeleted();
-    return true;
-  }).catch((error) => {
-    if (error instanceof DocumentNotDeleted) return false;
-    throw error;
-  });
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom('bills').where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
+      const deleted = await trx
+        .deleteFrom('documents')
+        .where('organisation_id', '=', organisationId)
+        .where('id', '=', documentId)
+        .where('published_at', 'is', null)
+        .where('publish_state', 'is', null)
+        .executeTakeFirst();
+      // a published document keeps its bill: undo the bill's removal with the transaction
+      if (Number(deleted.numDeletedRows) === 0) throw new DocumentNotDeleted();
+      return true;
+    })
+    .catch((error) => {
+      if (error instanceof DocumentNotDeleted) return false;
+      throw error;
+    });
 }
 
 class DocumentNotDeleted extends Error {}

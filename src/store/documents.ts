@@ -48,7 +48,19 @@ const COLUMNS = {
     'tax',
     'total',
   ]),
-  document_invoice_lines: everyColumn<DocumentInvoiceLineRow>()(['id', 'document_id', 'organisation_id', 'line_no', 'description', 'product_code', 'unit', 'quantity', 'unit_price', 'tax', 'amount']),
+  document_invoice_lines: everyColumn<DocumentInvoiceLineRow>()([
+    'id',
+    'document_id',
+    'organisation_id',
+    'line_no',
+    'description',
+    'product_code',
+    'unit',
+    'quantity',
+    'unit_price',
+    'tax',
+    'amount',
+  ]),
 };
 
 /**
@@ -80,7 +92,13 @@ const documentsFlaggedStatement = preparedShapes(
         .select(COLUMNS.documents.map((c) => `d.${c}` as const))
         .select((eb) =>
           eb
-            .exists(eb.selectFrom('document_files as f').select('f.document_id').whereRef('f.document_id', '=', 'd.id').where('f.organisation_id', '=', v.organisationId))
+            .exists(
+              eb
+                .selectFrom('document_files as f')
+                .select('f.document_id')
+                .whereRef('f.document_id', '=', 'd.id')
+                .where('f.organisation_id', '=', v.organisationId),
+            )
             .as('has_file'),
         )
         .where('d.organisation_id', '=', v.organisationId)

@@ -22,7 +22,11 @@ const CONNECTION_CODES = new Set([
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
-    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message)) return true;
+    if (
+      typeof e.message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message)
+    )
+      return true;
   }
   return false;
 }

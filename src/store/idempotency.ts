@@ -22,11 +22,7 @@ export interface IdempotencyKey {
 export type Claim = { state: 'claimed' } | { state: 'answered'; answer: unknown } | { state: 'in_progress' } | { state: 'other_request' };
 
 function own(db: Kysely<Database>, k: IdempotencyKey) {
-  return db
-    .deleteFrom('idempotency_keys')
-    .where('organisation_id', '=', k.organisationId)
-    .where('caller', '=', k.caller)
-    .where('key', '=', k.key);
+  return db.deleteFrom('idempotency_keys').where('organisation_id', '=', k.organisationId).where('caller', '=', k.caller).where('key', '=', k.key);
 }
 
 export async function claimIdempotencyKey(db: Kysely<Database>, k: IdempotencyKey, now: Date = new Date()): Promise<Claim> {
@@ -35,7 +31,15 @@ export async function claimIdempotencyKey(db: Kysely<Database>, k: IdempotencyKe
   await db.deleteFrom('idempotency_keys').where('organisation_id', '=', k.organisationId).where('created_at', '<', expired).execute();
   const inserted = await db
     .insertInto('idempotency_keys')
-    .values({ organisation_id: k.organisationId, caller: k.caller, key: k.key, operation: k.operation, request_hash: k.requestHash, answer: null, created_at: nowIso() })
+    .values({
+      organisation_id: k.organisationId,
+      caller: k.caller,
+      key: k.key,
+      operation: k.operation,
+      request_hash: k.requestHash,
+      answer: null,
+      created_at: nowIso(),
+    })
     .onConflict((oc) => oc.columns(['organisation_id', 'caller', 'key']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { state: 'claimed' };

@@ -52,7 +52,12 @@ export async function createInvitation(
   const id = newId('inv');
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString();
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('invitations').where('organisation_id', '=', input.organisationId).where('email', '=', input.email).where('accepted_at', 'is', null).execute();
+    await trx
+      .deleteFrom('invitations')
+      .where('organisation_id', '=', input.organisationId)
+      .where('email', '=', input.email)
+      .where('accepted_at', 'is', null)
+      .execute();
     await trx
       .insertInto('invitations')
       .values({
@@ -89,7 +94,13 @@ export async function pendingInvitations(db: Kysely<Database>, organisationId: s
 /** Withdraws a pending invitation of this organisation: the one withdrawn, or undefined when there is none by that id. */
 export async function withdrawInvitation(db: Kysely<Database>, organisationId: string, id: string): Promise<Pick<InvitationRow, 'email' | 'role'> | undefined> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('invitations').select(['email', 'role']).where('organisation_id', '=', organisationId).where('id', '=', id).where('accepted_at', 'is', null).executeTakeFirst();
+    const row = await trx
+      .selectFrom('invitations')
+      .select(['email', 'role'])
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', id)
+      .where('accepted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) return undefined;
     await trx.deleteFrom('invitations').where('organisation_id', '=', organisationId).where('id', '=', id).where('accepted_at', 'is', null).execute();
     return row;
@@ -122,8 +133,7 @@ export async function openInvitation(db: Kysely<Database>, token: string, now = 
 }
 
 export type Acceptance =
-  | { ok: true; organisationId: string; role: Role; userId: string; alreadyMember: boolean }
-  | { ok: false; reason: 'gone' | 'other_email' | 'has_sign_in' };
+  { ok: true; organisationId: string; role: Role; userId: string; alreadyMember: boolean } | { ok: false; reason: 'gone' | 'other_email' | 'has_sign_in' };
 
 /**
  * Marks the invitation accepted by this user and makes them a member, inside the caller's
@@ -139,9 +149,20 @@ async function claim(trx: Kysely<Database>, invitation: OpenInvitation, userId: 
     .where('expires_at', '>', now)
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) !== 1) return { ok: false, reason: 'gone' };
-  const existing = await trx.selectFrom('memberships').select('role').where('organisation_id', '=', invitation.organisationId).where('user_id', '=', userId).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('memberships')
+    .select('role')
+    .where('organisation_id', '=', invitation.organisationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (!existing) await setMembership(trx, invitation.organisationId, userId, invitation.role, 'invitation');
-  return { ok: true, organisationId: invitation.organisationId, role: (existing?.role as Role | undefined) ?? invitation.role, userId, alreadyMember: !!existing };
+  return {
+    ok: true,
+    organisationId: invitation.organisationId,
+    role: (existing?.role as Role | undefined) ?? invitation.role,
+    userId,
+    alreadyMember: !!existing,
+  };
 }
 
 /** Accepts the invitation as this signed-in user, who must be the address it was sent to. */
@@ -160,7 +181,12 @@ export async function acceptInvitation(db: Kysely<Database>, token: string, user
  * they chose) and their membership are made together, or neither. An address that has a sign-in
  * already must sign in to accept: a link must never set an existing account's password.
  */
-export async function joinWithInvitation(db: Kysely<Database>, token: string, person: { name: string; passwordHash: string }, now = nowIso()): Promise<Acceptance> {
+export async function joinWithInvitation(
+  db: Kysely<Database>,
+  token: string,
+  person: { name: string; passwordHash: string },
+  now = nowIso(),
+): Promise<Acceptance> {
   const invitation = await openInvitation(db, token, now);
   if (!invitation) return { ok: false, reason: 'gone' };
   return db.transaction().execute(async (trx) => {

@@ -88,7 +88,12 @@ export async function changeMember(
     if (input.newRole === null) {
       await trx.deleteFrom('memberships').where('organisation_id', '=', input.organisationId).where('user_id', '=', input.userId).execute();
     } else {
-      await trx.updateTable('memberships').set({ role: input.newRole }).where('organisation_id', '=', input.organisationId).where('user_id', '=', input.userId).execute();
+      await trx
+        .updateTable('memberships')
+        .set({ role: input.newRole })
+        .where('organisation_id', '=', input.organisationId)
+        .where('user_id', '=', input.userId)
+        .execute();
     }
     return { ok: true, from } as const;
   });

@@ -53,9 +53,7 @@ class StaticProvider implements MigrationProvider {
   constructor(private readonly store: Store) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     const dialect = this.store.dialect;
-    return Object.fromEntries(
-      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, dialect) } satisfies Migration]),
-    );
+    return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, dialect) } satisfies Migration]));
   }
 }
 

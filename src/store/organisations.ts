@@ -36,8 +36,7 @@ export function validateNewOrganisation(input: NewOrganisation): string[] {
   if (!input.name.trim()) problems.push('name must not be empty');
   if (!isCurrencyCode(input.homeCurrency)) problems.push(`currency "${input.homeCurrency}" is not an ISO 4217 code`);
   if (!isValidTimeZone(input.timeZone)) problems.push(`time zone "${input.timeZone}" is not an IANA time zone`);
-  if (!Number.isInteger(input.fyStartMonth) || input.fyStartMonth < 1 || input.fyStartMonth > 12)
-    problems.push('financial-year start month must be 1 to 12');
+  if (!Number.isInteger(input.fyStartMonth) || input.fyStartMonth < 1 || input.fyStartMonth > 12) problems.push('financial-year start month must be 1 to 12');
   return problems;
 }
 
@@ -106,9 +105,7 @@ export function prefixedOrganisation(selected: Record<string, unknown>): Organis
 
 // compiled once per database (prepared.ts): a call that acts for an organisation reads this row
 // (an API client's calls take it from the bearer check instead: execute.ts loadOrganisation)
-const organisationRow = preparedQuery((db, v: { id: string }) =>
-  db.selectFrom('organisations').select(ORGANISATION_COLUMNS).where('id', '=', v.id).compile(),
-);
+const organisationRow = preparedQuery((db, v: { id: string }) => db.selectFrom('organisations').select(ORGANISATION_COLUMNS).where('id', '=', v.id).compile());
 
 export async function getOrganisation(db: Kysely<Database>, id: string): Promise<OrganisationRow | undefined> {
   return (await organisationRow(db, { id }))[0];
@@ -141,12 +138,7 @@ const callAccessRow = preparedQuery((db, v: { organisationId: string; userId: st
     where o.id = ${v.organisationId}`.compile(db),
 );
 
-export async function getCallAccess(
-  db: Kysely<Database>,
-  organisationId: string,
-  userId: string | null,
-  operation: string,
-): Promise<CallAccess | undefined> {
+export async function getCallAccess(db: Kysely<Database>, organisationId: string, userId: string | null, operation: string): Promise<CallAccess | undefined> {
   if (userId === null) {
     const row = await getOrganisation(db, organisationId);
     return row ? { row, role: null, allowed: false } : undefined;
@@ -174,11 +166,19 @@ export async function listOrganisations(db: Kysely<Database>): Promise<Organisat
  * no SELECT … FOR UPDATE) and changes nothing, so the data version stands.
  */
 export async function lockOrganisation(trx: Kysely<Database>, id: string): Promise<void> {
-  await trx.updateTable('organisations').set((eb) => ({ name: eb.ref('name') })).where('id', '=', id).execute();
+  await trx
+    .updateTable('organisations')
+    .set((eb) => ({ name: eb.ref('name') }))
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Names of several organisations by id (those that still exist). */
 export async function organisationNames(db: Kysely<Database>, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('organisations').select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('organisations')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }

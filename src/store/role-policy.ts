@@ -6,13 +6,14 @@ import type { Kysely } from 'kysely';
 import type { Role } from '../domain/access.js';
 import type { Database } from './schema.js';
 
-export async function seedRolePolicy(
-  db: Kysely<Database>,
-  organisationId: string,
-  defaults: { name: string; defaultRoles: readonly Role[] }[],
-): Promise<void> {
+export async function seedRolePolicy(db: Kysely<Database>, organisationId: string, defaults: { name: string; defaultRoles: readonly Role[] }[]): Promise<void> {
   const rows = defaults.flatMap((op) => op.defaultRoles.map((role) => ({ organisation_id: organisationId, operation: op.name, role })));
-  if (rows.length) await db.insertInto('operation_roles').values(rows).onConflict((oc) => oc.doNothing()).execute();
+  if (rows.length)
+    await db
+      .insertInto('operation_roles')
+      .values(rows)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
 }
 
 export async function isRoleAllowed(db: Kysely<Database>, organisationId: string, operation: string, role: Role): Promise<boolean> {
@@ -28,14 +29,13 @@ export async function isRoleAllowed(db: Kysely<Database>, organisationId: string
 
 export async function setRoleAllowed(db: Kysely<Database>, organisationId: string, operation: string, role: Role, allowed: boolean): Promise<void> {
   if (allowed) {
-    await db.insertInto('operation_roles').values({ organisation_id: organisationId, operation, role }).onConflict((oc) => oc.doNothing()).execute();
-  } else {
     await db
-      .deleteFrom('operation_roles')
-      .where('organisation_id', '=', organisationId)
-      .where('operation', '=', operation)
-      .where('role', '=', role)
+      .insertInto('operation_roles')
+      .values({ organisation_id: organisationId, operation, role })
+      .onConflict((oc) => oc.doNothing())
       .execute();
+  } else {
+    await db.deleteFrom('operation_roles').where('organisation_id', '=', organisationId).where('operation', '=', operation).where('role', '=', role).execute();
   }
 }
 

@@ -364,4 +364,3 @@ export interface Database {
   oauth_client_blocks: OAuthClientBlockRow;
   service_secrets: ServiceSecretRow;
 }
-

@@ -8,14 +8,7 @@
  * its own on a reader instead, begin to commit, so its reads are off the event loop too; with every
  * such connection taken it takes the main connection.
  */
-import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  type QueryResult,
-  type SqliteDatabase,
-  type TransactionSettings,
-} from 'kysely';
+import { type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, type TransactionSettings } from 'kysely';
 import type { Pin, SqliteReadPool } from './sqlite-read-pool.js';
 import { SqliteWriterDialect } from './sqlite-writer.js';
 

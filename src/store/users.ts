@@ -11,10 +11,7 @@ export function isPlausibleEmail(email: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 }
 
-export async function createUser(
-  db: Kysely<Database>,
-  input: { id?: string; email: string; name: string; passwordHash?: string | null },
-): Promise<UserRow> {
+export async function createUser(db: Kysely<Database>, input: { id?: string; email: string; name: string; passwordHash?: string | null }): Promise<UserRow> {
   const email = normaliseEmail(input.email);
   if (!isPlausibleEmail(email)) throw new Error(`"${input.email}" is not an email address`);
   const row: UserRow = {
@@ -33,12 +30,7 @@ export async function findUserByEmail(db: Kysely<Database>, email: string): Prom
 }
 
 export async function getMembership(db: Kysely<Database>, organisationId: string, userId: string): Promise<{ role: Role } | undefined> {
-  const row = await db
-    .selectFrom('memberships')
-    .select('role')
-    .where('organisation_id', '=', organisationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('memberships').select('role').where('organisation_id', '=', organisationId).where('user_id', '=', userId).executeTakeFirst();
   return row ? { role: row.role as Role } : undefined;
 }
 
@@ -75,7 +67,11 @@ export async function organisationsOfUser(db: Kysely<Database>, userId: string):
 /** Emails of several users by id (those that still exist). */
 export async function userEmails(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('id', 'in', [...new Set(userIds)])
+    .execute();
   return new Map(rows.map((r) => [r.id, r.email]));
 }
 

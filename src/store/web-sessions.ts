@@ -35,9 +35,7 @@ export async function createWebSession(
   // sweep what has ended, so the table does not grow without bound
   await w
     .deleteFrom('web_sessions')
-    .where((eb) =>
-      eb.or([eb('expires_at', '<', iso), eb('last_seen_at', '<', new Date(now.getTime() - SESSION_IDLE_SECONDS * 1000).toISOString())]),
-    )
+    .where((eb) => eb.or([eb('expires_at', '<', iso), eb('last_seen_at', '<', new Date(now.getTime() - SESSION_IDLE_SECONDS * 1000).toISOString())]))
     .execute();
   await w
     .insertInto('web_sessions')

@@ -42,7 +42,7 @@ export async function inWriteTurn<T>(
   options: WriteTurnOptions,
 ): Promise<T> {
   const began = performance.now();
-  for (let waited = false; ; ) {
+  for (let waited = false; ;) {
     let locked = false;
     try {
       return await db.transaction().execute(async (trx) => {

@@ -30,7 +30,11 @@ export function trustOf(operatorVerified: boolean, verifying: ReadonlySet<string
   return { verified: verifiedBy.length > 0 && notVerifiedBy.length === 0, verifiedBy, notVerifiedBy };
 }
 
-export async function appTrustFor(db: Kysely<Database>, row: Pick<OAuthClientRow, 'client_id' | 'verified'> | undefined, organisations: Org[]): Promise<AppTrust> {
+export async function appTrustFor(
+  db: Kysely<Database>,
+  row: Pick<OAuthClientRow, 'client_id' | 'verified'> | undefined,
+  organisations: Org[],
+): Promise<AppTrust> {
   if (!row) return trustOf(false, new Set(), []);
   if (row.verified === 1) return trustOf(true, new Set(), organisations);
   const verifying = await organisationsVerifying(

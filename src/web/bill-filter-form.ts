@@ -9,7 +9,18 @@ import type { ParameterError } from '../operations/errors.js';
 import { sortErrors, type FieldErrors } from './operation-form.js';
 import { list, one, type Form } from './respond.js';
 
-export const FILTER_FIELDS = ['name', 'description', 'kinds', 'tagsAny', 'suppliers', 'dueWithinDays', 'overdue', 'scheduled', 'foreignCurrency', 'minAmountDue'] as const;
+export const FILTER_FIELDS = [
+  'name',
+  'description',
+  'kinds',
+  'tagsAny',
+  'suppliers',
+  'dueWithinDays',
+  'overdue',
+  'scheduled',
+  'foreignCurrency',
+  'minAmountDue',
+] as const;
 export const YES_NO = ['overdue', 'scheduled', 'foreignCurrency'] as const;
 
 export type FilterValues = Record<string, string | string[]>;
@@ -19,7 +30,11 @@ export function filterValues(form: Form): FilterValues {
   return Object.fromEntries(FILTER_FIELDS.map((f) => [f, f === 'kinds' ? list(form[f]) : (one(form[f]) ?? '')]));
 }
 
-const items = (text: string) => text.split(',').map((t) => t.trim()).filter((t) => t !== '');
+const items = (text: string) =>
+  text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 
 /**
  * The criteria the form describes. A value that does not read as what the field takes is passed on
@@ -92,6 +107,14 @@ export function filterErrors(errors: ParameterError[], homeCurrency: string): Fi
 /** Criteria compared by content, whatever order their keys were written in. */
 export function sameCriteria(a: unknown, b: unknown): boolean {
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, canonical(x)])) : v;
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([x], [y]) => (x < y ? -1 : 1))
+              .map(([k, x]) => [k, canonical(x)]),
+          )
+        : v;
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }

@@ -80,11 +80,7 @@ export async function booksOverview(w: WebContext, person: PagePerson, organisat
  * (its opening balance counts everything before the month, so the closing one is the balance at its
  * end). One account at a time, so a page does not hold many database connections at once.
  */
-async function histories(
-  run: Run,
-  accounts: ListedAccount[],
-  months: { from: string; to: string }[],
-): Promise<AccountHistory[]> {
+async function histories(run: Run, accounts: ListedAccount[], months: { from: string; to: string }[]): Promise<AccountHistory[]> {
   const out: AccountHistory[] = [];
   for (const account of accounts) {
     // an account of the connected books with nothing imported yet (id "<system>:<id>") has only the books' balance

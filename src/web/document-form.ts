@@ -8,8 +8,20 @@ import { sortErrors, type FieldErrors } from './operation-form.js';
 
 /** The form's fields, named as the operation's parameters where there is one. */
 export const DOCUMENT_FORM_FIELDS = [
-  'type', 'number', 'supplier', 'date', 'dueDate', 'currency', 'subtotal', 'tax', 'total',
-  'lineAccount', 'lineDescription', 'scheduledDate', 'tags', 'note',
+  'type',
+  'number',
+  'supplier',
+  'date',
+  'dueDate',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'lineAccount',
+  'lineDescription',
+  'scheduledDate',
+  'tags',
+  'note',
 ] as const;
 
 export type DocumentForm = Partial<Record<(typeof DOCUMENT_FORM_FIELDS)[number], string>>;

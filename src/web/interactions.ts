@@ -38,7 +38,8 @@ export interface InteractionOptions {
 export function registerInteractions(app: FastifyInstance, o: InteractionOptions): void {
   // single sign-on beside the password when an external identity provider is configured (src/web/routes/external-routes.ts)
   const externalConfig = o.external;
-  const external = (uid: string) => (externalConfig ? { external: { href: `/oauth/interaction/${uid}/external`, label: new URL(externalConfig.issuer).host } } : {});
+  const external = (uid: string) =>
+    externalConfig ? { external: { href: `/oauth/interaction/${uid}/external`, label: new URL(externalConfig.issuer).host } } : {};
   const html = (reply: FastifyReply, body: string, status = 200) =>
     reply
       .code(status)
@@ -68,7 +69,11 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
   /** The person's organisations the app may be connected to: not those whose admins blocked it. */
   async function connectableOrganisations(accountId: string, clientId: string) {
     const memberships = await organisationsOfUser(o.db, accountId);
-    const blocking = await organisationsBlocking(o.db, clientId, memberships.map((m) => m.id));
+    const blocking = await organisationsBlocking(
+      o.db,
+      clientId,
+      memberships.map((m) => m.id),
+    );
     return memberships.filter((m) => !blocking.has(m.id));
   }
 
@@ -112,7 +117,18 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     const { name } = await clientView(String(details.params.client_id));
     const email = normaliseEmail(one(form.email) ?? '');
     const again = (error: string, status: number) =>
-      html(reply, signInPage({ action: `/oauth/interaction/${details.uid}/login`, csrf: csrfToken(o.csrfKey, details.uid), clientName: name, email, error, ...external(details.uid) }), status);
+      html(
+        reply,
+        signInPage({
+          action: `/oauth/interaction/${details.uid}/login`,
+          csrf: csrfToken(o.csrfKey, details.uid),
+          clientName: name,
+          email,
+          error,
+          ...external(details.uid),
+        }),
+        status,
+      );
     const refused = checkForm(request, details.uid, form);
     if (refused) return again(refused, 403);
     const result = await checkPassword(
@@ -154,7 +170,12 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
     const accountId = String(details.session!.accountId);
     const clientId = String(details.params.client_id);
     const memberships = await connectableOrganisations(accountId, clientId);
-    if (memberships.length === 0) return html(reply, await renderConsent(details, 'You are not a member of any organisation this app may be connected to, so there is nothing to connect.'), 400);
+    if (memberships.length === 0)
+      return html(
+        reply,
+        await renderConsent(details, 'You are not a member of any organisation this app may be connected to, so there is nothing to connect.'),
+        400,
+      );
     let all = false;
     let chosen: string[];
     if (memberships.length === 1) chosen = [memberships[0]!.id];
@@ -163,7 +184,11 @@ export function registerInteractions(app: FastifyInstance, o: InteractionOptions
       chosen = all ? [] : [...new Set(list(form.organisation))];
       if (!all && chosen.length === 0) return html(reply, await renderConsent(details, 'Pick at least one organisation.', form), 400);
       if (chosen.some((id) => !memberships.some((m) => m.id === id)))
-        return html(reply, await renderConsent(details, 'You can only pick organisations you belong to and whose admins have not blocked this app.', form), 400);
+        return html(
+          reply,
+          await renderConsent(details, 'You can only pick organisations you belong to and whose admins have not blocked this app.', form),
+          400,
+        );
     }
     const allowWrite = one(form.write) === '1';
 

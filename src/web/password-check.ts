@@ -15,9 +15,7 @@ export interface SignInLimits {
   perAddress: Limit;
 }
 
-export type PasswordCheck =
-  | { ok: true; user: UserRow }
-  | { ok: false; status: 400 | 401 | 429; message: string; retryAfter?: number };
+export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; status: 400 | 401 | 429; message: string; retryAfter?: number };
 
 // verifying against this keeps a wrong email as slow as a wrong password
 const DUMMY_HASH = hash('ledgerline-timing-equaliser');

@@ -136,7 +136,8 @@ export function auditSentence(action: string, detail: Detail): string {
     case 'app.unblocked':
       return `Unblocked app “${name}”`;
     case 'role_policy.changed': {
-      const fmt = (xs: unknown) => ((xs as { operation: string; role: string }[] | undefined) ?? []).map((x) => `${roleLabel(x.role)} → ${x.operation}`).join(', ');
+      const fmt = (xs: unknown) =>
+        ((xs as { operation: string; role: string }[] | undefined) ?? []).map((x) => `${roleLabel(x.role)} → ${x.operation}`).join(', ');
       const allowed = fmt(detail.allowed);
       const refused = fmt(detail.refused);
       return ['Changed role permissions', allowed && `allowed ${allowed}`, refused && `refused ${refused}`].filter(Boolean).join('; ');
@@ -205,7 +206,9 @@ export function auditSentence(action: string, detail: Detail): string {
     case 'bill_filter.created':
       return `Saved the Bills to Pay filter “${name}”`;
     case 'bill_filter.updated': {
-      const fields = fieldList(detail).split(', ').filter((f) => f && f !== 'name');
+      const fields = fieldList(detail)
+        .split(', ')
+        .filter((f) => f && f !== 'name');
       const renamed = detail.from ? `Renamed the Bills to Pay filter “${text(detail.from)}” to “${name}”` : `Changed the Bills to Pay filter “${name}”`;
       return fields.length ? `${renamed}${detail.from ? ' and changed its' : ':'} ${fields.join(' and ')}` : renamed;
     }

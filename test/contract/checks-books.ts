@@ -85,7 +85,11 @@ export function ledgerChecks(system: () => BooksSystem, which: Which): void {
       assert.equal(grouped.transactions, null);
       assert.deepEqual([grouped.total, grouped.count], [whole.total, whole.count], `${groupBy}: the same totals`);
       assert.equal(sumMinor(grouped.groups.map((g: any) => g.total)), minor(whole.total), `${groupBy}: groups add up to total`);
-      assert.equal(grouped.groups.reduce((s: number, g: any) => s + g.count, 0), whole.count, `${groupBy}: group counts add up to count`);
+      assert.equal(
+        grouped.groups.reduce((s: number, g: any) => s + g.count, 0),
+        whole.count,
+        `${groupBy}: group counts add up to count`,
+      );
       assert.ok(grouped.groups.length >= 2, `${groupBy}: ${grouped.groups.length} groups`);
       // a page of groups at a time: the groups of one page, each once, in the same order
       const paged: any[] = [];
@@ -137,7 +141,11 @@ export function reportChecks(system: () => BooksSystem, which: Which): void {
         assert.equal(summaryLine(bs, 'Total Liabilities') + summaryLine(bs, 'Total Equity'), summaryLine(bs, 'Total Liabilities and Equity'), date);
         for (const s of bs.sections) {
           const lines = s.groups.flatMap((g) => g.accounts.map((a) => minor(a.amounts[0]!)));
-          assert.equal(lines.reduce((x, y) => x + y, 0), minor(s.total[0]!), `${date}: ${s.title} lines add up`);
+          assert.equal(
+            lines.reduce((x, y) => x + y, 0),
+            minor(s.total[0]!),
+            `${date}: ${s.title} lines add up`,
+          );
         }
       }
     },

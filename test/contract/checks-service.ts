@@ -34,7 +34,11 @@ export function payablesChecks(system: () => BooksSystem, which: Which): void {
     const whole = await system().ok('bills.list_to_pay', { limit: 500 });
     assert.deepEqual(whole.bills.map((b: any) => JSON.stringify(b)).sort(), bills.map((b) => JSON.stringify(b)).sort(), 'the pages hold the bills of one page');
     const own = bills.filter((b) => b.supplier === SERVICE_SUPPLIER).map((b) => [b.invoiceNumber, minor(b.amountDue)]);
-    assert.deepEqual(own.sort(), SERVICE_BILLS.map((b) => [b.number, b.amount]), "the service's own bills not yet in the books are among them");
+    assert.deepEqual(
+      own.sort(),
+      SERVICE_BILLS.map((b) => [b.number, b.amount]),
+      "the service's own bills not yet in the books are among them",
+    );
   });
 
   it(
@@ -129,7 +133,10 @@ export function bankChecks(system: () => BooksSystem, which: Which): void {
       const banks = chart.filter((a) => a.type === 'Bank' && a.active && !unlisted?.accounts.includes(a.fullName));
       assert.ok(banks.length >= 1, 'the chart has a bank account');
       for (const bank of banks) {
-        assert.ok(books.some((a: any) => a.ledgerAccount?.id === bank.id), `${bank.fullName} is listed: ${JSON.stringify(listed.map((a: any) => a.name))}`);
+        assert.ok(
+          books.some((a: any) => a.ledgerAccount?.id === bank.id),
+          `${bank.fullName} is listed: ${JSON.stringify(listed.map((a: any) => a.name))}`,
+        );
       }
       for (const name of unlisted?.accounts ?? []) {
         const account = chart.find((a) => a.fullName === name);
@@ -218,11 +225,15 @@ export function errorChecks(system: () => BooksSystem, which: Which): void {
     const chart = await system().get('accounts.list', { includeInactive: true }, other.token);
     const ours = new Set((await chartOf(system())).map((a) => a.id));
     assert.equal(chart.status, 200);
-    assert.deepEqual(chart.body.accounts.filter((a: any) => ours.has(a.id)), [], "the other's chart holds none of this one's accounts");
+    assert.deepEqual(
+      chart.body.accounts.filter((a: any) => ours.has(a.id)),
+      [],
+      "the other's chart holds none of this one's accounts",
+    );
     if (documentIds.length) {
       const docs = await system().get('documents.get', { ids: documentIds.join(',') }, other.token);
       const seen = docs.status === 200 && docs.body.documents.length > 0;
-        assert.ok(!seen, `this organisation's documents from the other's: ${JSON.stringify(docs.body).slice(0, 300)}`);
+      assert.ok(!seen, `this organisation's documents from the other's: ${JSON.stringify(docs.body).slice(0, 300)}`);
     }
     const bills = await system().get('bills.list_to_pay', {}, other.token);
     assert.ok(bills.status !== 200 || !bills.body.bills.some((b: any) => b.invoiceNumber === 'CC-1'), "the other's bills do not hold this one's");

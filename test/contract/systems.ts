@@ -105,9 +105,21 @@ export const SERVICE_SUPPLIER = 'Contract Cleaning Co';
 async function unpublishedBill(store: Store, organisationId: string, currency: string): Promise<void> {
   const rows = SERVICE_BILLS.map((b) =>
     billRow({
-      id: `bill_contract_${b.number}_${organisationId}`, organisation_id: organisationId, document_id: null, kind: 'bill', supplier: SERVICE_SUPPLIER,
-      invoice_number: b.number, date: b.date, due_date: b.due, scheduled_date: null, tags: '', currency, original_amount: b.amount, amount_due: b.amount,
-      latest_note: null, created_at: `${b.date}T09:00:00.000Z`,
+      id: `bill_contract_${b.number}_${organisationId}`,
+      organisation_id: organisationId,
+      document_id: null,
+      kind: 'bill',
+      supplier: SERVICE_SUPPLIER,
+      invoice_number: b.number,
+      date: b.date,
+      due_date: b.due,
+      scheduled_date: null,
+      tags: '',
+      currency,
+      original_amount: b.amount,
+      amount_due: b.amount,
+      latest_note: null,
+      created_at: `${b.date}T09:00:00.000Z`,
     }),
   );
   await store.db.insertInto('bills').values(rows).execute();
@@ -171,7 +183,11 @@ const SYSTEMS: (SystemFixture & { setup: Setup })[] = [
       const place = { homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 };
       const row = await provisionOrganisation(store.db, { name: 'Contract GnuCash Ltd', ...place, accountingSystem: 'gnucash' });
       const config = { bookPath: join(GNUCASH_FIXTURES, 'book.gnucash') };
-      await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+      await store.db
+        .updateTable('organisations')
+        .set({ accounting_config: JSON.stringify(config) })
+        .where('id', '=', row.id)
+        .execute();
       await unpublishedBill(store, row.id, 'GBP');
       return { organisationId: row.id, ownTotals: async (date) => gnucashOwnTotals(date) };
     },
@@ -283,10 +299,13 @@ export function describeEachSystem(name: string, body: (system: () => BooksSyste
           for (const close of closing.reverse()) await close().catch((e: unknown) => failures.push(e));
           if (failures.length) throw failures[0];
         });
-        body(() => {
-          if (!system) throw new Error('system not set up yet');
-          return system;
-        }, { name: fixture.name, dialect, capabilities: fixture.capabilities });
+        body(
+          () => {
+            if (!system) throw new Error('system not set up yet');
+            return system;
+          },
+          { name: fixture.name, dialect, capabilities: fixture.capabilities },
+        );
       });
     }
   }

@@ -42,14 +42,87 @@ export async function buildBooks(store: Store) {
   const client = (await w.createContact('Big Client plc', 'customer')).id;
 
   const post = w.post.bind(w);
-  await post({ type: 'journal', date: '2024-01-01', description: 'Opening balances', lines: [{ accountId: bank, amount: 5_000_000 }, { accountId: capital, amount: -5_000_000 }] });
-  await post({ type: 'expense', date: '2024-02-29', description: 'Leap day fee', lines: [{ accountId: fees, amount: 100 }, { accountId: bank, amount: -100 }] });
-  await post({ type: 'invoice', date: '2025-06-15', number: 'INV-1', contactId: client, description: 'Consulting', lines: [{ accountId: receivable, amount: 1_200_000 }, { accountId: sales, amount: -1_000_000 }, { accountId: vat, amount: -200_000 }] });
-  await post({ type: 'payment', date: '2025-07-10', contactId: client, description: 'INV-1 paid', lines: [{ accountId: bank, amount: 1_200_000 }, { accountId: receivable, amount: -1_200_000 }] });
-  await post({ type: 'journal', date: '2025-11-30', description: 'November payroll', lines: [{ accountId: wages, amount: 300_000 }, { accountId: bank, amount: -300_000 }] });
-  await post({ type: 'bill', date: '2026-02-28', number: 'L-26-02', contactId: landlord, description: 'February rent', lines: [{ accountId: rent, amount: 200_000 }, { accountId: payable, amount: -200_000 }] });
-  await post({ type: 'journal', date: '2026-03-31', description: 'Depreciation FY 2026', lines: [{ accountId: depreciation, amount: 50_000 }, { accountId: accDep, amount: -50_000 }] });
-  await post({ type: 'expense', date: '2026-04-01', number: 'R-77', contactId: paper, description: 'Printer paper', lines: [{ accountId: stationery, amount: 4_550 }, { accountId: vat, amount: 910 }, { accountId: bank, amount: -5_460 }] });
+  await post({
+    type: 'journal',
+    date: '2024-01-01',
+    description: 'Opening balances',
+    lines: [
+      { accountId: bank, amount: 5_000_000 },
+      { accountId: capital, amount: -5_000_000 },
+    ],
+  });
+  await post({
+    type: 'expense',
+    date: '2024-02-29',
+    description: 'Leap day fee',
+    lines: [
+      { accountId: fees, amount: 100 },
+      { accountId: bank, amount: -100 },
+    ],
+  });
+  await post({
+    type: 'invoice',
+    date: '2025-06-15',
+    number: 'INV-1',
+    contactId: client,
+    description: 'Consulting',
+    lines: [
+      { accountId: receivable, amount: 1_200_000 },
+      { accountId: sales, amount: -1_000_000 },
+      { accountId: vat, amount: -200_000 },
+    ],
+  });
+  await post({
+    type: 'payment',
+    date: '2025-07-10',
+    contactId: client,
+    description: 'INV-1 paid',
+    lines: [
+      { accountId: bank, amount: 1_200_000 },
+      { accountId: receivable, amount: -1_200_000 },
+    ],
+  });
+  await post({
+    type: 'journal',
+    date: '2025-11-30',
+    description: 'November payroll',
+    lines: [
+      { accountId: wages, amount: 300_000 },
+      { accountId: bank, amount: -300_000 },
+    ],
+  });
+  await post({
+    type: 'bill',
+    date: '2026-02-28',
+    number: 'L-26-02',
+    contactId: landlord,
+    description: 'February rent',
+    lines: [
+      { accountId: rent, amount: 200_000 },
+      { accountId: payable, amount: -200_000 },
+    ],
+  });
+  await post({
+    type: 'journal',
+    date: '2026-03-31',
+    description: 'Depreciation FY 2026',
+    lines: [
+      { accountId: depreciation, amount: 50_000 },
+      { accountId: accDep, amount: -50_000 },
+    ],
+  });
+  await post({
+    type: 'expense',
+    date: '2026-04-01',
+    number: 'R-77',
+    contactId: paper,
+    description: 'Printer paper',
+    lines: [
+      { accountId: stationery, amount: 4_550 },
+      { accountId: vat, amount: 910 },
+      { accountId: bank, amount: -5_460 },
+    ],
+  });
   const acmeBill = await post({
     type: 'bill',
     date: '2026-08-15',
@@ -63,16 +136,110 @@ export async function buildBooks(store: Store) {
       { accountId: payable, amount: -9_600, amountInCurrency: -12_000 },
     ],
   });
-  await post({ type: 'card_charge', date: '2026-09-02', contactId: acme, description: 'Plugin', lines: [{ accountId: software, amount: 3_000 }, { accountId: card, amount: -3_000 }] });
-  await post({ type: 'card_refund', date: '2026-09-20', contactId: acme, description: 'Plugin refund', lines: [{ accountId: software, amount: -1_000 }, { accountId: card, amount: 1_000 }] });
-  await post({ type: 'supplier_credit', date: '2026-10-05', number: 'CN-5', contactId: acme, description: 'Credit for outage', lines: [{ accountId: payable, amount: 2_000 }, { accountId: software, amount: -2_000 }] });
-  await post({ type: 'bill', date: '2026-10-31', number: 'L-26-10', contactId: landlord, description: 'October rent', lines: [{ accountId: rent, amount: 200_000 }, { accountId: payable, amount: -200_000 }] });
-  await post({ type: 'cheque', date: '2026-11-03', number: '000123', contactId: paper, description: 'Desk organisers', lines: [{ accountId: office, amount: 1_500 }, { accountId: bank, amount: -1_500 }] });
-  await post({ type: 'deposit', date: '2026-11-10', description: 'Interest', lines: [{ accountId: bank, amount: 525 }, { accountId: interest, amount: -525 }] });
-  await post({ type: 'journal', date: '2026-11-15', number: 'J-9', description: 'Reclass stationery to software', lines: [{ accountId: software, amount: 400 }, { accountId: stationery, amount: -400 }] });
-  await post({ type: 'invoice', date: '2026-11-20', number: 'INV-2', contactId: client, description: 'Consulting', lines: [{ accountId: receivable, amount: 360_000 }, { accountId: sales, amount: -300_000 }, { accountId: vat, amount: -60_000 }] });
-  await post({ type: 'bill', date: '2026-11-20', number: 'P-1', contactId: paper, description: 'Printed goods for resale', lines: [{ accountId: cogs, amount: 120_000 }, { accountId: payable, amount: -120_000 }] });
-  await post({ type: 'expense', date: '2026-11-21', description: 'Monthly fee', lines: [{ accountId: fees, amount: 200 }, { accountId: bank, amount: -200 }] });
+  await post({
+    type: 'card_charge',
+    date: '2026-09-02',
+    contactId: acme,
+    description: 'Plugin',
+    lines: [
+      { accountId: software, amount: 3_000 },
+      { accountId: card, amount: -3_000 },
+    ],
+  });
+  await post({
+    type: 'card_refund',
+    date: '2026-09-20',
+    contactId: acme,
+    description: 'Plugin refund',
+    lines: [
+      { accountId: software, amount: -1_000 },
+      { accountId: card, amount: 1_000 },
+    ],
+  });
+  await post({
+    type: 'supplier_credit',
+    date: '2026-10-05',
+    number: 'CN-5',
+    contactId: acme,
+    description: 'Credit for outage',
+    lines: [
+      { accountId: payable, amount: 2_000 },
+      { accountId: software, amount: -2_000 },
+    ],
+  });
+  await post({
+    type: 'bill',
+    date: '2026-10-31',
+    number: 'L-26-10',
+    contactId: landlord,
+    description: 'October rent',
+    lines: [
+      { accountId: rent, amount: 200_000 },
+      { accountId: payable, amount: -200_000 },
+    ],
+  });
+  await post({
+    type: 'cheque',
+    date: '2026-11-03',
+    number: '000123',
+    contactId: paper,
+    description: 'Desk organisers',
+    lines: [
+      { accountId: office, amount: 1_500 },
+      { accountId: bank, amount: -1_500 },
+    ],
+  });
+  await post({
+    type: 'deposit',
+    date: '2026-11-10',
+    description: 'Interest',
+    lines: [
+      { accountId: bank, amount: 525 },
+      { accountId: interest, amount: -525 },
+    ],
+  });
+  await post({
+    type: 'journal',
+    date: '2026-11-15',
+    number: 'J-9',
+    description: 'Reclass stationery to software',
+    lines: [
+      { accountId: software, amount: 400 },
+      { accountId: stationery, amount: -400 },
+    ],
+  });
+  await post({
+    type: 'invoice',
+    date: '2026-11-20',
+    number: 'INV-2',
+    contactId: client,
+    description: 'Consulting',
+    lines: [
+      { accountId: receivable, amount: 360_000 },
+      { accountId: sales, amount: -300_000 },
+      { accountId: vat, amount: -60_000 },
+    ],
+  });
+  await post({
+    type: 'bill',
+    date: '2026-11-20',
+    number: 'P-1',
+    contactId: paper,
+    description: 'Printed goods for resale',
+    lines: [
+      { accountId: cogs, amount: 120_000 },
+      { accountId: payable, amount: -120_000 },
+    ],
+  });
+  await post({
+    type: 'expense',
+    date: '2026-11-21',
+    description: 'Monthly fee',
+    lines: [
+      { accountId: fees, amount: 200 },
+      { accountId: bank, amount: -200 },
+    ],
+  });
 
   // the Acme bill was published from a service document
   await store.db
@@ -97,8 +264,20 @@ export async function buildBooks(store: Store) {
   await store.db
     .insertInto('document_coded_lines')
     .values({
-      id: 'dcl_1', document_id: 'doc_acme', organisation_id: org.id, line_no: 1, description: 'Design suite seat', account_id: software,
-      account_name: 'Office:Software', tax_code_id: null, class: null, customer: null, quantity: '1', subtotal: 12_000, tax: 0, total: 12_000,
+      id: 'dcl_1',
+      document_id: 'doc_acme',
+      organisation_id: org.id,
+      line_no: 1,
+      description: 'Design suite seat',
+      account_id: software,
+      account_name: 'Office:Software',
+      tax_code_id: null,
+      class: null,
+      customer: null,
+      quantity: '1',
+      subtotal: 12_000,
+      tax: 0,
+      total: 12_000,
     })
     .execute();
 

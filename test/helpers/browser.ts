@@ -28,7 +28,11 @@ export class Browser {
       const eq = pair!.indexOf('=');
       const name = pair!.slice(0, eq).trim();
       const value = pair!.slice(eq + 1).trim();
-      const path = attrs.map((a) => a.trim()).find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
+      const path =
+        attrs
+          .map((a) => a.trim())
+          .find((a) => a.toLowerCase().startsWith('path='))
+          ?.slice(5) ?? '/';
       const expired = attrs.some((a) => /expires=thu, 01 jan 1970/i.test(a.trim()));
       this.cookies = this.cookies.filter((c) => !(c.name === name && c.path === path));
       if (!expired && value) this.cookies.push({ name, value, path });
@@ -75,5 +79,10 @@ export class Browser {
 }
 
 function decode(s: string): string {
-  return s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }

@@ -28,13 +28,10 @@ export async function call<T = any>(
   input: Record<string, unknown>,
   options: CallOptions,
 ): Promise<T> {
-  return (await runOrganisationOperation(
-    { db: store.db, baseUrl: BASE_URL, today: options.today },
-    op,
-    options.principal ?? CLIENT,
-    organisationId,
-    { input, textInput: options.text ?? false },
-  )) as T;
+  return (await runOrganisationOperation({ db: store.db, baseUrl: BASE_URL, today: options.today }, op, options.principal ?? CLIENT, organisationId, {
+    input,
+    textInput: options.text ?? false,
+  })) as T;
 }
 
 /** Runs fn and returns the error it throws, failing when it throws nothing. */

@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export function runLedgerline(args: string[], options: { env: NodeJS.ProcessEnv; input?: string }) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], { cwd: REPOSITORY_ROOT, env: options.env, input: options.input, encoding: 'utf8' });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', ...args], {
+    cwd: REPOSITORY_ROOT,
+    env: options.env,
+    input: options.input,
+    encoding: 'utf8',
+  });
 }
 
 /**

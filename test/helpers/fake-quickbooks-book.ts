@@ -113,8 +113,17 @@ export function defaultFakeCompany(): FakeCompany {
     SyncToken: '0',
     MetaData: meta('2025-01-01', '09:00:00'),
   });
-  const vendors = [party('56', 'Flour Mill Co'), party('57', 'City Power & Light'), party('58', 'Paper Supply Co'), party('59', 'Telco Inc')].map((v) => ({ ...v, Vendor1099: false }));
-  const customers = [party('1', 'Corner Cafe'), party('2', 'Riverside Hotel')].map((c) => ({ ...c, FullyQualifiedName: c.DisplayName, Taxable: false, Job: false, BillWithParent: false }));
+  const vendors = [party('56', 'Flour Mill Co'), party('57', 'City Power & Light'), party('58', 'Paper Supply Co'), party('59', 'Telco Inc')].map((v) => ({
+    ...v,
+    Vendor1099: false,
+  }));
+  const customers = [party('1', 'Corner Cafe'), party('2', 'Riverside Hotel')].map((c) => ({
+    ...c,
+    FullyQualifiedName: c.DisplayName,
+    Taxable: false,
+    Job: false,
+    BillWithParent: false,
+  }));
   const vendor = (name: string) => ref(vendors.find((v) => v.DisplayName === name)!.Id, name);
   const customer = (name: string) => ref(customers.find((c) => c.DisplayName === name)!.Id, name);
   const acct = (id: string) => ref(id, accounts.find((a) => a.Id === id)!.FullyQualifiedName);
@@ -137,7 +146,13 @@ export function defaultFakeCompany(): FakeCompany {
   });
 
   const bills = [
-    txn('146', '2025-12-01', { DocNumber: 'FM-2025-311', VendorRef: vendor('Flour Mill Co'), APAccountRef: acct('33'), DueDate: '2025-12-31', Line: [expenseLine('1', '60', 600, 'Flour, 40 sacks')] }),
+    txn('146', '2025-12-01', {
+      DocNumber: 'FM-2025-311',
+      VendorRef: vendor('Flour Mill Co'),
+      APAccountRef: acct('33'),
+      DueDate: '2025-12-31',
+      Line: [expenseLine('1', '60', 600, 'Flour, 40 sacks')],
+    }),
     txn('147', '2026-03-02', {
       DocNumber: 'CPL-0326',
       PrivateNote: 'Phone and internet, March',
@@ -146,7 +161,13 @@ export function defaultFakeCompany(): FakeCompany {
       DueDate: '2026-04-01',
       Line: [expenseLine('1', '25', 80, 'Phone line'), expenseLine('2', '26', 120, 'Fibre')],
     }),
-    txn('148', '2026-04-08', { DocNumber: 'FM-2026-118', VendorRef: vendor('Flour Mill Co'), APAccountRef: acct('33'), DueDate: '2026-05-08', Line: [expenseLine('1', '60', 1000, 'Flour and yeast')] }),
+    txn('148', '2026-04-08', {
+      DocNumber: 'FM-2026-118',
+      VendorRef: vendor('Flour Mill Co'),
+      APAccountRef: acct('33'),
+      DueDate: '2026-05-08',
+      Line: [expenseLine('1', '60', 1000, 'Flour and yeast')],
+    }),
   ];
   const billPayments = [
     txn('150', '2026-05-01', {
@@ -160,7 +181,12 @@ export function defaultFakeCompany(): FakeCompany {
     }),
   ];
   const vendorCredits = [
-    txn('152', '2026-04-20', { DocNumber: 'FM-CR-9', VendorRef: vendor('Flour Mill Co'), APAccountRef: acct('33'), Line: [expenseLine('1', '60', 150, 'Damaged sacks returned')] }),
+    txn('152', '2026-04-20', {
+      DocNumber: 'FM-CR-9',
+      VendorRef: vendor('Flour Mill Co'),
+      APAccountRef: acct('33'),
+      Line: [expenseLine('1', '60', 150, 'Damaged sacks returned')],
+    }),
   ];
   const salesLine = (Id: string, accountId: string, amount: number, Description: string) => ({
     Id,
@@ -171,7 +197,13 @@ export function defaultFakeCompany(): FakeCompany {
     SalesItemLineDetail: { ItemRef: ref('1', 'Services'), ItemAccountRef: acct(accountId), Qty: 1, UnitPrice: amount },
   });
   const invoices = [
-    txn('130', '2025-11-05', { DocNumber: '1001', CustomerRef: customer('Corner Cafe'), ARAccountRef: acct('84'), DueDate: '2025-12-05', Line: [salesLine('1', '79', 1500, 'Sourdough, November')] }),
+    txn('130', '2025-11-05', {
+      DocNumber: '1001',
+      CustomerRef: customer('Corner Cafe'),
+      ARAccountRef: acct('84'),
+      DueDate: '2025-12-05',
+      Line: [salesLine('1', '79', 1500, 'Sourdough, November')],
+    }),
     txn('131', '2026-05-18', {
       DocNumber: '1002',
       CustomerRef: customer('Riverside Hotel'),
@@ -192,21 +224,57 @@ export function defaultFakeCompany(): FakeCompany {
     }),
   ];
   const salesReceipts = [
-    txn('141', '2026-06-06', { DocNumber: '1003', CustomerRef: customer('Riverside Hotel'), DepositToAccountRef: acct('35'), Line: [salesLine('1', '79', 180, 'Pastries, walk-in')] }),
+    txn('141', '2026-06-06', {
+      DocNumber: '1003',
+      CustomerRef: customer('Riverside Hotel'),
+      DepositToAccountRef: acct('35'),
+      Line: [salesLine('1', '79', 180, 'Pastries, walk-in')],
+    }),
   ];
   const transfers = [txn('190', '2026-02-01', { FromAccountRef: acct('35'), ToAccountRef: acct('36'), Amount: 5000, PrivateNote: 'To savings' })];
   const purchases = [
-    txn('160', '2025-03-10', { DocNumber: '1001', PaymentType: 'Check', AccountRef: acct('35'), EntityRef: { ...vendor('Paper Supply Co'), type: 'Vendor' }, Credit: false, Line: [expenseLine('1', '15', 8000, 'Deck oven')] }),
-    txn('161', '2026-02-14', { PaymentType: 'CreditCard', AccountRef: acct('41'), EntityRef: { ...vendor('Telco Inc'), type: 'Vendor' }, Credit: false, Line: [expenseLine('1', '25', 45, 'Mobile, February')] }),
-    txn('162', '2026-02-20', { PaymentType: 'CreditCard', AccountRef: acct('41'), EntityRef: { ...vendor('Paper Supply Co'), type: 'Vendor' }, Credit: true, Line: [expenseLine('1', '20', 15, 'Returned labels')] }),
-    txn('163', '2026-03-15', { PaymentType: 'Cash', AccountRef: acct('35'), EntityRef: { ...vendor('Paper Supply Co'), type: 'Vendor' }, Line: [expenseLine('1', '20', 60, 'Bags and labels')] }),
+    txn('160', '2025-03-10', {
+      DocNumber: '1001',
+      PaymentType: 'Check',
+      AccountRef: acct('35'),
+      EntityRef: { ...vendor('Paper Supply Co'), type: 'Vendor' },
+      Credit: false,
+      Line: [expenseLine('1', '15', 8000, 'Deck oven')],
+    }),
+    txn('161', '2026-02-14', {
+      PaymentType: 'CreditCard',
+      AccountRef: acct('41'),
+      EntityRef: { ...vendor('Telco Inc'), type: 'Vendor' },
+      Credit: false,
+      Line: [expenseLine('1', '25', 45, 'Mobile, February')],
+    }),
+    txn('162', '2026-02-20', {
+      PaymentType: 'CreditCard',
+      AccountRef: acct('41'),
+      EntityRef: { ...vendor('Paper Supply Co'), type: 'Vendor' },
+      Credit: true,
+      Line: [expenseLine('1', '20', 15, 'Returned labels')],
+    }),
+    txn('163', '2026-03-15', {
+      PaymentType: 'Cash',
+      AccountRef: acct('35'),
+      EntityRef: { ...vendor('Paper Supply Co'), type: 'Vendor' },
+      Line: [expenseLine('1', '20', 60, 'Bags and labels')],
+    }),
   ];
   const deposits = [
     txn('170', '2026-04-25', {
       DepositToAccountRef: acct('35'),
       PrivateNote: 'Market takings and interest',
       Line: [
-        { Id: '1', LineNum: 1, Description: 'Farmers market takings', Amount: 325, DetailType: 'DepositLineDetail', DepositLineDetail: { Entity: { ...customer('Corner Cafe'), type: 'Customer' }, AccountRef: acct('79') } },
+        {
+          Id: '1',
+          LineNum: 1,
+          Description: 'Farmers market takings',
+          Amount: 325,
+          DetailType: 'DepositLineDetail',
+          DepositLineDetail: { Entity: { ...customer('Corner Cafe'), type: 'Customer' }, AccountRef: acct('79') },
+        },
         { Id: '2', LineNum: 2, Description: 'Interest', Amount: 12, DetailType: 'DepositLineDetail', DepositLineDetail: { AccountRef: acct('43') } },
       ],
     }),
@@ -351,7 +419,10 @@ export function postingsOf(company: FakeCompany): Posting[] {
         post(entity, t, p.accountId, sign * p.amount);
         total += p.amount;
       }
-      const other = entity === 'Invoice' || entity === 'CreditMemo' ? (t.ARAccountRef?.value ?? defaultOf('Accounts Receivable')) : (t.DepositToAccountRef?.value ?? undepositedOf(company));
+      const other =
+        entity === 'Invoice' || entity === 'CreditMemo'
+          ? (t.ARAccountRef?.value ?? defaultOf('Accounts Receivable'))
+          : (t.DepositToAccountRef?.value ?? undepositedOf(company));
       if (!other) throw new Error(`fake QuickBooks company: ${entity} ${t.Id} names no account and there is no Undeposited Funds`);
       post(entity, t, other, -sign * total);
     }
@@ -379,7 +450,12 @@ export function postingsOf(company: FakeCompany): Posting[] {
           total += cents(l.Amount);
         }
       }
-      const other = entity === 'Bill' || entity === 'VendorCredit' ? (t.APAccountRef?.value ?? defaultOf('Accounts Payable')) : entity === 'Purchase' ? t.AccountRef.value : t.DepositToAccountRef.value;
+      const other =
+        entity === 'Bill' || entity === 'VendorCredit'
+          ? (t.APAccountRef?.value ?? defaultOf('Accounts Payable'))
+          : entity === 'Purchase'
+            ? t.AccountRef.value
+            : t.DepositToAccountRef.value;
       post(entity, t, other, -sign * total);
     }
   }
@@ -438,38 +514,51 @@ export function settle(company: FakeCompany): void {
         // a group line's amount is its lines'; a subtotal line's, the item lines before it
         if (l.GroupLineDetail) l.Amount = dollars((l.GroupLineDetail.Line ?? []).reduce((s: number, x: Entity) => s + cents(x.Amount), 0));
       }
-      const subtotal = (t.Line ?? []).filter((l: Entity) => l.SalesItemLineDetail || l.GroupLineDetail).reduce((s: number, l: Entity) => s + cents(l.Amount), 0);
+      const subtotal = (t.Line ?? [])
+        .filter((l: Entity) => l.SalesItemLineDetail || l.GroupLineDetail)
+        .reduce((s: number, l: Entity) => s + cents(l.Amount), 0);
       for (const l of t.Line ?? []) if (l.SubTotalLineDetail) l.Amount = dollars(subtotal);
       // the items, less the discount, and the tax
       t.TotalAmt = dollars(salePostings(company, t).reduce((s, p) => s + p.amount, 0));
     }
   }
   const paid = new Map<string, number>();
-  for (const p of e.BillPayment) for (const l of p.Line ?? []) for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'Bill') paid.set(link.TxnId, (paid.get(link.TxnId) ?? 0) + cents(l.Amount));
+  for (const p of e.BillPayment)
+    for (const l of p.Line ?? [])
+      for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'Bill') paid.set(link.TxnId, (paid.get(link.TxnId) ?? 0) + cents(l.Amount));
   for (const b of e.Bill) {
     b.Balance = dollars(cents(b.TotalAmt) - (paid.get(b.Id) ?? 0));
-    b.LinkedTxn = e.BillPayment.filter((p) => p.Line?.some((l: Entity) => l.LinkedTxn?.some((x: Entity) => x.TxnId === b.Id && x.TxnType === 'Bill'))).map((p) => ({ TxnId: p.Id, TxnType: 'BillPayment' }));
+    b.LinkedTxn = e.BillPayment.filter((p) => p.Line?.some((l: Entity) => l.LinkedTxn?.some((x: Entity) => x.TxnId === b.Id && x.TxnType === 'Bill'))).map(
+      (p) => ({ TxnId: p.Id, TxnType: 'BillPayment' }),
+    );
     if (b.LinkedTxn.length === 0) delete b.LinkedTxn;
   }
   for (const v of e.VendorCredit) v.Balance = v.TotalAmt;
   const received = new Map<string, number>();
-  for (const p of e.Payment) for (const l of p.Line ?? []) for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'Invoice') received.set(link.TxnId, (received.get(link.TxnId) ?? 0) + cents(l.Amount));
+  for (const p of e.Payment)
+    for (const l of p.Line ?? [])
+      for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'Invoice') received.set(link.TxnId, (received.get(link.TxnId) ?? 0) + cents(l.Amount));
   for (const i of e.Invoice) i.Balance = dollars(cents(i.TotalAmt) - (received.get(i.Id) ?? 0));
   for (const r of [...e.SalesReceipt, ...e.RefundReceipt]) r.Balance = 0;
   // a credit memo applied by a payment (its line linking the memo) is used up by that much
   const applied = new Map<string, number>();
-  for (const p of e.Payment) for (const l of p.Line ?? []) for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'CreditMemo') applied.set(link.TxnId, (applied.get(link.TxnId) ?? 0) + cents(l.Amount));
+  for (const p of e.Payment)
+    for (const l of p.Line ?? [])
+      for (const link of l.LinkedTxn ?? []) if (link.TxnType === 'CreditMemo') applied.set(link.TxnId, (applied.get(link.TxnId) ?? 0) + cents(l.Amount));
   for (const c of e.CreditMemo) {
     c.RemainingCredit = dollars(cents(c.TotalAmt) - (applied.get(c.Id) ?? 0));
     c.Balance = c.RemainingCredit;
   }
   for (const v of e.Vendor) {
-    const owed = e.Bill.filter((b) => b.VendorRef.value === v.Id).reduce((s, b) => s + cents(b.Balance), 0) - e.VendorCredit.filter((c) => c.VendorRef.value === v.Id).reduce((s, c) => s + cents(c.Balance), 0);
+    const owed =
+      e.Bill.filter((b) => b.VendorRef.value === v.Id).reduce((s, b) => s + cents(b.Balance), 0) -
+      e.VendorCredit.filter((c) => c.VendorRef.value === v.Id).reduce((s, c) => s + cents(c.Balance), 0);
     v.Balance = dollars(owed);
   }
   for (const c of e.Customer)
     c.Balance = dollars(
-      e.Invoice.filter((i) => i.CustomerRef.value === c.Id).reduce((s, i) => s + cents(i.Balance), 0) - e.CreditMemo.filter((m) => m.CustomerRef.value === c.Id).reduce((s, m) => s + cents(m.RemainingCredit), 0),
+      e.Invoice.filter((i) => i.CustomerRef.value === c.Id).reduce((s, i) => s + cents(i.Balance), 0) -
+        e.CreditMemo.filter((m) => m.CustomerRef.value === c.Id).reduce((s, m) => s + cents(m.RemainingCredit), 0),
     );
   const postings = postingsOf(company);
   const byTxn = new Map<string, number>();

@@ -64,7 +64,12 @@ export class QuickBooksContract {
     for (const s of schemas) {
       for (const t of list(s['xs:simpleType'])) this.types.set(t['@name'], this.simple(t['@name'], t));
       for (const t of list(s['xs:complexType'])) this.types.set(t['@name'], this.complex(t['@name'], t));
-      for (const e of list(s['xs:element'])) this.elements.set(e['@name'], { type: local(e['@type']), substitutionGroup: e['@substitutionGroup'] && local(e['@substitutionGroup']), abstract: e['@abstract'] === 'true' });
+      for (const e of list(s['xs:element']))
+        this.elements.set(e['@name'], {
+          type: local(e['@type']),
+          substitutionGroup: e['@substitutionGroup'] && local(e['@substitutionGroup']),
+          abstract: e['@abstract'] === 'true',
+        });
     }
   }
 
@@ -132,7 +137,7 @@ export class QuickBooksContract {
   /** Every element (with substitution groups expanded) and attribute a complex type allows, its bases' included. */
   allowed(typeName: string | TypeDef): { fields: Map<string, Field>; attributes: Map<string, string>; open: boolean; simpleValue?: string } {
     const chain: TypeDef[] = [];
-    for (let t: TypeDef | undefined = typeof typeName === 'string' ? this.type(typeName) : typeName; t; ) {
+    for (let t: TypeDef | undefined = typeof typeName === 'string' ? this.type(typeName) : typeName; t;) {
       chain.unshift(t);
       t = t.base && !t.base.startsWith('xs:') && this.types.get(t.base)?.kind === 'complex' ? this.types.get(t.base) : undefined;
     }

@@ -36,8 +36,29 @@ export function documentsFakeCompany(): FakeCompany {
   const e = company.entities;
   const acct = (id: string) => ({ value: id, name: e.Account.find((a) => a.Id === id)!.FullyQualifiedName });
   e.Item.push(
-    { ...common, Id: '3', Name: 'Rye flour 25kg', FullyQualifiedName: 'Rye flour 25kg', Active: true, Type: 'NonInventory', PurchaseCost: 27.5, ExpenseAccountRef: acct('60') },
-    { ...common, Id: '4', Name: 'Jam jars', FullyQualifiedName: 'Jam jars', Active: true, Type: 'Inventory', TrackQtyOnHand: true, QtyOnHand: 10, PurchaseCost: 3.2, AssetAccountRef: acct('81'), ExpenseAccountRef: acct('60') },
+    {
+      ...common,
+      Id: '3',
+      Name: 'Rye flour 25kg',
+      FullyQualifiedName: 'Rye flour 25kg',
+      Active: true,
+      Type: 'NonInventory',
+      PurchaseCost: 27.5,
+      ExpenseAccountRef: acct('60'),
+    },
+    {
+      ...common,
+      Id: '4',
+      Name: 'Jam jars',
+      FullyQualifiedName: 'Jam jars',
+      Active: true,
+      Type: 'Inventory',
+      TrackQtyOnHand: true,
+      QtyOnHand: 10,
+      PurchaseCost: 3.2,
+      AssetAccountRef: acct('81'),
+      ExpenseAccountRef: acct('60'),
+    },
   );
   e.TaxAgency.push({ ...common, Id: '1', DisplayName: 'State Tax Agency', Active: true, TaxTrackedOnPurchases: true, TaxOnPurchasesAccountRef: acct('89') });
   e.TaxRate.push({ ...common, Id: '2', Name: 'Purchase tax 8%', Active: true, RateValue: 8, AgencyRef: { value: '1', name: 'State Tax Agency' } });
@@ -52,13 +73,51 @@ export function documentsFakeCompany(): FakeCompany {
     VendorRef: { value: '58', name: 'Paper Supply Co' },
     APAccountRef: acct('33'),
     Line: [
-      { Id: '1', LineNum: 1, Description: 'Bakery boxes', Amount: 90, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('20'), BillableStatus: 'NotBillable', TaxCodeRef: { value: 'TAX' } } },
-      { Id: '2', LineNum: 2, Description: 'Rye flour', Amount: 110, DetailType: 'ItemBasedExpenseLineDetail', ItemBasedExpenseLineDetail: { ItemRef: { value: '3', name: 'Rye flour 25kg' }, Qty: 4, UnitPrice: 27.5, BillableStatus: 'NotBillable', TaxCodeRef: { value: 'TAX' } } },
-      { Id: '3', LineNum: 3, Amount: 32, DetailType: 'ItemBasedExpenseLineDetail', ItemBasedExpenseLineDetail: { ItemRef: { value: '4', name: 'Jam jars' }, Qty: 10, UnitPrice: 3.2, BillableStatus: 'NotBillable', TaxCodeRef: { value: 'TAX' } } },
+      {
+        Id: '1',
+        LineNum: 1,
+        Description: 'Bakery boxes',
+        Amount: 90,
+        DetailType: 'AccountBasedExpenseLineDetail',
+        AccountBasedExpenseLineDetail: { AccountRef: acct('20'), BillableStatus: 'NotBillable', TaxCodeRef: { value: 'TAX' } },
+      },
+      {
+        Id: '2',
+        LineNum: 2,
+        Description: 'Rye flour',
+        Amount: 110,
+        DetailType: 'ItemBasedExpenseLineDetail',
+        ItemBasedExpenseLineDetail: {
+          ItemRef: { value: '3', name: 'Rye flour 25kg' },
+          Qty: 4,
+          UnitPrice: 27.5,
+          BillableStatus: 'NotBillable',
+          TaxCodeRef: { value: 'TAX' },
+        },
+      },
+      {
+        Id: '3',
+        LineNum: 3,
+        Amount: 32,
+        DetailType: 'ItemBasedExpenseLineDetail',
+        ItemBasedExpenseLineDetail: {
+          ItemRef: { value: '4', name: 'Jam jars' },
+          Qty: 10,
+          UnitPrice: 3.2,
+          BillableStatus: 'NotBillable',
+          TaxCodeRef: { value: 'TAX' },
+        },
+      },
     ],
     TxnTaxDetail: {
       TotalTax: 18.56,
-      TaxLine: [{ Amount: 18.56, DetailType: 'TaxLineDetail', TaxLineDetail: { TaxRateRef: { value: '2', name: 'Purchase tax 8%' }, PercentBased: true, TaxPercent: 8, NetAmountTaxable: 232 } }],
+      TaxLine: [
+        {
+          Amount: 18.56,
+          DetailType: 'TaxLineDetail',
+          TaxLineDetail: { TaxRateRef: { value: '2', name: 'Purchase tax 8%' }, PercentBased: true, TaxPercent: 8, NetAmountTaxable: 232 },
+        },
+      ],
     },
   };
   e.Bill.push(bill);
@@ -69,8 +128,18 @@ export function documentsFakeCompany(): FakeCompany {
     ...extra,
   });
   e.Attachable.push(
-    attachable(BILL_ATTACHABLE, 'Bill', DOCUMENTED_BILL, { FileName: 'PS-5012.pdf', ContentType: 'application/pdf', Size: BILL_PDF.length, Category: 'Document' }),
-    attachable('5000000000000104522', 'Bill', '147', { FileName: 'usage.xlsx', ContentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', Size: 12, Category: 'Document' }),
+    attachable(BILL_ATTACHABLE, 'Bill', DOCUMENTED_BILL, {
+      FileName: 'PS-5012.pdf',
+      ContentType: 'application/pdf',
+      Size: BILL_PDF.length,
+      Category: 'Document',
+    }),
+    attachable('5000000000000104522', 'Bill', '147', {
+      FileName: 'usage.xlsx',
+      ContentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      Size: 12,
+      Category: 'Document',
+    }),
     attachable('5000000000000104523', 'VendorCredit', '152', { Note: 'Credit agreed on the phone with Flour Mill Co' }),
   );
   company.files[BILL_ATTACHABLE] = BILL_PDF;

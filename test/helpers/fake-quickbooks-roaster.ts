@@ -43,7 +43,11 @@ export function roasterFakeCompany(): FakeCompany {
   account('34', 'Opening Balance Equity', 'Equity', 'OpeningBalanceEquity', 'Equity', '3000');
   account('2', 'Retained Earnings', 'Equity', 'RetainedEarnings', 'Equity', '3100');
   account('79', 'Coffee Sales', 'Income', 'SalesOfProductIncome', 'Revenue', '4000');
-  account('80', 'Wholesale', 'Income', 'SalesOfProductIncome', 'Revenue', '4010', { SubAccount: true, ParentRef: ref('79'), FullyQualifiedName: 'Coffee Sales:Wholesale' });
+  account('80', 'Wholesale', 'Income', 'SalesOfProductIncome', 'Revenue', '4010', {
+    SubAccount: true,
+    ParentRef: ref('79'),
+    FullyQualifiedName: 'Coffee Sales:Wholesale',
+  });
   account('82', 'Training Income', 'Income', 'ServiceFeeIncome', 'Revenue', '4100');
   account('86', 'Discounts Given', 'Income', 'DiscountsRefundsGiven', 'Revenue', '4900');
   account('60', 'Green Coffee', 'Cost of Goods Sold', 'SuppliesMaterialsCogs', 'Expense', '5000');
@@ -57,25 +61,67 @@ export function roasterFakeCompany(): FakeCompany {
   const acct = (id: string) => ref(id, accounts.find((a) => a.Id === id)!.FullyQualifiedName);
 
   const common = (date: string) => ({ domain: 'QBO', sparse: false, SyncToken: '0', MetaData: meta(date) });
-  const party = (Id: string, DisplayName: string) => ({ ...common('2025-01-01'), Id, DisplayName, CompanyName: DisplayName, PrintOnCheckName: DisplayName, Active: true, Balance: 0, CurrencyRef: usd });
-  const vendors = [party('56', 'Green Bean Importers'), party('57', 'PackRight Supplies'), party('58', 'City Power'), party('59', 'Dockside Landlord'), party('60', 'Office Depot')].map((v) => ({ ...v, Vendor1099: false }));
-  const customers = [party('1', 'Corner Cafe'), party('2', 'Riverside Hotel'), party('3', 'Walk-in Customers')].map((c) => ({ ...c, FullyQualifiedName: c.DisplayName, Taxable: c.Id !== '1', Job: false, BillWithParent: false }));
+  const party = (Id: string, DisplayName: string) => ({
+    ...common('2025-01-01'),
+    Id,
+    DisplayName,
+    CompanyName: DisplayName,
+    PrintOnCheckName: DisplayName,
+    Active: true,
+    Balance: 0,
+    CurrencyRef: usd,
+  });
+  const vendors = [
+    party('56', 'Green Bean Importers'),
+    party('57', 'PackRight Supplies'),
+    party('58', 'City Power'),
+    party('59', 'Dockside Landlord'),
+    party('60', 'Office Depot'),
+  ].map((v) => ({ ...v, Vendor1099: false }));
+  const customers = [party('1', 'Corner Cafe'), party('2', 'Riverside Hotel'), party('3', 'Walk-in Customers')].map((c) => ({
+    ...c,
+    FullyQualifiedName: c.DisplayName,
+    Taxable: c.Id !== '1',
+    Job: false,
+    BillWithParent: false,
+  }));
   const vendor = (id: string) => ref(id, vendors.find((v) => v.Id === id)!.DisplayName);
   const customer = (id: string) => ref(id, customers.find((c) => c.Id === id)!.DisplayName);
 
-  const item = (Id: string, Name: string, Type: string, extra: Entity) => ({ ...common('2025-01-01'), Id, Name, FullyQualifiedName: Name, Active: true, Type, ...extra });
+  const item = (Id: string, Name: string, Type: string, extra: Entity) => ({
+    ...common('2025-01-01'),
+    Id,
+    Name,
+    FullyQualifiedName: Name,
+    Active: true,
+    Type,
+    ...extra,
+  });
   const items = [
     item('10', 'House Blend 1kg', 'NonInventory', { UnitPrice: 24, IncomeAccountRef: acct('80'), ExpenseAccountRef: acct('60') }),
     item('11', 'Espresso Blend 1kg', 'NonInventory', { UnitPrice: 28, IncomeAccountRef: acct('80'), ExpenseAccountRef: acct('60') }),
     item('12', 'Retail Bag 250g', 'NonInventory', { UnitPrice: 9.5, IncomeAccountRef: acct('79'), ExpenseAccountRef: acct('60'), Taxable: true }),
     item('13', 'Barista Training', 'Service', { UnitPrice: 150, IncomeAccountRef: acct('82') }),
     item('14', 'Cafe Starter Kit', 'Group', {
-      ItemGroupDetail: { ItemGroupLine: [{ ItemRef: ref('10', 'House Blend 1kg'), Qty: 10 }, { ItemRef: ref('13', 'Barista Training'), Qty: 1 }] },
+      ItemGroupDetail: {
+        ItemGroupLine: [
+          { ItemRef: ref('10', 'House Blend 1kg'), Qty: 10 },
+          { ItemRef: ref('13', 'Barista Training'), Qty: 1 },
+        ],
+      },
     }),
     item('15', 'Green Beans 60kg', 'NonInventory', { PurchaseCost: 420, ExpenseAccountRef: acct('60') }),
   ];
   const itemRef = (id: string) => ref(id, items.find((i) => i.Id === id)!.Name);
-  const agency = { ...common('2025-01-01'), Id: '1', DisplayName: 'State Department of Revenue', Active: true, TaxTrackedOnSales: true, TaxTrackedOnSalesAccountRef: acct('89'), TaxTrackedOnPurchases: false };
+  const agency = {
+    ...common('2025-01-01'),
+    Id: '1',
+    DisplayName: 'State Department of Revenue',
+    Active: true,
+    TaxTrackedOnSales: true,
+    TaxTrackedOnSalesAccountRef: acct('89'),
+    TaxTrackedOnPurchases: false,
+  };
   const rate = { ...common('2025-01-01'), Id: '3', Name: 'State sales tax 6%', Active: true, RateValue: 6, AgencyRef: ref('1', agency.DisplayName) };
 
   const txn = (Id: string, TxnDate: string, extra: Entity): Entity => ({ ...common(TxnDate), Id, TxnDate, CurrencyRef: usd, ...extra });
@@ -100,7 +146,13 @@ export function roasterFakeCompany(): FakeCompany {
     return {
       TxnTaxCodeRef: { value: '3' },
       TotalTax: tax,
-      TaxLine: [{ Amount: tax, DetailType: 'TaxLineDetail', TaxLineDetail: { TaxRateRef: ref('3', rate.Name), PercentBased: true, TaxPercent: 6, NetAmountTaxable: taxable } }],
+      TaxLine: [
+        {
+          Amount: tax,
+          DetailType: 'TaxLineDetail',
+          TaxLineDetail: { TaxRateRef: ref('3', rate.Name), PercentBased: true, TaxPercent: 6, NetAmountTaxable: taxable },
+        },
+      ],
     };
   };
   const sum = (lines: Entity[]) => round2(lines.reduce((s, l) => s + l.Amount, 0));
@@ -123,10 +175,34 @@ export function roasterFakeCompany(): FakeCompany {
       PrivateNote: 'Opening balances',
       Adjustment: false,
       Line: [
-        { Id: '0', Description: 'Owner funds', Amount: 30000, DetailType: 'JournalEntryLineDetail', JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: acct('35') } },
-        { Id: '1', Description: 'Owner funds', Amount: 30000, DetailType: 'JournalEntryLineDetail', JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: acct('34') } },
-        { Id: '2', Description: 'Roaster bought on loan', Amount: 18000, DetailType: 'JournalEntryLineDetail', JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: acct('15') } },
-        { Id: '3', Description: 'Roaster bought on loan', Amount: 18000, DetailType: 'JournalEntryLineDetail', JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: acct('44') } },
+        {
+          Id: '0',
+          Description: 'Owner funds',
+          Amount: 30000,
+          DetailType: 'JournalEntryLineDetail',
+          JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: acct('35') },
+        },
+        {
+          Id: '1',
+          Description: 'Owner funds',
+          Amount: 30000,
+          DetailType: 'JournalEntryLineDetail',
+          JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: acct('34') },
+        },
+        {
+          Id: '2',
+          Description: 'Roaster bought on loan',
+          Amount: 18000,
+          DetailType: 'JournalEntryLineDetail',
+          JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: acct('15') },
+        },
+        {
+          Id: '3',
+          Description: 'Roaster bought on loan',
+          Amount: 18000,
+          DetailType: 'JournalEntryLineDetail',
+          JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: acct('44') },
+        },
       ],
     }),
   );
@@ -148,7 +224,14 @@ export function roasterFakeCompany(): FakeCompany {
     const cafeBase = sum(cafeLines.filter((l) => l.SalesItemLineDetail || l.GroupLineDetail));
     if (k % 3 === 2) cafeLines.push(discount(5, cafeBase));
     const cafeDate = day(y, m, 5);
-    const cafe = txn(next(), cafeDate, { DocNumber: String(5001 + 2 * k), CustomerRef: customer('1'), ARAccountRef: acct('84'), DueDate: addDays(cafeDate, 30), ApplyTaxAfterDiscount: true, Line: cafeLines });
+    const cafe = txn(next(), cafeDate, {
+      DocNumber: String(5001 + 2 * k),
+      CustomerRef: customer('1'),
+      ARAccountRef: acct('84'),
+      DueDate: addDays(cafeDate, 30),
+      ApplyTaxAfterDiscount: true,
+      Line: cafeLines,
+    });
     invoices.push(cafe);
     // the hotel's order, taxed at 6% (it is the one drinking it), paid into Undeposited Funds and banked with others
     lineNo = 0;
@@ -187,8 +270,19 @@ export function roasterFakeCompany(): FakeCompany {
       APAccountRef: acct('33'),
       DueDate: day(y, m, 28),
       Line: [
-        { Id: '1', Amount: round2((2 + (k % 2)) * 420), DetailType: 'ItemBasedExpenseLineDetail', ItemBasedExpenseLineDetail: { ItemRef: itemRef('15'), Qty: 2 + (k % 2), UnitPrice: 420, BillableStatus: 'NotBillable' } },
-        { Id: '2', Description: 'Valve bags', Amount: 180, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('61'), BillableStatus: 'NotBillable' } },
+        {
+          Id: '1',
+          Amount: round2((2 + (k % 2)) * 420),
+          DetailType: 'ItemBasedExpenseLineDetail',
+          ItemBasedExpenseLineDetail: { ItemRef: itemRef('15'), Qty: 2 + (k % 2), UnitPrice: 420, BillableStatus: 'NotBillable' },
+        },
+        {
+          Id: '2',
+          Description: 'Valve bags',
+          Amount: 180,
+          DetailType: 'AccountBasedExpenseLineDetail',
+          AccountBasedExpenseLineDetail: { AccountRef: acct('61'), BillableStatus: 'NotBillable' },
+        },
       ],
     });
     const rent = txn(next(), day(y, m, 1), {
@@ -196,14 +290,30 @@ export function roasterFakeCompany(): FakeCompany {
       VendorRef: vendor('59'),
       APAccountRef: acct('33'),
       DueDate: day(y, m, 10),
-      Line: [{ Id: '1', Description: 'Unit 4 rent', Amount: 1800, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('24'), BillableStatus: 'NotBillable' } }],
+      Line: [
+        {
+          Id: '1',
+          Description: 'Unit 4 rent',
+          Amount: 1800,
+          DetailType: 'AccountBasedExpenseLineDetail',
+          AccountBasedExpenseLineDetail: { AccountRef: acct('24'), BillableStatus: 'NotBillable' },
+        },
+      ],
     });
     const power = txn(next(), day(y, m, 20), {
       DocNumber: `CP-${y}${pad(m)}`,
       VendorRef: vendor('58'),
       APAccountRef: acct('33'),
       DueDate: addDays(day(y, m, 20), 21),
-      Line: [{ Id: '1', Description: 'Electricity and gas', Amount: 310 + (k % 4) * 25, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('25'), BillableStatus: 'NotBillable' } }],
+      Line: [
+        {
+          Id: '1',
+          Description: 'Electricity and gas',
+          Amount: 310 + (k % 4) * 25,
+          DetailType: 'AccountBasedExpenseLineDetail',
+          AccountBasedExpenseLineDetail: { AccountRef: acct('25'), BillableStatus: 'NotBillable' },
+        },
+      ],
     });
     bills.push(beans, rent, power);
     // the bills are paid, the last month's beans and power not yet; one month's beans by card
@@ -213,7 +323,9 @@ export function roasterFakeCompany(): FakeCompany {
           DocNumber: String(2000 + billPayments.length),
           VendorRef: bill.VendorRef,
           APAccountRef: acct('33'),
-          ...(byCard ? { PayType: 'CreditCard', CreditCardPayment: { CCAccountRef: acct('41') } } : { PayType: 'Check', CheckPayment: { BankAccountRef: acct('35'), PrintStatus: 'NotSet' } }),
+          ...(byCard
+            ? { PayType: 'CreditCard', CreditCardPayment: { CCAccountRef: acct('41') } }
+            : { PayType: 'Check', CheckPayment: { BankAccountRef: acct('35'), PrintStatus: 'NotSet' } }),
           TotalAmt: amount,
           Line: [{ Amount: amount, LinkedTxn: [{ TxnId: bill.Id, TxnType: 'Bill' }] }],
         }),
@@ -228,17 +340,45 @@ export function roasterFakeCompany(): FakeCompany {
     }
 
     // the café pays in full 20 days on, into the bank; the last two months are still open, one part paid
-    const cafeTotal = () => round2(sum(cafe.Line.filter((l: Entity) => l.SalesItemLineDetail || l.GroupLineDetail)) - sum(cafe.Line.filter((l: Entity) => l.DiscountLineDetail)));
+    const cafeTotal = () =>
+      round2(sum(cafe.Line.filter((l: Entity) => l.SalesItemLineDetail || l.GroupLineDetail)) - sum(cafe.Line.filter((l: Entity) => l.DiscountLineDetail)));
     if (k < MONTHS.length - 2) {
       const amount = cafeTotal();
-      payments.push(txn(next(), addDays(cafeDate, 20), { CustomerRef: customer('1'), ARAccountRef: acct('84'), DepositToAccountRef: acct('35'), PaymentRefNum: `C${k}`, TotalAmt: amount, UnappliedAmt: 0, Line: [{ Amount: amount, LinkedTxn: [{ TxnId: cafe.Id, TxnType: 'Invoice' }] }] }));
+      payments.push(
+        txn(next(), addDays(cafeDate, 20), {
+          CustomerRef: customer('1'),
+          ARAccountRef: acct('84'),
+          DepositToAccountRef: acct('35'),
+          PaymentRefNum: `C${k}`,
+          TotalAmt: amount,
+          UnappliedAmt: 0,
+          Line: [{ Amount: amount, LinkedTxn: [{ TxnId: cafe.Id, TxnType: 'Invoice' }] }],
+        }),
+      );
     } else if (k === MONTHS.length - 2) {
-      payments.push(txn(next(), addDays(cafeDate, 20), { CustomerRef: customer('1'), ARAccountRef: acct('84'), DepositToAccountRef: acct('35'), PaymentRefNum: `C${k}`, TotalAmt: 400, UnappliedAmt: 0, Line: [{ Amount: 400, LinkedTxn: [{ TxnId: cafe.Id, TxnType: 'Invoice' }] }] }));
+      payments.push(
+        txn(next(), addDays(cafeDate, 20), {
+          CustomerRef: customer('1'),
+          ARAccountRef: acct('84'),
+          DepositToAccountRef: acct('35'),
+          PaymentRefNum: `C${k}`,
+          TotalAmt: 400,
+          UnappliedAmt: 0,
+          Line: [{ Amount: 400, LinkedTxn: [{ TxnId: cafe.Id, TxnType: 'Invoice' }] }],
+        }),
+      );
     }
     // the hotel pays by cheque into Undeposited Funds (no account named), banked at the month's end; the last month open
     if (!last) {
       const hotelTotal = round2(hotelBase - sum(hotelDisc) + hotel.TxnTaxDetail.TotalTax);
-      const paid = txn(next(), addDays(hotelDate, 10), { CustomerRef: customer('2'), ARAccountRef: acct('84'), PaymentRefNum: `H${k}`, TotalAmt: hotelTotal, UnappliedAmt: 0, Line: [{ Amount: hotelTotal, LinkedTxn: [{ TxnId: hotel.Id, TxnType: 'Invoice' }] }] });
+      const paid = txn(next(), addDays(hotelDate, 10), {
+        CustomerRef: customer('2'),
+        ARAccountRef: acct('84'),
+        PaymentRefNum: `H${k}`,
+        TotalAmt: hotelTotal,
+        UnappliedAmt: 0,
+        Line: [{ Amount: hotelTotal, LinkedTxn: [{ TxnId: hotel.Id, TxnType: 'Invoice' }] }],
+      });
       payments.push(paid);
       const banked: Entity[] = [{ Id: '1', Amount: hotelTotal, LinkedTxn: [{ TxnId: paid.Id, TxnType: 'Payment', TxnLineId: '0' }] }];
       if (retail.DepositToAccountRef?.value !== '35') {
@@ -255,7 +395,15 @@ export function roasterFakeCompany(): FakeCompany {
         AccountRef: acct('41'),
         EntityRef: { ...vendor('60'), type: 'Vendor' },
         Credit: false,
-        Line: [{ Id: '1', Description: 'Labels and printer ink', Amount: 85 + (k % 3) * 10, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('20'), BillableStatus: 'NotBillable' } }],
+        Line: [
+          {
+            Id: '1',
+            Description: 'Labels and printer ink',
+            Amount: 85 + (k % 3) * 10,
+            DetailType: 'AccountBasedExpenseLineDetail',
+            AccountBasedExpenseLineDetail: { AccountRef: acct('20'), BillableStatus: 'NotBillable' },
+          },
+        ],
       }),
     );
     if (m % 3 === 0) {
@@ -268,7 +416,15 @@ export function roasterFakeCompany(): FakeCompany {
           EntityRef: { ...vendor('56'), type: 'Vendor' },
           Credit: false,
           PrivateNote: 'Loan repayment',
-          Line: [{ Id: '1', Description: 'Equipment loan', Amount: 1200, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('44'), BillableStatus: 'NotBillable' } }],
+          Line: [
+            {
+              Id: '1',
+              Description: 'Equipment loan',
+              Amount: 1200,
+              DetailType: 'AccountBasedExpenseLineDetail',
+              AccountBasedExpenseLineDetail: { AccountRef: acct('44'), BillableStatus: 'NotBillable' },
+            },
+          ],
         }),
       );
       journals.push(
@@ -277,8 +433,20 @@ export function roasterFakeCompany(): FakeCompany {
           PrivateNote: 'Quarterly depreciation',
           Adjustment: true,
           Line: [
-            { Id: '0', Description: 'Roaster depreciation', Amount: 450, DetailType: 'JournalEntryLineDetail', JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: acct('46') } },
-            { Id: '1', Description: 'Roaster depreciation', Amount: 450, DetailType: 'JournalEntryLineDetail', JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: acct('15') } },
+            {
+              Id: '0',
+              Description: 'Roaster depreciation',
+              Amount: 450,
+              DetailType: 'JournalEntryLineDetail',
+              JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: acct('46') },
+            },
+            {
+              Id: '1',
+              Description: 'Roaster depreciation',
+              Amount: 450,
+              DetailType: 'JournalEntryLineDetail',
+              JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: acct('15') },
+            },
           ],
         }),
       );
@@ -291,7 +459,15 @@ export function roasterFakeCompany(): FakeCompany {
       AccountRef: acct('41'),
       EntityRef: { ...vendor('60'), type: 'Vendor' },
       Credit: true,
-      Line: [{ Id: '1', Description: 'Returned ink', Amount: 40, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('20'), BillableStatus: 'NotBillable' } }],
+      Line: [
+        {
+          Id: '1',
+          Description: 'Returned ink',
+          Amount: 40,
+          DetailType: 'AccountBasedExpenseLineDetail',
+          AccountBasedExpenseLineDetail: { AccountRef: acct('20'), BillableStatus: 'NotBillable' },
+        },
+      ],
     }),
   );
   transfers.push(txn(next(), '2025-12-30', { FromAccountRef: acct('35'), ToAccountRef: acct('41'), Amount: 1000, PrivateNote: 'Amex payment' }));
@@ -300,21 +476,48 @@ export function roasterFakeCompany(): FakeCompany {
     txn(next(), '2026-01-31', {
       DepositToAccountRef: acct('36'),
       PrivateNote: 'Interest',
-      Line: [{ Id: '1', LineNum: 1, Description: 'Savings interest', Amount: 37.42, DetailType: 'DepositLineDetail', DepositLineDetail: { AccountRef: acct('43') } }],
+      Line: [
+        { Id: '1', LineNum: 1, Description: 'Savings interest', Amount: 37.42, DetailType: 'DepositLineDetail', DepositLineDetail: { AccountRef: acct('43') } },
+      ],
     }),
   );
   // a vendor credit for a damaged sack
   const vendorCredits = [
-    txn(next(), '2026-02-14', { DocNumber: 'GBI-CR-7', VendorRef: vendor('56'), APAccountRef: acct('33'), Line: [{ Id: '1', Description: 'Damaged sack', Amount: 210, DetailType: 'AccountBasedExpenseLineDetail', AccountBasedExpenseLineDetail: { AccountRef: acct('60'), BillableStatus: 'NotBillable' } }] }),
+    txn(next(), '2026-02-14', {
+      DocNumber: 'GBI-CR-7',
+      VendorRef: vendor('56'),
+      APAccountRef: acct('33'),
+      Line: [
+        {
+          Id: '1',
+          Description: 'Damaged sack',
+          Amount: 210,
+          DetailType: 'AccountBasedExpenseLineDetail',
+          AccountBasedExpenseLineDetail: { AccountRef: acct('60'), BillableStatus: 'NotBillable' },
+        },
+      ],
+    }),
   ];
   // a refund over the counter (taxed as the sale was), from the bank
   lineNo = 0;
   const refundReceipts = [
-    txn(next(), '2026-03-09', { DocNumber: 'RF-1', CustomerRef: customer('3'), DepositToAccountRef: acct('35'), PrivateNote: 'Stale bags returned', Line: [sold('12', 6, 9.5, true)], TxnTaxDetail: taxOn(57) }),
+    txn(next(), '2026-03-09', {
+      DocNumber: 'RF-1',
+      CustomerRef: customer('3'),
+      DepositToAccountRef: acct('35'),
+      PrivateNote: 'Stale bags returned',
+      Line: [sold('12', 6, 9.5, true)],
+      TxnTaxDetail: taxOn(57),
+    }),
   ];
   // a credit memo for the café (a bag of espresso returned), partly used against its May invoice
   lineNo = 0;
-  const creditMemo = txn(next(), '2026-04-22', { DocNumber: 'CM-1', CustomerRef: customer('1'), ARAccountRef: acct('84'), Line: [sold('11', 3, 28, false, 'Returned: torn bags')] });
+  const creditMemo = txn(next(), '2026-04-22', {
+    DocNumber: 'CM-1',
+    CustomerRef: customer('1'),
+    ARAccountRef: acct('84'),
+    Line: [sold('11', 3, 28, false, 'Returned: torn bags')],
+  });
   const may = invoices.find((i) => i.TxnDate === '2026-05-05')!;
   payments.push(
     txn(next(), '2026-05-30', {

@@ -19,7 +19,8 @@ export interface Part {
 /** The parts of a multipart/form-data body; a string saying what is wrong when it is not one. */
 export function parseMultipart(contentType: string, raw: Buffer): Part[] | string {
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!/^multipart\/form-data/i.test(contentType) || !boundary) return `an upload is multipart/form-data with a boundary, not ${contentType || 'no content type'}`;
+  if (!/^multipart\/form-data/i.test(contentType) || !boundary)
+    return `an upload is multipart/form-data with a boundary, not ${contentType || 'no content type'}`;
   const marker = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
   const parts: Part[] = [];
   let at = raw.indexOf(marker);
@@ -36,13 +37,24 @@ export function parseMultipart(contentType: string, raw: Buffer): Part[] | strin
     const disposition = /content-disposition:\s*form-data;([^\r\n]*)/i.exec(headers)?.[1] ?? '';
     const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
     if (!name) return 'a part has no form-data name';
-    parts.push({ name, fileName: /filename="([^"]*)"/i.exec(disposition)?.[1], contentType: /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim(), data: part.subarray(split + 4) });
+    parts.push({
+      name,
+      fileName: /filename="([^"]*)"/i.exec(disposition)?.[1],
+      contentType: /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim(),
+      data: part.subarray(split + 4),
+    });
     at = next;
   }
 }
 
 /** The Attachable the first metadata and content pair makes; a refusal, or the schema's complaints. */
-export function createAttachable(company: FakeCompany, contract: QuickBooksContract, parts: Part[], origin: string, now: string): { attachable: Entity } | Refusal | { wrong: string[] } {
+export function createAttachable(
+  company: FakeCompany,
+  contract: QuickBooksContract,
+  parts: Part[],
+  origin: string,
+  now: string,
+): { attachable: Entity } | Refusal | { wrong: string[] } {
   const metadata = parts.find((p) => /^file_metadata_\w+$/.test(p.name));
   const content = metadata && parts.find((p) => p.name === metadata.name.replace('metadata', 'content'));
   if (!metadata || !content) return refusal('2020', 'Required parameter file_metadata_NN with its file_content_NN is missing in the request');

@@ -50,7 +50,10 @@ export function fakeQuickBooksWrites(company: FakeCompany, contract: QuickBooksC
   let dropping = 0;
   const time = () => new Date().toISOString();
   const ok = (body: Record<string, unknown>): FakeWriteAnswer => ({ status: 200, body: { ...body, time: time() } });
-  const refused = (r: Refusal): FakeWriteAnswer => ({ status: 400, body: { Fault: { Error: [{ Message: r.message, Detail: r.detail, code: r.code, element: r.element ?? '' }], type: 'ValidationFault' }, time: time() } });
+  const refused = (r: Refusal): FakeWriteAnswer => ({
+    status: 400,
+    body: { Fault: { Error: [{ Message: r.message, Detail: r.detail, code: r.code, element: r.element ?? '' }], type: 'ValidationFault' }, time: time() },
+  });
 
   function write(route: string, params: URLSearchParams, contentType: string, raw: Buffer): FakeWriteAnswer {
     if (route === 'upload') return upload(contentType, raw);
@@ -78,7 +81,8 @@ export function fakeQuickBooksWrites(company: FakeCompany, contract: QuickBooksC
     const now = time();
     const e = company.entities as Record<string, Entity[]>;
     const record: Entity = { ...body, Id: nextId(company), SyncToken: '0', domain: 'QBO', sparse: false, MetaData: { CreateTime: now, LastUpdatedTime: now } };
-    const account = (ref: Entity | undefined) => ref && { value: ref.value, name: company.entities.Account.find((a) => a.Id === ref.value)?.FullyQualifiedName };
+    const account = (ref: Entity | undefined) =>
+      ref && { value: ref.value, name: company.entities.Account.find((a) => a.Id === ref.value)?.FullyQualifiedName };
     if (entity === 'Vendor') {
       Object.assign(record, { Active: true, Balance: 0, Vendor1099: false, CurrencyRef: { value: company.currency, name: 'United States Dollar' } });
       if (!record.PrintOnCheckName) record.PrintOnCheckName = record.DisplayName;
@@ -92,13 +96,20 @@ export function fakeQuickBooksWrites(company: FakeCompany, contract: QuickBooksC
         const detail = l.AccountBasedExpenseLineDetail;
         if (detail) Object.assign(detail, { AccountRef: account(detail.AccountRef), BillableStatus: detail.BillableStatus ?? 'NotBillable' });
       });
-      if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'BillPayment') record.APAccountRef ??= account({ value: defaultOf(company, 'Accounts Payable') });
+      if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'BillPayment')
+        record.APAccountRef ??= account({ value: defaultOf(company, 'Accounts Payable') });
       if (entity === 'Bill') record.DueDate ??= record.TxnDate;
       if (record.AccountRef) record.AccountRef = account(record.AccountRef);
       // QuickBooks works out the tax of a tax-excluded document on the company's purchase tax rate
       if (record.TxnTaxDetail?.TotalTax && !record.TxnTaxDetail.TaxLine) {
         const rate = company.entities.TaxRate[0]!;
-        record.TxnTaxDetail.TaxLine = [{ Amount: record.TxnTaxDetail.TotalTax, DetailType: 'TaxLineDetail', TaxLineDetail: { TaxRateRef: { value: rate.Id, name: rate.Name }, PercentBased: true } }];
+        record.TxnTaxDetail.TaxLine = [
+          {
+            Amount: record.TxnTaxDetail.TotalTax,
+            DetailType: 'TaxLineDetail',
+            TaxLineDetail: { TaxRateRef: { value: rate.Id, name: rate.Name }, PercentBased: true },
+          },
+        ];
       }
     }
     e[entity]!.push(record);
@@ -118,7 +129,10 @@ export function fakeQuickBooksWrites(company: FakeCompany, contract: QuickBooksC
     const held = list.find((r) => r.Id === body.Id);
     if (entity !== 'BillPayment') return refused(refusal('500', `Operation Delete is not supported for ${entity} in this fake`));
     if (!held) return refused(refusal('610', `Object Not Found: Another user has deleted this transaction. (${entity} ${body.Id})`));
-    if (String(body.SyncToken) !== String(held.SyncToken)) return refused(refusal('5010', `Stale object requested for update, client needs to refresh the object (SyncToken ${body.SyncToken}, now ${held.SyncToken})`));
+    if (String(body.SyncToken) !== String(held.SyncToken))
+      return refused(
+        refusal('5010', `Stale object requested for update, client needs to refresh the object (SyncToken ${body.SyncToken}, now ${held.SyncToken})`),
+      );
     if (company.bookCloseDate && held.TxnDate <= company.bookCloseDate) return refused(refusal('6210'));
     const now = time();
     list.splice(list.indexOf(held), 1);
@@ -181,14 +195,20 @@ function checkCreate(company: FakeCompany, entity: string, body: Entity): Refusa
     const held = accounts.find((a) => a.Id === ref?.value);
     if (!held) return refusal('2500', `Invalid Reference Id : Accounts element id ${ref?.value} not found`);
     if (held.Active === false) return refusal('2500', "Something you're trying to use has been made inactive. Check the fields with accounts.");
-    if (types && !types.includes(held.AccountType)) return refusal('6000', `Business Validation Error: account ${held.Name} (id ${held.Id}) is a ${held.AccountType} account; this transaction needs a ${types.join(' or ')} account.`);
+    if (types && !types.includes(held.AccountType))
+      return refusal(
+        '6000',
+        `Business Validation Error: account ${held.Name} (id ${held.Id}) is a ${held.AccountType} account; this transaction needs a ${types.join(' or ')} account.`,
+      );
     return undefined;
   };
   if (entity === 'Vendor') {
     const name = body.DisplayName ?? [body.GivenName, body.FamilyName].filter(Boolean).join(' ');
     if (!name) return refusal('6080', 'Title, GivenName, MiddleName, FamilyName, DisplayName, Suffix - one of these must be non-empty');
     const taken = [...company.entities.Vendor, ...company.entities.Customer].some((v) => v.DisplayName === name);
-    return taken ? refusal('6240', `The name supplied already exists. : Another customer, vendor or employee is already using this name. Please use a different name.`) : undefined;
+    return taken
+      ? refusal('6240', `The name supplied already exists. : Another customer, vendor or employee is already using this name. Please use a different name.`)
+      : undefined;
   }
   const party = entity === 'Purchase' ? body.EntityRef : body.VendorRef;
   if (!party && entity !== 'Purchase') return missing('VendorRef');
@@ -199,8 +219,14 @@ function checkCreate(company: FakeCompany, entity: string, body: Entity): Refusa
   }
   if (!Array.isArray(body.Line) || body.Line.length === 0) return missing('Line');
   if (body.TxnDate && company.bookCloseDate && body.TxnDate <= company.bookCloseDate) return refusal('6210');
-  if ((body.DocNumber ?? '').length > DOC_NUMBER_MAX) return refusal('2050', `String length specified does not match the supported length. Min:0 Max:${DOC_NUMBER_MAX} supplied length:${body.DocNumber.length}`, 'DocNumber');
-  if (body.CurrencyRef && body.CurrencyRef.value !== company.currency) return refusal('6000', `Business Validation Error: multicurrency is not turned on for this company; ${body.CurrencyRef.value} cannot be used.`);
+  if ((body.DocNumber ?? '').length > DOC_NUMBER_MAX)
+    return refusal(
+      '2050',
+      `String length specified does not match the supported length. Min:0 Max:${DOC_NUMBER_MAX} supplied length:${body.DocNumber.length}`,
+      'DocNumber',
+    );
+  if (body.CurrencyRef && body.CurrencyRef.value !== company.currency)
+    return refusal('6000', `Business Validation Error: multicurrency is not turned on for this company; ${body.CurrencyRef.value} cannot be used.`);
   if (entity === 'BillPayment') {
     if (!body.PayType) return missing('PayType');
     if (body.TotalAmt === undefined) return missing('TotalAmt');
@@ -215,7 +241,8 @@ function checkCreate(company: FakeCompany, entity: string, body: Entity): Refusa
         if (bill.VendorRef.value !== party.value) return refusal('6000', `Business Validation Error: bill ${bill.Id} is owed to another vendor.`);
       }
     }
-    if (cents(body.TotalAmt) !== body.Line.reduce((s: number, l: Entity) => s + cents(l.Amount), 0)) return refusal('6000', "Business Validation Error: the payment's TotalAmt is not the sum of its lines' amounts.");
+    if (cents(body.TotalAmt) !== body.Line.reduce((s: number, l: Entity) => s + cents(l.Amount), 0))
+      return refusal('6000', "Business Validation Error: the payment's TotalAmt is not the sum of its lines' amounts.");
     return undefined;
   }
   if (entity === 'Purchase') {

@@ -123,7 +123,10 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     company.files[a.Id] ? { ...a, TempDownloadUri: `${origin}/attachments/${a.Id}/${encodeURIComponent(a.FileName ?? 'file')}?signature=fake` } : a;
 
   function query(text: string) {
-    const m = /^\s*SELECT\s+(\*|COUNT\(\*\))\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s+([\w.]+(?:\s+(?:ASC|DESC))?))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$/i.exec(text);
+    const m =
+      /^\s*SELECT\s+(\*|COUNT\(\*\))\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s+([\w.]+(?:\s+(?:ASC|DESC))?))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$/i.exec(
+        text,
+      );
     if (!m) throw new BadRequest(`QueryParserError: cannot parse "${text}"`);
     const [, what, entityText, where, , start, max] = m;
     const entity = ENTITY_NAMES.find((n) => n.toLowerCase() === entityText!.toLowerCase());
@@ -148,7 +151,8 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     if (/COUNT/i.test(what!)) return { QueryResponse: { totalCount: items.length }, time: time() };
     const startPosition = Number(start ?? 1);
     const maxResults = Number(max ?? 100);
-    if (startPosition < 1 || maxResults < 1 || maxResults > MAX_RESULTS) throw new BadRequest(`QueryValidationError: STARTPOSITION ${startPosition} MAXRESULTS ${maxResults} out of range (MAXRESULTS at most ${MAX_RESULTS})`);
+    if (startPosition < 1 || maxResults < 1 || maxResults > MAX_RESULTS)
+      throw new BadRequest(`QueryValidationError: STARTPOSITION ${startPosition} MAXRESULTS ${maxResults} out of range (MAXRESULTS at most ${MAX_RESULTS})`);
     const page = items.slice(startPosition - 1, startPosition - 1 + maxResults).map((i) => (entity === 'Attachable' ? withDownload(i) : i));
     // QuickBooks leaves the entity key out when nothing matches
     return { QueryResponse: page.length ? { [entity]: page, startPosition, maxResults: page.length } : {}, time: time() };
@@ -160,16 +164,20 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     // Intuit: CDC takes every entity except these, and a call naming one is refused whole
     const refused = names.filter((n) => CDC_UNSUPPORTED_BY_INTUIT.includes(n));
     if (refused.length) throw new BadRequest(`entities=${params.get('entities')}: CDC does not support ${refused.join(', ')}`);
-    if (names.some((n) => !(ENTITY_NAMES as readonly string[]).includes(n))) throw new BadRequest(`entities=${params.get('entities')}: not entities this fake holds`);
+    if (names.some((n) => !(ENTITY_NAMES as readonly string[]).includes(n)))
+      throw new BadRequest(`entities=${params.get('entities')}: not entities this fake holds`);
     if (Number.isNaN(Date.parse(since))) throw new BadRequest(`changedSince=${since} is not a date-time`);
-    if (Date.parse(since) < Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000) throw new BadRequest('changedSince is more than 30 days ago: CDC goes back 30 days at most');
+    if (Date.parse(since) < Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000)
+      throw new BadRequest('changedSince is more than 30 days ago: CDC goes back 30 days at most');
     const after = (t: string) => Date.parse(t) > Date.parse(since);
     return {
       CDCResponse: [
         {
           QueryResponse: names.map((n) => {
             const changed: Entity[] = company.entities[n as EntityName].filter((e) => after(e.MetaData.LastUpdatedTime));
-            const gone = company.deleted.filter((d) => d.entity === n && after(d.LastUpdatedTime)).map((d) => ({ domain: 'QBO', status: 'Deleted', Id: d.Id, MetaData: { LastUpdatedTime: d.LastUpdatedTime } }));
+            const gone = company.deleted
+              .filter((d) => d.entity === n && after(d.LastUpdatedTime))
+              .map((d) => ({ domain: 'QBO', status: 'Deleted', Id: d.Id, MetaData: { LastUpdatedTime: d.LastUpdatedTime } }));
             const all = [...changed, ...gone];
             return all.length ? { [n]: all, startPosition: 1, maxResults: all.length } : {};
           }),
@@ -188,8 +196,10 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     for (const k of new Set(params.keys())) if (!allowed.includes(k)) throw new BadRequest(`parameter ${k} is not taken by ${route}`);
     for (const k of ['start_date', 'end_date']) if (params.has(k) && !DATE.test(params.get(k)!)) throw new BadRequest(`${k}=${params.get(k)} is not a date`);
     const summarize = params.get('summarize_column_by');
-    if (summarize !== null && !contract.enumeration('SummarizeColumnsByEnum').includes(summarize)) throw new BadRequest(`summarize_column_by=${summarize} is not one of SummarizeColumnsByEnum`);
-    if (summarize !== null && !['Total', 'Month', 'Quarter', 'Year'].includes(summarize)) throw new BadRequest(`summarize_column_by=${summarize}: the fake answers Total, Month, Quarter and Year`);
+    if (summarize !== null && !contract.enumeration('SummarizeColumnsByEnum').includes(summarize))
+      throw new BadRequest(`summarize_column_by=${summarize} is not one of SummarizeColumnsByEnum`);
+    if (summarize !== null && !['Total', 'Month', 'Quarter', 'Year'].includes(summarize))
+      throw new BadRequest(`summarize_column_by=${summarize}: the fake answers Total, Month, Quarter and Year`);
     const method = params.get('accounting_method');
     if (method !== null && method !== 'Accrual' && method !== 'Cash') throw new BadRequest(`accounting_method=${method}`);
     if (method === 'Cash') throw new BadRequest('the fake keeps accrual books only');
@@ -204,12 +214,24 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
       case 'reports/BalanceSheet':
         return { body: balanceSheet(company, params, today), root: 'Report' };
       case 'preferences':
-        return { body: { Preferences: { AccountingInfoPrefs: company.bookCloseDate ? { BookCloseDate: company.bookCloseDate } : {} }, time: time() }, root: 'IntuitResponse' };
+        return {
+          body: { Preferences: { AccountingInfoPrefs: company.bookCloseDate ? { BookCloseDate: company.bookCloseDate } : {} }, time: time() },
+          root: 'IntuitResponse',
+        };
       case 'companyinfo':
         if (info![1] !== company.realmId) throw new BadRequest(`companyinfo/${info![1]}: the company's record is read by the realm id, ${company.realmId}`);
         return {
           body: {
-            CompanyInfo: { Id: '1', SyncToken: '1', domain: 'QBO', CompanyName: company.name, LegalName: company.name, Country: 'US', FiscalYearStartMonth: contract.enumeration('MonthEnum')[company.fiscalYearStartMonth - 1], MetaData: { CreateTime: '2024-01-02T09:00:00-08:00', LastUpdatedTime: '2024-01-02T09:00:00-08:00' } },
+            CompanyInfo: {
+              Id: '1',
+              SyncToken: '1',
+              domain: 'QBO',
+              CompanyName: company.name,
+              LegalName: company.name,
+              Country: 'US',
+              FiscalYearStartMonth: contract.enumeration('MonthEnum')[company.fiscalYearStartMonth - 1],
+              MetaData: { CreateTime: '2024-01-02T09:00:00-08:00', LastUpdatedTime: '2024-01-02T09:00:00-08:00' },
+            },
             time: time(),
           },
           root: 'IntuitResponse',
@@ -220,10 +242,17 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
   }
 
   function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-    res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json;charset=UTF-8' }), intuit_tid: `fake-${requests.length}`, ...headers });
+    res.writeHead(status, {
+      ...(body === undefined ? {} : { 'content-type': 'application/json;charset=UTF-8' }),
+      intuit_tid: `fake-${requests.length}`,
+      ...headers,
+    });
     res.end(body === undefined ? '' : JSON.stringify(body));
   }
-  const fault = (type: string, code: string, message: string, detail?: string) => ({ Fault: { Error: [{ Message: message, ...(detail ? { Detail: detail } : {}), code }], type }, time: time() });
+  const fault = (type: string, code: string, message: string, detail?: string) => ({
+    Fault: { Error: [{ Message: message, ...(detail ? { Detail: detail } : {}), code }], type },
+    time: time(),
+  });
 
   function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -260,13 +289,19 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     if (tokenRealm === undefined) return reply(401, fault('AUTHENTICATION', '3200', 'message=AuthenticationFailed; errorCode=003200; statusCode=401'));
     // the Accounting API is for tokens granted its scope (Intuit: com.intuit.quickbooks.accounting)
     const fixed = req.headers.authorization === `Bearer ${FAKE_QUICKBOOKS_TOKEN}`;
-    if (!fixed && !identity.scopesOf(req.headers.authorization)?.has(ACCOUNTING_SCOPE)) return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
+    if (!fixed && !identity.scopesOf(req.headers.authorization)?.has(ACCOUNTING_SCOPE))
+      return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
     // a token is for the one company its sign-in picked: any other realm, held here or not, is refused
-    if (m[1] !== tokenRealm || m[1] !== company.realmId) return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
+    if (m[1] !== tokenRealm || m[1] !== company.realmId)
+      return reply(403, fault('AUTHORIZATION', '3100', 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403'));
     if (down) return reply(503, undefined);
     if (limited > 0) {
       limited -= 1;
-      return reply(429, fault('SERVICE', '3001', 'message=ThrottleExceeded; errorCode=003001; statusCode=429', 'The request limit was reached.'), retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+      return reply(
+        429,
+        fault('SERVICE', '3001', 'message=ThrottleExceeded; errorCode=003001; statusCode=429', 'The request limit was reached.'),
+        retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+      );
     }
     if (req.method === 'POST') {
       const chunks: Buffer[] = [];
@@ -303,24 +338,29 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
   }
 
   const writes = fakeQuickBooksWrites(company, contract, violations, () => origin);
-  const counted = countedHandler((req, res) => {
-    try {
-      handle(req, res);
-    } catch (error) {
-      violations.push(`fake failed: ${(error as Error).stack}`);
-      send(res, 500, undefined);
-    }
-  }, {
-    latencyMs: options.latencyMs,
-    limits: options.limits ?? QUICKBOOKS_DOCUMENTED_LIMITS,
-    isApi: (req) => (req.url ?? '').startsWith('/v3/company/'),
-    // Intuit's 429: a ThrottleExceeded fault (Retry-After is not promised; sent here as what is known)
-    refuse: (req, res, _limit, retryAfter) => {
-      const m = /^\/v3\/company\/[^/]+\/([^?]+)/.exec(req.url ?? '');
-      requests.push({ path: `/${m?.[1] ?? ''}`, query: {}, status: 429 });
-      send(res, 429, fault('SERVICE', '3001', 'message=ThrottleExceeded; errorCode=003001; statusCode=429', 'The request limit was reached.'), { 'retry-after': String(retryAfter) });
+  const counted = countedHandler(
+    (req, res) => {
+      try {
+        handle(req, res);
+      } catch (error) {
+        violations.push(`fake failed: ${(error as Error).stack}`);
+        send(res, 500, undefined);
+      }
     },
-  });
+    {
+      latencyMs: options.latencyMs,
+      limits: options.limits ?? QUICKBOOKS_DOCUMENTED_LIMITS,
+      isApi: (req) => (req.url ?? '').startsWith('/v3/company/'),
+      // Intuit's 429: a ThrottleExceeded fault (Retry-After is not promised; sent here as what is known)
+      refuse: (req, res, _limit, retryAfter) => {
+        const m = /^\/v3\/company\/[^/]+\/([^?]+)/.exec(req.url ?? '');
+        requests.push({ path: `/${m?.[1] ?? ''}`, query: {}, status: 429 });
+        send(res, 429, fault('SERVICE', '3001', 'message=ThrottleExceeded; errorCode=003001; statusCode=429', 'The request limit was reached.'), {
+          'retry-after': String(retryAfter),
+        });
+      },
+    },
+  );
   const server = createServer(counted.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -344,7 +384,9 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     },
     writes,
     async get(path) {
-      const res = await fetch(`${baseUrl}/company/${company.realmId}${path}`, { headers: { authorization: `Bearer ${FAKE_QUICKBOOKS_TOKEN}`, accept: 'application/json' } });
+      const res = await fetch(`${baseUrl}/company/${company.realmId}${path}`, {
+        headers: { authorization: `Bearer ${FAKE_QUICKBOOKS_TOKEN}`, accept: 'application/json' },
+      });
       if (!res.ok) throw new Error(`fake QuickBooks answered ${res.status} to ${path}`);
       return res.json();
     },
@@ -368,7 +410,7 @@ function periods(start: string, end: string, by: string): { from: string; to: st
   if (by === 'Total') return [{ from: start, to: end, title: 'Total' }];
   const months = by === 'Month' ? 1 : by === 'Quarter' ? 3 : 12;
   const out: { from: string; to: string; title: string }[] = [];
-  for (let from = start; from <= end; ) {
+  for (let from = start; from <= end;) {
     const [y, m] = from.split('-').map(Number) as [number, number];
     const index = y * 12 + (m - 1);
     const endIndex = index - (index % months) + months - 1;
@@ -451,7 +493,12 @@ function header(company: FakeCompany, name: string, start: string, end: string, 
 }
 
 function columns(titles: string[]) {
-  return { Column: [{ ColTitle: '', ColType: 'Account', MetaData: [{ Name: 'ColKey', Value: 'account' }] }, ...titles.map((t) => ({ ColTitle: t, ColType: 'Money', MetaData: [{ Name: 'ColKey', Value: t }] }))] };
+  return {
+    Column: [
+      { ColTitle: '', ColType: 'Account', MetaData: [{ Name: 'ColKey', Value: 'account' }] },
+      ...titles.map((t) => ({ ColTitle: t, ColType: 'Money', MetaData: [{ Name: 'ColKey', Value: t }] })),
+    ],
+  };
 }
 
 function profitAndLoss(company: FakeCompany, params: URLSearchParams, today: string) {
@@ -466,12 +513,21 @@ function profitAndLoss(company: FakeCompany, params: URLSearchParams, today: str
   const t = new Map<string, number[]>();
   const income = section(ctx, 'Income', 'Income', ['Income'], t);
   const cogs = section(ctx, 'COGS', 'Cost of Goods Sold', ['Cost of Goods Sold'], t);
-  const gross = add(t.get('Income')!, t.get('COGS')!.map((v) => -v));
+  const gross = add(
+    t.get('Income')!,
+    t.get('COGS')!.map((v) => -v),
+  );
   const expenses = section(ctx, 'Expenses', 'Expenses', ['Expense'], t);
-  const operating = add(gross, t.get('Expenses')!.map((v) => -v));
+  const operating = add(
+    gross,
+    t.get('Expenses')!.map((v) => -v),
+  );
   const otherIncome = section(ctx, 'OtherIncome', 'Other Income', ['Other Income'], t);
   const otherExpenses = section(ctx, 'OtherExpenses', 'Other Expenses', ['Other Expense'], t);
-  const netOther = add(t.get('OtherIncome')!, t.get('OtherExpenses')!.map((v) => -v));
+  const netOther = add(
+    t.get('OtherIncome')!,
+    t.get('OtherExpenses')!.map((v) => -v),
+  );
   return {
     Header: header(company, 'ProfitAndLoss', start, end, by),
     Columns: columns(ranges.map((r) => r.title)),
@@ -547,7 +603,12 @@ function balanceSheet(company: FakeCompany, params: URLSearchParams, today: stri
           'TotalLiabilitiesAndEquity',
           'LIABILITIES AND EQUITY',
           [
-            group('Liabilities', 'Liabilities', [group('CurrentLiabilities', 'Current Liabilities', [ap, cards, ocl], currentLiabilities), longTerm], totalLiabilities),
+            group(
+              'Liabilities',
+              'Liabilities',
+              [group('CurrentLiabilities', 'Current Liabilities', [ap, cards, ocl], currentLiabilities), longTerm],
+              totalLiabilities,
+            ),
             group('Equity', 'Equity', [...equity.rows, { ColData: cells('Net Income', netIncome), type: 'Data' }], totalEquity),
           ],
           add(totalLiabilities, totalEquity),

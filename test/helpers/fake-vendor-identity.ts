@@ -151,7 +151,14 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
       if (req.method === 'GET' && url.pathname === paths.authorize) {
         const q = url.searchParams;
         const redirect = URL.parse(q.get('redirect_uri') ?? '');
-        if (q.get('client_id') !== clientId || !redirect || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('state')) {
+        if (
+          q.get('client_id') !== clientId ||
+          !redirect ||
+          q.get('response_type') !== 'code' ||
+          q.get('code_challenge_method') !== 'S256' ||
+          !q.get('code_challenge') ||
+          !q.get('state')
+        ) {
           json(400, { error: 'invalid_request' });
           return true;
         }
@@ -173,7 +180,19 @@ export function fakeIdentity(vendor: 'xero' | 'quickbooks', tenants: FakeTenant[
       }
       if (req.method === 'GET' && vendor === 'xero' && url.pathname === PATHS.xero.connections) {
         if (!identity.accepts(req.headers.authorization)) json(401, { Title: 'Unauthorized' });
-        else json(200, tenants.map((t, i) => ({ id: `conn-${i}`, authEventId: 'auth', tenantId: t.tenantId, tenantType: 'ORGANISATION', tenantName: t.tenantName, createdDateUtc: '2026-01-01T00:00:00', updatedDateUtc: '2026-01-01T00:00:00' })));
+        else
+          json(
+            200,
+            tenants.map((t, i) => ({
+              id: `conn-${i}`,
+              authEventId: 'auth',
+              tenantId: t.tenantId,
+              tenantType: 'ORGANISATION',
+              tenantName: t.tenantName,
+              createdDateUtc: '2026-01-01T00:00:00',
+              updatedDateUtc: '2026-01-01T00:00:00',
+            })),
+          );
         return true;
       }
       if (req.method === 'POST' && (url.pathname === paths.token || url.pathname === paths.revoke)) {

@@ -48,7 +48,10 @@ export interface CountedOptions {
   refuse(req: IncomingMessage, res: ServerResponse, limit: 'minute' | 'day' | 'concurrent', retryAfter: number): void;
 }
 
-export function countedHandler(handle: (req: IncomingMessage, res: ServerResponse) => void, options: CountedOptions): { handler: (req: IncomingMessage, res: ServerResponse) => void; load: VendorLoad } {
+export function countedHandler(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  options: CountedOptions,
+): { handler: (req: IncomingMessage, res: ServerResponse) => void; load: VendorLoad } {
   let inFlight = 0;
   const admitted: number[] = [];
   const load: VendorLoad = {

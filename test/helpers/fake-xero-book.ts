@@ -7,15 +7,44 @@
  */
 
 export type XeroAccountType =
-  | 'BANK' | 'CURRENT' | 'CURRLIAB' | 'DEPRECIATN' | 'DIRECTCOSTS' | 'EQUITY' | 'EXPENSE' | 'FIXED' | 'INVENTORY'
-  | 'LIABILITY' | 'NONCURRENT' | 'OTHERINCOME' | 'OVERHEADS' | 'PREPAYMENT' | 'REVENUE' | 'SALES' | 'TERMLIAB' | 'PAYG';
+  | 'BANK'
+  | 'CURRENT'
+  | 'CURRLIAB'
+  | 'DEPRECIATN'
+  | 'DIRECTCOSTS'
+  | 'EQUITY'
+  | 'EXPENSE'
+  | 'FIXED'
+  | 'INVENTORY'
+  | 'LIABILITY'
+  | 'NONCURRENT'
+  | 'OTHERINCOME'
+  | 'OVERHEADS'
+  | 'PREPAYMENT'
+  | 'REVENUE'
+  | 'SALES'
+  | 'TERMLIAB'
+  | 'PAYG';
 
 export const CLASS_OF: Record<XeroAccountType, 'ASSET' | 'EQUITY' | 'EXPENSE' | 'LIABILITY' | 'REVENUE'> = {
-  BANK: 'ASSET', CURRENT: 'ASSET', INVENTORY: 'ASSET', PREPAYMENT: 'ASSET', FIXED: 'ASSET', NONCURRENT: 'ASSET',
-  CURRLIAB: 'LIABILITY', LIABILITY: 'LIABILITY', TERMLIAB: 'LIABILITY', PAYG: 'LIABILITY',
+  BANK: 'ASSET',
+  CURRENT: 'ASSET',
+  INVENTORY: 'ASSET',
+  PREPAYMENT: 'ASSET',
+  FIXED: 'ASSET',
+  NONCURRENT: 'ASSET',
+  CURRLIAB: 'LIABILITY',
+  LIABILITY: 'LIABILITY',
+  TERMLIAB: 'LIABILITY',
+  PAYG: 'LIABILITY',
   EQUITY: 'EQUITY',
-  REVENUE: 'REVENUE', SALES: 'REVENUE', OTHERINCOME: 'REVENUE',
-  DIRECTCOSTS: 'EXPENSE', EXPENSE: 'EXPENSE', OVERHEADS: 'EXPENSE', DEPRECIATN: 'EXPENSE',
+  REVENUE: 'REVENUE',
+  SALES: 'REVENUE',
+  OTHERINCOME: 'REVENUE',
+  DIRECTCOSTS: 'EXPENSE',
+  EXPENSE: 'EXPENSE',
+  OVERHEADS: 'EXPENSE',
+  DEPRECIATN: 'EXPENSE',
 };
 
 export interface FakeAccount {
@@ -342,7 +371,10 @@ export function defaultFakeBook(): FakeBook {
  * test makes to Xero while an organisation is connected. Added to the book and returned; the test
  * takes it off again (bankTransactions.pop()).
  */
-export function addSpendNow(book: FakeBook, spend: { key: string; reference: string; description: string; amount: number; date: string; contactId?: string }): FakeBankTransaction {
+export function addSpendNow(
+  book: FakeBook,
+  spend: { key: string; reference: string; description: string; amount: number; date: string; contactId?: string },
+): FakeBankTransaction {
   const entered: FakeBankTransaction = {
     id: fakeId(spend.key),
     type: 'SPEND',
@@ -386,7 +418,14 @@ export function journalsOf(book: FakeBook): FakeJournal[] {
     { id: fakeId(`${docId} control`), accountId: control, description: '', amount: -sign * (total(lines) + taxOf(lines)) },
   ];
   for (const cn of book.creditNotes ?? []) {
-    entries.push({ date: cn.date, created: cn.created ?? cn.updated, reference: cn.reference ?? cn.number, sourceId: cn.id, sourceType: 'ACCPAYCREDIT', lines: documentLines(cn.id, cn.lines, -1, system('CREDITORS')) });
+    entries.push({
+      date: cn.date,
+      created: cn.created ?? cn.updated,
+      reference: cn.reference ?? cn.number,
+      sourceId: cn.id,
+      sourceType: 'ACCPAYCREDIT',
+      lines: documentLines(cn.id, cn.lines, -1, system('CREDITORS')),
+    });
   }
   for (const inv of book.invoices) {
     const sign = inv.type === 'ACCPAY' ? 1 : -1;
@@ -404,7 +443,14 @@ export function journalsOf(book: FakeBook): FakeJournal[] {
         { id: fakeId(`${p.id} control`), accountId: control, description: '', amount: p.amount },
         { id: fakeId(`${p.id} bank`), accountId: id(p.bankCode), description: '', amount: -p.amount },
       ];
-      entries.push({ date: p.date, created: p.created ?? inv.created ?? inv.updated, reference: inv.number, sourceId: p.id, sourceType: 'ACCPAYPAYMENT', lines: paid });
+      entries.push({
+        date: p.date,
+        created: p.created ?? inv.created ?? inv.updated,
+        reference: inv.number,
+        sourceId: p.id,
+        sourceType: 'ACCPAYPAYMENT',
+        lines: paid,
+      });
       // a deleted payment: Xero never removes a journal, it posts the reverse of it
       if (p.deleted) {
         const reversed = paid.map((l) => ({ ...l, id: fakeId(`${l.id} reversed`), amount: -l.amount }));

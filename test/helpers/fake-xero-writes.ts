@@ -37,7 +37,12 @@ type Json = Record<string, any>;
 /** Xero's answer to a write it refuses (the contract's Error schema, as its 400Error example shows it). */
 export const validationError = (messages: string[]): WriteAnswer => ({
   status: 400,
-  body: { ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred', Elements: [{ ValidationErrors: messages.map((Message) => ({ Message })) }] },
+  body: {
+    ErrorNumber: 10,
+    Type: 'ValidationException',
+    Message: 'A validation exception occurred',
+    Elements: [{ ValidationErrors: messages.map((Message) => ({ Message })) }],
+  },
 });
 
 /** The tax types the fake organisation (a UK one) has (GET /TaxRates would list them). */
@@ -56,7 +61,9 @@ function dayOf(value: unknown): string | null {
  * the API, community.xero.com/developer/discussion/3095073, and the types added since: eml, msg,
  * ods, odt, keynote, numbers, pages, 7z).
  */
-const ATTACHMENT_TYPES = new Set('7z bmp csv doc docx eml gif jpeg jpg keynote msg numbers odf ods odt pages pdf png ppt pptx rar rtf tif tiff txt xls xlsx zip'.split(' '));
+const ATTACHMENT_TYPES = new Set(
+  '7z bmp csv doc docx eml gif jpeg jpg keynote msg numbers odf ods odt pages pdf png ppt pptx rar rtf tif tiff txt xls xlsx zip'.split(' '),
+);
 
 /**
  * Xero's words refusing a file of a type it does not take (XeroAPI/Xero-Java#142; Xero's element also
@@ -74,7 +81,10 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
 
   /** The lock date a date falls on or before, in Xero's words; undefined when the period is open. */
   function locked(date: string): string | undefined {
-    for (const [lock, what] of [[book.endOfYearLockDate, 'end of year lock date'], [book.periodLockDate, 'period lock date']] as const) {
+    for (const [lock, what] of [
+      [book.endOfYearLockDate, 'end of year lock date'],
+      [book.periodLockDate, 'period lock date'],
+    ] as const) {
       if (lock && date <= lock) return `The document date cannot be on or before the ${what} (${lock}): the period is locked`;
     }
     return undefined;
@@ -87,7 +97,8 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
       const code = item.AccountCode ?? item.AccountID ?? '';
       const account = accountBy(item);
       if (!account) errors.push(`Account code '${code}' is not a valid code for this document.`);
-      else if (account.status === 'ARCHIVED') errors.push(`The account code '${account.code}' has been archived, or deleted. Each line item must use an active account.`);
+      else if (account.status === 'ARCHIVED')
+        errors.push(`The account code '${account.code}' has been archived, or deleted. Each line item must use an active account.`);
       const quantity = typeof item.Quantity === 'number' ? item.Quantity : 1;
       const lineAmount = typeof item.LineAmount === 'number' ? pence(item.LineAmount) : Math.round(quantity * (item.UnitAmount ?? 0) * 100);
       if (typeof item.UnitAmount === 'number' && Math.abs(Math.round(quantity * item.UnitAmount * 100) - lineAmount) > 0) {
@@ -98,14 +109,22 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
       const tax = pence(item.TaxAmount);
       if (taxType === 'NONE' && tax !== 0) errors.push(`Line ${i + 1}: a tax amount cannot be given with the TaxType NONE`);
       if (tax !== 0 && !book.accounts.some((a) => a.systemAccount === 'GST')) throw new Error('fake book: tax needs a GST system account');
-      return { description: item.Description ?? '', accountCode: account?.code ?? String(code), amount: lineAmount, ...(tax ? { tax } : {}), taxType, ...(quantity !== 1 ? { quantity, unitPrice: pence(item.UnitAmount) } : {}) };
+      return {
+        description: item.Description ?? '',
+        accountCode: account?.code ?? String(code),
+        amount: lineAmount,
+        ...(tax ? { tax } : {}),
+        taxType,
+        ...(quantity !== 1 ? { quantity, unitPrice: pence(item.UnitAmount) } : {}),
+      };
     });
   }
 
   /** A document's header, checked: contact, date, currency, status, line amount types and the totals against its lines. */
   function checked(doc: Json, errors: string[]): { contactId: string; date: string; lines: FakeLine[] } | undefined {
     if (doc.Status !== 'AUTHORISED') unmodelled.push(`Status ${doc.Status} (the fake models AUTHORISED documents only)`);
-    if (doc.LineAmountTypes !== undefined && doc.LineAmountTypes !== 'Exclusive' && doc.LineAmountTypes !== 'NoTax') unmodelled.push(`LineAmountTypes ${doc.LineAmountTypes}`);
+    if (doc.LineAmountTypes !== undefined && doc.LineAmountTypes !== 'Exclusive' && doc.LineAmountTypes !== 'NoTax')
+      unmodelled.push(`LineAmountTypes ${doc.LineAmountTypes}`);
     const currency = doc.CurrencyCode ?? book.currency;
     if (currency !== book.currency) errors.push(`The currency ${currency} is not enabled for this organisation; add it in the organisation's currencies first`);
     const date = doc.Date === undefined ? now().slice(0, 10) : dayOf(doc.Date);
@@ -120,8 +139,13 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
     const lines = linesOf(doc.LineItems, errors);
     const net = lines.reduce((s, l) => s + l.amount, 0);
     const tax = lines.reduce((s, l) => s + (l.tax ?? 0), 0);
-    for (const [field, value] of [['SubTotal', net], ['TotalTax', tax], ['Total', net + tax]] as const) {
-      if (doc[field] !== undefined && pence(doc[field]) !== value) errors.push(`The ${field} ${doc[field]} does not add up: the line items come to ${(value / 100).toFixed(2)}`);
+    for (const [field, value] of [
+      ['SubTotal', net],
+      ['TotalTax', tax],
+      ['Total', net + tax],
+    ] as const) {
+      if (doc[field] !== undefined && pence(doc[field]) !== value)
+        errors.push(`The ${field} ${doc[field]} does not add up: the line items come to ${(value / 100).toFixed(2)}`);
     }
     if (errors.length || unmodelled.length) return undefined;
     if (!contactId) contactId = contactNamed(doc.Contact.Name).id;
@@ -175,7 +199,19 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
         return answer(errors, () => {
           const at = now();
           // Xero keeps Reference on sales invoices only (the contract: "ACCREC only")
-          const inv: FakeInvoice = { id: randomUUID(), type: 'ACCPAY', number: doc!.InvoiceNumber ?? '', contactId: ok!.contactId, date: ok!.date, dueDate: dayOf(doc!.DueDate) ?? ok!.date, lines: ok!.lines, payments: [], updated: at, created: at, ...(doc!.Url ? { url: doc!.Url } : {}) };
+          const inv: FakeInvoice = {
+            id: randomUUID(),
+            type: 'ACCPAY',
+            number: doc!.InvoiceNumber ?? '',
+            contactId: ok!.contactId,
+            date: ok!.date,
+            dueDate: dayOf(doc!.DueDate) ?? ok!.date,
+            lines: ok!.lines,
+            payments: [],
+            updated: at,
+            created: at,
+            ...(doc!.Url ? { url: doc!.Url } : {}),
+          };
           book.invoices.push(inv);
           supplier(inv.contactId);
           return { Invoices: [json.invoice(inv)] };
@@ -187,7 +223,15 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
         const ok = doc && checked(doc, errors);
         return answer(errors, () => {
           const at = now();
-          const cn = { id: randomUUID(), number: doc!.CreditNoteNumber ?? '', contactId: ok!.contactId, date: ok!.date, lines: ok!.lines, updated: at, created: at };
+          const cn = {
+            id: randomUUID(),
+            number: doc!.CreditNoteNumber ?? '',
+            contactId: ok!.contactId,
+            date: ok!.date,
+            lines: ok!.lines,
+            updated: at,
+            created: at,
+          };
           (book.creditNotes ??= []).push(cn);
           return { CreditNotes: [json.creditNote(cn)] };
         });
@@ -196,12 +240,26 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
         const doc = one(body, 'BankTransactions');
         if (doc && doc.Type !== 'SPEND' && doc.Type !== 'RECEIVE') unmodelled.push(`BankTransaction Type ${doc.Type}`);
         const bank = accountBy(doc?.BankAccount);
-        if (doc && (!bank || bank.type !== 'BANK')) errors.push(`The bank account ${doc.BankAccount?.Code ?? doc.BankAccount?.AccountID ?? ''} could not be found: a bank transaction needs a bank account`);
+        if (doc && (!bank || bank.type !== 'BANK'))
+          errors.push(
+            `The bank account ${doc.BankAccount?.Code ?? doc.BankAccount?.AccountID ?? ''} could not be found: a bank transaction needs a bank account`,
+          );
         else if (bank?.status === 'ARCHIVED') errors.push(`The bank account ${bank.code} has been archived`);
         const ok = doc && checked(doc, errors);
         return answer(errors, () => {
           const at = now();
-          const bt = { id: randomUUID(), type: doc!.Type, contactId: ok!.contactId, bankCode: bank!.code, date: ok!.date, reference: doc!.Reference ?? '', lines: ok!.lines, updated: at, created: at, ...(doc!.Url ? { url: doc!.Url } : {}) };
+          const bt = {
+            id: randomUUID(),
+            type: doc!.Type,
+            contactId: ok!.contactId,
+            bankCode: bank!.code,
+            date: ok!.date,
+            reference: doc!.Reference ?? '',
+            lines: ok!.lines,
+            updated: at,
+            created: at,
+            ...(doc!.Url ? { url: doc!.Url } : {}),
+          };
           book.bankTransactions.push(bt);
           supplier(bt.contactId);
           return { BankTransactions: [json.bankTransaction(bt)] };
@@ -213,7 +271,8 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
         const bank = accountBy(p?.Account);
         const date = dayOf(p?.Date);
         if (p && !inv) errors.push(`The invoice ${p.Invoice?.InvoiceID ?? ''} could not be found`);
-        if (p && (!bank || bank.type !== 'BANK' || bank.status !== 'ACTIVE')) errors.push(`The account ${p.Account?.AccountID ?? p.Account?.Code ?? ''} is not an active bank account payments can be made from`);
+        if (p && (!bank || bank.type !== 'BANK' || bank.status !== 'ACTIVE'))
+          errors.push(`The account ${p.Account?.AccountID ?? p.Account?.Code ?? ''} is not an active bank account payments can be made from`);
         if (p && !date) errors.push(`The payment date ${p.Date} is not a valid date`);
         else if (date && locked(date)) errors.push(locked(date)!);
         const amount = pence(p?.Amount);
@@ -221,7 +280,14 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
         if (inv && amount > owed(inv)) errors.push(`Payment amount exceeds the amount outstanding on this document (${(owed(inv) / 100).toFixed(2)})`);
         return answer(errors, () => {
           const at = now();
-          const payment = { id: randomUUID(), date: date!, amount, bankCode: bank!.code, created: at, ...(p!.Reference ? { reference: String(p!.Reference) } : {}) };
+          const payment = {
+            id: randomUUID(),
+            date: date!,
+            amount,
+            bankCode: bank!.code,
+            created: at,
+            ...(p!.Reference ? { reference: String(p!.Reference) } : {}),
+          };
           inv!.created ??= inv!.updated;
           inv!.payments.push(payment);
           inv!.updated = at;
@@ -247,7 +313,10 @@ export function fakeXeroWriter(book: FakeBook, json: RecordJson, now: () => stri
         if ((doc.attachments ?? []).length >= 10) return validationError(['A document can have at most 10 attachments']);
         const attachment = { id: randomUUID(), fileName, mimeType, bytes: raw };
         (doc.attachments ??= []).push(attachment);
-        return { status: 200, body: { Attachments: [{ AttachmentID: attachment.id, FileName: attachment.fileName, MimeType: attachment.mimeType, ContentLength: raw.length }] } };
+        return {
+          status: 200,
+          body: { Attachments: [{ AttachmentID: attachment.id, FileName: attachment.fileName, MimeType: attachment.mimeType, ContentLength: raw.length }] },
+        };
       }
       const body = JSON.parse(raw.toString('utf8')) as Json;
       const deleting = /^\/Payments\/([^/]+)$/.exec(path);

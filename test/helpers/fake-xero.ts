@@ -121,7 +121,14 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
   const idempotent = new Map<string, { request: string; status: number; body: unknown }>();
 
   const accountById = () => new Map(book.accounts.map((a) => [a.id, a]));
-  const contactJson = (c: FakeBook['contacts'][number]) => ({ ContactID: c.id, Name: c.name, ContactStatus: 'ACTIVE', IsSupplier: c.isSupplier, IsCustomer: c.isCustomer, UpdatedDateUTC: msDateTime(c.updated) });
+  const contactJson = (c: FakeBook['contacts'][number]) => ({
+    ContactID: c.id,
+    Name: c.name,
+    ContactStatus: 'ACTIVE',
+    IsSupplier: c.isSupplier,
+    IsCustomer: c.isCustomer,
+    UpdatedDateUTC: msDateTime(c.updated),
+  });
   const contactRef = (id: string) => {
     const c = book.contacts.find((x) => x.id === id)!;
     return { ContactID: c.id, Name: c.name };
@@ -262,25 +269,31 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
         };
       case '/CreditNotes': {
         const notes = book.creditNotes ?? [];
-        return paged(notes.map((c) => creditNoteJson(book, c)).filter(where), (c) => notes.find((x) => x.id === c.CreditNoteID)!.updated, query, since, 'CreditNotes');
+        return paged(
+          notes.map((c) => creditNoteJson(book, c)).filter(where),
+          (c) => notes.find((x) => x.id === c.CreditNoteID)!.updated,
+          query,
+          since,
+          'CreditNotes',
+        );
       }
       case '/Accounts':
         return { Accounts: book.accounts.map(accountJson) };
       case '/Contacts':
-        return paged(
-          book.contacts.map(contactJson).filter(where),
-          (c) => book.contacts.find((x) => x.id === c.ContactID)!.updated,
-          query,
-          since,
-          'Contacts',
-        );
+        return paged(book.contacts.map(contactJson).filter(where), (c) => book.contacts.find((x) => x.id === c.ContactID)!.updated, query, since, 'Contacts');
       case '/Invoices': {
         const statuses = query.get('Statuses')?.split(',');
         const invoices = book.invoices.map(invoiceJson).filter((i) => (!statuses || statuses.includes(i.Status)) && where(i));
         return paged(invoices, (i) => book.invoices.find((x) => x.id === i.InvoiceID)!.updated, query, since, 'Invoices');
       }
       case '/BankTransactions':
-        return paged(book.bankTransactions.map(bankTransactionJson).filter(where), (b) => book.bankTransactions.find((x) => x.id === b.BankTransactionID)!.updated, query, since, 'BankTransactions');
+        return paged(
+          book.bankTransactions.map(bankTransactionJson).filter(where),
+          (b) => book.bankTransactions.find((x) => x.id === b.BankTransactionID)!.updated,
+          query,
+          since,
+          'BankTransactions',
+        );
       case '/Journals': {
         const offset = Number(query.get('offset') ?? 0);
         const journals = journalsOf(book).filter((j) => j.number > offset && (!since || Date.parse(j.created) > Date.parse(since)));
@@ -296,7 +309,14 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
   }
 
   /** Xero's problem body for a refused token (its documentation's; the contract declares no 401). */
-  const unauthorized = (detail: string) => ({ Type: null, Title: 'Unauthorized', Status: 401, Detail: detail, Instance: `fake-${requests.length}`, Extensions: {} });
+  const unauthorized = (detail: string) => ({
+    Type: null,
+    Title: 'Unauthorized',
+    Status: 401,
+    Detail: detail,
+    Instance: `fake-${requests.length}`,
+    Extensions: {},
+  });
 
   function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     const payload = body === undefined ? '' : JSON.stringify(body);
@@ -330,8 +350,12 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
 
   function serve(req: IncomingMessage, res: ServerResponse, url: URL, path: string, method: Method, raw: Buffer) {
     const since = typeof req.headers['if-modified-since'] === 'string' ? req.headers['if-modified-since'] : null;
-    const record = (status: number) => requests.push({ ...(method === 'GET' ? {} : { method }), path, query: Object.fromEntries(url.searchParams), ifModifiedSince: since, status });
-    const problems = [...contract.checkRequest(path, url.searchParams, req.headers, method), ...(method === 'GET' ? [] : contract.checkRequestBody(path, method, req.headers['content-type'], raw))];
+    const record = (status: number) =>
+      requests.push({ ...(method === 'GET' ? {} : { method }), path, query: Object.fromEntries(url.searchParams), ifModifiedSince: since, status });
+    const problems = [
+      ...contract.checkRequest(path, url.searchParams, req.headers, method),
+      ...(method === 'GET' ? [] : contract.checkRequestBody(path, method, req.headers['content-type'], raw)),
+    ];
     if (problems.length) {
       violations.push(...problems);
       record(400);
@@ -352,7 +376,9 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     if (needed.length && !needed.some((scope) => granted.has(scope))) {
       scopeRefusals.push({ path: contract.templateOf(path, method) ?? path, needed, ...(method === 'GET' ? {} : { method }) });
       record(401);
-      return send(res, 401, unauthorized('AuthorizationUnsuccessful'), { 'www-authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"` });
+      return send(res, 401, unauthorized('AuthorizationUnsuccessful'), {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"`,
+      });
     }
     if (req.headers['xero-tenant-id'] !== book.tenantId) {
       record(403);
@@ -426,23 +452,26 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
     return send(res, answered.status, answered.body);
   }
 
-  const counted = countedHandler((req, res) => {
-    try {
-      handle(req, res);
-    } catch (error) {
-      violations.push(`fake failed: ${(error as Error).stack}`);
-      send(res, 500, undefined);
-    }
-  }, {
-    latencyMs: options.latencyMs,
-    limits: options.limits ?? XERO_DOCUMENTED_LIMITS,
-    isApi: (req) => (req.url ?? '').startsWith(API_PREFIX),
-    // Xero's 429: Retry-After and the limit hit in X-Rate-Limit-Problem (the contract declares no body)
-    refuse: (req, res, limit, retryAfter) => {
-      requests.push({ path: new URL(req.url ?? '/', 'http://127.0.0.1').pathname.slice(API_PREFIX.length), query: {}, ifModifiedSince: null, status: 429 });
-      send(res, 429, undefined, { 'retry-after': String(retryAfter), 'x-rate-limit-problem': limit });
+  const counted = countedHandler(
+    (req, res) => {
+      try {
+        handle(req, res);
+      } catch (error) {
+        violations.push(`fake failed: ${(error as Error).stack}`);
+        send(res, 500, undefined);
+      }
     },
-  });
+    {
+      latencyMs: options.latencyMs,
+      limits: options.limits ?? XERO_DOCUMENTED_LIMITS,
+      isApi: (req) => (req.url ?? '').startsWith(API_PREFIX),
+      // Xero's 429: Retry-After and the limit hit in X-Rate-Limit-Problem (the contract declares no body)
+      refuse: (req, res, limit, retryAfter) => {
+        requests.push({ path: new URL(req.url ?? '/', 'http://127.0.0.1').pathname.slice(API_PREFIX.length), query: {}, ifModifiedSince: null, status: 429 });
+        send(res, 429, undefined, { 'retry-after': String(retryAfter), 'x-rate-limit-problem': limit });
+      },
+    },
+  );
   const server = createServer(counted.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -469,7 +498,9 @@ export async function startFakeXero(options: FakeXeroOptions = {}): Promise<Fake
       dropping = count;
     },
     async get(path) {
-      const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${FAKE_XERO_TOKEN}`, 'xero-tenant-id': book.tenantId, accept: 'application/json' } });
+      const res = await fetch(`${baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${FAKE_XERO_TOKEN}`, 'xero-tenant-id': book.tenantId, accept: 'application/json' },
+      });
       if (!res.ok) throw new Error(`fake Xero answered ${res.status} to ${path}`);
       return res.json();
     },
@@ -548,7 +579,16 @@ function profitAndLossReport(book: FakeBook, query: URLSearchParams, today: stri
   const moved = ranges.map((r) => movements(journals, r.from, r.to));
   const valueOf = (a: FakeAccount) => moved.map((m) => CREDIT(a) * (m.get(a.id) ?? 0));
   const totals = new Map<string, number[]>();
-  const income = sectionRows(book, [{ title: 'Income', types: ['REVENUE', 'SALES'], total: 'Total Income' }, { title: 'Less Cost of Sales', types: ['DIRECTCOSTS'], total: 'Total Cost of Sales' }], valueOf, totals, count);
+  const income = sectionRows(
+    book,
+    [
+      { title: 'Income', types: ['REVENUE', 'SALES'], total: 'Total Income' },
+      { title: 'Less Cost of Sales', types: ['DIRECTCOSTS'], total: 'Total Cost of Sales' },
+    ],
+    valueOf,
+    totals,
+    count,
+  );
   const gross = sumOf(totals, ['Income', 'Less Cost of Sales'], count, [1, -1]);
   const rest = sectionRows(
     book,
@@ -639,11 +679,21 @@ function balanceSheetReport(book: FakeBook, query: URLSearchParams, today: strin
         { Value: 'Current Year Earnings', Attributes: [{ Value: nullAccount, Id: 'account' }] },
         ...currentYear.map((v, k) => ({
           Value: text(v),
-          Attributes: [{ Value: nullAccount, Id: 'account' }, { Value: fyStart(dates[k]!), Id: 'fromDate' }, { Value: dates[k]!, Id: 'toDate' }],
+          Attributes: [
+            { Value: nullAccount, Id: 'account' },
+            { Value: fyStart(dates[k]!), Id: 'fromDate' },
+            { Value: dates[k]!, Id: 'toDate' },
+          ],
         })),
       ],
     },
-    { RowType: 'Row', Cells: accountCells(retainedAccount, retained, (k) => [{ Value: '', Id: 'fromDate' }, { Value: dates[k]!, Id: 'toDate' }]) },
+    {
+      RowType: 'Row',
+      Cells: accountCells(retainedAccount, retained, (k) => [
+        { Value: '', Id: 'fromDate' },
+        { Value: dates[k]!, Id: 'toDate' },
+      ]),
+    },
     { RowType: 'SummaryRow', Cells: summaryCells('Total Equity', totalEquity) },
   ];
   return {
@@ -662,7 +712,19 @@ function balanceSheetReport(book: FakeBook, query: URLSearchParams, today: strin
       { RowType: 'Section', Title: 'Liabilities', Rows: [] },
       ...liabilities,
       { RowType: 'Section', Title: '', Rows: [{ RowType: 'SummaryRow', Cells: summaryCells('Total Liabilities', totalLiabilities) }] },
-      { RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: summaryCells('Net Assets', totalAssets.map((v, k) => v - totalLiabilities[k]!)) }] },
+      {
+        RowType: 'Section',
+        Title: '',
+        Rows: [
+          {
+            RowType: 'Row',
+            Cells: summaryCells(
+              'Net Assets',
+              totalAssets.map((v, k) => v - totalLiabilities[k]!),
+            ),
+          },
+        ],
+      },
       { RowType: 'Section', Title: 'Equity', Rows: equityRows },
     ],
   };

@@ -53,15 +53,80 @@ const UNICODE = [
 /** lone surrogates: in JSON as \ud800 escapes; in a URL they can only go as invalid UTF-8 (RAW_QUERY_VALUES) */
 export const LONE_SURROGATES = ['\uD800', '\uDFFF', 'a\uD83Db', '\uDE00\uD83D'];
 const CONTROL = ['\u0000', 'a\u0000b', 'Office\u0000', '\r\n', '\t', '\u0007\u0008\u001b[31m', '\u007f', '\u0085', '\u2028\u2029', '\u0000'.repeat(64)];
-const NUMBERISH = ['1e3', '1E+2', '-1e-7', 'NaN', 'Infinity', '-Infinity', '-0', '+0', '0x10', '0b1', '1_000', '007', '12.0', '12.5', ' 12 ', '１２', '٣', '9007199254740993', '1e309', '-1', '0', '4294967296', '.5', '5.', '--1'];
+const NUMBERISH = [
+  '1e3',
+  '1E+2',
+  '-1e-7',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '+0',
+  '0x10',
+  '0b1',
+  '1_000',
+  '007',
+  '12.0',
+  '12.5',
+  ' 12 ',
+  '１２',
+  '٣',
+  '9007199254740993',
+  '1e309',
+  '-1',
+  '0',
+  '4294967296',
+  '.5',
+  '5.',
+  '--1',
+];
 const DATEISH = [
-  '2025-02-29', '2024-02-29', '1900-02-29', '2000-02-29', '9999-12-31', '0000-01-01', '0001-01-01', '1970-01-01', '2038-01-19',
-  '2026-13-01', '2026-00-10', '2026-11-31', '2026-11-00', '2026-1-1', '26-11-21', '2026/11/21', '2026-11-21T00:00:00Z',
-  '+002026-11-21', '-000001-01-01', '20261121', '2026-11-21 ', 'yyyy-MM-dd',
+  '2025-02-29',
+  '2024-02-29',
+  '1900-02-29',
+  '2000-02-29',
+  '9999-12-31',
+  '0000-01-01',
+  '0001-01-01',
+  '1970-01-01',
+  '2038-01-19',
+  '2026-13-01',
+  '2026-00-10',
+  '2026-11-31',
+  '2026-11-00',
+  '2026-1-1',
+  '26-11-21',
+  '2026/11/21',
+  '2026-11-21T00:00:00Z',
+  '+002026-11-21',
+  '-000001-01-01',
+  '20261121',
+  '2026-11-21 ',
+  'yyyy-MM-dd',
 ];
 const INJECTION = [
-  "' OR '1'='1", "'; drop table organisations; --", '"', '\\', '%', '_', '*', '${process.env}', '{{7*7}}', '<script>alert(1)</script>',
-  '../../../../etc/passwd', 'null', 'undefined', 'true', '[]', '{}', '__proto__', 'constructor', 'toString', 'hasOwnProperty', ' ', '',
+  "' OR '1'='1",
+  "'; drop table organisations; --",
+  '"',
+  '\\',
+  '%',
+  '_',
+  '*',
+  '${process.env}',
+  '{{7*7}}',
+  '<script>alert(1)</script>',
+  '../../../../etc/passwd',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  ' ',
+  '',
 ];
 const COMMAS = [',', ',,,', ' , , ', 'doc_acme,doc_acme,doc_acme', 'doc_acme,,doc_pdf,'];
 
@@ -124,9 +189,44 @@ export interface Sent {
 }
 
 /** Query values the URL encoder would never make: bad escapes, invalid UTF-8, encoded separators. */
-const RAW_QUERY_VALUES = ['%', '%zz', '%0', '%00', '%C0%80', '%ED%A0%80', '%ED%BF%BF', '%FF%FE', '%E2%80%AE', '+', '%2B', '%25', '%26', '%3D', '%2C%2C', 'a%00b', '%F0%9F%98'];
+const RAW_QUERY_VALUES = [
+  '%',
+  '%zz',
+  '%0',
+  '%00',
+  '%C0%80',
+  '%ED%A0%80',
+  '%ED%BF%BF',
+  '%FF%FE',
+  '%E2%80%AE',
+  '+',
+  '%2B',
+  '%25',
+  '%26',
+  '%3D',
+  '%2C%2C',
+  'a%00b',
+  '%F0%9F%98',
+];
 /** Whole query fragments of odd shape. */
-const RAW_QUERY_FRAGMENTS = ['&', '&&', '=', '==', '=x', 'a=b=c', ';', 'x[]=1', 'x[y]=1', '__proto__=1', 'constructor[prototype]=1', '%3D=%26', '?', '#', 'limit', 'period'];
+const RAW_QUERY_FRAGMENTS = [
+  '&',
+  '&&',
+  '=',
+  '==',
+  '=x',
+  'a=b=c',
+  ';',
+  'x[]=1',
+  'x[y]=1',
+  '__proto__=1',
+  'constructor[prototype]=1',
+  '%3D=%26',
+  '?',
+  '#',
+  'limit',
+  'period',
+];
 
 /** Percent-encodes every byte outside the unreserved set; lone surrogates become U+FFFD first. */
 export function encodeQueryText(text: string): string {
@@ -186,7 +286,10 @@ function planParameters<T>(
           fc.oneof(
             { arbitrary: absent, weight: 3 },
             { arbitrary: one(name, fc.oneof(valid(s), odd)), weight: 5 },
-            { arbitrary: repeat ? fc.array(fc.oneof(valid(s), odd), { minLength: 2, maxLength: 3 }).map((vs) => vs.map((v): [string, T] => [name, v])) : absent, weight: 1 },
+            {
+              arbitrary: repeat ? fc.array(fc.oneof(valid(s), odd), { minLength: 2, maxLength: 3 }).map((vs) => vs.map((v): [string, T] => [name, v])) : absent,
+              weight: 1,
+            },
           ),
         ),
       ),
@@ -228,7 +331,10 @@ function oddQueryValue(known: readonly string[]): fc.Arbitrary<QueryValue> {
   );
 }
 
-const queryKey = fc.oneof(fc.constantFrom('organisation', 'page', 'cursor', 'format', 'id[]', 'ids[0]', 'Limit', 'LIMIT', '__proto__'), oddText(fc.constant('k'.repeat(2000))));
+const queryKey = fc.oneof(
+  fc.constantFrom('organisation', 'page', 'cursor', 'format', 'id[]', 'ids[0]', 'Limit', 'LIMIT', '__proto__'),
+  oddText(fc.constant('k'.repeat(2000))),
+);
 
 /**
  * A query string for an operation (planParameters; repeated parameters as ?a=1&a=2), with odd
@@ -239,7 +345,10 @@ export function restQuery(schema: ObjectSchema, known: readonly string[]): fc.Ar
   const extra = fc.tuple(queryKey, odd).map(([k, v]): [string, QueryValue] => [k, v]);
   const edge = fc.constantFrom(...EDGE_DATES).map(textValue);
   const plan = planParameters<QueryValue>(schema, (s) => validValue(s, known).map((v) => textValue(asText(v))), odd, edge, extra, true);
-  const fragments = fc.oneof({ arbitrary: fc.constant([]), weight: 4 }, { arbitrary: fc.array(fc.constantFrom(...RAW_QUERY_FRAGMENTS), { minLength: 1, maxLength: 2 }), weight: 1 });
+  const fragments = fc.oneof(
+    { arbitrary: fc.constant([]), weight: 4 },
+    { arbitrary: fc.array(fc.constantFrom(...RAW_QUERY_FRAGMENTS), { minLength: 1, maxLength: 2 }), weight: 1 },
+  );
   return fc
     .tuple(plan, fragments)
     .map(([pairs, raw]) => {
@@ -252,7 +361,18 @@ export function restQuery(schema: ObjectSchema, known: readonly string[]): fc.Ar
 // ---------------------------------------------------------------- MCP arguments
 
 /** JSON tokens JSON.stringify never writes: escaped lone surrogates, overflowing and negative zero numbers. */
-const RAW_JSON_TOKENS = ['"\\ud800"', '"a\\udfff\\ud800b"', '"\\u0000"', '-0', '1e400', '-1e400', '1e-400', '123456789012345678901234567890', '0.1e1', '"\\u202e"'];
+const RAW_JSON_TOKENS = [
+  '"\\ud800"',
+  '"a\\udfff\\ud800b"',
+  '"\\u0000"',
+  '-0',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '123456789012345678901234567890',
+  '0.1e1',
+  '"\\u202e"',
+];
 /** marks a raw token in a value tree until it is written */
 const RAW = '\u0000raw';
 const RAW_JSON_ARGUMENTS = ['null', '[]', '"text"', '1', 'true', '[{}]', '{"__proto__":{"polluted":1}}'];
@@ -309,7 +429,13 @@ function collectTexts(value: unknown): string[] {
 
 /** Header values fetch can send (no CR, LF or NUL): odd, latin-1, UTF-8 bytes, long. */
 export function oddHeaderValue(known: readonly string[] = []): fc.Arbitrary<string> {
-  const latin1 = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 30 });
+  const latin1 = fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength: 30,
+  });
   const utf8Bytes = fc.constantFrom(...UNICODE).map((s) => Buffer.from(s, 'utf8').toString('latin1'));
   const printable = (s: string) => !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(s) && [...s].every((c) => c.charCodeAt(0) <= 0xff);
   return fc.oneof(
@@ -322,13 +448,41 @@ export function oddHeaderValue(known: readonly string[] = []): fc.Arbitrary<stri
 
 /** Accept / Accept-Encoding values: real ones, odd weights, odd shapes. */
 export const oddAccept = fc.constantFrom(
-  'application/json', 'application/problem+json', '*/*', 'text/html', 'text/event-stream', 'application/json;q=0', 'application/*;q=abc', ',,,', ';;;', 'image/png, */*;q=0.1', 'application/json; charset=ebcdic',
+  'application/json',
+  'application/problem+json',
+  '*/*',
+  'text/html',
+  'text/event-stream',
+  'application/json;q=0',
+  'application/*;q=abc',
+  ',,,',
+  ';;;',
+  'image/png, */*;q=0.1',
+  'application/json; charset=ebcdic',
 );
 export const oddAcceptEncoding = fc.constantFrom(
-  'gzip', 'gzip;q=0', 'gzip;q=abc', 'gzip;q=1.0000', 'GZIP', 'x-gzip', '*', '*;q=0', 'br', 'deflate, gzip;q=0.001', 'identity;q=0', 'identity;q=0, *;q=0', 'gzip;;q=1', ';q=1', ',', 'compress, zstd',
+  'gzip',
+  'gzip;q=0',
+  'gzip;q=abc',
+  'gzip;q=1.0000',
+  'GZIP',
+  'x-gzip',
+  '*',
+  '*;q=0',
+  'br',
+  'deflate, gzip;q=0.001',
+  'identity;q=0',
+  'identity;q=0, *;q=0',
+  'gzip;;q=1',
+  ';q=1',
+  ',',
+  'compress, zstd',
 );
 /** X-Request-Id: accepted as given only when plain (letters, digits, . : _ -, up to 100). */
-export const oddRequestId = fc.oneof(fc.constantFrom('req-1', 'a'.repeat(100), 'a'.repeat(101), 'x\ty', '<script>', 'id with spaces', 'ümlaut', '../../etc', 'a,b', ''), fc.string({ maxLength: 20 }));
+export const oddRequestId = fc.oneof(
+  fc.constantFrom('req-1', 'a'.repeat(100), 'a'.repeat(101), 'x\ty', '<script>', 'id with spaces', 'ümlaut', '../../etc', 'a,b', ''),
+  fc.string({ maxLength: 20 }),
+);
 
 // ---------------------------------------------------------------- what no answer may contain
 

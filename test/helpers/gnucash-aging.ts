@@ -24,7 +24,12 @@ function pence(text: string): number {
   return m[1] === '-' ? -value : value;
 }
 
-const cellText = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&nbsp;/g, ' ').trim();
+const cellText = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/&nbsp;/g, ' ')
+    .trim();
 
 export function readAgingReport(name: string): AgingReport {
   const html = readFileSync(join(GNUCASH_FIXTURES, 'reports', `${name}.html`), 'utf8');

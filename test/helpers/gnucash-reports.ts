@@ -44,7 +44,10 @@ export function readGnuCashReport(name: string): GnuCashReport {
   const report: GnuCashReport = { accounts: new Map(), lines: new Map() };
   for (const row of body.split(/<tr[\s>]/).slice(1)) {
     const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]!);
-    const amount = cells.map(cellText).map(pence).find((v) => v !== undefined);
+    const amount = cells
+      .map(cellText)
+      .map(pence)
+      .find((v) => v !== undefined);
     if (amount === undefined) continue;
     const guid = /acct-guid=([0-9a-f]{32})/.exec(row)?.[1];
     if (guid) {

@@ -19,7 +19,18 @@ export async function buildMcpBooks(store: Store) {
   const created_at = '2026-10-01T00:00:00.000Z';
   await db
     .insertInto('bank_accounts')
-    .values({ id: 'bac_mcp', organisation_id: org, name: 'Business Current', number: '12345678', type: 'bank', bank: 'Barclays', currency: 'GBP', is_default: 1, ledger_account_id: books.ids.bank, created_at })
+    .values({
+      id: 'bac_mcp',
+      organisation_id: org,
+      name: 'Business Current',
+      number: '12345678',
+      type: 'bank',
+      bank: 'Barclays',
+      currency: 'GBP',
+      is_default: 1,
+      ledger_account_id: books.ids.bank,
+      created_at,
+    })
     .execute();
   const txn = (id: string, date: string, description: string, amount: number, reconciledIn: string | null): BankTransactionRow => ({
     id,
@@ -48,33 +59,52 @@ export async function buildMcpBooks(store: Store) {
     ])
     .execute();
   await refreshBankDailyTotals(db, org, 'bac_mcp', ['2026-10-01', '2026-11-03', '2026-11-10', '2026-11-21']);
-  const bill = (id: string, supplier: string, invoice: string, dueDate: string, currency: string, original: number, due: number, tags: string) => billRow({
-    id,
-    organisation_id: org,
-    document_id: null,
-    kind: 'bill',
-    supplier,
-    invoice_number: invoice,
-    date: '2026-08-15',
-    due_date: dueDate,
-    scheduled_date: null,
-    tags,
-    currency,
-    original_amount: original,
-    amount_due: due,
-    latest_note: null,
-    created_at,
-  });
+  const bill = (id: string, supplier: string, invoice: string, dueDate: string, currency: string, original: number, due: number, tags: string) =>
+    billRow({
+      id,
+      organisation_id: org,
+      document_id: null,
+      kind: 'bill',
+      supplier,
+      invoice_number: invoice,
+      date: '2026-08-15',
+      due_date: dueDate,
+      scheduled_date: null,
+      tags,
+      currency,
+      original_amount: original,
+      amount_due: due,
+      latest_note: null,
+      created_at,
+    });
   await db
     .insertInto('bills')
-    .values([bill('bil_rent', 'Landlord Ltd', 'L-26-10', '2026-11-30', 'GBP', 200_000, 200_000, 'rent'), bill('bil_acme', 'Acme Software', 'AS-2026-08', '2026-09-14', 'USD', 12_000, 9_600, 'software')])
+    .values([
+      bill('bil_rent', 'Landlord Ltd', 'L-26-10', '2026-11-30', 'GBP', 200_000, 200_000, 'rent'),
+      bill('bil_acme', 'Acme Software', 'AS-2026-08', '2026-09-14', 'USD', 12_000, 9_600, 'software'),
+    ])
     .execute();
-  await db.insertInto('bill_filters').values({ id: 'bfl_overdue', organisation_id: org, name: 'Overdue', description: 'Bills past their due date', criteria: '{"overdue":true}', position: 1 }).execute();
+  await db
+    .insertInto('bill_filters')
+    .values({ id: 'bfl_overdue', organisation_id: org, name: 'Overdue', description: 'Bills past their due date', criteria: '{"overdue":true}', position: 1 })
+    .execute();
   await db
     .insertInto('documents')
     .values({
-      id: 'doc_pdf', organisation_id: org, number: 'P-1', type: 'bill', supplier: 'Paper Co', date: '2026-11-20', due_date: '2026-12-20', currency: 'GBP',
-      subtotal: 100_000, tax: 20_000, total: 120_000, accounting_transaction_id: null, published_at: null, created_at,
+      id: 'doc_pdf',
+      organisation_id: org,
+      number: 'P-1',
+      type: 'bill',
+      supplier: 'Paper Co',
+      date: '2026-11-20',
+      due_date: '2026-12-20',
+      currency: 'GBP',
+      subtotal: 100_000,
+      tax: 20_000,
+      total: 120_000,
+      accounting_transaction_id: null,
+      published_at: null,
+      created_at,
     })
     .execute();
   await db

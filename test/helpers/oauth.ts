@@ -39,7 +39,10 @@ export async function authorizationRequest(config: oidc.Configuration, redirectU
 
 /** Runs the browser part of the flow; answers the redirect back to the app. */
 export async function authorizeInBrowser(baseUrl: string, c: Connect, extra: Record<string, string> = {}) {
-  const { url, verifier, state } = await authorizationRequest(c.config, c.redirectUri, c.scope ?? 'service.read offline_access', { ...(c.resource ? { resource: c.resource } : {}), ...extra });
+  const { url, verifier, state } = await authorizationRequest(c.config, c.redirectUri, c.scope ?? 'service.read offline_access', {
+    ...(c.resource ? { resource: c.resource } : {}),
+    ...extra,
+  });
   const browser = new Browser(baseUrl);
   let page = await browser.follow(url.href);
   if (page.body.includes('name="password"')) {

@@ -24,12 +24,22 @@ export async function sendJson(baseUrl: string, method: string, path: string, to
 }
 
 /** A client-credentials token from an app in this process (inject, no port), asserted to be given. */
-export async function injectedClientToken(app: Pick<FastifyInstance, 'inject'>, client: { clientId: string; clientSecret: string }, extra: Record<string, string> = {}): Promise<string> {
+export async function injectedClientToken(
+  app: Pick<FastifyInstance, 'inject'>,
+  client: { clientId: string; clientSecret: string },
+  extra: Record<string, string> = {},
+): Promise<string> {
   const response = await app.inject({
     method: 'POST',
     url: '/oauth/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'service.read', ...extra }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: 'service.read',
+      ...extra,
+    }).toString(),
   });
   const token = (response.json() as { access_token?: string }).access_token;
   assert.ok(token, response.body);

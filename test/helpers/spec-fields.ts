@@ -9,7 +9,20 @@ import assert from 'node:assert/strict';
 
 const nested = (prefix: string, fields: string[]) => [prefix, ...fields.map((f) => `${prefix}.${f}`)];
 
-const LEDGER_TRANSACTION = ['date', 'type', 'number', 'supplier', 'description', 'account', 'amount', 'currency', 'amountInCurrency', 'accountingSystemId', 'link', 'document'];
+const LEDGER_TRANSACTION = [
+  'date',
+  'type',
+  'number',
+  'supplier',
+  'description',
+  'account',
+  'amount',
+  'currency',
+  'amountInCurrency',
+  'accountingSystemId',
+  'link',
+  'document',
+];
 
 const REPORT = [
   'report',
@@ -64,31 +77,103 @@ export const SPEC_FIELDS: Record<string, string[]> = {
     'page',
     'pageSize',
     'hasMore',
-    ...nested('transactions', ['id', 'date', 'description', 'amount', 'direction', 'currency', 'account', 'status', 'reconciledIn', 'suggestedMatch', 'report', 'runningBalance', 'linked']),
+    ...nested('transactions', [
+      'id',
+      'date',
+      'description',
+      'amount',
+      'direction',
+      'currency',
+      'account',
+      'status',
+      'reconciledIn',
+      'suggestedMatch',
+      'report',
+      'runningBalance',
+      'linked',
+    ]),
     ...nested('transactions.account', ['id', 'name']),
-    ...nested('transactions.linked', ['documentId', 'number', 'type', 'supplier', 'date', 'currency', 'codedTo', 'tax', 'details', 'accountingId', 'link', 'total']),
+    ...nested('transactions.linked', [
+      'documentId',
+      'number',
+      'type',
+      'supplier',
+      'date',
+      'currency',
+      'codedTo',
+      'tax',
+      'details',
+      'accountingId',
+      'link',
+      'total',
+    ]),
   ],
   'bills.list_to_pay': [
     ...nested('filter', ['id', 'name', 'description']),
     'count',
     'total',
     'baseCurrency',
-    ...nested('bills', ['supplier', 'invoiceNumber', 'type', 'date', 'dueDate', 'scheduledDate', 'tags', 'currency', 'originalAmount', 'amountDue', 'latestNote']),
+    ...nested('bills', [
+      'supplier',
+      'invoiceNumber',
+      'type',
+      'date',
+      'dueDate',
+      'scheduledDate',
+      'tags',
+      'currency',
+      'originalAmount',
+      'amountDue',
+      'latestNote',
+    ]),
   ],
   'bills.list_saved_filters': ['baseCurrency', ...nested('filters', ['id', 'name', 'description', 'count', 'total'])],
   'documents.get': [
-    ...nested('documents', ['id', 'number', 'type', 'supplier', 'date', 'dueDate', 'currency', 'accountingId', 'publishedAt', 'link', 'subtotal', 'tax', 'total', 'codedLines', 'invoiceLines']),
+    ...nested('documents', [
+      'id',
+      'number',
+      'type',
+      'supplier',
+      'date',
+      'dueDate',
+      'currency',
+      'accountingId',
+      'publishedAt',
+      'link',
+      'subtotal',
+      'tax',
+      'total',
+      'codedLines',
+      'invoiceLines',
+    ]),
     ...nested('documents.codedLines', ['id', 'description', 'account', 'accountId', 'taxCodeId', 'class', 'customer', 'quantity', 'subtotal', 'tax', 'total']),
     ...nested('documents.invoiceLines', ['id', 'description', 'productCode', 'unit', 'quantity', 'unitPrice', 'tax', 'amount']),
     'notFound',
   ],
   'documents.file': ['id', 'contentType', 'size', 'data'],
   // not in the spec: the fields issue 15 (sales, receivables and summaries) asks for
-  'reports.trial_balance': ['currency', 'date', ...nested('accounts', ['id', 'name', 'fullName', 'number', 'type', 'debit', 'credit']), ...nested('totals', ['debit', 'credit'])],
+  'reports.trial_balance': [
+    'currency',
+    'date',
+    ...nested('accounts', ['id', 'name', 'fullName', 'number', 'type', 'debit', 'credit']),
+    ...nested('totals', ['debit', 'credit']),
+  ],
   'reports.aged_receivables': AGING,
   'reports.aged_payables': AGING,
-  'reports.cash_summary': ['currency', ...nested('period', ['from', 'to']), ...nested('accounts', ['id', 'name', 'start', 'in', 'out', 'end']), ...nested('totals', ['start', 'in', 'out', 'end'])],
-  'sales.list_invoices': ['currency', 'page', 'pageSize', 'hasMore', ...nested('totals', ['count', 'total', 'amountDue']), ...nested('invoices', ['transactionId', 'type', 'number', 'customer', 'date', 'dueDate', 'total', 'amountDue', 'status'])],
+  'reports.cash_summary': [
+    'currency',
+    ...nested('period', ['from', 'to']),
+    ...nested('accounts', ['id', 'name', 'start', 'in', 'out', 'end']),
+    ...nested('totals', ['start', 'in', 'out', 'end']),
+  ],
+  'sales.list_invoices': [
+    'currency',
+    'page',
+    'pageSize',
+    'hasMore',
+    ...nested('totals', ['count', 'total', 'amountDue']),
+    ...nested('invoices', ['transactionId', 'type', 'number', 'customer', 'date', 'dueDate', 'total', 'amountDue', 'status']),
+  ],
   'contacts.search': ['total', 'page', 'pageSize', ...nested('totals', ['spend', 'sales']), ...nested('contacts', ['id', 'name', 'kind', 'spend', 'sales'])],
 };
 
@@ -115,7 +200,14 @@ type Schema = Record<string, any>;
 
 /** The schema under nullable spellings (anyOf with null, type lists) and local $refs. */
 function unwrap(schema: Schema, root: Schema): Schema {
-  if (schema.$ref) return unwrap(schema.$ref.split('/').slice(1).reduce((s: Schema, k: string) => s[k], root), root);
+  if (schema.$ref)
+    return unwrap(
+      schema.$ref
+        .split('/')
+        .slice(1)
+        .reduce((s: Schema, k: string) => s[k], root),
+      root,
+    );
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) {
     const real = branches.filter((b: Schema) => b.type !== 'null');
@@ -131,7 +223,13 @@ export function assertSchemaRequiresSpecFields(operation: string, root: Schema):
     for (const [i, part] of path.split('.').entries()) {
       if (schema.type === 'array') schema = unwrap(schema.items, root);
       assert.ok(schema.properties?.[part], `${operation}: the schema has no ${path}`);
-      assert.ok(schema.required?.includes(part), `${operation}: the schema does not mark ${path.split('.').slice(0, i + 1).join('.')} required`);
+      assert.ok(
+        schema.required?.includes(part),
+        `${operation}: the schema does not mark ${path
+          .split('.')
+          .slice(0, i + 1)
+          .join('.')} required`,
+      );
       schema = unwrap(schema.properties[part], root);
     }
   }
@@ -149,6 +247,8 @@ export function assertEveryPropertyRequired(name: string, schema: Schema, at = '
     const inner = schema[key];
     if (Array.isArray(inner)) inner.forEach((s) => assertEveryPropertyRequired(name, s, at));
     else if (inner && typeof inner === 'object')
-      key === '$defs' || key === 'definitions' ? Object.entries(inner).forEach(([k, s]) => assertEveryPropertyRequired(name, s as Schema, `$defs.${k}`)) : assertEveryPropertyRequired(name, inner, at);
+      key === '$defs' || key === 'definitions'
+        ? Object.entries(inner).forEach(([k, s]) => assertEveryPropertyRequired(name, s as Schema, `$defs.${k}`))
+        : assertEveryPropertyRequired(name, inner, at);
   }
 }

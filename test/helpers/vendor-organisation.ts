@@ -13,6 +13,10 @@ const PLACE = {
 
 export async function vendorOrganisation(store: Store, system: keyof typeof PLACE, name: string, config: object): Promise<string> {
   const row = await provisionOrganisation(store.db, { name, ...PLACE[system], fyStartMonth: 1, accountingSystem: system });
-  await store.db.updateTable('organisations').set({ accounting_config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+  await store.db
+    .updateTable('organisations')
+    .set({ accounting_config: JSON.stringify(config) })
+    .where('id', '=', row.id)
+    .execute();
   return row.id;
 }

@@ -87,7 +87,15 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
       row.amount += amount;
       row.count += sign;
     } else {
-      months.set(monthKeyText, { organisation_id: line.organisation_id, account_id: line.account_id, month, type: line.type, contact_key: contact, amount, count: sign });
+      months.set(monthKeyText, {
+        organisation_id: line.organisation_id,
+        account_id: line.account_id,
+        month,
+        type: line.type,
+        contact_key: contact,
+        amount,
+        count: sign,
+      });
     }
     const dayLineKey = `${dayKey}\u0000${line.type}\u0000${contact}`;
     const dayLine = dayLines.get(dayLineKey);
@@ -95,7 +103,15 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
       dayLine.amount += amount;
       dayLine.count += sign;
     } else {
-      dayLines.set(dayLineKey, { organisation_id: line.organisation_id, account_id: line.account_id, date: line.date, type: line.type, contact_key: contact, amount, count: sign });
+      dayLines.set(dayLineKey, {
+        organisation_id: line.organisation_id,
+        account_id: line.account_id,
+        date: line.date,
+        type: line.type,
+        contact_key: contact,
+        amount,
+        count: sign,
+      });
     }
   }
   for (const chunk of chunks([...totals.values()], Math.floor(dialect.maxParameters / 4))) {

@@ -54,31 +54,34 @@ type TotalsRow = { key: string; amount: number | string | null; count: number | 
  * from the beginning or not) and how many partial months. Named on PostgreSQL: each index range's
  * generic plan is the custom one, planned once (0.36 -> 0.15 ms, docs/performance.md).
  */
-const totalsStatement = preparedShapes((db, v: TotalsValues, shape) => {
-  const [groupBy, filter, months, days] = shape.split('/') as [LedgerGrouping, ContactFilter, 'none' | 'to' | 'range', string];
-  /** one table's totals of the query's accounts, types and contacts over `period`, by the grouping's key */
-  const part = (table: 'acct_month_line_totals' | 'acct_day_line_totals', period: (q: Part) => Part) => {
-    const key = (table === 'acct_month_line_totals' ? KEY.months : KEY.days)[groupBy];
-    let q: Part = withAggregates(db)
-      .selectFrom(table)
-      .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(count)`.as('count')])
-      .where('organisation_id', '=', v.organisationId)
-      .where('account_id', 'in', v.accountIds)
-      .where('type', 'in', v.types);
-    if (filter !== 'all') q = q.where('contact_key', 'in', v.contactKeys);
-    q = period(q);
-    return groupBy === 'none' ? q : q.groupBy(key);
-  };
-  const parts: Part[] = [];
-  if (months !== 'none') {
-    parts.push(part('acct_month_line_totals', (q) => (months === 'range' ? q.where('month', '>=', v.monthFrom) : q).where('month', '<=', v.monthTo)));
-  }
-  for (let k = 0; k < Number(days); k++) {
-    parts.push(part('acct_day_line_totals', (q) => q.where('date', '>=', v.dayFrom[k]!).where('date', '<=', v.dayTo[k]!)));
-  }
-  // sums of integer amounts and counts by a text key: rows a SQLite reader may send as JSON
-  return statedExactInJson(parts.reduce((all, p) => all.unionAll(p)).compile());
-}, { genericPlan: true });
+const totalsStatement = preparedShapes(
+  (db, v: TotalsValues, shape) => {
+    const [groupBy, filter, months, days] = shape.split('/') as [LedgerGrouping, ContactFilter, 'none' | 'to' | 'range', string];
+    /** one table's totals of the query's accounts, types and contacts over `period`, by the grouping's key */
+    const part = (table: 'acct_month_line_totals' | 'acct_day_line_totals', period: (q: Part) => Part) => {
+      const key = (table === 'acct_month_line_totals' ? KEY.months : KEY.days)[groupBy];
+      let q: Part = withAggregates(db)
+        .selectFrom(table)
+        .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(count)`.as('count')])
+        .where('organisation_id', '=', v.organisationId)
+        .where('account_id', 'in', v.accountIds)
+        .where('type', 'in', v.types);
+      if (filter !== 'all') q = q.where('contact_key', 'in', v.contactKeys);
+      q = period(q);
+      return groupBy === 'none' ? q : q.groupBy(key);
+    };
+    const parts: Part[] = [];
+    if (months !== 'none') {
+      parts.push(part('acct_month_line_totals', (q) => (months === 'range' ? q.where('month', '>=', v.monthFrom) : q).where('month', '<=', v.monthTo)));
+    }
+    for (let k = 0; k < Number(days); k++) {
+      parts.push(part('acct_day_line_totals', (q) => q.where('date', '>=', v.dayFrom[k]!).where('date', '<=', v.dayTo[k]!)));
+    }
+    // sums of integer amounts and counts by a text key: rows a SQLite reader may send as JSON
+    return statedExactInJson(parts.reduce((all, p) => all.unionAll(p)).compile());
+  },
+  { genericPlan: true },
+);
 
 type Part = SelectQueryBuilder<AggregatesDatabase & Record<string, any>, any, TotalsRow>;
 

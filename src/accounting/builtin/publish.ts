@@ -29,7 +29,12 @@ export interface BuiltinAccounts {
 export function documentLines(doc: DocumentToPublish, counterId: string, taxId: string | null, homeCurrency: string): NewLine[] {
   const rate = doc.currency === homeCurrency ? null : doc.exchangeRate;
   const home = (minor: number) => (rate === null ? minor : convert(minor, doc.currency, rate, homeCurrency));
-  const lines: NewLine[] = doc.lines.map((l) => ({ accountId: l.accountId, amount: home(l.subtotal), amountInCurrency: l.subtotal, description: l.description }));
+  const lines: NewLine[] = doc.lines.map((l) => ({
+    accountId: l.accountId,
+    amount: home(l.subtotal),
+    amountInCurrency: l.subtotal,
+    description: l.description,
+  }));
   if (doc.tax !== 0) {
     if (!taxId) throw new Error('a document with tax needs a tax account');
     lines.push({ accountId: taxId, amount: home(doc.tax), amountInCurrency: doc.tax, description: `Tax on ${doc.number}` });
@@ -96,10 +101,20 @@ export interface Settlement {
 }
 
 /** Posts a settlement; answers its transaction id (null when there is nothing to post). */
-export async function postSettlement(trx: Transaction<Database>, dialect: DialectCapabilities, organisation: { id: string; homeCurrency: string }, s: Settlement): Promise<string | null> {
+export async function postSettlement(
+  trx: Transaction<Database>,
+  dialect: DialectCapabilities,
+  organisation: { id: string; homeCurrency: string },
+  s: Settlement,
+): Promise<string | null> {
   const lines: NewLine[] = [{ accountId: s.bankAccountId, amount: s.bank.home, amountInCurrency: s.bank.amount, description: s.reference }];
   if (s.difference && s.difference.amount !== 0)
-    lines.push({ accountId: s.difference.accountId, amount: s.difference.home, amountInCurrency: s.difference.amount, description: `Bank fee or rounding: ${s.reference}` });
+    lines.push({
+      accountId: s.difference.accountId,
+      amount: s.difference.home,
+      amountInCurrency: s.difference.amount,
+      description: `Bank fee or rounding: ${s.reference}`,
+    });
   if (s.payableId) {
     const home = -lines.reduce((t, l) => t + l.amount, 0);
     const amount = -lines.reduce((t, l) => t + (l.amountInCurrency ?? l.amount), 0);

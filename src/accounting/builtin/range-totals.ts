@@ -84,43 +84,51 @@ const ofAccounts = (accounts: string, v: SegmentValues) => (accounts === 'some' 
  * whose generic plan costs what a custom one does; the scan form's and a dozen day segments' generic
  * plans cost 3-4 times theirs (docs/performance.md).
  */
-const totalsStatement = preparedShapes((db, v: SegmentValues, shape) => {
-  const [accounts, form, opens, days] = shape.split('/') as [string, 'scan' | 'pass' | 'none', string, string];
-  const passColumns = form === 'pass' ? opens.length : 0;
-  const within = (k: number) => withinMonths(opens[k] === 'a', v.monthFrom[k], v.monthTo[k]);
-  /** the pass columns, null on a row that is not a pass row */
-  const nullPass = [...Array(passColumns).keys()].map((k) => sql`null as ${sql.ref(`s${k}`)}`);
-  const nullHit = passColumns ? [sql`null as hit`] : [];
-  /** one table's index range per segment, each summed per account, numbered from `first` */
-  const perSegment = (table: 'acct_month_totals' | 'acct_day_totals', count: number, first: number, range: (k: number) => RawBuilder<unknown>) =>
-    Array.from(
-      { length: count },
-      (_, k) => sql`select account_id, ${sql.lit(first + k)} as segment, sum(amount) as amount${sql.join([sql``, ...nullPass, ...nullHit], sql`, `)}
+const totalsStatement = preparedShapes(
+  (db, v: SegmentValues, shape) => {
+    const [accounts, form, opens, days] = shape.split('/') as [string, 'scan' | 'pass' | 'none', string, string];
+    const passColumns = form === 'pass' ? opens.length : 0;
+    const within = (k: number) => withinMonths(opens[k] === 'a', v.monthFrom[k], v.monthTo[k]);
+    /** the pass columns, null on a row that is not a pass row */
+    const nullPass = [...Array(passColumns).keys()].map((k) => sql`null as ${sql.ref(`s${k}`)}`);
+    const nullHit = passColumns ? [sql`null as hit`] : [];
+    /** one table's index range per segment, each summed per account, numbered from `first` */
+    const perSegment = (table: 'acct_month_totals' | 'acct_day_totals', count: number, first: number, range: (k: number) => RawBuilder<unknown>) =>
+      Array.from(
+        { length: count },
+        (_, k) => sql`select account_id, ${sql.lit(first + k)} as segment, sum(amount) as amount${sql.join([sql``, ...nullPass, ...nullHit], sql`, `)}
         from ${sql.table(table)}
         where organisation_id = ${v.organisationId} and ${range(k)}${ofAccounts(accounts, v)}
         group by account_id`,
-    );
-  const parts: RawBuilder<unknown>[] = [];
-  if (form === 'scan') parts.push(...perSegment('acct_month_totals', opens.length, 0, within));
-  if (form === 'pass') {
-    const pieces = [...opens].map((_, k) => k);
-    const last = pieces.length - 1;
-    const columns = pieces.map((k) => sql`sum(case when ${within(k)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
-    const hit = sql.join(pieces.map((k) => sql`(${within(k)})`), sql` or `);
-    parts.push(sql`select account_id, null as segment, null as amount, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
+      );
+    const parts: RawBuilder<unknown>[] = [];
+    if (form === 'scan') parts.push(...perSegment('acct_month_totals', opens.length, 0, within));
+    if (form === 'pass') {
+      const pieces = [...opens].map((_, k) => k);
+      const last = pieces.length - 1;
+      const columns = pieces.map((k) => sql`sum(case when ${within(k)} then amount else 0 end) as ${sql.ref(`s${k}`)}`);
+      const hit = sql.join(
+        pieces.map((k) => sql`(${within(k)})`),
+        sql` or `,
+      );
+      parts.push(sql`select account_id, null as segment, null as amount, ${sql.join(columns)}, max(case when ${hit} then 1 else 0 end) as hit
       from acct_month_totals
       where organisation_id = ${v.organisationId} and ${withinMonths(opens[0] === 'a', v.monthFrom[0], v.monthTo[last])}${ofAccounts(accounts, v)}
       group by account_id`);
-  }
-  parts.push(...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`));
-  // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
-  return statedExactInJson(sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db)));
-}, {
-  genericPlan: (shape) => {
-    const [, form, , days] = shape.split('/');
-    return form === 'pass' && Number(days) <= 2;
+    }
+    parts.push(
+      ...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`),
+    );
+    // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
+    return statedExactInJson(sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db)));
   },
-});
+  {
+    genericPlan: (shape) => {
+      const [, form, , days] = shape.split('/');
+      return form === 'pass' && Number(days) <= 2;
+    },
+  },
+);
 
 /** A segment's sum for an account (segment set), or a pass row's conditional sums (segment null). */
 type TotalsRow = Record<string, number | string | null> & { account_id: string; segment: number | string | null; amount: number | string | null };

@@ -114,12 +114,7 @@ const linesStatement = preparedShapes(
         .limit(v.limit)
         .compile();
     }
-    const page = matchingLines(db, v, filter)
-      .select('l.id as line_id')
-      .$call(inLineOrder)
-      .limit(v.limit)
-      .offset(v.offset)
-      .as('p');
+    const page = matchingLines(db, v, filter).select('l.id as line_id').$call(inLineOrder).limit(v.limit).offset(v.offset).as('p');
     return db
       .selectFrom(page)
       .innerJoin('acct_lines as l', 'l.id', 'p.line_id')
@@ -162,12 +157,7 @@ export class BuiltinAccounting implements AccountingSystem {
   }
 
   private async readChart(): Promise<ChartAccount[]> {
-    const rows = await this.db
-      .selectFrom('acct_accounts')
-      .selectAll()
-      .where('organisation_id', '=', this.organisationId)
-      .orderBy('full_name')
-      .execute();
+    const rows = await this.db.selectFrom('acct_accounts').selectAll().where('organisation_id', '=', this.organisationId).orderBy('full_name').execute();
     let retainedChosen = false;
     return rows.map((r) => {
       const retained = !retainedChosen && r.type === 'Equity' && /retained earnings/i.test(r.name);
@@ -237,4 +227,3 @@ export class BuiltinAccounting implements AccountingSystem {
     }));
   }
 }
-

@@ -9,7 +9,12 @@ import type { DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
 import { addLineAggregates, withAggregates } from './line-aggregates.js';
 
-export async function removeTransactions(trx: Transaction<Database>, dialect: DialectCapabilities, organisationId: string, ids: readonly string[]): Promise<void> {
+export async function removeTransactions(
+  trx: Transaction<Database>,
+  dialect: DialectCapabilities,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<void> {
   for (const chunk of chunks([...ids], 500)) {
     const old = await trx
       .selectFrom('acct_lines')
@@ -18,7 +23,12 @@ export async function removeTransactions(trx: Transaction<Database>, dialect: Di
       .where('transaction_id', 'in', chunk)
       .execute();
     if (old.length === 0) continue;
-    await addLineAggregates(trx, dialect, old.map((l) => ({ ...l, amount: Number(l.amount) })), -1);
+    await addLineAggregates(
+      trx,
+      dialect,
+      old.map((l) => ({ ...l, amount: Number(l.amount) })),
+      -1,
+    );
     await trx.deleteFrom('acct_lines').where('organisation_id', '=', organisationId).where('transaction_id', 'in', chunk).execute();
     await trx.deleteFrom('acct_transactions').where('organisation_id', '=', organisationId).where('id', 'in', chunk).execute();
     await dropEmptyAggregates(trx, organisationId, old);
@@ -34,8 +44,18 @@ async function dropEmptyAggregates(trx: Transaction<Database>, organisationId: s
   const accounts = [...new Set(lines.map((l) => l.account_id))];
   const months = [...new Set(lines.map((l) => monthKey(l.date)))];
   const dates = [...new Set(lines.map((l) => l.date))];
-  await adb.deleteFrom('acct_month_line_totals').where('organisation_id', '=', organisationId).where('account_id', 'in', accounts).where('count', '=', 0).execute();
-  await adb.deleteFrom('acct_day_line_totals').where('organisation_id', '=', organisationId).where('account_id', 'in', accounts).where('count', '=', 0).execute();
+  await adb
+    .deleteFrom('acct_month_line_totals')
+    .where('organisation_id', '=', organisationId)
+    .where('account_id', 'in', accounts)
+    .where('count', '=', 0)
+    .execute();
+  await adb
+    .deleteFrom('acct_day_line_totals')
+    .where('organisation_id', '=', organisationId)
+    .where('account_id', 'in', accounts)
+    .where('count', '=', 0)
+    .execute();
   await adb
     .deleteFrom('acct_month_totals')
     .where('organisation_id', '=', organisationId)

@@ -196,14 +196,13 @@ export class LedgerBatch {
 }
 
 /** Inserts many rows in as few statements as the dialect's parameter limit allows. */
-export async function insertChunked<T extends keyof Database>(
-  db: Db,
-  table: T,
-  rows: Database[T][],
-  dialect: DialectCapabilities,
-): Promise<void> {
+export async function insertChunked<T extends keyof Database>(db: Db, table: T, rows: Database[T][], dialect: DialectCapabilities): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0] as object).length;
   const size = Math.max(1, Math.floor(dialect.maxParameters / columns));
-  for (const chunk of chunks(rows, size)) await db.insertInto(table).values(chunk as any).execute();
+  for (const chunk of chunks(rows, size))
+    await db
+      .insertInto(table)
+      .values(chunk as any)
+      .execute();
 }

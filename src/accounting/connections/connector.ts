@@ -35,12 +35,20 @@ function xeroPath(input: Parameters<typeof fetch>[0], base: string): string {
   return url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
 }
 
-export function connectedAccounting(db: Kysely<Database>, settings: AccountingConnectionSettings, organisation: { id: string; home_currency: string }, vendor: Vendor): AccountingSystem {
+export function connectedAccounting(
+  db: Kysely<Database>,
+  settings: AccountingConnectionSettings,
+  organisation: { id: string; home_currency: string },
+  vendor: Vendor,
+): AccountingSystem {
   const fetchImpl = settings.fetch ?? fetch;
   let inner: Promise<AccountingSystem> | undefined;
   const build = async (): Promise<AccountingSystem> => {
     const row = await getConnection(db, organisation.id);
-    if (!row || row.vendor !== vendor) throw new AccountingSystemError(`The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`);
+    if (!row || row.vendor !== vendor)
+      throw new AccountingSystemError(
+        `The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`,
+      );
     const baseUrl = settings[vendor]?.apiBaseUrl;
     const place = { db, organisationId: organisation.id, maxAgeMs: settings.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS };
     // every request the vendor sees takes a place in the connection's budget (src/accounting/call-budget.ts), a retry too
@@ -70,8 +78,18 @@ export function connectedAccounting(db: Kysely<Database>, settings: AccountingCo
       return send(input, withToken(init, renewed.accessToken));
     };
     return vendor === 'xero'
-      ? new XeroAccounting({ tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, authorised, place)
-      : new QuickBooksAccounting({ realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) }, organisation.home_currency, authorised, place);
+      ? new XeroAccounting(
+          { tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
+          organisation.home_currency,
+          authorised,
+          place,
+        )
+      : new QuickBooksAccounting(
+          { realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
+          organisation.home_currency,
+          authorised,
+          place,
+        );
   };
   const prototype = (vendor === 'xero' ? XeroAccounting.prototype : QuickBooksAccounting.prototype) as unknown as Record<string | symbol, unknown>;
   return new Proxy({ kind: vendor } as AccountingSystem, {

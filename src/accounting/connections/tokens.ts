@@ -77,7 +77,11 @@ export async function saveConnection(
 }
 
 /** Deletes the connection; answers its refresh token (to revoke at the vendor) when it could be opened. */
-export async function deleteConnection(db: Kysely<Database>, keys: ConnectionKeys, organisationId: string): Promise<{ row: AccountingConnectionRow; refreshToken: string | undefined } | undefined> {
+export async function deleteConnection(
+  db: Kysely<Database>,
+  keys: ConnectionKeys,
+  organisationId: string,
+): Promise<{ row: AccountingConnectionRow; refreshToken: string | undefined } | undefined> {
   const row = await getConnection(db, organisationId);
   if (!row) return undefined;
   await withConnectionTables(db).deleteFrom('accounting_connections').where('organisation_id', '=', organisationId).execute();
@@ -142,13 +146,18 @@ export async function accessTokenFor(
   const deadline = Date.now() + leaseMs + 5_000;
   for (;;) {
     const row = await getConnection(db, organisationId);
-    if (!row || row.vendor !== vendor) throw new AccountingSystemError(`The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`);
+    if (!row || row.vendor !== vendor)
+      throw new AccountingSystemError(
+        `The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`,
+      );
     if (row.status !== 'active') throw new AccountingSystemError(reconnectMessage(row.vendor, row.problem));
     const open_ = (field: 'refresh' | 'access', value: string) => {
       try {
         return open(keys, organisationId, field, value);
       } catch (error) {
-        throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or connect again.`);
+        throw new AccountingSystemError(
+          `The organisation's ${VENDOR_NAMES[vendor]} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or connect again.`,
+        );
       }
     };
     if (Date.parse(row.access_expires_at) - Date.now() > EXPIRY_MARGIN_MS) {
@@ -166,7 +175,8 @@ export async function accessTokenFor(
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) {
       // another instance is refreshing (or just did): wait for its result rather than refresh again
-      if (Date.now() > deadline) throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} token is being refreshed by another instance that has not finished.`);
+      if (Date.now() > deadline)
+        throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} token is being refreshed by another instance that has not finished.`);
       await sleep(POLL_MS);
       continue;
     }
@@ -181,7 +191,9 @@ export async function accessTokenFor(
         .execute();
     if (!client) {
       await release();
-      throw new AccountingSystemError(`${VENDOR_NAMES[vendor]} is not configured on this service (${vendor === 'xero' ? 'XERO' : 'QUICKBOOKS'}_CLIENT_ID), so the organisation's token cannot be refreshed.`);
+      throw new AccountingSystemError(
+        `${VENDOR_NAMES[vendor]} is not configured on this service (${vendor === 'xero' ? 'XERO' : 'QUICKBOOKS'}_CLIENT_ID), so the organisation's token cannot be refreshed.`,
+      );
     }
     let tokens: TokenSet;
     try {
@@ -210,7 +222,8 @@ export async function accessTokenFor(
       .where('organisation_id', '=', organisationId)
       .where('version', '=', row.version)
       .executeTakeFirst();
-    if (Number(written.numUpdatedRows) !== 1) throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} connection changed while its token was refreshed; try again.`);
+    if (Number(written.numUpdatedRows) !== 1)
+      throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} connection changed while its token was refreshed; try again.`);
     // the vendor says what the new token covers: a connection made without a scope the connector
     // needs (Xero's, before issue 38) is told to connect again rather than fail call by call
     const lacking = missingGrant(vendor, tokens);

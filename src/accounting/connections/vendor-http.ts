@@ -79,7 +79,10 @@ export interface XeroTenant {
 export async function xeroTenants(client: VendorClient, accessToken: string, fetchImpl: typeof fetch = fetch): Promise<XeroTenant[]> {
   let res: Response;
   try {
-    res = await fetchImpl(client.connectionsUrl!, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(15_000) });
+    res = await fetchImpl(client.connectionsUrl!, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(15_000),
+    });
   } catch (error) {
     throw new VendorUnavailable(`Xero's connections could not be read (${(error as Error).message})`);
   }
@@ -97,7 +100,12 @@ export async function xeroTenants(client: VendorClient, accessToken: string, fet
  * refused (401 or 403) for any other, answered here as GrantRefused, so an organisation is never tied
  * to a company its token cannot read. Answers the company's name from its record.
  */
-export async function quickBooksCompany(client: VendorClient, realmId: string, accessToken: string, fetchImpl: typeof fetch = fetch): Promise<{ tenantId: string; tenantName: string }> {
+export async function quickBooksCompany(
+  client: VendorClient,
+  realmId: string,
+  accessToken: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ tenantId: string; tenantName: string }> {
   const realm = encodeURIComponent(realmId);
   const url = new URL(`${(client.apiBaseUrl ?? QUICKBOOKS_API).replace(/\/+$/, '')}/company/${realm}/companyinfo/${realm}`);
   url.searchParams.set('minorversion', MINOR_VERSION);
@@ -109,7 +117,9 @@ export async function quickBooksCompany(client: VendorClient, realmId: string, a
   }
   if (res.status === 401 || res.status === 403) {
     await res.body?.cancel();
-    throw new GrantRefused(`QuickBooks did not let this sign-in read company ${realmId} (HTTP ${res.status}): the company named on the way back is not the one access was given for`);
+    throw new GrantRefused(
+      `QuickBooks did not let this sign-in read company ${realmId} (HTTP ${res.status}): the company named on the way back is not the one access was given for`,
+    );
   }
   if (!res.ok) {
     await res.body?.cancel();

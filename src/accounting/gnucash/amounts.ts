@@ -149,4 +149,3 @@ function priceOf(db: Book, ctx: BookContext, currencyGuid: string, currency: str
   const value = fraction(chosen.value_num, chosen.value_denom);
   return chosen.commodity_guid === currencyGuid ? value : divide(fraction(1, 1), value);
 }
-

@@ -27,7 +27,22 @@ export interface BookContext {
 }
 
 /** Tables of GnuCash's SQLite schema the connector reads. */
-const REQUIRED_TABLES = ['books', 'accounts', 'commodities', 'transactions', 'splits', 'slots', 'prices', 'invoices', 'entries', 'jobs', 'vendors', 'customers', 'employees', 'lots'];
+const REQUIRED_TABLES = [
+  'books',
+  'accounts',
+  'commodities',
+  'transactions',
+  'splits',
+  'slots',
+  'prices',
+  'invoices',
+  'entries',
+  'jobs',
+  'vendors',
+  'customers',
+  'employees',
+  'lots',
+];
 /** How long a read waits for GnuCash to finish writing before giving up. */
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -77,12 +92,11 @@ function translate(error: unknown, name: string): AccountingSystemError {
 }
 
 function checkTables(db: Book, name: string): void {
-  const present = new Set(
-    (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name),
-  );
+  const present = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
   const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
   if (missing.length === 0) return;
-  const what = missing.length === REQUIRED_TABLES.length ? 'none of the tables of a GnuCash book' : `no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}`;
+  const what =
+    missing.length === REQUIRED_TABLES.length ? 'none of the tables of a GnuCash book' : `no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}`;
   throw problem(`${name} is not a GnuCash book (it has ${what}).`);
 }
 

@@ -22,7 +22,7 @@ export function parseGnuCashConfig(text: string | null): GnuCashConfig {
   try {
     raw = text === null ? null : JSON.parse(text);
   } catch {
-    throw new AccountingSystemError('The organisation\'s GnuCash settings are not valid JSON.');
+    throw new AccountingSystemError("The organisation's GnuCash settings are not valid JSON.");
   }
   const parsed = gnuCashConfigSchema.safeParse(raw);
   if (!parsed.success) {

@@ -164,9 +164,7 @@ export function readLines(db: Book, ctx: BookContext, chart: ChartAccount[], con
       documentId: doc && tx.contact?.kind !== 'customer' && (tx.type === 'bill' || tx.type === 'supplier_credit') ? doc.guid : null,
     });
   }
-  return lines.sort(
-    (a, b) => b.date.localeCompare(a.date) || b.transactionId.localeCompare(a.transactionId) || a.lineNo - b.lineNo,
-  );
+  return lines.sort((a, b) => b.date.localeCompare(a.date) || b.transactionId.localeCompare(a.transactionId) || a.lineNo - b.lineNo);
 }
 
 /** The owner of each lot a payment split settles: the lot's own owner record, or its document's owner. */
@@ -211,4 +209,3 @@ function readEntryDescriptions(db: Book, documents: DocumentRow[]): Map<string, 
   }
   return out;
 }
-

@@ -105,8 +105,14 @@ export function readPayables(db: Book, ctx: BookContext): PayableBill[] {
   const docs = readPurchaseDocuments(db).filter((d) => !d.creditNote && d.postLot !== null);
   if (docs.length === 0) return [];
   // every split of every lot: the posting, payments, lot links to credit notes (voided ones aside)
-  const balances = lotBalances(db, docs.map((d) => d.postLot!));
-  const postings = postingSplits(db, docs.map((d) => d.postTxn));
+  const balances = lotBalances(
+    db,
+    docs.map((d) => d.postLot!),
+  );
+  const postings = postingSplits(
+    db,
+    docs.map((d) => d.postTxn),
+  );
   const payables: PayableBill[] = [];
   for (const doc of docs) {
     // owed is a credit on the payable account: negative quantity

@@ -41,8 +41,15 @@ export function readReceivables(db: Book, ctx: BookContext, asAt: IsoDate): Open
   });
   if (invoices.length === 0) return [];
   // each lot's splits dated on or before asAt (voided ones aside): the posting, payments, credit notes applied
-  const balances = lotBalances(db, invoices.map((d) => d.post_lot), asAt);
-  const postings = postingSplits(db, invoices.map((d) => d.post_txn));
+  const balances = lotBalances(
+    db,
+    invoices.map((d) => d.post_lot),
+    asAt,
+  );
+  const postings = postingSplits(
+    db,
+    invoices.map((d) => d.post_txn),
+  );
   const out: OpenReceivable[] = [];
   for (const inv of invoices) {
     // owed to us is a debit on the receivable account; a credit note left unapplied is a credit

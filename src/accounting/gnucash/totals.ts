@@ -20,13 +20,7 @@ interface GroupRow {
   num: bigint;
 }
 
-export function readAccountTotals(
-  db: Book,
-  ctx: BookContext,
-  chartIds: Set<string>,
-  ranges: DateRange[],
-  accountIds?: string[],
-): Map<string, number[]> {
+export function readAccountTotals(db: Book, ctx: BookContext, chartIds: Set<string>, ranges: DateRange[], accountIds?: string[]): Map<string, number[]> {
   const result = new Map<string, number[]>();
   if (ranges.length === 0) return result;
   const from = ranges.some((r) => r.from === undefined) ? undefined : ranges.map((r) => r.from!).reduce((a, b) => (a < b ? a : b));

@@ -58,7 +58,13 @@ export async function putContacts(db: Db, dialect: DialectCapabilities, organisa
  * transactionId; an id with no lines is deleted. Lines must balance per transaction as the vendor
  * posted them; each line keeps its own date.
  */
-export async function replaceTransactions(db: Kysely<Database>, dialect: DialectCapabilities, organisationId: string, ids: readonly string[], lines: readonly LedgerLine[]): Promise<void> {
+export async function replaceTransactions(
+  db: Kysely<Database>,
+  dialect: DialectCapabilities,
+  organisationId: string,
+  ids: readonly string[],
+  lines: readonly LedgerLine[],
+): Promise<void> {
   if (ids.length === 0 && lines.length === 0) return;
   const wanted = new Set(ids);
   for (const l of lines) wanted.add(l.transactionId);

@@ -26,7 +26,21 @@ import { CAPABILITIES, type DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
 import { AccountingSystemError, type Contact, type LedgerLine } from '../types.js';
 import { clearMirroredLedger, putContacts, replaceTransactions } from './ledger.js';
-import { claimPass, deleteMirror, deleteRecords, endPass, getMirror, putRecords, readRecords, readRecordsByRef, recordPassFailure, restartMirror, savePassState, storedBodies, type MirrorRecord } from './store.js';
+import {
+  claimPass,
+  deleteMirror,
+  deleteRecords,
+  endPass,
+  getMirror,
+  putRecords,
+  readRecords,
+  readRecordsByRef,
+  recordPassFailure,
+  restartMirror,
+  savePassState,
+  storedBodies,
+  type MirrorRecord,
+} from './store.js';
 
 /** the smaller parameter limit of the two databases, so the mirror's writes fit both */
 const PORTABLE: DialectCapabilities = CAPABILITIES.sqlite;
@@ -57,7 +71,12 @@ export class MirrorWriter {
    */
   async putRecords<R extends MirrorRecord>(list: string, records: R[]): Promise<R[]> {
     if (records.length === 0) return [];
-    const stored = await storedBodies(this.db, this.organisationId, list, records.map((r) => r.id));
+    const stored = await storedBodies(
+      this.db,
+      this.organisationId,
+      list,
+      records.map((r) => r.id),
+    );
     const changed = records.filter((r) => stored.get(r.id) !== JSON.stringify(r.body));
     if (changed.length === 0) return [];
     this.changed = true;

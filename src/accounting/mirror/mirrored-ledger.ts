@@ -13,7 +13,10 @@ export class MirroredLedger {
   private readonly books: BuiltinAccounting;
   private readonly prefix: string;
 
-  constructor(db: Kysely<Database>, private readonly organisationId: string) {
+  constructor(
+    db: Kysely<Database>,
+    private readonly organisationId: string,
+  ) {
     this.books = new BuiltinAccounting(db, organisationId);
     this.prefix = mirrorId(organisationId, '');
   }

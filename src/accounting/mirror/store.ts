@@ -70,7 +70,19 @@ export async function claimPass(db: Db, organisationId: string, vendor: string, 
     .insertInto('accounting_mirrors')
     // a new mirror starts at a version of its own, never one an earlier mirror of the organisation
     // had (it was forgotten, or another company connected): answers kept at that version are not its
-    .values({ organisation_id: organisationId, vendor, state: '{}', version: firstVersion(), complete: 0, synced_at: null, lease_owner: null, lease_until: null, failures: 0, retry_at: null, problem: null })
+    .values({
+      organisation_id: organisationId,
+      vendor,
+      state: '{}',
+      version: firstVersion(),
+      complete: 0,
+      synced_at: null,
+      lease_owner: null,
+      lease_until: null,
+      failures: 0,
+      retry_at: null,
+      problem: null,
+    })
     .onConflict((oc) => oc.column('organisation_id').doNothing())
     .execute();
   const claimed = await mdb
@@ -151,7 +163,11 @@ export async function recordPassFailure(db: Db, organisationId: string, problem:
 
 /** Ends a backoff (the organisation was connected again: what failed may work now). */
 export async function clearBackoff(db: Db, organisationId: string): Promise<void> {
-  await withMirrorTables(db).updateTable('accounting_mirrors').set({ failures: 0, retry_at: null, problem: null }).where('organisation_id', '=', organisationId).execute();
+  await withMirrorTables(db)
+    .updateTable('accounting_mirrors')
+    .set({ failures: 0, retry_at: null, problem: null })
+    .where('organisation_id', '=', organisationId)
+    .execute();
 }
 
 export interface MirrorRecord {
@@ -175,7 +191,12 @@ export async function putRecords(db: Db, dialect: DialectCapabilities, organisat
 
 export async function deleteRecords(db: Db, organisationId: string, list: string, ids: string[]): Promise<void> {
   for (const chunk of chunks(ids, 500)) {
-    await withMirrorTables(db).deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).where('list', '=', list).where('id', 'in', chunk).execute();
+    await withMirrorTables(db)
+      .deleteFrom('accounting_mirror_records')
+      .where('organisation_id', '=', organisationId)
+      .where('list', '=', list)
+      .where('id', 'in', chunk)
+      .execute();
   }
 }
 
@@ -197,7 +218,12 @@ export async function storedBodies(db: Db, organisationId: string, list: string,
 
 /** Every record of a list, parsed. */
 export async function readRecords<T>(db: Db, organisationId: string, list: string): Promise<T[]> {
-  const rows = await withMirrorTables(db).selectFrom('accounting_mirror_records').select('body').where('organisation_id', '=', organisationId).where('list', '=', list).execute();
+  const rows = await withMirrorTables(db)
+    .selectFrom('accounting_mirror_records')
+    .select('body')
+    .where('organisation_id', '=', organisationId)
+    .where('list', '=', list)
+    .execute();
   return rows.map((r) => JSON.parse(r.body) as T);
 }
 

@@ -64,7 +64,10 @@ export async function bankAccountsAt(
   if (banks.length > 0) {
     const currencyOf = new Map(banks.map((a) => [a.Id, a.CurrencyRef?.value ?? homeCurrency]));
     // every line dated after asAt: for today, the few future-dated ones
-    const after = await lines({ accountIds: banks.map((a) => a.Id), from: addDays(asAt, 1), to: '9999-12-31', types: [...LISTED_TYPES, ...OTHER_TYPES] }, Number.MAX_SAFE_INTEGER);
+    const after = await lines(
+      { accountIds: banks.map((a) => a.Id), from: addDays(asAt, 1), to: '9999-12-31', types: [...LISTED_TYPES, ...OTHER_TYPES] },
+      Number.MAX_SAFE_INTEGER,
+    );
     for (const l of after) {
       const own = currencyOf.get(l.accountId) === homeCurrency ? l.amount : l.amountInCurrency;
       later.set(l.accountId, (later.get(l.accountId) ?? 0) + own);

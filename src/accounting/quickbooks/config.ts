@@ -16,7 +16,10 @@ export { parseQuickBooksConfig, QUICKBOOKS_API, quickBooksConfigSchema, type Qui
  * The connector for an organisation row. Never throws: settings that cannot be used give a
  * connector whose every call fails with the reason, so only this organisation's calls fail.
  */
-export function quickBooksAccountingFor(db: Kysely<Database>, organisation: Pick<OrganisationRow, 'id' | 'accounting_config' | 'home_currency'>): AccountingSystem {
+export function quickBooksAccountingFor(
+  db: Kysely<Database>,
+  organisation: Pick<OrganisationRow, 'id' | 'accounting_config' | 'home_currency'>,
+): AccountingSystem {
   try {
     const config = parseQuickBooksConfig(organisation.accounting_config);
     // QuickBooks' limits are per company (realm) and app

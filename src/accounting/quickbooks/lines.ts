@@ -54,7 +54,11 @@ function salesLines(lines: QbLine[]): QbLine[] {
 export const transactionIdOf = (entity: TransactionEntity, id: string) => `${entity}:${id}`;
 
 /** One transaction's lines as QuickBooks posts it: its detail lines, and the account on the other side. */
-export function postTransaction(entity: TransactionEntity, t: QbTransaction, { homeCurrency, payable, receivable, undeposited, purchases }: PostingDefaults): LedgerLine[] {
+export function postTransaction(
+  entity: TransactionEntity,
+  t: QbTransaction,
+  { homeCurrency, payable, receivable, undeposited, purchases }: PostingDefaults,
+): LedgerLine[] {
   if (!t.TxnDate) return [];
   const currency = t.CurrencyRef?.value ?? homeCurrency;
   const rate = currency === homeCurrency ? 1 : (t.ExchangeRate ?? 1);
@@ -136,10 +140,17 @@ export function postTransaction(entity: TransactionEntity, t: QbTransaction, { h
     add(detail(l), sign * (l.Amount ?? 0), l.Description || header, l.DepositLineDetail?.Entity ?? party);
   }
   // a deposit's line bringing in a payment or sales receipt received into Undeposited Funds takes it out of there
-  if (entity === 'Deposit') for (const l of t.Line ?? []) if (detail(l) === undefined && l.LinkedTxn?.length) add(undeposited, -(l.Amount ?? 0), l.Description || header, party);
+  if (entity === 'Deposit')
+    for (const l of t.Line ?? []) if (detail(l) === undefined && l.LinkedTxn?.length) add(undeposited, -(l.Amount ?? 0), l.Description || header, party);
   // the tax a purchase document charges, on its tax agency's account (purchases.ts)
-  if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'Purchase') for (const x of taxLinesOf(t)) add(purchases.taxAccount(x.rateId), sign * x.amount, x.rate, party);
-  const other = entity === 'Bill' || entity === 'VendorCredit' ? (t.APAccountRef?.value ?? payable) : entity === 'Purchase' ? t.AccountRef?.value : t.DepositToAccountRef?.value;
+  if (entity === 'Bill' || entity === 'VendorCredit' || entity === 'Purchase')
+    for (const x of taxLinesOf(t)) add(purchases.taxAccount(x.rateId), sign * x.amount, x.rate, party);
+  const other =
+    entity === 'Bill' || entity === 'VendorCredit'
+      ? (t.APAccountRef?.value ?? payable)
+      : entity === 'Purchase'
+        ? t.AccountRef?.value
+        : t.DepositToAccountRef?.value;
   // the other side carries the document's contact (a deposit's only when its lines name no other)
   const contacts = new Set(posted.map((l) => l.DepositLineDetail?.Entity?.value));
   const depositContact = contacts.size === 1 ? posted[0]?.DepositLineDetail?.Entity : undefined;

@@ -25,7 +25,8 @@ export interface QuickBooksAccountFacts {
 export function accountTypeFor(account: QuickBooksAccountFacts): AccountType {
   if (account.AccountType && Object.hasOwn(ACCOUNT_TYPES, account.AccountType)) return account.AccountType as AccountType;
   const byClass = account.Classification ? BY_CLASSIFICATION[account.Classification] : undefined;
-  if (!byClass) throw new AccountingSystemError(`the QuickBooks account "${account.Name ?? '?'}" has the type "${account.AccountType}", which Ledgerline does not know`);
+  if (!byClass)
+    throw new AccountingSystemError(`the QuickBooks account "${account.Name ?? '?'}" has the type "${account.AccountType}", which Ledgerline does not know`);
   return byClass;
 }
 
@@ -34,7 +35,20 @@ export function classificationOf(type: AccountType): Classification {
 }
 
 /** The transaction entities the connector reads, and the type each one's lines get. */
-export const TRANSACTION_ENTITIES = ['Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'Deposit', 'Transfer', 'JournalEntry', 'Invoice', 'Payment', 'SalesReceipt', 'RefundReceipt', 'CreditMemo'] as const;
+export const TRANSACTION_ENTITIES = [
+  'Bill',
+  'BillPayment',
+  'VendorCredit',
+  'Purchase',
+  'Deposit',
+  'Transfer',
+  'JournalEntry',
+  'Invoice',
+  'Payment',
+  'SalesReceipt',
+  'RefundReceipt',
+  'CreditMemo',
+] as const;
 export type TransactionEntity = (typeof TRANSACTION_ENTITIES)[number];
 
 export function transactionTypeFor(entity: TransactionEntity, purchase?: { PaymentType?: string; Credit?: boolean }): TransactionType {

@@ -32,7 +32,11 @@ export async function payBill(ctx: WriteContext, p: BillPayment): Promise<{ paym
   const chart = await ctx.chart();
   const from = chart.find((a) => a.Id === p.bankAccountId);
   const payType = from?.AccountType === 'Bank' ? 'Check' : from?.AccountType === 'Credit Card' ? 'CreditCard' : undefined;
-  if (!payType) throw new AccountingRefused(`a bill is paid from a bank or credit card account of the books; ${p.bankAccountId} is ${from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'}.`, 'bankAccountId');
+  if (!payType)
+    throw new AccountingRefused(
+      `a bill is paid from a bank or credit card account of the books; ${p.bankAccountId} is ${from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'}.`,
+      'bankAccountId',
+    );
   // the vendor and currency the bill is owed in, as QuickBooks holds it now
   const bill = (await queryAll<{ Id: string; VendorRef?: Ref; CurrencyRef?: Ref; Balance?: number }>(ctx.reader, 'Bill', `Id = ${quoted(billId)}`))[0];
   if (!bill) throw new AccountingRefused(`QuickBooks holds no bill ${billId}.`, 'billDocumentId');
@@ -42,7 +46,9 @@ export async function payBill(ctx: WriteContext, p: BillPayment): Promise<{ paym
   const body = {
     VendorRef: { value: vendorId },
     PayType: payType,
-    ...(payType === 'Check' ? { CheckPayment: { BankAccountRef: { value: p.bankAccountId } } } : { CreditCardPayment: { CCAccountRef: { value: p.bankAccountId } } }),
+    ...(payType === 'Check'
+      ? { CheckPayment: { BankAccountRef: { value: p.bankAccountId } } }
+      : { CreditCardPayment: { CCAccountRef: { value: p.bankAccountId } } }),
     TxnDate: p.date,
     TotalAmt: amount,
     PrivateNote: `${p.reference.slice(0, 3900)} ${markOf(p.key)}`.trim(),
@@ -81,7 +87,12 @@ export async function removePayment(ctx: WriteContext, paymentId: string): Promi
     const held = (await queryAll<QbWritten>(ctx.reader, PAYMENT, `Id = ${quoted(id)}`))[0];
     if (!held) return;
     try {
-      await ctx.writer.post(`/${PAYMENT.toLowerCase()}`, { Id: id, SyncToken: held.SyncToken ?? '0' }, requestIdFor(`${paymentId}:${held.SyncToken ?? '0'}`, 'delete'), 'delete');
+      await ctx.writer.post(
+        `/${PAYMENT.toLowerCase()}`,
+        { Id: id, SyncToken: held.SyncToken ?? '0' },
+        requestIdFor(`${paymentId}:${held.SyncToken ?? '0'}`, 'delete'),
+        'delete',
+      );
       return;
     } catch (error) {
       if (!(error instanceof QuickBooksFault)) throw error;

@@ -50,7 +50,8 @@ const DOC_NUMBER_MAX = 21;
 /** Intuit's largest upload */
 const UPLOAD_MAX = 100 * 1024 * 1024;
 /** the kinds of file Intuit takes as attachments (its Attachable page: documents, images, spreadsheets, text) */
-const UPLOADABLE = /^(application\/pdf|image\/(jpeg|jpg|png|gif|tiff)|text\/(plain|csv|xml)|application\/(xml|rtf|msword|vnd\.ms-excel|vnd\.openxmlformats-officedocument\.[a-z.]+))$/i;
+const UPLOADABLE =
+  /^(application\/pdf|image\/(jpeg|jpg|png|gif|tiff)|text\/(plain|csv|xml)|application\/(xml|rtf|msword|vnd\.ms-excel|vnd\.openxmlformats-officedocument\.[a-z.]+))$/i;
 
 /** the mark a record written for this key carries in its PrivateNote */
 export const markOf = (key: string) => `[ledgerline:${key}]`;
@@ -73,11 +74,18 @@ export function publishedOf(entity: PublishedEntity, record: QbWritten): Publish
 }
 
 function refusalContext(doc: DocumentToPublish, vendorId: string | null, chart: QbAccount[]): RefusalContext {
-  const what = { bill: doc.type === 'expense_claim' ? 'the expense claim (a bill)' : 'the bill', spend: 'the expense (a purchase)', credit: 'the supplier credit (a vendor credit)' }[doc.kind];
+  const what = {
+    bill: doc.type === 'expense_claim' ? 'the expense claim (a bill)' : 'the bill',
+    spend: 'the expense (a purchase)',
+    credit: 'the supplier credit (a vendor credit)',
+  }[doc.kind];
   return {
     what,
     date: { value: doc.date, field: 'date' },
-    accounts: [...doc.lines.map((l, k) => ({ id: l.accountId, field: `lines[${k}].accountId` })), ...(doc.paidFromAccountId ? [{ id: doc.paidFromAccountId, field: 'paidFromAccountId' }] : [])],
+    accounts: [
+      ...doc.lines.map((l, k) => ({ id: l.accountId, field: `lines[${k}].accountId` })),
+      ...(doc.paidFromAccountId ? [{ id: doc.paidFromAccountId, field: 'paidFromAccountId' }] : []),
+    ],
     contact: { id: vendorId, field: 'contact' },
     number: 'number',
     chart,
@@ -86,17 +94,27 @@ function refusalContext(doc: DocumentToPublish, vendorId: string | null, chart: 
 
 /** What QuickBooks would refuse of the document, told before anything is written. */
 async function refuseEarly(ctx: WriteContext, doc: DocumentToPublish): Promise<'Cash' | 'CreditCard' | undefined> {
-  if (doc.number.length > DOC_NUMBER_MAX) throw new AccountingRefused(`QuickBooks takes reference numbers of at most ${DOC_NUMBER_MAX} characters; "${doc.number}" has ${doc.number.length}.`, 'number');
+  if (doc.number.length > DOC_NUMBER_MAX)
+    throw new AccountingRefused(
+      `QuickBooks takes reference numbers of at most ${DOC_NUMBER_MAX} characters; "${doc.number}" has ${doc.number.length}.`,
+      'number',
+    );
   if (doc.lines.length === 0) throw new AccountingRefused('QuickBooks needs at least one line on a purchase document.', 'lines');
   if (doc.file && (!UPLOADABLE.test(doc.file.contentType.trim()) || doc.file.data.length > UPLOAD_MAX)) {
-    throw new AccountingRefused(`QuickBooks does not take ${doc.file.fileName} (${doc.file.contentType}, ${doc.file.data.length} bytes) as an attachment.`, 'file');
+    throw new AccountingRefused(
+      `QuickBooks does not take ${doc.file.fileName} (${doc.file.contentType}, ${doc.file.data.length} bytes) as an attachment.`,
+      'file',
+    );
   }
   if (!doc.contact.id) await refuseBeforeVendor(ctx, doc);
   if (doc.kind !== 'spend') return undefined;
   const from = (await ctx.chart()).find((a) => a.Id === doc.paidFromAccountId);
   if (from?.AccountType === 'Bank') return 'Cash';
   if (from?.AccountType === 'Credit Card') return 'CreditCard';
-  throw new AccountingRefused(`a spend is paid from a bank or credit card account of the books; ${doc.paidFromAccountId ?? 'none'} is ${from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'}.`, 'paidFromAccountId');
+  throw new AccountingRefused(
+    `a spend is paid from a bank or credit card account of the books; ${doc.paidFromAccountId ?? 'none'} is ${from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'}.`,
+    'paidFromAccountId',
+  );
 }
 
 /**
@@ -108,7 +126,11 @@ async function refuseEarly(ctx: WriteContext, doc: DocumentToPublish): Promise<'
 async function refuseBeforeVendor(ctx: WriteContext, doc: DocumentToPublish): Promise<void> {
   const prefs = await ctx.reader.get<{ Preferences?: { AccountingInfoPrefs?: { BookCloseDate?: string } } }>('/preferences');
   const closed = prefs.Preferences?.AccountingInfoPrefs?.BookCloseDate;
-  if (closed && doc.date <= closed) throw new AccountingRefused(`QuickBooks refused the document: its date ${doc.date} is in a period closed in QuickBooks (the books are closed up to ${closed}).`, 'date');
+  if (closed && doc.date <= closed)
+    throw new AccountingRefused(
+      `QuickBooks refused the document: its date ${doc.date} is in a period closed in QuickBooks (the books are closed up to ${closed}).`,
+      'date',
+    );
   const chart = await ctx.chart();
   const unusable = refusalContext(doc, null, chart).accounts.find((a) => {
     const held = chart.find((c) => c.Id === a.id);
@@ -125,12 +147,19 @@ async function vendorOf(ctx: WriteContext, doc: DocumentToPublish): Promise<stri
   const held = await queryAll<{ Id: string }>(ctx.reader, 'Vendor', `DisplayName = ${quoted(name)}`);
   if (held[0]) return held[0].Id;
   try {
-    const made = await ctx.writer.post<{ Vendor?: { Id: string } }>('/vendor', { DisplayName: name, PrintOnCheckName: name.slice(0, 110) }, requestIdFor(doc.key, 'vendor'));
+    const made = await ctx.writer.post<{ Vendor?: { Id: string } }>(
+      '/vendor',
+      { DisplayName: name, PrintOnCheckName: name.slice(0, 110) },
+      requestIdFor(doc.key, 'vendor'),
+    );
     if (!made.Vendor?.Id) throw new AccountingSystemError("QuickBooks' answer to making the vendor holds no vendor.");
     return made.Vendor.Id;
   } catch (error) {
     if (!(error instanceof QuickBooksFault)) throw error;
-    throw refusalOf(error, { ...refusalContext(doc, null, await ctx.chart()), what: `the new ${doc.contact.kind === 'employee' ? 'employee' : 'supplier'} "${name}" (a vendor)` });
+    throw refusalOf(error, {
+      ...refusalContext(doc, null, await ctx.chart()),
+      what: `the new ${doc.contact.kind === 'employee' ? 'employee' : 'supplier'} "${name}" (a vendor)`,
+    });
   }
 }
 
@@ -145,12 +174,16 @@ function bodyOf(ctx: WriteContext, doc: DocumentToPublish, vendorId: string, pay
   }));
   const vendor = { value: vendorId };
   return {
-    ...(doc.kind === 'spend' ? { PaymentType: paymentType, AccountRef: { value: doc.paidFromAccountId }, EntityRef: { ...vendor, type: 'Vendor' } } : { VendorRef: vendor }),
+    ...(doc.kind === 'spend'
+      ? { PaymentType: paymentType, AccountRef: { value: doc.paidFromAccountId }, EntityRef: { ...vendor, type: 'Vendor' } }
+      : { VendorRef: vendor }),
     TxnDate: doc.date,
     ...(doc.kind === 'bill' && doc.dueDate ? { DueDate: doc.dueDate } : {}),
     ...(doc.number ? { DocNumber: doc.number } : {}),
     PrivateNote: `${doc.type === 'expense_claim' ? 'Expense claim' : 'Published'} from Ledgerline ${markOf(doc.key)}`,
-    ...(doc.currency !== ctx.homeCurrency ? { CurrencyRef: { value: doc.currency }, ...(doc.exchangeRate ? { ExchangeRate: Number(doc.exchangeRate) } : {}) } : {}),
+    ...(doc.currency !== ctx.homeCurrency
+      ? { CurrencyRef: { value: doc.currency }, ...(doc.exchangeRate ? { ExchangeRate: Number(doc.exchangeRate) } : {}) }
+      : {}),
     ...(net ? { GlobalTaxCalculation: 'TaxExcluded', TxnTaxDetail: { TotalTax: major(doc.tax) } } : {}),
     Line,
   };
@@ -162,7 +195,11 @@ export async function createDocument(ctx: WriteContext, doc: DocumentToPublish):
   const paymentType = await refuseEarly(ctx, doc);
   const vendorId = await vendorOf(ctx, doc);
   try {
-    const answer = await ctx.writer.post<Record<string, QbWritten | undefined>>(`/${entity.toLowerCase()}`, bodyOf(ctx, doc, vendorId, paymentType), requestIdFor(doc.key, entity));
+    const answer = await ctx.writer.post<Record<string, QbWritten | undefined>>(
+      `/${entity.toLowerCase()}`,
+      bodyOf(ctx, doc, vendorId, paymentType),
+      requestIdFor(doc.key, entity),
+    );
     const record = answer[entity];
     if (!record?.Id) throw new AccountingSystemError(`QuickBooks' answer to writing the ${entity} holds no ${entity}; whether it was made is not known.`);
     return record;
@@ -183,10 +220,17 @@ export async function findDocument(ctx: WriteContext, doc: DocumentToPublish): P
 /** Uploads the document's file linked to the record, under one requestid per key: a retry never attaches it twice. */
 export async function attachFile(ctx: WriteContext, entity: PublishedEntity, id: string, doc: DocumentToPublish): Promise<void> {
   if (!doc.file) return;
-  const metadata = { AttachableRef: [{ EntityRef: { type: entity, value: id }, IncludeOnSend: false }], FileName: doc.file.fileName, ContentType: doc.file.contentType, Note: markOf(doc.key) };
+  const metadata = {
+    AttachableRef: [{ EntityRef: { type: entity, value: id }, IncludeOnSend: false }],
+    FileName: doc.file.fileName,
+    ContentType: doc.file.contentType,
+    Note: markOf(doc.key),
+  };
   let problem: string | undefined;
   try {
-    const answer = await ctx.writer.upload<{ AttachableResponse?: { Attachable?: QbAttachable; Fault?: { Error?: { Message?: string; Detail?: string }[] } }[] }>(metadata, doc.file, requestIdFor(doc.key, 'attachment'));
+    const answer = await ctx.writer.upload<{
+      AttachableResponse?: { Attachable?: QbAttachable; Fault?: { Error?: { Message?: string; Detail?: string }[] } }[];
+    }>(metadata, doc.file, requestIdFor(doc.key, 'attachment'));
     const first = answer.AttachableResponse?.[0];
     if (first?.Attachable?.Id) return;
     problem = first?.Fault?.Error?.map((e) => [e.Message, e.Detail].filter(Boolean).join(': ')).join('; ') ?? 'no attachment in the answer';
@@ -201,7 +245,11 @@ export async function attachFile(ctx: WriteContext, entity: PublishedEntity, id:
 /** Attaches the file unless the record already has it (an earlier try's upload went through). */
 export async function ensureAttached(ctx: WriteContext, entity: PublishedEntity, id: string, doc: DocumentToPublish): Promise<void> {
   if (!doc.file) return;
-  const held = await queryAll<QbAttachable & { Note?: string }>(ctx.reader, 'Attachable', `AttachableRef.EntityRef.Type = ${quoted(entity)} AND AttachableRef.EntityRef.value = ${quoted(id)}`);
+  const held = await queryAll<QbAttachable & { Note?: string }>(
+    ctx.reader,
+    'Attachable',
+    `AttachableRef.EntityRef.Type = ${quoted(entity)} AND AttachableRef.EntityRef.value = ${quoted(id)}`,
+  );
   if (held.some((a) => a.FileName === doc.file!.fileName || (a.Note ?? '').includes(markOf(doc.key)))) return;
   await attachFile(ctx, entity, id, doc);
 }

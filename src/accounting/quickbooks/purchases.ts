@@ -60,7 +60,12 @@ export interface PurchaseAccounts {
   salesTaxAccount(rateId: string | undefined): string | undefined;
 }
 
-export const NO_PURCHASE_ACCOUNTS: PurchaseAccounts = { itemAccount: () => undefined, taxAccount: () => undefined, salesAccount: () => undefined, salesTaxAccount: () => undefined };
+export const NO_PURCHASE_ACCOUNTS: PurchaseAccounts = {
+  itemAccount: () => undefined,
+  taxAccount: () => undefined,
+  salesAccount: () => undefined,
+  salesTaxAccount: () => undefined,
+};
 
 /** Does any of these transactions have item lines, or tax lines? (then the lists are read) */
 export function needsItems(transactions: PurchaseShape[]): boolean {

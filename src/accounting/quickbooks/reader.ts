@@ -12,7 +12,16 @@ import type { IsoDate } from '../../domain/dates.js';
 import { keptRecords } from '../mirror/kept-records.js';
 import { Mirror, type MirrorPlace } from '../mirror/mirror.js';
 import { MirroredAccounting } from '../mirror/mirrored-accounting.js';
-import type { AccountingSystem, BillPayment, ChartAccount, DocumentToPublish, PayableBill, PublishedTransaction, SystemBankAccount, SystemDocument } from '../types.js';
+import type {
+  AccountingSystem,
+  BillPayment,
+  ChartAccount,
+  DocumentToPublish,
+  PayableBill,
+  PublishedTransaction,
+  SystemBankAccount,
+  SystemDocument,
+} from '../types.js';
 import { attachmentOf, downloadAttachment, type QbAttachable } from './attachments.js';
 import { bankAccountsAt } from './bank-accounts.js';
 import { QuickBooksClient } from './client.js';
@@ -121,7 +130,12 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
 
   /** QuickBooks' own BalanceSheet totals at the date (report-totals.ts): what check-books compares Ledgerline's with. */
   async ownBalanceSheetTotals(asAt: string): Promise<{ label: string; amount: number }[]> {
-    const report = await this.client.get<QuickBooksReport>('/reports/BalanceSheet', { start_date: asAt, end_date: asAt, summarize_column_by: 'Total', accounting_method: 'Accrual' });
+    const report = await this.client.get<QuickBooksReport>('/reports/BalanceSheet', {
+      start_date: asAt,
+      end_date: asAt,
+      summarize_column_by: 'Total',
+      accounting_method: 'Accrual',
+    });
     return quickBooksBalanceSheetTotals(report, this.homeCurrency);
   }
 
@@ -186,7 +200,12 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
     if (wanted.length === 0) return [];
     const entities = [...new Set(wanted.map((w) => w.entity))];
     const lists = new Map(await Promise.all(entities.map(async (e) => [e, await this.records<QbDocument>(e)] as const)));
-    const found = wanted.flatMap((w) => lists.get(w.entity)!.filter((t) => t.Id === w.id).map((t) => ({ entity: w.entity, t })));
+    const found = wanted.flatMap((w) =>
+      lists
+        .get(w.entity)!
+        .filter((t) => t.Id === w.id)
+        .map((t) => ({ entity: w.entity, t })),
+    );
     if (found.length === 0) return [];
     const [chart, items, rates, agencies, attachables] = await Promise.all([
       this.chartOfAccounts(),
@@ -209,7 +228,8 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
     if (!wanted || !(await this.records<QbDocument>(wanted.entity)).some((t) => t.Id === wanted.id)) return null;
     const mirrored = attachmentOf(await this.records<QbAttachable>(QB_LISTS.attachables), wanted.entity, wanted.id);
     if (!mirrored) return null;
-    const live = (await this.client.get<QueryAnswer>('/query', { query: `SELECT * FROM Attachable WHERE Id = '${mirrored.Id.replace(/[^0-9A-Za-z-]/g, '')}'` })).QueryResponse?.Attachable?.[0];
+    const live = (await this.client.get<QueryAnswer>('/query', { query: `SELECT * FROM Attachable WHERE Id = '${mirrored.Id.replace(/[^0-9A-Za-z-]/g, '')}'` }))
+      .QueryResponse?.Attachable?.[0];
     const attachment = live ? attachmentOf([live], wanted.entity, wanted.id) : undefined;
     return attachment ? downloadAttachment(attachment) : null;
   }

@@ -78,7 +78,10 @@ export function refusalOf(fault: QuickBooksFault, ctx: RefusalContext): Accounti
   const field = fieldOf(first, ctx);
   const said = fault.errors.map(words).filter(Boolean).join('; ') || fault.message;
   if (field === ctx.date.field && (first.code === '6210' || /closed/i.test(words(first)))) {
-    return new AccountingRefused(`QuickBooks refused ${ctx.what}: its date ${ctx.date.value} is in a period closed in QuickBooks (on or before the company's closing date) (${said})`, field);
+    return new AccountingRefused(
+      `QuickBooks refused ${ctx.what}: its date ${ctx.date.value} is in a period closed in QuickBooks (on or before the company's closing date) (${said})`,
+      field,
+    );
   }
   return new AccountingRefused(`QuickBooks refused ${ctx.what}: ${said}`, field);
 }

@@ -12,9 +12,17 @@ export const MINOR_VERSION = '75';
 
 export const quickBooksConfigSchema = z
   .object({
-    realmId: z.string().trim().regex(/^\d+$/, { message: 'must be the QuickBooks company (realm) id, digits' }).describe('the realm id of the company in QuickBooks Online'),
+    realmId: z
+      .string()
+      .trim()
+      .regex(/^\d+$/, { message: 'must be the QuickBooks company (realm) id, digits' })
+      .describe('the realm id of the company in QuickBooks Online'),
     accessToken: z.string().min(1, { message: 'must hold an access token' }).describe('an OAuth 2.0 access token for the company'),
-    baseUrl: z.string().url().optional().describe(`the Accounting API's base, ${QUICKBOOKS_API} when omitted (sandbox: https://sandbox-quickbooks.api.intuit.com/v3)`),
+    baseUrl: z
+      .string()
+      .url()
+      .optional()
+      .describe(`the Accounting API's base, ${QUICKBOOKS_API} when omitted (sandbox: https://sandbox-quickbooks.api.intuit.com/v3)`),
     rateLimitWaitMs: rateLimitWaitSchema("QuickBooks'"),
     pageSize: z.number().int().min(1).max(1000).optional().describe('MAXRESULTS of each query page (QuickBooks: at most 1000, the default)'),
     mirrorMaxAgeMs: mirrorMaxAgeSchema,

@@ -24,7 +24,15 @@ export interface QuickBooksMirrorState {
 }
 
 /** the lists transactions are posted with, read before them: names, items and tax (purchases.ts), and attachments (documents' files) */
-const NAME_LISTS = [QB_LISTS.accounts, QB_LISTS.vendors, QB_LISTS.customers, QB_LISTS.items, QB_LISTS.taxRates, QB_LISTS.taxAgencies, QB_LISTS.attachables] as const;
+const NAME_LISTS = [
+  QB_LISTS.accounts,
+  QB_LISTS.vendors,
+  QB_LISTS.customers,
+  QB_LISTS.items,
+  QB_LISTS.taxRates,
+  QB_LISTS.taxAgencies,
+  QB_LISTS.attachables,
+] as const;
 /** the lists QuickBooks answers active records only from unless asked for inactive ones too */
 const WITH_INACTIVE = new Set<string>([QB_LISTS.accounts, QB_LISTS.vendors, QB_LISTS.customers, QB_LISTS.items, QB_LISTS.taxRates]);
 const ENTITIES = [...NAME_LISTS, ...TRANSACTION_ENTITIES];
@@ -141,7 +149,10 @@ export class QuickBooksMirrorSource implements MirrorSource<QuickBooksMirrorStat
 
   /** Writes one entity's changed and deleted records: names as contacts, transactions as their lines. */
   private async write(w: MirrorWriter, entity: Entity, records: { Id: string }[], deleted: string[]): Promise<void> {
-    const changed = await w.putRecords(entity, records.map((r) => ({ id: r.Id, body: r })));
+    const changed = await w.putRecords(
+      entity,
+      records.map((r) => ({ id: r.Id, body: r })),
+    );
     await w.deleteRecords(entity, deleted);
     if (entity === QB_LISTS.vendors || entity === QB_LISTS.customers) {
       const kind: Contact['kind'] = entity === QB_LISTS.vendors ? 'supplier' : 'customer';

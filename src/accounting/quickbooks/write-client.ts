@@ -46,7 +46,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * different writes of one publish never share one. 43 characters, within Intuit's 50.
  */
 export function requestIdFor(key: string, write: string): string {
-  return createHash('sha256').update(`${key}\u0000${write}`).digest('base64url').slice(0, REQUEST_ID_LENGTH - 7);
+  return createHash('sha256')
+    .update(`${key}\u0000${write}`)
+    .digest('base64url')
+    .slice(0, REQUEST_ID_LENGTH - 7);
 }
 
 export class QuickBooksWriteClient {
@@ -103,20 +106,30 @@ export class QuickBooksWriteClient {
           continue;
         }
         const timedOut = (error as Error).name === 'TimeoutError';
-        throw new AccountingSystemError(`QuickBooks did not answer the write ${path} (${(error as Error).message}); whether it was made is not known.`, timedOut ? 'accounting_timeout' : 'accounting_unavailable');
+        throw new AccountingSystemError(
+          `QuickBooks did not answer the write ${path} (${(error as Error).message}); whether it was made is not known.`,
+          timedOut ? 'accounting_timeout' : 'accounting_unavailable',
+        );
       }
       if (res.status === 429) {
         await res.body?.cancel();
         const seconds = retryAfterSeconds(res.headers.get('retry-after')) ?? 60;
-        if (seconds * 1000 > waitBudget) throw new AccountingSystemError(`QuickBooks' rate limit for this company is reached; QuickBooks asks to retry after ${seconds} s.`, 'accounting_rate_limited', seconds);
+        if (seconds * 1000 > waitBudget)
+          throw new AccountingSystemError(
+            `QuickBooks' rate limit for this company is reached; QuickBooks asks to retry after ${seconds} s.`,
+            'accounting_rate_limited',
+            seconds,
+          );
         waitBudget -= seconds * 1000;
         await sleep(seconds * 1000);
         continue;
       }
       const answer = (await res.json().catch(() => undefined)) as { Fault?: { Error?: QbFaultError[]; type?: string } } | undefined;
       if (res.status === 400 && answer?.Fault) throw new QuickBooksFault(answer.Fault.Error ?? [], answer.Fault.type);
-      if (res.status === 401) throw new AccountingSystemError('QuickBooks refused the access token (expired or revoked): the organisation must be connected to QuickBooks again.');
-      if (res.status === 403) throw new AccountingSystemError("QuickBooks refused access to the organisation's company (disconnected, or the token does not cover it).");
+      if (res.status === 401)
+        throw new AccountingSystemError('QuickBooks refused the access token (expired or revoked): the organisation must be connected to QuickBooks again.');
+      if (res.status === 403)
+        throw new AccountingSystemError("QuickBooks refused access to the organisation's company (disconnected, or the token does not cover it).");
       if (!res.ok) throw new AccountingSystemError(`QuickBooks could not take the write ${path} (HTTP ${res.status}); whether it was made is not known.`);
       if (answer === undefined) throw new AccountingSystemError(`QuickBooks' answer to the write ${path} is not JSON.`);
       // an upload's refusal comes back inside a 200 (AttachableResponse[].Fault)

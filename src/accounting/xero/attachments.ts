@@ -22,7 +22,10 @@ const FILE_TYPE = /^\s*(application\/pdf|image\/[a-z0-9.+-]+)\s*(;|$)/i;
 /** Read no more than this: documents.file refuses anything over 10 MB. */
 export const READ_LIMIT = 10 * 1024 * 1024 + 1;
 
-export async function xeroDocumentFile(client: XeroClient, doc: SystemDocument): Promise<{ fileName: string; contentType: string; data: Buffer; size?: number } | null> {
+export async function xeroDocumentFile(
+  client: XeroClient,
+  doc: SystemDocument,
+): Promise<{ fileName: string; contentType: string; data: Buffer; size?: number } | null> {
   const base = `/${doc.type === 'supplier_credit' ? 'CreditNotes' : 'Invoices'}/${encodeURIComponent(doc.documentId)}/Attachments`;
   const listed = (await client.get<{ Attachments?: XeroAttachment[] }>(base)).Attachments ?? [];
   const chosen = listed.find((a) => a.AttachmentID && a.FileName && FILE_TYPE.test(a.MimeType ?? ''));

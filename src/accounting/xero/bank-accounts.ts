@@ -65,14 +65,16 @@ function reconciled(transactions: XeroBankLine[], payments: XeroPayment[], homeC
     // BankAmount is in the bank account's currency; without it, Amount is (a payment in the home currency)
     return [{ accountId, date, amount: sign * minorUnits(p.BankAmount ?? p.Amount, homeCurrency) }];
   });
-  return paid.concat(transactions.flatMap((t) => {
-    const date = xeroDate(t.Date);
-    const accountId = t.BankAccount?.AccountID;
-    if (!t.IsReconciled || !date || !accountId || t.Status === 'DELETED' || t.Status === 'VOIDED') return [];
-    // RECEIVE, RECEIVE-OVERPAYMENT, RECEIVE-PREPAYMENT, RECEIVE-TRANSFER bring money in; the SPEND kinds take it out
-    const sign = t.Type?.startsWith('RECEIVE') ? 1 : -1;
-    return [{ accountId, date, amount: sign * minorUnits(t.Total, t.CurrencyCode ?? homeCurrency) }];
-  }));
+  return paid.concat(
+    transactions.flatMap((t) => {
+      const date = xeroDate(t.Date);
+      const accountId = t.BankAccount?.AccountID;
+      if (!t.IsReconciled || !date || !accountId || t.Status === 'DELETED' || t.Status === 'VOIDED') return [];
+      // RECEIVE, RECEIVE-OVERPAYMENT, RECEIVE-PREPAYMENT, RECEIVE-TRANSFER bring money in; the SPEND kinds take it out
+      const sign = t.Type?.startsWith('RECEIVE') ? 1 : -1;
+      return [{ accountId, date, amount: sign * minorUnits(t.Total, t.CurrencyCode ?? homeCurrency) }];
+    }),
+  );
 }
 
 /** `balances`: each account's journal balance at the date asked (debit positive, home currency), by AccountID. */

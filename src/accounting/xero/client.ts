@@ -33,7 +33,8 @@ export function isInsufficientScope(res: Response): boolean {
 
 /** Every call is of an endpoint whose scope the connection asks for (scopes.ts); any other is a mistake of Ledgerline's. */
 export function checked(path: string, method: 'GET' | 'PUT' | 'POST' = 'GET'): string {
-  if (!xeroEndpointOf(path, method)) throw new AccountingSystemError(`Ledgerline does not call Xero's ${method} ${path}: no scope is asked for it (src/domain/xero-scopes.ts).`);
+  if (!xeroEndpointOf(path, method))
+    throw new AccountingSystemError(`Ledgerline does not call Xero's ${method} ${path}: no scope is asked for it (src/domain/xero-scopes.ts).`);
   return path;
 }
 
@@ -50,7 +51,11 @@ export class XeroClient {
   /** The API base, the bearer token and the tenant, for a write (writes.ts). */
   writeTarget(path: string, method: 'PUT' | 'POST'): { url: URL; headers: Record<string, string>; fetchImpl: typeof fetch } {
     const url = new URL(`${this.base}${checked(path.split('?')[0]!, method)}`);
-    return { url, headers: { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/json' }, fetchImpl: this.fetchImpl };
+    return {
+      url,
+      headers: { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/json' },
+      fetchImpl: this.fetchImpl,
+    };
   }
 
   async get<T>(path: string, query: Query = {}, headers: Record<string, string> = {}): Promise<T> {
@@ -78,7 +83,12 @@ export class XeroClient {
    */
   async getBytes(path: string, contentType: string, limit: number): Promise<Buffer> {
     const url = new URL(`${this.base}${checked(path)}`);
-    const sent = { authorization: `Bearer ${this.config.accessToken}`, 'xero-tenant-id': this.config.tenantId, accept: 'application/octet-stream', contenttype: contentType };
+    const sent = {
+      authorization: `Bearer ${this.config.accessToken}`,
+      'xero-tenant-id': this.config.tenantId,
+      accept: 'application/octet-stream',
+      contenttype: contentType,
+    };
     return vendorGet(XERO_WORDS, this.fetchImpl, url, sent, this.config.rateLimitWaitMs ?? DEFAULT_WAIT_MS, path, (res) => readAtMost(res, limit));
   }
 }

@@ -59,13 +59,7 @@ export interface ChartFacts {
 const POSTED = new Set(['AUTHORISED', 'PAID']);
 
 /** The bills and supplier credit notes with these ids, in Xero's order; other ids are left out. */
-export function xeroDocuments(
-  ids: Set<string>,
-  bills: XeroBill[],
-  credits: XeroCreditNote[],
-  accounts: ChartFacts[],
-  homeCurrency: string,
-): SystemDocument[] {
+export function xeroDocuments(ids: Set<string>, bills: XeroBill[], credits: XeroCreditNote[], accounts: ChartFacts[], homeCurrency: string): SystemDocument[] {
   const out: SystemDocument[] = [];
   for (const b of bills)
     if (ids.has(b.InvoiceID) && b.Type === 'ACCPAY' && POSTED.has(b.Status ?? ''))
@@ -107,7 +101,14 @@ function toDocument(
   if (tax !== 0) {
     // Xero posts a document's tax to its tax account (SystemAccount GST: "VAT" in the UK, "GST" elsewhere)
     const taxAccount = accounts.find((a) => a.SystemAccount === 'GST');
-    codedLines.push({ id: `${id}:tax`, description: 'Tax', accountId: taxAccount?.AccountID ?? '', account: taxAccount?.Name ?? 'Tax', amount: tax, isTax: true });
+    codedLines.push({
+      id: `${id}:tax`,
+      description: 'Tax',
+      accountId: taxAccount?.AccountID ?? '',
+      account: taxAccount?.Name ?? 'Tax',
+      amount: tax,
+      isTax: true,
+    });
   }
   const invoiceLines: SystemInvoiceLine[] = items.map((l, i) => ({
     id: l.LineItemID ?? `${id}:${i + 1}`,

@@ -30,25 +30,41 @@ async function writing<T>(send: () => Promise<T>, p: BillPayment | null): Promis
   try {
     return await send();
   } catch (error) {
-    if (error instanceof XeroRefusal) throw refused(error, p ? { bank: { field: 'bankAccountId', code: null, id: p.bankAccountId }, amountField: 'amount' } : {});
+    if (error instanceof XeroRefusal)
+      throw refused(error, p ? { bank: { field: 'bankAccountId', code: null, id: p.bankAccountId }, amountField: 'amount' } : {});
     throw error;
   }
 }
 
 export async function payXeroBill(client: XeroClient, p: BillPayment): Promise<{ paymentId: string; link: string | null }> {
   const body = {
-    Payments: [{ Invoice: { InvoiceID: p.billDocumentId }, Account: { AccountID: p.bankAccountId }, Date: p.date, Amount: toMajor(p.amount, p.currency), Reference: referenceOf(p) }],
+    Payments: [
+      {
+        Invoice: { InvoiceID: p.billDocumentId },
+        Account: { AccountID: p.bankAccountId },
+        Date: p.date,
+        Amount: toMajor(p.amount, p.currency),
+        Reference: referenceOf(p),
+      },
+    ],
   };
-  const made = await writing(() => xeroWrite<{ Payments?: XeroPaymentAnswer[] }>(client, 'PUT', '/Payments', body, idempotencyKey(p.key, 'payment', JSON.stringify(body))), p);
+  const made = await writing(
+    () => xeroWrite<{ Payments?: XeroPaymentAnswer[] }>(client, 'PUT', '/Payments', body, idempotencyKey(p.key, 'payment', JSON.stringify(body))),
+    p,
+  );
   const paymentId = made.Payments?.[0]?.PaymentID;
   // a 200 is a payment made: without its id the outcome is not known, and the same match sent again finds it (findXeroPayment)
-  if (!paymentId) throw new AccountingSystemError('Xero answered PUT /Payments without the payment\'s id: whether it was made is not known; send the same banking.match again to finish it');
+  if (!paymentId)
+    throw new AccountingSystemError(
+      "Xero answered PUT /Payments without the payment's id: whether it was made is not known; send the same banking.match again to finish it",
+    );
   return { paymentId, link: billLink(p) };
 }
 
 /** The payment an earlier try of this one made: among the bill's payments, the live one whose Reference ends in the key's mark. */
 export async function findXeroPayment(client: XeroClient, p: BillPayment): Promise<{ paymentId: string; link: string | null } | null> {
-  const listed = (await client.get<{ Payments?: XeroPaymentAnswer[] }>('/Payments', { where: `Invoice.InvoiceID==Guid("${p.billDocumentId}")` })).Payments ?? [];
+  const listed =
+    (await client.get<{ Payments?: XeroPaymentAnswer[] }>('/Payments', { where: `Invoice.InvoiceID==Guid("${p.billDocumentId}")` })).Payments ?? [];
   const found = listed.find((x) => x.Status !== 'DELETED' && x.PaymentID && (x.Reference ?? '').endsWith(markOf(p)));
   return found ? { paymentId: found.PaymentID!, link: billLink(p) } : null;
 }

@@ -30,9 +30,24 @@ export interface XeroWriteContext {
 }
 
 const KINDS = {
-  bill: { collection: 'Invoices', id: 'InvoiceID', name: 'bill (ACCPAY Invoice)', link: (id: string) => `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${id}` },
-  spend: { collection: 'BankTransactions', id: 'BankTransactionID', name: 'spend money (SPEND BankTransaction)', link: (id: string) => `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${id}` },
-  credit: { collection: 'CreditNotes', id: 'CreditNoteID', name: 'credit note (ACCPAYCREDIT CreditNote)', link: (id: string) => `https://go.xero.com/AccountsPayable/ViewCreditNote.aspx?creditNoteID=${id}` },
+  bill: {
+    collection: 'Invoices',
+    id: 'InvoiceID',
+    name: 'bill (ACCPAY Invoice)',
+    link: (id: string) => `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${id}`,
+  },
+  spend: {
+    collection: 'BankTransactions',
+    id: 'BankTransactionID',
+    name: 'spend money (SPEND BankTransaction)',
+    link: (id: string) => `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${id}`,
+  },
+  credit: {
+    collection: 'CreditNotes',
+    id: 'CreditNoteID',
+    name: 'credit note (ACCPAYCREDIT CreditNote)',
+    link: (id: string) => `https://go.xero.com/AccountsPayable/ViewCreditNote.aspx?creditNoteID=${id}`,
+  },
 } as const;
 
 /** The Url a published bill or spend carries: the mark of its key (on a domain that is never anyone's, RFC 2606). */
@@ -90,13 +105,21 @@ function recordBody(doc: DocumentToPublish, contact: { ContactID: string } | { N
     TotalTax: major(doc.tax, doc.currency),
     Total: major(doc.total, doc.currency),
   };
-  if (doc.kind === 'bill') return { body: { Type: 'ACCPAY', ...common, DueDate: doc.dueDate ?? doc.date, InvoiceNumber: doc.number, Url: markUrl(doc.key) }, facts };
+  if (doc.kind === 'bill')
+    return { body: { Type: 'ACCPAY', ...common, DueDate: doc.dueDate ?? doc.date, InvoiceNumber: doc.number, Url: markUrl(doc.key) }, facts };
   if (doc.kind === 'credit') return { body: { Type: 'ACCPAYCREDIT', ...common, CreditNoteNumber: doc.number }, facts };
-  if (!doc.paidFromAccountId) throw new AccountingRefused('a receipt is published as a spend from the bank or card account it was paid from: name it', 'paidFromAccountId');
+  if (!doc.paidFromAccountId)
+    throw new AccountingRefused('a receipt is published as a spend from the bank or card account it was paid from: name it', 'paidFromAccountId');
   const bank = byId.get(doc.paidFromAccountId);
   const bankCode = bank?.Code?.trim() || null;
   return {
-    body: { Type: 'SPEND', ...common, BankAccount: bankCode ? { Code: bankCode } : { AccountID: doc.paidFromAccountId }, Reference: doc.number, Url: markUrl(doc.key) },
+    body: {
+      Type: 'SPEND',
+      ...common,
+      BankAccount: bankCode ? { Code: bankCode } : { AccountID: doc.paidFromAccountId },
+      Reference: doc.number,
+      Url: markUrl(doc.key),
+    },
     facts: { ...facts, bank: { field: 'paidFromAccountId', code: bankCode, id: doc.paidFromAccountId } },
   };
 }
@@ -140,7 +163,11 @@ async function attach(ctx: XeroWriteContext, doc: DocumentToPublish, id: string)
   } catch (error) {
     if (error instanceof XeroRefusal) return error.message;
     if (!(error instanceof AccountingSystemError)) throw error;
-    throw new AccountingSystemError(`Xero made the ${KINDS[doc.kind].name} ${id}; whether its file ${file.fileName} was attached is not known (${error.message}): publish the document again to finish`, error.code, error.retryAfter);
+    throw new AccountingSystemError(
+      `Xero made the ${KINDS[doc.kind].name} ${id}; whether its file ${file.fileName} was attached is not known (${error.message}): publish the document again to finish`,
+      error.code,
+      error.retryAfter,
+    );
   }
 }
 
@@ -161,10 +188,19 @@ export async function publishToXero(ctx: XeroWriteContext, doc: DocumentToPublis
   const { body, facts } = recordBody(doc, contactFor(doc), accounts);
   const { collection, id: idField } = KINDS[doc.kind];
   const wrapped = { [collection]: [body] };
-  const made = await write<Record<string, Record<string, string>[] | undefined>>(ctx, `/${collection}`, wrapped, idempotencyKey(doc.key, collection, JSON.stringify(wrapped)), facts);
+  const made = await write<Record<string, Record<string, string>[] | undefined>>(
+    ctx,
+    `/${collection}`,
+    wrapped,
+    idempotencyKey(doc.key, collection, JSON.stringify(wrapped)),
+    facts,
+  );
   const id = made[collection]?.[0]?.[idField];
   // a 200 is a record made: without its id the outcome is not known, and the next try looks it up by its mark
-  if (!id) throw new AccountingSystemError(`Xero answered PUT /${collection} without the new record's id: whether it was made is not known; publish the document again, which looks it up before writing`);
+  if (!id)
+    throw new AccountingSystemError(
+      `Xero answered PUT /${collection} without the new record's id: whether it was made is not known; publish the document again, which looks it up before writing`,
+    );
   if (doc.file) {
     // from here the record exists: a refused file is never "nothing written" (that would drop the
     // publish and let the next one make a second record), so the publish stays under way
@@ -189,10 +225,16 @@ function refuseArchived(doc: DocumentToPublish, accounts: XeroAccount[]): void {
   const index = doc.lines.findIndex((l) => closed.has(l.accountId));
   if (index >= 0) {
     const a = closed.get(doc.lines[index]!.accountId)!;
-    throw new AccountingRefused(`the account ${a.Code ? `${a.Code} ` : ''}${a.Name} is archived in Xero: code the line to an active account`, `lines[${index}].accountId`);
+    throw new AccountingRefused(
+      `the account ${a.Code ? `${a.Code} ` : ''}${a.Name} is archived in Xero: code the line to an active account`,
+      `lines[${index}].accountId`,
+    );
   }
   if (doc.paidFromAccountId && closed.has(doc.paidFromAccountId)) {
-    throw new AccountingRefused(`the account ${closed.get(doc.paidFromAccountId)!.Name} is archived in Xero: name the account the receipt was paid from`, 'paidFromAccountId');
+    throw new AccountingRefused(
+      `the account ${closed.get(doc.paidFromAccountId)!.Name} is archived in Xero: name the account the receipt was paid from`,
+      'paidFromAccountId',
+    );
   }
 }
 

@@ -21,7 +21,8 @@ const LOCK = /lock date|locked|period (is )?closed|closed period|end of year|fin
 
 function fieldOf(message: string, sent: SentFacts): string | null {
   if (LOCK.test(message)) return 'date';
-  const names = (code: string | null, id: string) => (code !== null && new RegExp(`(^|[^\\w])${code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`).test(message)) || message.includes(id);
+  const names = (code: string | null, id: string) =>
+    (code !== null && new RegExp(`(^|[^\\w])${code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`).test(message)) || message.includes(id);
   if (sent.bank && /bank ?account|account.*(bank|payment)/i.test(message) && !sent.lines?.some((l) => names(l.code, l.id))) return sent.bank.field;
   if (/account|tax ?type|tax rate/i.test(message)) {
     const index = sent.lines?.findIndex((l) => names(l.code, l.id)) ?? -1;

@@ -49,21 +49,47 @@ export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
     const accounts = (await this.client.get<{ Accounts?: XeroAccount[] }>('/Accounts')).Accounts ?? [];
     const kept = await w.records<XeroAccount>(XERO_LISTS.accounts);
     const present = new Set(accounts.map((a) => a.AccountID));
-    await w.deleteRecords(XERO_LISTS.accounts, kept.filter((a) => !present.has(a.AccountID)).map((a) => a.AccountID));
-    await w.putRecords(XERO_LISTS.accounts, accounts.map((a) => ({ id: a.AccountID, body: a })));
+    await w.deleteRecords(
+      XERO_LISTS.accounts,
+      kept.filter((a) => !present.has(a.AccountID)).map((a) => a.AccountID),
+    );
+    await w.putRecords(
+      XERO_LISTS.accounts,
+      accounts.map((a) => ({ id: a.AccountID, body: a })),
+    );
 
     const contacts = await this.client.allPages<XeroContact>('/Contacts', 'Contacts', changedSince);
-    const changedContacts = await w.putRecords(XERO_LISTS.contacts, contacts.map((c) => ({ id: c.ContactID, body: c })));
+    const changedContacts = await w.putRecords(
+      XERO_LISTS.contacts,
+      contacts.map((c) => ({ id: c.ContactID, body: c })),
+    );
     await w.putContacts(changedContacts.map((c) => contactOf(c.body)));
 
-    const invoices = (await w.putRecords(XERO_LISTS.invoices, (await this.client.allPages<XeroInvoice>('/Invoices', 'Invoices', changedSince)).map((i) => ({ id: i.InvoiceID, body: i })))).map((r) => r.body);
+    const invoices = (
+      await w.putRecords(
+        XERO_LISTS.invoices,
+        (await this.client.allPages<XeroInvoice>('/Invoices', 'Invoices', changedSince)).map((i) => ({ id: i.InvoiceID, body: i })),
+      )
+    ).map((r) => r.body);
     const bankTransactions = (
-      await w.putRecords(XERO_LISTS.bankTransactions, (await this.client.allPages<XeroBankTransaction>('/BankTransactions', 'BankTransactions', changedSince)).map((b) => ({ id: b.BankTransactionID, body: b })))
+      await w.putRecords(
+        XERO_LISTS.bankTransactions,
+        (await this.client.allPages<XeroBankTransaction>('/BankTransactions', 'BankTransactions', changedSince)).map((b) => ({
+          id: b.BankTransactionID,
+          body: b,
+        })),
+      )
     ).map((r) => r.body);
     const creditNotes = (
-      await w.putRecords(XERO_LISTS.creditNotes, (await this.client.allPages<XeroCreditNote>('/CreditNotes', 'CreditNotes', changedSince)).map((c) => ({ id: c.CreditNoteID, body: c })))
+      await w.putRecords(
+        XERO_LISTS.creditNotes,
+        (await this.client.allPages<XeroCreditNote>('/CreditNotes', 'CreditNotes', changedSince)).map((c) => ({ id: c.CreditNoteID, body: c })),
+      )
     ).map((r) => r.body);
-    await w.putRecords(XERO_LISTS.payments, (await this.client.allPages<XeroPayment>('/Payments', 'Payments', changedSince)).flatMap((p) => (p.PaymentID ? [{ id: p.PaymentID, body: p }] : [])));
+    await w.putRecords(
+      XERO_LISTS.payments,
+      (await this.client.allPages<XeroPayment>('/Payments', 'Payments', changedSince)).flatMap((p) => (p.PaymentID ? [{ id: p.PaymentID, body: p }] : [])),
+    );
 
     // documents changed since the last pass: their journals' contact and number are written again
     const changedSources = new Set<string>();
@@ -95,7 +121,10 @@ export class XeroMirrorSource implements MirrorSource<XeroMirrorState> {
     for (;;) {
       const page = (await this.client.get<{ Journals?: XeroJournal[] }>('/Journals', { offset: journalNumber })).Journals ?? [];
       if (page.length === 0) break;
-      await w.putRecords(XERO_LISTS.journals, page.map((j) => ({ id: j.JournalID, ref: journalTransaction(j), body: j })));
+      await w.putRecords(
+        XERO_LISTS.journals,
+        page.map((j) => ({ id: j.JournalID, ref: journalTransaction(j), body: j })),
+      );
       const touched = [...new Set(page.map(journalTransaction))];
       await rewrite(touched);
       for (const id of touched) changedSources.delete(id);

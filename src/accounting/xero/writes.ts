@@ -91,7 +91,11 @@ export async function xeroWrite<T>(
   if (res.status === 403) throw new AccountingSystemError("Xero refused access to the organisation's tenant (disconnected, or the token does not cover it).");
   if (res.status === 429) {
     const seconds = retryAfterSeconds(res.headers.get('retry-after')) ?? 1;
-    throw new AccountingSystemError(`Xero's rate limit for this organisation is reached; Xero asks to retry after ${seconds} s.`, 'accounting_rate_limited', seconds);
+    throw new AccountingSystemError(
+      `Xero's rate limit for this organisation is reached; Xero asks to retry after ${seconds} s.`,
+      'accounting_rate_limited',
+      seconds,
+    );
   }
   if (res.status === 404) throw new XeroRefusal([`Xero does not know ${path.split('/').slice(0, 3).join('/')}`]);
   throw new AccountingSystemError(`Xero is unavailable (HTTP ${res.status}): whether ${method} ${path} was made is not known`);

@@ -16,7 +16,22 @@ type Column = 'date' | 'number' | 'type' | 'account' | 'contact' | 'description'
 
 const SYNONYMS: Record<Column, string[]> = {
   date: ['date', 'posting date', 'transaction date', 'txn date', 'entry date'],
-  number: ['number', 'no', 'num', 'ref', 'reference', 'journal', 'journal no', 'journal number', 'entry', 'entry no', 'transaction', 'transaction id', 'txn id', 'id'],
+  number: [
+    'number',
+    'no',
+    'num',
+    'ref',
+    'reference',
+    'journal',
+    'journal no',
+    'journal number',
+    'entry',
+    'entry no',
+    'transaction',
+    'transaction id',
+    'txn id',
+    'id',
+  ],
   type: ['type', 'transaction type', 'txn type'],
   account: ['account', 'account name', 'ledger account', 'gl account', 'account code', 'code', 'account number'],
   contact: ['contact', 'name', 'payee', 'supplier', 'customer', 'vendor'],
@@ -28,7 +43,11 @@ const SYNONYMS: Record<Column, string[]> = {
   rate: ['rate', 'exchange rate', 'fx rate'],
 };
 
-const normalise = (header: string) => header.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const normalise = (header: string) =>
+  header
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 function columnsOf(header: string[]): Partial<Record<Column, number>> | { error: string } {
   const found: Partial<Record<Column, number>> = {};
@@ -101,7 +120,17 @@ export function parseCsvJournal(bytes: Uint8Array): ParsedJournal {
         problems.add(where, 'the first row of a transaction needs a date');
         return;
       }
-      current = { where, date, number, type: cell(row, 'type') || null, contact: cell(row, 'contact') || null, payee: null, closing: null, description: cell(row, 'description'), postings: [] };
+      current = {
+        where,
+        date,
+        number,
+        type: cell(row, 'type') || null,
+        contact: cell(row, 'contact') || null,
+        payee: null,
+        closing: null,
+        description: cell(row, 'description'),
+        postings: [],
+      };
       entries.push(current);
       balance = 0n;
     }

@@ -14,12 +14,18 @@ import type { DeclaredAccount, JournalEntry, JournalPosting, ParsedJournal } fro
 
 /** hledger's account type letters and words (`account NAME  ; type: A`) to Ledgerline account types. */
 const HLEDGER_TYPES: Record<string, AccountType> = {
-  a: 'Other Current Asset', asset: 'Other Current Asset',
-  c: 'Bank', cash: 'Bank',
-  l: 'Other Current Liability', liability: 'Other Current Liability',
-  e: 'Equity', equity: 'Equity',
-  r: 'Income', revenue: 'Income',
-  x: 'Expense', expense: 'Expense',
+  a: 'Other Current Asset',
+  asset: 'Other Current Asset',
+  c: 'Bank',
+  cash: 'Bank',
+  l: 'Other Current Liability',
+  liability: 'Other Current Liability',
+  e: 'Equity',
+  equity: 'Equity',
+  r: 'Income',
+  revenue: 'Income',
+  x: 'Expense',
+  expense: 'Expense',
 };
 
 const IGNORED_DIRECTIVES = /^(commodity|P|D|payee|tag|Y|year|N|decimal-mark\s+\.)(\s|$)/;
@@ -241,7 +247,10 @@ function readPosting(body: string, where: string, problems: Problems, entryDate:
 
 function readAccountDirective(line: string, where: string, problems: Problems): DeclaredAccount | null {
   const { text, comment } = withoutComment(line);
-  const name = text.replace(/^account\s+/, '').split(/\s{2,}|\t/)[0]!.trim();
+  const name = text
+    .replace(/^account\s+/, '')
+    .split(/\s{2,}|\t/)[0]!
+    .trim();
   if (!name) {
     problems.add(where, 'an account directive without a name');
     return null;

@@ -87,4 +87,3 @@ export function isClosingEntry(postings: readonly TypedPosting[], description: s
 }
 
 const CLOSING = /\b(clos(e|es|ed|ing)|year[ -]?end|retained earnings|retain earnings)\b/i;
-

@@ -90,7 +90,10 @@ export async function importJournal(store: Pick<Store, 'db' | 'dialect'>, reques
     throw new ImportRefusal('bad_options', `${org.name} keeps its books in ${org.accounting_system}; journals load only into Ledgerline's own ledger`);
   }
   if (request.bytes.byteLength > JOURNAL_MAX_BYTES) {
-    throw new ImportRefusal('too_large', `the file is ${request.bytes.byteLength} bytes, over the journal limit of ${JOURNAL_MAX_BYTES} bytes; split it by year`);
+    throw new ImportRefusal(
+      'too_large',
+      `the file is ${request.bytes.byteLength} bytes, over the journal limit of ${JOURNAL_MAX_BYTES} bytes; split it by year`,
+    );
   }
   // a page's upload loads in the server: the event loop turns between the long steps of a large file
   refuseBinary(request.fileName, request.bytes);
@@ -125,9 +128,14 @@ export async function importJournal(store: Pick<Store, 'db' | 'dialect'>, reques
  * The type a transaction is written with (the file's, else told from its postings: infer-type.ts)
  * and its contact (the file's, else, for a transaction with a counterparty, hledger's payee).
  */
-const postingTypes = (e: SettledEntry, accounts: ResolvedAccounts) => e.postings.map((p) => ({ accountType: accounts.types.get(normaliseAccountName(p.account))!, amount: p.amount }));
+const postingTypes = (e: SettledEntry, accounts: ResolvedAccounts) =>
+  e.postings.map((p) => ({ accountType: accounts.types.get(normaliseAccountName(p.account))!, amount: p.amount }));
 
-function typeAndContact(e: SettledEntry, accounts: ResolvedAccounts, format: JournalFormat): { type: TransactionType; contact: string | null; customer: boolean } {
+function typeAndContact(
+  e: SettledEntry,
+  accounts: ResolvedAccounts,
+  format: JournalFormat,
+): { type: TransactionType; contact: string | null; customer: boolean } {
   const postings = postingTypes(e, accounts);
   // hledger's code is the cheque number; a CSV's number column groups its rows (a cheque says Type Check)
   const type = e.type ?? inferTransactionType(postings, format === 'journal' ? e.number : null, e.description);
@@ -145,7 +153,12 @@ function contentIds(organisationId: string, entries: SettledEntry[]): string[] {
   const seen = new Map<string, number>();
   return entries.map((e) => {
     const content = JSON.stringify([
-      organisationId, e.date, e.number, e.type ?? 'journal', e.contact, e.description,
+      organisationId,
+      e.date,
+      e.number,
+      e.type ?? 'journal',
+      e.contact,
+      e.description,
       // a posting's own date only where it has one, so the ids of books without posting dates are as they were
       e.postings.map((p) => [normaliseAccountName(p.account), p.currency, p.amountInCurrency, p.amount, p.description, ...(p.date !== e.date ? [p.date] : [])]),
     ]);
@@ -167,7 +180,14 @@ async function writeEntries(
   const present = await presentIds(trx, store.dialect.maxParameters, org.id, ids);
   const fresh = entries.map((e, i) => ({ e, id: ids[i]! })).filter(({ id }) => !present.has(id));
   const writer = new LedgerWriter(trx, store.dialect, org.id, org.home_currency);
-  const accounts = await resolveAccounts(trx, writer, org.id, journal.accounts, fresh.map((f) => f.e), request.allowNewAccounts ?? false);
+  const accounts = await resolveAccounts(
+    trx,
+    writer,
+    org.id,
+    journal.accounts,
+    fresh.map((f) => f.e),
+    request.allowNewAccounts ?? false,
+  );
   // closing entries are left out: Ledgerline closes each financial year itself (infer-type.ts isClosingEntry)
   const closing = fresh.filter(({ e }) => isClosingEntry(postingTypes(e, accounts), e.description, e.closing));
   const typed = fresh.filter((f) => !closing.includes(f)).map(({ e, id }) => ({ e, id, ...typeAndContact(e, accounts, journal.format) }));
@@ -201,7 +221,10 @@ async function writeEntries(
   const notes = [...journal.notes];
   if (closing.length)
     notes.push(
-      `${closing.length} closing entr${closing.length === 1 ? 'y' : 'ies'} left out (${closing.slice(0, 3).map(({ e }) => `${e.where}, ${e.date} "${e.description}"`).join('; ')}${closing.length > 3 ? '; …' : ''}): ` +
+      `${closing.length} closing entr${closing.length === 1 ? 'y' : 'ies'} left out (${closing
+        .slice(0, 3)
+        .map(({ e }) => `${e.where}, ${e.date} "${e.description}"`)
+        .join('; ')}${closing.length > 3 ? '; …' : ''}): ` +
         "Ledgerline closes each financial year itself, carrying its profit to retained earnings on the balance sheet, so the profit and loss keeps the year's income and expenses. Tag one `closing: no` to load it.",
     );
   if (accounts.notCreated.length)
@@ -211,7 +234,12 @@ async function writeEntries(
   const dated = entries.filter((e) => e.postings.some((p) => p.date !== e.date));
   if (dated.length)
     notes.push(
-      `${dated.length} transaction(s) have postings dated apart from the transaction (${dated.slice(0, 3).map((e) => e.where).join(', ')}${dated.length > 3 ? ', …' : ''}): each posting is on its own date, as hledger books it, so on the days between a transaction's date and its postings' dates its lines do not balance yet, as in hledger.`,
+      `${dated.length} transaction(s) have postings dated apart from the transaction (${dated
+        .slice(0, 3)
+        .map((e) => e.where)
+        .join(
+          ', ',
+        )}${dated.length > 3 ? ', …' : ''}): each posting is on its own date, as hledger books it, so on the days between a transaction's date and its postings' dates its lines do not balance yet, as in hledger.`,
     );
   return {
     file: request.fileName,
@@ -265,7 +293,8 @@ async function resolveAccounts(
   const created: string[] = [];
   const problems = new Problems();
   const firstUse = new Map<string, string>();
-  for (const e of entries) for (const p of e.postings) if (!firstUse.has(normaliseAccountName(p.account))) firstUse.set(normaliseAccountName(p.account), p.where);
+  for (const e of entries)
+    for (const p of e.postings) if (!firstUse.has(normaliseAccountName(p.account))) firstUse.set(normaliseAccountName(p.account), p.where);
 
   for (const [name, where] of firstUse) {
     const found = chart.find(name);
@@ -293,7 +322,11 @@ async function resolveAccounts(
     else notCreated.push(name);
   }
   if (problems.list.length) {
-    throw ImportRefusal.of(allowNew ? 'malformed' : 'unknown_account', allowNew ? 'accounts cannot be created' : 'the journal names accounts the books have not', problems.list);
+    throw ImportRefusal.of(
+      allowNew ? 'malformed' : 'unknown_account',
+      allowNew ? 'accounts cannot be created' : 'the journal names accounts the books have not',
+      problems.list,
+    );
   }
   return { ids, types, created, notCreated };
 }
@@ -320,7 +353,10 @@ async function createWithParents(
     }
     const type = inferAccountType(name, declared);
     if (!type) {
-      problems.add(where, `cannot tell what kind of account "${name}" is; name it under Assets, Liabilities, Equity, Income or Expenses, or declare it (account ${name}  ; type: A|L|E|R|X|C)`);
+      problems.add(
+        where,
+        `cannot tell what kind of account "${name}" is; name it under Assets, Liabilities, Equity, Income or Expenses, or declare it (account ${name}  ; type: A|L|E|R|X|C)`,
+      );
       return null;
     }
     if (!parts[depth - 1]) {

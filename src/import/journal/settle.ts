@@ -6,7 +6,16 @@
  * balance, a type Ledgerline does not know, a failed balance assertion) refuses the file with the
  * line named, before anything is read from or written to the books.
  */
-import { amountBoundText, convertWithinBound, formatMoney, fromMajor, isCurrencyCode, minorDigits, overAmountBound, withinAmountBound } from '../../domain/money.js';
+import {
+  amountBoundText,
+  convertWithinBound,
+  formatMoney,
+  fromMajor,
+  isCurrencyCode,
+  minorDigits,
+  overAmountBound,
+  withinAmountBound,
+} from '../../domain/money.js';
 import { LISTED_TYPES, OTHER_TYPES, type TransactionType } from '../../accounting/types.js';
 import { ImportRefusal, Problems, type RefusalCode } from '../refusal.js';
 import type { Assertion, JournalEntry, JournalPosting, ParsedJournal, Price } from './entries.js';
@@ -47,17 +56,27 @@ export interface SettledEntry {
 const SYMBOLS: Record<string, string[]> = {
   '£': ['GBP'],
   '€': ['EUR'],
-  '$': ['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN'],
+  $: ['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'MXN'],
   '¥': ['JPY', 'CNY'],
   '₹': ['INR'],
 };
 
 /** Type names as systems export them, to Ledgerline's transaction types. */
 const TYPE_NAMES: Record<string, TransactionType> = {
-  'journal entry': 'journal', 'general journal': 'journal', check: 'cheque', 'credit card charge': 'card_charge',
-  'card charge': 'card_charge', 'credit card credit': 'card_refund', 'card refund': 'card_refund', 'credit card refund': 'card_refund',
-  'vendor credit': 'supplier_credit', 'supplier credit': 'supplier_credit', 'bill payment': 'payment', 'receive payment': 'payment',
-  'customer payment': 'payment', 'supplier payment': 'payment',
+  'journal entry': 'journal',
+  'general journal': 'journal',
+  check: 'cheque',
+  'credit card charge': 'card_charge',
+  'card charge': 'card_charge',
+  'credit card credit': 'card_refund',
+  'card refund': 'card_refund',
+  'credit card refund': 'card_refund',
+  'vendor credit': 'supplier_credit',
+  'supplier credit': 'supplier_credit',
+  'bill payment': 'payment',
+  'receive payment': 'payment',
+  'customer payment': 'payment',
+  'supplier payment': 'payment',
 };
 const TYPES: readonly string[] = [...LISTED_TYPES, ...OTHER_TYPES];
 
@@ -135,13 +154,25 @@ function settleEntry(entry: JournalEntry, home: string, currencyOf: CurrencyOf, 
   // the left-out amount balances the others at their home value, as hledger infers it from their cost
   const settled = entry.postings.map(
     (p, i): SettledPosting =>
-      postings[i] ?? { where: p.where, date: p.date ?? entry.date, account: p.account, currency: home, amountInCurrency: -homeTotal, amount: -homeTotal, description: p.description },
+      postings[i] ?? {
+        where: p.where,
+        date: p.date ?? entry.date,
+        account: p.account,
+        currency: home,
+        amountInCurrency: -homeTotal,
+        amount: -homeTotal,
+        description: p.description,
+      },
   );
 
   // the left-out amount is the others' sum: within the bound only if they are not too many at it
   const past = settled.find((p) => !withinAmountBound(p.amount));
   if (past) {
-    problem('amount_too_large', past.where, `the amount left out balances the others at ${formatMoney(past.amount, home)}, larger than the largest amount taken, ${amountBoundText(home)}`);
+    problem(
+      'amount_too_large',
+      past.where,
+      `the amount left out balances the others at ${formatMoney(past.amount, home)}, larger than the largest amount taken, ${amountBoundText(home)}`,
+    );
     return null;
   }
   let balance = settled.reduce((s, p) => s + p.amount, 0);
@@ -200,7 +231,12 @@ function homeValue(p: JournalPosting, amountInCurrency: number, currency: string
   }
   if (price.per === 'unit') {
     const value = convertWithinBound(amountInCurrency, currency, price.amount, home);
-    if (value === null) problem('amount_too_large', p.where, `${p.amount} ${currency} at ${price.amount} ${home} each is larger than the largest amount taken, ${amountBoundText(home)}`);
+    if (value === null)
+      problem(
+        'amount_too_large',
+        p.where,
+        `${p.amount} ${currency} at ${price.amount} ${home} each is larger than the largest amount taken, ${amountBoundText(home)}`,
+      );
     return value;
   }
   if (overAmountBound(price.amount, home)) {
@@ -220,8 +256,7 @@ function rateOf(p: SettledPosting, home: string): string {
   if (p.amountInCurrency === 0) return '1';
   const scale = 10n ** 10n;
   const value =
-    (BigInt(Math.abs(p.amount)) * scale * 10n ** BigInt(minorDigits(p.currency))) /
-    (BigInt(Math.abs(p.amountInCurrency)) * 10n ** BigInt(minorDigits(home)));
+    (BigInt(Math.abs(p.amount)) * scale * 10n ** BigInt(minorDigits(p.currency))) / (BigInt(Math.abs(p.amountInCurrency)) * 10n ** BigInt(minorDigits(home)));
   const text = value.toString().padStart(11, '0');
   return `${text.slice(0, -10)}.${text.slice(-10)}`.replace(/\.?0+$/, '');
 }
@@ -265,14 +300,20 @@ function checkAssertions(journal: ParsedJournal, entries: SettledEntry[], curren
     const actual = held.get(currency) ?? 0;
     const subject = `${p.account}${assertion.inclusive ? ' with its sub-accounts' : ''}`;
     const checked = "(this file's postings only, as hledger checks a file)";
-    if (expected !== actual) problem('assertion_failed', p.where, `${subject} should be ${formatMoney(expected, currency)} here but is ${formatMoney(actual, currency)} ${checked}`);
+    if (expected !== actual)
+      problem('assertion_failed', p.where, `${subject} should be ${formatMoney(expected, currency)} here but is ${formatMoney(actual, currency)} ${checked}`);
     else if (assertion.total) {
       // hledger (1.25) looks for other currencies in the account's own balance, with `==*` too
       const other = [...own].find(([c, amount]) => c !== currency && amount !== 0);
-      if (other) problem('assertion_failed', p.where, `${subject} should hold only ${currency} here (==) but also holds ${formatMoney(other[1], other[0])} ${checked}`);
+      if (other)
+        problem('assertion_failed', p.where, `${subject} should hold only ${currency} here (==) but also holds ${formatMoney(other[1], other[0])} ${checked}`);
     }
   }
 }
 
 /** `Assets : Bank` and `Assets:Bank` are one account (resolve.ts normaliseAccountName). */
-const normaliseName = (name: string) => name.split(':').map((part) => part.trim()).join(':');
+const normaliseName = (name: string) =>
+  name
+    .split(':')
+    .map((part) => part.trim())
+    .join(':');

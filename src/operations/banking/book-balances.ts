@@ -25,14 +25,22 @@ export interface BookBalances {
 }
 
 /** For each linked account (its ledger account id, currency and the date asked), its book balance. */
-export async function bookBalances(ctx: OperationContext, linked: { id: string; ledgerAccountId: string; currency: string; date: string }[]): Promise<BookBalances> {
+export async function bookBalances(
+  ctx: OperationContext,
+  linked: { id: string; ledgerAccountId: string; currency: string; date: string }[],
+): Promise<BookBalances> {
   const byAccount = new Map<string, BookBalance>();
   if (linked.length === 0) return { byAccount, unreadable: null };
   try {
     const chart = new Map((await ctx.accounting.chartOfAccounts()).map((a) => [a.id, a]));
     const home = linked.filter((l) => l.currency === ctx.organisation.homeCurrency);
     const dates = [...new Set(home.map((l) => l.date))].sort();
-    const totals = home.length ? await ctx.accounting.accountTotals(dates.map((to) => ({ to })), [...new Set(home.map((l) => l.ledgerAccountId))]) : new Map<string, number[]>();
+    const totals = home.length
+      ? await ctx.accounting.accountTotals(
+          dates.map((to) => ({ to })),
+          [...new Set(home.map((l) => l.ledgerAccountId))],
+        )
+      : new Map<string, number[]>();
     for (const l of linked) {
       const account = chart.get(l.ledgerAccountId);
       const ledgerAccount = { id: l.ledgerAccountId, name: account?.name ?? l.ledgerAccountId, fullName: account?.fullName ?? l.ledgerAccountId };
@@ -53,7 +61,11 @@ export async function bookBalances(ctx: OperationContext, linked: { id: string; 
 
 /** A foreign-currency account's balance in its own currency: its lines' amounts in that currency, summed. */
 async function foreignBalance(ctx: OperationContext, ledgerAccountId: string, date: string): Promise<{ balance: number | null; why: string | null }> {
-  const lines = await ctx.accounting.lines({ accountIds: [ledgerAccountId], from: '1000-01-01', to: date, types: [...LISTED_TYPES, ...OTHER_TYPES] }, FOREIGN_LINES_MAX + 1);
-  if (lines.length > FOREIGN_LINES_MAX) return { balance: null, why: `the account has more than ${FOREIGN_LINES_MAX} lines in the books to sum in its own currency` };
+  const lines = await ctx.accounting.lines(
+    { accountIds: [ledgerAccountId], from: '1000-01-01', to: date, types: [...LISTED_TYPES, ...OTHER_TYPES] },
+    FOREIGN_LINES_MAX + 1,
+  );
+  if (lines.length > FOREIGN_LINES_MAX)
+    return { balance: null, why: `the account has more than ${FOREIGN_LINES_MAX} lines in the books to sum in its own currency` };
   return { balance: lines.reduce((sum, l) => sum + l.amountInCurrency, 0), why: null };
 }

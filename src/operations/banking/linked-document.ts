@@ -33,7 +33,10 @@ export function linkedDocumentView({ document, codedLines }: LinkedDocument, bas
     currency: document.currency,
     codedTo: accounts.join(', '),
     tax: decimalText(document.tax, document.currency),
-    details: codedLines.map((l) => l.description).filter(Boolean).join('; '),
+    details: codedLines
+      .map((l) => l.description)
+      .filter(Boolean)
+      .join('; '),
     accountingId: document.accounting_transaction_id ?? '',
     link: `${baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(document.id)}`,
     total: toMajor(document.total, document.currency),
@@ -52,7 +55,10 @@ export function systemLinkedDocumentView(id: string, doc: SystemDocument, baseUr
     currency: doc.currency,
     codedTo: [...new Set(lines.map((l) => l.account))].join(', '),
     tax: decimalText(doc.tax, doc.currency),
-    details: lines.map((l) => l.description).filter(Boolean).join('; '),
+    details: lines
+      .map((l) => l.description)
+      .filter(Boolean)
+      .join('; '),
     accountingId: doc.transactionId,
     link: `${baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(id)}`,
     total: toMajor(doc.total, doc.currency),

@@ -16,7 +16,11 @@ export const MAX_MATCH_LINES = 50;
 
 /** What a match's payment is said with, and dated: the lines' narrations, and the latest line's date (a retry and an unmatch say the same). */
 export const reference = (lines: BankTransactionRow[]) => [...new Set(lines.map((l) => l.description))].join('; ').slice(0, 200);
-export const lastDate = (lines: BankTransactionRow[]) => lines.map((l) => l.date).sort().at(-1)!;
+export const lastDate = (lines: BankTransactionRow[]) =>
+  lines
+    .map((l) => l.date)
+    .sort()
+    .at(-1)!;
 
 export const lineIdsParam = z
   .string({ message: 'is required: one or more bank transaction ids, comma separated' })
@@ -24,7 +28,14 @@ export const lineIdsParam = z
   .describe(`bank transaction ids (banking.transactions), comma separated, at most ${MAX_MATCH_LINES}`);
 
 export function parseLineIds(text: string, parameter = 'transactionIds'): string[] {
-  const ids = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (ids.length === 0) throw invalidParameter(parameter, 'name at least one bank transaction id');
   if (ids.length > MAX_MATCH_LINES) throw invalidParameter(parameter, `at most ${MAX_MATCH_LINES} lines at once (got ${ids.length})`);
   return ids;
@@ -47,7 +58,8 @@ export async function namedLines(ctx: OperationContext, ids: string[]): Promise<
 
 /** Why a line cannot be matched or marked now, or null when it is free (to reconcile, in no match). */
 export function lineTaken(line: BankTransactionRow): string | null {
-  if (line.match_id) return `${line.id} is matched in the service${line.status === 'to_reconcile' ? ' (its payment is still being written)' : ''}: banking.unmatch it first`;
+  if (line.match_id)
+    return `${line.id} is matched in the service${line.status === 'to_reconcile' ? ' (its payment is still being written)' : ''}: banking.unmatch it first`;
   if (line.status === 'reconciled') {
     return line.reconciled_in === 'accounting_system'
       ? `${line.id} is reconciled in the accounting system, and stays so`

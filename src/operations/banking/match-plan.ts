@@ -56,7 +56,9 @@ function differenceAccount(chart: ChartAccount[], named: string | undefined): Ch
   const expenses = chart.filter((a) => a.active && (a.classification === 'Expense' || a.classification === 'Revenue'));
   if (named) {
     const lower = named.trim().toLowerCase();
-    return chart.find((a) => a.active && (a.id === named.trim() || a.number === named.trim() || a.fullName.toLowerCase() === lower || a.name.toLowerCase() === lower));
+    return chart.find(
+      (a) => a.active && (a.id === named.trim() || a.number === named.trim() || a.fullName.toLowerCase() === lower || a.name.toLowerCase() === lower),
+    );
   }
   const fees = expenses.filter((a) => FEE_ACCOUNT.test(a.name));
   return fees.length === 1 ? fees[0] : undefined;
@@ -71,7 +73,10 @@ export function matchPlan(input: {
 }): MatchPlan {
   const { lines, account, document: doc } = input;
   if (doc.currency !== account.currency)
-    throw invalidParameter('documentId', `the document is in ${doc.currency} and the account ${account.name} in ${account.currency}: match it to lines of an account in ${doc.currency}`);
+    throw invalidParameter(
+      'documentId',
+      `the document is in ${doc.currency} and the account ${account.name} in ${account.currency}: match it to lines of an account in ${doc.currency}`,
+    );
   const refund = doc.type === 'supplier_credit';
   const expected = (refund ? 1 : -1) * Number(doc.total);
   const amount = sum(lines.map((l) => Number(l.amount)));
@@ -82,18 +87,24 @@ export function matchPlan(input: {
   if (difference !== 0) {
     const what = `the lines come to ${money(amount)} and ${doc.type.replace('_', ' ')} ${doc.number} to ${money(expected)}`;
     if (!input.difference)
-      throw new OperationError('match_amounts_differ', `${what}: a difference of ${money(difference)}. Match the right lines, or name it with difference: { kind: "fee" or "rounding" }.`, [
-        { parameter: 'transactionIds', message: `${what}` },
-      ]);
+      throw new OperationError(
+        'match_amounts_differ',
+        `${what}: a difference of ${money(difference)}. Match the right lines, or name it with difference: { kind: "fee" or "rounding" }.`,
+        [{ parameter: 'transactionIds', message: `${what}` }],
+      );
     if (!allowedDifferences(difference, expected, doc.currency).includes(input.difference.kind))
-      throw new OperationError('match_amounts_differ', `${what}: ${DIFFERENCE_RULES[input.difference.kind](money(10 ** minorDigits(doc.currency)))}; this one is ${money(difference)}`, [
-        { parameter: 'difference.kind', message: `not a ${input.difference.kind}` },
-      ]);
+      throw new OperationError(
+        'match_amounts_differ',
+        `${what}: ${DIFFERENCE_RULES[input.difference.kind](money(10 ** minorDigits(doc.currency)))}; this one is ${money(difference)}`,
+        [{ parameter: 'difference.kind', message: `not a ${input.difference.kind}` }],
+      );
     const found = differenceAccount(input.chart, input.difference.account);
     if (!found)
       throw invalidParameter(
         'difference.account',
-        input.difference.account ? `"${input.difference.account}" is not an active account of the chart` : 'the chart has no single bank fees or charges account: name the account the difference goes to',
+        input.difference.account
+          ? `"${input.difference.account}" is not an active account of the chart`
+          : 'the chart has no single bank fees or charges account: name the account the difference goes to',
       );
     differenceAccountRow = found;
   } else if (input.difference) {

@@ -20,7 +20,17 @@ import type { BankTransactionRow, Database } from '../../store/schema.js';
 export function withOpeningBalances(sums: Map<string, AccountPeriodSums>, states: Map<string, BalanceState>): void {
   for (const [accountId, state] of states) {
     if (state.offset === 0 && state.offsetHome === 0) continue;
-    const s = sums.get(accountId) ?? { openingAmount: 0, openingHome: 0, inAmount: 0, outAmount: 0, inHome: 0, outHome: 0, transactions: 0, toReconcile: 0, reconciled: 0 };
+    const s = sums.get(accountId) ?? {
+      openingAmount: 0,
+      openingHome: 0,
+      inAmount: 0,
+      outAmount: 0,
+      inHome: 0,
+      outHome: 0,
+      transactions: 0,
+      toReconcile: 0,
+      reconciled: 0,
+    };
     s.openingAmount += state.offset;
     s.openingHome += state.offsetHome;
     sums.set(accountId, s);
@@ -99,7 +109,8 @@ async function walk(
   period: { from: string; to: string },
 ): Promise<Map<string, number>> {
   const nearest = { date: rows[0]!.date, id: rows[0]!.id };
-  const anchor: RunningAnchor = order === 'newest' ? { kind: 'backward', to: period.to, since: nearest } : { kind: 'forward', from: period.from, through: nearest };
+  const anchor: RunningAnchor =
+    order === 'newest' ? { kind: 'backward', to: period.to, since: nearest } : { kind: 'forward', from: period.from, through: nearest };
   let sum = await sumBeyond(db, organisationId, accountId, anchor);
   const sums = new Map<string, number>();
   // forward: through each row, itself included; backward: after each row, itself left out

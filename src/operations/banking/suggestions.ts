@@ -21,7 +21,14 @@ import type { Kysely } from 'kysely';
 import { accountingSystemFor, type ConnectionContext } from '../../accounting/index.js';
 import { AccountingSystemError, type AccountingSystem, type PayableBill } from '../../accounting/types.js';
 import { addDays, addMonths, todayIn, type IsoDate } from '../../domain/dates.js';
-import { candidateScorer, pickSuggestions, type CandidateKind, type LineToMatch, type MatchCandidate, type ScoredCandidate } from '../../domain/match-suggestions.js';
+import {
+  candidateScorer,
+  pickSuggestions,
+  type CandidateKind,
+  type LineToMatch,
+  type MatchCandidate,
+  type ScoredCandidate,
+} from '../../domain/match-suggestions.js';
 import { convertWithinBound } from '../../domain/money.js';
 import {
   documentsToSuggest,
@@ -70,16 +77,41 @@ function documentCandidate(d: DocumentForSuggestion, home: string): MatchCandida
   if (!KINDS.has(d.type as CandidateKind)) return null;
   const amount = Math.abs(d.total);
   const homeAmount = d.currency === home ? amount : d.exchange_rate ? convertWithinBound(amount, d.currency, d.exchange_rate, home) : null;
-  return { id: d.id, kind: d.type as CandidateKind, supplier: d.supplier, number: d.number, date: d.date, dueDate: d.due_date, currency: d.currency, amount, homeAmount };
+  return {
+    id: d.id,
+    kind: d.type as CandidateKind,
+    supplier: d.supplier,
+    number: d.number,
+    date: d.date,
+    dueDate: d.due_date,
+    currency: d.currency,
+    amount,
+    homeAmount,
+  };
 }
 
 /** An open bill of the system: what is still due (home currency; its own currency's original amount when foreign, the best the system tells). */
 function payableCandidate(kind: string, bill: PayableBill, home: string): MatchCandidate {
   const amount = bill.currency === home ? bill.amountDue : bill.originalAmount;
-  return { id: systemDocumentId(kind, bill.documentId), kind: bill.kind, supplier: bill.supplier, number: bill.number, date: bill.date, dueDate: bill.dueDate, currency: bill.currency, amount, homeAmount: bill.amountDue };
+  return {
+    id: systemDocumentId(kind, bill.documentId),
+    kind: bill.kind,
+    supplier: bill.supplier,
+    number: bill.number,
+    date: bill.date,
+    dueDate: bill.dueDate,
+    currency: bill.currency,
+    amount,
+    homeAmount: bill.amountDue,
+  };
 }
 
-export async function refreshSuggestions(db: Kysely<Database>, organisationId: string, accounting: AccountingSystem, options: RefreshOptions = {}): Promise<RefreshOutcome> {
+export async function refreshSuggestions(
+  db: Kysely<Database>,
+  organisationId: string,
+  accounting: AccountingSystem,
+  options: RefreshOptions = {},
+): Promise<RefreshOutcome> {
   const organisation = await getOrganisation(db, organisationId);
   if (!organisation) throw new Error(`no organisation ${organisationId}`);
   const home = organisation.home_currency;
@@ -104,10 +136,23 @@ export async function refreshSuggestions(db: Kysely<Database>, organisationId: s
     accountIds ? suggestedOutside(db, organisationId, accountIds) : new Set<string>(),
   ]);
   const open = payables.filter((p) => p.amountDue > 0 && !systemCopies.has(p.documentId)).map((p) => payableCandidate(accounting.kind, p, home));
-  const matchedOpen = await matchedDocumentIds(db, organisationId, open.map((c) => c.id));
-  const candidates = [...documents.flatMap((d) => documentCandidate(d, home) ?? []), ...open.filter((c) => !matchedOpen.has(c.id))].filter((c) => !elsewhere.has(c.id));
+  const matchedOpen = await matchedDocumentIds(
+    db,
+    organisationId,
+    open.map((c) => c.id),
+  );
+  const candidates = [...documents.flatMap((d) => documentCandidate(d, home) ?? []), ...open.filter((c) => !matchedOpen.has(c.id))].filter(
+    (c) => !elsewhere.has(c.id),
+  );
 
-  const lines: LineToMatch[] = rows.map((r) => ({ id: r.id, date: r.date, description: r.description, amount: r.amount, homeAmount: r.home_amount, currency: r.currency }));
+  const lines: LineToMatch[] = rows.map((r) => ({
+    id: r.id,
+    date: r.date,
+    description: r.description,
+    amount: r.amount,
+    homeAmount: r.home_amount,
+    currency: r.currency,
+  }));
   const score = candidateScorer(candidates);
   const scored = new Map<string, ScoredCandidate[]>();
   // the scoring is all on this thread: a few milliseconds of it at a time, the server's requests in between
@@ -131,7 +176,19 @@ export async function refreshSuggestions(db: Kysely<Database>, organisationId: s
     if (payablesUnread && row.suggested_document_id?.startsWith(systemPrefix)) continue;
     const s = picked.get(row.id) ?? null;
     const c = s ? byId.get(s.candidateId)! : null;
-    const wanted: StoredSuggestion | null = s && c ? { suggested: s.suggested, documentId: c.id, score: s.score, reasons: s.reasons, number: c.number, supplier: c.supplier, amount: c.amount, currency: c.currency } : null;
+    const wanted: StoredSuggestion | null =
+      s && c
+        ? {
+            suggested: s.suggested,
+            documentId: c.id,
+            score: s.score,
+            reasons: s.reasons,
+            number: c.number,
+            supplier: c.supplier,
+            amount: c.amount,
+            currency: c.currency,
+          }
+        : null;
     const now = suggestionColumns(wanted);
     const same =
       now.suggested_match === row.suggested_match &&

@@ -79,8 +79,17 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
     const at = `invoiceLines.${i}`;
     const [price, t, amt] = [minor(line.unitPrice, `${at}.unitPrice`), minor(line.tax, `${at}.tax`), minor(line.amount, `${at}.amount`)];
     // a supplier rounds quantity × price to the cent once per line; more than that is a typo
-    if (amountsRead && Math.abs(price * line.quantity - amt) >= 1) fail(`${at}.amount`, `must be quantity × unitPrice (${line.quantity} × ${line.unitPrice}), rounded to the ${currency} minor unit`);
-    return { description: line.description, productCode: line.productCode ?? null, unit: line.unit ?? null, quantity: String(line.quantity), unitPrice: price, tax: t, amount: amt };
+    if (amountsRead && Math.abs(price * line.quantity - amt) >= 1)
+      fail(`${at}.amount`, `must be quantity × unitPrice (${line.quantity} × ${line.unitPrice}), rounded to the ${currency} minor unit`);
+    return {
+      description: line.description,
+      productCode: line.productCode ?? null,
+      unit: line.unit ?? null,
+      quantity: String(line.quantity),
+      unitPrice: price,
+      tax: t,
+      amount: amt,
+    };
   });
   if (invoiceLines.length && amountsRead) {
     if (sum(invoiceLines.map((l) => l.amount)) !== subtotal) fail('invoiceLines', `their amounts must add up to the document subtotal ${draft.subtotal}`);
@@ -111,9 +120,7 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
     codedLines,
     invoiceLines,
     file,
-    bill: payable
-      ? { dueDate: draft.dueDate ?? draft.date, scheduledDate: draft.scheduledDate ?? null, tags, note: draft.note || null }
-      : null,
+    bill: payable ? { dueDate: draft.dueDate ?? draft.date, scheduledDate: draft.scheduledDate ?? null, tags, note: draft.note || null } : null,
   };
 }
 
@@ -139,7 +146,10 @@ function checkFile(file: NonNullable<CreateInput['file']>, fail: (parameter: str
 
 /** Tags as comma-separated text: at most 20, each at most 50 characters, trimmed, empty ones dropped. */
 export function checkTags(text: string | null | undefined, fail: (parameter: string, message: string) => void): string[] {
-  const tags = (text ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const tags = (text ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   if (tags.length > 20) fail('tags', `at most 20 tags (got ${tags.length})`);
   const long = tags.find((t) => t.length > 50);
   if (long) fail('tags', `"${long.slice(0, 20)}…" is over 50 characters; a tag is a word or two`);

@@ -13,8 +13,19 @@ export const DOCUMENT_TYPES = ['bill', 'receipt', 'expense_claim', 'supplier_cre
 export const PAYABLE_TYPES: ReadonlySet<string> = new Set(['bill', 'expense_claim']);
 export const MAX_DOCUMENT_LINES = 500;
 
-const text = (max: number) => z.string().trim().min(1, { message: 'must not be empty' }).max(max, { message: `must be at most ${max} characters` });
-const optionalText = (max: number) => z.string().trim().max(max, { message: `must be at most ${max} characters` }).nullable().optional();
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(max, { message: `must be at most ${max} characters` });
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: `must be at most ${max} characters` })
+    .nullable()
+    .optional();
 const date = z.string().refine(isValidDate, { message: 'must be a date written yyyy-MM-dd' });
 /**
  * A line's quantity: a decimal of at most six places, more than 0 and at most a billion. Stored as its
@@ -99,12 +110,7 @@ export const documentFields = {
   invoiceLines: z.array(invoiceLine).max(MAX_DOCUMENT_LINES).default([]).describe("what the supplier's invoice lists"),
   file: fileInput.nullable().optional(),
   scheduledDate: date.nullable().optional().describe('bills and expense claims: the date payment is planned for'),
-  tags: z
-    .string()
-    .max(1000, { message: 'must be at most 1000 characters' })
-    .nullable()
-    .optional()
-    .describe(TAGS_DESCRIPTION),
+  tags: z.string().max(1000, { message: 'must be at most 1000 characters' }).nullable().optional().describe(TAGS_DESCRIPTION),
   note: optionalText(2000).describe('bills and expense claims: a note shown in Bills to Pay'),
 };
 
@@ -122,5 +128,7 @@ export const updateInput = z
       }),
     ),
   })
-  .strict() as unknown as z.ZodObject<{ id: z.ZodString } & { [K in keyof typeof documentFields]: z.ZodOptional<z.ZodType<z.output<(typeof documentFields)[K]>>> }>;
+  .strict() as unknown as z.ZodObject<
+  { id: z.ZodString } & { [K in keyof typeof documentFields]: z.ZodOptional<z.ZodType<z.output<(typeof documentFields)[K]>>> }
+>;
 export type UpdateInput = { id: string } & Partial<CreateInput>;

@@ -38,7 +38,8 @@ export const PUBLISH_UNDER_WAY = (id: string) =>
   `document ${id} was sent to the books and its outcome is not known yet: publish it again (documents.publish) to finish, then it cannot change`;
 
 /** An expense claim's supplier is "<employee> — <claim>": the employee is who is owed. */
-export const contactNameOf = (row: Pick<DocumentRow, 'type' | 'supplier'>) => (row.type === 'expense_claim' ? row.supplier.split(' — ')[0]!.trim() : row.supplier.trim());
+export const contactNameOf = (row: Pick<DocumentRow, 'type' | 'supplier'>) =>
+  row.type === 'expense_claim' ? row.supplier.split(' — ')[0]!.trim() : row.supplier.trim();
 
 const RATE = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,12})?$/;
 
@@ -65,7 +66,10 @@ export function taxAccountOf(chart: ChartAccount[], named: string | undefined): 
   return taxes.length === 1 ? taxes[0] : undefined;
 }
 
-export function publishPlan(inputs: PlanInputs, choices: PublishChoices): { doc: DocumentToPublish; taxAccountId: string | null; payableId: string | null; paidFromType: 'Bank' | 'Credit Card' | null } {
+export function publishPlan(
+  inputs: PlanInputs,
+  choices: PublishChoices,
+): { doc: DocumentToPublish; taxAccountId: string | null; payableId: string | null; paidFromType: 'Bank' | 'Credit Card' | null } {
   const { row, chart } = inputs;
   const errors: ParameterError[] = [];
   const fail = (parameter: string, message: string) => errors.push({ parameter, message });
@@ -76,9 +80,18 @@ export function publishPlan(inputs: PlanInputs, choices: PublishChoices): { doc:
   const lines = inputs.lines.map((l, i) => {
     const account = l.account_id ? byId.get(l.account_id) : undefined;
     if (!l.account_id) fail(`codedLines.${i}.account`, `line ${i + 1} ("${l.description}") is not coded to an account`);
-    else if (!account) fail(`codedLines.${i}.account`, `line ${i + 1} is coded to ${l.account_name ?? l.account_id}, which is no longer in the chart of accounts`);
+    else if (!account)
+      fail(`codedLines.${i}.account`, `line ${i + 1} is coded to ${l.account_name ?? l.account_id}, which is no longer in the chart of accounts`);
     else if (!account.active) fail(`codedLines.${i}.account`, `line ${i + 1} is coded to ${account.fullName}, which is archived in the books`);
-    return { description: l.description, accountId: l.account_id ?? '', taxCodeId: l.tax_code_id, quantity: l.quantity, subtotal: Number(l.subtotal), tax: Number(l.tax), total: Number(l.total) };
+    return {
+      description: l.description,
+      accountId: l.account_id ?? '',
+      taxCodeId: l.tax_code_id,
+      quantity: l.quantity,
+      subtotal: Number(l.subtotal),
+      tax: Number(l.tax),
+      total: Number(l.total),
+    };
   });
   if (Number(row.total) <= 0) fail('total', 'a document of nothing cannot be published');
 
@@ -99,7 +112,11 @@ export function publishPlan(inputs: PlanInputs, choices: PublishChoices): { doc:
   let paidFromType: 'Bank' | 'Credit Card' | null = null;
   if (kind === 'spend') {
     const account = choices.paidFrom ? paidFromAccount(choices.paidFrom, chart, inputs.bankAccounts) : undefined;
-    if (!choices.paidFrom) fail('paidFrom', 'a receipt is published as money spent from a bank or card account: name it (a bank account id from banking.accounts, or the account\'s number or name)');
+    if (!choices.paidFrom)
+      fail(
+        'paidFrom',
+        "a receipt is published as money spent from a bank or card account: name it (a bank account id from banking.accounts, or the account's number or name)",
+      );
     else if (!account) fail('paidFrom', `"${choices.paidFrom}" is not an active bank or card account of the books`);
     else {
       paidFromAccountId = account.id;
@@ -109,7 +126,8 @@ export function publishPlan(inputs: PlanInputs, choices: PublishChoices): { doc:
 
   const foreign = row.currency !== inputs.homeCurrency;
   const exchangeRate = foreign ? (choices.exchangeRate?.trim() ?? null) : null;
-  if (exchangeRate !== null && (!RATE.test(exchangeRate) || Number(exchangeRate) <= 0)) fail('exchangeRate', 'must be a positive decimal: home currency units per unit of the document currency');
+  if (exchangeRate !== null && (!RATE.test(exchangeRate) || Number(exchangeRate) <= 0))
+    fail('exchangeRate', 'must be a positive decimal: home currency units per unit of the document currency');
   else if (foreign && inputs.ownLedger && exchangeRate === null)
     fail('exchangeRate', `the document is in ${row.currency}: give the rate (${inputs.homeCurrency} per ${row.currency}) it is to be booked at`);
 
@@ -118,7 +136,13 @@ export function publishPlan(inputs: PlanInputs, choices: PublishChoices): { doc:
   if (inputs.ownLedger) {
     if (Number(row.tax) !== 0) {
       const tax = taxAccountOf(chart, choices.taxAccount);
-      if (!tax) fail('taxAccount', choices.taxAccount ? `"${choices.taxAccount}" is not an active account of the chart` : 'the chart has no single tax account (an Other Current Liability named for VAT, GST or tax): name the account tax goes to');
+      if (!tax)
+        fail(
+          'taxAccount',
+          choices.taxAccount
+            ? `"${choices.taxAccount}" is not an active account of the chart`
+            : 'the chart has no single tax account (an Other Current Liability named for VAT, GST or tax): name the account tax goes to',
+        );
       else taxAccountId = tax.id;
     }
     if (kind !== 'spend') {
@@ -128,7 +152,12 @@ export function publishPlan(inputs: PlanInputs, choices: PublishChoices): { doc:
     }
   }
 
-  if (errors.length) throw new OperationError('document_incomplete', `document ${row.id} cannot be published yet: ${errors.map((e) => `${e.parameter}: ${e.message}`).join('; ')}`, errors);
+  if (errors.length)
+    throw new OperationError(
+      'document_incomplete',
+      `document ${row.id} cannot be published yet: ${errors.map((e) => `${e.parameter}: ${e.message}`).join('; ')}`,
+      errors,
+    );
   return {
     doc: {
       ...rowDocument(row, inputs.key, inputs.homeCurrency),

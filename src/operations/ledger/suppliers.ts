@@ -8,7 +8,11 @@ import { closeMatches } from '../../domain/close-matches.js';
 import { invalidRequest, OperationError } from '../errors.js';
 
 /** A name compared as people type it: any case, any spaces around its commas. */
-const comparable = (text: string) => text.trim().toLowerCase().replace(/\s*,\s*/g, ',');
+const comparable = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/\s*,\s*/g, ',');
 
 function named(contacts: Contact[], term: string): Contact[] {
   const wanted = comparable(term);
@@ -36,9 +40,12 @@ function terms(contacts: Contact[], text: string): string[] {
       throw invalidRequest([{ parameter: 'supplier', message: 'must be a JSON array of names or ids (texts)' }]);
     return list as string[];
   }
-  const parts = whole.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = whole
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out: string[] = [];
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     // the longest run of parts from here that names a supplier, else the part alone
     let end = parts.length;
     while (end > i + 1 && !named(contacts, parts.slice(i, end).join(', ')).length) end--;

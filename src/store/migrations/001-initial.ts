@@ -97,17 +97,9 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
     .addColumn('currency', 'text', (c) => c.notNull())
     .execute();
   // ledger reads: one account (and its children) over a date range, totals without touching the table
-  await db.schema
-    .createIndex('acct_lines_account_date')
-    .on('acct_lines')
-    .columns(['organisation_id', 'account_id', 'date', 'type', 'amount'])
-    .execute();
+  await db.schema.createIndex('acct_lines_account_date').on('acct_lines').columns(['organisation_id', 'account_id', 'date', 'type', 'amount']).execute();
   // reports over a partial month: every account's lines between two dates
-  await db.schema
-    .createIndex('acct_lines_date')
-    .on('acct_lines')
-    .columns(['organisation_id', 'date', 'account_id', 'amount'])
-    .execute();
+  await db.schema.createIndex('acct_lines_date').on('acct_lines').columns(['organisation_id', 'date', 'account_id', 'amount']).execute();
   await db.schema.createIndex('acct_lines_transaction').on('acct_lines').columns(['transaction_id']).execute();
 
   await db.schema
@@ -226,11 +218,7 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
     .addColumn('fingerprint', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('bank_transactions_account_date')
-    .on('bank_transactions')
-    .columns(['organisation_id', 'bank_account_id', 'date', 'id'])
-    .execute();
+  await db.schema.createIndex('bank_transactions_account_date').on('bank_transactions').columns(['organisation_id', 'bank_account_id', 'date', 'id']).execute();
   await db.schema.createIndex('bank_transactions_fingerprint').on('bank_transactions').columns(['bank_account_id', 'fingerprint']).unique().execute();
 
   // bills to pay

@@ -60,7 +60,11 @@ export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promis
     for (const a of audited) keep({ client_id: a.target, organisation_id: a.organisation_id, verified_by: a.actor_user_id, verified_at: a.created_at });
   }
 
-  if (rows.size) await db.insertInto('oauth_client_verifications').values([...rows.values()]).execute();
+  if (rows.size)
+    await db
+      .insertInto('oauth_client_verifications')
+      .values([...rows.values()])
+      .execute();
   // the column is the operator's mark from now on: organisations' marks leave it
   await db
     .updateTable('oauth_clients')

@@ -45,6 +45,10 @@ export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promis
     Object.entries(NEW_OPERATION_ROLES).flatMap(([operation, roles]) => roles.map((role) => ({ organisation_id: o.id, operation, role }))),
   );
   for (let i = 0; i < rows.length; i += 300) {
-    await db.insertInto('operation_roles').values(rows.slice(i, i + 300)).onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto('operation_roles')
+      .values(rows.slice(i, i + 300))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 }

@@ -15,11 +15,21 @@ import type { DialectCapabilities } from '../dialect.js';
  */
 export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise<void> {
   if (dialect.name === 'postgres') await sql.raw(`create collation if not exists "binary" (provider = libc, locale = 'C')`).execute(db);
-  await db.schema.alterTable('bills').addColumn('supplier_key', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await db.schema.alterTable('bills').addColumn('tags_key', 'text', (c) => c.notNull().defaultTo(',')).execute();
+  await db.schema
+    .alterTable('bills')
+    .addColumn('supplier_key', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('bills')
+    .addColumn('tags_key', 'text', (c) => c.notNull().defaultTo(','))
+    .execute();
   const rows = (await db.selectFrom('bills').select(['id', 'supplier', 'tags']).execute()) as { id: string; supplier: string; tags: string }[];
   for (const row of rows) {
-    await db.updateTable('bills').set({ supplier_key: supplierKey(row.supplier), tags_key: tagsKey(row.tags) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('bills')
+      .set({ supplier_key: supplierKey(row.supplier), tags_key: tagsKey(row.tags) })
+      .where('id', '=', row.id)
+      .execute();
   }
   await sql
     .raw(

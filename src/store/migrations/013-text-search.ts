@@ -32,7 +32,9 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
 async function trigramSchema(db: Kysely<any>): Promise<string | null> {
   const installed = async () =>
     (
-      await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)
+      await sql<{
+        schema: string;
+      }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)
     ).rows[0]?.schema ?? null;
   const found = await installed();
   if (found !== null) return found;

@@ -26,7 +26,9 @@ export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promis
     .execute();
   await db.schema.createIndex('oauth_client_blocks_org').on('oauth_client_blocks').columns(['organisation_id']).execute();
 
-  const blocked: string[] = (await db.selectFrom('oauth_clients').select('client_id').where('blocked', '=', 1).execute()).map((r: { client_id: string }) => r.client_id);
+  const blocked: string[] = (await db.selectFrom('oauth_clients').select('client_id').where('blocked', '=', 1).execute()).map(
+    (r: { client_id: string }) => r.client_id,
+  );
   if (!blocked.length) return;
   const organisations = new Set((await db.selectFrom('organisations').select('id').execute()).map((o: { id: string }) => o.id));
   // oldest first, so each organisation's newest entry decides

@@ -8,7 +8,10 @@ import type { DialectCapabilities } from '../dialect.js';
  * same organisation alike instead of trying it every 30 s and spending its vendor's call budget.
  */
 export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promise<void> {
-  await db.schema.alterTable('accounting_mirrors').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('accounting_mirrors')
+    .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('accounting_mirrors').addColumn('retry_at', 'text').execute();
   await db.schema.alterTable('accounting_mirrors').addColumn('problem', 'text').execute();
 }

@@ -60,9 +60,10 @@ ${
     <caption class="visually-hidden">Organisations you belong to and your role in each</caption>
     <thead><tr><th scope="col">Organisation</th><th scope="col">Your role</th><th scope="col"><span class="visually-hidden">Settings</span></th></tr></thead>
     <tbody>${v.organisations.map(
-      (o) => html`<tr><td data-label="Organisation">${o.name}</td><td data-label="Your role">${roleLabel(o.role)}</td><td class="end">${
-        isAdminRole(o.role) ? html`<a href="/orgs/${o.id}/api-clients">Manage settings<span class="visually-hidden"> of ${o.name}</span></a>` : ''
-      }</td></tr>`,
+      (o) =>
+        html`<tr><td data-label="Organisation">${o.name}</td><td data-label="Your role">${roleLabel(o.role)}</td><td class="end">${
+          isAdminRole(o.role) ? html`<a href="/orgs/${o.id}/api-clients">Manage settings<span class="visually-hidden"> of ${o.name}</span></a>` : ''
+        }</td></tr>`,
     )}</tbody>
   </table></div>`
   }

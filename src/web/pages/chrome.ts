@@ -26,8 +26,18 @@ export function accountNav(v: Viewer, current: 'account' | 'settings' | null): S
 </nav>`;
 }
 
-export function signedInPage(v: Viewer, title: string, body: SafeHtml, options: { current?: 'account' | 'settings' | null; script?: boolean; tabs?: boolean } = {}): string {
-  return page(title, body, { wide: true, nav: accountNav(v, options.current ?? null), ...(options.script ? { script: true } : {}), ...(options.tabs ? { tabs: true } : {}) });
+export function signedInPage(
+  v: Viewer,
+  title: string,
+  body: SafeHtml,
+  options: { current?: 'account' | 'settings' | null; script?: boolean; tabs?: boolean } = {},
+): string {
+  return page(title, body, {
+    wide: true,
+    nav: accountNav(v, options.current ?? null),
+    ...(options.script ? { script: true } : {}),
+    ...(options.tabs ? { tabs: true } : {}),
+  });
 }
 
 export function errorBox(message: string | undefined, id = 'form-error'): SafeHtml | '' {

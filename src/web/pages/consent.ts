@@ -37,9 +37,7 @@ function trustNote(v: ConsentView) {
 }
 
 export function consentPage(v: ConsentView): string {
-  const badge = v.verified
-    ? html`<span class="badge verified">Verified app</span>`
-    : html`<span class="badge unverified">Unverified app</span>`;
+  const badge = v.verified ? html`<span class="badge verified">Verified app</span>` : html`<span class="badge unverified">Unverified app</span>`;
   return page(
     'Allow access',
     html`<div class="card">

@@ -55,7 +55,13 @@ export function textArea(s: FieldState, name: string, label: string): SafeHtml {
 </div>`;
 }
 
-export function selectField(s: FieldState, name: string, label: string, choices: readonly (readonly [string, string])[], options: { hint?: string } = {}): SafeHtml {
+export function selectField(
+  s: FieldState,
+  name: string,
+  label: string,
+  choices: readonly (readonly [string, string])[],
+  options: { hint?: string } = {},
+): SafeHtml {
   const id = idOf(s, name);
   const current = valueOf(s, name);
   return html`<div class="field">

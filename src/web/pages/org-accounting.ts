@@ -82,7 +82,8 @@ export function chooseTenantPage(v: Viewer, org: { id: string; name: string }, r
     <fieldset>
       <legend>Xero organisations you allowed access to</legend>
       ${tenants.map(
-        (t, i) => html`<div><input type="radio" name="tenant" id="tenant-${i}" value="${t.tenantId}" ${i === 0 ? 'checked' : ''}> <label for="tenant-${i}">${t.tenantName}</label></div>`,
+        (t, i) =>
+          html`<div><input type="radio" name="tenant" id="tenant-${i}" value="${t.tenantId}" ${i === 0 ? 'checked' : ''}> <label for="tenant-${i}">${t.tenantName}</label></div>`,
       )}
     </fieldset>
     <div class="actions">

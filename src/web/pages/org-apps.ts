@@ -88,14 +88,14 @@ ${
       row.blocked === 1
         ? html`<span class="muted small">Blocked by the operator</span>`
         : blockedHere.has(row.client_id)
-        ? html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/unblock" class="inline">
+          ? html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/unblock" class="inline">
         <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Unblock<span class="visually-hidden"> ${row.name}</span></button></form>`
-        : html`${
-            verified(row)
-              ? ''
-              : html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/verify" class="inline">
+          : html`${
+              verified(row)
+                ? ''
+                : html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/verify" class="inline">
         <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Verify<span class="visually-hidden"> ${row.name}</span></button></form>`
-          }
+            }
         <a class="button danger small" href="/orgs/${org.id}/apps/${row.client_id}/block">Block<span class="visually-hidden"> ${row.name}</span></a>`
     }</td>
   </tr>`,

@@ -68,7 +68,8 @@ ${
 ${
   accounts.length
     ? html`<section aria-labelledby="accounts-title"><h3 id="accounts-title">Accounts</h3><ul>${accounts.map(
-        (a) => html`<li><a href="/orgs/${org.id}/bank-import/accounts/${a.id}">${a.name}</a> <span class="muted small">${a.number} · ${a.currency} · balances and imports</span></li>`,
+        (a) =>
+          html`<li><a href="/orgs/${org.id}/bank-import/accounts/${a.id}">${a.name}</a> <span class="muted small">${a.number} · ${a.currency} · balances and imports</span></li>`,
       )}</ul></section>`
     : ''
 }

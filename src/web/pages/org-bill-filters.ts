@@ -23,7 +23,11 @@ export interface FilterFormView {
   general?: string[];
 }
 
-const ANY_YES_NO = [['any', 'Any'], ['yes', 'Yes'], ['no', 'No']] as const;
+const ANY_YES_NO = [
+  ['any', 'Any'],
+  ['yes', 'Yes'],
+  ['no', 'No'],
+] as const;
 
 export function billFiltersPage(
   v: Viewer,
@@ -46,7 +50,13 @@ ${filterForm(v, `/orgs/${org.id}/bill-filters`, create, homeCurrency, 'Save filt
 }
 
 /** One filter's own page: its form, filled in with what is saved (or what was sent). */
-export function billFilterEditPage(v: Viewer, org: { id: string; name: string }, filter: { id: string; name: string }, form: FilterFormView, homeCurrency: string): string {
+export function billFilterEditPage(
+  v: Viewer,
+  org: { id: string; name: string },
+  filter: { id: string; name: string },
+  form: FilterFormView,
+  homeCurrency: string,
+): string {
   return settingsPage(
     v,
     org,
@@ -105,7 +115,12 @@ function filterForm(v: Viewer, action: string, form: FilterFormView, homeCurrenc
   ${textField(s, 'description', 'Description (optional)', { maxlength: 500 })}
   <fieldset>
     <legend>Selects the outstanding bills that match all of these (leave a field empty for any)</legend>
-    ${checkboxes(s, 'kinds', 'Kinds', BILL_KINDS.map((k) => [k, `${documentTypeLabel(k)}s`] as const))}
+    ${checkboxes(
+      s,
+      'kinds',
+      'Kinds',
+      BILL_KINDS.map((k) => [k, `${documentTypeLabel(k)}s`] as const),
+    )}
     ${textField(s, 'tagsAny', 'Tagged with any of', { hint: 'Comma separated, e.g. office, december-run' })}
     ${textField(s, 'suppliers', 'From any of these suppliers', { hint: 'Comma separated, names as the bills give them' })}
     <div class="triple">

@@ -43,7 +43,13 @@ export interface PublishForm {
 /** A link into the system is followed only when it is a web address, never a script or data URL. */
 export const webLink = (link: string | null): string | null => (link && /^https?:\/\//i.test(link) ? link : null);
 
-export function documentPage(v: Viewer, org: { id: string; name: string }, d: DocumentView, form: PublishForm, options: { notice?: string; error?: string } = {}): string {
+export function documentPage(
+  v: Viewer,
+  org: { id: string; name: string },
+  d: DocumentView,
+  form: PublishForm,
+  options: { notice?: string; error?: string } = {},
+): string {
   return settingsPage(
     v,
     org,
@@ -75,7 +81,8 @@ function linesTable(d: DocumentView): SafeHtml {
   <caption>Coded lines</caption>
   <thead><tr><th scope="col">Description</th><th scope="col">Account</th><th scope="col" class="end">Total</th></tr></thead>
   <tbody>${d.lines.map(
-    (l) => html`<tr><td data-label="Description">${l.description}</td><td data-label="Account">${l.account ?? html`<strong>none yet</strong>`}</td><td class="end" data-label="Total">${l.total}</td></tr>`,
+    (l) =>
+      html`<tr><td data-label="Description">${l.description}</td><td data-label="Account">${l.account ?? html`<strong>none yet</strong>`}</td><td class="end" data-label="Total">${l.total}</td></tr>`,
   )}</tbody>
 </table></div>`;
 }

@@ -78,11 +78,15 @@ export function reconcilePage(v: Viewer, org: { id: string; name: string }, view
     'reconcile',
     html`<p class="muted">Each bank line still to reconcile, with the published document the service finds it pays. Accept a suggestion, choose another document, or mark a line reconciled elsewhere (a transfer between your own accounts, a fee booked by hand).</p>
 ${view.accounts.length ? accountPicker(base, view) : html`<p class="card empty">No bank statements imported yet: import one on <a href="/orgs/${org.id}/bank-import">Bank statements</a>.</p>`}
-${view.account ? html`<h3 id="to-reconcile">To reconcile${view.account.toReconcile ? html` <span class="muted small">(${view.account.toReconcile})</span>` : ''}</h3>
+${
+  view.account
+    ? html`<h3 id="to-reconcile">To reconcile${view.account.toReconcile ? html` <span class="muted small">(${view.account.toReconcile})</span>` : ''}</h3>
 ${view.lines.length ? html`<ol class="reconcile-lines">${view.lines.map((l) => lineCard(v, base, here, view, l))}</ol>` : html`<p class="card empty">Nothing left to reconcile in ${view.account.name}${view.page > 1 ? ' on this page' : ''}.</p>`}
 ${pager(view)}
 <h3 id="reconciled">Reconciled</h3>
-${view.reconciled.length ? html`<ol class="reconcile-lines">${view.reconciled.map((l) => reconciledCard(v, base, here, view, l))}</ol>` : html`<p class="card empty">No line of ${view.account.name} is reconciled yet.</p>`}` : ''}`,
+${view.reconciled.length ? html`<ol class="reconcile-lines">${view.reconciled.map((l) => reconciledCard(v, base, here, view, l))}</ol>` : html`<p class="card empty">No line of ${view.account.name} is reconciled yet.</p>`}`
+    : ''
+}`,
     options,
   );
 }
@@ -92,7 +96,8 @@ function accountPicker(base: string, view: ReconcileView): SafeHtml {
   <label for="account">Bank account</label>
   <div class="inline-fields">
     <select id="account" name="account">${view.accounts.map(
-      (a) => html`<option value="${a.id}"${a.id === view.account?.id ? html` selected` : ''}>${a.name}${a.number ? ` (${a.number})` : ''}, ${a.currency}: ${a.toReconcile} to reconcile</option>`,
+      (a) =>
+        html`<option value="${a.id}"${a.id === view.account?.id ? html` selected` : ''}>${a.name}${a.number ? ` (${a.number})` : ''}, ${a.currency}: ${a.toReconcile} to reconcile</option>`,
     )}</select>
     <button type="submit" class="secondary">Show</button>
   </div>
@@ -180,7 +185,8 @@ function problemBox(v: Viewer, base: string, view: ReconcileView, l: ReconcileLi
   return html`<div class="error" role="alert" id="problem-${l.id}">
   <p>${p.message}</p>
   ${(p.offers ?? []).map(
-    (o) => html`<form method="post" action="${base}/match" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="documentId" value="${p.documentId ?? ''}"><input type="hidden" name="difference" value="${o.kind}"><button type="submit" class="small">${o.words}</button></form> `,
+    (o) =>
+      html`<form method="post" action="${base}/match" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="documentId" value="${p.documentId ?? ''}"><input type="hidden" name="difference" value="${o.kind}"><button type="submit" class="small">${o.words}</button></form> `,
   )}
 </div>`;
 }
@@ -192,10 +198,12 @@ function reconciledCard(v: Viewer, base: string, _here: string, view: ReconcileV
   let action: SafeHtml | '' = '';
   if (l.reconciledIn === 'service' && d) {
     status = html`Matched to <a href="${base.replace(/reconcile$/, 'documents')}/${d.documentId}">${documentTypeLabel(d.type)} ${d.number}</a> from ${d.supplier}, ${money(d.total, d.currency)}`;
-    if (view.may.unmatch) action = html`<form method="post" action="${base}/unmatch" class="inline">${hidden(v, view, l.id)}<button type="submit" class="small danger">Undo<span class="visually-hidden"> the match of ${d.number}</span></button></form>`;
+    if (view.may.unmatch)
+      action = html`<form method="post" action="${base}/unmatch" class="inline">${hidden(v, view, l.id)}<button type="submit" class="small danger">Undo<span class="visually-hidden"> the match of ${d.number}</span></button></form>`;
   } else if (l.reconciledIn === 'outside_service') {
     status = html`Reconciled elsewhere`;
-    if (view.may.mark) action = html`<form method="post" action="${base}/mark" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="reconciled" value="false"><button type="submit" class="small secondary">Undo<span class="visually-hidden"> reconciled elsewhere (the line of ${formatDay(l.date)})</span></button></form>`;
+    if (view.may.mark)
+      action = html`<form method="post" action="${base}/mark" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="reconciled" value="false"><button type="submit" class="small secondary">Undo<span class="visually-hidden"> reconciled elsewhere (the line of ${formatDay(l.date)})</span></button></form>`;
   } else {
     status = html`Reconciled in the books`;
   }

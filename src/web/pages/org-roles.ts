@@ -30,7 +30,9 @@ export function rolesPage(v: Viewer, org: { id: string; name: string }, rows: Ro
       (op) => html`<tr>
       <th scope="row"><span class="op-title">${op.title}</span><br><code class="small">${breakable(op.name)}</code></th>
       ${ROLES.map(
-        (r) => html`<td class="center"><input type="checkbox" id="allow-${op.name}-${r}" name="allow" value="${op.name}:${r}" ${op.allowed.has(r) ? 'checked' : ''}>
+        (
+          r,
+        ) => html`<td class="center"><input type="checkbox" id="allow-${op.name}-${r}" name="allow" value="${op.name}:${r}" ${op.allowed.has(r) ? 'checked' : ''}>
         <label for="allow-${op.name}-${r}" class="visually-hidden">${roleLabel(r)} may call ${op.title}</label></td>`,
       )}
     </tr>`,

@@ -63,12 +63,12 @@ function accountTable(histories: AccountHistory[], ends: string[]): SafeHtml {
     "Balance at each month end and now, in each account's currency",
     html`<thead><tr><th scope="col">Account</th><th scope="col">Currency</th>${ends.map((d) => html`<th scope="col" class="num">${columnMonth(d)}</th>`)}<th scope="col" class="num">Now</th></tr></thead>
 <tbody>${histories.map(
-    (h) =>
-      html`<tr><th scope="row">${h.account.name}</th><td>${h.account.currency}</td>${ends.map((_, i) => {
-        const v = h.monthEnds?.[i] ?? null;
-        return html`<td class="num">${v === null ? '—' : amountText(v, h.account.currency)}</td>`;
-      })}<td class="num">${amountText(h.account.balance, h.account.currency)}</td></tr>`,
-  )}</tbody>`,
+      (h) =>
+        html`<tr><th scope="row">${h.account.name}</th><td>${h.account.currency}</td>${ends.map((_, i) => {
+          const v = h.monthEnds?.[i] ?? null;
+          return html`<td class="num">${v === null ? '—' : amountText(v, h.account.currency)}</td>`;
+        })}<td class="num">${amountText(h.account.balance, h.account.currency)}</td></tr>`,
+    )}</tbody>`,
   );
 }
 
@@ -87,9 +87,9 @@ ${
         `The next ${b.bills.length === 1 ? 'bill' : `${b.bills.length} bills`} by due date${b.count > b.bills.length ? `, of ${b.count}` : ''}; amounts due in ${b.baseCurrency}`,
         html`<thead><tr><th scope="col">Due</th><th scope="col">Supplier</th><th scope="col">Invoice</th><th scope="col" class="num">Amount due</th></tr></thead>
 <tbody>${b.bills.map(
-        (bill) =>
-          html`<tr><td class="nowrap">${humanDate(bill.dueDate)}${overdue(bill.dueDate) ? html` <span class="badge blocked">overdue</span>` : ''}</td><td>${bill.supplier}</td><td>${bill.invoiceNumber}</td><td class="num">${amountText(bill.amountDue, b.baseCurrency)}</td></tr>`,
-      )}</tbody>`,
+          (bill) =>
+            html`<tr><td class="nowrap">${humanDate(bill.dueDate)}${overdue(bill.dueDate) ? html` <span class="badge blocked">overdue</span>` : ''}</td><td>${bill.supplier}</td><td>${bill.invoiceNumber}</td><td class="num">${amountText(bill.amountDue, b.baseCurrency)}</td></tr>`,
+        )}</tbody>`,
       )
     : html`<p class="muted">Nothing to pay.</p>`
 }`;

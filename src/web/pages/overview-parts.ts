@@ -18,8 +18,7 @@ export const longMonth = (date: string) => monthLabel(date);
 /** In place of a section whose operation refused or failed: which, and why (the operation's own words). */
 export function notShown(what: string, answer: Extract<PageAnswer<unknown>, { ok: false }>): SafeHtml {
   const why = answer.message.charAt(0).toUpperCase() + answer.message.slice(1);
-  const hint =
-    answer.code === 'role_not_allowed' ? html` A super admin can allow it under <strong>Role permissions</strong>.` : '';
+  const hint = answer.code === 'role_not_allowed' ? html` A super admin can allow it under <strong>Role permissions</strong>.` : '';
   return html`<div class="notice" role="status" data-refused="${answer.code}"><strong>${what} not shown.</strong> ${why}.${hint}</div>`;
 }
 
@@ -48,8 +47,8 @@ export function monthTable(id: string, caption: string, columns: string[], rows:
     html`
 <thead><tr><th scope="col">${currency}</th>${columns.map((c) => html`<th scope="col" class="num">${c}</th>`)}</tr></thead>
 <tbody>${rows.map(
-    (r) =>
-      html`<tr${r.total ? html` class="total"` : ''}><th scope="row">${r.label}</th>${r.values.map((v) => html`<td class="num">${v === null ? '—' : amountText(v, currency)}</td>`)}</tr>`,
-  )}</tbody>`,
+      (r) =>
+        html`<tr${r.total ? html` class="total"` : ''}><th scope="row">${r.label}</th>${r.values.map((v) => html`<td class="num">${v === null ? '—' : amountText(v, currency)}</td>`)}</tr>`,
+    )}</tbody>`,
   );
 }

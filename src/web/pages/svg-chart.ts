@@ -95,7 +95,9 @@ function svgChart(input: ChartInput): SafeHtml {
   const tip = (s: Series, i: number, v: number) => `${input.longLabels[i] ?? input.labels[i]}, ${s.name}: ${input.format(v)}`;
 
   const grid = ticks.map(
-    (t) => html`<line x1="${PAD.left}" x2="${width - PAD.right}" y1="${y(t)}" y2="${y(t)}" stroke="${t === 0 ? COLOURS.grey : '#d5dbe1'}" stroke-width="${t === 0 ? 1 : 0.5}"/>
+    (
+      t,
+    ) => html`<line x1="${PAD.left}" x2="${width - PAD.right}" y1="${y(t)}" y2="${y(t)}" stroke="${t === 0 ? COLOURS.grey : '#d5dbe1'}" stroke-width="${t === 0 ? 1 : 0.5}"/>
 <text x="${PAD.left - 4}" y="${y(t) + 3}" text-anchor="end" font-size="${size}" fill="${COLOURS.grey}">${compactNumber(t)}</text>`,
   );
   // counted from the last month, so the latest always has its label
@@ -117,8 +119,12 @@ function svgChart(input: ChartInput): SafeHtml {
     // a gap (null) breaks the line into separate runs
     const runs: string[][] = [[]];
     s.values.forEach((v, i) => (v === null ? runs.push([]) : runs[runs.length - 1]!.push(`${centre(i)},${y(v)}`)));
-    const paths = runs.filter((r) => r.length > 1).map((r) => html`<polyline points="${r.join(' ')}" fill="none" stroke="${s.colour}" stroke-width="1.5" stroke-linejoin="round"/>`);
-    const dots = s.values.map((v, i) => (v === null ? '' : html`<circle cx="${centre(i)}" cy="${y(v)}" r="2.2" fill="${s.colour}"><title>${tip(s, i, v)}</title></circle>`));
+    const paths = runs
+      .filter((r) => r.length > 1)
+      .map((r) => html`<polyline points="${r.join(' ')}" fill="none" stroke="${s.colour}" stroke-width="1.5" stroke-linejoin="round"/>`);
+    const dots = s.values.map((v, i) =>
+      v === null ? '' : html`<circle cx="${centre(i)}" cy="${y(v)}" r="2.2" fill="${s.colour}"><title>${tip(s, i, v)}</title></circle>`,
+    );
     return html`${paths}${dots}`;
   });
   return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${input.id}-title ${input.id}-desc" xmlns="http://www.w3.org/2000/svg">
@@ -133,7 +139,9 @@ function legend(input: ChartInput): SafeHtml {
   return html`<ul class="legend">${items.map(
     ({ s, bar }) =>
       html`<li><svg width="14" height="10" viewBox="0 0 14 10" aria-hidden="true">${
-        bar ? html`<rect x="2" y="1" width="10" height="8" fill="${s.colour}"/>` : html`<line x1="0" x2="14" y1="5" y2="5" stroke="${s.colour}" stroke-width="2"/><circle cx="7" cy="5" r="2.5" fill="${s.colour}"/>`
+        bar
+          ? html`<rect x="2" y="1" width="10" height="8" fill="${s.colour}"/>`
+          : html`<line x1="0" x2="14" y1="5" y2="5" stroke="${s.colour}" stroke-width="2"/><circle cx="7" cy="5" r="2.5" fill="${s.colour}"/>`
       }</svg>${s.name}</li>`,
   )}</ul>`;
 }

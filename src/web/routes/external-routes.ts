@@ -73,7 +73,9 @@ export function registerExternalRoutes(app: FastifyInstance, w: WebContext): voi
       const said = (error as { error?: string }).error;
       return failed(
         reply,
-        said === 'access_denied' ? 'Sign-in was cancelled at the identity provider.' : `The identity provider's answer could not be accepted (${said ?? 'invalid response'}). Start again.`,
+        said === 'access_denied'
+          ? 'Sign-in was cancelled at the identity provider.'
+          : `The identity provider's answer could not be accepted (${said ?? 'invalid response'}). Start again.`,
         400,
         back,
       );

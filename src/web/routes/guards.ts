@@ -39,7 +39,11 @@ export async function pageSession(w: WebContext, request: FastifyRequest, reply:
   const session = await currentSession(w, request);
   if (!session) {
     const next = request.url.split('#')[0]!;
-    reply.code(303).header('cache-control', 'no-store').header('location', `/signin?next=${encodeURIComponent(next)}`).send();
+    reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('location', `/signin?next=${encodeURIComponent(next)}`)
+      .send();
     return null;
   }
   return { session, viewer: await viewerOf(w, session) };
@@ -52,7 +56,11 @@ export async function pageSession(w: WebContext, request: FastifyRequest, reply:
 export async function postSession(w: WebContext, request: FastifyRequest, reply: FastifyReply): Promise<Signed | null> {
   const session = await currentSession(w, request);
   if (!session) {
-    sendPage(reply, messagePage('Signed out', 'Your session has ended, so nothing was changed. Sign in and try again.', { href: '/signin', label: 'Sign in' }), 403);
+    sendPage(
+      reply,
+      messagePage('Signed out', 'Your session has ended, so nothing was changed. Sign in and try again.', { href: '/signin', label: 'Sign in' }),
+      403,
+    );
     return null;
   }
   const viewer = await viewerOf(w, session);
@@ -104,5 +112,9 @@ export async function organisationAdmin(w: WebContext, signed: Signed, organisat
 }
 
 export function notFoundPage(reply: FastifyReply, viewer: Viewer, what: string, back: string): FastifyReply {
-  return sendPage(reply, messagePage('Not found', `${what} does not exist, or is not part of this organisation.`, { href: back, label: 'Go back' }, viewer), 404);
+  return sendPage(
+    reply,
+    messagePage('Not found', `${what} does not exist, or is not part of this organisation.`, { href: back, label: 'Go back' }, viewer),
+    404,
+  );
 }

@@ -34,7 +34,13 @@ export function registerInvitationRoutes(app: FastifyInstance, w: WebContext): v
 
   async function joined(reply: FastifyReply, result: Extract<Acceptance, { ok: true }>, email: string) {
     if (!result.alreadyMember)
-      await writeAudit(db, { organisationId: result.organisationId, actorUserId: result.userId, action: 'member.joined', target: result.userId, detail: { email, role: result.role } });
+      await writeAudit(db, {
+        organisationId: result.organisationId,
+        actorUserId: result.userId,
+        action: 'member.joined',
+        target: result.userId,
+        detail: { email, role: result.role },
+      });
     return seeOther(reply, '/account?done=joined');
   }
 

@@ -49,7 +49,11 @@ export function registerNewOrganisationRoutes(app: FastifyInstance, w: WebContex
       return seeOther(reply, `/orgs/${org.id}/ledger-import?done=created`);
     } catch (error) {
       if (!(error instanceof OrganisationNameTaken)) throw error;
-      return sendPage(reply, newOrganisationPage(signed.viewer, form, `An organisation named “${error.existing.name}” exists already; choose another name.`), 409);
+      return sendPage(
+        reply,
+        newOrganisationPage(signed.viewer, form, `An organisation named “${error.existing.name}” exists already; choose another name.`),
+        409,
+      );
     }
   });
 }

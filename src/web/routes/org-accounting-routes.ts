@@ -69,7 +69,15 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
             error: `Ledgerline could not bring its copy of the books up to date (${Number(copy.failures) === 1 ? 'the last attempt' : `the last ${Number(copy.failures)} attempts`} failed): ${copy.problem} It tries again by itself${copy.retry_at ? ` after ${formatInstant(copy.retry_at)}` : ''}; a call that reads the books tries at once.`,
           }
         : {};
-    return sendPage(reply, accountingPage(a.viewer, a.org, { system: row!.accounting_system, connection, configured: configured(), mirror }, { ...noticeFrom(request, NOTICES), ...failing }));
+    return sendPage(
+      reply,
+      accountingPage(
+        a.viewer,
+        a.org,
+        { system: row!.accounting_system, connection, configured: configured(), mirror },
+        { ...noticeFrom(request, NOTICES), ...failing },
+      ),
+    );
   });
 
   r.action('/accounting/connect/:vendor', async (a, p, _request, reply) => {
@@ -98,10 +106,26 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     return s ? findRequest(db, s.keys, stateHash, userId, orgId) : undefined;
   }
 
-  async function finish(reply: FastifyReply, userId: string, orgId: string, vendor: Vendor, tenant: { tenantId: string; tenantName: string }, tokens: TokenSet, stateHash: string) {
+  async function finish(
+    reply: FastifyReply,
+    userId: string,
+    orgId: string,
+    vendor: Vendor,
+    tenant: { tenantId: string; tenantName: string },
+    tokens: TokenSet,
+    stateHash: string,
+  ) {
     const s = settings()!;
     const replaced = await getConnection(db, orgId);
-    const { previousSystem } = await connectOrganisation(db, s.keys, { organisationId: orgId, vendor, tenantId: tenant.tenantId, tenantName: tenant.tenantName, tokens, userId, stateHash });
+    const { previousSystem } = await connectOrganisation(db, s.keys, {
+      organisationId: orgId,
+      vendor,
+      tenantId: tenant.tenantId,
+      tenantName: tenant.tenantName,
+      tokens,
+      userId,
+      stateHash,
+    });
     await writeAudit(db, {
       organisationId: orgId,
       actorUserId: userId,
@@ -127,7 +151,16 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     const stateHash = sha256(q.state ?? '');
     const found = q.state ? await pending(stateHash, signed.session.user.id) : undefined;
     if (!found || !isVendor(vendor) || found.row.vendor !== vendor) {
-      return sendPage(reply, messagePage('Not connected', 'This sign-in is not one this service started for you, or it has expired (ten minutes). Start again from the organisation settings.', { href: '/account', label: 'Back to your account' }, signed.viewer), 400);
+      return sendPage(
+        reply,
+        messagePage(
+          'Not connected',
+          'This sign-in is not one this service started for you, or it has expired (ten minutes). Start again from the organisation settings.',
+          { href: '/account', label: 'Back to your account' },
+          signed.viewer,
+        ),
+        400,
+      );
     }
     const a = await organisationAdmin(w, signed, found.row.organisation_id, reply);
     if (!a) return reply;
@@ -135,16 +168,28 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     const client = s[vendor]!;
     if (q.error || !q.code) {
       await dropRequest(db, stateHash);
-      return failed(reply, a.viewer, a.org.id, `${VENDOR_NAMES[vendor]} did not grant access${q.error ? ` (${q.error.slice(0, 100)})` : ''}, so nothing was connected.`, 400);
+      return failed(
+        reply,
+        a.viewer,
+        a.org.id,
+        `${VENDOR_NAMES[vendor]} did not grant access${q.error ? ` (${q.error.slice(0, 100)})` : ''}, so nothing was connected.`,
+        400,
+      );
     }
-    if (vendor === 'quickbooks' && !/^\d+$/.test(q.realmId ?? '')) return failed(reply, a.viewer, a.org.id, 'QuickBooks did not say which company was chosen (realmId), so nothing was connected.', 400);
+    if (vendor === 'quickbooks' && !/^\d+$/.test(q.realmId ?? ''))
+      return failed(reply, a.viewer, a.org.id, 'QuickBooks did not say which company was chosen (realmId), so nothing was connected.', 400);
     const refused = async (error: unknown) => {
       await dropRequest(db, stateHash);
       return failed(reply, a.viewer, a.org.id, `${(error as Error).message}, so nothing was connected.`, error instanceof GrantRefused ? 400 : 502);
     };
     let tokens: TokenSet;
     try {
-      tokens = await requestTokens(vendor, client, { grant_type: 'authorization_code', code: q.code, redirect_uri: redirectUri(vendor), code_verifier: found.payload.verifier }, s.fetch);
+      tokens = await requestTokens(
+        vendor,
+        client,
+        { grant_type: 'authorization_code', code: q.code, redirect_uri: redirectUri(vendor), code_verifier: found.payload.verifier },
+        s.fetch,
+      );
     } catch (error) {
       return refused(error);
     }
@@ -166,7 +211,8 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
     try {
       // what the token covers, asked with the token: Xero lists its tenants; QuickBooks' realmId came
       // in the query string, so the token must read that company before anything is saved
-      tenants = vendor === 'xero' ? await xeroTenants(client, tokens.accessToken, s.fetch) : [await quickBooksCompany(client, q.realmId!, tokens.accessToken, s.fetch)];
+      tenants =
+        vendor === 'xero' ? await xeroTenants(client, tokens.accessToken, s.fetch) : [await quickBooksCompany(client, q.realmId!, tokens.accessToken, s.fetch)];
     } catch (error) {
       // the tokens are not kept, so they are not left live at the vendor either
       await revokeToken(vendor, client, tokens.refreshToken, s.fetch);
@@ -190,7 +236,8 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
 
   r.action('/accounting/choose/:request', async (a, p, _request, reply) => {
     const found = await pending(p.request!, a.session.user.id, a.org.id);
-    if (!found?.payload.tenants || !found.payload.tokens) return failed(reply, a.viewer, a.org.id, 'This sign-in has expired or was finished already. Start again.', 404);
+    if (!found?.payload.tenants || !found.payload.tokens)
+      return failed(reply, a.viewer, a.org.id, 'This sign-in has expired or was finished already. Start again.', 404);
     const tenant = found.payload.tenants.find((t) => t.tenantId === one(a.form.tenant));
     if (!tenant) return sendPage(reply, chooseTenantPage(a.viewer, a.org, p.request!, found.payload.tenants), 400);
     return finish(reply, a.session.user.id, a.org.id, found.row.vendor as Vendor, tenant, found.payload.tokens, p.request!);

@@ -39,7 +39,13 @@ export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): vo
     }
     const scopes = one(a.form.write) === '1' ? ['service.read', 'service.write'] : ['service.read'];
     const created = await createApiClient(db, { organisationId: a.org.id, name, scopes, createdBy: a.session.user.id });
-    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'api_client.created', target: created.clientId, detail: { name, scopes } });
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'api_client.created',
+      target: created.clientId,
+      detail: { name, scopes },
+    });
     // shown in this answer and nowhere else; the page is sent with no-store
     return sendPage(reply, apiClientCreatedPage(a.viewer, a.org, created, w.service.baseUrl));
   });
@@ -66,7 +72,13 @@ export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): vo
     const row = await ownClient(a.org.id, p.clientId!);
     if (!row) return notFoundPage(reply, a.viewer, 'That API client', `/orgs/${a.org.id}/api-clients`);
     await revokeClient(db, row.client_id);
-    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'api_client.revoked', target: row.client_id, detail: { name: row.name } });
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'api_client.revoked',
+      target: row.client_id,
+      detail: { name: row.name },
+    });
     const from = String((request.query as { from?: string }).from ?? '');
     return seeOther(reply, `/orgs/${a.org.id}/${from === 'connections' ? 'connections' : 'api-clients'}?done=revoked`);
   });

@@ -22,7 +22,8 @@ const NOTICES = {
   registered: 'App registered. Members of this organisation see it as verified when they connect it.',
   removed: 'App removed. Its connections and tokens stopped working at once.',
   verified: 'App verified for this organisation. Its members now see it as verified when they connect it; other organisations decide for themselves.',
-  blocked: 'App blocked for this organisation. Its tokens are refused for this organisation from the next call, and no one can connect it to this organisation; other organisations decide for themselves.',
+  blocked:
+    'App blocked for this organisation. Its tokens are refused for this organisation from the next call, and no one can connect it to this organisation; other organisations decide for themselves.',
   unblocked: 'App unblocked for this organisation. Existing connections to this organisation work again.',
 };
 
@@ -46,7 +47,14 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
   r.action('/apps', async (a, _p, _request, reply) => {
     const name = (one(a.form.name) ?? '').trim();
     const text = one(a.form.redirect_uris) ?? '';
-    const redirectUris = [...new Set(text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean))];
+    const redirectUris = [
+      ...new Set(
+        text
+          .split(/\r?\n/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     let problem: string | null = name.length > 100 ? 'The name can be up to 100 characters.' : null;
     if (!problem) {
       try {
@@ -56,7 +64,13 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
           await verifyForOrganisation(trx, { clientId: app.clientId, organisationId: a.org.id, userId: a.session.user.id });
           return app;
         });
-        await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'app.registered', target: created.clientId, detail: { name, redirectUris } });
+        await writeAudit(db, {
+          organisationId: a.org.id,
+          actorUserId: a.session.user.id,
+          action: 'app.registered',
+          target: created.clientId,
+          detail: { name, redirectUris },
+        });
         return seeOther(reply, `${back(a)}?done=registered`);
       } catch (error) {
         const message = (error as Error).message;
@@ -120,7 +134,13 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
     const row = await ownApp(a, p.clientId!);
     if (!row) return notFoundPage(reply, a.viewer, 'That app', back(a));
     await revokeClient(db, row.client_id);
-    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'app.removed', target: row.client_id, detail: { name: row.name } });
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'app.removed',
+      target: row.client_id,
+      detail: { name: row.name },
+    });
     return seeOther(reply, `${back(a)}?done=removed`);
   });
 }

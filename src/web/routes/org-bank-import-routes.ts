@@ -40,7 +40,9 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
     const books = async (organisationId: string) => bookAccountChoices(store.db, (await getOrganisation(store.db, organisationId))!);
     const form = async (organisationId: string) => ({ currency: await home(organisationId), bookAccounts: await books(organisationId) });
 
-    r.page('/bank-import', async (a, _p, _request, reply) => sendPage(reply, bankImportPage(a.viewer, a.org, await accounts(a.org.id), {}, await form(a.org.id))));
+    r.page('/bank-import', async (a, _p, _request, reply) =>
+      sendPage(reply, bankImportPage(a.viewer, a.org, await accounts(a.org.id), {}, await form(a.org.id))),
+    );
 
     r.upload('/bank-import', async (a, _p, request, reply) => {
       const { form: fields_, file } = await readUpload(a.parts);
@@ -51,7 +53,8 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
       if (typeof creating === 'string') return again(creating);
       const existing = creating ? undefined : (await listBankAccounts(store.db, a.org.id, null)).find((x) => x.id === fields_.account);
       if (!creating && !existing) return again('Pick one of the organisation’s accounts, or “A new account…”.');
-      if (creating && list.some((x) => x.name.trim().toLowerCase() === creating.name.toLowerCase())) return again(`There is already an account named “${creating.name}”: pick it from the list.`);
+      if (creating && list.some((x) => x.name.trim().toLowerCase() === creating.name.toLowerCase()))
+        return again(`There is already an account named “${creating.name}”: pick it from the list.`);
       const account = existing ?? { create: creating! };
       if (!file?.data || file.data.length === 0) return again('Choose a statement file to upload.');
       const dryRun = fields_.dry_run === '1';
@@ -110,7 +113,9 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
 }
 
 /** The rest of the form: its fields, and the file with its name (for the summary). */
-export async function readUpload(parts: AsyncIterableIterator<Multipart>): Promise<{ form: Record<string, string>; file?: { fileName: string; data: Buffer } }> {
+export async function readUpload(
+  parts: AsyncIterableIterator<Multipart>,
+): Promise<{ form: Record<string, string>; file?: { fileName: string; data: Buffer } }> {
   const form: Record<string, string> = {};
   let file: { fileName: string; data: Buffer } | undefined;
   for await (const part of parts) {

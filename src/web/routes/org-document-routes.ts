@@ -42,7 +42,12 @@ export function registerDocumentPageRoutes(app: FastifyInstance, w: WebContext):
 
   async function render(a: OrgAccess, id: string, reply: FastifyReply, attempt: Attempt | null, options: { notice?: string } = {}, status = 200) {
     const got = await operationForPage(w, person(a), a.org.id, documentsGet, { ids: id });
-    if (!got.ok) return sendPage(reply, messagePage('Document not shown', got.message, { href: back(a), label: 'Back to documents' }, a.viewer), got.code === 'role_not_allowed' || got.code === 'not_a_member' ? 403 : 502);
+    if (!got.ok)
+      return sendPage(
+        reply,
+        messagePage('Document not shown', got.message, { href: back(a), label: 'Back to documents' }, a.viewer),
+        got.code === 'role_not_allowed' || got.code === 'not_a_member' ? 403 : 502,
+      );
     const d = got.value.documents[0];
     if (!d || d.id.includes(':')) return notFoundPage(reply, a.viewer, 'That document', back(a));
     const allowed = d.publishedAt === null && (await isRoleAllowed(db, a.org.id, documentsPublish.name, a.role));
@@ -58,7 +63,10 @@ export function registerDocumentPageRoutes(app: FastifyInstance, w: WebContext):
     const mirrored = new Set(imported.map((b) => b.ledgerAccount!.id));
     const payFrom = receipt
       ? [
-          ...imported.map((b) => ({ value: b.id.includes(':') ? b.ledgerAccount!.id : b.id, label: `${b.name}${b.number ? ` (${b.number})` : ''}, ${b.currency}` })),
+          ...imported.map((b) => ({
+            value: b.id.includes(':') ? b.ledgerAccount!.id : b.id,
+            label: `${b.name}${b.number ? ` (${b.number})` : ''}, ${b.currency}`,
+          })),
           ...(chart?.ok ? chart.value.accounts : [])
             .filter((x) => (x.type === 'Bank' || x.type === 'Credit Card') && !mirrored.has(x.id))
             .map((x) => ({ value: x.id, label: x.number ? `${x.fullName} (${x.number})` : x.fullName })),
@@ -115,7 +123,8 @@ function publishForm(attempt: Attempt | null, d: { type: string; supplier: strin
 
 function fieldWords(e: ParameterError): string {
   if (e.parameter === 'paidFrom' && /name it/.test(e.message)) return 'choose the bank or card account that paid it';
-  if (e.parameter === 'taxAccount' && /no single tax account/.test(e.message)) return 'choose the account tax goes to: the chart has no single VAT, GST or tax account';
+  if (e.parameter === 'taxAccount' && /no single tax account/.test(e.message))
+    return 'choose the account tax goes to: the chart has no single VAT, GST or tax account';
   return e.message;
 }
 

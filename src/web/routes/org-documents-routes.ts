@@ -48,7 +48,9 @@ export function registerDocumentRoutes(app: FastifyInstance, w: WebContext): voi
     const documents = rows.map((d) => ({ ...d, total: majorText(d.total, d.currency) }));
     options = { ...options, canPublish, published: published.map((d) => ({ ...d, total: majorText(d.total, d.currency) })) };
     const accounts = chart.ok ? chart.value.accounts.map((x) => ({ id: x.id, label: x.number ? `${x.fullName} (${x.number})` : x.fullName })) : [];
-    const notes = chart.ok ? options : { ...options, error: options.error ?? `The chart of accounts could not be read (${chart.message}); a document can still be added without an account.` };
+    const notes = chart.ok
+      ? options
+      : { ...options, error: options.error ?? `The chart of accounts could not be read (${chart.message}); a document can still be added without an account.` };
     return sendPage(reply, documentsPage(a.viewer, a.org, documents, accounts, org?.home_currency ?? '', notes), status);
   };
 
@@ -87,20 +89,25 @@ export function registerDocumentRoutes(app: FastifyInstance, w: WebContext): voi
         return again(sorted.byField, general, answer.status);
       }
       const d = answer.value.document;
-      return render(a, reply, {
-        created: {
-          id: d.id,
-          type: d.type,
-          number: d.number,
-          supplier: d.supplier,
-          date: d.date,
-          dueDate: d.dueDate,
-          total: majorText(fromMajor(d.total, d.currency) ?? 0, d.currency),
-          currency: d.currency,
-          fileName: file.name,
-          account: d.codedLines[0]?.account ?? null,
+      return render(
+        a,
+        reply,
+        {
+          created: {
+            id: d.id,
+            type: d.type,
+            number: d.number,
+            supplier: d.supplier,
+            date: d.date,
+            dueDate: d.dueDate,
+            total: majorText(fromMajor(d.total, d.currency) ?? 0, d.currency),
+            currency: d.currency,
+            fileName: file.name,
+            account: d.codedLines[0]?.account ?? null,
+          },
         },
-      }, 201);
+        201,
+      );
     });
   });
 }
@@ -117,7 +124,9 @@ function schemaErrors(input: Record<string, unknown>): ParameterError[] {
 }
 
 /** The form's fields and its one file (null when none was chosen), noting a file cut short at the limit. */
-async function readDocumentUpload(parts: AsyncIterableIterator<Multipart>): Promise<{ form: Record<string, string>; file: { name: string; data: Buffer; truncated: boolean } | null }> {
+async function readDocumentUpload(
+  parts: AsyncIterableIterator<Multipart>,
+): Promise<{ form: Record<string, string>; file: { name: string; data: Buffer; truncated: boolean } | null }> {
   const form: Record<string, string> = {};
   let file: { name: string; data: Buffer; truncated: boolean } | null = null;
   for await (const part of parts) {

@@ -26,14 +26,17 @@ export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext):
     r.page('/ledger-import', async (a, _p, request, reply) => {
       const org = await organisation(a.org.id);
       // the page /orgs/new leads to: the organisation exists, its books are still to load
-      const notices = { created: `Organisation created: ${org.name}, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.` };
+      const notices = {
+        created: `Organisation created: ${org.name}, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.`,
+      };
       return sendPage(reply, ledgerImportPage(a.viewer, view(org), noticeFrom(request, notices)));
     });
 
     r.upload('/ledger-import', async (a, _p, _request, reply) => {
       const { form, file } = await readUpload(a.parts);
       const org = await organisation(a.org.id);
-      if (!file?.data || file.data.length === 0) return sendPage(reply, ledgerImportPage(a.viewer, view(org), { error: 'Choose a journal or CSV file to upload.' }), 400);
+      if (!file?.data || file.data.length === 0)
+        return sendPage(reply, ledgerImportPage(a.viewer, view(org), { error: 'Choose a journal or CSV file to upload.' }), 400);
       const dryRun = form.dry_run === '1';
       try {
         const report = await importJournal(store, {
@@ -45,7 +48,13 @@ export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext):
           // in the import's transaction: written after, it would wait behind the next import
           alsoWrite: (trx, written) =>
             written.new > 0
-              ? writeAudit(trx, { organisationId: org.id, actorUserId: a.session.user.id, action: 'ledger_journal.imported', target: org.id, detail: auditDetail(written) })
+              ? writeAudit(trx, {
+                  organisationId: org.id,
+                  actorUserId: a.session.user.id,
+                  action: 'ledger_journal.imported',
+                  target: org.id,
+                  detail: auditDetail(written),
+                })
               : Promise.resolve(),
         });
         return sendPage(reply, ledgerImportPage(a.viewer, view(org), { result: report }));
@@ -57,7 +66,14 @@ export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext):
           return sendPage(reply, ledgerImportPage(a.viewer, view(org), { error: `Nothing was loaded: ${error.message}.` }), 503);
         }
         const summary = error.message.split(': ')[0];
-        return sendPage(reply, ledgerImportPage(a.viewer, view(org), { error: `Nothing was loaded: ${summary}.`, problems: error.problems.length ? error.problems : [{ where: file.fileName, message: error.message }] }), 422);
+        return sendPage(
+          reply,
+          ledgerImportPage(a.viewer, view(org), {
+            error: `Nothing was loaded: ${summary}.`,
+            problems: error.problems.length ? error.problems : [{ where: file.fileName, message: error.message }],
+          }),
+          422,
+        );
       }
     });
   });

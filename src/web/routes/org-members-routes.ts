@@ -39,13 +39,21 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
   r.action('/members/invite', async (a, _p, _request, reply) => {
     const email = normaliseEmail(one(a.form.email) ?? '');
     const role = one(a.form.role);
-    if (!isPlausibleEmail(email) || email.length > 254) return sendPage(reply, await render(a, { error: 'Enter the email address of the person to invite.' }), 400);
+    if (!isPlausibleEmail(email) || email.length > 254)
+      return sendPage(reply, await render(a, { error: 'Enter the email address of the person to invite.' }), 400);
     if (!isRole(role)) return sendPage(reply, await render(a, { error: 'Pick one of the roles listed.' }), 400);
-    if (role === 'super_admin' && a.role !== 'super_admin') return sendPage(reply, await render(a, { error: 'Only a super admin can invite a super admin.' }), 403);
+    if (role === 'super_admin' && a.role !== 'super_admin')
+      return sendPage(reply, await render(a, { error: 'Only a super admin can invite a super admin.' }), 403);
     // the same answer whether or not the address has a sign-in, or is a member already: the
     // invitation says nothing of the person, and accepting it changes nothing for a member
     const invitation = await createInvitation(db, { organisationId: a.org.id, email, role, invitedBy: a.session.user.id });
-    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'member.invited', target: invitation.id, detail: { email, role } });
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'member.invited',
+      target: invitation.id,
+      detail: { email, role },
+    });
     const link = `${w.service.baseUrl}/invitations/${invitation.token}`;
     return sendPage(reply, await render(a, { invited: { email, role, link, expiresAt: invitation.expiresAt } }));
   });
@@ -53,7 +61,13 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
   r.action('/invitations/:invitationId/withdraw', async (a, p, _request, reply) => {
     const withdrawn = await withdrawInvitation(db, a.org.id, p.invitationId!);
     if (!withdrawn) return notFoundPage(reply, a.viewer, 'That invitation', back(a));
-    await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'member.invitation_withdrawn', target: p.invitationId!, detail: { email: withdrawn.email, role: withdrawn.role } });
+    await writeAudit(db, {
+      organisationId: a.org.id,
+      actorUserId: a.session.user.id,
+      action: 'member.invitation_withdrawn',
+      target: p.invitationId!,
+      detail: { email: withdrawn.email, role: withdrawn.role },
+    });
     return seeOther(reply, `${back(a)}?done=withdrawn`);
   });
 

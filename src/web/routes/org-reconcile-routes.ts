@@ -82,13 +82,21 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
     if (!listed.ok) errors.push(`The bank accounts could not be read: ${listed.message}`);
     else {
       // an account of the books nothing was imported into has no lines here (banking.transactions says so)
-      view.accounts = listed.value.accounts.filter((x) => x.balanceBasis !== 'books').map((x) => ({ id: x.id, name: x.name, number: x.number, currency: x.currency, toReconcile: x.toReconcile }));
+      view.accounts = listed.value.accounts
+        .filter((x) => x.balanceBasis !== 'books')
+        .map((x) => ({ id: x.id, name: x.name, number: x.number, currency: x.currency, toReconcile: x.toReconcile }));
       view.account = view.accounts.find((x) => x.id === where.account) ?? view.accounts[0] ?? null;
     }
     if (view.account) {
       const account = view.account;
       const [open, done] = await Promise.all([
-        operationForPage(w, me, a.org.id, bankingTransactions, { account: account.id, status: 'to_reconcile', ...ALL_TIME, limit: PAGE_SIZE, page: where.page }),
+        operationForPage(w, me, a.org.id, bankingTransactions, {
+          account: account.id,
+          status: 'to_reconcile',
+          ...ALL_TIME,
+          limit: PAGE_SIZE,
+          page: where.page,
+        }),
         operationForPage(w, me, a.org.id, bankingTransactions, { account: account.id, status: 'reconciled', ...ALL_TIME, limit: 25 }),
       ]);
       if (open.ok) {
@@ -117,14 +125,21 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
       for (const [id, p] of Object.entries(view.problems)) if (!shown.has(id)) errors.push(p.message);
     }
     const error = errors.length ? errors.join(' ') : undefined;
-    return sendPage(reply, reconcilePage(a.viewer, a.org, view, { ...(options.notice ? { notice: options.notice } : {}), ...(error ? { error } : {}) }), status);
+    return sendPage(
+      reply,
+      reconcilePage(a.viewer, a.org, view, { ...(options.notice ? { notice: options.notice } : {}), ...(error ? { error } : {}) }),
+      status,
+    );
   }
 
   const whereOf = (request: FastifyRequest): Where => {
     const q = request.query as Record<string, string | undefined>;
     return { account: one(q.account), page: pageNumber(one(q.page)), change: one(q.change), search: one(q.q) };
   };
-  const formWhere = (a: OrgAccess & { form: Record<string, string | string[] | undefined> }): Where => ({ account: one(a.form.account), page: pageNumber(one(a.form.page)) });
+  const formWhere = (a: OrgAccess & { form: Record<string, string | string[] | undefined> }): Where => ({
+    account: one(a.form.account),
+    page: pageNumber(one(a.form.page)),
+  });
   const back = (a: OrgAccess, where: Where, done: keyof typeof NOTICES, lineId: string) =>
     `${base(a)}?${new URLSearchParams({ ...(where.account ? { account: where.account } : {}), ...(where.page > 1 ? { page: String(where.page) } : {}), done })}#line-${encodeURIComponent(lineId)}`;
 
@@ -174,7 +189,10 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
     const expected = doc.type === 'supplier_credit' ? total : -total;
     const difference = paid - expected;
     const words = `${amountText(Math.abs(difference) / 10 ** minorDigits(doc.currency), doc.currency)} ${doc.currency}`;
-    return allowedDifferences(difference, expected, doc.currency).map((kind) => ({ kind, words: `Book the ${words} difference as ${kind === 'fee' ? 'a bank fee' : 'rounding'} and match` }));
+    return allowedDifferences(difference, expected, doc.currency).map((kind) => ({
+      kind,
+      words: `Book the ${words} difference as ${kind === 'fee' ? 'a bank fee' : 'rounding'} and match`,
+    }));
   }
 }
 
@@ -190,7 +208,16 @@ function lineOf(t: ReconcileLine): ReconcileLine {
     reconciledIn: t.reconciledIn,
     suggestedMatch: t.suggestedMatch,
     suggestion,
-    linked: t.linked ? { documentId: t.linked.documentId, number: t.linked.number, type: t.linked.type, supplier: t.linked.supplier, total: t.linked.total, currency: t.linked.currency } : null,
+    linked: t.linked
+      ? {
+          documentId: t.linked.documentId,
+          number: t.linked.number,
+          type: t.linked.type,
+          supplier: t.linked.supplier,
+          total: t.linked.total,
+          currency: t.linked.currency,
+        }
+      : null,
   };
 }
 

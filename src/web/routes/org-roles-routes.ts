@@ -33,7 +33,12 @@ export function registerRoleRoutes(app: FastifyInstance, w: WebContext): void {
     const ticked = new Set(list(a.form.allow));
     const known = new Set(GOVERNED.flatMap((op) => ROLES.map((role) => `${op.name}:${role}`)));
     const unknown = [...ticked].filter((t) => !known.has(t));
-    if (unknown.length) return sendPage(reply, rolesPage(a.viewer, a.org, await grid(a), { error: 'The form named an operation or role that does not exist. Reload the page and try again.' }), 400);
+    if (unknown.length)
+      return sendPage(
+        reply,
+        rolesPage(a.viewer, a.org, await grid(a), { error: 'The form named an operation or role that does not exist. Reload the page and try again.' }),
+        400,
+      );
     const allowed: { operation: string; role: Role }[] = [];
     const refused: { operation: string; role: Role }[] = [];
     await db.transaction().execute(async (trx) => {
@@ -48,7 +53,13 @@ export function registerRoleRoutes(app: FastifyInstance, w: WebContext): void {
         }
       }
       if (allowed.length || refused.length)
-        await writeAudit(trx, { organisationId: a.org.id, actorUserId: a.session.user.id, action: 'role_policy.changed', target: 'role_policy', detail: { allowed, refused } });
+        await writeAudit(trx, {
+          organisationId: a.org.id,
+          actorUserId: a.session.user.id,
+          action: 'role_policy.changed',
+          target: 'role_policy',
+          detail: { allowed, refused },
+        });
     });
     return seeOther(reply, `/orgs/${a.org.id}/roles?done=${allowed.length || refused.length ? 'saved' : 'unchanged'}`);
   });

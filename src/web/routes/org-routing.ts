@@ -12,7 +12,10 @@ export interface OrgRouter {
   page(path: string, handler: (a: OrgAccess, params: Params, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void;
   action(path: string, handler: (a: OrgAccess & { form: Form }, params: Params, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void;
   /** A multipart post (the scope must register @fastify/multipart without attachFieldsToBody); the handler reads the parts after the CSRF field. */
-  upload(path: string, handler: (a: OrgAccess & { parts: AsyncIterableIterator<Multipart> }, params: Params, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void;
+  upload(
+    path: string,
+    handler: (a: OrgAccess & { parts: AsyncIterableIterator<Multipart> }, params: Params, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ): void;
 }
 
 export function orgRouter(app: FastifyInstance, w: WebContext): OrgRouter {
