@@ -30,12 +30,14 @@ const decimal = (minor: number) => `${minor < 0 ? '-' : ''}${Math.floor(Math.abs
 function ofx(count: number): Buffer {
   const parts = [
     'OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nSECURITY:NONE\nENCODING:USASCII\nCHARSET:1252\nCOMPRESSION:NONE\nOLDFILEUID:NONE\nNEWFILEUID:NONE\n\n',
-    '<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>GBP<BANKACCTFROM><BANKID>200000<ACCTID>41234567<ACCTTYPE>CHECKING</BANKACCTFROM>\n',
+    '<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>GBP<BANKACCTFROM><BANKID>200000<ACCTID>41234567<ACCTT' +
+      'YPE>CHECKING</BANKACCTFROM>\n',
     `<BANKTRANLIST><DTSTART>${day(0).replaceAll('-', '')}<DTEND>${day(count - 1).replaceAll('-', '')}\n`,
   ];
   for (let i = 0; i < count; i++) {
     parts.push(
-      `<STMTTRN><TRNTYPE>${amount(i) < 0 ? 'DEBIT' : 'CREDIT'}<DTPOSTED>${day(i).replaceAll('-', '')}<TRNAMT>${decimal(amount(i))}<FITID>B${i}<NAME>Payee ${i % 997}<MEMO>Invoice ${i}</STMTTRN>\n`,
+      `<STMTTRN><TRNTYPE>${amount(i) < 0 ? 'DEBIT' : 'CREDIT'}<DTPOSTED>${day(i).replaceAll('-', '')}<TRNAMT>${decimal(amount(i))}<FITID>B${i}<NAME>Pay` +
+        `ee ${i % 997}<MEMO>Invoice ${i}</STMTTRN>\n`,
     );
   }
   parts.push('</BANKTRANLIST><LEDGERBAL><BALAMT>0.00<DTASOF>20260101</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n');

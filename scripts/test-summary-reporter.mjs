@@ -51,7 +51,8 @@ export default async function* summary(source) {
   const seconds = Math.round(counts.duration_ms / 1000);
   const files = process.env.LEDGERLINE_TEST_FILES;
   yield (
-    `\n\n${counts.tests} tests${files ? ` in ${files} file${files === '1' ? '' : 's'}` : ''}: ${counts.pass} passed, ${Math.max(counts.fail, failures.length)} failed, ${counts.skipped} skipped` +
+    `\n\n${counts.tests} tests${files ? ` in ${files} file${files === '1' ? '' : 's'}` : ''}: ${counts.pass} ` +
+    `passed, ${Math.max(counts.fail, failures.length)} failed, ${counts.skipped} skipped` +
     `${counts.todo ? `, ${counts.todo} todo` : ''}${counts.cancelled ? `, ${counts.cancelled} cancelled` : ''}; ${seconds} s\n`
   );
   if (failures.length > 0) {

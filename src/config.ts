@@ -257,7 +257,8 @@ export function readTrustProxy(value: string | undefined): { entries: string[]; 
     ? {
         entries: [],
         problems: [
-          `TRUST_PROXY must be comma-separated addresses or CIDR ranges of your reverse proxies (or loopback, linklocal, uniquelocal); not ${bad.map((b) => `"${b}"`).join(', ')}`,
+          `TRUST_PROXY must be comma-separated addresses or CIDR ranges of your reverse proxies (or loopback, linklocal, uniquelocal); ` +
+            `not ${bad.map((b) => `"${b}"`).join(', ')}`,
         ],
       }
     : { entries, problems: [] };

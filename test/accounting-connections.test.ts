@@ -243,27 +243,30 @@ for (const dialect of DIALECTS) {
         assert.ok((await accessTokenFor(stores.a.db, { ...rotated, keys: new ConnectionKeys([rotated.keys.keys[0]!]) }, org.id, vendor)).accessToken);
       });
 
-      it(`${vendor}: with the vendor's clock past the token's lifetime (ours not), the vendor's 401 is answered by one refresh and the call succeeds`, async () => {
-        const { org, fake } = await connected(vendor);
-        const before = { refreshes: refreshes(fake), requests: fake.requests.length };
-        fake.identity.advance(fake.identity.expiresIn * 1000 + 60_000);
-        const answer = (await runOrganisationOperation(
-          { db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings },
-          accountsList,
-          CLIENT,
-          org.id,
-          { input: {} },
-        )) as { count: number };
-        assert.ok(answer.count > 5);
-        assert.equal(refreshes(fake) - before.refreshes, 1, 'one refresh');
-        const statuses = fake.requests.slice(before.requests).map((r) => r.status);
-        assert.equal(statuses[0], 401, 'the vendor refused the token its clock had expired');
-        assert.ok(
-          statuses.slice(1).every((s) => s === 200),
-          'then every call succeeded with the new token',
-        );
-        assert.equal((await getConnection(stores.a.db, org.id))!.status, 'active');
-      });
+      it(
+        `${vendor}: with the vendor's clock past the token's lifetime (ours not), the vendor's 401 is answered by one refresh and the call ` + `succeeds`,
+        async () => {
+          const { org, fake } = await connected(vendor);
+          const before = { refreshes: refreshes(fake), requests: fake.requests.length };
+          fake.identity.advance(fake.identity.expiresIn * 1000 + 60_000);
+          const answer = (await runOrganisationOperation(
+            { db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings },
+            accountsList,
+            CLIENT,
+            org.id,
+            { input: {} },
+          )) as { count: number };
+          assert.ok(answer.count > 5);
+          assert.equal(refreshes(fake) - before.refreshes, 1, 'one refresh');
+          const statuses = fake.requests.slice(before.requests).map((r) => r.status);
+          assert.equal(statuses[0], 401, 'the vendor refused the token its clock had expired');
+          assert.ok(
+            statuses.slice(1).every((s) => s === 200),
+            'then every call succeeded with the new token',
+          );
+          assert.equal((await getConnection(stores.a.db, org.id))!.status, 'active');
+        },
+      );
 
       it(`${vendor}: an organisation connected this way answers accounts.list from the vendor, refreshing on the way`, async () => {
         const { org } = await connected(vendor);
@@ -292,43 +295,47 @@ for (const dialect of DIALECTS) {
       'accounting.attachments.read',
     ];
 
-    it("xero: a connection made without accounting.journals.read answers 502 naming the scope and 'connect again', and is marked for reconnecting; later calls ask Xero nothing", async () => {
-      const org = await provisionOrganisation(stores.a.db, {
-        name: `xero old ${randomBytes(3).toString('hex')}`,
-        homeCurrency: 'GBP',
-        timeZone: 'Europe/London',
-        fyStartMonth: 1,
-        accountingSystem: 'xero',
-      });
-      await saveConnection(stores.a.db, settings.keys, {
-        organisationId: org.id,
-        vendor: 'xero',
-        tenantId: xero.tenantId,
-        tenantName: 'Fake',
-        tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38),
-        userId: null,
-      });
-      const run = () =>
-        runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, {
-          input: {},
+    it(
+      "xero: a connection made without accounting.journals.read answers 502 naming the scope and 'connect again', and is marked for reconnecting; " +
+        'later calls ask Xero nothing',
+      async () => {
+        const org = await provisionOrganisation(stores.a.db, {
+          name: `xero old ${randomBytes(3).toString('hex')}`,
+          homeCurrency: 'GBP',
+          timeZone: 'Europe/London',
+          fyStartMonth: 1,
+          accountingSystem: 'xero',
         });
-      const refusedBefore = xero.scopeRefusals.length;
-      const problem = await rejection(run);
-      assert.equal(problem.code, 'accounting_unavailable');
-      assert.match(problem.message, /accounting\.journals\.read/);
-      assert.match(problem.message, /connect it again/);
-      assert.deepEqual(
-        xero.scopeRefusals.slice(refusedBefore).map((r) => r.path),
-        ['/Journals'],
-        'Xero refused the journals for want of the scope',
-      );
-      const row = (await getConnection(stores.a.db, org.id))!;
-      assert.equal(row.status, 'reconnect');
-      assert.match(row.problem ?? '', /Xero did not grant the scope accounting\.journals\.read/);
-      const asked = xero.requests.length;
-      assert.match((await rejection(run)).message, /accounting\.journals\.read/);
-      assert.equal(xero.requests.length, asked, 'no call to Xero once it is known');
-    });
+        await saveConnection(stores.a.db, settings.keys, {
+          organisationId: org.id,
+          vendor: 'xero',
+          tenantId: xero.tenantId,
+          tenantName: 'Fake',
+          tokens: xero.identity.issue(undefined, BEFORE_ISSUE_38),
+          userId: null,
+        });
+        const run = () =>
+          runOrganisationOperation({ db: stores.b.db, baseUrl: BASE_URL, today: '2026-06-15', accountingConnections: settings }, accountsList, CLIENT, org.id, {
+            input: {},
+          });
+        const refusedBefore = xero.scopeRefusals.length;
+        const problem = await rejection(run);
+        assert.equal(problem.code, 'accounting_unavailable');
+        assert.match(problem.message, /accounting\.journals\.read/);
+        assert.match(problem.message, /connect it again/);
+        assert.deepEqual(
+          xero.scopeRefusals.slice(refusedBefore).map((r) => r.path),
+          ['/Journals'],
+          'Xero refused the journals for want of the scope',
+        );
+        const row = (await getConnection(stores.a.db, org.id))!;
+        assert.equal(row.status, 'reconnect');
+        assert.match(row.problem ?? '', /Xero did not grant the scope accounting\.journals\.read/);
+        const asked = xero.requests.length;
+        assert.match((await rejection(run)).message, /accounting\.journals\.read/);
+        assert.equal(xero.requests.length, asked, 'no call to Xero once it is known');
+      },
+    );
 
     it('xero: a refresh whose new token lacks a scope the connector needs marks the connection for reconnecting, naming it', async () => {
       const org = await provisionOrganisation(stores.a.db, {

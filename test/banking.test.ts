@@ -504,16 +504,19 @@ describeEachDialect(
       await s.db
         .transaction()
         .execute(async (trx) => {
-          await sql`insert into bank_transactions (id, organisation_id, bank_account_id, date, description, amount, home_amount, status, suggested_match, source, fingerprint, created_at)
-            select 'btx_many_' || i, ${ORG}, ${CURRENT}, to_char(date '2026-01-01' + (i % 90), 'YYYY-MM-DD'), 'CARD PAYMENT TO SHOP ' || (i % 500), -100, -100, 'to_reconcile', 0, 'bulk', 'fp-many-' || i, '2026-03-15T00:00:00.000Z'
+          await sql`insert into bank_transactions (id, organisation_id, bank_account_id, date, description, amount, home_amount, status,
+            suggested_match, source, fingerprint, created_at)
+            select 'btx_many_' || i, ${ORG}, ${CURRENT}, to_char(date '2026-01-01' + (i % 90), 'YYYY-MM-DD'), 'CARD PAYMENT TO SHOP ' || (i % 500),
+              -100, -100, 'to_reconcile', 0, 'bulk', 'fp-many-' || i, '2026-03-15T00:00:00.000Z'
             from generate_series(1, 20000) as i`.execute(trx);
-          await sql`insert into documents (id, organisation_id, number, type, supplier, date, due_date, currency, subtotal, tax, total, accounting_transaction_id, published_at, created_at, created_by, updated_at)
-            select 'doc_many_' || i, organisation_id, number || i, type, 'Supplier ' || i, date, due_date, currency, subtotal, tax, total, null, published_at, created_at, created_by, updated_at
+          await sql`insert into documents (id, organisation_id, number, type, supplier, date, due_date, currency, subtotal, tax, total,
+            accounting_transaction_id, published_at, created_at, created_by, updated_at)
+            select 'doc_many_' || i, organisation_id, number || i, type, 'Supplier ' || i, date, due_date, currency, subtotal, tax, total, null,
+              published_at, created_at, created_by, updated_at
             from documents, generate_series(1, 5000) as i where id = 'doc_gwr'`.execute(trx);
           // as an index built over existing rows is (migration 013 on a database with history), not a pending list to scan
-          await sql`select gin_clean_pending_list('bank_transactions_description_trgm'::regclass), gin_clean_pending_list('documents_supplier_trgm'::regclass)`.execute(
-            trx,
-          );
+          await sql`select gin_clean_pending_list('bank_transactions_description_trgm'::regclass),
+            gin_clean_pending_list('documents_supplier_trgm'::regclass)`.execute(trx);
           await sql`analyze bank_transactions`.execute(trx);
           await sql`analyze documents`.execute(trx);
           const filter = {

@@ -420,7 +420,9 @@ describeEachDialect(
           candidates: SUMMARIES,
           ...FIRST_PAGE,
           ...FIRST_PAGE,
-          note: `No saved filter matches "${filter}". Pick one of the candidates by name and pass it as filter, or leave filter empty to list every outstanding bill.`,
+          note:
+            `No saved filter matches "${filter}". Pick one of the candidates by name and pass it as filter, or leave filter empty to list every ` +
+            `outstanding bill.`,
         });
       }
     });

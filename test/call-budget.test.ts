@@ -117,7 +117,8 @@ describe('vendor call budget: a rolling minute, as Xero counts it', () => {
 
 describe('vendors under load, two instances sharing the budget in Redis', () => {
   it(
-    'a burst of 200 calls 20 at once, then a minute of steady demand: Xero and QuickBooks answer no 429 and never see more than their limits (a rolling minute, the calls at once)',
+    'a burst of 200 calls 20 at once, then a minute of steady demand: Xero and QuickBooks answer no 429 and never see more than their limits (a ' +
+      'rolling minute, the calls at once)',
     { timeout: 240_000 },
     async () => {
       const { startFakeXero } = await import('./helpers/fake-xero.js');
@@ -209,101 +210,105 @@ describe('vendors under load, two instances sharing the budget in Redis', () => 
 });
 
 describe('a Xero organisation over REST within its call budget', () => {
-  it('keeps Xero within 60 calls a minute: a whole copy answers once they are spent, a first copy is refused with 503 accounting_rate_limited and Retry-After', async () => {
-    const { startFakeXero } = await import('./helpers/fake-xero.js');
-    const { openTestStore } = await import('./helpers/store.js');
-    const { startServer } = await import('./helpers/server.js');
-    const { provisionOrganisation } = await import('../src/provision.js');
-    const { clientToken, sendJson } = await import('./helpers/rest-calls.js');
-    const { useCallBudget } = await import('../src/accounting/call-budget.js');
-    const TODAY = '2026-06-15';
-    const xero = await startFakeXero({ today: TODAY });
-    const store = await openTestStore('sqlite');
-    const server = await startServer(store, { today: TODAY, resultCacheBytes: 0 });
-    useCallBudget(new MemoryCallBudget());
-    try {
-      const org = await provisionOrganisation(store.db, {
-        name: 'Xero Budget Ltd',
-        homeCurrency: 'GBP',
-        timeZone: 'Europe/London',
-        fyStartMonth: 1,
-        accountingSystem: 'xero',
-      });
-      // mirrorMaxAgeMs 0: every call asks Xero what changed (a fresh mirror would ask nothing: below)
-      await store.db
-        .updateTable('organisations')
-        .set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 }) })
-        .where('id', '=', org.id)
-        .execute();
-      const token = await clientToken(store, server.baseUrl, org.id, ['service.read']);
-      const statuses: number[] = [];
-      for (let i = 0; i < 80; i++) statuses.push((await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', token)).status);
-      // once the budget is spent, the passes are refused before Xero is asked and the whole copy answers
-      assert.deepEqual(new Set(statuses), new Set([200]), 'every call answered');
-      assert.ok(xero.requests.length <= 60, `Xero saw ${xero.requests.length} requests`);
-      assert.ok(xero.requests.length >= 55, `the budget was spent (${xero.requests.length} requests)`);
-
-      // an organisation on the same tenant with no whole copy yet: refused with Retry-After
-      const second = await provisionOrganisation(store.db, {
-        name: 'Xero Budget Two',
-        homeCurrency: 'GBP',
-        timeZone: 'Europe/London',
-        fyStartMonth: 1,
-        accountingSystem: 'xero',
-      });
-      await store.db
-        .updateTable('organisations')
-        .set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) })
-        .where('id', '=', second.id)
-        .execute();
-      const refusal = await sendJson(
-        server.baseUrl,
-        'GET',
-        '/v1/operations/accounts.list',
-        await clientToken(store, server.baseUrl, second.id, ['service.read']),
-      );
-      assert.equal(refusal.status, 503);
-      assert.equal(refusal.body.code, 'accounting_rate_limited');
-      const wait = Number(refusal.headers.get('retry-after'));
-      assert.ok(wait >= 1 && wait <= 61, `Retry-After ${wait}`);
-      assert.equal(refusal.body.retryAfter, wait);
-      assert.ok(xero.requests.length <= 60, `Xero saw ${xero.requests.length} requests`);
-
-      assert.deepEqual(xero.load.refused, [], 'and Xero, counting its rolling minute, refused none');
-
-      // the same calls on an organisation whose mirror may be a minute old: one pass, then none
-      // (a budget and a fake Xero of their own: the minute above is spent at both)
-      const own = await startFakeXero({ today: TODAY });
-      const kept = await provisionOrganisation(store.db, {
-        name: 'Xero Mirror Ltd',
-        homeCurrency: 'GBP',
-        timeZone: 'Europe/London',
-        fyStartMonth: 1,
-        accountingSystem: 'xero',
-      });
-      await store.db
-        .updateTable('organisations')
-        .set({ accounting_config: JSON.stringify({ tenantId: own.tenantId, accessToken: own.token, baseUrl: own.baseUrl }) })
-        .where('id', '=', kept.id)
-        .execute();
+  it(
+    'keeps Xero within 60 calls a minute: a whole copy answers once they are spent, a first copy is refused with 503 accounting_rate_limited and ' +
+      'Retry-After',
+    async () => {
+      const { startFakeXero } = await import('./helpers/fake-xero.js');
+      const { openTestStore } = await import('./helpers/store.js');
+      const { startServer } = await import('./helpers/server.js');
+      const { provisionOrganisation } = await import('../src/provision.js');
+      const { clientToken, sendJson } = await import('./helpers/rest-calls.js');
+      const { useCallBudget } = await import('../src/accounting/call-budget.js');
+      const TODAY = '2026-06-15';
+      const xero = await startFakeXero({ today: TODAY });
+      const store = await openTestStore('sqlite');
+      const server = await startServer(store, { today: TODAY, resultCacheBytes: 0 });
       useCallBudget(new MemoryCallBudget());
-      const keptToken = await clientToken(store, server.baseUrl, kept.id, ['service.read']);
-      const keptStatuses: number[] = [];
       try {
-        for (let i = 0; i < 80; i++) keptStatuses.push((await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', keptToken)).status);
-        assert.deepEqual(new Set(keptStatuses), new Set([200]), 'all 80 answered');
-        assert.deepEqual(
-          new Set(own.requests.map((q) => q.path)),
-          new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments', '/Journals']),
+        const org = await provisionOrganisation(store.db, {
+          name: 'Xero Budget Ltd',
+          homeCurrency: 'GBP',
+          timeZone: 'Europe/London',
+          fyStartMonth: 1,
+          accountingSystem: 'xero',
+        });
+        // mirrorMaxAgeMs 0: every call asks Xero what changed (a fresh mirror would ask nothing: below)
+        await store.db
+          .updateTable('organisations')
+          .set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl, mirrorMaxAgeMs: 0 }) })
+          .where('id', '=', org.id)
+          .execute();
+        const token = await clientToken(store, server.baseUrl, org.id, ['service.read']);
+        const statuses: number[] = [];
+        for (let i = 0; i < 80; i++) statuses.push((await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', token)).status);
+        // once the budget is spent, the passes are refused before Xero is asked and the whole copy answers
+        assert.deepEqual(new Set(statuses), new Set([200]), 'every call answered');
+        assert.ok(xero.requests.length <= 60, `Xero saw ${xero.requests.length} requests`);
+        assert.ok(xero.requests.length >= 55, `the budget was spent (${xero.requests.length} requests)`);
+
+        // an organisation on the same tenant with no whole copy yet: refused with Retry-After
+        const second = await provisionOrganisation(store.db, {
+          name: 'Xero Budget Two',
+          homeCurrency: 'GBP',
+          timeZone: 'Europe/London',
+          fyStartMonth: 1,
+          accountingSystem: 'xero',
+        });
+        await store.db
+          .updateTable('organisations')
+          .set({ accounting_config: JSON.stringify({ tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl }) })
+          .where('id', '=', second.id)
+          .execute();
+        const refusal = await sendJson(
+          server.baseUrl,
+          'GET',
+          '/v1/operations/accounts.list',
+          await clientToken(store, server.baseUrl, second.id, ['service.read']),
         );
-        assert.ok(own.requests.length < 10, `one pass: ${own.requests.length} requests`);
+        assert.equal(refusal.status, 503);
+        assert.equal(refusal.body.code, 'accounting_rate_limited');
+        const wait = Number(refusal.headers.get('retry-after'));
+        assert.ok(wait >= 1 && wait <= 61, `Retry-After ${wait}`);
+        assert.equal(refusal.body.retryAfter, wait);
+        assert.ok(xero.requests.length <= 60, `Xero saw ${xero.requests.length} requests`);
+
+        assert.deepEqual(xero.load.refused, [], 'and Xero, counting its rolling minute, refused none');
+
+        // the same calls on an organisation whose mirror may be a minute old: one pass, then none
+        // (a budget and a fake Xero of their own: the minute above is spent at both)
+        const own = await startFakeXero({ today: TODAY });
+        const kept = await provisionOrganisation(store.db, {
+          name: 'Xero Mirror Ltd',
+          homeCurrency: 'GBP',
+          timeZone: 'Europe/London',
+          fyStartMonth: 1,
+          accountingSystem: 'xero',
+        });
+        await store.db
+          .updateTable('organisations')
+          .set({ accounting_config: JSON.stringify({ tenantId: own.tenantId, accessToken: own.token, baseUrl: own.baseUrl }) })
+          .where('id', '=', kept.id)
+          .execute();
+        useCallBudget(new MemoryCallBudget());
+        const keptToken = await clientToken(store, server.baseUrl, kept.id, ['service.read']);
+        const keptStatuses: number[] = [];
+        try {
+          for (let i = 0; i < 80; i++) keptStatuses.push((await sendJson(server.baseUrl, 'GET', '/v1/operations/accounts.list', keptToken)).status);
+          assert.deepEqual(new Set(keptStatuses), new Set([200]), 'all 80 answered');
+          assert.deepEqual(
+            new Set(own.requests.map((q) => q.path)),
+            new Set(['/Accounts', '/Contacts', '/Invoices', '/BankTransactions', '/CreditNotes', '/Payments', '/Journals']),
+          );
+          assert.ok(own.requests.length < 10, `one pass: ${own.requests.length} requests`);
+        } finally {
+          await own.close();
+        }
       } finally {
-        await own.close();
+        await server.close();
+        await store.close();
+        await xero.close();
       }
-    } finally {
-      await server.close();
-      await store.close();
-      await xero.close();
-    }
-  });
+    },
+  );
 });

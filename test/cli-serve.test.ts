@@ -59,8 +59,14 @@ describe('ledgerline serve', () => {
     const first = await startAndStop();
     assert.match(first, /Empty database: loading the demo organisations/);
     // each demo user with the roles it holds, so a reader knows whom to sign in as for settings
-    const signIn =
-      /Demo sign-in at http:\/\/127\.0\.0\.1:\d+\/signin, each with the password "ledgerline-demo" unless it was changed \(super admins and admins see organisation settings\):\n {2}alice@demo\.ledgerline\.test +super admin of [^\n]*Northwind Studio Ltd[^\n]*\n {2}bob@demo\.ledgerline\.test +admin of Northwind Studio Ltd\n {2}carol@demo\.ledgerline\.test +submitter of Northwind Studio Ltd\n[\s\S]*frank@demo\.ledgerline\.test +submitter of /;
+    const signIn = new RegExp(
+      String.raw`Demo sign-in at http:\/\/127\.0\.0\.1:\d+\/signin, each with the password "ledge` +
+        String.raw`rline-demo" unless it was changed \(super admins and admins see organisation set` +
+        String.raw`tings\):\n {2}alice@demo\.ledgerline\.test +super admin of [^\n]*Northwind Studi` +
+        String.raw`o Ltd[^\n]*\n {2}bob@demo\.ledgerline\.test +admin of Northwind Studio Ltd\n {2}` +
+        String.raw`carol@demo\.ledgerline\.test +submitter of Northwind Studio Ltd\n[\s\S]*frank@de` +
+        String.raw`mo\.ledgerline\.test +submitter of `,
+    );
     assert.match(first, signIn);
     const second = await startAndStop();
     assert.doesNotMatch(second, /Empty database/);

@@ -113,105 +113,109 @@ describe('the API reference page, read in Chromium', () => {
 
   const shot = (name: string) => browser.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
-  it('at 1280 px: the quickstart first, then every operation under its name with its parameters, types, allowed values and examples, and the errors catalogue', async () => {
-    const { page } = browser;
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${server.baseUrl}/docs`);
-    await page.getByRole('heading', { name: 'Quickstart' }).waitFor({ timeout: 20_000 });
-    await shot('docs-quickstart-1280');
+  it(
+    'at 1280 px: the quickstart first, then every operation under its name with its parameters, types, allowed values and examples, and the errors ' +
+      'catalogue',
+    async () => {
+      const { page } = browser;
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${server.baseUrl}/docs`);
+      await page.getByRole('heading', { name: 'Quickstart' }).waitFor({ timeout: 20_000 });
+      await shot('docs-quickstart-1280');
 
-    const intro = squash(await page.locator('body').innerText());
-    assert.ok(intro.indexOf('Quickstart') < intro.indexOf('Errors'), 'the quickstart comes first');
-    assert.ok(intro.includes('ledgerline clients create --org "Northwind Studio Ltd"'), 'step 1: an API client');
-    assert.ok(
-      intro.includes(`curl -s -X POST ${server.baseUrl}/oauth/token`) && intro.includes('-d grant_type=client_credentials'),
-      'step 2: a token with curl',
-    );
-    assert.ok(intro.includes(`curl -s "${server.baseUrl}/v1/operations/reports.profit_and_loss?period=last_month"`), 'step 3: the first call');
-    const missingCodes = PROBLEM_CODES.filter((code) => !intro.includes(`${PROBLEMS[code].status} ${code}: ${squash(PROBLEMS[code].meaning)}`));
-    assert.deepEqual(missingCodes, [], 'the errors catalogue lists every code with its status and meaning');
-    await page.getByRole('heading', { name: 'Errors' }).first().scrollIntoViewIfNeeded();
-    await shot('docs-errors-1280');
+      const intro = squash(await page.locator('body').innerText());
+      assert.ok(intro.indexOf('Quickstart') < intro.indexOf('Errors'), 'the quickstart comes first');
+      assert.ok(intro.includes('ledgerline clients create --org "Northwind Studio Ltd"'), 'step 1: an API client');
+      assert.ok(
+        intro.includes(`curl -s -X POST ${server.baseUrl}/oauth/token`) && intro.includes('-d grant_type=client_credentials'),
+        'step 2: a token with curl',
+      );
+      assert.ok(intro.includes(`curl -s "${server.baseUrl}/v1/operations/reports.profit_and_loss?period=last_month"`), 'step 3: the first call');
+      const missingCodes = PROBLEM_CODES.filter((code) => !intro.includes(`${PROBLEMS[code].status} ${code}: ${squash(PROBLEMS[code].meaning)}`));
+      assert.deepEqual(missingCodes, [], 'the errors catalogue lists every code with its status and meaning');
+      await page.getByRole('heading', { name: 'Errors' }).first().scrollIntoViewIfNeeded();
+      await shot('docs-errors-1280');
 
-    // the sidebar lists every operation by name, in its group
-    const sidebar = page.getByRole('complementary', { name: /^Sidebar/ });
-    for (const op of OPERATIONS) assert.ok((await sidebar.getByText(op.name, { exact: true }).count()) > 0, `${op.name} in the sidebar`);
-    for (const tag of doc.tags as Json[]) assert.ok((await sidebar.getByText(tag.name, { exact: true }).count()) > 0, `group ${tag.name} in the sidebar`);
+      // the sidebar lists every operation by name, in its group
+      const sidebar = page.getByRole('complementary', { name: /^Sidebar/ });
+      for (const op of OPERATIONS) assert.ok((await sidebar.getByText(op.name, { exact: true }).count()) > 0, `${op.name} in the sidebar`);
+      for (const tag of doc.tags as Json[]) assert.ok((await sidebar.getByText(tag.name, { exact: true }).count()) > 0, `group ${tag.name} in the sidebar`);
 
-    // scroll down as a reader does; Scalar renders each operation as it comes near, and a body's
-    // optional fields once "Show additional properties" is pressed
-    const seen = new Map<string, string>();
-    const expanded = new Set<string>();
-    let lastY = -1;
-    for (let step = 0; step < 400; step++) {
-      const sections: Record<string, string> = await page.evaluate(() => {
-        const found: Record<string, string> = {};
-        for (const el of (globalThis as any).document.querySelectorAll('section[id]')) {
-          const m = /^[^/]+\/tag\/[^/]+\/(GET|POST|PATCH|DELETE)(\/.+)$/.exec(el.id);
-          if (m) found[`${m[1]} ${m[2]}`] = el.innerText;
+      // scroll down as a reader does; Scalar renders each operation as it comes near, and a body's
+      // optional fields once "Show additional properties" is pressed
+      const seen = new Map<string, string>();
+      const expanded = new Set<string>();
+      let lastY = -1;
+      for (let step = 0; step < 400; step++) {
+        const sections: Record<string, string> = await page.evaluate(() => {
+          const found: Record<string, string> = {};
+          for (const el of (globalThis as any).document.querySelectorAll('section[id]')) {
+            const m = /^[^/]+\/tag\/[^/]+\/(GET|POST|PATCH|DELETE)(\/.+)$/.exec(el.id);
+            if (m) found[`${m[1]} ${m[2]}`] = el.innerText;
+          }
+          return found;
+        });
+        for (const [key, text] of Object.entries(sections)) if (text.length > (seen.get(key)?.length ?? 0)) seen.set(key, text);
+        for (const op of OPERATIONS.filter((o) => effectOf(o) === 'create' || effectOf(o) === 'update')) {
+          const key = keyOf(op);
+          if (!sections[key] || expanded.has(key)) continue;
+          const more = page.locator(`section[id$="/${HTTP_METHOD[effectOf(op)]}${restPathOf(op)}"]`).getByRole('button', { name: /additional properties/i });
+          if (await more.count()) await more.first().click();
+          expanded.add(key);
         }
-        return found;
-      });
-      for (const [key, text] of Object.entries(sections)) if (text.length > (seen.get(key)?.length ?? 0)) seen.set(key, text);
-      for (const op of OPERATIONS.filter((o) => effectOf(o) === 'create' || effectOf(o) === 'update')) {
-        const key = keyOf(op);
-        if (!sections[key] || expanded.has(key)) continue;
-        const more = page.locator(`section[id$="/${HTTP_METHOD[effectOf(op)]}${restPathOf(op)}"]`).getByRole('button', { name: /additional properties/i });
-        if (await more.count()) await more.first().click();
-        expanded.add(key);
+        const y = await page.evaluate(() => (globalThis as any).scrollY as number);
+        if (seen.size === OPERATIONS.length && expanded.size === 4 && y === lastY) break;
+        lastY = y;
+        await page.mouse.wheel(0, 800);
+        await page.waitForTimeout(80);
       }
-      const y = await page.evaluate(() => (globalThis as any).scrollY as number);
-      if (seen.size === OPERATIONS.length && expanded.size === 4 && y === lastY) break;
-      lastY = y;
-      await page.mouse.wheel(0, 800);
-      await page.waitForTimeout(80);
-    }
 
-    const problems: string[] = [];
-    for (const op of OPERATIONS) {
-      const key = keyOf(op);
-      const text = squash(seen.get(key) ?? '');
-      if (!text) {
-        problems.push(`${op.name}: never shown`);
-        continue;
-      }
-      const published = doc.paths[restPathOf(op)][HTTP_METHOD[effectOf(op)].toLowerCase()];
-      if (!text.startsWith(op.name)) problems.push(`${op.name}: not headed by its name (${text.slice(0, 40)})`);
-      if (!text.includes(squash(op.summary))) problems.push(`${op.name}: its summary line`);
-      // parameters, or the body's fields, each with its type, bounds and allowed values
-      const fields: [string, Json][] = published.requestBody
-        ? Object.entries<Json>(published.requestBody.content['application/json'].schema.properties)
-        : (published.parameters as Json[]).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]);
-      for (const [name, schema] of fields) {
-        const start = text.indexOf(`${name} Type: `);
-        if (start < 0) {
-          problems.push(`${op.name}: ${name} with its type`);
+      const problems: string[] = [];
+      for (const op of OPERATIONS) {
+        const key = keyOf(op);
+        const text = squash(seen.get(key) ?? '');
+        if (!text) {
+          problems.push(`${op.name}: never shown`);
           continue;
         }
-        const shown = text.slice(start, text.indexOf(`Copy link to ${name}`, start));
-        if (schema.enum) {
-          for (const value of schema.enum) if (!text.includes(String(value))) problems.push(`${op.name}: ${name} may be ${value}`);
-        } else if (!typesOf(schema).some((t) => shown.includes(t))) problems.push(`${op.name}: ${name} shown as "${shown}", not ${typesOf(schema)}`);
-        if (typeof schema.minimum === 'number' && !shown.includes(`min: ${schema.minimum}`)) problems.push(`${op.name}: ${name} from ${schema.minimum}`);
-        if (typeof schema.maximum === 'number' && !shown.includes(`max: ${schema.maximum}`)) problems.push(`${op.name}: ${name} to ${schema.maximum}`);
+        const published = doc.paths[restPathOf(op)][HTTP_METHOD[effectOf(op)].toLowerCase()];
+        if (!text.startsWith(op.name)) problems.push(`${op.name}: not headed by its name (${text.slice(0, 40)})`);
+        if (!text.includes(squash(op.summary))) problems.push(`${op.name}: its summary line`);
+        // parameters, or the body's fields, each with its type, bounds and allowed values
+        const fields: [string, Json][] = published.requestBody
+          ? Object.entries<Json>(published.requestBody.content['application/json'].schema.properties)
+          : (published.parameters as Json[]).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]);
+        for (const [name, schema] of fields) {
+          const start = text.indexOf(`${name} Type: `);
+          if (start < 0) {
+            problems.push(`${op.name}: ${name} with its type`);
+            continue;
+          }
+          const shown = text.slice(start, text.indexOf(`Copy link to ${name}`, start));
+          if (schema.enum) {
+            for (const value of schema.enum) if (!text.includes(String(value))) problems.push(`${op.name}: ${name} may be ${value}`);
+          } else if (!typesOf(schema).some((t) => shown.includes(t))) problems.push(`${op.name}: ${name} shown as "${shown}", not ${typesOf(schema)}`);
+          if (typeof schema.minimum === 'number' && !shown.includes(`min: ${schema.minimum}`)) problems.push(`${op.name}: ${name} from ${schema.minimum}`);
+          if (typeof schema.maximum === 'number' && !shown.includes(`max: ${schema.maximum}`)) problems.push(`${op.name}: ${name} to ${schema.maximum}`);
+        }
+        // the request: its example parameters in the curl line, or its example body
+        const request = published.requestBody?.content['application/json'].example;
+        if (published.requestBody && !(request && text.includes(squash(firstLeaf(request) ?? '\u0000')))) problems.push(`${op.name}: the example body`);
+        for (const p of (published.parameters as Json[]).filter((x) => x.in === 'query' && x.example !== undefined)) {
+          const value = encodeURIComponent(String(p.example));
+          if (!text.includes(`${p.name}=${value}`) && !text.includes(`${p.name}=${value.replaceAll('%20', '+')}`))
+            problems.push(`${op.name}: ${p.name}=${p.example} in the request`);
+        }
+        // the example answer, not a schema's placeholders
+        const status = effectOf(op) === 'create' ? '201' : '200';
+        const answer = firstLeaf(published.responses[status].content['application/json'].example);
+        if (!answer || !text.includes(squash(answer))) problems.push(`${op.name}: the example answer (${answer ?? 'none published'})`);
+        if (/-9007199254740991/.test(text)) problems.push(`${op.name}: an unbounded integer`);
       }
-      // the request: its example parameters in the curl line, or its example body
-      const request = published.requestBody?.content['application/json'].example;
-      if (published.requestBody && !(request && text.includes(squash(firstLeaf(request) ?? '\u0000')))) problems.push(`${op.name}: the example body`);
-      for (const p of (published.parameters as Json[]).filter((x) => x.in === 'query' && x.example !== undefined)) {
-        const value = encodeURIComponent(String(p.example));
-        if (!text.includes(`${p.name}=${value}`) && !text.includes(`${p.name}=${value.replaceAll('%20', '+')}`))
-          problems.push(`${op.name}: ${p.name}=${p.example} in the request`);
-      }
-      // the example answer, not a schema's placeholders
-      const status = effectOf(op) === 'create' ? '201' : '200';
-      const answer = firstLeaf(published.responses[status].content['application/json'].example);
-      if (!answer || !text.includes(squash(answer))) problems.push(`${op.name}: the example answer (${answer ?? 'none published'})`);
-      if (/-9007199254740991/.test(text)) problems.push(`${op.name}: an unbounded integer`);
-    }
-    assert.deepEqual(problems, []);
-    assert.ok((await page.getByText('Test Request').count()) > 0, 'the try-it console is there');
-  });
+      assert.deepEqual(problems, []);
+      assert.ok((await page.getByText('Test Request').count()) > 0, 'the try-it console is there');
+    },
+  );
 
   it("has none of Scalar's own buttons at either width, asks nothing of anywhere else, and fits 390 px", async () => {
     const { page } = browser;

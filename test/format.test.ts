@@ -36,3 +36,12 @@ it('every source, test and script is formatted by prettier', async () => {
   }
   assert.deepEqual(unformatted, [], 'run `npm run format`');
 });
+
+it(`no line is over ${MAX_WIDTH} characters`, () => {
+  const long = sources().flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (line.length > MAX_WIDTH ? [`${relative(ROOT, file)}:${i + 1} (${line.length})`] : [])),
+  );
+  assert.deepEqual(long, []);
+});

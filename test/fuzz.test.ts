@@ -340,7 +340,8 @@ for (const dialect of DIALECTS) {
         const call = fc.nat(perToken.length - 1).chain((t) => toolArguments(perToken[t]!.schema, known).map((args) => ({ t, args })));
         await fc.assert(
           fc.asyncProperty(call, fc.oneof(fc.integer(), fc.string({ maxLength: 8 })), async ({ t, args }, id) => {
-            const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":${JSON.stringify(op.tool)},"arguments":${args.wire}}}`;
+            const body =
+              `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":${JSON.stringify(op.tool)},"arguments"` + `:${args.wire}}}`;
             const a = await postMcp(perToken[t]!.token, body);
             checkMcp(`tools/call ${op.tool} ${args.wire.slice(0, 400)} (token ${t})`, a, args.texts, id);
           }),

@@ -64,7 +64,8 @@ describeEachDialect(
         for (const [bucket, column] of Object.entries(COLUMN)) {
           assert.equal(pence(c[bucket]), theirs.get(column), `${c.contact}, ${column}`);
           t.diagnostic(
-            `${c.contact.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  Ledgerline ${c[bucket].toFixed(2).padStart(9)}`,
+            `${c.contact.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  ` +
+              `Ledgerline ${c[bucket].toFixed(2).padStart(9)}`,
           );
         }
       }
@@ -90,7 +91,8 @@ describeEachDialect(
           for (const [bucket, column] of Object.entries(COLUMN)) {
             assert.equal(pence(c[bucket]), theirs.get(column), `${c.contact}, ${column}`);
             t.diagnostic(
-              `${c.contact.padEnd(26)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  Ledgerline ${c[bucket].toFixed(2).padStart(9)}`,
+              `${c.contact.padEnd(26)} ${column.padEnd(11)} GnuCash ${(theirs.get(column)! / 100).toFixed(2).padStart(9)}  ` +
+                `Ledgerline ${c[bucket].toFixed(2).padStart(9)}`,
             );
           }
         }

@@ -166,7 +166,10 @@ describeEachDialect(
           // every supplier's open bills are in different columns: a column is one bill
           if (column !== 'Total' && theirs !== 0) assert.equal(cell!.bills.length, 1, `${company}, ${column}: one bill`);
           t.diagnostic(
-            `${company.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs / 100).toFixed(2).padStart(9)}  Ledgerline ${((cell?.amount ?? 0) / 100).toFixed(2).padStart(9)}${cell && column !== 'Total' ? `  (${cell.bills.map((b) => b.invoiceNumber).join(', ')})` : ''}`,
+            `${company.padEnd(24)} ${column.padEnd(11)} GnuCash ${(theirs / 100).toFixed(2).padStart(9)}  ` +
+              `Ledgerline ${((cell?.amount ?? 0) / 100).toFixed(2).padStart(9)}${
+                cell && column !== 'Total' ? `  (${cell.bills.map((b) => b.invoiceNumber).join(', ')})` : ''
+              }`,
           );
         }
       }
@@ -261,18 +264,22 @@ describeEachDialect(
       );
     });
 
-    it("the service's document and the book's are each found by their own id, naming the same transaction; a builtin organisation has no gnucash: documents", async () => {
-      const own = await run(documentsGet, MERGED, { ids: `doc_nw1290,gnucash:${doc('B-NW-2').guid}` });
-      assert.deepEqual(
-        own.documents.map((d: any) => [d.id, d.accountingId]),
-        [
-          ['doc_nw1290', doc('B-NW-2').postTxn],
-          [`gnucash:${doc('B-NW-2').guid}`, doc('B-NW-2').postTxn],
-        ],
-      );
-      const builtin = await run(documentsGet, BUILTIN, { ids: `gnucash:${doc('B-NW-2').guid}` });
-      assert.deepEqual(builtin.notFound, [`gnucash:${doc('B-NW-2').guid}`]);
-    });
+    it(
+      "the service's document and the book's are each found by their own id, naming the same transaction; a builtin organisation has no gnucash: " +
+        'documents',
+      async () => {
+        const own = await run(documentsGet, MERGED, { ids: `doc_nw1290,gnucash:${doc('B-NW-2').guid}` });
+        assert.deepEqual(
+          own.documents.map((d: any) => [d.id, d.accountingId]),
+          [
+            ['doc_nw1290', doc('B-NW-2').postTxn],
+            [`gnucash:${doc('B-NW-2').guid}`, doc('B-NW-2').postTxn],
+          ],
+        );
+        const builtin = await run(documentsGet, BUILTIN, { ids: `gnucash:${doc('B-NW-2').guid}` });
+        assert.deepEqual(builtin.notFound, [`gnucash:${doc('B-NW-2').guid}`]);
+      },
+    );
 
     it("ledger lines of a book's bill carry its document (gnucash:<guid>); the service's document where it published the bill", async () => {
       const ledger = (org: string) => run(ledgerAccountTransactions, org, { account: 'Software', from: '2026-05-01', to: '2026-05-31' });

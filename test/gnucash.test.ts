@@ -524,7 +524,8 @@ describe('GnuCash: amounts in other currencies, converted exactly', () => {
       .run(usd);
     writer
       .prepare(
-        `INSERT INTO splits (guid, tx_guid, account_guid, memo, action, reconcile_state, value_num, value_denom, quantity_num, quantity_denom) VALUES (?, 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', 'dddddddddddddddddddddddddddddddd', '', '', 'n', ?, 100, ?, 100)`,
+        `INSERT INTO splits (guid, tx_guid, account_guid, memo, action, reconcile_state, value_num, value_denom, quantity_num, quantity_denom) VALUES ` +
+          `(?, 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', 'dddddddddddddddddddddddddddddddd', '', '', 'n', ?, 100, ?, 100)`,
       )
       .run('ffffffffffffffffffffffffffffffff', 500, 500);
     writer.close();

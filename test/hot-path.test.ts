@@ -59,38 +59,41 @@ describeEachDialect(
       assert.deepEqual(seen, { statements: CALLS, compiled: 0 });
     });
 
-    it("an API client's call for its organisation: the organisation comes with the token, one statement a kept answer, and a change is seen at once", async () => {
-      const client = await createApiClient(store().db, { organisationId: ORG, name: 'Hot path, organisation' });
-      const token = await injectedClientToken(app, client);
-      const accounts = async () => {
-        const response = await app.inject({ method: 'GET', url: '/v1/operations/accounts.list', headers: { authorization: `Bearer ${token}` } });
-        assert.equal(response.statusCode, 200, response.body);
-        return (response.json() as { accounts: { id: string; name: string }[] }).accounts;
-      };
-      // kept answers: the bearer check alone (it was two: the token, then the organisation's row for its data version)
-      const seen = await perCalls(accounts);
-      assert.deepEqual(seen, { statements: CALLS, compiled: 0 });
-      // the data version read with the token is live: a change to the books is in the next answer
-      assert.equal((await accounts()).length, 0);
-      await store()
-        .db.insertInto('acct_accounts')
-        .values({
-          id: 'acc_hot',
-          organisation_id: ORG,
-          parent_id: null,
-          name: 'Added on the hot path',
-          full_name: 'Added on the hot path',
-          number: null,
-          type: 'Expense',
-          classification: 'expense',
-          active: 1,
-        })
-        .execute();
-      assert.deepEqual(
-        (await accounts()).map((a) => a.name),
-        ['Added on the hot path'],
-      );
-    });
+    it(
+      "an API client's call for its organisation: the organisation comes with the token, one statement a kept answer, and a change is seen at " + 'once',
+      async () => {
+        const client = await createApiClient(store().db, { organisationId: ORG, name: 'Hot path, organisation' });
+        const token = await injectedClientToken(app, client);
+        const accounts = async () => {
+          const response = await app.inject({ method: 'GET', url: '/v1/operations/accounts.list', headers: { authorization: `Bearer ${token}` } });
+          assert.equal(response.statusCode, 200, response.body);
+          return (response.json() as { accounts: { id: string; name: string }[] }).accounts;
+        };
+        // kept answers: the bearer check alone (it was two: the token, then the organisation's row for its data version)
+        const seen = await perCalls(accounts);
+        assert.deepEqual(seen, { statements: CALLS, compiled: 0 });
+        // the data version read with the token is live: a change to the books is in the next answer
+        assert.equal((await accounts()).length, 0);
+        await store()
+          .db.insertInto('acct_accounts')
+          .values({
+            id: 'acc_hot',
+            organisation_id: ORG,
+            parent_id: null,
+            name: 'Added on the hot path',
+            full_name: 'Added on the hot path',
+            number: null,
+            type: 'Expense',
+            classification: 'expense',
+            active: 1,
+          })
+          .execute();
+        assert.deepEqual(
+          (await accounts()).map((a) => a.name),
+          ['Added on the hot path'],
+        );
+      },
+    );
 
     it('the call access check: one statement a call, no query built, for a member and for an API client', async () => {
       const member = await perCalls(async () => assert.equal((await getCallAccess(counted.db, ORG, USER, 'accounts.list'))?.role, 'admin'));

@@ -215,8 +215,10 @@ for (const dialect of DIALECTS) {
         const idleReads = reads.filter((r) => r.client === 0);
         const slowest = Math.max(...reads.map((r) => r.ms));
         const diagnostic =
-          `${reads.length} reads, slowest ${Math.round(slowest)} ms; first import seen writing at ${Math.round(writingAt - began)} ms, exited at ${Math.round(firstDone.endedAt - began)} ms; ` +
-          `second exited at ${Math.round(secondDone.endedAt - began)} ms with code ${secondDone.code}: ${[secondDone.stderr.trim(), secondDone.stdout.split('\n')[0]].filter(Boolean).join(' / ')}`;
+          `${reads.length} reads, slowest ${Math.round(slowest)} ms; first import seen writing at ${Math.round(writingAt - began)} ms, exited ` +
+          `at ${Math.round(firstDone.endedAt - began)} ms; ` +
+          `second exited at ${Math.round(secondDone.endedAt - began)} ms with ` +
+          `code ${secondDone.code}: ${[secondDone.stderr.trim(), secondDone.stdout.split('\n')[0]].filter(Boolean).join(' / ')}`;
         assert.deepEqual(failed, [], `reads that answered 5xx (${diagnostic})`);
         assert.ok(idleReads.length > 0 && idleReads.every((r) => r.status === 200), `the idle client's reads: ${JSON.stringify(idleReads.slice(0, 5))}`);
         assert.ok(reads.length >= READERS * 2, diagnostic);

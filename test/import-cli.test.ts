@@ -183,7 +183,11 @@ describe('ledgerline import bank', () => {
     const text = await run(['batches', '--org', 'org_cli', '--account', 'Giro']);
     assert.match(
       text.out,
-      /vr-bank-de-camt053-v02-zka-codes\.xml \(camt\.053\.001\.02\): 4 lines added, 0 already present; by command line\n {4}CAMT\.053 statement [^:]+: opening 33\.06 EUR, closing 23\.06 EUR/,
+      new RegExp(
+        String.raw`vr-bank-de-camt053-v02-zka-codes\.xml \(camt\.053\.001\.02\): 4 lines added, 0 a` +
+          String.raw`lready present; by command line\n {4}CAMT\.053 statement [^:]+: opening 33\.06 E` +
+          String.raw`UR, closing 23\.06 EUR`,
+      ),
     );
     const removed = await run(['remove', '--org', 'org_cli', added.importId]);
     assert.equal(removed.code, 0);

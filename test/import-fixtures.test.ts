@@ -48,7 +48,10 @@ interface Case {
   balance?: number;
   /** the first day the balance is marked incomplete from */
   incompleteFrom?: string;
-  /** how many rows carry the bank's own id (FITID, AcctSvcrRef, MT940 bank reference); the others are fingerprinted by content; default all of them when true */
+  /**
+   * how many rows carry the bank's own id (FITID, AcctSvcrRef, MT940 bank reference); the others
+   * are fingerprinted by content; default all of them when true
+   */
   withIds?: boolean | number;
 }
 
@@ -395,7 +398,8 @@ const CASES: Case[] = [
   },
 ];
 
-// Sberbank's HUF statement carries fillér (627311,30); it imports exactly when HUF has two minor digits (ISO 4217), and is refused cleanly when the platform's CLDR data gives HUF none
+// Sberbank's HUF statement carries fillér (627311,30); it imports exactly when HUF has two minor digits (ISO 4217), and is refused cleanly when the
+//  platform's CLDR data gives HUF none
 const HUF_HAS_MINOR_UNITS = minorDigits('HUF') === 2;
 if (HUF_HAS_MINOR_UNITS) {
   CASES.push({

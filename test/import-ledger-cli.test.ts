@@ -44,7 +44,11 @@ describe('ledgerline import ledger', () => {
     // a problem, so on standard error (README), in one line; nothing on standard output
     assert.match(
       err,
-      /^ledgerline: small-business\.journal: refused \(unknown_account\): the journal names accounts the books have not: line 24: no account "Assets:Bank:Current Account".*; nothing from small-business\.journal was written\n$/,
+      new RegExp(
+        String.raw`^ledgerline: small-business\.journal: refused \(unknown_account\): the journal n` +
+          String.raw`ames accounts the books have not: line 24: no account "Assets:Bank:Current Accou` +
+          String.raw`nt".*; nothing from small-business\.journal was written\n$`,
+      ),
     );
     assert.equal(out, '');
   });

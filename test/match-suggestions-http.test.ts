@@ -28,7 +28,8 @@ const PASSWORD = 'correct horse battery';
 function ofx(lines: [string, string, string, string][]): Buffer {
   const entries = lines.map(
     ([date, amount, id, name]) =>
-      `<STMTTRN><TRNTYPE>${amount.startsWith('-') ? 'DEBIT' : 'CREDIT'}</TRNTYPE><DTPOSTED>${date}</DTPOSTED><TRNAMT>${amount}</TRNAMT><FITID>${id}</FITID><NAME>${name}</NAME></STMTTRN>`,
+      `<STMTTRN><TRNTYPE>${amount.startsWith('-') ? 'DEBIT' : 'CREDIT'}</TRNTYPE><DTPOSTED>${date}</DTPOSTED><TRNAMT>${amount}</TRNAMT><FITID>${id}</FI` +
+      `TID><NAME>${name}</NAME></STMTTRN>`,
   );
   return Buffer.from(
     '<?xml version="1.0" encoding="US-ASCII"?>\n<?OFX OFXHEADER="200" VERSION="200" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>\n' +

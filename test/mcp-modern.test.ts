@@ -82,33 +82,37 @@ for (const dialect of DIALECTS) {
       assert.ok(Array.isArray(call.body.result.structuredContent.accounts), JSON.stringify(call.body.result.structuredContent));
     });
 
-    it('Mcp-Method and Mcp-Name must agree with the body; a modern request without its _meta version is invalid params; no token is still the 401 challenge', async () => {
-      const body = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { _meta: META, name: 'accounts_list', arguments: {} } };
-      const wrongMethod = await post(mcp, body, headers('tools/list', 'accounts_list'));
-      assert.ok(wrongMethod.body.error, JSON.stringify(wrongMethod.body));
-      const wrongName = await post(mcp, body, headers('tools/call', 'banking_accounts'));
-      assert.ok(wrongName.body.error, JSON.stringify(wrongName.body));
-      const missingName = await post(mcp, body, headers('tools/call'));
-      assert.ok(missingName.body.error, JSON.stringify(missingName.body));
+    it(
+      'Mcp-Method and Mcp-Name must agree with the body; a modern request without its _meta version is invalid params; no token is still the 401 ' +
+        'challenge',
+      async () => {
+        const body = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { _meta: META, name: 'accounts_list', arguments: {} } };
+        const wrongMethod = await post(mcp, body, headers('tools/list', 'accounts_list'));
+        assert.ok(wrongMethod.body.error, JSON.stringify(wrongMethod.body));
+        const wrongName = await post(mcp, body, headers('tools/call', 'banking_accounts'));
+        assert.ok(wrongName.body.error, JSON.stringify(wrongName.body));
+        const missingName = await post(mcp, body, headers('tools/call'));
+        assert.ok(missingName.body.error, JSON.stringify(missingName.body));
 
-      const noMeta = await post(mcp, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, headers('tools/list'));
-      assert.equal(noMeta.body.error?.code, -32602, JSON.stringify(noMeta.body));
+        const noMeta = await post(mcp, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, headers('tools/list'));
+        assert.equal(noMeta.body.error?.code, -32602, JSON.stringify(noMeta.body));
 
-      // a browser client (an allowed origin) may send the revision's headers
-      const preflight = await fetch(mcp, {
-        method: 'OPTIONS',
-        headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-method, mcp-name' },
-      });
-      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Method, Mcp-Name/);
+        // a browser client (an allowed origin) may send the revision's headers
+        const preflight = await fetch(mcp, {
+          method: 'OPTIONS',
+          headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-method, mcp-name' },
+        });
+        assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Method, Mcp-Name/);
 
-      const anonymous = await post(
-        mcp,
-        { jsonrpc: '2.0', id: 6, method: 'server/discover', params: { _meta: META } },
-        { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
-      );
-      assert.equal(anonymous.status, 401);
-      assert.match(anonymous.headers.get('www-authenticate') ?? '', /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
-    });
+        const anonymous = await post(
+          mcp,
+          { jsonrpc: '2.0', id: 6, method: 'server/discover', params: { _meta: META } },
+          { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
+        );
+        assert.equal(anonymous.status, 401);
+        assert.match(anonymous.headers.get('www-authenticate') ?? '', /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
+      },
+    );
 
     it('the official v2 client negotiates 2026-07-28 and calls tools; left to its default it still connects with the 2025 handshake', async () => {
       for (const mode of ['auto', 'legacy'] as const) {

@@ -40,7 +40,8 @@ for (const dialect of DIALECTS) {
       assert.match(
         instructions,
         new RegExp(
-          `For Test Books Ltd \\(${orgId}\\) today is ${TODAY} \\(Europe/London\\); its financial year is FY 2026/27, 2026-04-01 to 2027-03-31; amounts are in GBP\\.`,
+          `For Test Books Ltd \\(${orgId}\\) today is ${TODAY} \\(Europe/London\\); its financial year is FY 2026/27, 2026-04-01 to 2027-03-31; ` +
+            `amounts are in GBP\\.`,
         ),
       );
       assert.match(instructions, /overdue → bills_list_saved_filters, then bills_list_to_pay/);

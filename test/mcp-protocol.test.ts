@@ -151,37 +151,40 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('a browser Origin that is not allowed gets 403 with a JSON-RPC error, before authentication; allowed origins work, with CORS for that origin', async () => {
-      for (const headers of [{ ...auth, origin: 'https://evil.example' }, { origin: 'https://evil.example' }, { ...auth, origin: 'null' }]) {
-        const refused = await post(mcp, INITIALIZE, headers);
-        assert.equal(refused.status, 403, JSON.stringify(headers));
-        assert.equal(refused.body.jsonrpc, '2.0');
-        assert.equal(refused.body.id, null);
-        assert.equal(typeof refused.body.error.code, 'number');
-        assert.match(refused.body.error.message, /Origin/);
-        assert.equal(refused.headers.get('access-control-allow-origin'), null);
-      }
-      const preflight = await fetch(mcp, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
-      assert.equal(preflight.status, 403);
-      assert.equal(preflight.headers.get('access-control-allow-origin'), null);
-      for (const method of ['GET', 'DELETE']) {
-        const r = await fetch(mcp, { method, headers: { ...auth, origin: 'https://evil.example' } });
-        assert.equal(r.status, 403, method);
-      }
+    it(
+      'a browser Origin that is not allowed gets 403 with a JSON-RPC error, before authentication; allowed origins work, with CORS for that ' + 'origin',
+      async () => {
+        for (const headers of [{ ...auth, origin: 'https://evil.example' }, { origin: 'https://evil.example' }, { ...auth, origin: 'null' }]) {
+          const refused = await post(mcp, INITIALIZE, headers);
+          assert.equal(refused.status, 403, JSON.stringify(headers));
+          assert.equal(refused.body.jsonrpc, '2.0');
+          assert.equal(refused.body.id, null);
+          assert.equal(typeof refused.body.error.code, 'number');
+          assert.match(refused.body.error.message, /Origin/);
+          assert.equal(refused.headers.get('access-control-allow-origin'), null);
+        }
+        const preflight = await fetch(mcp, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+        assert.equal(preflight.status, 403);
+        assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+        for (const method of ['GET', 'DELETE']) {
+          const r = await fetch(mcp, { method, headers: { ...auth, origin: 'https://evil.example' } });
+          assert.equal(r.status, 403, method);
+        }
 
-      for (const origin of [server.baseUrl, 'http://localhost:6274']) {
-        const ok = await post(mcp, INITIALIZE, { ...auth, origin });
-        assert.equal(ok.status, 200, origin);
-        assert.equal(ok.body.result.serverInfo.name, 'ledgerline');
-        assert.equal(ok.headers.get('access-control-allow-origin'), origin);
-        assert.match(ok.headers.get('vary') ?? '', /origin/i);
-        const pre = await fetch(mcp, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
-        assert.equal(pre.status, 204);
-        assert.equal(pre.headers.get('access-control-allow-origin'), origin);
-      }
-      const none = await post(mcp, INITIALIZE, auth);
-      assert.equal(none.status, 200, 'no Origin: a non-browser client');
-    });
+        for (const origin of [server.baseUrl, 'http://localhost:6274']) {
+          const ok = await post(mcp, INITIALIZE, { ...auth, origin });
+          assert.equal(ok.status, 200, origin);
+          assert.equal(ok.body.result.serverInfo.name, 'ledgerline');
+          assert.equal(ok.headers.get('access-control-allow-origin'), origin);
+          assert.match(ok.headers.get('vary') ?? '', /origin/i);
+          const pre = await fetch(mcp, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+          assert.equal(pre.status, 204);
+          assert.equal(pre.headers.get('access-control-allow-origin'), origin);
+        }
+        const none = await post(mcp, INITIALIZE, auth);
+        assert.equal(none.status, 200, 'no Origin: a non-browser client');
+      },
+    );
 
     it('refuses JSON-RPC batches from 2025-06-18 on (400, -32600); 2025-03-26 keeps them', async () => {
       const batch = [

@@ -434,7 +434,8 @@ for (const dialect of DIALECTS) {
       assert.equal(bad.status, 401);
       assert.equal(
         bad.headers.get('www-authenticate'),
-        `Bearer error="invalid_token", error_description="the access token is invalid, expired or revoked", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`,
+        `Bearer error="invalid_token", error_description="the access token is invalid, expired or revoked", ` +
+          `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`,
       );
       const slash = await postMcp(`${mcp}/`);
       assert.equal(slash.status, 401);
@@ -608,32 +609,37 @@ for (const dialect of DIALECTS) {
       assert.equal((await api(base, '/v1/organisations', slash.tokens.access_token)).status, 401, 'and the MCP token is not a REST token');
     });
 
-    it("an organisation's own client (client credentials for the MCP resource) needs no organisation; a token without service.read gets 403 insufficient_scope", async () => {
-      const own = await createApiClient(store.db, { organisationId: books.org.id, name: 'Inspector' });
-      const token = await clientCredentialsToken(base, own.clientId, own.clientSecret, mcp);
-      const { client } = await connectWithToken(mcp, token);
-      clients.push(client);
-      const { tools } = await client.listTools();
-      assert.equal((tools[0]!.inputSchema.properties as any).organisation, undefined);
-      const accounts = (await client.callTool({ name: 'accounts_list', arguments: { search: 'rent' } })) as CallToolResult;
-      assert.deepEqual(
-        (accounts.structuredContent as any).accounts.map((a: any) => a.fullName),
-        ['Rent'],
-        'a word start: "rent" is not in Current Account',
-      );
-      const other = problemOf((await client.callTool({ name: 'accounts_list', arguments: { organisation: orgB.id } })) as CallToolResult);
-      assert.equal(other.code, 'organisation_not_allowed');
+    it(
+      "an organisation's own client (client credentials for the MCP resource) needs no organisation; a token without service.read gets 403 " +
+        'insufficient_scope',
+      async () => {
+        const own = await createApiClient(store.db, { organisationId: books.org.id, name: 'Inspector' });
+        const token = await clientCredentialsToken(base, own.clientId, own.clientSecret, mcp);
+        const { client } = await connectWithToken(mcp, token);
+        clients.push(client);
+        const { tools } = await client.listTools();
+        assert.equal((tools[0]!.inputSchema.properties as any).organisation, undefined);
+        const accounts = (await client.callTool({ name: 'accounts_list', arguments: { search: 'rent' } })) as CallToolResult;
+        assert.deepEqual(
+          (accounts.structuredContent as any).accounts.map((a: any) => a.fullName),
+          ['Rent'],
+          'a word start: "rent" is not in Current Account',
+        );
+        const other = problemOf((await client.callTool({ name: 'accounts_list', arguments: { organisation: orgB.id } })) as CallToolResult);
+        assert.equal(other.code, 'organisation_not_allowed');
 
-      const writer = await createApiClient(store.db, { organisationId: books.org.id, name: 'Writer only', scopes: ['service.write'] });
-      const writeToken = await clientCredentialsToken(base, writer.clientId, writer.clientSecret, mcp, 'service.write');
-      const forbidden = await postMcp(mcp, writeToken);
-      assert.equal(forbidden.status, 403);
-      assert.equal(forbidden.body.code, 'insufficient_scope');
-      assert.equal(
-        forbidden.headers.get('www-authenticate'),
-        `Bearer error="insufficient_scope", error_description="this call needs the service.read scope", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`,
-      );
-    });
+        const writer = await createApiClient(store.db, { organisationId: books.org.id, name: 'Writer only', scopes: ['service.write'] });
+        const writeToken = await clientCredentialsToken(base, writer.clientId, writer.clientSecret, mcp, 'service.write');
+        const forbidden = await postMcp(mcp, writeToken);
+        assert.equal(forbidden.status, 403);
+        assert.equal(forbidden.body.code, 'insufficient_scope');
+        assert.equal(
+          forbidden.headers.get('www-authenticate'),
+          `Bearer error="insufficient_scope", error_description="this call needs the service.read scope", ` +
+            `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="service.read offline_access"`,
+        );
+      },
+    );
 
     it('is stateless: GET (no server stream) and DELETE (no session) answer 405 once authenticated; loopback host names only on loopback', async () => {
       const own = await createApiClient(store.db, { organisationId: books.org.id, name: 'Stateless' });

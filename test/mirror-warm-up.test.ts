@@ -54,54 +54,62 @@ describeEachDialect('first copies between calls', (store) => {
     }
   });
 
-  it('backs off an organisation whose passes fail, persisted on its mirror: not tried again until its time, later each time; a pass that goes through ends it', async () => {
-    const down = await startFakeXero({ limits: false, today: '2026-06-15' });
-    const warmUp = startMirrorWarmUp({ db: store().db, intervalMs: 3_600_000 });
-    try {
-      const org = await xeroOrganisation(store(), `Failing ${Math.random()}`, { tenantId: down.tenantId, accessToken: down.token, baseUrl: down.baseUrl });
-      down.outage(true);
-      const backoff = async () => {
-        const m = (await getMirror(store().db, org))!;
-        return {
-          failures: Number(m.failures),
-          waitS: m.retry_at ? Math.round((Date.parse(m.retry_at) - Date.now()) / 1000) : null,
-          problem: m.problem,
-          complete: m.complete,
+  it(
+    'backs off an organisation whose passes fail, persisted on its mirror: not tried again until its time, later each time; a pass that goes through ' +
+      'ends it',
+    async () => {
+      const down = await startFakeXero({ limits: false, today: '2026-06-15' });
+      const warmUp = startMirrorWarmUp({ db: store().db, intervalMs: 3_600_000 });
+      try {
+        const org = await xeroOrganisation(store(), `Failing ${Math.random()}`, { tenantId: down.tenantId, accessToken: down.token, baseUrl: down.baseUrl });
+        down.outage(true);
+        const backoff = async () => {
+          const m = (await getMirror(store().db, org))!;
+          return {
+            failures: Number(m.failures),
+            waitS: m.retry_at ? Math.round((Date.parse(m.retry_at) - Date.now()) / 1000) : null,
+            problem: m.problem,
+            complete: m.complete,
+          };
         };
-      };
-      await warmUp.tick();
-      const first = await backoff();
-      assert.equal(first.failures, 1);
-      assert.ok(first.waitS !== null && first.waitS > 25 && first.waitS <= 30, `first wait ${first.waitS} s`);
-      assert.match(first.problem ?? '', /Xero is unavailable \(HTTP 503\)/);
-      const asked = down.requests.length;
-      await warmUp.tick();
-      await warmUp.tick();
-      assert.equal(down.requests.length, asked, 'not tried again before its time');
-      assert.equal((await backoff()).failures, 1);
-      // its time has come (as for another instance, which reads the same row)
-      const due = () =>
-        withMirrorTables(store().db)
-          .updateTable('accounting_mirrors')
-          .set({ retry_at: new Date(Date.now() - 1000).toISOString() })
-          .where('organisation_id', '=', org)
-          .execute();
-      await due();
-      await warmUp.tick();
-      assert.equal(down.requests.length, asked + 1, 'tried once more: one refused request');
-      const second = await backoff();
-      assert.equal(second.failures, 2);
-      assert.ok(second.waitS !== null && second.waitS > 55 && second.waitS <= 60, `second wait ${second.waitS} s`);
-      assert.deepEqual([1, 2, 3, 4, 8, 9, 20].map(backoffMs), [30_000, 60_000, 120_000, 240_000, 3_600_000, 3_600_000, 3_600_000], 'doubling, at most an hour');
-      down.outage(false);
-      await due();
-      await warmUp.tick();
-      assert.deepEqual(await backoff(), { failures: 0, waitS: null, problem: null, complete: 1 });
-    } finally {
-      warmUp.stop();
-      await down.close();
-    }
-  });
+        await warmUp.tick();
+        const first = await backoff();
+        assert.equal(first.failures, 1);
+        assert.ok(first.waitS !== null && first.waitS > 25 && first.waitS <= 30, `first wait ${first.waitS} s`);
+        assert.match(first.problem ?? '', /Xero is unavailable \(HTTP 503\)/);
+        const asked = down.requests.length;
+        await warmUp.tick();
+        await warmUp.tick();
+        assert.equal(down.requests.length, asked, 'not tried again before its time');
+        assert.equal((await backoff()).failures, 1);
+        // its time has come (as for another instance, which reads the same row)
+        const due = () =>
+          withMirrorTables(store().db)
+            .updateTable('accounting_mirrors')
+            .set({ retry_at: new Date(Date.now() - 1000).toISOString() })
+            .where('organisation_id', '=', org)
+            .execute();
+        await due();
+        await warmUp.tick();
+        assert.equal(down.requests.length, asked + 1, 'tried once more: one refused request');
+        const second = await backoff();
+        assert.equal(second.failures, 2);
+        assert.ok(second.waitS !== null && second.waitS > 55 && second.waitS <= 60, `second wait ${second.waitS} s`);
+        assert.deepEqual(
+          [1, 2, 3, 4, 8, 9, 20].map(backoffMs),
+          [30_000, 60_000, 120_000, 240_000, 3_600_000, 3_600_000, 3_600_000],
+          'doubling, at most an hour',
+        );
+        down.outage(false);
+        await due();
+        await warmUp.tick();
+        assert.deepEqual(await backoff(), { failures: 0, waitS: null, problem: null, complete: 1 });
+      } finally {
+        warmUp.stop();
+        await down.close();
+      }
+    },
+  );
 
   it('tells a call that another is still making the first copy, after a bounded wait', async () => {
     const org = await xeroOrganisation(store(), `Waiting ${Math.random()}`, { tenantId: xero.tenantId, accessToken: xero.token, baseUrl: xero.baseUrl });

@@ -305,15 +305,18 @@ describeEachDialect(
       );
     });
 
-    it('fails at once with 503 accounting_rate_limited when QuickBooks asks for 60 s (no Retry-After), beyond the budget, while there is no whole copy', async () => {
-      const fresh = await quickBooksOrganisation(store(), `Budget ${Math.random()}`, qb);
-      qb.rateLimit(1);
-      const started = Date.now();
-      const error = await rejection(() => run(accountsList, fresh));
-      assert.ok(Date.now() - started < 2_000);
-      assert.deepEqual([error.status, error.code, error.extra.retryAfter], [503, 'accounting_rate_limited', 60]);
-      assert.match(error.message, /rate limit.*retry after 60 s/);
-    });
+    it(
+      'fails at once with 503 accounting_rate_limited when QuickBooks asks for 60 s (no Retry-After), beyond the budget, while there is no whole ' + 'copy',
+      async () => {
+        const fresh = await quickBooksOrganisation(store(), `Budget ${Math.random()}`, qb);
+        qb.rateLimit(1);
+        const started = Date.now();
+        const error = await rejection(() => run(accountsList, fresh));
+        assert.ok(Date.now() - started < 2_000);
+        assert.deepEqual([error.status, error.code, error.extra.retryAfter], [503, 'accounting_rate_limited', 60]);
+        assert.match(error.message, /rate limit.*retry after 60 s/);
+      },
+    );
 
     it('answers from a whole copy when bringing it up to date would exceed the budget', async () => {
       const before = await run(accountsList, orgs.qb);

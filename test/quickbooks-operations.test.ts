@@ -417,7 +417,8 @@ describeEachDialect(
       for (const found of await both('contacts.search', { search: 'Paper Supply', period: 'custom', from: '2026-01-01', to: TODAY })) {
         const paper = found.contacts.find((c: any) => c.name === 'Paper Supply Co');
         assert.ok(paper, JSON.stringify(found));
-        // tax excluded, on expense accounts: the bill's boxes (90.00) and rye flour (110.00; its jars are stock), the cash purchase (60.00), less the card refund (15.00)
+        // tax excluded, on expense accounts: the bill's boxes (90.00) and rye flour (110.00; its jars are stock), the cash purchase (60.00), less the
+        //  card refund (15.00)
         assert.equal(cents(paper.spend), 9_000 + 11_000 + 6_000 - 1_500);
       }
       for (const sales of await both('sales.list_invoices', { period: 'custom', from: '2025-01-01', to: TODAY })) {

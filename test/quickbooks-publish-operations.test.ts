@@ -176,55 +176,58 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('a bank payment matched to the bill is a BillPayment in QuickBooks, the bill leaving Bills to Pay; unmatch (over MCP) restores every figure', async () => {
-      const id = await create(paperBill('PS-8104', { file: null }));
-      const published = await send('POST', '/v1/operations/documents.publish', { id });
-      assert.equal(published.status, 201, published.bytes);
-      const [bill] = bills('PS-8104');
-      const row = statementLine({
-        id: 'btx_qb_1',
-        organisationId: org,
-        bankAccountId: CHECKING,
-        date: '2026-06-12',
-        description: 'CHECK 1045 PAPER SUPPLY CO',
-        amount: -8425,
-      });
-      await insertBankLines(store.db, [row]);
-      const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PS-8104');
-      const line = async () =>
-        (await send('GET', `/v1/operations/banking.transactions?account=${CHECKING}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find(
-          (t: any) => t.id === row.id,
+    it(
+      'a bank payment matched to the bill is a BillPayment in QuickBooks, the bill leaving Bills to Pay; unmatch (over MCP) restores every ' + 'figure',
+      async () => {
+        const id = await create(paperBill('PS-8104', { file: null }));
+        const published = await send('POST', '/v1/operations/documents.publish', { id });
+        assert.equal(published.status, 201, published.bytes);
+        const [bill] = bills('PS-8104');
+        const row = statementLine({
+          id: 'btx_qb_1',
+          organisationId: org,
+          bankAccountId: CHECKING,
+          date: '2026-06-12',
+          description: 'CHECK 1045 PAPER SUPPLY CO',
+          amount: -8425,
+        });
+        await insertBankLines(store.db, [row]);
+        const listed = async () => (await send('GET', '/v1/operations/bills.list_to_pay')).body.bills.filter((b: any) => b.invoiceNumber === 'PS-8104');
+        const line = async () =>
+          (await send('GET', `/v1/operations/banking.transactions?account=${CHECKING}&period=custom&from=2026-06-01&to=2026-06-30`)).body.transactions.find(
+            (t: any) => t.id === row.id,
+          );
+        assert.equal((await listed()).length, 1, 'owed before the match');
+        assert.equal(bill!.Balance, 84.25);
+
+        const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: row.id, documentId: id });
+        assert.equal(matched.status, 201, matched.bytes);
+        const payment = qb.company.entities.BillPayment.find((p) => `BillPayment:${p.Id}` === matched.body.match.paymentId);
+        assert.ok(payment, 'QuickBooks holds the bill payment');
+        assert.deepEqual(
+          [payment.PayType, payment.CheckPayment.BankAccountRef.value, payment.TotalAmt, payment.Line[0].LinkedTxn[0].TxnId],
+          ['Check', '35', 84.25, bill!.Id],
         );
-      assert.equal((await listed()).length, 1, 'owed before the match');
-      assert.equal(bill!.Balance, 84.25);
+        assert.equal(bill!.Balance, 0, 'the bill is paid in QuickBooks');
+        const shown = await line();
+        assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId], ['reconciled', 'service', id]);
+        assert.deepEqual(await listed(), [], 'the bill leaves Bills to Pay');
+        await booksAgree();
 
-      const matched = await send('POST', '/v1/operations/banking.match', { transactionIds: row.id, documentId: id });
-      assert.equal(matched.status, 201, matched.bytes);
-      const payment = qb.company.entities.BillPayment.find((p) => `BillPayment:${p.Id}` === matched.body.match.paymentId);
-      assert.ok(payment, 'QuickBooks holds the bill payment');
-      assert.deepEqual(
-        [payment.PayType, payment.CheckPayment.BankAccountRef.value, payment.TotalAmt, payment.Line[0].LinkedTxn[0].TxnId],
-        ['Check', '35', 84.25, bill!.Id],
-      );
-      assert.equal(bill!.Balance, 0, 'the bill is paid in QuickBooks');
-      const shown = await line();
-      assert.deepEqual([shown.status, shown.reconciledIn, shown.linked?.documentId], ['reconciled', 'service', id]);
-      assert.deepEqual(await listed(), [], 'the bill leaves Bills to Pay');
-      await booksAgree();
-
-      const undone: any = await mcp.client.callTool({ name: 'banking_unmatch', arguments: { transactionId: row.id } });
-      assert.equal(undone.isError === true, false, JSON.stringify(undone.content));
-      assert.equal(
-        qb.company.entities.BillPayment.some((p) => p.Id === payment.Id),
-        false,
-        'the payment is deleted in QuickBooks',
-      );
-      assert.equal(bill!.Balance, 84.25, 'the bill is owed again');
-      const restored = await line();
-      assert.deepEqual([restored.status, restored.reconciledIn, restored.linked ?? null], ['to_reconcile', null, null]);
-      assert.equal((await listed()).length, 1, 'back in Bills to Pay');
-      await booksAgree();
-      assert.deepEqual(qb.violations, []);
-    });
+        const undone: any = await mcp.client.callTool({ name: 'banking_unmatch', arguments: { transactionId: row.id } });
+        assert.equal(undone.isError === true, false, JSON.stringify(undone.content));
+        assert.equal(
+          qb.company.entities.BillPayment.some((p) => p.Id === payment.Id),
+          false,
+          'the payment is deleted in QuickBooks',
+        );
+        assert.equal(bill!.Balance, 84.25, 'the bill is owed again');
+        const restored = await line();
+        assert.deepEqual([restored.status, restored.reconciledIn, restored.linked ?? null], ['to_reconcile', null, null]);
+        assert.equal((await listed()).length, 1, 'back in Bills to Pay');
+        await booksAgree();
+        assert.deepEqual(qb.violations, []);
+      },
+    );
   });
 }

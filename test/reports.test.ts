@@ -127,23 +127,26 @@ describeEachDialect(
       }
     });
 
-    it('the account totals are compiled once per shape (store/prepared.ts): the same report again builds nothing, and another shape answers its own', async () => {
-      const counted = countingQueries(store().db);
-      const counting = { ...store(), db: counted.db };
-      for (const [op, input] of [
-        [reportsProfitAndLoss, { comparePeriods: 2, compareBy: 'month' }],
-        [reportsProfitAndLoss, { period: 'custom', from: '2026-09-03', to: '2026-11-14' }],
-        [reportsBalanceSheet, { comparePeriods: 2, compareBy: 'month' }],
-        [reportsBalanceSheet, { asAt: '2025-03-31', compareBy: 'year', comparePeriods: 1 }],
-      ] as const) {
-        const first = await call(counting, op, books.org.id, input, { today: TODAY });
-        const compiled = counted.compiled();
-        assert.deepEqual(await call(counting, op, books.org.id, input, { today: TODAY }), first, JSON.stringify(input));
-        assert.equal(counted.compiled() - compiled, 0, JSON.stringify(input));
-        // the same shape through the uncounted handle answers the same
-        assert.deepEqual(await call(store(), op, books.org.id, input, { today: TODAY }), first);
-      }
-    });
+    it(
+      'the account totals are compiled once per shape (store/prepared.ts): the same report again builds nothing, and another shape answers its ' + 'own',
+      async () => {
+        const counted = countingQueries(store().db);
+        const counting = { ...store(), db: counted.db };
+        for (const [op, input] of [
+          [reportsProfitAndLoss, { comparePeriods: 2, compareBy: 'month' }],
+          [reportsProfitAndLoss, { period: 'custom', from: '2026-09-03', to: '2026-11-14' }],
+          [reportsBalanceSheet, { comparePeriods: 2, compareBy: 'month' }],
+          [reportsBalanceSheet, { asAt: '2025-03-31', compareBy: 'year', comparePeriods: 1 }],
+        ] as const) {
+          const first = await call(counting, op, books.org.id, input, { today: TODAY });
+          const compiled = counted.compiled();
+          assert.deepEqual(await call(counting, op, books.org.id, input, { today: TODAY }), first, JSON.stringify(input));
+          assert.equal(counted.compiled() - compiled, 0, JSON.stringify(input));
+          // the same shape through the uncounted handle answers the same
+          assert.deepEqual(await call(store(), op, books.org.id, input, { today: TODAY }), first);
+        }
+      },
+    );
 
     it('refuses invalid report parameters, naming each', async () => {
       const e1 = await rejection(() => pl({ comparePeriods: 13, compareBy: 'week', extra: 1 }));

@@ -146,32 +146,37 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it("fields that do not apply are present as null (ledger groups as [], the spec's array): ledger groups, transactions, nested lines, reconciliation, documents; bank links; bill amounts", async () => {
-      const org = orgs[0]!;
-      const lines = (await call(org, 'ledger.account_transactions', { account: org.expenseAccounts[0]!, period: 'last_year' })).body;
-      assert.deepEqual([lines.groups, lines.reconciliation, Array.isArray(lines.transactions)], [[], null, true]);
-      assert.ok(lines.transactions.every((t: any) => t.document === null || typeof t.document.id === 'string'));
-      let grouped: any;
-      for (const account of org.expenseAccounts) {
-        grouped = (await call(org, 'ledger.account_transactions', { account, period: 'last_year', groupBy: 'supplier', detailForTop: '1', reconcile: 'true' }))
-          .body;
-        if (grouped.groups.length > 1) break;
-      }
-      assert.equal(grouped.transactions, null);
-      assert.ok(grouped.groups.length > 1, 'an account with several suppliers');
-      assert.ok(Array.isArray(grouped.groups[0].transactions), 'the top group carries its lines');
-      assert.ok(
-        grouped.groups.slice(1).every((g: any) => g.transactions === null),
-        'the others say they were not fetched',
-      );
-      assert.equal(typeof grouped.reconciliation.difference, 'number');
-      const bank = (await call(org, 'banking.transactions', { limit: '200', period: 'last_year' })).body;
-      assert.ok(bank.transactions.some((t: any) => t.linked === null));
-      const bills = (await call(org, 'bills.list_to_pay', {})).body;
-      assert.ok(bills.bills.every((b: any) => (b.currency === bills.baseCurrency ? b.originalAmount === null : typeof b.originalAmount === 'number')));
-      assert.ok(bills.bills.some((b: any) => b.originalAmount === null));
-      assert.deepEqual([bills.candidates, bills.note], [null, null]);
-    });
+    it(
+      "fields that do not apply are present as null (ledger groups as [], the spec's array): ledger groups, transactions, nested lines, " +
+        'reconciliation, documents; bank links; bill amounts',
+      async () => {
+        const org = orgs[0]!;
+        const lines = (await call(org, 'ledger.account_transactions', { account: org.expenseAccounts[0]!, period: 'last_year' })).body;
+        assert.deepEqual([lines.groups, lines.reconciliation, Array.isArray(lines.transactions)], [[], null, true]);
+        assert.ok(lines.transactions.every((t: any) => t.document === null || typeof t.document.id === 'string'));
+        let grouped: any;
+        for (const account of org.expenseAccounts) {
+          grouped = (
+            await call(org, 'ledger.account_transactions', { account, period: 'last_year', groupBy: 'supplier', detailForTop: '1', reconcile: 'true' })
+          ).body;
+          if (grouped.groups.length > 1) break;
+        }
+        assert.equal(grouped.transactions, null);
+        assert.ok(grouped.groups.length > 1, 'an account with several suppliers');
+        assert.ok(Array.isArray(grouped.groups[0].transactions), 'the top group carries its lines');
+        assert.ok(
+          grouped.groups.slice(1).every((g: any) => g.transactions === null),
+          'the others say they were not fetched',
+        );
+        assert.equal(typeof grouped.reconciliation.difference, 'number');
+        const bank = (await call(org, 'banking.transactions', { limit: '200', period: 'last_year' })).body;
+        assert.ok(bank.transactions.some((t: any) => t.linked === null));
+        const bills = (await call(org, 'bills.list_to_pay', {})).body;
+        assert.ok(bills.bills.every((b: any) => (b.currency === bills.baseCurrency ? b.originalAmount === null : typeof b.originalAmount === 'number')));
+        assert.ok(bills.bills.some((b: any) => b.originalAmount === null));
+        assert.deepEqual([bills.candidates, bills.note], [null, null]);
+      },
+    );
 
     it('the demo has data behind every operation', async () => {
       const org = orgs[0]!;

@@ -38,7 +38,8 @@ describe('SQLite rows as JSON', () => {
     dir = mkdtempSync(join(tmpdir(), 'ledgerline-json-rows-'));
     raw = new SqliteDatabase(join(dir, 'rows.sqlite'));
     raw.exec(
-      `create table probe (id integer primary key, label text not null, note varchar(40), amount bigint, quantity real, flag boolean, price numeric, data blob)`,
+      `create table probe (id integer primary key, label text not null, note varchar(40), amount bigint, quantity real, flag boolean, price numeric, ` +
+        `data blob)`,
     );
     const insert = raw.prepare('insert into probe (id, label, note, amount, quantity, flag, price, data) values (?, ?, ?, ?, ?, ?, ?, ?)');
     for (let i = 0; i < 300; i++) {

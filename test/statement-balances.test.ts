@@ -91,7 +91,11 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     );
     assert.match(
       listed.note,
-      /^Bank balance 14,548\.52 GBP at 2026-03-31, counted from the bank's own balance: 13,266\.51 GBP before 2026-03-01 \(OFX statement 2026-03-01\.\.2026-03-31, its closing balance less its lines\)\./,
+      new RegExp(
+        String.raw`^Bank balance 14,548\.52 GBP at 2026-03-31, counted from the bank's own balance:` +
+          String.raw` 13,266\.51 GBP before 2026-03-01 \(OFX statement 2026-03-01\.\.2026-03-31, its ` +
+          String.raw`closing balance less its lines\)\.`,
+      ),
     );
 
     const second = await load(org, account, 'march.csv', MARCH_CSV, CSV_OPTIONS);
@@ -140,34 +144,41 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     assert.deepEqual([three.new, three.alreadyPresent], [1, 2]);
   });
 
-  it('a month missing between two statements marks the balance incomplete from the day after the first, with the amount; importing it completes it', async () => {
-    const org = await newOrg();
-    const account = await newAccount(org);
-    await load(org, account, 'jan.csv', csv(['05/01/2026,SALARY,1000.00,1500.00', '20/01/2026,RENT,-400.00,1100.00']), CSV_OPTIONS);
-    await load(org, account, 'mar.csv', csv(['05/03/2026,SALARY,1000.00,1850.00']), CSV_OPTIONS);
-    const [gap] = await accountsOf(org);
-    // February's -250.00 is not there: 1,100.00 + 1,000.00 by the lines, 1,850.00 by the bank
-    assert.deepEqual(
-      [gap.balance, gap.balanceIncompleteFrom, gap.balanceUnexplained, gap.bankStatementBalance],
-      [2_100, '2026-01-21', -250, { amount: 1_850, date: '2026-03-05', source: 'CSV statement 2026-03-05..2026-03-05' }],
-    );
-    assert.match(
-      gap.note,
-      /The balance is incomplete from 2026-01-21: transactions are missing between two statements \(CSV statement 2026-03-05\.\.2026-03-05, -250\.00 GBP\); in all the bank's latest balance is 250\.00 GBP less than the transactions give\./,
-    );
-    const page = await call(
-      store(),
-      bankingTransactions,
-      org.id,
-      { account: account.id, period: 'custom', from: '2026-01-01', to: '2026-03-31' },
-      { today: TODAY },
-    );
-    assert.equal(page.totals.openingBalance, 500);
-    assert.match(page.balanceNote, /incomplete from 2026-01-21/);
-    await load(org, account, 'feb.csv', csv(['10/02/2026,INSURANCE,-250.00,850.00']), CSV_OPTIONS);
-    const [complete] = await accountsOf(org);
-    assert.deepEqual([complete.balance, complete.balanceIncompleteFrom, complete.balanceUnexplained], [1_850, null, 0]);
-  });
+  it(
+    'a month missing between two statements marks the balance incomplete from the day after the first, with the amount; importing it completes ' + 'it',
+    async () => {
+      const org = await newOrg();
+      const account = await newAccount(org);
+      await load(org, account, 'jan.csv', csv(['05/01/2026,SALARY,1000.00,1500.00', '20/01/2026,RENT,-400.00,1100.00']), CSV_OPTIONS);
+      await load(org, account, 'mar.csv', csv(['05/03/2026,SALARY,1000.00,1850.00']), CSV_OPTIONS);
+      const [gap] = await accountsOf(org);
+      // February's -250.00 is not there: 1,100.00 + 1,000.00 by the lines, 1,850.00 by the bank
+      assert.deepEqual(
+        [gap.balance, gap.balanceIncompleteFrom, gap.balanceUnexplained, gap.bankStatementBalance],
+        [2_100, '2026-01-21', -250, { amount: 1_850, date: '2026-03-05', source: 'CSV statement 2026-03-05..2026-03-05' }],
+      );
+      assert.match(
+        gap.note,
+        new RegExp(
+          String.raw`The balance is incomplete from 2026-01-21: transactions are missing between two ` +
+            String.raw`statements \(CSV statement 2026-03-05\.\.2026-03-05, -250\.00 GBP\); in all the ` +
+            String.raw`bank's latest balance is 250\.00 GBP less than the transactions give\.`,
+        ),
+      );
+      const page = await call(
+        store(),
+        bankingTransactions,
+        org.id,
+        { account: account.id, period: 'custom', from: '2026-01-01', to: '2026-03-31' },
+        { today: TODAY },
+      );
+      assert.equal(page.totals.openingBalance, 500);
+      assert.match(page.balanceNote, /incomplete from 2026-01-21/);
+      await load(org, account, 'feb.csv', csv(['10/02/2026,INSURANCE,-250.00,850.00']), CSV_OPTIONS);
+      const [complete] = await accountsOf(org);
+      assert.deepEqual([complete.balance, complete.balanceIncompleteFrom, complete.balanceUnexplained], [1_850, null, 0]);
+    },
+  );
 
   it('an opening balance entered when the account is created is what the balance counts from', async () => {
     const org = await newOrg();
@@ -277,46 +288,53 @@ describeEachDialect('statement balances, duplicates across formats, import batch
     assert.equal((await load(org, account, 'april.csv', csv(['01/04/2026,DIRECT DEBIT,-48.52,14500.00']), CSV_OPTIONS)).new, 1);
   });
 
-  it('books loaded from a journal and the same bank lines imported: banking.accounts, the linked ledger account and the cash summary agree at the statement date', async () => {
-    const org = await newOrg();
-    const journal = readFileSync(join(import.meta.dirname, 'fixtures', 'journal', 'small-business.journal'));
-    await importJournal(store(), { organisation: org, fileName: 'small-business.journal', bytes: journal, allowNewAccounts: true });
-    const books = new BuiltinAccounting(store().db, org.id);
-    const ledgerAccount = (await books.chartOfAccounts()).find((a) => a.fullName === 'Assets:Bank:Current Account')!;
-    // March's lines of the current account as the bank would list them, closing on the books' balance at 31 March
-    const lines = await books.lines({ accountIds: [ledgerAccount.id], from: '2026-03-01', to: '2026-03-31', types: [...LISTED_TYPES, ...OTHER_TYPES] }, 1000);
-    assert.ok(lines.length >= 2, 'the journal has March lines on the current account');
-    const atEnd = (await books.accountTotals([{ to: '2026-03-31' }], [ledgerAccount.id])).get(ledgerAccount.id)![0]!;
-    const major = (minor: number) => (minor / 100).toFixed(2);
-    const statement = ofxStatement(
-      lines.map((l, i): OfxLine => [`J${i}`, l.date.replaceAll('-', ''), major(l.amount), l.description || l.contactName || 'LINE']),
-      { ...CURRENT_ACCOUNT, period: ['20260301', '20260331'], ledgerBalance: major(atEnd) },
-    );
-    const report = await load(org, { create: { name: 'Current Account', type: 'bank', currency: 'GBP' } }, 'march.ofx', statement);
-    assert.equal(report.accountBalance, atEnd);
+  it(
+    'books loaded from a journal and the same bank lines imported: banking.accounts, the linked ledger account and the cash summary agree at the ' +
+      'statement date',
+    async () => {
+      const org = await newOrg();
+      const journal = readFileSync(join(import.meta.dirname, 'fixtures', 'journal', 'small-business.journal'));
+      await importJournal(store(), { organisation: org, fileName: 'small-business.journal', bytes: journal, allowNewAccounts: true });
+      const books = new BuiltinAccounting(store().db, org.id);
+      const ledgerAccount = (await books.chartOfAccounts()).find((a) => a.fullName === 'Assets:Bank:Current Account')!;
+      // March's lines of the current account as the bank would list them, closing on the books' balance at 31 March
+      const lines = await books.lines({ accountIds: [ledgerAccount.id], from: '2026-03-01', to: '2026-03-31', types: [...LISTED_TYPES, ...OTHER_TYPES] }, 1000);
+      assert.ok(lines.length >= 2, 'the journal has March lines on the current account');
+      const atEnd = (await books.accountTotals([{ to: '2026-03-31' }], [ledgerAccount.id])).get(ledgerAccount.id)![0]!;
+      const major = (minor: number) => (minor / 100).toFixed(2);
+      const statement = ofxStatement(
+        lines.map((l, i): OfxLine => [`J${i}`, l.date.replaceAll('-', ''), major(l.amount), l.description || l.contactName || 'LINE']),
+        { ...CURRENT_ACCOUNT, period: ['20260301', '20260331'], ledgerBalance: major(atEnd) },
+      );
+      const report = await load(org, { create: { name: 'Current Account', type: 'bank', currency: 'GBP' } }, 'march.ofx', statement);
+      assert.equal(report.accountBalance, atEnd);
 
-    const [bank] = await accountsOf(org);
-    // linked by name to the books' account it mirrors; the bank's balance, the book's and nothing to reconcile
-    assert.deepEqual(bank.ledgerAccount, { id: ledgerAccount.id, name: 'Current Account', fullName: 'Assets:Bank:Current Account' });
-    assert.deepEqual([bank.balance, bank.balanceDate, bank.bookBalance, bank.differenceToReconcile], [atEnd / 100, '2026-03-31', atEnd / 100, 0]);
-    assert.match(bank.note, /Book balance [\d,.]+ GBP at 2026-03-31 in the books' account Assets:Bank:Current Account; the two agree, nothing to reconcile\./);
+      const [bank] = await accountsOf(org);
+      // linked by name to the books' account it mirrors; the bank's balance, the book's and nothing to reconcile
+      assert.deepEqual(bank.ledgerAccount, { id: ledgerAccount.id, name: 'Current Account', fullName: 'Assets:Bank:Current Account' });
+      assert.deepEqual([bank.balance, bank.balanceDate, bank.bookBalance, bank.differenceToReconcile], [atEnd / 100, '2026-03-31', atEnd / 100, 0]);
+      assert.match(
+        bank.note,
+        /Book balance [\d,.]+ GBP at 2026-03-31 in the books' account Assets:Bank:Current Account; the two agree, nothing to reconcile\./,
+      );
 
-    const cash = await call(store(), reportsCashSummary, org.id, { period: 'custom', from: '2026-03-01', to: '2026-03-31' }, { today: TODAY });
-    const row = cash.accounts.find((a: any) => a.id === ledgerAccount.id);
-    assert.equal(row.end, bank.balance);
-    assert.match(cash.figures, /^Balances in the books \(builtin\): each account's ledger balance, not the bank's\./);
-    const sheet = await call(store(), reportsBalanceSheet, org.id, { asAt: '2026-03-31' }, { today: TODAY });
-    const onSheet = sheet.sections
-      .flatMap((s: any) => s.groups.flatMap((g: any) => g.accounts))
-      .find((a: any) => a.name === 'Current Account' || a.name === 'Assets:Bank:Current Account');
-    assert.equal(onSheet.amounts[0], bank.balance);
-    const page = await call(
-      store(),
-      bankingTransactions,
-      org.id,
-      { account: bank.id, period: 'custom', from: '2026-03-01', to: '2026-03-31' },
-      { today: TODAY },
-    );
-    assert.equal(page.totals.closingBalance, bank.balance);
-  });
+      const cash = await call(store(), reportsCashSummary, org.id, { period: 'custom', from: '2026-03-01', to: '2026-03-31' }, { today: TODAY });
+      const row = cash.accounts.find((a: any) => a.id === ledgerAccount.id);
+      assert.equal(row.end, bank.balance);
+      assert.match(cash.figures, /^Balances in the books \(builtin\): each account's ledger balance, not the bank's\./);
+      const sheet = await call(store(), reportsBalanceSheet, org.id, { asAt: '2026-03-31' }, { today: TODAY });
+      const onSheet = sheet.sections
+        .flatMap((s: any) => s.groups.flatMap((g: any) => g.accounts))
+        .find((a: any) => a.name === 'Current Account' || a.name === 'Assets:Bank:Current Account');
+      assert.equal(onSheet.amounts[0], bank.balance);
+      const page = await call(
+        store(),
+        bankingTransactions,
+        org.id,
+        { account: bank.id, period: 'custom', from: '2026-03-01', to: '2026-03-31' },
+        { today: TODAY },
+      );
+      assert.equal(page.totals.closingBalance, bank.balance);
+    },
+  );
 });

@@ -67,9 +67,8 @@ async function bankTotalsMatch(store: Store): Promise<number> {
 
 async function dayTotalsMatch(store: Store): Promise<void> {
   const fresh = await sql<{ key: string; amount: number }>`
-    select organisation_id || '/' || account_id || '/' || date as key, sum(amount) as amount from acct_lines group by organisation_id, account_id, date`.execute(
-    store.db,
-  );
+    select organisation_id || '/' || account_id || '/' || date as key, sum(amount) as amount from acct_lines group by organisation_id, account_id,
+      date`.execute(store.db);
   const stored = await sql<{ key: string; amount: number }>`
     select organisation_id || '/' || account_id || '/' || date as key, amount from acct_day_totals`.execute(store.db);
   const expected = new Map(fresh.rows.map((r) => [r.key, Number(r.amount)]));

@@ -1,4 +1,7 @@
-/** Settings checked at start: the external identity provider's (all three or none, an https issuer), the proxies trusted, the metrics token, the limits and BASE_URL. */
+/**
+ * Settings checked at start: the external identity provider's (all three or none, an https issuer),
+ * the proxies trusted, the metrics token, the limits and BASE_URL.
+ */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ConfigError, loadConfig, readExternalIdentity } from '../src/config.js';

@@ -17,7 +17,8 @@ import { DIALECTS, openTestStore } from './helpers/store.js';
 
 const PASSWORD = 'correct horse battery';
 const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 ' +
+    '0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
 );
 const csrfOf = (body: string) => /name="csrf" value="([^"]+)"/.exec(body)![1]!;
 const fieldError = (body: string, id: string) => new RegExp(`<p class="field-error" id="${id}-error">([^<]*)</p>`).exec(body)?.[1];
@@ -130,7 +131,12 @@ for (const dialect of DIALECTS) {
       const list = await browser.follow(path);
       assert.match(
         list.body,
-        /<td data-label="Number">PC-114<\/td>\s*<td data-label="Type">Bill<\/td>\s*<td data-label="Supplier">Paper Co<\/td>\s*<td data-label="Date">2 Nov 2026<\/td>\s*<td class="end" data-label="Total">144.60<\/td>\s*<td data-label="Currency">GBP<\/td>\s*<td data-label="File">invoice.pdf<\/td>/,
+        new RegExp(
+          String.raw`<td data-label="Number">PC-114<\/td>\s*<td data-label="Type">Bill<\/td>\s*<td da` +
+            String.raw`ta-label="Supplier">Paper Co<\/td>\s*<td data-label="Date">2 Nov 2026<\/td>\s*<t` +
+            String.raw`d class="end" data-label="Total">144.60<\/td>\s*<td data-label="Currency">GBP<\/` +
+            String.raw`td>\s*<td data-label="File">invoice.pdf<\/td>`,
+        ),
       );
       const audit = await browser.follow(`/orgs/${books.org.id}/audit`);
       assert.match(audit.body, /Uploaded bill PC-114 from Paper Co \(144.60 GBP, file invoice.pdf\)/);

@@ -109,92 +109,95 @@ for (const dialect of DIALECTS) {
       await store?.close();
     });
 
-    it('an admin publishes a bill of a new supplier from its page, then accepts its match in one click, undoes it, and marks a line reconciled elsewhere', async () => {
-      const bill = await created('Q-101', { supplier: SUPPLIER });
-      const payment = await bankLine('2026-11-12', 'QUILL & INK STATIONERS Q-101', -14460);
-      const transfer = await bankLine('2026-11-14', 'TRANSFER TO SAVINGS 0042', -25000);
-      const { page } = browser;
-      await signIn(page, books.users.admin.email, `${org}/documents/${bill}`);
+    it(
+      'an admin publishes a bill of a new supplier from its page, then accepts its match in one click, undoes it, and marks a line reconciled ' + 'elsewhere',
+      async () => {
+        const bill = await created('Q-101', { supplier: SUPPLIER });
+        const payment = await bankLine('2026-11-12', 'QUILL & INK STATIONERS Q-101', -14460);
+        const transfer = await bankLine('2026-11-14', 'TRANSFER TO SAVINGS 0042', -25000);
+        const { page } = browser;
+        await signIn(page, books.users.admin.email, `${org}/documents/${bill}`);
 
-      await page.getByRole('button', { name: 'Publish to the books' }).click();
-      const question = page.locator('#confirm-contact');
-      await question.waitFor();
-      assert.equal((await question.innerText()).split('\n')[0], `${SUPPLIER} is not a supplier in the books yet. Create it and publish?`);
-      assert.equal(
-        (await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at,
-        null,
-        'nothing published before the answer',
-      );
-      await page.getByRole('button', { name: `Create ${SUPPLIER} and publish` }).click();
-      await status(page, 'Published to the books.');
-      const published = await store.db.selectFrom('documents').selectAll().where('id', '=', bill).executeTakeFirstOrThrow();
-      assert.ok(published.published_at && published.accounting_transaction_id);
-      const facts = await page.locator('dl.facts').innerText();
-      assert.match(facts, /Published\s+\d{1,2} \w{3} 2026, \d\d:\d\d UTC/);
-      assert.ok(facts.includes(published.accounting_transaction_id!), 'the id in the books');
-      assert.equal(await page.getByRole('button', { name: /Publish/ }).count(), 0, 'no publish form once published');
-      const audit = await withWebTables(store.db)
-        .selectFrom('audit_log')
-        .select(['action', 'detail'])
-        .where('target', '=', bill)
-        .where('action', '=', 'document.published')
-        .executeTakeFirstOrThrow();
-      assert.match(String(audit.detail), /"contactCreated":true/);
+        await page.getByRole('button', { name: 'Publish to the books' }).click();
+        const question = page.locator('#confirm-contact');
+        await question.waitFor();
+        assert.equal((await question.innerText()).split('\n')[0], `${SUPPLIER} is not a supplier in the books yet. Create it and publish?`);
+        assert.equal(
+          (await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at,
+          null,
+          'nothing published before the answer',
+        );
+        await page.getByRole('button', { name: `Create ${SUPPLIER} and publish` }).click();
+        await status(page, 'Published to the books.');
+        const published = await store.db.selectFrom('documents').selectAll().where('id', '=', bill).executeTakeFirstOrThrow();
+        assert.ok(published.published_at && published.accounting_transaction_id);
+        const facts = await page.locator('dl.facts').innerText();
+        assert.match(facts, /Published\s+\d{1,2} \w{3} 2026, \d\d:\d\d UTC/);
+        assert.ok(facts.includes(published.accounting_transaction_id!), 'the id in the books');
+        assert.equal(await page.getByRole('button', { name: /Publish/ }).count(), 0, 'no publish form once published');
+        const audit = await withWebTables(store.db)
+          .selectFrom('audit_log')
+          .select(['action', 'detail'])
+          .where('target', '=', bill)
+          .where('action', '=', 'document.published')
+          .executeTakeFirstOrThrow();
+        assert.match(String(audit.detail), /"contactCreated":true/);
 
-      // the suggestion, once the service has scored the lines against the published bill
-      const suggestion = await suggestionOf(payment);
-      assert.equal(suggestion?.documentId, bill, 'the payment is suggested for the bill at once');
-      assert.ok(suggestion.reasons.length > 0);
-      await page.goto(`${base}${org}/reconcile`);
-      await page.getByRole('link', { name: 'Reconcile' }).and(page.locator('[aria-current="page"]')).waitFor();
-      const paymentCard = card(page, payment);
-      const shown = await paymentCard.innerText();
-      assert.ok(shown.includes(`Q-101 from ${SUPPLIER}, 144.60 GBP`), shown);
-      assert.match(shown, new RegExp(`score ${suggestion.score}`));
-      for (const reason of suggestion.reasons) assert.ok(shown.includes(reason), `reason "${reason}" shown`);
+        // the suggestion, once the service has scored the lines against the published bill
+        const suggestion = await suggestionOf(payment);
+        assert.equal(suggestion?.documentId, bill, 'the payment is suggested for the bill at once');
+        assert.ok(suggestion.reasons.length > 0);
+        await page.goto(`${base}${org}/reconcile`);
+        await page.getByRole('link', { name: 'Reconcile' }).and(page.locator('[aria-current="page"]')).waitFor();
+        const paymentCard = card(page, payment);
+        const shown = await paymentCard.innerText();
+        assert.ok(shown.includes(`Q-101 from ${SUPPLIER}, 144.60 GBP`), shown);
+        assert.match(shown, new RegExp(`score ${suggestion.score}`));
+        for (const reason of suggestion.reasons) assert.ok(shown.includes(reason), `reason "${reason}" shown`);
 
-      await paymentCard.getByRole('button', { name: /^Accept/ }).click();
-      await status(page, 'Matched: the line is reconciled and linked to its document.');
-      const matched = await line(payment);
-      assert.deepEqual([matched.status, matched.reconciled_in, matched.document_id], ['reconciled', 'service', bill]);
-      const bills = await store.db.selectFrom('bills').select('amount_due').where('document_id', '=', bill).executeTakeFirstOrThrow();
-      assert.equal(Number(bills.amount_due), 0, 'the bill is paid');
-      const linked = card(page, payment);
-      assert.match(await linked.innerText(), new RegExp(`Matched to Bill Q-101 from ${SUPPLIER.replace(/[<>&]/g, '.')}, 144.60 GBP`));
-      assert.equal(await linked.getByRole('link', { name: 'Bill Q-101' }).getAttribute('href'), `${org}/documents/${bill}`);
+        await paymentCard.getByRole('button', { name: /^Accept/ }).click();
+        await status(page, 'Matched: the line is reconciled and linked to its document.');
+        const matched = await line(payment);
+        assert.deepEqual([matched.status, matched.reconciled_in, matched.document_id], ['reconciled', 'service', bill]);
+        const bills = await store.db.selectFrom('bills').select('amount_due').where('document_id', '=', bill).executeTakeFirstOrThrow();
+        assert.equal(Number(bills.amount_due), 0, 'the bill is paid');
+        const linked = card(page, payment);
+        assert.match(await linked.innerText(), new RegExp(`Matched to Bill Q-101 from ${SUPPLIER.replace(/[<>&]/g, '.')}, 144.60 GBP`));
+        assert.equal(await linked.getByRole('link', { name: 'Bill Q-101' }).getAttribute('href'), `${org}/documents/${bill}`);
 
-      await linked.getByRole('button', { name: /^Undo/ }).click();
-      await status(page, 'Match undone');
-      const undone = await line(payment);
-      assert.deepEqual([undone.status, undone.reconciled_in, undone.document_id], ['to_reconcile', null, null]);
-      assert.equal(
-        Number((await store.db.selectFrom('bills').select('amount_due').where('document_id', '=', bill).executeTakeFirstOrThrow()).amount_due),
-        14460,
-        'owed again',
-      );
-      assert.equal(
-        await card(page, payment)
+        await linked.getByRole('button', { name: /^Undo/ }).click();
+        await status(page, 'Match undone');
+        const undone = await line(payment);
+        assert.deepEqual([undone.status, undone.reconciled_in, undone.document_id], ['to_reconcile', null, null]);
+        assert.equal(
+          Number((await store.db.selectFrom('bills').select('amount_due').where('document_id', '=', bill).executeTakeFirstOrThrow()).amount_due),
+          14460,
+          'owed again',
+        );
+        assert.equal(
+          await card(page, payment)
+            .getByRole('button', { name: /^Reconciled elsewhere/ })
+            .count(),
+          1,
+          'among the lines to reconcile again',
+        );
+        assert.equal(
+          await card(page, payment)
+            .getByRole('button', { name: /^Accept/ })
+            .count(),
+          1,
+          'suggested again',
+        );
+
+        await card(page, transfer)
           .getByRole('button', { name: /^Reconciled elsewhere/ })
-          .count(),
-        1,
-        'among the lines to reconcile again',
-      );
-      assert.equal(
-        await card(page, payment)
-          .getByRole('button', { name: /^Accept/ })
-          .count(),
-        1,
-        'suggested again',
-      );
-
-      await card(page, transfer)
-        .getByRole('button', { name: /^Reconciled elsewhere/ })
-        .click();
-      await status(page, 'Marked reconciled elsewhere.');
-      const marked = await line(transfer);
-      assert.deepEqual([marked.status, marked.reconciled_in], ['reconciled', 'outside_service']);
-      assert.match(await card(page, transfer).innerText(), /Reconciled elsewhere/);
-    });
+          .click();
+        await status(page, 'Marked reconciled elsewhere.');
+        const marked = await line(transfer);
+        assert.deepEqual([marked.status, marked.reconciled_in], ['reconciled', 'outside_service']);
+        assert.match(await card(page, transfer).innerText(), /Reconciled elsewhere/);
+      },
+    );
 
     it('a receipt asks which account paid it, and what else is missing is said in words with what to do', async () => {
       const receipt = await created('R-88', {
@@ -303,44 +306,47 @@ for (const dialect of DIALECTS) {
       assert.equal((await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at, null);
     });
 
-    it('follows the role permissions: a role refused the operations sees no buttons and a forged post is refused; a submitter is refused the pages', async () => {
-      const bill = await created('ROLE-1');
-      const free = await bankLine('2026-11-19', 'PAPER CO ROLE-1', -14460);
-      const ops = ['documents.publish', 'banking.match', 'banking.unmatch', 'banking.mark_reconciled'];
-      for (const op of ops) await setRoleAllowed(store.db, books.org.id, op, 'admin', false);
-      const { page } = browser;
-      try {
-        await signIn(page, books.users.admin.email, `${org}/reconcile`);
-        const shown = card(page, free);
-        await shown.waitFor();
-        assert.equal(await shown.getByRole('button').count(), 0, 'no Accept or Reconciled elsewhere');
-        assert.equal(await shown.getByRole('link', { name: /Change|Choose/ }).count(), 0);
-        assert.match(await shown.innerText(), /Your role may not match or mark bank lines/);
-        const forged = await post(page, `${org}/reconcile/mark`, { csrf: await csrfOf(page), transactionId: free, account: ACCOUNT, page: '1' });
-        assert.equal(forged.status(), 403);
-        assert.match(await forged.text(), /Not allowed: /);
-        const forgedMatch = await post(page, `${org}/reconcile/match`, { csrf: await csrfOf(page), transactionId: free, documentId: bill });
-        assert.equal(forgedMatch.status(), 403);
+    it(
+      'follows the role permissions: a role refused the operations sees no buttons and a forged post is refused; a submitter is refused the ' + 'pages',
+      async () => {
+        const bill = await created('ROLE-1');
+        const free = await bankLine('2026-11-19', 'PAPER CO ROLE-1', -14460);
+        const ops = ['documents.publish', 'banking.match', 'banking.unmatch', 'banking.mark_reconciled'];
+        for (const op of ops) await setRoleAllowed(store.db, books.org.id, op, 'admin', false);
+        const { page } = browser;
+        try {
+          await signIn(page, books.users.admin.email, `${org}/reconcile`);
+          const shown = card(page, free);
+          await shown.waitFor();
+          assert.equal(await shown.getByRole('button').count(), 0, 'no Accept or Reconciled elsewhere');
+          assert.equal(await shown.getByRole('link', { name: /Change|Choose/ }).count(), 0);
+          assert.match(await shown.innerText(), /Your role may not match or mark bank lines/);
+          const forged = await post(page, `${org}/reconcile/mark`, { csrf: await csrfOf(page), transactionId: free, account: ACCOUNT, page: '1' });
+          assert.equal(forged.status(), 403);
+          assert.match(await forged.text(), /Not allowed: /);
+          const forgedMatch = await post(page, `${org}/reconcile/match`, { csrf: await csrfOf(page), transactionId: free, documentId: bill });
+          assert.equal(forgedMatch.status(), 403);
+          assert.equal((await line(free)).status, 'to_reconcile');
+
+          await page.goto(`${base}${org}/documents/${bill}`);
+          assert.equal(await page.getByRole('button', { name: /Publish/ }).count(), 0);
+          assert.match(await page.locator('#publish-title').locator('..').innerText(), /Your role may not publish documents/);
+          const forgedPublish = await post(page, `${org}/documents/${bill}/publish`, { csrf: await csrfOf(page), createContact: 'true' });
+          assert.equal(forgedPublish.status(), 403);
+          assert.equal((await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at, null);
+        } finally {
+          for (const op of ops) await setRoleAllowed(store.db, books.org.id, op, 'admin', true);
+        }
+
+        await signIn(page, books.users.submitter.email, '/account');
+        const csrf = await csrfOf(page);
+        assert.equal((await page.goto(`${base}${org}/reconcile`))?.status(), 403);
+        assert.equal((await page.goto(`${base}${org}/documents/${bill}`))?.status(), 403);
+        assert.equal((await post(page, `${org}/reconcile/mark`, { csrf, transactionId: free })).status(), 403);
+        assert.equal((await post(page, `${org}/documents/${bill}/publish`, { csrf, createContact: 'true' })).status(), 403);
         assert.equal((await line(free)).status, 'to_reconcile');
-
-        await page.goto(`${base}${org}/documents/${bill}`);
-        assert.equal(await page.getByRole('button', { name: /Publish/ }).count(), 0);
-        assert.match(await page.locator('#publish-title').locator('..').innerText(), /Your role may not publish documents/);
-        const forgedPublish = await post(page, `${org}/documents/${bill}/publish`, { csrf: await csrfOf(page), createContact: 'true' });
-        assert.equal(forgedPublish.status(), 403);
         assert.equal((await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at, null);
-      } finally {
-        for (const op of ops) await setRoleAllowed(store.db, books.org.id, op, 'admin', true);
-      }
-
-      await signIn(page, books.users.submitter.email, '/account');
-      const csrf = await csrfOf(page);
-      assert.equal((await page.goto(`${base}${org}/reconcile`))?.status(), 403);
-      assert.equal((await page.goto(`${base}${org}/documents/${bill}`))?.status(), 403);
-      assert.equal((await post(page, `${org}/reconcile/mark`, { csrf, transactionId: free })).status(), 403);
-      assert.equal((await post(page, `${org}/documents/${bill}/publish`, { csrf, createContact: 'true' })).status(), 403);
-      assert.equal((await line(free)).status, 'to_reconcile');
-      assert.equal((await store.db.selectFrom('documents').select('published_at').where('id', '=', bill).executeTakeFirstOrThrow()).published_at, null);
-    });
+      },
+    );
   });
 }

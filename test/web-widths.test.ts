@@ -63,12 +63,14 @@ async function overflow(page: Page): Promise<{ by: number; culprits: string[] }>
  *   (a browser's default has a 2 px inset border and 1 px padding).
  */
 // Sent to the page as text: tsx would wrap the helpers' names in a __name() the page does not have.
-const LAYOUT_PROBLEMS = `(() => {
+const LAYOUT_PROBLEMS =
+  `(() => {
   const width = document.documentElement.clientWidth;
   const phone = width <= 640;
   const problems = [];
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-  const describe = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ').join('.') : '');
+  const describe = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + ` +
+  `e.className.split(' ').join('.') : '');
   const hasCue = (box) => /gradient/.test(getComputedStyle(box).backgroundImage) && /local/.test(getComputedStyle(box).backgroundAttachment);
   const title = (t) => '"' + (t.caption?.textContent ?? t.querySelector('th')?.textContent ?? '').trim().slice(0, 50) + '"';
   for (const table of document.querySelectorAll('main table')) {
@@ -82,7 +84,8 @@ const LAYOUT_PROBLEMS = `(() => {
       const r = c.getBoundingClientRect();
       // past the window only inside a box that scrolls with the cue, and never in a list table on a phone
       if ((r.right > width + 1 || r.left < -1) && (!scrolls || (stack && phone))) {
-        problems.push((c.textContent.trim() || describe(c)).slice(0, 40) + ' in table ' + title(table) + ' is out of the window (' + Math.round(r.left) + ' to ' + Math.round(r.right) + ' px)');
+        problems.push((c.textContent.trim() || describe(c)).slice(0, 40) + ' in table ' + title(table) + ' is out of the window (' + ` +
+  `Math.round(r.left) + ' to ' + Math.round(r.right) + ' px)');
       }
     }
   }
@@ -95,13 +98,16 @@ const LAYOUT_PROBLEMS = `(() => {
     if (r && (r.left < s.left - 1 || r.right > s.right + 1)) problems.push('the current tab ' + current.textContent + ' is scrolled out of view');
   }
   const fieldTypes = new Set();
-  for (const f of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), select, textarea')) {
+  for (const f of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), ` +
+  `select, textarea')) {
     if (!shown(f)) continue;
     const style = getComputedStyle(f);
     const type = f.tagName === 'INPUT' ? (f.getAttribute('type') ?? '(none)') : f.tagName.toLowerCase();
     fieldTypes.add(type);
-    const styled = style.borderTopStyle === 'solid' && parseFloat(style.borderTopWidth) >= 1 && parseFloat(style.paddingLeft) >= 6 && parseFloat(style.borderTopLeftRadius) >= 4;
-    if (!styled) problems.push('field ' + describe(f) + ' (' + type + ') is not styled: border ' + style.borderTopWidth + ' ' + style.borderTopStyle + ', padding ' + style.paddingLeft + ', corners ' + style.borderTopLeftRadius);
+    const styled = style.borderTopStyle === 'solid' && parseFloat(style.borderTopWidth) >= 1 && parseFloat(style.paddingLeft) >= 6 && ` +
+  `parseFloat(style.borderTopLeftRadius) >= 4;
+    if (!styled) problems.push('field ' + describe(f) + ' (' + type + ') is not styled: border ' + style.borderTopWidth + ' ' + style.borderTopStyle + ` +
+  `', padding ' + style.paddingLeft + ', corners ' + style.borderTopLeftRadius);
   }
   return { problems, fieldTypes: [...fieldTypes] };
 })()`;
@@ -446,7 +452,8 @@ describe('every page fits a phone and a desktop', () => {
     const notice = page.getByRole('status').filter({ hasText: 'Organisation created' });
     assert.equal(
       await notice.textContent(),
-      'Organisation created: Harbourside Community Bakery Cooperative, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.',
+      'Organisation created: Harbourside Community Bakery Cooperative, with you as its super admin. Its books are empty: load them below, then import ' +
+        'its statements on Bank statements.',
     );
     await check('organisation-created', problems);
     assert.ok(await notice.isVisible());

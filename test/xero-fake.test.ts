@@ -104,25 +104,29 @@ describe('fake Xero', () => {
     assert.equal((await fetch(`${xero.baseUrl}/Accounts`, { headers: headers() })).status, 200);
   });
 
-  it("refuses a token without a scope the contract's security names for the operation (401 insufficient_scope), taking either the read-only or the read-write one", async () => {
-    const as = (scopes: string[]) => ({ ...headers(), authorization: `Bearer ${xero.identity.issue(undefined, scopes).accessToken}` });
-    const refused = await fetch(`${xero.baseUrl}/Journals`, { headers: as(['offline_access', 'accounting.transactions.read', 'accounting.settings.read']) });
-    assert.equal(refused.status, 401);
-    assert.match(refused.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
-    assert.equal(((await refused.json()) as any).Detail, 'AuthorizationUnsuccessful');
-    assert.equal((await fetch(`${xero.baseUrl}/Journals`, { headers: as(['accounting.journals.read']) })).status, 200);
-    assert.equal((await fetch(`${xero.baseUrl}/Invoices`, { headers: as(['accounting.transactions']) })).status, 200, 'the read-write scope reads too');
-    assert.equal((await fetch(`${xero.baseUrl}/Invoices`, { headers: as(['accounting.transactions.read']) })).status, 200);
-    assert.equal(
-      (await fetch(`${xero.baseUrl}/Accounts`, { headers: as(['accounting.transactions.read']) })).status,
-      401,
-      'the chart needs accounting.settings(.read)',
-    );
-    assert.deepEqual(
-      xero.scopeRefusals.map((r) => r.path),
-      ['/Journals', '/Accounts'],
-    );
-  });
+  it(
+    "refuses a token without a scope the contract's security names for the operation (401 insufficient_scope), taking either the read-only or the " +
+      'read-write one',
+    async () => {
+      const as = (scopes: string[]) => ({ ...headers(), authorization: `Bearer ${xero.identity.issue(undefined, scopes).accessToken}` });
+      const refused = await fetch(`${xero.baseUrl}/Journals`, { headers: as(['offline_access', 'accounting.transactions.read', 'accounting.settings.read']) });
+      assert.equal(refused.status, 401);
+      assert.match(refused.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
+      assert.equal(((await refused.json()) as any).Detail, 'AuthorizationUnsuccessful');
+      assert.equal((await fetch(`${xero.baseUrl}/Journals`, { headers: as(['accounting.journals.read']) })).status, 200);
+      assert.equal((await fetch(`${xero.baseUrl}/Invoices`, { headers: as(['accounting.transactions']) })).status, 200, 'the read-write scope reads too');
+      assert.equal((await fetch(`${xero.baseUrl}/Invoices`, { headers: as(['accounting.transactions.read']) })).status, 200);
+      assert.equal(
+        (await fetch(`${xero.baseUrl}/Accounts`, { headers: as(['accounting.transactions.read']) })).status,
+        401,
+        'the chart needs accounting.settings(.read)',
+      );
+      assert.deepEqual(
+        xero.scopeRefusals.map((r) => r.path),
+        ['/Journals', '/Accounts'],
+      );
+    },
+  );
 
   it('refuses a token its own clock has expired, though ours has not (401 TokenExpired, invalid_token)', async () => {
     const token = xero.identity.issue().accessToken;

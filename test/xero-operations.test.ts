@@ -376,48 +376,52 @@ describeEachDialect(
       }
     });
 
-    it('banking.accounts and banking.transactions after a statement is imported into the Xero bank account: linked, and the lines Xero reconciled come in reconciled', async () => {
-      const organisation = (await getOrganisation(store().db, orgs.imported))!;
-      const statement = [
-        'Date,Description,Amount',
-        '2025-12-15,ESPRESSO MACHINE,-1500.00',
-        '2026-04-25,MARKET STALL,325.00',
-        '2026-05-01,BEAN IMPORTERS,-300.00',
-        '2026-06-02,BANK CHARGES,-12.50',
-      ].join('\n');
-      const report = await importStatement(store(), {
-        organisation,
-        account: { create: { name: 'Business Bank Account', type: 'bank', currency: 'GBP' } },
-        fileName: 'statement.csv',
-        bytes: Buffer.from(statement),
-      });
-      assert.equal(report.new, 4);
-      for (const accounts of await each('banking.accounts', {}, orgs.imported)) {
-        const listed = accounts.accounts.map((a: any) => [a.name, a.id.startsWith('xero:'), pence(a.balance)]);
-        assert.deepEqual(
-          listed,
-          [
-            ['Business Bank Account', false, -148_750],
-            ['Company Card', true, journalBalance('091')],
-          ],
-          'the imported account stands for the Xero one, listed once',
-        );
-      }
-      const args = { account: 'Business Bank Account', period: 'custom', from: '2025-12-01', to: '2026-06-30', order: 'oldest' };
-      for (const lines of await each('banking.transactions', args, orgs.imported)) {
-        assert.deepEqual(
-          lines.transactions.map((t: any) => [t.date, t.amount, t.status, t.reconciledIn]),
-          [
-            ['2025-12-15', -1500, 'reconciled', 'accounting_system'],
-            ['2026-04-25', 325, 'reconciled', 'accounting_system'],
-            ['2026-05-01', -300, 'reconciled', 'accounting_system'],
-            ['2026-06-02', -12.5, 'to_reconcile', null],
-          ],
-          'bank transactions and payments Xero reconciled come in reconciled; a line Xero has not is to reconcile',
-        );
-        assert.deepEqual([lines.totals.reconciled, lines.totals.toReconcile], [3, 1]);
-      }
-    });
+    it(
+      'banking.accounts and banking.transactions after a statement is imported into the Xero bank account: linked, and the lines Xero reconciled come ' +
+        'in reconciled',
+      async () => {
+        const organisation = (await getOrganisation(store().db, orgs.imported))!;
+        const statement = [
+          'Date,Description,Amount',
+          '2025-12-15,ESPRESSO MACHINE,-1500.00',
+          '2026-04-25,MARKET STALL,325.00',
+          '2026-05-01,BEAN IMPORTERS,-300.00',
+          '2026-06-02,BANK CHARGES,-12.50',
+        ].join('\n');
+        const report = await importStatement(store(), {
+          organisation,
+          account: { create: { name: 'Business Bank Account', type: 'bank', currency: 'GBP' } },
+          fileName: 'statement.csv',
+          bytes: Buffer.from(statement),
+        });
+        assert.equal(report.new, 4);
+        for (const accounts of await each('banking.accounts', {}, orgs.imported)) {
+          const listed = accounts.accounts.map((a: any) => [a.name, a.id.startsWith('xero:'), pence(a.balance)]);
+          assert.deepEqual(
+            listed,
+            [
+              ['Business Bank Account', false, -148_750],
+              ['Company Card', true, journalBalance('091')],
+            ],
+            'the imported account stands for the Xero one, listed once',
+          );
+        }
+        const args = { account: 'Business Bank Account', period: 'custom', from: '2025-12-01', to: '2026-06-30', order: 'oldest' };
+        for (const lines of await each('banking.transactions', args, orgs.imported)) {
+          assert.deepEqual(
+            lines.transactions.map((t: any) => [t.date, t.amount, t.status, t.reconciledIn]),
+            [
+              ['2025-12-15', -1500, 'reconciled', 'accounting_system'],
+              ['2026-04-25', 325, 'reconciled', 'accounting_system'],
+              ['2026-05-01', -300, 'reconciled', 'accounting_system'],
+              ['2026-06-02', -12.5, 'to_reconcile', null],
+            ],
+            'bank transactions and payments Xero reconciled come in reconciled; a line Xero has not is to reconcile',
+          );
+          assert.deepEqual([lines.totals.reconciled, lines.totals.toReconcile], [3, 1]);
+        }
+      },
+    );
 
     it('that was every read operation, and the fake saw only what the contract allows', () => {
       assert.ok(

@@ -93,46 +93,54 @@ describeEachDialect('Xero publishing', (store) => {
     await xero?.close();
   });
 
-  it("a bill with its file is an ACCPAY invoice in Xero with the file attached, its lines in the ledger at once, and Xero's balance sheet equals Ledgerline's", async () => {
-    const doc = bill();
-    const published = await (await system()).publish!(doc);
-    const inv = xero.book.invoices.find((i) => i.id === published.documentId);
-    assert.ok(inv, 'Xero holds the invoice');
-    assert.equal(inv.type, 'ACCPAY');
-    assert.equal(inv.number, doc.number);
-    assert.equal(xero.book.contacts.find((c) => c.id === inv.contactId)?.name, doc.contact.name, 'the new supplier was made with it');
-    assert.deepEqual(
-      inv.lines.map((l) => [l.accountCode, l.amount, l.tax ?? 0, l.taxType]),
-      [
-        ['461', 25_000, 5_000, 'INPUT2'],
-        ['429', 1_500, 0, 'NONE'],
-      ],
-    );
-    assert.deepEqual(
-      inv.attachments?.map((a) => [a.fileName, a.mimeType, a.bytes.equals(PDF)]),
-      [[doc.file!.fileName, 'application/pdf', true]],
-    );
-    assert.equal(published.transactionId, published.documentId);
-    assert.equal(published.link, `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${published.documentId}`);
+  it(
+    "a bill with its file is an ACCPAY invoice in Xero with the file attached, its lines in the ledger at once, and Xero's balance sheet equals " +
+      "Ledgerline's",
+    async () => {
+      const doc = bill();
+      const published = await (await system()).publish!(doc);
+      const inv = xero.book.invoices.find((i) => i.id === published.documentId);
+      assert.ok(inv, 'Xero holds the invoice');
+      assert.equal(inv.type, 'ACCPAY');
+      assert.equal(inv.number, doc.number);
+      assert.equal(xero.book.contacts.find((c) => c.id === inv.contactId)?.name, doc.contact.name, 'the new supplier was made with it');
+      assert.deepEqual(
+        inv.lines.map((l) => [l.accountCode, l.amount, l.tax ?? 0, l.taxType]),
+        [
+          ['461', 25_000, 5_000, 'INPUT2'],
+          ['429', 1_500, 0, 'NONE'],
+        ],
+      );
+      assert.deepEqual(
+        inv.attachments?.map((a) => [a.fileName, a.mimeType, a.bytes.equals(PDF)]),
+        [[doc.file!.fileName, 'application/pdf', true]],
+      );
+      assert.equal(published.transactionId, published.documentId);
+      assert.equal(published.link, `https://go.xero.com/AccountsPayable/View.aspx?InvoiceID=${published.documentId}`);
 
-    const lines = await linesOf(published.transactionId);
-    assert.deepEqual(
-      lines.map((l) => [l.accountId, l.amount, l.type, l.number, l.contactName, l.documentId]).sort((a, b) => Number(a[1]) - Number(b[1])),
-      [
-        [account('800'), -31_500, 'bill', doc.number, doc.contact.name, published.documentId],
-        [account('429'), 1_500, 'bill', doc.number, doc.contact.name, published.documentId],
-        [account('820'), 5_000, 'bill', doc.number, doc.contact.name, published.documentId],
-        [account('461'), 25_000, 'bill', doc.number, doc.contact.name, published.documentId],
-      ],
-    );
+      const lines = await linesOf(published.transactionId);
+      assert.deepEqual(
+        lines.map((l) => [l.accountId, l.amount, l.type, l.number, l.contactName, l.documentId]).sort((a, b) => Number(a[1]) - Number(b[1])),
+        [
+          [account('800'), -31_500, 'bill', doc.number, doc.contact.name, published.documentId],
+          [account('429'), 1_500, 'bill', doc.number, doc.contact.name, published.documentId],
+          [account('820'), 5_000, 'bill', doc.number, doc.contact.name, published.documentId],
+          [account('461'), 25_000, 'bill', doc.number, doc.contact.name, published.documentId],
+        ],
+      );
 
-    const theirs = await (await system()).ownBalanceSheetTotals!(TODAY);
-    const ours = await call<{ summary: { label: string; amounts: number[] }[] }>(store(), reportsBalanceSheet, org, { asAt: TODAY }, { today: TODAY });
-    assert.ok(theirs.length >= 4);
-    for (const { label, amount } of theirs) assert.equal(fromMajor(ours.summary.find((l) => l.label === label)?.amounts[0] ?? 0, 'GBP'), amount, label);
-    // the loan, the bills owed before, this one, less the VAT it lets the organisation reclaim
-    assert.equal(theirs.find((t) => t.label === 'Total Liabilities')?.amount, 500_000 + 45_000 + 24_000 + 50_000 + 31_500 - 5_000, 'the bill is owed in both');
-  });
+      const theirs = await (await system()).ownBalanceSheetTotals!(TODAY);
+      const ours = await call<{ summary: { label: string; amounts: number[] }[] }>(store(), reportsBalanceSheet, org, { asAt: TODAY }, { today: TODAY });
+      assert.ok(theirs.length >= 4);
+      for (const { label, amount } of theirs) assert.equal(fromMajor(ours.summary.find((l) => l.label === label)?.amounts[0] ?? 0, 'GBP'), amount, label);
+      // the loan, the bills owed before, this one, less the VAT it lets the organisation reclaim
+      assert.equal(
+        theirs.find((t) => t.label === 'Total Liabilities')?.amount,
+        500_000 + 45_000 + 24_000 + 50_000 + 31_500 - 5_000,
+        'the bill is owed in both',
+      );
+    },
+  );
 
   it('the same document published twice under one key makes one invoice with one file', async () => {
     const doc = bill();
@@ -192,26 +200,35 @@ describeEachDialect('Xero publishing', (store) => {
     }
   });
 
-  it('a receipt is a SPEND bank transaction from the card it was paid from with its file; a supplier credit a credit note, found again by its facts', async () => {
-    const receipt = bill({ kind: 'spend', type: 'receipt', paidFromAccountId: account('091'), dueDate: null });
-    const spent = await (await system()).publish!(receipt);
-    const bt = xero.book.bankTransactions.find((b) => b.id === spent.documentId)!;
-    assert.deepEqual([bt.type, bt.bankCode, bt.reference, bt.attachments?.length], ['SPEND', '091', receipt.number, 1]);
-    assert.equal(spent.link, `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${spent.documentId}`);
-    const lines = await linesOf(spent.transactionId);
-    assert.deepEqual(
-      lines.map((l) => l.type),
-      lines.map(() => 'card_charge'),
-    );
-    assert.equal(lines.find((l) => l.accountId === account('091'))?.amount, -31_500);
-    assert.deepEqual(await (await system()).findPublished!(receipt), spent);
+  it(
+    'a receipt is a SPEND bank transaction from the card it was paid from with its file; a supplier credit a credit note, found again by its ' + 'facts',
+    async () => {
+      const receipt = bill({ kind: 'spend', type: 'receipt', paidFromAccountId: account('091'), dueDate: null });
+      const spent = await (await system()).publish!(receipt);
+      const bt = xero.book.bankTransactions.find((b) => b.id === spent.documentId)!;
+      assert.deepEqual([bt.type, bt.bankCode, bt.reference, bt.attachments?.length], ['SPEND', '091', receipt.number, 1]);
+      assert.equal(spent.link, `https://go.xero.com/Bank/ViewTransaction.aspx?bankTransactionID=${spent.documentId}`);
+      const lines = await linesOf(spent.transactionId);
+      assert.deepEqual(
+        lines.map((l) => l.type),
+        lines.map(() => 'card_charge'),
+      );
+      assert.equal(lines.find((l) => l.accountId === account('091'))?.amount, -31_500);
+      assert.deepEqual(await (await system()).findPublished!(receipt), spent);
 
-    const credit = bill({ kind: 'credit', type: 'supplier_credit', contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' }, dueDate: null, file: null });
-    const credited = await (await system()).publish!(credit);
-    assert.equal(xero.book.creditNotes?.find((c) => c.id === credited.documentId)?.number, credit.number);
-    assert.equal((await linesOf(credited.transactionId)).find((l) => l.accountId === account('800'))?.amount, 31_500);
-    assert.deepEqual(await (await system()).findPublished!(credit), credited);
-  });
+      const credit = bill({
+        kind: 'credit',
+        type: 'supplier_credit',
+        contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' },
+        dueDate: null,
+        file: null,
+      });
+      const credited = await (await system()).publish!(credit);
+      assert.equal(xero.book.creditNotes?.find((c) => c.id === credited.documentId)?.number, credit.number);
+      assert.equal((await linesOf(credited.transactionId)).find((l) => l.accountId === account('800'))?.amount, 31_500);
+      assert.deepEqual(await (await system()).findPublished!(credit), credited);
+    },
+  );
 
   it("a bill's payment reduces what is owed, in Xero and in bills to pay; the same key pays once; removing it owes the bill again", async () => {
     const payment = {
@@ -283,66 +300,74 @@ describeEachDialect('Xero publishing', (store) => {
     assert.ok((await connector.chartOfAccounts()).length > 0);
   });
 
-  it('a file Xero refuses after it made the invoice is not a refusal of the publish: the outcome is open, and findPublished answers the one invoice saying the file is not attached', async () => {
-    const WEBP = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x00', 'latin1');
-    const doc = bill({
-      contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' },
-      file: { fileName: 'receipt-photo.webp', contentType: 'image/webp', data: WEBP },
-    });
-    const before = xero.book.invoices.length;
-    const open = await rejection(async () => (await system()).publish!(doc));
-    assert.ok(open instanceof AccountingSystemError, `not AccountingRefused ("nothing was written"): ${String(open)}`);
-    const made = xero.book.invoices.at(-1)!;
-    assert.equal(xero.book.invoices.length, before + 1, 'Xero made the invoice');
-    assert.equal(made.attachments?.length ?? 0, 0);
-    assert.ok(open.message.includes(`made the bill (ACCPAY Invoice) ${made.id}`), open.message);
-    assert.match(open.message, /refused its file receipt-photo\.webp \(The file couldn't be uploaded because it isn't a supported file type\.\)/);
-    assert.match(open.message, /Publish the document again: .* found, not made again.* standing without the file/);
+  it(
+    'a file Xero refuses after it made the invoice is not a refusal of the publish: the outcome is open, and findPublished answers the one invoice ' +
+      'saying the file is not attached',
+    async () => {
+      const WEBP = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x00', 'latin1');
+      const doc = bill({
+        contact: { id: PAPER_CO, name: 'Paper Co', kind: 'supplier' },
+        file: { fileName: 'receipt-photo.webp', contentType: 'image/webp', data: WEBP },
+      });
+      const before = xero.book.invoices.length;
+      const open = await rejection(async () => (await system()).publish!(doc));
+      assert.ok(open instanceof AccountingSystemError, `not AccountingRefused ("nothing was written"): ${String(open)}`);
+      const made = xero.book.invoices.at(-1)!;
+      assert.equal(xero.book.invoices.length, before + 1, 'Xero made the invoice');
+      assert.equal(made.attachments?.length ?? 0, 0);
+      assert.ok(open.message.includes(`made the bill (ACCPAY Invoice) ${made.id}`), open.message);
+      assert.match(open.message, /refused its file receipt-photo\.webp \(The file couldn't be uploaded because it isn't a supported file type\.\)/);
+      assert.match(open.message, /Publish the document again: .* found, not made again.* standing without the file/);
 
-    const found = await (await system()).findPublished!(doc);
-    assert.equal(found?.documentId, made.id, 'the same invoice');
-    assert.match(String((found as { fileNotAttached?: string }).fileNotAttached), /receipt-photo\.webp: The file couldn't be uploaded/);
-    assert.deepEqual(await (await system()).findPublished!(doc), found, 'answered again the same, never thrown');
-    assert.equal(xero.book.invoices.length, before + 1, 'no second invoice');
-    assert.equal(made.attachments?.length ?? 0, 0);
-  });
+      const found = await (await system()).findPublished!(doc);
+      assert.equal(found?.documentId, made.id, 'the same invoice');
+      assert.match(String((found as { fileNotAttached?: string }).fileNotAttached), /receipt-photo\.webp: The file couldn't be uploaded/);
+      assert.deepEqual(await (await system()).findPublished!(doc), found, 'answered again the same, never thrown');
+      assert.equal(xero.book.invoices.length, before + 1, 'no second invoice');
+      assert.equal(made.attachments?.length ?? 0, 0);
+    },
+  );
 
   it('made only requests the contract allows', () => {
     assert.deepEqual(xero.violations, []);
   });
 });
 
-it('a 200 from Xero without the new id is an outcome not known (AccountingSystemError), never a refusal: the invoice and the payment are looked up on the next try', async () => {
-  // Xero answering 200 with the record but not its id (the contract makes every field optional)
-  const answering = (body: unknown) =>
-    ({
-      writeTarget: (path: string) => ({ url: new URL(`https://api.xero.com/api.xro/2.0${path}`), headers: {}, fetchImpl: async () => Response.json(body) }),
-    }) as unknown as XeroClient;
-  const invoice = await rejection(() =>
-    publishToXero(
-      {
-        client: answering({ Invoices: [{ Status: 'AUTHORISED' }] }),
-        accounts: async () => vatBook().accounts.map((a) => ({ AccountID: a.id, Code: a.code, Name: a.name, Status: a.status })),
-      },
-      bill({ file: null }),
-    ),
-  );
-  assert.ok(invoice instanceof AccountingSystemError, String(invoice));
-  assert.match(invoice.message, /without the new record's id: whether it was made is not known/);
-  const payment = {
-    key: 'k',
-    billDocumentId: PC_7781,
-    contact: { id: PAPER_CO, name: 'Paper Co' },
-    bankAccountId: account('090'),
-    date: '2026-06-12',
-    amount: 100,
-    currency: 'GBP',
-    reference: 'x',
-  };
-  const paid = await rejection(() => payXeroBill(answering({ Payments: [{ Status: 'AUTHORISED' }] }), payment));
-  assert.ok(paid instanceof AccountingSystemError, String(paid));
-  assert.match(paid.message, /without the payment's id: whether it was made is not known; send the same banking.match again/);
-});
+it(
+  'a 200 from Xero without the new id is an outcome not known (AccountingSystemError), never a refusal: the invoice and the payment are looked up on ' +
+    'the next try',
+  async () => {
+    // Xero answering 200 with the record but not its id (the contract makes every field optional)
+    const answering = (body: unknown) =>
+      ({
+        writeTarget: (path: string) => ({ url: new URL(`https://api.xero.com/api.xro/2.0${path}`), headers: {}, fetchImpl: async () => Response.json(body) }),
+      }) as unknown as XeroClient;
+    const invoice = await rejection(() =>
+      publishToXero(
+        {
+          client: answering({ Invoices: [{ Status: 'AUTHORISED' }] }),
+          accounts: async () => vatBook().accounts.map((a) => ({ AccountID: a.id, Code: a.code, Name: a.name, Status: a.status })),
+        },
+        bill({ file: null }),
+      ),
+    );
+    assert.ok(invoice instanceof AccountingSystemError, String(invoice));
+    assert.match(invoice.message, /without the new record's id: whether it was made is not known/);
+    const payment = {
+      key: 'k',
+      billDocumentId: PC_7781,
+      contact: { id: PAPER_CO, name: 'Paper Co' },
+      bankAccountId: account('090'),
+      date: '2026-06-12',
+      amount: 100,
+      currency: 'GBP',
+      reference: 'x',
+    };
+    const paid = await rejection(() => payXeroBill(answering({ Payments: [{ Status: 'AUTHORISED' }] }), payment));
+    assert.ok(paid instanceof AccountingSystemError, String(paid));
+    assert.match(paid.message, /without the payment's id: whether it was made is not known; send the same banking.match again/);
+  },
+);
 
 it("every write the connector makes is an operation of Xero's contract with the scopes it names there, and the sign-in asks for one", () => {
   const contract = xeroContract();
@@ -355,70 +380,77 @@ it("every write the connector makes is an operation of Xero's contract with the 
   for (const write of ['accounting.transactions', 'accounting.contacts', 'accounting.attachments']) assert.ok(asked.includes(write), write);
 });
 
-it("the fake refuses a write the contract does not allow, answers Xero's ValidationException for what the books refuse, and answers a repeated Idempotency-Key once", async () => {
-  const xero = await startFakeXero({ limits: false, today: TODAY, book: vatBook() });
-  try {
-    const put = (path: string, body: unknown, key?: string) =>
-      fetch(`${xero.baseUrl}${path}`, {
-        method: 'PUT',
-        headers: {
-          authorization: `Bearer ${xero.token}`,
-          'xero-tenant-id': xero.tenantId,
-          'content-type': 'application/json',
-          ...(key ? { 'idempotency-key': key } : {}),
-        },
-        body: JSON.stringify(body),
+it(
+  "the fake refuses a write the contract does not allow, answers Xero's ValidationException for what the books refuse, and answers a repeated " +
+    'Idempotency-Key once',
+  async () => {
+    const xero = await startFakeXero({ limits: false, today: TODAY, book: vatBook() });
+    try {
+      const put = (path: string, body: unknown, key?: string) =>
+        fetch(`${xero.baseUrl}${path}`, {
+          method: 'PUT',
+          headers: {
+            authorization: `Bearer ${xero.token}`,
+            'xero-tenant-id': xero.tenantId,
+            'content-type': 'application/json',
+            ...(key ? { 'idempotency-key': key } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      const invoice = (extra: Record<string, unknown> = {}) => ({
+        Invoices: [
+          {
+            Type: 'ACCPAY',
+            Contact: { ContactID: PAPER_CO },
+            Date: '2026-06-01',
+            Status: 'AUTHORISED',
+            LineAmountTypes: 'NoTax',
+            LineItems: [{ Description: 'Paper', Quantity: 1, UnitAmount: 12.5, AccountCode: '461', LineAmount: 12.5 }],
+            ...extra,
+          },
+        ],
       });
-    const invoice = (extra: Record<string, unknown> = {}) => ({
-      Invoices: [
-        {
-          Type: 'ACCPAY',
-          Contact: { ContactID: PAPER_CO },
-          Date: '2026-06-01',
-          Status: 'AUTHORISED',
-          LineAmountTypes: 'NoTax',
-          LineItems: [{ Description: 'Paper', Quantity: 1, UnitAmount: 12.5, AccountCode: '461', LineAmount: 12.5 }],
-          ...extra,
-        },
-      ],
-    });
-    const before = xero.book.invoices.length;
-    const offContract = await put('/Invoices', invoice({ Supplier: 'Paper Co' }));
-    assert.equal(offContract.status, 400);
-    assert.match(xero.violations.join('\n'), /PUT \/Invoices request body: .*must NOT have additional properties/);
-    xero.violations.length = 0;
-    assert.equal((await put('/Invoices', invoice({ Type: 'BILL' }))).status, 400);
-    assert.match(xero.violations.join('\n'), /must be equal to one of the allowed values/);
-    xero.violations.length = 0;
+      const before = xero.book.invoices.length;
+      const offContract = await put('/Invoices', invoice({ Supplier: 'Paper Co' }));
+      assert.equal(offContract.status, 400);
+      assert.match(xero.violations.join('\n'), /PUT \/Invoices request body: .*must NOT have additional properties/);
+      xero.violations.length = 0;
+      assert.equal((await put('/Invoices', invoice({ Type: 'BILL' }))).status, 400);
+      assert.match(xero.violations.join('\n'), /must be equal to one of the allowed values/);
+      xero.violations.length = 0;
 
-    const archived = await put('/Invoices', invoice({ LineItems: [{ Description: 'Van', Quantity: 1, UnitAmount: 10, AccountCode: '499', LineAmount: 10 }] }));
-    assert.equal(archived.status, 400);
-    const error = (await archived.json()) as any;
-    assert.equal(error.Type, 'ValidationException');
-    assert.match(error.Elements[0].ValidationErrors[0].Message, /account code '499' has been archived/);
-    const wrongTotal = await put('/Invoices', invoice({ Total: 13 }));
-    assert.match(((await wrongTotal.json()) as any).Elements[0].ValidationErrors[0].Message, /Total 13 does not add up/);
-    const unknownBank = await put('/BankTransactions', {
-      BankTransactions: [
-        {
-          Type: 'SPEND',
-          Contact: { ContactID: PAPER_CO },
-          BankAccount: { Code: '461' },
-          Status: 'AUTHORISED',
-          LineItems: [{ Description: 'x', AccountCode: '429', LineAmount: 1 }],
-        },
-      ],
-    });
-    assert.match(((await unknownBank.json()) as any).Elements[0].ValidationErrors[0].Message, /bank account 461 could not be found/);
-    assert.equal(xero.book.invoices.length, before, 'nothing was made');
+      const archived = await put(
+        '/Invoices',
+        invoice({ LineItems: [{ Description: 'Van', Quantity: 1, UnitAmount: 10, AccountCode: '499', LineAmount: 10 }] }),
+      );
+      assert.equal(archived.status, 400);
+      const error = (await archived.json()) as any;
+      assert.equal(error.Type, 'ValidationException');
+      assert.match(error.Elements[0].ValidationErrors[0].Message, /account code '499' has been archived/);
+      const wrongTotal = await put('/Invoices', invoice({ Total: 13 }));
+      assert.match(((await wrongTotal.json()) as any).Elements[0].ValidationErrors[0].Message, /Total 13 does not add up/);
+      const unknownBank = await put('/BankTransactions', {
+        BankTransactions: [
+          {
+            Type: 'SPEND',
+            Contact: { ContactID: PAPER_CO },
+            BankAccount: { Code: '461' },
+            Status: 'AUTHORISED',
+            LineItems: [{ Description: 'x', AccountCode: '429', LineAmount: 1 }],
+          },
+        ],
+      });
+      assert.match(((await unknownBank.json()) as any).Elements[0].ValidationErrors[0].Message, /bank account 461 could not be found/);
+      assert.equal(xero.book.invoices.length, before, 'nothing was made');
 
-    const first = await (await put('/Invoices', invoice(), 'key-1')).json();
-    const again = await (await put('/Invoices', invoice(), 'key-1')).json();
-    assert.deepEqual(again, first);
-    assert.equal(xero.book.invoices.length, before + 1);
-    assert.equal((await put('/Invoices', invoice({ InvoiceNumber: 'other' }), 'key-1')).status, 400, 'the key with another request');
-    assert.deepEqual(xero.violations, []);
-  } finally {
-    await xero.close();
-  }
-});
+      const first = await (await put('/Invoices', invoice(), 'key-1')).json();
+      const again = await (await put('/Invoices', invoice(), 'key-1')).json();
+      assert.deepEqual(again, first);
+      assert.equal(xero.book.invoices.length, before + 1);
+      assert.equal((await put('/Invoices', invoice({ InvoiceNumber: 'other' }), 'key-1')).status, 400, 'the key with another request');
+      assert.deepEqual(xero.violations, []);
+    } finally {
+      await xero.close();
+    }
+  },
+);

@@ -172,21 +172,25 @@ describeEachDialect('Xero scopes', (store) => {
     );
   });
 
-  it('a token with the scopes asked for before issue 38 reads nothing: Xero refuses GET /Journals, and the problem names accounting.journals.read and says to connect again', async () => {
-    const token = xero.identity.issue(undefined, BEFORE_ISSUE_38).accessToken;
-    const org = await vendorOrganisation(store(), 'xero', `Old scopes ${Math.random()}`, {
-      tenantId: xero.tenantId,
-      accessToken: token,
-      baseUrl: xero.baseUrl,
-      mirrorMaxAgeMs: 0,
-    });
-    const refusedFrom = xero.scopeRefusals.length;
-    const problem = await rejection(() => call(store(), accountsList, org, {}, { today: TODAY }));
-    assert.equal(problem.code, 'accounting_unavailable');
-    assert.match(problem.message, /Xero did not grant the scope accounting\.journals\.read \(to read the journals/);
-    assert.match(problem.message, /must be connected to Xero again/);
-    assert.deepEqual(xero.scopeRefusals.slice(refusedFrom), [{ path: '/Journals', needed: ['accounting.journals.read'] }]);
-  });
+  it(
+    'a token with the scopes asked for before issue 38 reads nothing: Xero refuses GET /Journals, and the problem names accounting.journals.read and ' +
+      'says to connect again',
+    async () => {
+      const token = xero.identity.issue(undefined, BEFORE_ISSUE_38).accessToken;
+      const org = await vendorOrganisation(store(), 'xero', `Old scopes ${Math.random()}`, {
+        tenantId: xero.tenantId,
+        accessToken: token,
+        baseUrl: xero.baseUrl,
+        mirrorMaxAgeMs: 0,
+      });
+      const refusedFrom = xero.scopeRefusals.length;
+      const problem = await rejection(() => call(store(), accountsList, org, {}, { today: TODAY }));
+      assert.equal(problem.code, 'accounting_unavailable');
+      assert.match(problem.message, /Xero did not grant the scope accounting\.journals\.read \(to read the journals/);
+      assert.match(problem.message, /must be connected to Xero again/);
+      assert.deepEqual(xero.scopeRefusals.slice(refusedFrom), [{ path: '/Journals', needed: ['accounting.journals.read'] }]);
+    },
+  );
 
   it('made only requests the contract allows', () => {
     assert.deepEqual(xero.violations, []);

@@ -18,7 +18,8 @@ const json = gzipped ? gunzipSync(stored).toString() : stored.toString();
 const db = new Database(process.env.BOUND_DB!, { readonly: true });
 // the token check's read (auth/token-check.ts tokenRow): the token by its hashed id, with its client and organisation
 const tokenRow = db.prepare(
-  `select s.model, s.payload, s.expires_at, c.client_id, c.kind, c.organisation_id, c.blocked, o.id as org_id, o.name, o.home_currency, o.time_zone, o.data_version
+  `select s.model, s.payload, s.expires_at, c.client_id, c.kind, c.organisation_id, c.blocked, o.id as org_id, o.name, o.home_currency, o.time_zone, ` +
+    `o.data_version
    from oauth_store s left join oauth_clients c on c.client_id = s.client_id left join organisations o on o.id = c.organisation_id
    where s.model in ('AccessToken', 'ClientCredentials') and s.id = ?`,
 );

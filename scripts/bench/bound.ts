@@ -133,7 +133,8 @@ for (const name of cases) {
   const own = (await sqliteOwnMs(traced, dbPath, meta.organisationId, meta.params.date, benchCase, 200)) / 1000;
   console.log(
     `  target 25% of the last run's floor (${Math.round(floor).toLocaleString('en-GB')}): ${Math.round(target).toLocaleString('en-GB')} requests/s; ` +
-      `CPU left per request there (${cores} cores): ${left.map((l) => (l > 0 ? us(l) : 'none')).join(' ')}; SQLite's own work for its statements: ${us(own)}: ` +
+      `CPU left per request there (${cores} cores): ${left.map((l) => (l > 0 ? us(l) : 'none')).join(' ')}; SQLite's own work for its ` +
+      `statements: ${us(own)}: ` +
       (left.every((l) => l < own) ? 'out of reach here' : 'within reach in principle'),
   );
 }

@@ -34,7 +34,8 @@ export function resultsChart(rows: ChartRow[], title: string, targetP99 = 100): 
   const leftPanel = labelWidth;
   const rightPanel = labelWidth + panelWidth + gap;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" ` +
+      `font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="10" y="20" font-size="14" font-weight="bold">${escape(title)}</text>`,
     `<text x="${leftPanel}" y="60">requests/s (log scale; grey: bare Fastify floor, same bytes)</text>`,
@@ -57,7 +58,8 @@ export function resultsChart(rows: ChartRow[], title: string, targetP99 = 100): 
       parts.push(`<rect x="${leftPanel}" y="${y}" width="${rpsX(r.floorRequestsPerSecond).toFixed(1)}" height="${barHeight}" fill="#d0d4d9"/>`);
       parts.push(`<rect x="${leftPanel}" y="${y + 2}" width="${rpsX(r.requestsPerSecond).toFixed(1)}" height="${barHeight - 4}" fill="${colour}"/>`);
       parts.push(
-        `<text x="${leftPanel + rpsX(Math.max(r.requestsPerSecond, r.floorRequestsPerSecond)) + 4}" y="${y + barHeight - 1}" font-size="9">${Math.round(r.requestsPerSecond)}</text>`,
+        `<text x="${leftPanel + rpsX(Math.max(r.requestsPerSecond, r.floorRequestsPerSecond)) + 4}" y="${y + barHeight - 1}" ` +
+          `font-size="9">${Math.round(r.requestsPerSecond)}</text>`,
       );
       parts.push(`<rect x="${rightPanel}" y="${y}" width="${p99X(r.p99).toFixed(1)}" height="${barHeight}" fill="${colour}"/>`);
       parts.push(`<text x="${rightPanel + p99X(r.p99) + 4}" y="${y + barHeight - 1}" font-size="9">${r.p99}</text>`);

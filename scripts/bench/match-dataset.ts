@@ -214,7 +214,13 @@ export function generate(seed: string, size = 1000): Dataset {
   // card purchases with their receipts
   for (let i = 0; i < share(0.18); i++) {
     const c = doc('receipt', rng.pick(CARD_MERCHANTS), dayIn(0, 640), money(3, 300));
-    const text = `${rng.pick(['CARD PURCHASE', 'POS', 'VISA', 'CONTACTLESS', 'CARD PAYMENT TO'])} ${bankName(c.supplier, rng)}${rng.chance(0.3) ? ` ${rng.pick(['LONDON', 'GB', 'ON 12 MAR'])}` : ''}`;
+    const text = `${rng.pick([
+      'CARD PURCHASE',
+      'POS',
+      'VISA',
+      'CONTACTLESS',
+      'CARD PAYMENT TO',
+    ])} ${bankName(c.supplier, rng)}${rng.chance(0.3) ? ` ${rng.pick(['LONDON', 'GB', 'ON 12 MAR'])}` : ''}`;
     line(HOME, c, 'card receipt', addDays(c.date, rng.pick([0, 0, 1, 1, 2, 3])), -c.amount, cut(text, rng));
   }
   // payments abroad with the bank's fee added to the line

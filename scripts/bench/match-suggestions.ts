@@ -16,7 +16,8 @@ const size = Number(process.argv[3] ?? 1000);
 const data = generate(seed, size);
 const truths = data.lines.filter((l) => l.truth !== null).length;
 console.log(
-  `seed ${seed}: ${data.lines.length} bank lines (${truths} with a true document, ${data.lines.length - truths} with none), ${data.candidates.length} candidate documents`,
+  `seed ${seed}: ${data.lines.length} bank lines (${truths} with a true document, ${data.lines.length - truths} with none), ${data.candidates.length} ` +
+    `candidate documents`,
 );
 
 const began = performance.now();
@@ -52,7 +53,8 @@ for (const line of data.lines) {
     } else {
       const c = byId.get(s.candidateId)!;
       mistakes.push(
-        `  ${line.date} ${JSON.stringify(line.description)} ${line.amount} ${line.currency} → ${c.kind} ${c.number} ${c.supplier} ${c.date} ${c.amount} ${c.currency} (${s.score}: ${s.reasons.join('; ')}); true: ${line.truth ?? 'none'}`,
+        `  ${line.date} ${JSON.stringify(line.description)} ${line.amount} ${line.currency} ` +
+          `→ ${c.kind} ${c.number} ${c.supplier} ${c.date} ${c.amount} ${c.currency} (${s.score}: ${s.reasons.join('; ')}); true: ${line.truth ?? 'none'}`,
       );
     }
   }

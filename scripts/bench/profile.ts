@@ -142,7 +142,9 @@ const stats = await ask<{ statements: number; loopDelayP99: number }>('stats');
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
 console.log(
-  `GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
+  `GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
+    `non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; ` +
+    `event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
 );
 if (!profiling) process.exit(0);
 

@@ -252,8 +252,12 @@ async function runBackend(
       };
       results.push(result);
       log(
-        `${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${(result.ratioToFloor * 100).toFixed(0)}% of floor  ${fmt(measured.statementsPerCall)} SQL/call (${fmt(measured.compiledPerCall)} built)  loop p99 ${fmt(measured.loopDelayP99)} ms;` +
-          `  computed every call: ${fmt(computed.requestsPerSecond, 0)} req/s  p50 ${computed.p50} ms  p99 ${computed.p99} ms  ${(computedRatio * 100).toFixed(0)}% of floor  ${fmt(computed.statementsPerCall)} SQL/call (${fmt(computed.compiledPerCall)} built)  loop p99 ${fmt(computed.loopDelayP99)} ms`,
+        `${backend}: ${c.name.padEnd(20)} ${fmt(result.requestsPerSecond, 0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms ` +
+          ` ${(result.ratioToFloor * 100).toFixed(0)}% of floor  ${fmt(measured.statementsPerCall)} SQL/call (${fmt(measured.compiledPerCall)} built)  ` +
+          `loop p99 ${fmt(measured.loopDelayP99)} ms;` +
+          `  computed every call: ${fmt(computed.requestsPerSecond, 0)} req/s  p50 ${computed.p50} ms  p99 ${computed.p99} ms ` +
+          ` ${(computedRatio * 100).toFixed(0)}% of floor  ${fmt(computed.statementsPerCall)} SQL/call (${fmt(computed.compiledPerCall)} built)  loop ` +
+          `p99 ${fmt(computed.loopDelayP99)} ms`,
       );
     }
     // the 10 MB file is timed after the cases, so the floor (the first case) is not measured on a
@@ -384,21 +388,28 @@ function table(result: BackendResult, connections: number, durationSeconds: numb
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [
-    `${result.backend}: ${connections} connections, ${durationSeconds} s each after a warm-up, gzip accepted (answers over 1 KB are sent gzipped). bare = a bare Fastify route answering the same bytes;`,
-    `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms, >= ${TARGET_SHARE_OF_FLOOR * 100}% of floor`,
-    `(organisations: >= ${TARGET_ORGANISATIONS_OF_BARE * 100}% of bare), server event-loop delay p99 < ${TARGET_LOOP_DELAY_P99_MS} ms, no errors. SQL/call = statements the server sent per request answered;`,
+    `${result.backend}: ${connections} connections, ${durationSeconds} s each after a warm-up, gzip accepted (answers over 1 KB are sent gzipped). ` +
+      `bare = a bare Fastify route answering the same bytes;`,
+    `floor = the lower of GET /v1/organisations (the cheapest authenticated call) and bare; target: p99 < ${TARGET_P99_MS} ms, ` +
+      `>= ${TARGET_SHARE_OF_FLOOR * 100}% of floor`,
+    `(organisations: >= ${TARGET_ORGANISATIONS_OF_BARE * 100}% of bare), server event-loop delay p99 < ${TARGET_LOOP_DELAY_P99_MS} ms, no errors. ` +
+      `SQL/call = statements the server sent per request answered;`,
     `loop p99 = the server's event-loop delay (monitorEventLoopDelay, 10 ms sampling, the excess over it) during the measurement, ms.`,
-    `SQL ms = one call's statements, each run alone in-process (median), summed; SQL cap = 1000 / SQL ms: requests/s one core could answer if it did nothing but that SQL.`,
-    `The server as shipped keeps answers while the data stands still (RESULT_CACHE_MB=${DEFAULT_RESULT_CACHE_MB}); "computed" is a second server with RESULT_CACHE_MB=0, every call computed.`,
+    `SQL ms = one call's statements, each run alone in-process (median), summed; SQL cap = 1000 / SQL ms: requests/s one core could answer if it did ` +
+      `nothing but that SQL.`,
+    `The server as shipped keeps answers while the data stands still (RESULT_CACHE_MB=${DEFAULT_RESULT_CACHE_MB}); "computed" is a second server with ` +
+      `RESULT_CACHE_MB=0, every call computed.`,
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
     '',
     `token check (in-process): ${result.tokenCheck.microseconds.toFixed(0)} µs, ${result.tokenCheck.queries} queries   idle RSS ${mb(result.idleRss)}`,
-    `documents.file, 10 MB file (${fmt(result.firstByte.bytes, 0)} bytes of JSON): first byte ${result.firstByte.firstByteMs.toFixed(0)} ms, last byte ${result.firstByte.totalMs.toFixed(0)} ms (median of ${result.firstByte.runs})`,
+    `documents.file, 10 MB file (${fmt(result.firstByte.bytes, 0)} bytes of JSON): first byte ${result.firstByte.firstByteMs.toFixed(0)} ms, last ` +
+      `byte ${result.firstByte.totalMs.toFixed(0)} ms (median of ${result.firstByte.runs})`,
     ...result.reports.map(
       (r) =>
-        `${r.name}: ${r.operationMs.toFixed(1)} ms; SQL floor ${r.floorMs.toFixed(1)} ms (${r.ratio.toFixed(2)}x); one aggregate over the lines ${r.linesFloorMs.toFixed(0)} ms; ${r.statements} ranges${r.checked ? '' : '  FLOOR DISAGREES'}`,
+        `${r.name}: ${r.operationMs.toFixed(1)} ms; SQL floor ${r.floorMs.toFixed(1)} ms (${r.ratio.toFixed(2)}x); one aggregate over the ` +
+        `lines ${r.linesFloorMs.toFixed(0)} ms; ${r.statements} ranges${r.checked ? '' : '  FLOOR DISAGREES'}`,
     ),
   ];
   return out.join('\n');
@@ -409,7 +420,8 @@ async function main(): Promise<void> {
   const began = Date.now();
   mkdirSync(config.output, { recursive: true });
   log(
-    `bench: ${config.quick ? 'quick, ' : ''}scale ${config.scale}, bank scale ${config.bankScale}, ${config.connections} connections, ${config.durationSeconds} s per measurement, backends ${config.backends.join(', ')}`,
+    `bench: ${config.quick ? 'quick, ' : ''}scale ${config.scale}, bank scale ${config.bankScale}, ${config.connections} ` +
+      `connections, ${config.durationSeconds} s per measurement, backends ${config.backends.join(', ')}`,
   );
   const { file, meta } = await ensureDataset(config, log);
   const counts = meta.summary.organisations[0]!.counts;

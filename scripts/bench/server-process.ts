@@ -2,7 +2,8 @@
  * The Ledgerline server under test, in a process of its own so the load generator does not share
  * its event loop. Started by run.ts with fork(); settings come in BENCH_SERVER (JSON). It is the
  * production server but for the rate limits (set far above the load) and logs a line per request
- * as `ledgerline serve` does; run.ts starts one with the answer cache as shipped and one without. It listens on 127.0.0.1 only, answers { rss } when asked, and stops
+ * as `ledgerline serve` does; run.ts starts one with the answer cache as shipped and one without. It listens on 127.0.0.1 only, answers { rss } when
+ *  asked, and stops
  * when told to, when its parent goes away, or after maxSeconds at the latest.
  */
 import { createServer } from 'node:net';

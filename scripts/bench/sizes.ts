@@ -77,7 +77,8 @@ async function main(): Promise<void> {
     try {
       const token = await clientToken(server.port, client);
       log(
-        `sizes: scale ${scale}: ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions (built in ${meta.buildSeconds.toFixed(0)} s)`,
+        `sizes: scale ${scale}: ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank ` +
+          `transactions (built in ${meta.buildSeconds.toFixed(0)} s)`,
       );
       const cases = [
         ...fixed.map((c) => ({ name: c.name, next: () => c.path })),
@@ -109,7 +110,8 @@ async function main(): Promise<void> {
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
   console.log(
-    `\ncost with size: a single client, SQLite, answer cache off, ${calls} calls per case after 3, varied seed ${seed}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
+    `\ncost with size: a single client, SQLite, answer cache off, ${calls} calls per case after 3, varied seed ${seed}; ${os.cpus().length} ` +
+      `× ${os.cpus()[0]?.model ?? '?'}`,
   );
   console.log(`load average after each size: ${results.map((r) => `${r.scale}: ${r.loadAverage.map((l) => l.toFixed(2)).join(' ')}`).join('; ')}`);
   console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n'));

@@ -139,7 +139,8 @@ try {
   console.log(`npm start twice in ${ROOT}, SQLite in ${dir}, each start on a free port of 127.0.0.1`);
   const first = await start(await freePort(), TIMEOUT || 240);
   const line = (name: string, s: Start) =>
-    `${name}: ${s.seconds.toFixed(1)} s from spawn to /healthz 200 (${s.built ? 'compiled what changed' : 'build skipped: nothing changed'}); warnings: ${s.warnings.length ? s.warnings.join(' | ') : 'none'}`;
+    `${name}: ${s.seconds.toFixed(1)} s from spawn to /healthz 200 (${s.built ? 'compiled what changed' : 'build skipped: nothing changed'}); ` +
+    `warnings: ${s.warnings.length ? s.warnings.join(' | ') : 'none'}`;
   console.log(line('first start (empty database: demo loaded)', first));
   const second = await start(await freePort(), TIMEOUT || 60);
   console.log(line('second start (nothing changed)', second));

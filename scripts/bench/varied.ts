@@ -121,10 +121,12 @@ async function main(): Promise<void> {
   const organisations = benchCases(meta).find((c) => c.name === 'organisations')!;
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
   log(
-    `varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache off; ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions`,
+    `varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache ` +
+      `off; ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions`,
   );
   log(
-    `varied: ${pools.accounts.length} accounts with lines, ${pools.bankAccounts.length} bank accounts, ${pools.searchWords.length} search words, ${pools.documentIds.length} documents, ${pools.filters.length} saved filters`,
+    `varied: ${pools.accounts.length} accounts with lines, ${pools.bankAccounts.length} bank accounts, ${pools.searchWords.length} search ` +
+      `words, ${pools.documentIds.length} documents, ${pools.filters.length} saved filters`,
   );
 
   const maxSeconds = (1 + varied.length + fixed.length) * (seconds + warmup + 190) + varied.length * 120 + 300;
@@ -145,7 +147,9 @@ async function main(): Promise<void> {
       r.drainSeconds = await drain(server, token);
       rows.push(r);
       log(
-        `  ${name.padEnd(22)} ${kind.padEnd(6)} ${Math.round(r.requestsPerSecond).toString().padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  loop p99 ${r.loopP99.toFixed(1)} ms  ${r.statementsPerCall.toFixed(1)} SQL/call  ${r.non2xx} non-2xx  ${r.timeouts} timed out  drained in ${r.drainSeconds.toFixed(1)} s  (load ${uptime()})`,
+        `  ${name.padEnd(22)} ${kind.padEnd(6)} ${Math.round(r.requestsPerSecond).toString().padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+          `loop p99 ${r.loopP99.toFixed(1)} ms  ${r.statementsPerCall.toFixed(1)} SQL/call  ${r.non2xx} non-2xx  ${r.timeouts} timed out  drained ` +
+          `in ${r.drainSeconds.toFixed(1)} s  (load ${uptime()})`,
       );
     };
 
@@ -219,10 +223,11 @@ async function main(): Promise<void> {
     `\nvaried parameters (seed ${seed}) beside the fixed cases: SQLite, answer cache off, ${connections} connections, ${seconds} s each after ${warmup} s;`,
   );
   console.log(
-    `${counts.lines.toLocaleString('en-GB')} ledger lines (scale ${meta.params.scale}, bank scale ${meta.params.bankScale}); ${machine}; load average at the end ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `${counts.lines.toLocaleString('en-GB')} ledger lines (scale ${meta.params.scale}, bank scale ${meta.params.bankScale}); ${machine}; load average ` +
+      `at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
   console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n'));
   for (const [name, list] of Object.entries(shapes)) {

@@ -218,7 +218,8 @@ async function run(): Promise<number> {
             };
             rows.push(row);
             log(
-              `${vendor.name} ${age.padEnd(4)} ${operation.padEnd(28)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  failed ${row.failed}  vendor calls ${row.vendorCalls}`,
+              `${vendor.name} ${age.padEnd(4)} ${operation.padEnd(28)} ${row.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  ` +
+                `p99 ${row.p99} ms  failed ${row.failed}  vendor calls ${row.vendorCalls}`,
             );
           }
         }
@@ -239,7 +240,8 @@ async function run(): Promise<number> {
         };
         summaries.push(summary);
         log(
-          `${vendor.name}: ${fake.load.arrivals.length} vendor calls in all; most at once ${atOnce} (limit ${vendor.limits.concurrent}), most in any 60 s ${perMinute} (limit ${vendor.limits.perMinute}); contract violations ${fake.violations.length}: ${within ? 'within the budget' : 'MISSED'}`,
+          `${vendor.name}: ${fake.load.arrivals.length} vendor calls in all; most at once ${atOnce} (limit ${vendor.limits.concurrent}), most in any ` +
+            `60 s ${perMinute} (limit ${vendor.limits.perMinute}); contract violations ${fake.violations.length}: ${within ? 'within the budget' : 'MISSED'}`,
         );
       } finally {
         await child.stop();

@@ -25,6 +25,7 @@ import { registerReference } from '../http/reference.js';
 import { internalProblem, problemFrom } from '../calls/problem.js';
 import { clientErrorHandler, sendProblem } from '../http/problem-reply.js';
 import { MemoryCounterStore, RateLimiter, type CounterStore } from '../calls/rate-limit.js';
+import { keepAnswerJson, restLinks } from '../http/answer-body.js';
 import { registerRest } from '../http/rest.js';
 import { Metrics } from '../calls/metrics.js';
 import type { ServiceContext } from '../calls/service.js';
@@ -91,7 +92,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const limits = options.rateLimits ?? defaultRateLimits();
   const limiter = new RateLimiter(options.counters ?? new MemoryCounterStore());
   const resultCacheBytes = options.resultCacheBytes ?? DEFAULT_RESULT_CACHE_MB * 1024 * 1024;
-  const resultCache = resultCacheBytes > 0 ? new ResultCache(resultCacheBytes) : undefined;
+  // a kept answer counted as the REST text it is sent as, made here once (http/answer-body.ts)
+  const restText = restLinks(baseUrl);
+  const resultCache = resultCacheBytes > 0 ? new ResultCache(resultCacheBytes, (value) => keepAnswerJson(value, restText).length) : undefined;
   const metrics = options.metrics ?? new Metrics(store.poolStats);
   if (resultCache) metrics.watchResultCache(resultCache);
   const service: ServiceContext = {

@@ -129,7 +129,8 @@ export function resolveOrganisation(caller: Caller, requested: string | undefine
   if (covered.length === 0) throw new OperationError('no_organisation', 'this connection covers no organisation you are still a member of');
   throw new OperationError(
     'organisation_required',
-    `this token covers ${covered.length} organisations: name one with the Service-Organisation header (REST) or the organisation argument (MCP); GET /v1/organisations lists them`,
+    `this token covers ${covered.length} organisations: name one with the Service-Organisation header (REST) or the organisation argument (MCP); GET ` +
+      `/v1/organisations lists them`,
   );
 }
 

@@ -41,7 +41,8 @@ export async function orgsCommand(args: string[]): Promise<number> {
   if (positionals[0] === 'create') return createOrganisationCommand(values);
   if (positionals[0] !== 'list')
     throw new UsageError(
-      'usage: ledgerline orgs list [--json] | orgs create --name N --currency C --timezone Z --financial-year-start M [--accounting builtin | --accounting gnucash --book PATH] [--json]',
+      'usage: ledgerline orgs list [--json] | orgs create --name N --currency C --timezone Z --financial-year-start M [--accounting builtin | ' +
+        '--accounting gnucash --book PATH] [--json]',
     );
   return withStore(async (store) => {
     const orgs = (await listOrganisations(store.db)).map((o) => ({

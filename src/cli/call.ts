@@ -6,7 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkedAnswer } from '../calls/output-check.js';
 import { isValidDate } from '../domain/dates.js';
+import { restLinks } from '../http/answer-body.js';
+import { renderLinks } from '../operations/links.js';
 import type { Principal } from '../operations/context.js';
 import { runCallerOperation, runOrganisationOperation } from '../operations/execute.js';
 import { findOperation, OPERATIONS } from '../operations/index.js';
@@ -90,12 +93,14 @@ export async function callCommand(args: string[]): Promise<number> {
       const coverage = userId
         ? { organisations: await organisationsOfUser(store.db, userId), all: true }
         : { organisations: [await organisationFor(store.db, values.org!)], all: false };
-      printJson(await runCallerOperation(env, op, principal, coverage, { input, textInput: true }));
+      printJson(checkedAnswer(op, await runCallerOperation(env, op, principal, coverage, { input, textInput: true })));
       return 0;
     }
     if (!values.org) throw new UsageError(`${op.name} acts for one organisation: give --org ID or name`);
     const org = await organisationFor(store.db, values.org!);
-    printJson(await runOrganisationOperation(env, op, principal, org.id, { input, textInput: !bodied }));
+    // checked as every transport's answer is (calls/output-check.ts), its links written as REST's URLs
+    const answer = checkedAnswer(op, await runOrganisationOperation(env, op, principal, org.id, { input, textInput: !bodied }));
+    printJson(renderLinks(answer, restLinks(config.baseUrl)));
     return 0;
   });
 }
@@ -152,7 +157,9 @@ function takes(p: ParameterSchema): string {
   else if (one.format === 'date' || /yyyy-MM-dd/.test(one.description ?? '')) parts.push('a date yyyy-MM-dd');
   else if (one.type === 'integer' || one.type === 'number')
     parts.push(
-      `${one.type === 'integer' ? 'a whole number' : 'a number'}${one.minimum !== undefined && one.maximum !== undefined ? ` ${one.minimum} to ${one.maximum}` : one.minimum !== undefined ? ` from ${one.minimum}` : ''}`,
+      `${one.type === 'integer' ? 'a whole number' : 'a number'}${
+        one.minimum !== undefined && one.maximum !== undefined ? ` ${one.minimum} to ${one.maximum}` : one.minimum !== undefined ? ` from ${one.minimum}` : ''
+      }`,
     );
   else if (one.type === 'boolean') parts.push('true or false');
   else if (one.type === 'array') parts.push(`a list${one.items?.enum ? ` of ${one.items.enum.join(', ')}` : ''}, comma-separated`);
@@ -178,7 +185,8 @@ export function callHelp(args: string[]): string {
       ? fields
           .map(
             ([name, p]) =>
-              `  ${name}${required.has(name) ? ' (required)' : ''}${takes(p)}\n      ${p.description ?? p.anyOf?.find((a) => a.description)?.description ?? ''}`,
+              `  ${name}${required.has(name) ? ' (required)' : ''}${takes(p)}\n     ` +
+              ` ${p.description ?? p.anyOf?.find((a) => a.description)?.description ?? ''}`,
           )
           .join('\n')
       : '  none')

@@ -55,7 +55,9 @@ export async function checkBooksCommand(args: string[]): Promise<number> {
       process.stdout.write(`${org.name}: balance sheet at ${date}, Ledgerline against ${org.accounting_system}'s own report\n`);
       for (const c of compared)
         process.stdout.write(
-          `  ${c.label.padEnd(30)} ${money(c.ledgerline).padStart(18)} ${money(c.system).padStart(18)}${c.difference === 0 ? '  same' : `  differs by ${money(c.difference)}`}\n`,
+          `  ${c.label.padEnd(30)} ${money(c.ledgerline).padStart(18)} ${money(c.system).padStart(18)}${
+            c.difference === 0 ? '  same' : `  differs by ${money(c.difference)}`
+          }\n`,
         );
       process.stdout.write(same ? 'Every total is the same.\n' : 'A total differs: see docs/xero.md or docs/quickbooks.md, "Checking the mirror".\n');
     }

@@ -73,7 +73,8 @@ export async function appsCommand(args: string[]): Promise<number> {
   });
   if (positionals[0] !== 'register' || !values.name || !values['redirect-uri']?.length)
     throw new UsageError(
-      'usage: ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI …] [--json] | apps verify|unverify CLIENT_ID | apps block|unblock CLIENT_ID',
+      'usage: ledgerline apps register --name N --redirect-uri URI [--redirect-uri URI …] [--json] | apps verify|unverify CLIENT_ID | apps ' +
+        'block|unblock CLIENT_ID',
     );
   return withStore(async (store) => {
     let app;

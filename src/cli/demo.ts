@@ -16,7 +16,9 @@ export async function demoCommand(args: string[]): Promise<number> {
   return withStore(async (store, config) => {
     if ((await listOrganisations(store.db)).length > 0) {
       throw new UsageError(
-        `the database already has organisations; the demo goes into an empty one (set LEDGERLINE_SQLITE_PATH to a new file${config.databaseUrl ? ' or point DATABASE_URL at an empty database' : ''})`,
+        `the database already has organisations; the demo goes into an empty one (set LEDGERLINE_SQLITE_PATH to a new file${
+          config.databaseUrl ? ' or point DATABASE_URL at an empty database' : ''
+        })`,
       );
     }
     const started = Date.now();

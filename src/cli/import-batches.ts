@@ -56,11 +56,13 @@ export async function importBatchesCommand(what: 'batches' | 'remove', args: str
         if (batches.length === 0) process.stdout.write(`no imports into ${account.name}\n`);
         for (const b of batches) {
           process.stdout.write(
-            `${b.id}  ${b.created_at}  ${b.file_name} (${b.format}): ${b.lines} lines added, ${b.already_present} already present; by ${b.created_by_name ?? b.created_via}${b.reconciled ? `; ${b.reconciled} reconciled, cannot be removed` : ''}\n`,
+            `${b.id}  ${b.created_at}  ${b.file_name} (${b.format}): ${b.lines} lines added, ${b.already_present} already present; ` +
+              `by ${b.created_by_name ?? b.created_via}${b.reconciled ? `; ${b.reconciled} reconciled, cannot be removed` : ''}\n`,
           );
           for (const s of b.statements)
             process.stdout.write(
-              `    ${s.source}: opening ${text(s.opening_amount)}, closing ${text(s.closing_amount)}${s.difference !== null && Number(s.difference) !== 0 ? `, difference ${text(s.difference)}` : ''}\n`,
+              `    ${s.source}: opening ${text(s.opening_amount)}, ` +
+                `closing ${text(s.closing_amount)}${s.difference !== null && Number(s.difference) !== 0 ? `, difference ${text(s.difference)}` : ''}\n`,
             );
         }
       }

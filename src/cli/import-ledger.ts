@@ -88,7 +88,9 @@ export async function importLedgerCommand(args: string[]): Promise<number> {
 function reportText(r: JournalImportReport): string {
   const verb = r.dryRun ? 'would add' : 'added';
   const lines = [
-    `${r.file} (${r.format}${r.dryRun ? ', dry run' : ''}): ${r.transactions} transactions${r.period ? ` from ${r.period.from} to ${r.period.to}` : ''}; ${verb} ${r.new} (${r.lines} ledger lines), ${r.alreadyPresent} already present`,
+    `${r.file} (${r.format}${r.dryRun ? ', dry run' : ''}): ${r.transactions} transactions${
+      r.period ? ` from ${r.period.from} to ${r.period.to}` : ''
+    }; ${verb} ${r.new} (${r.lines} ledger lines), ${r.alreadyPresent} already present`,
   ];
   if (r.accountsCreated.length) lines.push(`  accounts ${r.dryRun ? 'to create' : 'created'}: ${r.accountsCreated.join(', ')}`);
   if (r.contactsCreated.length) lines.push(`  contacts ${r.dryRun ? 'to create' : 'created'}: ${r.contactsCreated.join(', ')}`);

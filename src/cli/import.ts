@@ -253,7 +253,8 @@ function printReport(report: ImportReport): void {
     out.write(`  ${s.source} (${s.where}): ${s.transactions} transactions, in ${money(s.moneyIn)}, out ${money(s.moneyOut)}\n`);
     const difference = b.difference ? ` difference ${money(b.difference)}` : '';
     out.write(
-      `    statement opening ${money(b.statementOpening)} closing ${money(b.statementClosing)}; opening + entries ${money(b.computedClosing)} [${b.check}]${difference}; ` +
+      `    statement opening ${money(b.statementOpening)} closing ${money(b.statementClosing)}; opening + entries ${money(b.computedClosing)} ` +
+        `[${b.check}]${difference}; ` +
         `Ledgerline before ${money(b.ledgerlineOpening)} through ${money(b.ledgerlineClosing)}\n`,
     );
     for (const p of b.problems) out.write(`    ! ${p.where}: ${p.message}\n`);

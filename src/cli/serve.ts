@@ -42,7 +42,10 @@ async function demoSignIns(store: Store, baseUrl: string): Promise<string> {
     lines.push(`  ${u.email.padEnd(28)} ${roles.join('; ') || 'no organisation'}`);
   }
   if (!lines.length) return '';
-  return `Demo sign-in at ${baseUrl}/signin, each with the password "${DEMO_PASSWORD}" unless it was changed (super admins and admins see organisation settings):\n${lines.join('\n')}\n`;
+  return (
+    `Demo sign-in at ${baseUrl}/signin, each with the password "${DEMO_PASSWORD}" unless it was changed (super admins and admins see organisation ` +
+    `settings):\n${lines.join('\n')}\n`
+  );
 }
 
 /**
@@ -184,7 +187,8 @@ export async function serveCommand(): Promise<number> {
   });
   // the address bound (what a local check or a proxy connects to), and BASE_URL (what clients are told)
   process.stdout.write(
-    `Ledgerline is listening on ${boundUrl(app.server.address())} (BASE_URL ${config.baseUrl}; database: ${config.databaseUrl ? 'PostgreSQL' : config.sqlitePath}${redis ? ', rate limits in Redis' : ''}).\n` +
+    `Ledgerline is listening on ${boundUrl(app.server.address())} (BASE_URL ${config.baseUrl}; ` +
+      `database: ${config.databaseUrl ? 'PostgreSQL' : config.sqlitePath}${redis ? ', rate limits in Redis' : ''}).\n` +
       `API reference: ${config.baseUrl}/docs · MCP: ${config.baseUrl}/mcp · OAuth metadata: ${config.baseUrl}/.well-known/oauth-authorization-server\n` +
       demoNote,
   );

@@ -18,7 +18,9 @@ export function shownUrl(url: string): string {
   const u = URL.parse(url);
   if (!u) return 'not a URL';
   const hidden = u.password !== '' || /(^|[?&])password=/i.test(u.search);
-  return `${u.protocol}//${u.username ? `${u.username}@` : ''}${u.host}${u.pathname === '/' ? '' : u.pathname}${u.search ? '?…' : ''}${hidden ? ', password hidden' : ''}`;
+  return `${u.protocol}//${u.username ? `${u.username}@` : ''}${u.host}${u.pathname === '/' ? '' : u.pathname}${u.search ? '?…' : ''}${
+    hidden ? ', password hidden' : ''
+  }`;
 }
 
 const SYSTEM_REASONS: Record<string, string> = {
@@ -121,7 +123,9 @@ export async function migrateChecked(store: Store, config: Config): Promise<stri
     const refused = typeof code === 'string' && (config.databaseUrl ? SETTING_REFUSALS.test(code) : SQLITE_REFUSALS.has(code));
     if (!refused && !isDatabaseUnavailable(error)) throw error;
     throw new ConfigError(
-      `cannot bring the database at ${settingOf(config)} up to date: ${reasonOf(error)}${typeof code === 'string' && !code.startsWith('E') ? ` (${code})` : ''}`,
+      `cannot bring the database at ${settingOf(config)} up to date: ${reasonOf(error)}${
+        typeof code === 'string' && !code.startsWith('E') ? ` (${code})` : ''
+      }`,
     );
   }
 }

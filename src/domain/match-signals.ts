@@ -82,7 +82,8 @@ export function amountSignal(line: LineToMatch, c: MatchCandidate): Signal | und
     return {
       points: 24,
       reason: () =>
-        `amount ${formatMoney(size, c.currency)}, ${formatMoney(fee, c.currency)} ${way} than the ${WORD[c.kind]}'s ${formatMoney(c.amount, c.currency)} (a bank fee?)`,
+        `amount ${formatMoney(size, c.currency)}, ${formatMoney(fee, c.currency)} ${way} than ` +
+        `the ${WORD[c.kind]}'s ${formatMoney(c.amount, c.currency)} (a bank fee?)`,
     };
   }
   if (c.homeAmount === null || c.homeAmount <= 0) return undefined;
@@ -93,7 +94,10 @@ export function amountSignal(line: LineToMatch, c: MatchCandidate): Signal | und
   return { points, reason: () => `amount ${formatMoney(size, line.currency)} for ${formatMoney(c.amount, c.currency)} converted, ${apart}` };
 }
 
-/** The supplier's name in the narration: in full, cut short by the bank, or its first words. `forms[1]`, a person's name with an initial, counts only in full. */
+/**
+ * The supplier's name in the narration: in full, cut short by the bank, or its first words.
+ * `forms[1]`, a person's name with an initial, counts only in full.
+ */
 export function nameSignal(narration: Narration, forms: string[][]): Signal | undefined {
   let found = findName(narration, forms[0]!);
   if (found?.fit !== 'whole') {

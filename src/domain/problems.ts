@@ -53,7 +53,8 @@ export const PROBLEMS = {
     status: 422,
     title: 'Unprocessable content',
     meaning:
-      'The document cannot be published yet: errors[] names each field to complete (a line without an account, a new supplier to confirm, the account a receipt was paid from).',
+      'The document cannot be published yet: errors[] names each field to complete (a line without an account, a new supplier to confirm, the account ' +
+      'a receipt was paid from).',
   },
   publishing_not_supported: {
     status: 409,
@@ -64,7 +65,8 @@ export const PROBLEMS = {
     status: 422,
     title: 'Unprocessable content',
     meaning:
-      'The accounting system refused the change (a closed period or lock date, an archived account, a validation error); errors[] names the field. Nothing was written.',
+      'The accounting system refused the change (a closed period or lock date, an archived account, a validation error); errors[] names the field. ' +
+      'Nothing was written.',
   },
   match_amounts_differ: {
     status: 422,

@@ -29,7 +29,10 @@ export interface StatementFigures {
 }
 
 export interface BalanceProblem {
-  /** gap: lines missing between two statements; unbalanced: the statement's own lines do not reach its closing; differs: the lines held over its days are not its lines */
+  /**
+   * gap: lines missing between two statements; unbalanced: the statement's own lines do not reach
+   * its closing; differs: the lines held over its days are not its lines
+   */
   kind: 'gap' | 'unbalanced' | 'differs';
   /** the first day the derived balance may be wrong from */
   from: IsoDate;

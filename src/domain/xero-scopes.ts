@@ -121,7 +121,10 @@ export function insufficientScopeProblem(path: string, method: XeroEndpoint['met
   const e = xeroEndpointOf(path, method);
   if (method !== 'GET') {
     const what = e ? `${e.asked} (to write ${e.what})` : 'a scope the connection was not granted';
-    return `Xero refused ${method} ${e?.template ?? path} for want of the scope ${what}: the organisation's Xero connection allows reading only; an admin must connect it to Xero again and allow Ledgerline to write`;
+    return (
+      `Xero refused ${method} ${e?.template ?? path} for want of the scope ${what}: the organisation's Xero connection allows reading only; an ` +
+      `admin must connect it to Xero again and allow Ledgerline to write`
+    );
   }
   return e
     ? `${missingScopeProblem([e.asked])}: Xero refused GET ${e.template} for want of it`

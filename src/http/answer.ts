@@ -1,11 +1,12 @@
 /**
- * An operation's answer on the wire: its JSON text (made once for a kept answer), gzipped when the
- * client accepts it and the answer is big enough to gain from it. A 380 KB list of bills is 27 KB
- * gzipped; a kept answer is compressed once, in zlib's thread pool, a throwaway one at the fastest
- * level (on the calling thread up to 256 KB: result-cache.ts answerGzip).
+ * An operation's answer on the wire: its JSON text with REST's links (made once for a kept answer),
+ * gzipped when the client accepts it and the answer is big enough to gain from it. A 380 KB list of
+ * bills is 27 KB gzipped; a kept answer is compressed once, in zlib's thread pool, a throwaway one at
+ * the fastest level (on the calling thread up to 256 KB: answer-body.ts answerGzip).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerGzip, answerJson } from '../operations/result-cache.js';
+import type { LinkRenderer } from '../operations/links.js';
+import { answerGzip, answerJson } from './answer-body.js';
 
 /** Below this many bytes of JSON the answer goes as it is. */
 export const COMPRESS_FROM_BYTES = 1024;
@@ -15,8 +16,8 @@ export const COMPRESS_FROM_BYTES = 1024;
  */
 export const COMPRESS_UP_TO_BYTES = 2 * 1024 * 1024;
 
-export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: unknown): Promise<FastifyReply> {
-  const json = answerJson(answer);
+export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: unknown, links: LinkRenderer): Promise<FastifyReply> {
+  const json = answerJson(answer, links);
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (json.length < COMPRESS_FROM_BYTES || json.length > COMPRESS_UP_TO_BYTES || !acceptsGzip(request.headers['accept-encoding'])) return reply.send(json);
   const gzipped = await answerGzip(answer, json);

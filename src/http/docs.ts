@@ -50,7 +50,10 @@ ${OPERATIONS.filter((op) => tag.operations.includes(op.name)).map((op) => operat
   <p>Errors are <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>, <code>status</code>,
   <code>detail</code>, a stable <code>code</code>, and <code>errors[]</code> (parameter, message) for invalid input.</p>
   <div class="scroll"><table><thead><tr><th scope="col">code</th><th scope="col">status</th><th scope="col">meaning</th></tr></thead><tbody>
-  ${PROBLEM_CODES.map((code) => html`<tr id="${problemAnchor(code)}"><td><code>${code}</code></td><td>${PROBLEMS[code].status}</td><td>${PROBLEMS[code].meaning}</td></tr>`)}
+  ${PROBLEM_CODES.map(
+    (code) => html`<tr id="${problemAnchor(code)}"><td><code>${code}</code></td><td>${PROBLEMS[code].status}</td>
+      <td>${PROBLEMS[code].meaning}</td></tr>`,
+  )}
   </tbody></table></div>
 </section>`;
   const rendered = page('API reference', body, { wide: true });
@@ -76,13 +79,18 @@ function operationSection(document: ReturnType<typeof openApiDocument>, op: (typ
   <h3>${op.name}</h3>
   <p><code>${method} ${path}</code></p>
   <p><strong>${op.title}.</strong> ${inlineCode(op.summary)} ${inlineCode(op.description)}</p>
-  <p class="muted">Scope <code>${op.scope}</code>. ${op.tool ? html`MCP tool: <code>${op.tool}</code>. ` : ''}Default roles: ${op.kind === 'organisation' ? op.defaultRoles.join(', ') : 'any'}.</p>
+  <p class="muted">Scope <code>${op.scope}</code>. ${op.tool ? html`MCP tool: <code>${op.tool}</code>. ` : ''}Default roles:
+    ${op.kind === 'organisation' ? op.defaultRoles.join(', ') : 'any'}.</p>
   ${
     Object.keys(shape).length
-      ? html`<div class="scroll"><table><thead><tr><th scope="col">${inBody ? 'Body field' : 'Parameter'}</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
+      ? html`<div class="scroll"><table><thead><tr><th scope="col">${
+          inBody ? 'Body field' : 'Parameter'
+        }</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>
     ${Object.entries(shape).map(([name, field]) => {
       const published = parameterOf(document, path, name);
-      return html`<tr><td><code>${name}</code></td><td>${field.safeParse(undefined).success ? 'no' : 'yes'}</td><td>${typeText(published?.schema)}</td><td>${inlineCode(published?.description ?? field.description ?? '')}</td></tr>`;
+      const required = field.safeParse(undefined).success ? 'no' : 'yes';
+      const description = inlineCode(published?.description ?? field.description ?? '');
+      return html`<tr><td><code>${name}</code></td><td>${required}</td><td>${typeText(published?.schema)}</td><td>${description}</td></tr>`;
     })}
   </tbody></table></div>`
       : html`<p class="muted">No parameters.</p>`

@@ -11,6 +11,8 @@ import type { Coverage, Principal } from '../domain/access.js';
 import { OperationError } from '../domain/problems.js';
 import { generateDemo } from '../demo/generate.js';
 import { runCallerOperation, runOrganisationOperation, type CallEnvironment } from '../operations/execute.js';
+import { renderLinks } from '../operations/links.js';
+import { restLinks } from './answer-body.js';
 import { OPERATIONS } from '../operations/index.js';
 import type { AnyOperation, OrganisationOperation } from '../operations/operation.js';
 import type { Store } from '../store/db.js';
@@ -41,7 +43,8 @@ export interface ApiExamples {
 
 /** A small but complete PDF (one empty page), the kind of original file a scanner sends. */
 const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 ' +
+    '0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
 ).toString('base64');
 
 /** Lists cut to their first items, everywhere in an answer. */
@@ -101,7 +104,8 @@ export async function generateApiExamples(store: Store): Promise<ApiExamples> {
 
   const run = async (name: string, input: Record<string, unknown>): Promise<any> => {
     const op = operation(name) as OrganisationOperation<any, any>;
-    return runOrganisationOperation(env, op, client, org.id, { input });
+    // an example shows what REST sends: links as REST's URLs
+    return renderLinks(await runOrganisationOperation(env, op, client, org.id, { input }), restLinks(EXAMPLES_BASE_URL));
   };
   const example = async (name: string, input: Record<string, unknown>): Promise<any> => {
     const output = await run(name, input);

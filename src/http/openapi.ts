@@ -26,7 +26,8 @@ export const TAGS: readonly { name: string; description: string; operations: rea
   {
     name: 'Reports',
     description:
-      'The statements an accountant reads, as the books stand: profit and loss and balance sheet (with comparisons), trial balance, cash summary, and who owes and is owed by age.',
+      'The statements an accountant reads, as the books stand: profit and loss and balance sheet (with comparisons), trial balance, cash summary, and ' +
+      'who owes and is owed by age.',
     operations: [
       'reports.profit_and_loss',
       'reports.balance_sheet',
@@ -44,7 +45,8 @@ export const TAGS: readonly { name: string; description: string; operations: rea
   {
     name: 'Bills and documents',
     description:
-      'What is to be paid (Bills to Pay and its saved filters) and the documents behind it: bills, receipts, expense claims and supplier credits with their original files.',
+      'What is to be paid (Bills to Pay and its saved filters) and the documents behind it: bills, receipts, expense claims and supplier credits with ' +
+      'their original files.',
     operations: ['bills.list_to_pay', 'bills.list_saved_filters', 'documents.get', 'documents.file'],
   },
   {
@@ -56,7 +58,8 @@ export const TAGS: readonly { name: string; description: string; operations: rea
   {
     name: 'Changes',
     description:
-      'The calls that write, with scope `service.write`: documents (create, change, delete while unpublished, publish to the books), bank lines matched to them, and saved Bills to Pay filters. A create sent with an `Idempotency-Key` is made once however often it is retried.',
+      'The calls that write, with scope `service.write`: documents (create, change, delete while unpublished, publish to the books), bank lines ' +
+      'matched to them, and saved Bills to Pay filters. A create sent with an `Idempotency-Key` is made once however often it is retried.',
     operations: [
       'documents.create',
       'documents.update',
@@ -225,20 +228,29 @@ function introduction(baseUrl: string, examples: Examples): string {
     .sort((a, b) => PROBLEMS[a].status - PROBLEMS[b].status)
     .map((code) => `- **${PROBLEMS[code].status}** \`${code}\`: ${PROBLEMS[code].meaning}`);
   return [
-    "Read an organisation's accounting data, and add its documents and saved Bills to Pay filters. Every call acts for exactly one organisation, taken from the token.",
+    "Read an organisation's accounting data, and add its documents and saved Bills to Pay filters. Every call acts for exactly one organisation, taken " +
+      'from the token.',
     '## Quickstart',
     quickstartMarkdown(baseUrl),
     '## Conventions',
     [
-      '- A read is a `GET` with its parameters in the query and needs scope `service.read`; a change is a `POST` (create) or `PATCH` (update) with a JSON body, or a `DELETE` with query parameters, and needs `service.write`.',
-      '- A token from a person who chose several organisations must name one per call with the `Service-Organisation` header (`GET /v1/organisations` lists them); an API client acts for its own organisation.',
-      "- Amounts are numbers in major units (120.50) of the currency the answer names; dates are `yyyy-MM-dd` in the organisation's time zone; periods such as `last_month` follow its financial year.",
-      `- An app that acts for people uses the authorization code flow with PKCE at \`${baseUrl}/oauth/authorize\` (metadata at \`${baseUrl}/.well-known/oauth-authorization-server\`); scope \`offline_access\` adds a refresh token.`,
-      `- The examples are real answers from the demo organisation ${examples.demo.organisation} (\`ledgerline demo\`, books up to ${examples.demo.date}), with long lists cut to their first ${examples.demo.listItems} items.`,
-      `- This description as OpenAPI 3.1: [/openapi.json](${baseUrl}/openapi.json); the same reference without JavaScript: [/docs/reference](${baseUrl}/docs/reference).`,
+      '- A read is a `GET` with its parameters in the query and needs scope `service.read`; a change is a `POST` (create) or `PATCH` (update) with a ' +
+        'JSON body, or a `DELETE` with query parameters, and needs `service.write`.',
+      '- A token from a person who chose several organisations must name one per call with the `Service-Organisation` header (`GET /v1/organisations` ' +
+        'lists them); an API client acts for its own organisation.',
+      "- Amounts are numbers in major units (120.50) of the currency the answer names; dates are `yyyy-MM-dd` in the organisation's time zone; periods " +
+        'such as `last_month` follow its financial year.',
+      `- An app that acts for people uses the authorization code flow with PKCE at \`${baseUrl}/oauth/authorize\` (metadata at ` +
+        `\`${baseUrl}/.well-known/oauth-authorization-server\`); scope \`offline_access\` adds a refresh token.`,
+      `- The examples are real answers from the demo organisation ${examples.demo.organisation} (\`ledgerline demo\`, books up ` +
+        `to ${examples.demo.date}), with long lists cut to their first ${examples.demo.listItems} items.`,
+      `- This description as OpenAPI 3.1: [/openapi.json](${baseUrl}/openapi.json); the same reference without JavaScript: ` +
+        `[/docs/reference](${baseUrl}/docs/reference).`,
     ].join('\n'),
     '## Errors',
-    `Every error is \`application/problem+json\` (RFC 9457): \`type\` (a link to the code in the catalogue of [/docs/reference](${baseUrl}/docs/reference#errors)), \`title\`, \`status\`, \`detail\`, a stable \`code\`, and for invalid input \`errors[]\` naming each bad parameter. A \`429\` or \`503\` says in \`Retry-After\` when to try again. The codes, by status:`,
+    `Every error is \`application/problem+json\` (RFC 9457): \`type\` (a link to the code in the catalogue of ` +
+      `[/docs/reference](${baseUrl}/docs/reference#errors)), \`title\`, \`status\`, \`detail\`, a stable \`code\`, and for invalid input \`errors[]\` ` +
+      `naming each bad parameter. A \`429\` or \`503\` says in \`Retry-After\` when to try again. The codes, by status:`,
     catalogue.join('\n'),
   ].join('\n\n');
 }
@@ -350,7 +362,9 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: `An access token from ${baseUrl}/oauth/token (client credentials or authorization code), sent as Authorization: Bearer. Its scope must include the operation's.`,
+          description:
+            `An access token from ${baseUrl}/oauth/token (client credentials or authorization code), sent as Authorization: Bearer. Its ` +
+            `scope must include the operation's.`,
         },
         oauth2: {
           type: 'oauth2',

@@ -20,7 +20,8 @@ export function quickstartSteps(baseUrl: string): QuickstartStep[] {
       title: '1. Create an API client',
       text:
         'An admin of the organisation opens Organisation settings → API clients (`/orgs/<organisation id>/api-clients`), names the client and creates it; ' +
-        'ticking “make changes” adds `service.write`. The operator can do the same on the command line (`--scopes "service.read service.write"` to make changes). ' +
+        'ticking “make changes” adds `service.write`. The operator can do the same on the command line (`--scopes "service.read service.write"` to ' +
+        'make changes). ' +
         'Either way the `client_id` and `client_secret` are shown once. An API client acts for its own organisation only.',
       code: ['ledgerline clients create --org "Northwind Studio Ltd" \\', '  --name "Nightly export" --json'].join('\n'),
       after: [
@@ -35,7 +36,9 @@ export function quickstartSteps(baseUrl: string): QuickstartStep[] {
     },
     {
       title: '2. Get an access token',
-      text: `Client credentials at the token endpoint; ask for \`service.read\`, or \`service.read service.write\` to make changes. The token lasts ${TOKEN_TTL.accessToken / 60} minutes: ask again when it runs out.`,
+      text:
+        `Client credentials at the token endpoint; ask for \`service.read\`, or \`service.read service.write\` to make changes. The token ` +
+        `lasts ${TOKEN_TTL.accessToken / 60} minutes: ask again when it runs out.`,
       code: [
         `curl -s -X POST ${baseUrl}/oauth/token \\`,
         '  -d grant_type=client_credentials \\',

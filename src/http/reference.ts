@@ -25,7 +25,8 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const PAGE = `<!doctype html>
+const PAGE =
+  `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -34,7 +35,8 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="/assets/reference.css">
 </head>
 <body>
-<noscript><p>This reference needs JavaScript. The same operations, parameters and errors as a plain page: <a href="/docs/reference">/docs/reference</a>.</p></noscript>
+<noscript><p>This reference needs JavaScript. The same operations, parameters and errors as a plain page: <a ` +
+  `href="/docs/reference">/docs/reference</a>.</p></noscript>
 <div id="reference"></div>
 <script src="/assets/scalar/standalone.js"></script>
 <script src="/assets/reference.js"></script>

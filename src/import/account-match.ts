@@ -50,7 +50,8 @@ export function selectStatements(statements: Statement[], number: string, accoun
     if (ids.length > 1) {
       throw new ImportRefusal(
         'wrong_account',
-        `the file holds statements for ${ids.length} accounts (${ids.join(', ')}) and account "${accountName}" has no number to choose one by; give it the number of the one to import`,
+        `the file holds statements for ${ids.length} accounts (${ids.join(', ')}) and account "${accountName}" has no number to choose one by; give it ` +
+          `the number of the one to import`,
       );
     }
     return { statements, skipped: [], accountId: ids[0] ?? null };

@@ -156,7 +156,8 @@ function chooseDecimal(samples: Array<{ text: string; where: string }>): Decimal
   if (unclear) {
     throw new ImportRefusal(
       'bad_options',
-      `${unclear.where}: "${unclear.text}" could be read with a decimal point or a decimal comma, and no amount in the file tells which; give --decimal dot or --decimal comma`,
+      `${unclear.where}: "${unclear.text}" could be read with a decimal point or a decimal comma, and no amount in the file tells which; give ` +
+        `--decimal dot or --decimal comma`,
     );
   }
   return '.';

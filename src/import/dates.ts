@@ -171,7 +171,9 @@ export function detectDateFormat(samples: Array<{ text: string; where: string }>
   if (disagreeing) {
     const i = first.dates.findIndex((d, k) => d !== disagreeing.dates[k]);
     return {
-      error: `dates such as "${samples[i]!.text.trim()}" (${samples[i]!.where}) read as ${first.dates[i]} with ${first.format} but ${disagreeing.dates[i]} with ${disagreeing.format}; give the date format`,
+      error:
+        `dates such as "${samples[i]!.text.trim()}" (${samples[i]!.where}) read as ${first.dates[i]} with ${first.format} ` +
+        `but ${disagreeing.dates[i]} with ${disagreeing.format}; give the date format`,
     };
   }
   return { format: first.format };

@@ -52,7 +52,10 @@ export interface StatementReport {
     available: number | null;
     check: BalanceStatus | 'unbalanced_allowed';
     problems: Problem[];
-    /** what Ledgerline holds for the account (after this import) before the statement's first day and through its last, counted from the account's opening balance */
+    /**
+     * what Ledgerline holds for the account (after this import) before the statement's first day
+     * and through its last, counted from the account's opening balance
+     */
     ledgerlineOpening: number;
     ledgerlineClosing: number;
   };

@@ -12,7 +12,10 @@ export interface NewBankAccount {
   number?: string;
   /** the ledger account of the organisation's books it is (e.g. a GnuCash bank account's guid), if any */
   ledgerAccountId?: string;
-  /** the balance before the transactions of `date` (minor units of `currency`), as the admin knows it: the account's balance starts from it unless a statement starts earlier */
+  /**
+   * the balance before the transactions of `date` (minor units of `currency`), as the admin knows
+   * it: the account's balance starts from it unless a statement starts earlier
+   */
   openingBalance?: { amount: number; date: string };
 }
 

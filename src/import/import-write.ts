@@ -204,7 +204,9 @@ async function freshLines(
     if (there && (there.date !== w.line.date || Number(there.amount) !== w.line.amount)) {
       conflicts.push({
         where: w.line.where,
-        message: `bank id ${w.line.externalId} was imported before for ${there.date}, ${formatMoney(Number(there.amount), currency)}; this file says ${w.line.date}, ${formatMoney(w.line.amount, currency)}`,
+        message:
+          `bank id ${w.line.externalId} was imported before for ${there.date}, ${formatMoney(Number(there.amount), currency)}; this file ` +
+          `says ${w.line.date}, ${formatMoney(w.line.amount, currency)}`,
       });
     }
     return !there;

@@ -44,6 +44,7 @@ export async function removeStatementImport(
   if (outcome.reason === 'not_found') throw new ImportRefusal('not_found', `no import ${importId} in this organisation`);
   throw new ImportRefusal(
     'reconciled',
-    `import ${importId} (${outcome.row.file_name}) cannot be removed: ${outcome.reconciled} of its lines ${outcome.reconciled === 1 ? 'is' : 'are'} reconciled or matched to a document; undo that first`,
+    `import ${importId} (${outcome.row.file_name}) cannot be removed: ${outcome.reconciled} of its lines ${outcome.reconciled === 1 ? 'is' : 'are'} ` +
+      `reconciled or matched to a document; undo that first`,
   );
 }

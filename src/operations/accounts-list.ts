@@ -18,12 +18,15 @@ export const accountsList = defineOperation({
   title: 'Chart of accounts',
   summary: 'The chart of accounts, read live from the accounting system.',
   description:
-    "Lists the accounts of the chart of accounts with id, name, full name (Parent:Child), number, type, classification (Asset, Liability, Equity, Revenue, Expense), whether it is active, and its parent. Use an account's id, number or full name as the `account` of ledger_account_transactions. Only active accounts unless includeInactive is true.",
+    'Lists the accounts of the chart of accounts with id, name, full name (Parent:Child), number, type, classification (Asset, Liability, Equity, ' +
+    "Revenue, Expense), whether it is active, and its parent. Use an account's id, number or full name as the `account` of " +
+    'ledger_account_transactions. Only active accounts unless includeInactive is true.',
   input: z
     .object({
       search: textParam()
         .describe(
-          'Words to look for; an account is listed when each word starts a word of its name, full name or number (case-insensitive): "rent" finds Rent and Rental Income, not Current Account; "61" finds number 6100.',
+          'Words to look for; an account is listed when each word starts a word of its name, full name or number (case-insensitive): "rent" finds Rent ' +
+            'and Rental Income, not Current Account; "61" finds number 6100.',
         )
         .optional(),
       includeInactive: booleanParam.describe('When true, inactive accounts are listed too. Default false.').optional(),

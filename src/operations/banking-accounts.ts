@@ -30,18 +30,23 @@ const output = z.object({
       balance: z
         .number()
         .describe(
-          "the bank's balance of the account at balanceDate, in the account's currency: counted from the earliest imported statement's opening balance (or the opening balance entered for the account) plus every imported transaction, so it equals the bank's closing balance when nothing is missing (see balanceBasis, balanceIncompleteFrom); for an account of the connected books nothing has been imported into yet (id <system>:<account id>), its balance in the books at balanceDate (today): nothing dated later is counted",
+          "the bank's balance of the account at balanceDate, in the account's currency: counted from the earliest imported statement's opening balance " +
+            "(or the opening balance entered for the account) plus every imported transaction, so it equals the bank's closing balance when nothing is " +
+            'missing (see balanceBasis, balanceIncompleteFrom); for an account of the connected books nothing has been imported into yet (id ' +
+            '<system>:<account id>), its balance in the books at balanceDate (today): nothing dated later is counted',
         ),
       balanceDate: z
         .string()
         .nullable()
         .describe(
-          'the day balance is at: the later of the last transaction and the last day a statement covers; null when there is neither; today for an account of the connected books nothing has been imported into yet',
+          'the day balance is at: the later of the last transaction and the last day a statement covers; null when there is neither; today for an ' +
+            'account of the connected books nothing has been imported into yet',
         ),
       balanceBasis: z
         .enum(['statements', 'opening_balance', 'transactions', 'books'])
         .describe(
-          "what balance is counted from: statements (a statement's own opening balance), opening_balance (entered for the account), transactions (only the imported lines: no balance known, it may not be the bank's), books (nothing imported: the books' balance)",
+          "what balance is counted from: statements (a statement's own opening balance), opening_balance (entered for the account), transactions (only " +
+            "the imported lines: no balance known, it may not be the bank's), books (nothing imported: the books' balance)",
         ),
       bankStatementBalance: z
         .object({ amount: z.number(), date: z.string(), source: z.string() })
@@ -51,7 +56,8 @@ const output = z.object({
         .string()
         .nullable()
         .describe(
-          'the first day from which balance misses what the statements show (transactions missing between statements, or a statement whose lines do not reach its closing balance); null when the balance is complete',
+          'the first day from which balance misses what the statements show (transactions missing between statements, or a statement whose lines do ' +
+            'not reach its closing balance); null when the balance is complete',
         ),
       balanceUnexplained: z
         .number()
@@ -64,7 +70,8 @@ const output = z.object({
         .number()
         .nullable()
         .describe(
-          "the linked ledger account's balance in the books at balanceDate, in the account's currency, money held positive; null when not linked or not readable",
+          "the linked ledger account's balance in the books at balanceDate, in the account's currency, money held positive; null when not linked or " +
+            'not readable',
         ),
       differenceToReconcile: z
         .number()
@@ -119,7 +126,9 @@ function unlinkedBookAccount(kind: string, a: BookAccount, today: string): Liste
     ledgerAccount: { id: a.accountId, name: a.name, fullName: a.fullName },
     bookBalance: toMajor(a.balance, a.currency),
     differenceToReconcile: null,
-    note: `No statement has been imported into this account: ${formatMoney(a.balance, a.currency)} is its balance in the books (${kind}) at ${today} (today, nothing dated later counted), not the bank's.`,
+    note:
+      `No statement has been imported into this account: ${formatMoney(a.balance, a.currency)} is its balance in the books (${kind}) at ${today} ` +
+      `(today, nothing dated later counted), not the bank's.`,
   };
 }
 
@@ -145,11 +154,14 @@ export const bankingAccounts = defineOperation({
   description:
     'Lists the bank and credit card accounts whose transactions the service imports: id, name, number, type (bank or credit_card), bank, currency, ' +
     'whether it is the default account, how many transactions it has and how many are still to reconcile, the date of the latest one, and its balance ' +
-    "in the account currency: the bank's balance at balanceDate, counted from the earliest imported statement's opening balance (or an opening balance entered for the account) plus the imported transactions, " +
-    'with balanceIncompleteFrom saying from when it misses what the statements show. An account linked to the books gives the linked ledger account (ledgerAccount), its bookBalance at the same date and ' +
+    "in the account currency: the bank's balance at balanceDate, counted from the earliest imported statement's opening balance (or an opening balance " +
+    'entered for the account) plus the imported transactions, ' +
+    'with balanceIncompleteFrom saying from when it misses what the statements show. An account linked to the books gives the linked ledger account ' +
+    '(ledgerAccount), its bookBalance at the same date and ' +
     'differenceToReconcile (bank less books); note says what each figure is in words. The default account comes first, then the others by name. ' +
     'Submitters and custom roles see only the accounts they hold. Use an id, number or name from here as the account of banking.transactions. ' +
-    'With a connected accounting system (GnuCash, QuickBooks, Xero), its bank and card accounts are listed too: an account the service imports into is linked to its book account ' +
+    'With a connected accounting system (GnuCash, QuickBooks, Xero), its bank and card accounts are listed too: an account the service imports into is ' +
+    'linked to its book account ' +
     'and listed once; a book account with nothing imported into it yet has an id like gnucash:<guid> or xero:<AccountID> and its balance in the books ' +
     '(Xero: accounts kept in the home currency).',
   input,

@@ -14,9 +14,11 @@ export const bankingMarkReconciled = defineOperation({
   title: 'Mark bank lines reconciled outside the service',
   summary: 'Marks bank lines reconciled outside the service (reconciledIn outside_service), or back to reconcile.',
   description: [
-    'Marks the bank lines transactionIds (comma separated) reconciled outside the service: status reconciled, reconciledIn outside_service, for lines settled elsewhere',
+    'Marks the bank lines transactionIds (comma separated) reconciled outside the service: status reconciled, reconciledIn outside_service, for lines ' +
+      'settled elsewhere',
     '(a transfer between own accounts, a fee booked by hand). reconciled: false puts lines so marked back to to_reconcile.',
-    'Lines matched in the service (banking.unmatch them) or reconciled in the accounting system (they stay so) are refused with 409 already_matched, and then nothing changes.',
+    'Lines matched in the service (banking.unmatch them) or reconciled in the accounting system (they stay so) are refused with 409 already_matched, ' +
+      'and then nothing changes.',
   ].join(' '),
   input: z
     .object({

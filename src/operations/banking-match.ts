@@ -47,16 +47,21 @@ export const bankingMatch = defineOperation({
   tool: 'banking_match',
   title: 'Match bank lines to a document',
   summary:
-    'Links one or more bank lines to a published document: a bill or claim is paid in the books, a receipt is its spend; the lines become reconciled in the service.',
+    'Links one or more bank lines to a published document: a bill or claim is paid in the books, a receipt is its spend; the lines become reconciled ' +
+    'in the service.',
   description: [
     'Matches the bank lines transactionIds (comma separated, of one account) to documentId, a published document of the service (documents.publish first).',
-    "The lines must add up to the document in the account's currency: a bill, expense claim or receipt is money out of its total, a supplier credit's refund money in.",
-    'A difference is booked only when named: difference { kind: "fee" (the bank took more) or "rounding" (at most one unit of the currency), account (optional: the chart\'s single bank fees or charges account by default) }.',
-    "Matching a bill or expense claim records its payment in the books (the builtin ledger, Xero or QuickBooks), so it leaves bills.list_to_pay; a receipt's spend is already in the books and is only linked.",
+    "The lines must add up to the document in the account's currency: a bill, expense claim or receipt is money out of its total, a supplier credit's " +
+      'refund money in.',
+    'A difference is booked only when named: difference { kind: "fee" (the bank took more) or "rounding" (at most one unit of the currency), account ' +
+      "(optional: the chart's single bank fees or charges account by default) }.",
+    'Matching a bill or expense claim records its payment in the books (the builtin ledger, Xero or QuickBooks), so it leaves bills.list_to_pay; a ' +
+      "receipt's spend is already in the books and is only linked.",
     'The lines then show status reconciled, reconciledIn service and linked in banking.transactions. banking.unmatch undoes it, every figure restored.',
     "banking.transactions' suggestion names the document the service would match a line to: confirm it with this call.",
     'Refused: lines already matched or reconciled (409 already_matched), amounts that differ (422 match_amounts_differ).',
-    'If Xero or QuickBooks does not answer (a timeout, 502 or 504), the lines stay held for this document: send the same call again to finish it (it looks for the payment before writing one), or banking.unmatch to let go.',
+    'If Xero or QuickBooks does not answer (a timeout, 502 or 504), the lines stay held for this document: send the same call again to finish it (it ' +
+      'looks for the payment before writing one), or banking.unmatch to let go.',
   ].join(' '),
   input: z
     .object({
@@ -179,7 +184,8 @@ async function matchTarget(ctx: OperationContext, id: string): Promise<Target> {
   if (!ctx.accounting.payBill)
     throw new OperationError(
       'publishing_not_supported',
-      `the ${ctx.accounting.kind} books are not written through the service: record the payment there, then mark the line reconciled outside the service (banking.mark_reconciled)`,
+      `the ${ctx.accounting.kind} books are not written through the service: record the payment there, then mark the line reconciled outside the ` +
+        `service (banking.mark_reconciled)`,
     );
   if (bill.currency !== ctx.organisation.homeCurrency)
     throw invalidParameter(
@@ -213,7 +219,8 @@ async function matchInLedger(
   if (plan.kind === 'payment' && account.currency !== ctx.organisation.homeCurrency)
     throw invalidParameter(
       'transactionIds',
-      `the account is in ${account.currency}: a payment in another currency than ${ctx.organisation.homeCurrency} books an exchange difference the builtin ledger does not book; record it as a journal, then mark the lines reconciled outside the service (banking.mark_reconciled)`,
+      `the account is in ${account.currency}: a payment in another currency than ${ctx.organisation.homeCurrency} books an exchange difference the ` +
+        `builtin ledger does not book; record it as a journal, then mark the lines reconciled outside the service (banking.mark_reconciled)`,
     );
   const contacts = await ctx.accounting.contacts();
   const name = doc.contact;
@@ -250,7 +257,8 @@ async function matchInSystem(ctx: OperationContext, { lines, account, doc, plan,
   if (plan.difference !== 0)
     throw invalidParameter(
       'difference',
-      `${system} books the payment as the document says: book the fee in ${system} itself, then mark the lines reconciled outside the service (banking.mark_reconciled)`,
+      `${system} books the payment as the document says: book the fee in ${system} itself, then mark the lines reconciled outside the service ` +
+        `(banking.mark_reconciled)`,
     );
   if (doc.type === 'supplier_credit')
     throw invalidParameter(

@@ -25,7 +25,8 @@ const amountBound = (what: string) =>
     .min(0, { message: 'must be a number of at least 0' })
     .optional()
     .describe(
-      `${what} on the size of the amount, money in and out alike, in major units of the account's currency (of the home currency when several accounts are listed).`,
+      `${what} on the size of the amount, money in and out alike, in major units of the account's currency (of the home currency when several accounts ` +
+        `are listed).`,
     );
 
 const input = z
@@ -60,7 +61,8 @@ const suggestionSchema = z.object({
   documentId: z
     .string()
     .describe(
-      "the document's id: a service document's (doc_…), or an open bill the connected system holds (xero:<id>, quickbooks:<id>, gnucash:<id>), for banking.match",
+      "the document's id: a service document's (doc_…), or an open bill the connected system holds (xero:<id>, quickbooks:<id>, gnucash:<id>), for " +
+        'banking.match',
     ),
   score: z.number().int().describe('0 to 100'),
   reasons: z.array(z.string()).describe('why, in words: the amount, the supplier name or number found in the narration, the dates'),
@@ -84,7 +86,9 @@ const transactionSchema = z.object({
   suggestion: suggestionSchema
     .nullable()
     .describe(
-      "the document the service suggests this line pays (or, money in, refunds), scored against the unmatched published documents and the system's open bills; null when none scores enough or the line is reconciled. With suggestedMatch false it is only the likeliest candidate, its last reason saying why it is not suggested",
+      "the document the service suggests this line pays (or, money in, refunds), scored against the unmatched published documents and the system's " +
+        'open bills; null when none scores enough or the line is reconciled. With suggestedMatch false it is only the likeliest candidate, its last ' +
+        'reason saying why it is not suggested',
     ),
   report: z.string().describe('the statement or feed the transaction came from'),
   runningBalance: z.number().describe("the account's balance just after this transaction, in the account currency"),
@@ -106,7 +110,9 @@ const output = z.object({
       reconciled: z.number().int(),
     })
     .describe(
-      "the whole period for the account(s), whatever the status, search and amount filters; account currency for one account, home currency for several. openingBalance is the balance before the period, counted from each account's earliest statement opening balance (or the opening balance entered for it) plus the transactions since; closingBalance is it plus moneyIn less moneyOut",
+      'the whole period for the account(s), whatever the status, search and amount filters; account currency for one account, home currency for ' +
+        "several. openingBalance is the balance before the period, counted from each account's earliest statement opening balance (or the opening " +
+        'balance entered for it) plus the transactions since; closingBalance is it plus moneyIn less moneyOut',
     ),
   balanceNote: z
     .string()
@@ -219,7 +225,7 @@ async function withSystemLinks(ctx: OperationContext, answer: Answer): Promise<A
     if (id === undefined) continue;
     delete t[SYSTEM_LINK];
     const doc = theirs.get(id);
-    if (doc) t.linked = systemLinkedDocumentView(id, doc, ctx.baseUrl);
+    if (doc) t.linked = systemLinkedDocumentView(id, doc);
   }
   return answer;
 }
@@ -321,7 +327,7 @@ async function snapshot(
             suggestion: suggestionView(suggestions.get(row.id)),
             report: row.source,
             runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
-            linked: linked ? linkedDocumentView(linked, ctx.baseUrl) : null,
+            linked: linked ? linkedDocumentView(linked) : null,
             // matched to an open bill of the system's own: filled in after the snapshot (withSystemLinks)
             ...(row.document_id && !linked && systemIdOf(ctx, row.document_id) !== undefined ? { [SYSTEM_LINK]: row.document_id } : {}),
           };
@@ -348,7 +354,8 @@ export const bankingTransactions = defineOperation({
     'finds it pays (documentId, score 0-100, reasons in words, number, supplier, total); suggestedMatch true means that document stands clearly ' +
     'above every other candidate. Suggestions are never applied by themselves: show them, and confirm one with banking.match, giving the line and ' +
     "the suggestion's documentId. Submitters and custom roles see only the accounts they hold. " +
-    'An account of the connected books nothing has been imported into yet (an id like quickbooks:<id> or xero:<AccountID> from banking.accounts) has no bank transactions: ' +
+    'An account of the connected books nothing has been imported into yet (an id like quickbooks:<id> or xero:<AccountID> from banking.accounts) has ' +
+    'no bank transactions: ' +
     'it is answered account_not_found saying so; its lines in the books are in ledger.account_transactions.',
   input,
   output,

@@ -25,7 +25,8 @@ export const bankingUnmatch = defineOperation({
     'Undoes the match a bank line is in: every line of it is to reconcile again, and what the match booked (a payment, a fee) is taken out of the books.',
   description: [
     'Takes apart the match (banking.match) that transactionId belongs to: all its lines go back to to_reconcile with no linked document,',
-    'the payment and any fee or rounding it booked are removed from the books (the builtin ledger, Xero or QuickBooks), and a bill it paid is owed again in bills.list_to_pay,',
+    'the payment and any fee or rounding it booked are removed from the books (the builtin ledger, Xero or QuickBooks), and a bill it paid is owed ' +
+      'again in bills.list_to_pay,',
     'so every figure is as it was before the match; the document stays published. A line not matched in the service answers 400 naming transactionId.',
   ].join(' '),
   input: z
@@ -46,7 +47,9 @@ export const bankingUnmatch = defineOperation({
     if (!line.match_id)
       throw invalidParameter(
         'transactionId',
-        `${line.id} is not matched in the service${line.reconciled_in === 'outside_service' ? ' (it is marked reconciled outside the service: banking.mark_reconciled with reconciled false)' : ''}`,
+        `${line.id} is not matched in the service${
+          line.reconciled_in === 'outside_service' ? ' (it is marked reconciled outside the service: banking.mark_reconciled with reconciled false)' : ''
+        }`,
       );
     const match = (await matchById(ctx.db, orgId, line.match_id))!;
     const account = accounts.get(line.bank_account_id)!;

@@ -83,8 +83,10 @@ export const billsListToPay = defineOperation({
   summary: 'Outstanding bills and expense claims, all of them or those of one saved filter.',
   description: [
     'Lists the bills and expense claims that still have an amount due, ordered by due date then supplier:',
-    "the service's own and those the connected accounting system holds (a GnuCash book's open vendor bills and expense vouchers, amount due after part payments and credit notes), each bill once,",
-    'with count and total (sum of amountDue, base currency, major units) over every matching bill, a page at a time (limit 1-500, default 100; page from 1; hasMore says whether another page exists).',
+    "the service's own and those the connected accounting system holds (a GnuCash book's open vendor bills and expense vouchers, amount due after part " +
+      'payments and credit notes), each bill once,',
+    'with count and total (sum of amountDue, base currency, major units) over every matching bill, a page at a time (limit 1-500, default 100; page ' +
+      'from 1; hasMore says whether another page exists).',
     'filter (optional): the name of a saved Bills to Pay filter, its id, or words from its name or description',
     '(see bills.list_saved_filters); empty or omitted lists every outstanding bill and answers filter: null.',
     'A filter text that matches no saved filter, or several, lists no bills: the answer has filter: null,',

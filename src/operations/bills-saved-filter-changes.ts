@@ -17,7 +17,8 @@ const name = z
   .describe('shown in Bills to Pay and matched by bills.list_to_pay filter=');
 const description = z.string().trim().max(500, { message: 'must be at most 500 characters' }).describe('what the filter is for');
 const criteria = billCriteriaSchema.describe(
-  'what it selects; every key optional, all given must match: kinds (bill, expense_claim), tagsAny, suppliers, dueWithinDays, overdue, scheduled, foreignCurrency, minAmountDue (home-currency minor units). {} matches every outstanding bill',
+  'what it selects; every key optional, all given must match: kinds (bill, expense_claim), tagsAny, suppliers, dueWithinDays, overdue, scheduled, ' +
+    'foreignCurrency, minAmountDue (home-currency minor units). {} matches every outstanding bill',
 );
 
 const savedFilterSchema = z.object({ id: z.string(), name: z.string(), description: z.string(), criteria: billCriteriaSchema });
@@ -49,7 +50,8 @@ export const billsCreateSavedFilter = defineOperation({
   title: 'Save a Bills to Pay filter',
   summary: 'Saves a named Bills to Pay filter for the organisation.',
   description:
-    'Saves a Bills to Pay filter with a name (unique in any case), a description and its criteria; it is listed last by bills.list_saved_filters. Answers the saved filter.',
+    'Saves a Bills to Pay filter with a name (unique in any case), a description and its criteria; it is listed last by bills.list_saved_filters. ' +
+    'Answers the saved filter.',
   input: z.object({ name, description: description.default(''), criteria: criteria.default({}) }).strict(),
   output: z.object({ filter: savedFilterSchema }),
   ...changeOf('create', ADMINS),

@@ -32,7 +32,12 @@ export const contactsSearch = defineOperation({
   title: 'Contacts',
   summary: 'Suppliers, customers and employees by name, with what was spent with and sold to each over a period.',
   description:
-    'Finds the contacts of the accounting system (suppliers, customers, employees) whose name contains every word of `search` (case-insensitive; omitted lists them all), optionally of one `kind`, ordered by name, a page at a time. Each contact has `spend`: the net amount, tax excluded, of its lines coded to expense accounts (cost of sales, expenses, other expenses) and fixed assets in the period, whatever the transaction type (bills, expenses, cheques, card charges, less refunds and supplier credits); and `sales`: the net amount, tax excluded, of its lines coded to income accounts (invoices less credit notes, cash sales). Home currency. `total` counts every matching contact and `totals` sums spend and sales over all of them, on every page. Defaults: the financial year to date (period ytd), limit 25, page 1.',
+    'Finds the contacts of the accounting system (suppliers, customers, employees) whose name contains every word of `search` (case-insensitive; ' +
+    'omitted lists them all), optionally of one `kind`, ordered by name, a page at a time. Each contact has `spend`: the net amount, tax excluded, of ' +
+    'its lines coded to expense accounts (cost of sales, expenses, other expenses) and fixed assets in the period, whatever the transaction type ' +
+    '(bills, expenses, cheques, card charges, less refunds and supplier credits); and `sales`: the net amount, tax excluded, of its lines coded to ' +
+    'income accounts (invoices less credit notes, cash sales). Home currency. `total` counts every matching contact and `totals` sums spend and sales ' +
+    'over all of them, on every page. Defaults: the financial year to date (period ytd), limit 25, page 1.',
   input: z
     .object({
       search: textParam()

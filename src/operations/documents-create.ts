@@ -14,9 +14,11 @@ export const documentsCreate = defineOperation({
   description: [
     'Creates an unpublished document of the organisation: type (bill, receipt, expense_claim, supplier_credit), number, supplier, date,',
     "dueDate, currency, subtotal, tax and total (decimals in the document's currency; subtotal + tax must equal total),",
-    `codedLines (how it will be published: description, account as id, number or full name, taxCodeId, class, customer, quantity, subtotal, tax, total; at most ${MAX_DOCUMENT_LINES})`,
+    `codedLines (how it will be published: description, account as id, number or full name, taxCodeId, class, customer, quantity, subtotal, tax, ` +
+      `total; at most ${MAX_DOCUMENT_LINES})`,
     "and invoiceLines (what the supplier's invoice lists: description, productCode, unit, quantity, unitPrice, tax, amount = quantity × unitPrice).",
-    'Every amount is at most 10^13 minor units in size (100,000,000,000.00 in a currency of two decimals); a quantity is more than 0, at most 1,000,000,000, with at most 6 decimals.',
+    'Every amount is at most 10^13 minor units in size (100,000,000,000.00 in a currency of two decimals); a quantity is more than 0, at most ' +
+      '1,000,000,000, with at most 6 decimals.',
     'Lines, when given, must add up to the document subtotal and tax. file: { name, data (base64), contentType? } of at most 10 MB,',
     'a PDF, PNG, JPEG, WebP or HEIC read from its content. A bill or expense claim is listed by bills.list_to_pay with all of it due;',
     'scheduledDate, tags and note set its Bills to Pay fields. Answers the document as documents.get shows it and its bill.',

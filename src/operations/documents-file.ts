@@ -41,7 +41,8 @@ export const documentsFile = defineOperation({
   title: "A document's original file",
   summary: "A document's original file (PDF or image), base64.",
   description: [
-    'Returns the original file of one document: id, fileName, contentType (application/pdf, image/png, image/jpeg, image/gif, image/webp, image/tiff or image/heic),',
+    'Returns the original file of one document: id, fileName, contentType (application/pdf, image/png, image/jpeg, image/gif, image/webp, image/tiff ' +
+      'or image/heic),',
     'size (bytes before base64) and data (the content, base64).',
     'id (required): a document id from ledger.account_transactions or documents.get.',
     'A document that is not in this organisation, or has no file, is answered 404 not_found; a file over 10 MB is refused with 413 file_too_large.',
@@ -86,7 +87,8 @@ export const documentsFile = defineOperation({
         if (!contentType)
           throw new OperationError(
             'not_found',
-            `document ${id} has a file in ${ctx.accounting.kind} of a type documents.file does not hand out (${file.contentType}); it hands out ${DOCUMENT_CONTENT_TYPES.join(', ')}`,
+            `document ${id} has a file in ${ctx.accounting.kind} of a type documents.file does not hand out (${file.contentType}); it hands ` +
+              `out ${DOCUMENT_CONTENT_TYPES.join(', ')}`,
           );
         return { id, fileName: file.fileName, contentType, size: file.data.length, data: file.data.toString('base64') };
       }

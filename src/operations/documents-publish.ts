@@ -41,14 +41,21 @@ export const documentsPublish = defineOperation({
   title: 'Publish a document to the books',
   summary: 'Writes a complete document to the accounting system as the transaction its type is, with its file attached.',
   description: [
-    "Publishes the document with the given id to the organisation's books: a bill as a bill owed to the supplier, an expense claim as a bill owed to the employee,",
-    'a receipt as money spent from a bank or card account (paidFrom), a supplier credit as a credit note; the original file is attached where the system takes attachments.',
-    'The document must be complete: every coded line on an active account, and the supplier (or employee) known to the books, or createContact: true to create it.',
-    'Give exchangeRate (home currency per unit of the document currency) for a foreign document in the builtin ledger; Xero and QuickBooks use their own rate when it is left out.',
+    "Publishes the document with the given id to the organisation's books: a bill as a bill owed to the supplier, an expense claim as a bill owed to " +
+      'the employee,',
+    'a receipt as money spent from a bank or card account (paidFrom), a supplier credit as a credit note; the original file is attached where the ' +
+      'system takes attachments.',
+    'The document must be complete: every coded line on an active account, and the supplier (or employee) known to the books, or createContact: true ' +
+      'to create it.',
+    'Give exchangeRate (home currency per unit of the document currency) for a foreign document in the builtin ledger; Xero and QuickBooks use their ' +
+      'own rate when it is left out.',
     "taxAccount: the builtin ledger puts tax on the chart's single VAT, GST or tax liability unless this names another.",
-    'What is missing answers 422 document_incomplete naming each field; a refusal by the accounting system (a closed period, an archived account) answers 422 accounting_refused naming the field, with nothing written.',
-    'Answers the document with publishedAt, accountingId (the transaction as ledger.account_transactions shows it) and accountingLink; its lines then appear in the ledger with their document.',
-    'Exactly once: a publish retried after a timeout (send the same Idempotency-Key over REST) never makes a second transaction. A document already published answers 409 document_published;',
+    'What is missing answers 422 document_incomplete naming each field; a refusal by the accounting system (a closed period, an archived account) ' +
+      'answers 422 accounting_refused naming the field, with nothing written.',
+    'Answers the document with publishedAt, accountingId (the transaction as ledger.account_transactions shows it) and accountingLink; its lines then ' +
+      'appear in the ledger with their document.',
+    'Exactly once: a publish retried after a timeout (send the same Idempotency-Key over REST) never makes a second transaction. A document already ' +
+      'published answers 409 document_published;',
     'a GnuCash book, read from its file, answers 409 publishing_not_supported.',
   ].join(' '),
   input: z

@@ -7,6 +7,7 @@
 import { toMajor } from '../domain/money.js';
 import type { LedgerLine, SystemDocument } from '../accounting/types.js';
 import type { OperationContext } from './context.js';
+import type { Link } from './links.js';
 import type { PublishedDocument } from './ledger/published-documents.js';
 
 export function systemDocumentId(kind: string, documentId: string): string {
@@ -32,7 +33,7 @@ export async function systemDocuments(ctx: OperationContext, ids: string[]): Pro
 }
 
 /** documents.get's shape of a system document: coded lines carry the posted splits, tax on its own line. */
-export function systemDocumentOutput(id: string, doc: SystemDocument, fileLink: string | null = null) {
+export function systemDocumentOutput(id: string, doc: SystemDocument, fileLink: Link | null = null) {
   const major = (minor: number) => toMajor(minor, doc.currency);
   return {
     id,

@@ -41,7 +41,8 @@ export const documentsUpdate = defineOperation({
       if (content.length)
         throw new OperationError(
           'document_published',
-          `document ${id} was published on ${current.row.published_at.slice(0, 10)}; ${content.join(', ')} can no longer change (scheduledDate, tags and note can)`,
+          `document ${id} was published on ${current.row.published_at.slice(0, 10)}; ${content.join(', ')} can no longer change (scheduledDate, tags ` +
+            `and note can)`,
         );
       if (!PAYABLE_TYPES.has(current.row.type))
         throw new OperationError('document_published', `document ${id} is a published ${current.row.type}; it has no Bills to Pay fields to change`);

@@ -4,6 +4,7 @@
  * request, or while the first still runs, is refused. Updates and deletes need no key: doing one
  * twice leaves the records as doing it once does.
  */
+import { reviveLinks } from './links.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { claimIdempotencyKey, recordIdempotentAnswer, releaseIdempotencyKey } from '../store/idempotency.js';
@@ -39,7 +40,8 @@ export async function runIdempotent(
     requestHash: createHash('sha256').update(JSON.stringify(scope.input)).digest('hex'),
   };
   const claim = await claimIdempotencyKey(db, k);
-  if (claim.state === 'answered') return claim.answer;
+  // the answer as it was kept, its links (stored as what they point at: links.ts) links again
+  if (claim.state === 'answered') return reviveLinks(claim.answer);
   if (claim.state === 'in_progress')
     throw new OperationError('idempotency_key_in_use', `a request with Idempotency-Key ${scope.key} is still being processed; retry in a moment`);
   if (claim.state === 'other_request')

@@ -11,7 +11,8 @@ export const organisationsList = defineCallerOperation({
   title: 'Organisations',
   summary: 'The organisations this token can act for.',
   description:
-    'Lists the organisations the token can be used for. When organisationRequired is true, every other call must name one of them (REST: the Service-Organisation header; MCP: the organisation argument).',
+    'Lists the organisations the token can be used for. When organisationRequired is true, every other call must name one of them (REST: the ' +
+    'Service-Organisation header; MCP: the organisation argument).',
   input: z.object({}).strict(),
   output: z.object({
     organisations: z.array(z.object({ id: z.string(), name: z.string() })),

@@ -23,7 +23,8 @@ export const periodParam = (omitted: string) =>
       message: `must be one of ${[...PERIOD_PRESETS, 'custom'].join(', ')}`,
     })
     .describe(
-      `Period preset, relative to the organisation's local today and its financial year: this_month, last_month, this_quarter, last_quarter (financial quarters), ytd (start of the financial year to today), last_year (the last complete financial year), or custom (then give from and to). ${omitted}`,
+      `Period preset, relative to the organisation's local today and its financial year: this_month, last_month, this_quarter, last_quarter (financial ` +
+        `quarters), ytd (start of the financial year to today), last_year (the last complete financial year), or custom (then give from and to). ${omitted}`,
     );
 
 export const comparePeriodsParam = z

@@ -11,7 +11,16 @@ export const reportsAgedPayables = defineOperation({
   title: 'Aged payables',
   summary: 'What the organisation owes, by supplier, in buckets of days past due at a date.',
   description:
-    "The outstanding bills and expense claims by supplier (an expense claim under its employee), aged at `date` by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and days91plus past due, as GnuCash's Payable Aging report places them: days are counted to the end of `date`, so a bill due on `date` is 1 day past due. Home currency. With a system that holds bills (GnuCash, Xero, QuickBooks): the same bills as bills_list_to_pay, the service's own and the system's open ones after part payments and credit notes; bills dated after `date` are left out, and each bill's amount is what is due on it now (the service keeps no history of its bills' payments), so for a past date a note says so. With the builtin ledger, which keeps no allocation of payments to bills: each supplier's credits to the Accounts Payable accounts up to `date` (bills) less every debit (payments, supplier credits), applied to the oldest bill first (FIFO), each due on its date, or on the service's due date where the service holds that bill; debits beyond the bills are `prepaid` (negative); the service's bills not yet in the books are added as they stand. ledgerBalance is the balance of the chart's Accounts Payable accounts at `date`; a note explains any difference. Defaults: today, every supplier, no item detail, limit 100.",
+    'The outstanding bills and expense claims by supplier (an expense claim under its employee), aged at `date` by due date in the buckets current ' +
+    "(not yet due), days1to30, days31to60, days61to90 and days91plus past due, as GnuCash's Payable Aging report places them: days are counted to the " +
+    'end of `date`, so a bill due on `date` is 1 day past due. Home currency. With a system that holds bills (GnuCash, Xero, QuickBooks): the same ' +
+    "bills as bills_list_to_pay, the service's own and the system's open ones after part payments and credit notes; bills dated after `date` are left " +
+    "out, and each bill's amount is what is due on it now (the service keeps no history of its bills' payments), so for a past date a note says so. " +
+    "With the builtin ledger, which keeps no allocation of payments to bills: each supplier's credits to the Accounts Payable accounts up to `date` " +
+    "(bills) less every debit (payments, supplier credits), applied to the oldest bill first (FIFO), each due on its date, or on the service's due " +
+    "date where the service holds that bill; debits beyond the bills are `prepaid` (negative); the service's bills not yet in the books are added as " +
+    "they stand. ledgerBalance is the balance of the chart's Accounts Payable accounts at `date`; a note explains any difference. Defaults: today, " +
+    'every supplier, no item detail, limit 100.',
   async run(ctx, input) {
     const options = agingOptionsOf(ctx, input);
     const { date, currency } = options;
@@ -27,13 +36,15 @@ export const reportsAgedPayables = defineOperation({
         notes.push(`${formatMoney(books.withoutContact, currency)} on the Accounts Payable accounts has no supplier (journals) and is not aged.`);
       if (books.serviceOnly.count)
         notes.push(
-          `${books.serviceOnly.count} of the service's bill(s), ${formatMoney(books.serviceOnly.amount, currency)}, are not in the books yet and are aged as they stand` +
+          `${books.serviceOnly.count} of the service's bill(s), ${formatMoney(books.serviceOnly.amount, currency)}, are not in the books yet and are ` +
+            `aged as they stand` +
             (date < ctx.today ? ` (what is due on each today, ${ctx.today})` : '') +
             '.',
         );
       if (ledgerBalance !== null && !input.contact && ledgerBalance - books.withoutContact + books.serviceOnly.amount !== aging.totalMinor)
         notes.push(
-          `The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills at ${formatMoney(aging.totalMinor, currency)}.`,
+          `The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills ` +
+            `at ${formatMoney(aging.totalMinor, currency)}.`,
         );
     } else {
       const items: OpenItem[] = bills
@@ -46,7 +57,9 @@ export const reportsAgedPayables = defineOperation({
       if (skipped) notes.push(`${skipped} bill(s) dated after ${date} are left out.`);
       if (ledgerBalance !== null && ledgerBalance !== aging.totalMinor && !input.contact)
         notes.push(
-          `The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills at ${formatMoney(aging.totalMinor, currency)}: bills kept only in the ledger, payments not matched to a bill and the service's own unpublished bills make the difference.`,
+          `The Accounts Payable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged bills ` +
+            `at ${formatMoney(aging.totalMinor, currency)}: bills kept only in the ledger, payments not matched to a bill and the service's own ` +
+            `unpublished bills make the difference.`,
         );
     }
     return agingAnswer(ctx, 'Aged Payables', date, aging, ledgerBalance, notes);

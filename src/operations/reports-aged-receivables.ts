@@ -85,7 +85,13 @@ export const reportsAgedReceivables = defineOperation({
   title: 'Aged receivables',
   summary: 'Who owes the organisation money, by customer, in buckets of days past due at a date.',
   description:
-    "What customers owe at `date`, by customer, aged by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and days91plus past due, counted to the end of `date` as GnuCash's Receivable Aging does (an invoice due on `date` is 1 day past due). Home currency. With a GnuCash book: its posted customer invoices and credit notes with a balance left on their lot at `date` (after the payments and credit notes applied to each by then), by due date. With the builtin ledger, which keeps no due dates and no allocation of payments to invoices: each customer's debits on the Accounts Receivable accounts (invoices) less every credit (payments, credit notes), applied to the oldest invoice first (FIFO), each invoice due on its date; credits beyond the invoices are shown as `prepaid` (negative). ledgerBalance is the balance of the chart's Accounts Receivable accounts at `date`; a note explains any difference. Defaults: today, every customer, no item detail, limit 100.",
+    'What customers owe at `date`, by customer, aged by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and ' +
+    "days91plus past due, counted to the end of `date` as GnuCash's Receivable Aging does (an invoice due on `date` is 1 day past due). Home currency. " +
+    'With a GnuCash book: its posted customer invoices and credit notes with a balance left on their lot at `date` (after the payments and credit ' +
+    'notes applied to each by then), by due date. With the builtin ledger, which keeps no due dates and no allocation of payments to invoices: each ' +
+    "customer's debits on the Accounts Receivable accounts (invoices) less every credit (payments, credit notes), applied to the oldest invoice first " +
+    "(FIFO), each invoice due on its date; credits beyond the invoices are shown as `prepaid` (negative). ledgerBalance is the balance of the chart's " +
+    'Accounts Receivable accounts at `date`; a note explains any difference. Defaults: today, every customer, no item detail, limit 100.',
   async run(ctx, input) {
     const options = agingOptionsOf(ctx, input);
     const { date, currency } = options;
@@ -106,7 +112,8 @@ export const reportsAgedReceivables = defineOperation({
     const ledgerBalance = await ledgerBalanceOf(ctx, chart, 'Accounts Receivable', date, 1);
     if (ledgerBalance !== null && ledgerBalance !== aging.totalMinor && !input.contact && allocated.withoutContact === 0)
       notes.push(
-        `The Accounts Receivable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged invoices at ${formatMoney(aging.totalMinor, currency)}: payments not applied to an invoice and entries without an invoice make the difference.`,
+        `The Accounts Receivable accounts stand at ${formatMoney(ledgerBalance, currency)} at ${date}, the aged invoices ` +
+          `at ${formatMoney(aging.totalMinor, currency)}: payments not applied to an invoice and entries without an invoice make the difference.`,
       );
     return agingAnswer(ctx, 'Aged Receivables', date, aging, ledgerBalance, notes);
   },

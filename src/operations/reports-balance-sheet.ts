@@ -15,7 +15,10 @@ export const reportsBalanceSheet = defineOperation({
   title: 'Balance sheet',
   summary: 'Assets, liabilities and equity at a date, optionally compared with earlier dates.',
   description:
-    "The balance sheet read live from the accounting system, in the home currency: sections Assets, Liabilities and Equity with their groups and accounts, and the summary lines Total Assets, Total Liabilities, Total Equity and Total Liabilities and Equity. Profit of earlier financial years is shown as Retained Earnings and this financial year's as Current Year Earnings. One amount per date, current date first. Defaults: balances at today's date, no comparison.",
+    'The balance sheet read live from the accounting system, in the home currency: sections Assets, Liabilities and Equity with their groups and ' +
+    'accounts, and the summary lines Total Assets, Total Liabilities, Total Equity and Total Liabilities and Equity. Profit of earlier financial years ' +
+    "is shown as Retained Earnings and this financial year's as Current Year Earnings. One amount per date, current date first. Defaults: balances at " +
+    "today's date, no comparison.",
   input: z
     .object({
       asAt: dateParam('Balance date, yyyy-MM-dd. Overrides period. Omitted (and no period) means today.').optional(),
@@ -23,13 +26,16 @@ export const reportsBalanceSheet = defineOperation({
       period: periodParam('')
         .exclude(['custom'])
         .describe(
-          "Balances at the last day of a period preset, used when asAt is absent: this_month, last_month, this_quarter, last_quarter (financial quarters), ytd (today) or last_year (the end of the last complete financial year), relative to the organisation's local today and its financial year. The end of this_month and this_quarter may be after today.",
+          'Balances at the last day of a period preset, used when asAt is absent: this_month, last_month, this_quarter, last_quarter (financial ' +
+            "quarters), ytd (today) or last_year (the end of the last complete financial year), relative to the organisation's local today and its " +
+            'financial year. The end of this_month and this_quarter may be after today.',
         )
         .optional(),
       comparePeriods: comparePeriodsParam.describe('How many earlier dates to compare with, 1 to 12. Given alone, compareBy defaults to month.').optional(),
       compareBy: compareByParam
         .describe(
-          'month: the month end before the balance date, and the one before that…; year: the same date one more year back. Given alone, comparePeriods defaults to 1.',
+          'month: the month end before the balance date, and the one before that…; year: the same date one more year back. Given alone, comparePeriods ' +
+            'defaults to 1.',
         )
         .optional(),
     })

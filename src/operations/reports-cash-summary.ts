@@ -25,7 +25,13 @@ export const reportsCashSummary = defineOperation({
   title: 'Cash summary',
   summary: 'Cash at start, money in, money out and cash at end for each bank and card account over a period.',
   description:
-    "For each bank and credit card account of the chart (accounts of type Bank and Credit Card) read live from the accounting system, in the home currency: the balance at the start of the period (end of the day before from), money in, money out (a positive number) and the balance at the end (start + in - out), with totals over the accounts. Balances are money held: a card's balance owed is negative, its charges are money out and payments to it money in. In and out are counted per transaction: a transaction's lines on one account are netted first. A transfer between two of the accounts is out of one and in to the other, so it shows in both but leaves the totals' net unchanged. Accounts with no balance and no movement are left out. These are the books' figures (figures says so): the bank's own balance of a linked bank account, with the book balance at that date and what is still to reconcile, is in banking.accounts. Defaults: this month (period this_month).",
+    'For each bank and credit card account of the chart (accounts of type Bank and Credit Card) read live from the accounting system, in the home ' +
+    'currency: the balance at the start of the period (end of the day before from), money in, money out (a positive number) and the balance at the end ' +
+    "(start + in - out), with totals over the accounts. Balances are money held: a card's balance owed is negative, its charges are money out and " +
+    "payments to it money in. In and out are counted per transaction: a transaction's lines on one account are netted first. A transfer between two of " +
+    "the accounts is out of one and in to the other, so it shows in both but leaves the totals' net unchanged. Accounts with no balance and no " +
+    "movement are left out. These are the books' figures (figures says so): the bank's own balance of a linked bank account, with the book balance at " +
+    'that date and what is still to reconcile, is in banking.accounts. Defaults: this month (period this_month).',
   input: z
     .object({
       period: periodParam('Omitted (and no from/to) means this_month.').optional(),
@@ -46,7 +52,8 @@ export const reportsCashSummary = defineOperation({
     figures: z
       .string()
       .describe(
-        "which figures these are: the books' balances (the accounting system's ledger), not the bank's; the bank's own balance of a linked bank account, from its statements, the book balance at the same date and what is still to reconcile are in banking.accounts",
+        "which figures these are: the books' balances (the accounting system's ledger), not the bank's; the bank's own balance of a linked bank " +
+          'account, from its statements, the book balance at the same date and what is still to reconcile are in banking.accounts',
       ),
     notes: z.array(z.string()),
   }),
@@ -86,7 +93,8 @@ export const reportsCashSummary = defineOperation({
       if (moneyIn - moneyOut !== movement) {
         // the lines read do not make up the account's movement (a connector with types it cannot list): say so, keep the balances true
         notes.push(
-          `${a.fullName}: the lines read make up ${formatMoney(moneyIn - moneyOut, currency)} of the account's ${formatMoney(movement, currency)} movement; the difference is counted as ${movement - (moneyIn - moneyOut) > 0 ? 'in' : 'out'}.`,
+          `${a.fullName}: the lines read make up ${formatMoney(moneyIn - moneyOut, currency)} of the account's ${formatMoney(movement, currency)} ` +
+            `movement; the difference is counted as ${movement - (moneyIn - moneyOut) > 0 ? 'in' : 'out'}.`,
         );
         const gap = movement - (moneyIn - moneyOut);
         if (gap > 0) moneyIn += gap;
@@ -119,7 +127,9 @@ export const reportsCashSummary = defineOperation({
         end: money(r.end),
       })),
       totals: { start: money(sum.start), in: money(sum.in), out: money(sum.out), end: money(sum.end) },
-      figures: `Balances in the books (${ctx.accounting.kind}): each account's ledger balance, not the bank's. The bank's balance of a linked bank account, from its imported statements, with the book balance at the same date and the difference still to reconcile, is in banking.accounts.`,
+      figures:
+        `Balances in the books (${ctx.accounting.kind}): each account's ledger balance, not the bank's. The bank's balance of a linked bank ` +
+        `account, from its imported statements, with the book balance at the same date and the difference still to reconcile, is in banking.accounts.`,
       notes,
     };
   },

@@ -15,7 +15,10 @@ export const reportsProfitAndLoss = defineOperation({
   title: 'Profit and loss',
   summary: 'Income statement for a period, optionally compared with earlier periods.',
   description:
-    'The profit and loss (income statement) read live from the accounting system, in the home currency: sections Income, Cost of Sales, Operating Expenses, Other Income and Other Expenses, each with groups (top-level accounts) and accounts, then the summary lines Gross Profit, Operating Profit and Net Profit. Every section, group, account and summary line has one amount per period, in the order of `periods` (current period first). Income is shown positive; expenses are shown positive. Defaults: period this_month, no comparison.',
+    'The profit and loss (income statement) read live from the accounting system, in the home currency: sections Income, Cost of Sales, Operating ' +
+    'Expenses, Other Income and Other Expenses, each with groups (top-level accounts) and accounts, then the summary lines Gross Profit, Operating ' +
+    'Profit and Net Profit. Every section, group, account and summary line has one amount per period, in the order of `periods` (current period ' +
+    'first). Income is shown positive; expenses are shown positive. Defaults: period this_month, no comparison.',
   input: z
     .object({
       period: periodParam('Omitted means this_month.').optional(),
@@ -28,7 +31,8 @@ export const reportsProfitAndLoss = defineOperation({
         .optional(),
       compareBy: compareByParam
         .describe(
-          'month: each comparison is the period shifted back one more month; year: the same period one more year back. Given alone, comparePeriods defaults to 1.',
+          'month: each comparison is the period shifted back one more month; year: the same period one more year back. Given alone, comparePeriods ' +
+            'defaults to 1.',
         )
         .optional(),
     })

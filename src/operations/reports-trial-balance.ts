@@ -17,7 +17,11 @@ export const reportsTrialBalance = defineOperation({
   title: 'Trial balance',
   summary: "Every account's debit or credit balance at a date, with totals that balance.",
   description:
-    "The trial balance read live from the accounting system at a date, in the home currency: one row per account with a balance (its own, sub-accounts listed separately), in chart order, the balance in `debit` when it is a debit balance and in `credit` when it is a credit balance (the other is 0). Balance-sheet accounts show their balance since the books began; income and expense accounts show this financial year's movement up to the date, and the profit of earlier financial years is added to the retained-earnings account (or shown as its own row when the chart has none), as the balance sheet shows it. totals.debit always equals totals.credit. Defaults: today's date, accounts with a zero balance left out.",
+    'The trial balance read live from the accounting system at a date, in the home currency: one row per account with a balance (its own, sub-accounts ' +
+    'listed separately), in chart order, the balance in `debit` when it is a debit balance and in `credit` when it is a credit balance (the other is ' +
+    "0). Balance-sheet accounts show their balance since the books began; income and expense accounts show this financial year's movement up to the " +
+    'date, and the profit of earlier financial years is added to the retained-earnings account (or shown as its own row when the chart has none), as ' +
+    "the balance sheet shows it. totals.debit always equals totals.credit. Defaults: today's date, accounts with a zero balance left out.",
   input: z
     .object({
       date: dateParam('Balance date, yyyy-MM-dd. Omitted means today.').optional(),

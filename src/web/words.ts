@@ -169,11 +169,17 @@ export function auditSentence(action: string, detail: Detail): string {
     }
     case 'bank_import.removed': {
       const lines = Number(detail.lines);
-      return `Removed the import of ${text(detail.file)}: ${text(detail.lines)} ${lines === 1 ? 'line' : 'lines'} and ${text(detail.statements)} ${Number(detail.statements) === 1 ? 'statement' : 'statements'} taken out`;
+      return (
+        `Removed the import of ${text(detail.file)}: ${text(detail.lines)} ${lines === 1 ? 'line' : 'lines'} ` +
+        `and ${text(detail.statements)} ${Number(detail.statements) === 1 ? 'statement' : 'statements'} taken out`
+      );
     }
     case 'ledger_journal.imported': {
       const created = Number(detail.accountsCreated) ? `, creating ${text(detail.accountsCreated)} accounts` : '';
-      return `Loaded ${text(detail.new)} transactions (${text(detail.lines)} ledger lines) from ${text(detail.file)}${created} (${text(detail.alreadyPresent)} already there)`;
+      return (
+        `Loaded ${text(detail.new)} transactions (${text(detail.lines)} ledger lines) from ${text(detail.file)}${created} ` +
+        `(${text(detail.alreadyPresent)} already there)`
+      );
     }
     case 'document.created':
       return documentSentence(detail.file ? 'Uploaded' : 'Added', detail);
@@ -185,17 +191,26 @@ export function auditSentence(action: string, detail: Detail): string {
       return documentSentence('Deleted', { type: detail.type, number: detail.number, supplier: detail.supplier });
     case 'document.published': {
       const created = detail.contactCreated ? `, creating ${text(detail.supplier)} there` : '';
-      return `${documentSentence('Published', { type: detail.type, number: detail.number, supplier: detail.supplier })} to the books (${text(detail.system)}, ${text(detail.accountingId)})${created}`;
+      return (
+        `${documentSentence('Published', { type: detail.type, number: detail.number, supplier: detail.supplier })} to the books ` +
+        `(${text(detail.system)}, ${text(detail.accountingId)})${created}`
+      );
     }
     case 'bank.matched': {
       const n = Array.isArray(detail.lines) ? detail.lines.length : 0;
       const paid = detail.kind === 'payment' ? ', paying it in the books' : '';
       const difference = Number(detail.difference) ? ` with a difference of ${text(detail.difference)} booked` : '';
-      return `Matched ${n} bank ${n === 1 ? 'line' : 'lines'} to ${documentSentence('', { type: detail.type, number: detail.number, supplier: detail.supplier }).trim()}${paid}${difference}`;
+      return (
+        `Matched ${n} bank ${n === 1 ? 'line' : 'lines'} ` +
+        `to ${documentSentence('', { type: detail.type, number: detail.number, supplier: detail.supplier }).trim()}${paid}${difference}`
+      );
     }
     case 'bank.unmatched': {
       const n = Array.isArray(detail.lines) ? detail.lines.length : 0;
-      return `Undid the match of ${n} bank ${n === 1 ? 'line' : 'lines'} to ${documentSentence('', { type: detail.type, number: detail.number, supplier: detail.supplier }).trim()}`;
+      return (
+        `Undid the match of ${n} bank ${n === 1 ? 'line' : 'lines'} ` +
+        `to ${documentSentence('', { type: detail.type, number: detail.number, supplier: detail.supplier }).trim()}`
+      );
     }
     case 'bank.marked_reconciled':
     case 'bank.unmarked_reconciled': {

@@ -52,7 +52,12 @@ NEWFILEUID:NONE
 <OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>
 <STMTRS><CURDEF>${options.currency ?? 'GBP'}<BANKACCTFROM><BANKID>200000<ACCTID>${options.account ?? '12345678'}<ACCTTYPE>CHECKING</BANKACCTFROM>
 <BANKTRANLIST><DTSTART>${start}<DTEND>${end}
-${lines.map(([fitid, date, amount, name, memo]) => `<STMTTRN><TRNTYPE>OTHER<DTPOSTED>${date}<TRNAMT>${amount}<FITID>${fitid}<NAME>${name}${memo ? `<MEMO>${memo}` : ''}</STMTTRN>`).join('\n')}
+${lines
+  .map(
+    ([fitid, date, amount, name, memo]) =>
+      `<STMTTRN><TRNTYPE>OTHER<DTPOSTED>${date}<TRNAMT>${amount}<FITID>${fitid}<NAME>${name}${memo ? `<MEMO>${memo}` : ''}</STMTTRN>`,
+  )
+  .join('\n')}
 </BANKTRANLIST><LEDGERBAL><BALAMT>${balance}<DTASOF>${end}</LEDGERBAL>${available}</STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
 `);
 }

@@ -1,5 +1,7 @@
-/** Calls an operation the way every transport does (runOrganisationOperation), with today fixed. */
+/** Calls an operation the way every transport does (runOrganisationOperation), with today fixed; its links as REST writes them. */
+import { restLinks } from '../../src/http/answer-body.js';
 import type { Principal } from '../../src/operations/context.js';
+import { renderLinks } from '../../src/operations/links.js';
 import { runOrganisationOperation } from '../../src/operations/execute.js';
 import type { OrganisationOperation } from '../../src/operations/operation.js';
 import type { Store } from '../../src/store/db.js';
@@ -28,10 +30,11 @@ export async function call<T = any>(
   input: Record<string, unknown>,
   options: CallOptions,
 ): Promise<T> {
-  return (await runOrganisationOperation({ db: store.db, baseUrl: BASE_URL, today: options.today }, op, options.principal ?? CLIENT, organisationId, {
+  const answer = await runOrganisationOperation({ db: store.db, baseUrl: BASE_URL, today: options.today }, op, options.principal ?? CLIENT, organisationId, {
     input,
     textInput: options.text ?? false,
-  })) as T;
+  });
+  return renderLinks(answer, restLinks(BASE_URL)) as T;
 }
 
 /** Runs fn and returns the error it throws, failing when it throws nothing. */

@@ -30,7 +30,8 @@ const MESSAGES: Record<string, string> = {
 
 /** Intuit's words for a closed period */
 const CLOSED =
-  'The account period has closed and the account books cannot be updated through through the QBO Services API. Please use the QBO website to make these changes.';
+  'The account period has closed and the account books cannot be updated through through the QBO Services API. Please use the QBO website to make ' +
+  'these changes.';
 
 export function refusal(code: string, detail?: string, element?: string): Refusal {
   return { code, message: MESSAGES[code] ?? 'Validation Error', detail: detail ?? (code === '6210' ? CLOSED : ''), ...(element ? { element } : {}) };

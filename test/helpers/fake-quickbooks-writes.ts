@@ -198,7 +198,9 @@ function checkCreate(company: FakeCompany, entity: string, body: Entity): Refusa
     if (types && !types.includes(held.AccountType))
       return refusal(
         '6000',
-        `Business Validation Error: account ${held.Name} (id ${held.Id}) is a ${held.AccountType} account; this transaction needs a ${types.join(' or ')} account.`,
+        `Business Validation Error: account ${held.Name} (id ${held.Id}) is a ${held.AccountType} account; this transaction needs a ${types.join(
+          ' or ',
+        )} account.`,
       );
     return undefined;
   };

@@ -123,10 +123,11 @@ export async function startFakeQuickBooks(options: FakeQuickBooksOptions = {}): 
     company.files[a.Id] ? { ...a, TempDownloadUri: `${origin}/attachments/${a.Id}/${encodeURIComponent(a.FileName ?? 'file')}?signature=fake` } : a;
 
   function query(text: string) {
-    const m =
-      /^\s*SELECT\s+(\*|COUNT\(\*\))\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s+([\w.]+(?:\s+(?:ASC|DESC))?))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$/i.exec(
-        text,
-      );
+    const m = new RegExp(
+      String.raw`^\s*SELECT\s+(\*|COUNT\(\*\))\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s` +
+        String.raw`+([\w.]+(?:\s+(?:ASC|DESC))?))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$`,
+      'i',
+    ).exec(text);
     if (!m) throw new BadRequest(`QueryParserError: cannot parse "${text}"`);
     const [, what, entityText, where, , start, max] = m;
     const entity = ENTITY_NAMES.find((n) => n.toLowerCase() === entityText!.toLowerCase());

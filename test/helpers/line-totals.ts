@@ -15,7 +15,8 @@ export async function assertLineTotalsMatch(store: Store, organisationId?: strin
   ] as const) {
     type Row = { key: string; amount: number | string; count: number | string };
     const fresh = await sql<Row>`
-      select organisation_id || '/' || account_id || '/' || ${sql.raw(ofLine)} || '/' || type || '/' || coalesce(contact_id, '') as key, sum(amount) as amount, count(*) as count
+      select organisation_id || '/' || account_id || '/' || ${sql.raw(ofLine)} || '/' || type || '/' || coalesce(contact_id, '') as key, sum(amount)
+        as amount, count(*) as count
       from acct_lines ${ofOrganisation} group by organisation_id, account_id, ${sql.raw(ofLine)}, type, coalesce(contact_id, '')`.execute(store.db);
     const stored = await sql<Row>`
       select organisation_id || '/' || account_id || '/' || ${sql.ref(period)} || '/' || type || '/' || contact_key as key, amount, count

@@ -144,7 +144,8 @@ function priceOf(db: Book, ctx: BookContext, currencyGuid: string, currency: str
   const chosen = before[0] ?? after[0];
   if (!chosen)
     throw new AccountingSystemError(
-      `The GnuCash book ${ctx.name} has no ${ctx.homeCurrency} price for ${currency}, needed for the transaction "${description}" of ${date}; add one in GnuCash's Price Database.`,
+      `The GnuCash book ${ctx.name} has no ${ctx.homeCurrency} price for ${currency}, needed for the transaction "${description}" of ${date}; add one ` +
+        `in GnuCash's Price Database.`,
     );
   const value = fraction(chosen.value_num, chosen.value_denom);
   return chosen.commodity_guid === currencyGuid ? value : divide(fraction(1, 1), value);

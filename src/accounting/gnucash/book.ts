@@ -124,7 +124,8 @@ export function bookCurrency(db: Book, name: string): { rootGuid: string; guid: 
   throw problem(
     top.length === 0
       ? `The GnuCash book ${name} has no currency: its root account and top-level accounts have none.`
-      : `The GnuCash book ${name} has no single currency: its top-level accounts use ${top.map((t) => t.mnemonic).join(', ')}; set the root account's currency.`,
+      : `The GnuCash book ${name} has no single currency: its top-level accounts use ${top.map((t) => t.mnemonic).join(', ')}; set the root account's ` +
+          `currency.`,
   );
 }
 

@@ -225,11 +225,13 @@ async function writeEntries(
         .slice(0, 3)
         .map(({ e }) => `${e.where}, ${e.date} "${e.description}"`)
         .join('; ')}${closing.length > 3 ? '; …' : ''}): ` +
-        "Ledgerline closes each financial year itself, carrying its profit to retained earnings on the balance sheet, so the profit and loss keeps the year's income and expenses. Tag one `closing: no` to load it.",
+        'Ledgerline closes each financial year itself, carrying its profit to retained earnings on the balance sheet, so the profit and loss keeps the ' +
+        "year's income and expenses. Tag one `closing: no` to load it.",
     );
   if (accounts.notCreated.length)
     notes.push(
-      `${accounts.notCreated.length} account(s) the file declares with no postings are not in the chart and were not created (new accounts not allowed): ${accounts.notCreated.slice(0, 5).join(', ')}${accounts.notCreated.length > 5 ? ', …' : ''}.`,
+      `${accounts.notCreated.length} account(s) the file declares with no postings are not in the chart and were not created (new accounts not ` +
+        `allowed): ${accounts.notCreated.slice(0, 5).join(', ')}${accounts.notCreated.length > 5 ? ', …' : ''}.`,
     );
   const dated = entries.filter((e) => e.postings.some((p) => p.date !== e.date));
   if (dated.length)
@@ -239,7 +241,8 @@ async function writeEntries(
         .map((e) => e.where)
         .join(
           ', ',
-        )}${dated.length > 3 ? ', …' : ''}): each posting is on its own date, as hledger books it, so on the days between a transaction's date and its postings' dates its lines do not balance yet, as in hledger.`,
+        )}${dated.length > 3 ? ', …' : ''}): each posting is on its own date, as hledger books it, so on the days between a transaction's date and its ` +
+        `postings' dates its lines do not balance yet, as in hledger.`,
     );
   return {
     file: request.fileName,
@@ -355,7 +358,8 @@ async function createWithParents(
     if (!type) {
       problems.add(
         where,
-        `cannot tell what kind of account "${name}" is; name it under Assets, Liabilities, Equity, Income or Expenses, or declare it (account ${name}  ; type: A|L|E|R|X|C)`,
+        `cannot tell what kind of account "${name}" is; name it under Assets, Liabilities, Equity, Income or Expenses, or declare it (account ${name}  ` +
+          `; type: A|L|E|R|X|C)`,
       );
       return null;
     }

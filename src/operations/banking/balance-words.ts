@@ -24,7 +24,10 @@ export function basisWords(state: BalanceState, currency: string): string {
   }
   if (state.basis === 'opening_balance' && anchor)
     return `counted from the opening balance entered for the account: ${formatMoney(anchor.opening!, currency)} before ${anchor.start}`;
-  return 'the sum of the imported transactions only: no statement with a balance has been imported and no opening balance entered, so it may differ from what the bank holds';
+  return (
+    'the sum of the imported transactions only: no statement with a balance has been imported and no opening balance entered, so it may differ ' +
+    'from what the bank holds'
+  );
 }
 
 export function incompleteWords(state: BalanceState, currency: string): string | null {
@@ -36,7 +39,8 @@ export function incompleteWords(state: BalanceState, currency: string): string |
     differs: "the transactions held over a statement's days are not its lines",
   }[first.kind];
   const total = state.unexplained
-    ? `; in all the bank's latest balance is ${formatMoney(Math.abs(state.unexplained), currency)} ${state.unexplained > 0 ? 'more' : 'less'} than the transactions give`
+    ? `; in all the bank's latest balance is ${formatMoney(Math.abs(state.unexplained), currency)} ${state.unexplained > 0 ? 'more' : 'less'} than the ` +
+      `transactions give`
     : '';
   return `The balance is incomplete from ${state.incompleteFrom}: ${what} (${first.source}, ${formatMoney(first.amount, currency)})${total}.`;
 }

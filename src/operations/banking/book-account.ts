@@ -16,7 +16,8 @@ export async function unimportedBookAccount(ctx: OperationContext, term: string)
   return new OperationError(
     'account_not_found',
     `${term} is "${book.name}" in the connected books (${ctx.accounting.kind}); no statement has been imported into it, so it has no bank transactions yet: ` +
-      `its lines in the books are in ledger.account_transactions (account "${book.name}"), and importing a statement into an account of the same name, type and currency links the two`,
+      `its lines in the books are in ledger.account_transactions (account "${book.name}"), and importing a statement into an account of the same name, ` +
+      `type and currency links the two`,
     [],
     { candidates: [] },
   );

@@ -104,7 +104,9 @@ export function publishPlan(
     const close = closeMatches(name, inputs.contacts, (c) => [c.name]).map((c) => c.name);
     fail(
       'createContact',
-      `${name} is not a ${wantedKind} in the books yet: publish with createContact: true to create it${close.length ? `, or correct the document's supplier (close: ${close.join(', ')})` : ''}`,
+      `${name} is not a ${wantedKind} in the books yet: publish with createContact: true to create it${
+        close.length ? `, or correct the document's supplier (close: ${close.join(', ')})` : ''
+      }`,
     );
   }
 

@@ -28,7 +28,8 @@ export function accountPage(v: AccountView): string {
     html`<div class="page-head">
   <p class="eyebrow">Your account</p>
   <h1>Connected apps</h1>
-  <p class="muted">Apps you allowed to use your books. Each acts only for the organisations listed, and only as far as your role there allows. Disconnecting stops it at once.</p>
+  <p class="muted">Apps you allowed to use your books. Each acts only for the organisations listed, and only as far as your role there allows.
+    Disconnecting stops it at once.</p>
 </div>
 ${noticeBox(v.notice)}
 ${

@@ -32,7 +32,8 @@ function trustNote(v: ConsentView) {
   if (v.verified) return v.verifiedBy.length ? html`<p class="muted">Verified by the admins of ${names(v.verifiedBy)}.</p>` : '';
   const advice = 'Only continue if you trust it and started this connection yourself.';
   if (v.verifiedBy.length)
-    return html`<p class="notice">The admins of ${names(v.verifiedBy)} verified this app, but it has not been checked by the admins of ${names(v.notVerifiedBy)}. ${advice}</p>`;
+    return html`<p class="notice">The admins of ${names(v.verifiedBy)} verified this app, but it has not been checked by the admins of
+      ${names(v.notVerifiedBy)}. ${advice}</p>`;
   return html`<p class="notice">This app has not been checked by an administrator of Ledgerline or of your organisations. ${advice}</p>`;
 }
 
@@ -49,25 +50,34 @@ export function consentPage(v: ConsentView): string {
     <input type="hidden" name="csrf" value="${v.csrf}">
     <h2>It will be able to</h2>
     <ul class="scopes">
-      ${v.readRequested ? html`<li>Read accounting data: reports, the chart of accounts, ledger lines, bank and card transactions, bills to pay and documents with their files.</li>` : ''}
+      ${
+        v.readRequested
+          ? html`<li>Read accounting data: reports, the chart of accounts, ledger lines, bank and card transactions, bills to pay and
+        documents with their files.</li>`
+          : ''
+      }
       ${v.offline ? html`<li>Stay connected while you are away (until you disconnect it, or after 30 days without use).</li>` : ''}
     </ul>
     ${
       v.writeRequested
         ? html`<fieldset><legend>Changes</legend>
-      <label class="check"><input type="checkbox" name="write" value="1"${checked(v.chosen.write)}> <span>Also allow it to make changes to your records. Leave unticked for read-only access.</span></label>
+      <label class="check"><input type="checkbox" name="write" value="1"${checked(v.chosen.write)}> <span>Also allow it to make changes to your
+        records. Leave unticked for read-only access.</span></label>
     </fieldset>`
         : ''
     }
     ${
       v.organisations
         ? html`<fieldset><legend>Organisations it may use</legend>
-      <label class="check"><input type="checkbox" name="all_organisations" value="1"${checked(v.chosen.allOrganisations)}> <span>All my organisations, including ones I join later (by accepting an invitation or making one)</span></label>
+      <label class="check"><input type="checkbox" name="all_organisations" value="1"${checked(v.chosen.allOrganisations)}> <span>All my organisations,
+        including ones I join later (by accepting an invitation or making
+          one)</span></label>
       ${v.organisations.map(
         (o) =>
-          html`<label class="check"><input type="checkbox" name="organisation" value="${o.id}"${checked(v.chosen.organisations.includes(o.id))}> <span>${o.name}</span>${
-            v.notVerifiedBy.length && v.verifiedBy.some((b) => b.id === o.id) ? html` <span class="muted small">(verified by its admins)</span>` : ''
-          }</label>`,
+          html`<label class="check"><input type="checkbox" name="organisation" value="${o.id}"${checked(v.chosen.organisations.includes(o.id))}>
+            <span>${o.name}</span>${
+              v.notVerifiedBy.length && v.verifiedBy.some((b) => b.id === o.id) ? html` <span class="muted small">(verified by its admins)</span>` : ''
+            }</label>`,
       )}
     </fieldset>`
         : html`<p>Organisation: <strong>${v.singleOrganisation ?? ''}</strong></p>`

@@ -41,7 +41,9 @@ export function textField(
   ${options.hint ? html`<p class="hint">${options.hint}</p>` : ''}
   <input id="${id}" name="${name}" type="${options.type ?? 'text'}" value="${valueOf(s, name)}" autocomplete="off"${options.required ? html` required` : ''}${
     options.inputmode ? html` inputmode="${options.inputmode}"` : ''
-  }${options.maxlength ? html` maxlength="${options.maxlength}"` : ''}${options.placeholder ? html` placeholder="${options.placeholder}"` : ''}${invalid(s, name)}>
+  }${options.maxlength ? html` maxlength="${options.maxlength}"` : ''}${
+    options.placeholder ? html` placeholder="${options.placeholder}"` : ''
+  }${invalid(s, name)}>
   ${errorText(s, name)}
 </div>`;
 }
@@ -67,7 +69,9 @@ export function selectField(
   return html`<div class="field">
   <label for="${id}">${label}</label>
   ${options.hint ? html`<p class="hint">${options.hint}</p>` : ''}
-  <select id="${id}" name="${name}"${invalid(s, name)}>${choices.map(([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`)}</select>
+  <select id="${id}" name="${name}"${invalid(s, name)}>${choices.map(
+    ([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`,
+  )}</select>
   ${errorText(s, name)}
 </div>`;
 }
@@ -78,7 +82,10 @@ export function checkboxes(s: FieldState, name: string, legend: string, choices:
   const checked = new Set(Array.isArray(raw) ? raw : raw ? [raw] : []);
   return html`<fieldset class="field"${invalid(s, name)}>
   <legend>${legend}</legend>
-  ${choices.map(([value, text]) => html`<label class="check"><input type="checkbox" name="${name}" value="${value}"${checked.has(value) ? html` checked` : ''}> <span>${text}</span></label>`)}
+  ${choices.map(
+    ([value, text]) => html`<label class="check"><input type="checkbox" name="${name}" value="${value}"${checked.has(value) ? html` checked` : ''}>
+      <span>${text}</span></label>`,
+  )}
   ${errorText(s, name)}
 </fieldset>`;
 }
@@ -88,7 +95,8 @@ export function fileField(s: FieldState, name: string, label: string, options: {
   return html`<div class="field">
   <label for="${id}">${label}</label>
   ${options.hint ? html`<p class="hint">${options.hint}</p>` : ''}
-  <input id="${id}" name="${name}" type="file"${options.accept ? html` accept="${options.accept}"` : ''}${options.required ? html` required` : ''}${invalid(s, name)}>
+  <input id="${id}" name="${name}"
+    type="file"${options.accept ? html` accept="${options.accept}"` : ''}${options.required ? html` required` : ''}${invalid(s, name)}>
   ${errorText(s, name)}
 </div>`;
 }
@@ -96,5 +104,6 @@ export function fileField(s: FieldState, name: string, label: string, options: {
 /** The errors no field shows, at the top of the form. */
 export function generalErrors(messages: string[], lead = 'Nothing was saved.'): SafeHtml | '' {
   if (!messages.length) return '';
-  return html`<div class="error" role="alert"><p><strong>${lead}</strong></p>${messages.length === 1 ? html`<p>${messages[0]}</p>` : html`<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul>`}</div>`;
+  return html`<div class="error" role="alert"><p><strong>${lead}</strong>
+      </p>${messages.length === 1 ? html`<p>${messages[0]}</p>` : html`<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul>`}</div>`;
 }

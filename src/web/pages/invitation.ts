@@ -22,7 +22,9 @@ export interface InvitationView {
 }
 
 const who = (i: OpenInvitation) =>
-  html`${i.invitedByName ? html`${i.invitedByName} invites` : 'You are invited'} <strong>${i.email}</strong> to join <strong>${i.organisationName}</strong> as ${roleLabel(i.role)}.`;
+  html`${
+    i.invitedByName ? html`${i.invitedByName} invites` : 'You are invited'
+  } <strong>${i.email}</strong> to join <strong>${i.organisationName}</strong> as ${roleLabel(i.role)}.`;
 
 export function invitationPage(v: InvitationView): string {
   const i = v.invitation;
@@ -62,7 +64,8 @@ export function invitationPage(v: InvitationView): string {
     <label for="join-name">Your name</label>
     <input id="join-name" name="name" type="text" autocomplete="name" required maxlength="200" value="${v.name ?? ''}">
     <label for="join-password">Choose a password</label>
-    <input id="join-password" name="password" type="password" autocomplete="new-password" required minlength="10" aria-describedby="join-password-help${v.error ? ' invitation-error' : ''}">
+    <input id="join-password" name="password" type="password" autocomplete="new-password" required minlength="10"
+      aria-describedby="join-password-help${v.error ? ' invitation-error' : ''}">
     <p class="hint" id="join-password-help">At least 10 characters. You sign in as ${i.email}.</p>
     <div class="actions"><button type="submit">Create my sign-in and join</button></div>
   </form>

@@ -17,7 +17,8 @@ export function newOrganisationPage(v: Viewer, form: NewOrganisationForm = {}, e
     'New organisation',
     html`<section class="card" aria-labelledby="new-org-title">
   <h1 id="new-org-title">New organisation</h1>
-  <p class="muted">Its books start in Ledgerline's own ledger, empty: load them on its Books page (a journal or general-journal CSV) and import statements on Bank statements. You become its super admin.</p>
+  <p class="muted">Its books start in Ledgerline's own ledger, empty: load them on its Books page (a journal or general-journal CSV) and import
+    statements on Bank statements. You become its super admin.</p>
   ${error ? html`<div class="error" role="alert">${error}</div>` : ''}
   <form method="post" action="/orgs/new">
     <input type="hidden" name="csrf" value="${v.csrf}">
@@ -28,7 +29,9 @@ export function newOrganisationPage(v: Viewer, form: NewOrganisationForm = {}, e
     <label for="org-zone">Time zone (IANA)</label>
     <input id="org-zone" name="timeZone" required placeholder="Europe/London" value="${form.timeZone ?? ''}">
     <label for="org-fy">Financial year starts in</label>
-    <select id="org-fy" name="fyStartMonth">${MONTHS.map((m, i) => html`<option value="${i + 1}" ${String(i + 1) === (form.fyStartMonth ?? '1') ? 'selected' : ''}>${m}</option>`)}</select>
+    <select id="org-fy" name="fyStartMonth">${MONTHS.map(
+      (m, i) => html`<option value="${i + 1}" ${String(i + 1) === (form.fyStartMonth ?? '1') ? 'selected' : ''}>${m}</option>`,
+    )}</select>
     <div class="actions"><button type="submit">Create organisation</button></div>
   </form>
 </section>`,

@@ -25,14 +25,17 @@ export function apiClientsPage(
     v,
     org,
     'api-clients',
-    html`<p class="muted">An API client lets this organisation's own servers and scripts read its books with the client credentials flow. It acts only for ${org.name}, and roles do not apply to it.</p>
+    html`<p class="muted">An API client lets this organisation's own servers and scripts read its books with the client credentials flow. It acts only
+      for ${org.name}, and roles do not apply to it.</p>
 <form method="post" action="/orgs/${org.id}/api-clients" class="card inline-form" novalidate>
   <input type="hidden" name="csrf" value="${v.csrf}">
   <h3>Create an API client</h3>
   <label for="client-name">Name</label>
-  <input id="client-name" name="name" type="text" maxlength="100" required value="${options.name ?? ''}" aria-describedby="client-name-help${options.error ? ' form-error' : ''}">
+  <input id="client-name" name="name" type="text" maxlength="100" required value="${options.name ?? ''}"
+    aria-describedby="client-name-help${options.error ? ' form-error' : ''}">
   <p class="hint" id="client-name-help">Say what uses it, for example “Nightly export to the data warehouse”.</p>
-  <label class="check"><input type="checkbox" name="write" value="1"> <span>Also allow it to make changes (<code>service.write</code>). Leave unticked for read-only access.</span></label>
+  <label class="check"><input type="checkbox" name="write" value="1"> <span>Also allow it to make changes (<code>service.write</code>). Leave unticked
+    for read-only access.</span></label>
   <div class="actions"><button type="submit">Create API client</button></div>
 </form>
 ${
@@ -40,7 +43,8 @@ ${
     ? html`<p class="muted">No API clients yet.</p>`
     : html`<div class="scroll"><table class="stack">
   <caption>API clients of ${org.name}</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Access</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Access</th><th scope="col">Created</th>
+    <th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${clients.map(
     ({ row, createdBy }) => html`<tr>
     <td data-label="Name">${row.name}</td>
@@ -48,7 +52,8 @@ ${
     <td data-label="Access">${scopesOf(row).includes('service.write') ? 'Read and change' : 'Read only'}</td>
     <td data-label="Created">${formatInstant(row.created_at)}${createdBy ? html`<br><span class="muted small">by ${createdBy}</span>` : ''}</td>
     <td data-label="Last used">${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
-    <td class="end"><a class="button danger small" href="/orgs/${org.id}/api-clients/${row.client_id}/revoke">Revoke<span class="visually-hidden"> ${row.name}</span></a></td>
+    <td class="end"><a class="button danger small" href="/orgs/${org.id}/api-clients/${row.client_id}/revoke">Revoke<span class="visually-hidden">
+      ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>
 </table></div>`
@@ -65,7 +70,8 @@ export function apiClientCreatedPage(v: Viewer, org: Org, created: CreatedApiCli
     'api-clients',
     html`<div class="card secret">
   <h3>API client “${created.name}” created</h3>
-  <p class="notice"><strong>Copy the secret now.</strong> It is shown only this once: Ledgerline keeps only a hash of it. If it is lost, revoke this client and create another.</p>
+  <p class="notice"><strong>Copy the secret now.</strong> It is shown only this once: Ledgerline keeps only a hash of it. If it is lost, revoke this
+    client and create another.</p>
   <label for="client-id">Client ID</label>
   <div class="copy-field">
     <input id="client-id" type="text" readonly value="${created.clientId}" spellcheck="false" autocomplete="off">

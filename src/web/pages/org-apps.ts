@@ -37,15 +37,20 @@ export function appsPage(
     v,
     org,
     'apps',
-    html`<p class="muted">Apps people connect with their own sign-in. An app registered here is shown as verified to members of ${org.name} on the consent screen; one that registered itself is shown as unverified until you verify it. Your verification holds for ${org.name} only: other organisations' members see the app as their own admins decide.</p>
+    html`<p class="muted">Apps people connect with their own sign-in. An app registered here is shown as verified to members of ${org.name} on the
+      consent screen; one that registered itself is shown as unverified until you verify it. Your verification holds for ${org.name} only: other
+        organisations' members see the app as their own admins decide.</p>
 <form method="post" action="/orgs/${org.id}/apps" class="card inline-form" novalidate>
   <input type="hidden" name="csrf" value="${v.csrf}">
   <h3>Register an app</h3>
   <label for="app-name">Name</label>
   <input id="app-name" name="name" type="text" maxlength="100" required value="${options.name ?? ''}">
   <label for="app-redirects">Redirect URIs</label>
-  <textarea id="app-redirects" name="redirect_uris" rows="3" required aria-describedby="app-redirects-help${options.error ? ' form-error' : ''}">${options.redirectUris ?? ''}</textarea>
-  <p class="hint" id="app-redirects-help">One per line. Each must be https, or http on the loopback address (127.0.0.1, localhost) for a desktop app. They are matched exactly.</p>
+  <textarea id="app-redirects" name="redirect_uris" rows="3" required aria-describedby="app-redirects-help${
+    options.error ? ' form-error' : ''
+  }">${options.redirectUris ?? ''}</textarea>
+  <p class="hint" id="app-redirects-help">One per line. Each must be https, or http on the loopback address (127.0.0.1, localhost) for a desktop app.
+    They are matched exactly.</p>
   <div class="actions"><button type="submit">Register app</button></div>
 </form>
 
@@ -55,7 +60,8 @@ ${
     ? html`<p class="muted">No apps registered yet.</p>`
     : html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Apps registered by ${org.name}</caption>
-  <thead><tr><th scope="col">App</th><th scope="col">Client ID</th><th scope="col">Redirect URIs</th><th scope="col">Registered</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">App</th><th scope="col">Client ID</th><th scope="col">Redirect URIs</th><th scope="col">Registered</th>
+    <th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${registered.map(
     (row) => html`<tr>
     <td data-label="App">${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}</td>
@@ -63,20 +69,23 @@ ${
     <td data-label="Redirect URIs">${uriList(row)}</td>
     <td data-label="Registered">${formatInstant(row.created_at)}</td>
     <td data-label="Last used">${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
-    <td class="end"><a class="button danger small" href="/orgs/${org.id}/apps/${row.client_id}/remove">Remove<span class="visually-hidden"> ${row.name}</span></a></td>
+    <td class="end"><a class="button danger small" href="/orgs/${org.id}/apps/${row.client_id}/remove">Remove<span class="visually-hidden">
+      ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>
 </table></div>`
 }
 
 <h3>Connected by members</h3>
-<p class="muted">Apps that registered themselves and that members of ${org.name} connected. Verifying or blocking an app applies to ${org.name} only: other organisations decide for themselves. An app blocked by the Ledgerline operator is blocked everywhere, and only the operator can unblock it.</p>
+<p class="muted">Apps that registered themselves and that members of ${org.name} connected. Verifying or blocking an app applies to ${org.name} only:
+  other organisations decide for themselves. An app blocked by the Ledgerline operator is blocked everywhere, and only the operator can unblock it.</p>
 ${
   connected.length === 0
     ? html`<p class="muted">No member has connected a self-registered app.</p>`
     : html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Self-registered apps connected by members of ${org.name}</caption>
-  <thead><tr><th scope="col">App</th><th scope="col">How it registered</th><th scope="col">Redirect URIs</th><th scope="col">Members</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">App</th><th scope="col">How it registered</th><th scope="col">Redirect URIs</th><th scope="col">Members</th>
+    <th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${connected.map(
     ({ client: row, members }) => html`<tr>
     <td data-label="App">${row.name} ${appBadge({ verified: verified(row), blocked: blocked(row) })}<br><code class="small">${row.client_id}</code></td>
@@ -89,12 +98,14 @@ ${
         ? html`<span class="muted small">Blocked by the operator</span>`
         : blockedHere.has(row.client_id)
           ? html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/unblock" class="inline">
-        <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Unblock<span class="visually-hidden"> ${row.name}</span></button></form>`
+        <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Unblock<span class="visually-hidden">
+          ${row.name}</span></button></form>`
           : html`${
               verified(row)
                 ? ''
                 : html`<form method="post" action="/orgs/${org.id}/apps/${row.client_id}/verify" class="inline">
-        <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Verify<span class="visually-hidden"> ${row.name}</span></button></form>`
+        <input type="hidden" name="csrf" value="${v.csrf}"><button type="submit" class="secondary small">Verify<span class="visually-hidden">
+          ${row.name}</span></button></form>`
             }
         <a class="button danger small" href="/orgs/${org.id}/apps/${row.client_id}/block">Block<span class="visually-hidden"> ${row.name}</span></a>`
     }</td>

@@ -43,7 +43,8 @@ export function bankAccountPage(
   <h3 id="account-title">${account.name}${account.number ? html` <span class="muted small">${account.number}</span>` : ''}</h3>
   <dl class="figures-list">
     <dt>Bank balance${account.balanceDate ? html` at ${account.balanceDate}` : ''}</dt><dd><strong>${amountText(account.balance, c)} ${c}</strong></dd>
-    <dt>Book balance${account.ledgerAccount ? html` (${account.ledgerAccount.fullName})` : ''}</dt><dd>${account.bookBalance === null ? '—' : html`${amountText(account.bookBalance, c)} ${c}`}</dd>
+    <dt>Book balance${account.ledgerAccount ? html` (${account.ledgerAccount.fullName})` : ''}</dt>
+      <dd>${account.bookBalance === null ? '—' : html`${amountText(account.bookBalance, c)} ${c}`}</dd>
     <dt>Still to reconcile</dt><dd>${account.differenceToReconcile === null ? '—' : html`${amountText(account.differenceToReconcile, c)} ${c}`}</dd>
   </dl>
   ${account.balanceIncompleteFrom ? html`<div class="notice" role="status"><strong>Incomplete from ${account.balanceIncompleteFrom}.</strong></div>` : ''}
@@ -55,7 +56,8 @@ export function bankAccountPage(
     imports.length === 0
       ? html`<p class="muted">Nothing has been imported into this account yet.</p>`
       : html`<div class="scroll"><table class="stack"><caption class="visually-hidden">Each import into ${account.name}, newest first</caption>
-  <thead><tr><th scope="col">File</th><th scope="col">Format</th><th scope="col" class="num">Lines</th><th scope="col">Statement balances</th><th scope="col">By</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
+  <thead><tr><th scope="col">File</th><th scope="col">Format</th><th scope="col" class="num">Lines</th><th scope="col">Statement balances</th>
+    <th scope="col">By</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
   <tbody>${imports.map(
     (b) => html`<tr>
     <td data-label="File">${b.file_name}</td>
@@ -65,7 +67,14 @@ export function bankAccountPage(
       b.statements.length
         ? html`<ul class="plain">${b.statements.map(
             (s) =>
-              html`<li>${s.start_date}..${s.end_date}: opening ${minor(s.opening_amount)}${Number(s.opening_derived) ? ' (closing less the lines)' : ''}, closing ${minor(s.closing_amount)}${s.difference !== null && Number(s.difference) !== 0 ? html`, <strong>difference ${minor(s.difference)}</strong>` : ''}${s.available_amount !== null ? html`, available ${minor(s.available_amount)}` : ''}</li>`,
+              html`<li>${s.start_date}..${s.end_date}: opening ${minor(s.opening_amount)}${
+                Number(s.opening_derived) ? ' (closing less the lines)' : ''
+              }, closing ${minor(s.closing_amount)}${
+                s.difference !== null && Number(s.difference) !== 0
+                  ? html`, <strong>difference
+                ${minor(s.difference)}</strong>`
+                  : ''
+              }${s.available_amount !== null ? html`, available ${minor(s.available_amount)}` : ''}</li>`,
           )}</ul>`
         : '—'
     }</td>
@@ -74,7 +83,8 @@ export function bankAccountPage(
     <td data-label="Remove">${
       b.reconciled
         ? html`<span class="muted small">${b.reconciled} reconciled: cannot be removed</span>`
-        : html`<a class="button danger small" href="/orgs/${org.id}/bank-import/imports/${b.id}/remove">Remove<span class="visually-hidden"> ${b.file_name}</span></a>`
+        : html`<a class="button danger small" href="/orgs/${org.id}/bank-import/imports/${b.id}/remove">Remove<span class="visually-hidden">
+          ${b.file_name}</span></a>`
     }</td>
   </tr>`,
   )}</tbody></table></div>`

@@ -43,19 +43,33 @@ export function bankImportPage(
     v,
     org,
     'bank-import',
-    html`<p class="muted">Upload a bank or card statement (OFX, QFX, CAMT.053/052/054, CSV, MT940 or QIF, at most 20 MB). Each file is imported whole or not at all, and importing the same file again, or the same lines in another format, adds nothing. The account's balance counts from its statements' own balances.</p>
+    html`<p class="muted">Upload a bank or card statement (OFX, QFX, CAMT.053/052/054, CSV, MT940 or QIF, at most 20 MB). Each file is imported whole
+      or not at all, and importing the same file again, or the same lines in another format, adds nothing. The account's balance counts from its
+        statements' own balances.</p>
 ${
   r
     ? html`<section class="card" aria-labelledby="import-result"><h2 id="import-result">${r.dryRun ? 'Checked, nothing written' : 'Imported'}: ${r.file}</h2>
   ${r.notes.length ? html`<div class="notice" role="status"><strong>Check:</strong> <ul>${r.notes.map((n) => html`<li>${n}</li>`)}</ul></div>` : ''}
   ${r.incomplete ? html`<div class="notice" role="status"><strong>Balance incomplete:</strong> ${r.incomplete}</div>` : ''}
-  <p>${r.format} statement for <strong>${r.accountId ? html`<a href="/orgs/${org.id}/bank-import/accounts/${r.accountId}">${r.account}</a>` : r.account}</strong>: <strong>${r.new}</strong> new, ${r.alreadyPresent} already present${r.matched.length ? html` (${r.matched.length} matched by date, amount and narration)` : ''}, ${r.skipped.length} skipped. Balance now ${r.balance}, ${r.balanceWords}.</p>
+  <p>${r.format} statement for <strong>${
+    r.accountId ? html`<a href="/orgs/${org.id}/bank-import/accounts/${r.accountId}">${r.account}</a>` : r.account
+  }</strong>: <strong>${r.new}</strong> new, ${r.alreadyPresent} already present${
+    r.matched.length
+      ? html` (${r.matched.length} matched by date,
+    amount and narration)`
+      : ''
+  }, ${r.skipped.length} skipped. Balance now ${r.balance}, ${r.balanceWords}.</p>
   ${
     r.statements.length
-      ? html`<div class="scroll"><table class="stack"><caption class="visually-hidden">Statement balances beside the ones Ledgerline computes</caption><thead><tr><th scope="col">Statement</th><th scope="col">Opening</th><th scope="col">Closing</th><th scope="col">Closing computed</th><th scope="col">Difference</th></tr></thead><tbody>
+      ? html`<div class="scroll"><table class="stack">
+        <caption class="visually-hidden">Statement balances beside the ones Ledgerline computes</caption><thead><tr><th scope="col">Statement</th><th
+          scope="col">Opening</th><th scope="col">Closing</th><th scope="col">Closing computed</th><th scope="col">Difference</th></tr></thead><tbody>
     ${r.statements.map(
       (s) =>
-        html`<tr><td data-label="Statement">${s.where}</td><td data-label="Opening">${s.opening}</td><td data-label="Closing">${s.closing}${s.available ? html` <span class="muted small">(available ${s.available})</span>` : ''}</td><td data-label="Closing computed">${s.computedClosing}</td><td data-label="Difference">${s.difference ? html`<strong>${s.difference}</strong>` : '—'}</td></tr>`,
+        html`<tr><td data-label="Statement">${s.where}</td><td data-label="Opening">${s.opening}</td>
+          <td data-label="Closing">${s.closing}${s.available ? html` <span class="muted small">(available ${s.available})</span>` : ''}</td><td
+            data-label="Closing computed">${s.computedClosing}</td>
+              <td data-label="Difference">${s.difference ? html`<strong>${s.difference}</strong>` : '—'}</td></tr>`,
     )}
   </tbody></table></div>`
       : ''
@@ -69,7 +83,8 @@ ${
   accounts.length
     ? html`<section aria-labelledby="accounts-title"><h3 id="accounts-title">Accounts</h3><ul>${accounts.map(
         (a) =>
-          html`<li><a href="/orgs/${org.id}/bank-import/accounts/${a.id}">${a.name}</a> <span class="muted small">${a.number} · ${a.currency} · balances and imports</span></li>`,
+          html`<li><a href="/orgs/${org.id}/bank-import/accounts/${a.id}">${a.name}</a> <span class="muted small">${a.number} · ${a.currency} ·
+            balances and imports</span></li>`,
       )}</ul></section>`
     : ''
 }
@@ -93,7 +108,9 @@ ${
     <label for="new_ledger">The books’ account it mirrors</label>
     <select id="new_ledger" name="new_ledger">
       <option value="auto" selected>Suggested: the books’ account of the same number or name</option>
-      ${form.bookAccounts.map((b) => html`<option value="${b.accountId}">${b.fullName}${b.number ? ` (${b.number})` : ''}${b.currency ? `, ${b.currency}` : ''}</option>`)}
+      ${form.bookAccounts.map(
+        (b) => html`<option value="${b.accountId}">${b.fullName}${b.number ? ` (${b.number})` : ''}${b.currency ? `, ${b.currency}` : ''}</option>`,
+      )}
       <option value="">None: not linked to the books</option>
     </select>
     <label for="new_opening">Opening balance (optional: used when no statement gives an earlier one)</label>
@@ -106,7 +123,8 @@ ${
   <label for="file">Statement file</label>
   <input id="file" name="file" type="file" required>
   <label class="check"><input type="checkbox" name="dry_run" value="1"> <span>Check only: show what would be imported, write nothing</span></label>
-  <label class="check"><input type="checkbox" name="refuse_unbalanced" value="1"> <span>Refuse the file if a statement's own balances do not add up (otherwise it is imported and the difference shown)</span></label>
+  <label class="check"><input type="checkbox" name="refuse_unbalanced" value="1"> <span>Refuse the file if a statement's own balances do not add up
+    (otherwise it is imported and the difference shown)</span></label>
   <div class="actions"><button type="submit">Import statement</button></div>
 </form>`,
     options,

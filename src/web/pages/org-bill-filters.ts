@@ -41,7 +41,8 @@ export function billFiltersPage(
     v,
     org,
     'bill-filters',
-    html`<p class="muted">Saved filters pick out bills and expense claims in Bills to Pay; apps list them with bills.list_saved_filters and pass a name to bills.list_to_pay. Counts and totals are of what is outstanding today, in ${homeCurrency}.</p>
+    html`<p class="muted">Saved filters pick out bills and expense claims in Bills to Pay; apps list them with bills.list_saved_filters and pass a
+      name to bills.list_to_pay. Counts and totals are of what is outstanding today, in ${homeCurrency}.</p>
 ${filters.length ? filterTable(v, org, filters, homeCurrency) : html`<p class="card empty">No saved filters yet.</p>`}
 <h3 id="new-filter">Save a filter</h3>
 ${filterForm(v, `/orgs/${org.id}/bill-filters`, create, homeCurrency, 'Save filter')}`,
@@ -71,7 +72,8 @@ function filterTable(v: Viewer, org: { id: string; name: string }, filters: Filt
   const money = (major: number) => formatMoney(Math.round(major * 10 ** minorDigits(homeCurrency)), homeCurrency);
   return html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Saved Bills to Pay filters of ${org.name}</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Selects</th><th scope="col" class="end">Bills</th><th scope="col" class="end">Due</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Name</th><th scope="col">Selects</th><th scope="col" class="end">Bills</th><th scope="col" class="end">Due</th>
+    <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${filters.map(
     (f) => html`<tr>
     <td data-label="Name"><strong>${f.name}</strong>${f.description ? html`<br><span class="muted small">${f.description}</span>` : ''}</td>

@@ -32,16 +32,20 @@ ${
     ? html`<p class="muted">No one has connected an app to ${org.name}.</p>`
     : html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Apps people connected to ${org.name}</caption>
-  <thead><tr><th scope="col">Person</th><th scope="col">App</th><th scope="col">Covers</th><th scope="col">Access</th><th scope="col">Live tokens</th><th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Person</th><th scope="col">App</th><th scope="col">Covers</th><th scope="col">Access</th><th scope="col">Live tokens</th>
+    <th scope="col">Connected</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${consents.map(
     ({ consent: c, tokens, member }) => html`<tr>
     <td data-label="Person">${c.userName || c.userEmail}<br><span class="muted small">${c.userEmail}${member ? '' : ' · no longer a member'}</span></td>
     <td data-label="App">${c.clientName} ${appBadge(c)}</td>
-    <td data-label="Covers">${c.allOrganisations ? 'All their organisations' : c.organisationIds.length > 1 ? `${org.name} and ${c.organisationIds.length - 1} more` : org.name}</td>
+    <td data-label="Covers">${
+      c.allOrganisations ? 'All their organisations' : c.organisationIds.length > 1 ? `${org.name} and ${c.organisationIds.length - 1} more` : org.name
+    }</td>
     <td data-label="Access">${scopeSummary(c.scopes)}</td>
     <td data-label="Live tokens">${tokensText(tokens)}</td>
     <td data-label="Connected">${formatDay(c.createdAt)}</td>
-    <td class="end"><a class="button danger small" href="/orgs/${org.id}/connections/${c.grantId}/revoke">Disconnect<span class="visually-hidden"> ${c.clientName} for ${c.userEmail}</span></a></td>
+    <td class="end"><a class="button danger small" href="/orgs/${org.id}/connections/${c.grantId}/revoke">Disconnect<span class="visually-hidden">
+      ${c.clientName} for ${c.userEmail}</span></a></td>
   </tr>`,
   )}</tbody>
 </table></div>`
@@ -52,13 +56,15 @@ ${
     ? html`<p class="muted">${org.name} has no API clients.</p>`
     : html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">API clients of ${org.name} and their live tokens</caption>
-  <thead><tr><th scope="col">API client</th><th scope="col">Live tokens</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">API client</th><th scope="col">Live tokens</th><th scope="col">Last used</th>
+    <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${clients.map(
     ({ row, tokens }) => html`<tr>
     <td data-label="API client">${row.name}<br><code class="small">${row.client_id}</code></td>
     <td data-label="Live tokens">${tokensText(tokens)}</td>
     <td data-label="Last used">${row.last_used_at ? formatInstant(row.last_used_at) : html`<span class="muted">Never</span>`}</td>
-    <td class="end"><a class="button danger small" href="/orgs/${org.id}/api-clients/${row.client_id}/revoke?from=connections">Revoke<span class="visually-hidden"> ${row.name}</span></a></td>
+    <td class="end"><a class="button danger
+      small" href="/orgs/${org.id}/api-clients/${row.client_id}/revoke?from=connections">Revoke<span class="visually-hidden"> ${row.name}</span></a></td>
   </tr>`,
   )}</tbody>
 </table></div>`

@@ -73,7 +73,9 @@ ${d.publishedAt ? '' : publishSection(v, org.id, d, form)}`,
 function publishedFacts(d: DocumentView): SafeHtml {
   const link = webLink(d.accountingLink);
   return html`<dt>Published</dt><dd>${formatInstant(d.publishedAt)}</dd>
-    <dt>In the books</dt><dd><code>${d.accountingId ?? '—'}</code>${link ? html` <a href="${link}" rel="noopener noreferrer" target="_blank">Open in the accounting system</a>` : ''}</dd>`;
+    <dt>In the books</dt><dd><code>${d.accountingId ?? '—'}</code>${
+      link ? html` <a href="${link}" rel="noopener noreferrer" target="_blank">Open in the accounting system</a>` : ''
+    }</dd>`;
 }
 
 function linesTable(d: DocumentView): SafeHtml {
@@ -82,7 +84,8 @@ function linesTable(d: DocumentView): SafeHtml {
   <thead><tr><th scope="col">Description</th><th scope="col">Account</th><th scope="col" class="end">Total</th></tr></thead>
   <tbody>${d.lines.map(
     (l) =>
-      html`<tr><td data-label="Description">${l.description}</td><td data-label="Account">${l.account ?? html`<strong>none yet</strong>`}</td><td class="end" data-label="Total">${l.total}</td></tr>`,
+      html`<tr><td data-label="Description">${l.description}</td><td data-label="Account">${l.account ?? html`<strong>none yet</strong>`}</td>
+        <td class="end" data-label="Total">${l.total}</td></tr>`,
   )}</tbody>
 </table></div>`;
 }
@@ -104,7 +107,8 @@ function publishSection(v: Viewer, orgId: string, d: DocumentView, f: PublishFor
   ${generalErrors(problems, 'Not published yet.')}
   ${
     confirm
-      ? html`<div class="notice" role="status" id="confirm-contact"><p><strong>${confirm.name} is not a ${confirm.kind} in the books yet. Create it and publish?</strong></p>${
+      ? html`<div class="notice" role="status" id="confirm-contact">
+        <p><strong>${confirm.name} is not a ${confirm.kind} in the books yet. Create it and publish?</strong></p>${
           confirm.close.length ? html`<p>The books have ${confirm.close.join(', ')}: if it is one of these, correct the document's supplier instead.</p>` : ''
         }</div>`
       : ''
@@ -112,9 +116,27 @@ function publishSection(v: Viewer, orgId: string, d: DocumentView, f: PublishFor
   <form method="post" action="/orgs/${orgId}/documents/${d.id}/publish" class="publish-form">
     <input type="hidden" name="csrf" value="${v.csrf}">
     ${confirm ? html`<input type="hidden" name="createContact" value="true">` : ''}
-    ${d.type === 'receipt' ? selectField(s, 'paidFrom', 'Paid from', [['', 'Choose the bank or card account…'], ...f.payFrom.map((p) => [p.value, p.label] as const)], { hint: 'The bank or card account the receipt was paid from' }) : ''}
-    ${d.currency !== f.homeCurrency || s.values.exchangeRate || s.errors.exchangeRate ? textField(s, 'exchangeRate', `Exchange rate (${f.homeCurrency} per ${d.currency})`, { inputmode: 'decimal', maxlength: 40, hint: 'e.g. 1.0842; Xero and QuickBooks use their own rate when it is left empty' }) : ''}
-    ${s.values.taxAccount || s.errors.taxAccount ? selectField(s, 'taxAccount', 'Tax account', [['', 'Choose the account tax goes to…'], ...f.accounts.map((a) => [a.id, a.label] as const)]) : ''}
+    ${
+      d.type === 'receipt'
+        ? selectField(s, 'paidFrom', 'Paid from', [['', 'Choose the bank or card account…'], ...f.payFrom.map((p) => [p.value, p.label] as const)], {
+            hint: 'The bank or card account the receipt was paid from',
+          })
+        : ''
+    }
+    ${
+      d.currency !== f.homeCurrency || s.values.exchangeRate || s.errors.exchangeRate
+        ? textField(s, 'exchangeRate', `Exchange rate (${f.homeCurrency} per ${d.currency})`, {
+            inputmode: 'decimal',
+            maxlength: 40,
+            hint: 'e.g. 1.0842; Xero and QuickBooks use their own rate when it is left empty',
+          })
+        : ''
+    }
+    ${
+      s.values.taxAccount || s.errors.taxAccount
+        ? selectField(s, 'taxAccount', 'Tax account', [['', 'Choose the account tax goes to…'], ...f.accounts.map((a) => [a.id, a.label] as const)])
+        : ''
+    }
     <div class="actions"><button type="submit">${confirm ? `Create ${confirm.name} and publish` : 'Publish to the books'}</button></div>
   </form>
 </section>`;

@@ -57,13 +57,18 @@ export function documentsPage(
     v,
     org,
     'documents',
-    html`<p class="muted">Bills, receipts, expense claims and supplier credits held by Ledgerline until they are published to the books. A bill or expense claim added here is listed in Bills to Pay at once.</p>
+    html`<p class="muted">Bills, receipts, expense claims and supplier credits held by Ledgerline until they are published to the books. A bill or
+      expense claim added here is listed in Bills to Pay at once.</p>
 ${created ? createdCard(org.id, created) : ''}
 <h3 id="unpublished">Unpublished documents</h3>
 ${documents.length ? documentTable(v, org, documents, options.canPublish === true) : html`<p class="card empty">No unpublished documents yet.</p>`}
 ${options.published?.length ? publishedTable(org, options.published) : ''}
 <h3 id="upload">Upload a document</h3>
-${fieldErrorCount && !options.formErrors?.length ? generalErrors([`Check the ${fieldErrorCount === 1 ? 'field' : `${fieldErrorCount} fields`} marked below.`]) : ''}
+${
+  fieldErrorCount && !options.formErrors?.length
+    ? generalErrors([`Check the ${fieldErrorCount === 1 ? 'field' : `${fieldErrorCount} fields`} marked below.`])
+    : ''
+}
 ${options.formErrors?.length ? generalErrors([...options.formErrors, ...(fieldErrorCount ? ['Check the fields marked below too.'] : [])]) : ''}
 ${uploadForm(v, org.id, state, accounts)}`,
     { ...(options.notice ? { notice: options.notice } : {}), ...(options.error ? { error: options.error } : {}) },
@@ -73,7 +78,9 @@ ${uploadForm(v, org.id, state, accounts)}`,
 function documentTable(v: Viewer, org: { id: string; name: string }, documents: DocumentListItem[], canPublish: boolean): SafeHtml {
   return html`<div class="scroll"><table class="stack">
   <caption class="visually-hidden">Unpublished documents of ${org.name}, newest first</caption>
-  <thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Supplier</th><th scope="col">Date</th><th scope="col" class="end">Total</th><th scope="col">Currency</th><th scope="col">File</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Supplier</th><th scope="col">Date</th>
+    <th scope="col" class="end">Total</th><th scope="col">Currency</th><th scope="col">File</th>
+      <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${documents.map(
     (d) => html`<tr>
     <td data-label="Number">${d.number}</td>
@@ -83,7 +90,10 @@ function documentTable(v: Viewer, org: { id: string; name: string }, documents: 
     <td class="end" data-label="Total">${d.total}</td>
     <td data-label="Currency">${d.currency}</td>
     <td data-label="File">${d.fileName ?? html`<span class="muted">none</span>`}</td>
-    <td class="end"><a class="button small${canPublish ? '' : ' secondary'}" href="/orgs/${org.id}/documents/${d.id}">${canPublish ? 'Publish…' : 'Open'}<span class="visually-hidden"> ${d.number} from ${d.supplier}</span></a><form method="post" action="/orgs/${org.id}/documents/${d.id}/delete" class="inline">
+    <td class="end"><a class="button small${
+      canPublish ? '' : ' ' + 'secondary'
+    }" href="/orgs/${org.id}/documents/${d.id}">${canPublish ? 'Publish…' : 'Open'}<span class="visually-hidden"> ${d.number} from
+      ${d.supplier}</span></a><form method="post" action="/orgs/${org.id}/documents/${d.id}/delete" class="inline">
       <input type="hidden" name="csrf" value="${v.csrf}">
       <button type="submit" class="danger small">Delete<span class="visually-hidden"> ${d.number} from ${d.supplier}</span></button>
     </form></td>
@@ -96,7 +106,8 @@ function publishedTable(org: { id: string; name: string }, documents: PublishedL
   return html`<h3 id="published">Published lately</h3>
 <div class="scroll"><table class="stack">
   <caption class="visually-hidden">Documents of ${org.name} published to the books, newest first</caption>
-  <thead><tr><th scope="col">Number</th><th scope="col">Supplier</th><th scope="col" class="end">Total</th><th scope="col">Published</th><th scope="col">In the books</th><th scope="col">Bank</th></tr></thead>
+  <thead><tr><th scope="col">Number</th><th scope="col">Supplier</th><th scope="col" class="end">Total</th><th scope="col">Published</th>
+    <th scope="col">In the books</th><th scope="col">Bank</th></tr></thead>
   <tbody>${documents.map((d) => {
     const link = webLink(d.accountingLink);
     return html`<tr>
@@ -104,7 +115,9 @@ function publishedTable(org: { id: string; name: string }, documents: PublishedL
     <td data-label="Supplier">${d.supplier}</td>
     <td class="end" data-label="Total">${d.total} ${d.currency}</td>
     <td data-label="Published">${formatDay(d.publishedAt)}</td>
-    <td data-label="In the books"><code>${d.accountingId ?? '—'}</code>${link ? html` <a href="${link}" rel="noopener noreferrer" target="_blank">Open</a>` : ''}</td>
+    <td data-label="In the books"><code>${d.accountingId ?? '—'}</code>${
+      link ? html` <a href="${link}" rel="noopener noreferrer" target="_blank">Open</a>` : ''
+    }</td>
     <td data-label="Bank">${d.matched ? 'Matched' : html`<span class="muted">Not matched yet</span>`}</td>
   </tr>`;
   })}</tbody>
@@ -131,7 +144,11 @@ function uploadForm(v: Viewer, orgId: string, s: FieldState, accounts: { id: str
   const accountChoices = [['', 'No account yet'] as const, ...accounts.map((a) => [a.id, a.label] as const)];
   return html`<form method="post" action="/orgs/${orgId}/documents" enctype="multipart/form-data" class="document-form">
   <input type="hidden" name="csrf" value="${v.csrf}">
-  ${fileField(s, 'file', 'File', { accept: ACCEPTED_FILES, hint: 'A PDF, PNG, JPEG, WebP or HEIC of at most 10 MB. After a refusal, choose it again.', required: true })}
+  ${fileField(s, 'file', 'File', {
+    accept: ACCEPTED_FILES,
+    hint: 'A PDF, PNG, JPEG, WebP or HEIC of at most 10 MB. After a refusal, choose it again.',
+    required: true,
+  })}
   ${selectField(s, 'type', 'Type', types)}
   <div class="pair">
     ${textField(s, 'number', 'Number', { required: true, maxlength: 100, hint: "The supplier's invoice or receipt number" })}

@@ -23,10 +23,12 @@ export function membersPage(
     v,
     org,
     'members',
-    html`<p class="muted">A role decides which operations a person's connected apps may call (see Role permissions). Removing someone stops their apps acting for ${org.name} on the next call.</p>
+    html`<p class="muted">A role decides which operations a person's connected apps may call (see Role permissions). Removing someone stops their apps
+      acting for ${org.name} on the next call.</p>
 <div class="scroll"><table class="stack">
   <caption class="visually-hidden">Members of ${org.name}</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Member since</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Member since</th>
+    <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${members.map((m) => {
     const you = m.userId === me.userId;
     const changeable = memberChangeProblem({ actorRole: me.role, targetRole: m.role, newRole: null, superAdmins }) === null;
@@ -38,7 +40,9 @@ export function membersPage(
         ? html`<form method="post" action="/orgs/${org.id}/members/${m.userId}/role" class="inline role-form">
         <input type="hidden" name="csrf" value="${v.csrf}">
         <label for="role-${m.userId}" class="visually-hidden">Role of ${m.email}</label>
-        <select id="role-${m.userId}" name="role">${roleChoices.map((r) => html`<option value="${r}" ${r === m.role ? 'selected' : ''}>${roleLabel(r)}</option>`)}</select>
+        <select id="role-${m.userId}" name="role">${roleChoices.map(
+          (r) => html`<option value="${r}" ${r === m.role ? 'selected' : ''}>${roleLabel(r)}</option>`,
+        )}</select>
         <button type="submit" class="secondary small">Change<span class="visually-hidden"> role of ${m.email}</span></button>
       </form>`
         : html`${roleLabel(m.role)}${lastSuper(m) ? html`<br><span class="muted small">The last super admin</span>` : ''}`
@@ -56,13 +60,16 @@ export function membersPage(
 </table></div>
 ${options.invited ? invitedBox(options.invited) : ''}
 <h3>Invite someone</h3>
-<p class="muted">They become a member when they open the link you send them and accept, signed in as that address; someone new to Ledgerline chooses a password through it. The link works once, for ${INVITATION_DAYS} days.</p>
+<p class="muted">They become a member when they open the link you send them and accept, signed in as that address; someone new to Ledgerline chooses a
+  password through it. The link works once, for ${INVITATION_DAYS} days.</p>
 <form method="post" action="/orgs/${org.id}/members/invite" class="card inline-form">
   <input type="hidden" name="csrf" value="${v.csrf}">
   <label for="invite-email">Email</label>
   <input id="invite-email" name="email" type="email" autocomplete="off" required>
   <label for="invite-role">Role</label>
-  <select id="invite-role" name="role">${roleChoices.map((r) => html`<option value="${r}" ${r === 'submitter' ? 'selected' : ''}>${roleLabel(r)}</option>`)}</select>
+  <select id="invite-role" name="role">${roleChoices.map(
+    (r) => html`<option value="${r}" ${r === 'submitter' ? 'selected' : ''}>${roleLabel(r)}</option>`,
+  )}</select>
   <div class="actions"><button type="submit">Create invitation link</button></div>
 </form>
 ${invitationList(org, v.csrf, invitations)}`,
@@ -74,7 +81,9 @@ ${invitationList(org, v.csrf, invitations)}`,
 function invitedBox(i: { email: string; role: Role; link: string; expiresAt: string }) {
   return html`<div class="card secret">
   <h3>Invitation for ${i.email}</h3>
-  <p class="notice"><strong>Send them this link now.</strong> It is shown only this once (Ledgerline keeps only a hash of it), works once, and ends ${formatInstant(i.expiresAt)}. They join as ${roleLabel(i.role)} when they accept it signed in as ${i.email}; someone new to Ledgerline chooses a password through it. Lost it? Invite them again: the old link stops working.</p>
+  <p class="notice"><strong>Send them this link now.</strong> It is shown only this once (Ledgerline keeps only a hash of it), works once, and ends
+    ${formatInstant(i.expiresAt)}. They join as ${roleLabel(i.role)} when they accept it signed in as ${i.email}; someone new to Ledgerline chooses a
+      password through it. Lost it? Invite them again: the old link stops working.</p>
   <label for="invitation-link">Invitation link</label>
   <div class="copy-field">
     <input id="invitation-link" type="text" readonly value="${i.link}" spellcheck="false" autocomplete="off">
@@ -89,7 +98,8 @@ function invitationList(org: { id: string; name: string }, csrf: string, invitat
   return html`<h3>Invitations not yet accepted</h3>
 <div class="scroll"><table class="stack">
   <caption class="visually-hidden">Invitations to ${org.name} not yet accepted</caption>
-  <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Invited by</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Invited by</th><th scope="col">Ends</th>
+    <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${invitations.map(
     (i) => html`<tr>
     <td data-label="Email">${i.email}</td>
@@ -97,7 +107,8 @@ function invitationList(org: { id: string; name: string }, csrf: string, invitat
     <td data-label="Invited by">${i.invitedBy ?? html`<span class="muted">—</span>`}</td>
     <td data-label="Ends">${formatInstant(i.expiresAt)}</td>
     <td class="end"><form method="post" action="/orgs/${org.id}/invitations/${i.id}/withdraw" class="inline">
-      <input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary small">Withdraw<span class="visually-hidden"> the invitation of ${i.email}</span></button></form></td>
+      <input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary small">Withdraw<span class="visually-hidden"> the
+        invitation of ${i.email}</span></button></form></td>
   </tr>`,
   )}</tbody>
 </table></div>`;

@@ -18,7 +18,8 @@ export function overviewPage(v: Viewer, org: { id: string; name: string }, o: Bo
     v,
     org,
     'overview',
-    html`<p class="muted">The twelve complete months to ${humanDate(last.to)}, in ${o.currency} unless an account says otherwise, as the API answers them for you today (${humanDate(o.today)}).</p>
+    html`<p class="muted">The twelve complete months to ${humanDate(last.to)}, in ${o.currency} unless an account says otherwise, as the API answers
+      them for you today (${humanDate(o.today)}).</p>
 <section class="card overview" aria-labelledby="pl-title">
   <h3 id="pl-title">Profit and loss by month</h3>
   ${o.profitAndLoss.ok ? profitAndLoss(o.profitAndLoss.value) : notShown('The profit and loss is', o.profitAndLoss)}
@@ -47,7 +48,12 @@ function profitAndLoss(r: ReportOutput): SafeHtml {
     ...r.sections.map((s) => ({ label: s.title, values: oldestFirst(s.total) })),
     ...r.summary.map((s) => ({ label: s.label, values: oldestFirst(s.amounts), total: true })),
   ];
-  return html`${net ? html`<p class="figures"><span>Net profit in ${longMonth(ends[ends.length - 1]!)}: <strong>${amountText(net[0]!, r.currency)} ${r.currency}</strong></span></p>` : ''}
+  return html`${
+    net
+      ? html`<p class="figures"><span>Net profit in ${longMonth(ends[ends.length - 1]!)}:
+        <strong>${amountText(net[0]!, r.currency)} ${r.currency}</strong></span></p>`
+      : ''
+  }
 ${responsiveChart({
   id: 'chart-pl',
   title: `Profit and loss by month, ${r.currency}`,

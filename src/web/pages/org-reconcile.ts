@@ -76,15 +76,28 @@ export function reconcilePage(v: Viewer, org: { id: string; name: string }, view
     v,
     org,
     'reconcile',
-    html`<p class="muted">Each bank line still to reconcile, with the published document the service finds it pays. Accept a suggestion, choose another document, or mark a line reconciled elsewhere (a transfer between your own accounts, a fee booked by hand).</p>
-${view.accounts.length ? accountPicker(base, view) : html`<p class="card empty">No bank statements imported yet: import one on <a href="/orgs/${org.id}/bank-import">Bank statements</a>.</p>`}
+    html`<p class="muted">Each bank line still to reconcile, with the published document the service finds it pays. Accept a suggestion, choose
+      another document, or mark a line reconciled elsewhere (a transfer between your own accounts, a fee booked by hand).</p>
+${
+  view.accounts.length
+    ? accountPicker(base, view)
+    : html`<p class="card empty">No bank statements imported yet: import one on <a href="/orgs/${org.id}/bank-import">Bank statements</a>.</p>`
+}
 ${
   view.account
     ? html`<h3 id="to-reconcile">To reconcile${view.account.toReconcile ? html` <span class="muted small">(${view.account.toReconcile})</span>` : ''}</h3>
-${view.lines.length ? html`<ol class="reconcile-lines">${view.lines.map((l) => lineCard(v, base, here, view, l))}</ol>` : html`<p class="card empty">Nothing left to reconcile in ${view.account.name}${view.page > 1 ? ' on this page' : ''}.</p>`}
+${
+  view.lines.length
+    ? html`<ol class="reconcile-lines">${view.lines.map((l) => lineCard(v, base, here, view, l))}</ol>`
+    : html`<p class="card empty">Nothing left to reconcile in ${view.account.name}${view.page > 1 ? ' on this page' : ''}.</p>`
+}
 ${pager(view)}
 <h3 id="reconciled">Reconciled</h3>
-${view.reconciled.length ? html`<ol class="reconcile-lines">${view.reconciled.map((l) => reconciledCard(v, base, here, view, l))}</ol>` : html`<p class="card empty">No line of ${view.account.name} is reconciled yet.</p>`}`
+${
+  view.reconciled.length
+    ? html`<ol class="reconcile-lines">${view.reconciled.map((l) => reconciledCard(v, base, here, view, l))}</ol>`
+    : html`<p class="card empty">No line of ${view.account.name} is reconciled yet.</p>`
+}`
     : ''
 }`,
     options,
@@ -97,7 +110,9 @@ function accountPicker(base: string, view: ReconcileView): SafeHtml {
   <div class="inline-fields">
     <select id="account" name="account">${view.accounts.map(
       (a) =>
-        html`<option value="${a.id}"${a.id === view.account?.id ? html` selected` : ''}>${a.name}${a.number ? ` (${a.number})` : ''}, ${a.currency}: ${a.toReconcile} to reconcile</option>`,
+        html`<option value="${a.id}"${a.id === view.account?.id ? html` selected` : ''}>${a.name}${
+          a.number ? ` (${a.number})` : ''
+        }, ${a.currency}: ${a.toReconcile} to reconcile</option>`,
     )}</select>
     <button type="submit" class="secondary">Show</button>
   </div>
@@ -124,7 +139,8 @@ function lineHead(l: ReconcileLine): SafeHtml {
 
 /** The hidden fields every form of a line sends: the CSRF token, the line, and where to come back to. */
 function hidden(v: Viewer, view: ReconcileView, lineId: string): SafeHtml {
-  return html`<input type="hidden" name="csrf" value="${v.csrf}"><input type="hidden" name="transactionId" value="${lineId}"><input type="hidden" name="account" value="${view.account!.id}"><input type="hidden" name="page" value="${view.page}">`;
+  return html`<input type="hidden" name="csrf" value="${v.csrf}"><input type="hidden" name="transactionId" value="${lineId}"><input type="hidden"
+    name="account" value="${view.account!.id}"><input type="hidden" name="page" value="${view.page}">`;
 }
 
 function lineCard(v: Viewer, base: string, here: string, view: ReconcileView, l: ReconcileLine): SafeHtml {
@@ -136,7 +152,8 @@ function lineCard(v: Viewer, base: string, here: string, view: ReconcileView, l:
   ${
     s
       ? html`<div class="suggestion">
-    <p><span class="label">${l.suggestedMatch ? 'Suggested' : 'Likeliest'}:</span> ${s.number} from ${s.supplier}, ${money(s.total, s.currency)} <span class="badge ${l.suggestedMatch ? 'verified' : 'unverified'}">score ${s.score}</span></p>
+    <p><span class="label">${l.suggestedMatch ? 'Suggested' : 'Likeliest'}:</span> ${s.number} from ${s.supplier},
+      ${money(s.total, s.currency)} <span class="badge ${l.suggestedMatch ? 'verified' : 'unverified'}">score ${s.score}</span></p>
     ${s.reasons.length ? html`<ul class="reasons">${s.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : ''}
   </div>`
       : html`<p class="muted">No suggestion: no published document matches this line well enough.</p>`
@@ -145,16 +162,31 @@ function lineCard(v: Viewer, base: string, here: string, view: ReconcileView, l:
   <div class="line-actions">
     ${
       s && view.may.match
-        ? html`<form method="post" action="${base}/match" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="documentId" value="${s.documentId}"><button type="submit" class="small">Accept<span class="visually-hidden"> ${s.number} for the line of ${formatDay(l.date)}</span></button></form>`
+        ? html`<form method="post" action="${base}/match"
+          class="inline">${hidden(v, view, l.id)}<input type="hidden" name="documentId" value="${s.documentId}"><button type="submit" class="small">Accept<span
+            class="visually-hidden"> ${s.number} for the line of ${formatDay(l.date)}</span></button></form>`
         : ''
     }
-    ${view.may.match && !changing ? html`<a class="button small secondary" href="${here}${here.includes('?') ? '&' : '?'}change=${encodeURIComponent(l.id)}#line-${l.id}">${s ? 'Change' : 'Choose a document'}<span class="visually-hidden"> for the line of ${formatDay(l.date)}</span></a>` : ''}
+    ${
+      view.may.match && !changing
+        ? html`<a class="button small secondary" href="${here}${here.includes('?') ? '&' : '?'}change=${encodeURIComponent(l.id)}#line-${l.id}">${
+            s ? 'Change' : 'Choose a document'
+          }<span class="visually-hidden"> for the line of ${formatDay(l.date)}</span></a>`
+        : ''
+    }
     ${
       view.may.mark
-        ? html`<form method="post" action="${base}/mark" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="reconciled" value="true"><button type="submit" class="small secondary">Reconciled elsewhere<span class="visually-hidden"> (the line of ${formatDay(l.date)})</span></button></form>`
+        ? html`<form method="post" action="${base}/mark"
+          class="inline">${hidden(v, view, l.id)}<input type="hidden" name="reconciled" value="true"><button type="submit" class="small
+            secondary">Reconciled elsewhere<span
+            class="visually-hidden"> (the line of ${formatDay(l.date)})</span></button></form>`
         : ''
     }
-    ${!view.may.match && !view.may.mark ? html`<span class="muted small">Your role may not match or mark bank lines (Role permissions: banking.match, banking.mark_reconciled).</span>` : ''}
+    ${
+      !view.may.match && !view.may.mark
+        ? html`<span class="muted small">Your role may not match or mark bank lines (Role permissions: banking.match, banking.mark_reconciled).</span>`
+        : ''
+    }
   </div>
   ${changing ? changeForm(v, base, here, view, l, changing) : ''}
 </li>`;
@@ -164,9 +196,11 @@ function changeForm(v: Viewer, base: string, here: string, view: ReconcileView, 
   const id = `doc-${l.id}`;
   return html`<div class="change-form">
   <form method="get" action="${base}" class="search-form" role="search">
-    <input type="hidden" name="account" value="${view.account!.id}"><input type="hidden" name="page" value="${view.page}"><input type="hidden" name="change" value="${l.id}">
+    <input type="hidden" name="account" value="${view.account!.id}"><input type="hidden" name="page" value="${view.page}"><input type="hidden"
+      name="change" value="${l.id}">
     <label for="q-${l.id}">Find a published document</label>
-    <div class="inline-fields"><input id="q-${l.id}" name="q" type="search" value="${c.search}" placeholder="Number or supplier"><button type="submit" class="secondary small">Search</button></div>
+    <div class="inline-fields"><input id="q-${l.id}" name="q" type="search" value="${c.search}" placeholder="Number or
+      supplier"><button type="submit" class="secondary small">Search</button></div>
   </form>
   ${
     c.candidates.length
@@ -176,7 +210,8 @@ function changeForm(v: Viewer, base: string, here: string, view: ReconcileView, 
     <select id="${id}" name="documentId">${c.candidates.map((d) => html`<option value="${d.id}">${d.label}</option>`)}</select>
     <div class="actions"><button type="submit" class="small">Match</button><a class="button small secondary" href="${here}#line-${l.id}">Cancel</a></div>
   </form>`
-      : html`<p class="muted">No published document in ${l.currency} that is not matched yet${c.search ? html` contains “${c.search}”` : ''}. Publish it first on <a href="${base.replace(/reconcile$/, 'documents')}">Documents</a>.</p><p><a href="${here}#line-${l.id}">Cancel</a></p>`
+      : html`<p class="muted">No published document in ${l.currency} that is not matched yet${c.search ? html` contains “${c.search}”` : ''}. Publish
+        it first on <a href="${base.replace(/reconcile$/, 'documents')}">Documents</a>.</p><p><a href="${here}#line-${l.id}">Cancel</a></p>`
   }
 </div>`;
 }
@@ -186,7 +221,9 @@ function problemBox(v: Viewer, base: string, view: ReconcileView, l: ReconcileLi
   <p>${p.message}</p>
   ${(p.offers ?? []).map(
     (o) =>
-      html`<form method="post" action="${base}/match" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="documentId" value="${p.documentId ?? ''}"><input type="hidden" name="difference" value="${o.kind}"><button type="submit" class="small">${o.words}</button></form> `,
+      html`<form method="post" action="${base}/match"
+        class="inline">${hidden(v, view, l.id)}<input type="hidden" name="documentId" value="${p.documentId ?? ''}"><input type="hidden"
+          name="difference" value="${o.kind}"><button type="submit" class="small">${o.words}</button></form> `,
   )}
 </div>`;
 }
@@ -197,13 +234,18 @@ function reconciledCard(v: Viewer, base: string, _here: string, view: ReconcileV
   let status: SafeHtml;
   let action: SafeHtml | '' = '';
   if (l.reconciledIn === 'service' && d) {
-    status = html`Matched to <a href="${base.replace(/reconcile$/, 'documents')}/${d.documentId}">${documentTypeLabel(d.type)} ${d.number}</a> from ${d.supplier}, ${money(d.total, d.currency)}`;
+    status = html`Matched to <a href="${base.replace(/reconcile$/, 'documents')}/${d.documentId}">${documentTypeLabel(d.type)} ${d.number}</a> from
+      ${d.supplier},
+        ${money(d.total, d.currency)}`;
     if (view.may.unmatch)
-      action = html`<form method="post" action="${base}/unmatch" class="inline">${hidden(v, view, l.id)}<button type="submit" class="small danger">Undo<span class="visually-hidden"> the match of ${d.number}</span></button></form>`;
+      action = html`<form method="post" action="${base}/unmatch" class="inline">${hidden(v, view, l.id)}<button type="submit" class="small
+        danger">Undo<span class="visually-hidden"> the match of ${d.number}</span></button></form>`;
   } else if (l.reconciledIn === 'outside_service') {
     status = html`Reconciled elsewhere`;
     if (view.may.mark)
-      action = html`<form method="post" action="${base}/mark" class="inline">${hidden(v, view, l.id)}<input type="hidden" name="reconciled" value="false"><button type="submit" class="small secondary">Undo<span class="visually-hidden"> reconciled elsewhere (the line of ${formatDay(l.date)})</span></button></form>`;
+      action = html`<form method="post" action="${base}/mark"
+        class="inline">${hidden(v, view, l.id)}<input type="hidden" name="reconciled" value="false"><button type="submit" class="small secondary">Undo<span
+          class="visually-hidden"> reconciled elsewhere (the line of ${formatDay(l.date)})</span></button></form>`;
   } else {
     status = html`Reconciled in the books`;
   }

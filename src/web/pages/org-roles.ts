@@ -19,7 +19,8 @@ export function rolesPage(v: Viewer, org: { id: string; name: string }, rows: Ro
     v,
     org,
     'roles',
-    html`<p class="muted">Which roles may call each operation through a connected app. Saving applies to the very next call. API clients of the organisation are not subject to roles.</p>
+    html`<p class="muted">Which roles may call each operation through a connected app. Saving applies to the very next call. API clients of the
+      organisation are not subject to roles.</p>
 <form method="post" action="/orgs/${org.id}/roles">
   <input type="hidden" name="csrf" value="${v.csrf}">
   <div class="table-scroll">
@@ -30,9 +31,8 @@ export function rolesPage(v: Viewer, org: { id: string; name: string }, rows: Ro
       (op) => html`<tr>
       <th scope="row"><span class="op-title">${op.title}</span><br><code class="small">${breakable(op.name)}</code></th>
       ${ROLES.map(
-        (
-          r,
-        ) => html`<td class="center"><input type="checkbox" id="allow-${op.name}-${r}" name="allow" value="${op.name}:${r}" ${op.allowed.has(r) ? 'checked' : ''}>
+        (r) => html`<td class="center"><input type="checkbox" id="allow-${op.name}-${r}" name="allow" value="${op.name}:${r}"
+          ${op.allowed.has(r) ? 'checked' : ''}>
         <label for="allow-${op.name}-${r}" class="visually-hidden">${roleLabel(r)} may call ${op.title}</label></td>`,
       )}
     </tr>`,

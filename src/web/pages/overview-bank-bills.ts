@@ -22,14 +22,29 @@ ${accountTable(o.bank.value, ends)}`;
 function accountCard(h: AccountHistory, i: number, ends: string[]): SafeHtml {
   const a = h.account;
   return html`<li>
-  <p class="account-name"><strong>${a.name}</strong> <span class="muted small">${a.number ? html`${a.number} · ` : ''}${a.type === 'credit_card' ? 'credit card' : 'bank'}</span></p>
+  <p class="account-name"><strong>${a.name}</strong> <span class="muted small">${
+    a.number
+      ? html`${a.number} ·
+    `
+      : ''
+  }${a.type === 'credit_card' ? 'credit card' : 'bank'}</span></p>
   <p class="figures">${balanceLabel(a)} <strong>${amountText(a.balance, a.currency)} ${a.currency}</strong></p>
   ${
     a.bookBalance !== null && a.balanceBasis !== 'books'
-      ? html`<p class="muted small">In the books ${amountText(a.bookBalance, a.currency)} ${a.currency}${a.differenceToReconcile ? html` · to reconcile ${amountText(a.differenceToReconcile, a.currency)} ${a.currency}` : ' · agrees'}</p>`
+      ? html`<p class="muted small">In the books ${amountText(a.bookBalance, a.currency)} ${a.currency}${
+          a.differenceToReconcile
+            ? html` · to
+        reconcile ${amountText(a.differenceToReconcile, a.currency)} ${a.currency}`
+            : ' · agrees'
+        }</p>`
       : ''
   }
-  ${a.balanceIncompleteFrom ? html`<p class="small"><span class="badge blocked">incomplete</span> from ${humanDate(a.balanceIncompleteFrom)}: transactions missing against the statements</p>` : ''}
+  ${
+    a.balanceIncompleteFrom
+      ? html`<p class="small"><span class="badge blocked">incomplete</span> from ${humanDate(a.balanceIncompleteFrom)}: transactions missing against
+        the statements</p>`
+      : ''
+  }
   ${
     h.monthEnds
       ? smallChart({
@@ -61,7 +76,9 @@ function accountTable(histories: AccountHistory[], ends: string[]): SafeHtml {
   return scrollingTable(
     'bank-table',
     "Balance at each month end and now, in each account's currency",
-    html`<thead><tr><th scope="col">Account</th><th scope="col">Currency</th>${ends.map((d) => html`<th scope="col" class="num">${columnMonth(d)}</th>`)}<th scope="col" class="num">Now</th></tr></thead>
+    html`<thead><tr><th scope="col">Account</th><th scope="col">Currency</th>${ends.map(
+      (d) => html`<th scope="col" class="num">${columnMonth(d)}</th>`,
+    )}<th scope="col" class="num">Now</th></tr></thead>
 <tbody>${histories.map(
       (h) =>
         html`<tr><th scope="row">${h.account.name}</th><td>${h.account.currency}</td>${ends.map((_, i) => {
@@ -78,17 +95,22 @@ export function billsSection(o: BooksOverview): SafeHtml {
   else {
     const b = o.bills.value;
     const overdue = (due: string) => due < o.today;
-    body = html`<p class="figures"><span><strong>${b.count}</strong> ${b.count === 1 ? 'bill' : 'bills'} to pay</span> <span>Total <strong>${amountText(b.total, b.baseCurrency)} ${b.baseCurrency}</strong></span></p>
+    body = html`<p class="figures"><span><strong>${b.count}</strong> ${b.count === 1 ? 'bill' : 'bills'} to pay</span> <span>Total
+      <strong>${amountText(b.total, b.baseCurrency)} ${b.baseCurrency}</strong></span></p>
 ${b.note ? html`<div class="notice" role="status">${b.note}</div>` : ''}
 ${
   b.bills.length
     ? scrollingTable(
         'bills-table',
-        `The next ${b.bills.length === 1 ? 'bill' : `${b.bills.length} bills`} by due date${b.count > b.bills.length ? `, of ${b.count}` : ''}; amounts due in ${b.baseCurrency}`,
-        html`<thead><tr><th scope="col">Due</th><th scope="col">Supplier</th><th scope="col">Invoice</th><th scope="col" class="num">Amount due</th></tr></thead>
+        `The next ${b.bills.length === 1 ? 'bill' : `${b.bills.length} bills`} by due date${b.count > b.bills.length ? `, of ${b.count}` : ''}; ` +
+          `amounts due in ${b.baseCurrency}`,
+        html`<thead><tr><th scope="col">Due</th><th scope="col">Supplier</th><th scope="col">Invoice</th><th scope="col" class="num">Amount due</th>
+          </tr></thead>
 <tbody>${b.bills.map(
           (bill) =>
-            html`<tr><td class="nowrap">${humanDate(bill.dueDate)}${overdue(bill.dueDate) ? html` <span class="badge blocked">overdue</span>` : ''}</td><td>${bill.supplier}</td><td>${bill.invoiceNumber}</td><td class="num">${amountText(bill.amountDue, b.baseCurrency)}</td></tr>`,
+            html`<tr><td class="nowrap">${humanDate(bill.dueDate)}${
+              overdue(bill.dueDate) ? html` <span class="badge blocked">overdue</span>` : ''
+            }</td><td>${bill.supplier}</td><td>${bill.invoiceNumber}</td><td class="num">${amountText(bill.amountDue, b.baseCurrency)}</td></tr>`,
         )}</tbody>`,
       )
     : html`<p class="muted">Nothing to pay.</p>`

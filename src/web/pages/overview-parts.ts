@@ -48,7 +48,9 @@ export function monthTable(id: string, caption: string, columns: string[], rows:
 <thead><tr><th scope="col">${currency}</th>${columns.map((c) => html`<th scope="col" class="num">${c}</th>`)}</tr></thead>
 <tbody>${rows.map(
       (r) =>
-        html`<tr${r.total ? html` class="total"` : ''}><th scope="row">${r.label}</th>${r.values.map((v) => html`<td class="num">${v === null ? '—' : amountText(v, currency)}</td>`)}</tr>`,
+        html`<tr${r.total ? html` class="total"` : ''}><th scope="row">${r.label}</th>${r.values.map(
+          (v) => html`<td class="num">${v === null ? '—' : amountText(v, currency)}</td>`,
+        )}</tr>`,
     )}</tbody>`,
   );
 }

@@ -66,7 +66,13 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 /** A chart for every width: the narrow and the wide drawing (only one is shown), then one legend. */
 export function responsiveChart(input: ChartInput): SafeHtml {
-  return html`<div class="chart-narrow">${svgChart({ ...input, id: `${input.id}-narrow`, width: 300, height: 190, labelEvery: Math.max(input.labelEvery ?? 1, 2) })}</div>
+  return html`<div class="chart-narrow">${svgChart({
+    ...input,
+    id: `${input.id}-narrow`,
+    width: 300,
+    height: 190,
+    labelEvery: Math.max(input.labelEvery ?? 1, 2),
+  })}</div>
 <div class="chart-wide">${svgChart({ ...input, width: 640, height: 230 })}</div>
 ${legend(input)}`;
 }
@@ -95,9 +101,8 @@ function svgChart(input: ChartInput): SafeHtml {
   const tip = (s: Series, i: number, v: number) => `${input.longLabels[i] ?? input.labels[i]}, ${s.name}: ${input.format(v)}`;
 
   const grid = ticks.map(
-    (
-      t,
-    ) => html`<line x1="${PAD.left}" x2="${width - PAD.right}" y1="${y(t)}" y2="${y(t)}" stroke="${t === 0 ? COLOURS.grey : '#d5dbe1'}" stroke-width="${t === 0 ? 1 : 0.5}"/>
+    (t) => html`<line x1="${PAD.left}" x2="${width - PAD.right}" y1="${y(t)}" y2="${y(t)}" stroke="${t === 0 ? COLOURS.grey : '#d5dbe1'}"
+      stroke-width="${t === 0 ? 1 : 0.5}"/>
 <text x="${PAD.left - 4}" y="${y(t) + 3}" text-anchor="end" font-size="${size}" fill="${COLOURS.grey}">${compactNumber(t)}</text>`,
   );
   // counted from the last month, so the latest always has its label
@@ -112,7 +117,8 @@ function svgChart(input: ChartInput): SafeHtml {
       if (v === null) return '';
       const x = round(PAD.left + band * i + (band - groupW) / 2 + barW * k);
       const top = y(Math.max(v, 0));
-      return html`<rect x="${x}" y="${top}" width="${round(barW - 0.5)}" height="${Math.max(0.5, round(y(Math.min(v, 0)) - top))}" fill="${s.colour}"><title>${tip(s, i, v)}</title></rect>`;
+      return html`<rect x="${x}" y="${top}" width="${round(barW - 0.5)}" height="${Math.max(0.5, round(y(Math.min(v, 0)) - top))}"
+        fill="${s.colour}"><title>${tip(s, i, v)}</title></rect>`;
     }),
   );
   const lineMarks = lines.map((s) => {
@@ -127,7 +133,8 @@ function svgChart(input: ChartInput): SafeHtml {
     );
     return html`${paths}${dots}`;
   });
-  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${input.id}-title ${input.id}-desc" xmlns="http://www.w3.org/2000/svg">
+  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${input.id}-title ${input.id}-desc"
+    xmlns="http://www.w3.org/2000/svg">
 <title id="${input.id}-title">${input.title}</title>
 <desc id="${input.id}-desc">${input.description}</desc>
 ${grid}${xLabels}${barMarks}${lineMarks}

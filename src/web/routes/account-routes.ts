@@ -63,7 +63,8 @@ export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void
       reply,
       confirmPage(signed.viewer, {
         title: `Disconnect ${consent.clientName}?`,
-        explanation: html`<p>${consent.clientName} will no longer be able to use your books in any organisation. Its tokens stop working at once. You can connect it again later from the app.</p>`,
+        explanation: html`<p>${consent.clientName} will no longer be able to use your books in any organisation. Its tokens stop working at once. You
+          can connect it again later from the app.</p>`,
         action: `/account/connections/${grantId}/disconnect`,
         button: 'Disconnect',
         back: '/account',

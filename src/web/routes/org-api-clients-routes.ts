@@ -59,7 +59,8 @@ export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): vo
       reply,
       confirmPage(a.viewer, {
         title: `Revoke ${row.name}?`,
-        explanation: html`<p>Anything that uses API client <strong>${row.name}</strong> (<code>${row.client_id}</code>) stops working at once: its tokens are refused from the next call, and its secret can no longer get new ones. This cannot be undone.</p>
+        explanation: html`<p>Anything that uses API client <strong>${row.name}</strong> (<code>${row.client_id}</code>) stops working at once: its
+          tokens are refused from the next call, and its secret can no longer get new ones. This cannot be undone.</p>
 <p class="muted">Access: ${scopesOf(row).includes('service.write') ? 'read and change' : 'read only'}.</p>`,
         action: `/orgs/${a.org.id}/api-clients/${row.client_id}/revoke${RETURN_TABS.has(from) && from !== 'api-clients' ? `?from=${from}` : ''}`,
         button: 'Revoke API client',

@@ -23,7 +23,8 @@ const NOTICES = {
   removed: 'App removed. Its connections and tokens stopped working at once.',
   verified: 'App verified for this organisation. Its members now see it as verified when they connect it; other organisations decide for themselves.',
   blocked:
-    'App blocked for this organisation. Its tokens are refused for this organisation from the next call, and no one can connect it to this organisation; other organisations decide for themselves.',
+    'App blocked for this organisation. Its tokens are refused for this organisation from the next call, and no one can connect it to this ' +
+    'organisation; other organisations decide for themselves.',
   unblocked: 'App unblocked for this organisation. Existing connections to this organisation work again.',
 };
 
@@ -102,7 +103,8 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
       reply,
       confirmPage(a.viewer, {
         title: `Block ${client.name}?`,
-        explanation: html`<p>Every token of <strong>${client.name}</strong> is refused for ${a.org.name} from the next call, for everyone who connected it, and no one can connect it to ${a.org.name} until it is unblocked here. Other organisations decide for themselves.</p>`,
+        explanation: html`<p>Every token of <strong>${client.name}</strong> is refused for ${a.org.name} from the next call, for everyone who
+          connected it, and no one can connect it to ${a.org.name} until it is unblocked here. Other organisations decide for themselves.</p>`,
         action: `/orgs/${a.org.id}/apps/${client.client_id}/block`,
         button: 'Block app',
         back: back(a),
@@ -122,7 +124,8 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
       reply,
       confirmPage(a.viewer, {
         title: `Remove ${row.name}?`,
-        explanation: html`<p><strong>${row.name}</strong> (<code>${row.client_id}</code>, redirecting to ${redirectUrisOf(row).join(', ')}) is removed: every connection people made with it, and its tokens, stop working at once. This cannot be undone.</p>`,
+        explanation: html`<p><strong>${row.name}</strong> (<code>${row.client_id}</code>, redirecting to ${redirectUrisOf(row).join(', ')}) is
+          removed: every connection people made with it, and its tokens, stop working at once. This cannot be undone.</p>`,
         action: `/orgs/${a.org.id}/apps/${row.client_id}/remove`,
         button: 'Remove app',
         back: back(a),

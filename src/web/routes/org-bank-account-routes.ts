@@ -48,7 +48,8 @@ export function registerBankAccountRoutes(app: FastifyInstance, w: WebContext): 
       reply,
       confirmPage(a.viewer, {
         title: `Remove the import of ${batch.file_name}?`,
-        explanation: html`<p>Its ${batch.lines} ${batch.lines === 1 ? 'line' : 'lines'} and its statements' balances are taken out of the account, and every balance is as it was before it. Importing the file again brings them back.</p>`,
+        explanation: html`<p>Its ${batch.lines} ${batch.lines === 1 ? 'line' : 'lines'} and its statements' balances are taken out of the account, and
+          every balance is as it was before it. Importing the file again brings them back.</p>`,
         action: `/orgs/${a.org.id}/bank-import/imports/${batch.id}/remove`,
         button: 'Remove import',
         back: `${listPage(a)}/accounts/${batch.bank_account_id}`,

@@ -55,8 +55,15 @@ export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): v
       reply,
       confirmPage(a.viewer, {
         title: `Disconnect ${consent.clientName} for ${consent.userEmail}?`,
-        explanation: html`<p>${consent.clientName} stops acting for ${a.org.name} for ${consent.userEmail} at once: its tokens are refused for ${a.org.name} from the next call.</p>
-${elsewhere ? html`<p class="muted">This connection also covers ${consent.allOrganisations ? 'their other organisations' : 'other organisations of theirs'}; it goes on working there, as their admins and they decide.</p>` : ''}`,
+        explanation: html`<p>${consent.clientName} stops acting for ${a.org.name} for ${consent.userEmail} at once: its tokens are refused for
+          ${a.org.name} from the next call.</p>
+${
+  elsewhere
+    ? html`<p class="muted">This connection also covers ${
+        consent.allOrganisations ? 'their other organisations' : 'other organisations of theirs'
+      }; it goes on working there, as their admins and they decide.</p>`
+    : ''
+}`,
         action: `/orgs/${a.org.id}/connections/${consent.grantId}/revoke`,
         button: 'Disconnect',
         back: `/orgs/${a.org.id}/connections`,

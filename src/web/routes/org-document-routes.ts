@@ -130,7 +130,10 @@ function fieldWords(e: ParameterError): string {
 
 function problemWords(e: ParameterError): string {
   if (/^codedLines\.\d+\.account$/.test(e.parameter)) {
-    return `${capital(e.message)}: code it to an active account of the chart (delete the document and upload it again with an account chosen, or set its lines with documents.update), then publish.`;
+    return (
+      `${capital(e.message)}: code it to an active account of the chart (delete the document and upload it again with an account chosen, or set ` +
+      `its lines with documents.update), then publish.`
+    );
   }
   if (e.parameter === 'codedLines') return `${capital(e.message)}.`;
   if (e.parameter === 'total') return `${capital(e.message)}: check the document's amounts.`;

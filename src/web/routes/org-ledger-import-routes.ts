@@ -27,7 +27,9 @@ export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext):
       const org = await organisation(a.org.id);
       // the page /orgs/new leads to: the organisation exists, its books are still to load
       const notices = {
-        created: `Organisation created: ${org.name}, with you as its super admin. Its books are empty: load them below, then import its statements on Bank statements.`,
+        created:
+          `Organisation created: ${org.name}, with you as its super admin. Its books are empty: load them below, then import its statements on ` +
+          `Bank statements.`,
       };
       return sendPage(reply, ledgerImportPage(a.viewer, view(org), noticeFrom(request, notices)));
     });

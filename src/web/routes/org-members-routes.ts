@@ -99,7 +99,8 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
       reply,
       confirmPage(a.viewer, {
         title: you ? `Leave ${a.org.name}?` : `Remove ${target.name || target.email}?`,
-        explanation: html`<p>${you ? 'You' : html`<strong>${target.email}</strong> (${roleLabel(target.role)})`} will no longer be a member of ${a.org.name}. Apps ${you ? 'you' : 'they'} connected stop acting for ${a.org.name} from the next call.</p>`,
+        explanation: html`<p>${you ? 'You' : html`<strong>${target.email}</strong> (${roleLabel(target.role)})`} will no longer be a member of
+          ${a.org.name}. Apps ${you ? 'you' : 'they'} connected stop acting for ${a.org.name} from the next call.</p>`,
         action: `/orgs/${a.org.id}/members/${target.userId}/remove`,
         button: you ? 'Leave organisation' : 'Remove member',
         back: back(a),

@@ -116,7 +116,9 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
           search,
           candidates: candidates.map((d) => ({
             id: d.id,
-            label: `${documentTypeLabel(d.type)} ${d.number} from ${d.supplier}, ${amountText(d.total / 10 ** minorDigits(d.currency), d.currency)} ${d.currency}, ${formatDay(d.date)}`,
+            label:
+              `${documentTypeLabel(d.type)} ${d.number} ` +
+              `from ${d.supplier}, ${amountText(d.total / 10 ** minorDigits(d.currency), d.currency)} ${d.currency}, ${formatDay(d.date)}`,
           })),
         };
       }
@@ -140,8 +142,10 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
     account: one(a.form.account),
     page: pageNumber(one(a.form.page)),
   });
-  const back = (a: OrgAccess, where: Where, done: keyof typeof NOTICES, lineId: string) =>
-    `${base(a)}?${new URLSearchParams({ ...(where.account ? { account: where.account } : {}), ...(where.page > 1 ? { page: String(where.page) } : {}), done })}#line-${encodeURIComponent(lineId)}`;
+  const back = (a: OrgAccess, where: Where, done: keyof typeof NOTICES, lineId: string) => {
+    const query = new URLSearchParams({ ...(where.account ? { account: where.account } : {}), ...(where.page > 1 ? { page: String(where.page) } : {}), done });
+    return `${base(a)}?${query}#line-${encodeURIComponent(lineId)}`;
+  };
 
   r.page('/reconcile', async (a, _p, request, reply) => render(a, reply, whereOf(request), noticeFrom(request, NOTICES)));
 
@@ -226,9 +230,15 @@ function refusalWords(answer: Extract<FormAnswer<unknown>, { ok: false }>): stri
   const message = answer.message.replace(/\s+$/, '');
   switch (answer.code) {
     case 'match_amounts_differ':
-      return `The amounts differ: ${message.replace(/\. Match the right lines, or name it with difference: .*$/, '.')} Choose another document with Change, book the difference below when it is a fee or a rounding, or mark the line reconciled elsewhere if it was settled another way.`;
+      return (
+        `The amounts differ: ${message.replace(/\. Match the right lines, or name it with difference: .*$/, '.')} Choose another document with ` +
+        `Change, book the difference below when it is a fee or a rounding, or mark the line reconciled elsewhere if it was settled another way.`
+      );
     case 'already_matched':
-      return `Already matched or reconciled: ${message}. The page now shows each line as it is; undo a match (Undo, under Reconciled) before matching its lines again.`;
+      return (
+        `Already matched or reconciled: ${message}. The page now shows each line as it is; undo a match (Undo, under Reconciled) before matching ` +
+        `its lines again.`
+      );
     case 'role_not_allowed':
       return `Not allowed: ${message}. An admin can change this under Role permissions.`;
     case 'accounting_refused':
