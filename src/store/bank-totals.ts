@@ -10,41 +10,16 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { chunks } from './chunks.js';
 import type { BankTransactionRow, Database } from './schema.js';
 
-export interface BankDailyTotalRow {
-  organisation_id: string;
-  bank_account_id: string;
-  /** yyyy-MM-dd */
-  date: string;
-  /** account currency minor units: the sum of the day's positive amounts */
-  amount_in: number;
-  /** account currency minor units: the sum of the sizes of the day's negative amounts (positive) */
-  amount_out: number;
-  /** the same in home currency, split by the sign of home_amount */
-  home_in: number;
-  home_out: number;
-  transactions: number;
-  to_reconcile: number;
-}
+export type { BankDailyTotalRow, BankMonthTotalRow, BankTotalsTables } from './schema-banking.js';
 
-/** The month's days summed; `last_date` is the month's last day with transactions. */
-export interface BankMonthTotalRow extends Omit<BankDailyTotalRow, 'date'> {
-  /** yyyy-MM */
-  month: string;
-  last_date: string;
-}
-
-export interface BankTotalsTables {
-  bank_daily_totals: BankDailyTotalRow;
-  bank_month_totals: BankMonthTotalRow;
-}
-
-export type BankTotalsDatabase = Database & BankTotalsTables;
+/** Database itself: the totals tables are part of it (schema-banking.ts). */
+export type BankTotalsDatabase = Database;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The same connection, seen with the daily totals table (kept beside schema.ts, not in it). */
-export function withBankTotals(db: Db): Kysely<BankTotalsDatabase> {
-  return db as unknown as Kysely<BankTotalsDatabase>;
+/** The handle as given: Database holds the totals tables (kept for the callers that still name them). */
+export function withBankTotals(db: Db): Kysely<Database> {
+  return db;
 }
 
 /** Days per statement: well under both dialects' parameter limits. */
@@ -59,7 +34,7 @@ const DAYS_PER_STATEMENT = 500;
 export async function refreshBankDailyTotals(trx: Db, organisationId: string, bankAccountId: string, dates: Iterable<string>): Promise<void> {
   const days = [...new Set(dates)].sort();
   if (days.length === 0) return;
-  const db = withBankTotals(trx);
+  const db = trx;
   // a no-op update: the portable way to take the row lock (SQLite has no SELECT … FOR UPDATE)
   await db
     .updateTable('bank_accounts')
@@ -127,7 +102,7 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
  * again by `insert`, a chunk of keys at a time.
  */
 async function replaceTotals(
-  db: Kysely<BankTotalsDatabase>,
+  db: Db,
   totals: { table: 'bank_daily_totals'; key: 'date' } | { table: 'bank_month_totals'; key: 'month' },
   organisationId: string,
   bankAccountId: string,

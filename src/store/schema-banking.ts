@@ -1,4 +1,4 @@
-/** The service's bank tables: accounts, who holds them, their lines and the lines' matches (schema.ts re-exports them). */
+/** The service's bank tables: accounts, who holds them, their lines, the lines' matches and their daily and monthly totals (schema.ts re-exports them). */
 
 export interface BankAccountRow {
   id: string;
@@ -73,4 +73,33 @@ export interface BankMatchRow {
   bill_amount_due_before: number | null;
   created_by: string | null;
   created_at: string;
+}
+
+/** Per bank account and day, the sums of its transactions (migration 004-bank-totals; store/bank-totals.ts keeps them). */
+export interface BankDailyTotalRow {
+  organisation_id: string;
+  bank_account_id: string;
+  /** yyyy-MM-dd */
+  date: string;
+  /** account currency minor units: the sum of the day's positive amounts */
+  amount_in: number;
+  /** account currency minor units: the sum of the sizes of the day's negative amounts (positive) */
+  amount_out: number;
+  /** the same in home currency, split by the sign of home_amount */
+  home_in: number;
+  home_out: number;
+  transactions: number;
+  to_reconcile: number;
+}
+
+/** The month's days summed (014-bank-month-totals); `last_date` is the month's last day with transactions. */
+export interface BankMonthTotalRow extends Omit<BankDailyTotalRow, 'date'> {
+  /** yyyy-MM */
+  month: string;
+  last_date: string;
+}
+
+export interface BankTotalsTables {
+  bank_daily_totals: BankDailyTotalRow;
+  bank_month_totals: BankMonthTotalRow;
 }

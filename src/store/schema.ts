@@ -2,7 +2,15 @@
  * Row types of every table, for Kysely. Portable across SQLite and PostgreSQL: ids are text made by
  * the application, dates are `yyyy-MM-dd` text, instants are ISO-8601 text, booleans are 0/1
  * integers, money is BIGINT minor units (read back as JS numbers, see db.ts), and JSON is text.
+ *
+ * Database is the one schema every handle is typed with: the tables below, joined with those whose
+ * rows are kept in the files beside this one (schema-ledger.ts, schema-banking.ts,
+ * schema-accounting.ts, schema-web.ts), so no caller widens a handle to reach them.
  */
+import type { BankAccountHolderRow, BankAccountRow, BankMatchRow, BankTotalsTables, BankTransactionRow } from './schema-banking.js';
+import type { ConnectionTables, MirrorTables } from './schema-accounting.js';
+import type { LedgerAggregateTables } from './schema-ledger.js';
+import type { WebTables } from './schema-web.js';
 
 export interface OrganisationRow {
   id: string;
@@ -201,8 +209,10 @@ export interface DocumentFileRow {
   data: Buffer;
 }
 
-export type { BankAccountHolderRow, BankAccountRow, BankMatchRow, BankTransactionRow } from './schema-banking.js';
-import type { BankAccountHolderRow, BankAccountRow, BankMatchRow, BankTransactionRow } from './schema-banking.js';
+export type { BankAccountHolderRow, BankAccountRow, BankDailyTotalRow, BankMatchRow, BankMonthTotalRow, BankTransactionRow } from './schema-banking.js';
+export type { AccountingConnectionRequestRow, AccountingConnectionRow, AccountingMirrorRecordRow, AccountingMirrorRow } from './schema-accounting.js';
+export type { AcctDayLineTotalRow, AcctDayTotalRow, AcctMonthLineTotalRow } from './schema-ledger.js';
+export type { AuditLogRow, WebSessionRow } from './schema-web.js';
 
 export interface BillRow {
   id: string;
@@ -333,7 +343,8 @@ export interface IdempotencyKeyRow {
   created_at: string;
 }
 
-export interface Database {
+/** Every table: the service's own (below) and the side tables' (the files beside this one). */
+export interface Database extends LedgerAggregateTables, BankTotalsTables, ConnectionTables, MirrorTables, WebTables {
   organisations: OrganisationRow;
   users: UserRow;
   memberships: MembershipRow;

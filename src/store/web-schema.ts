@@ -1,44 +1,16 @@
 /**
- * Row types of the web pages' tables (migration 003-web). Kept beside schema.ts rather than in it;
- * `withWebTables` widens a Kysely<Database> to include them.
+ * The web pages' tables (migration 003-web): their rows are in schema-web.ts, part of schema.ts's
+ * Database like every other table.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
-export interface WebSessionRow {
-  /** SHA-256 of the cookie's value */
-  id_hash: string;
-  user_id: string;
-  /** password | external */
-  method: string;
-  created_at: string;
-  last_seen_at: string;
-  /** the absolute end of the session */
-  expires_at: string;
-}
+export type { AuditLogRow, WebSessionRow, WebTables } from './schema-web.js';
 
-export interface AuditLogRow {
-  id: string;
-  /** null for changes that belong to no one organisation (a person's own sign-in) */
-  organisation_id: string | null;
-  actor_user_id: string | null;
-  /** dotted verb, e.g. api_client.created */
-  action: string;
-  /** what it acted on: a client id, a user id, an operation */
-  target: string;
-  /** JSON text */
-  detail: string;
-  created_at: string;
-}
+/** Database itself: the web tables are part of it. */
+export type WebDatabase = Database;
 
-// a type alias, not an interface: withTables wants a type with an implicit index signature
-export type WebTables = {
-  web_sessions: WebSessionRow;
-  audit_log: AuditLogRow;
-};
-
-export type WebDatabase = Database & WebTables;
-
+/** The handle as given: Database holds the web tables (kept for the callers that still name them). */
 export function withWebTables(db: Kysely<Database>): Kysely<WebDatabase> {
-  return db.withTables<WebTables>();
+  return db;
 }

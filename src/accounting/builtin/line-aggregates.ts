@@ -15,46 +15,18 @@ import { monthKey } from '../../domain/dates.js';
 import { groupKey } from '../../domain/ledger-groups.js';
 import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
-import type { AcctLineRow, AcctMonthTotalRow, Database } from '../../store/schema.js';
+import type { AcctDayLineTotalRow, AcctDayTotalRow, AcctLineRow, AcctMonthLineTotalRow, AcctMonthTotalRow, Database } from '../../store/schema.js';
 
-export interface AcctDayTotalRow {
-  organisation_id: string;
-  account_id: string;
-  /** yyyy-MM-dd */
-  date: string;
-  /** home currency minor units, debit positive */
-  amount: number;
-}
+export type { AcctDayLineTotalRow, AcctDayTotalRow, AcctMonthLineTotalRow } from '../../store/schema.js';
 
-export interface AcctMonthLineTotalRow {
-  organisation_id: string;
-  account_id: string;
-  /** yyyy-MM */
-  month: string;
-  type: string;
-  /** the lines' contact, '' for lines without one */
-  contact_key: string;
-  amount: number;
-  count: number;
-}
-
-/** acct_month_line_totals' row per day rather than month */
-export type AcctDayLineTotalRow = Omit<AcctMonthLineTotalRow, 'month'> & {
-  /** yyyy-MM-dd */
-  date: string;
-};
-
-export type AggregatesDatabase = Database & {
-  acct_day_totals: AcctDayTotalRow;
-  acct_month_line_totals: AcctMonthLineTotalRow;
-  acct_day_line_totals: AcctDayLineTotalRow;
-};
+/** Database itself: the aggregate tables are part of it (store/schema-ledger.ts). */
+export type AggregatesDatabase = Database;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The same connection, seen with the aggregate tables (kept beside schema.ts, not in it). */
-export function withAggregates(db: Db): Kysely<AggregatesDatabase> {
-  return db as unknown as Kysely<AggregatesDatabase>;
+/** The handle as given: Database holds the aggregate tables (kept for the callers that still name them). */
+export function withAggregates(db: Db): Kysely<Database> {
+  return db;
 }
 
 type AggregatedLine = Pick<AcctLineRow, 'organisation_id' | 'account_id' | 'date' | 'type' | 'contact_id' | 'amount'>;
@@ -121,21 +93,20 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
       .onConflict((oc) => oc.columns(['organisation_id', 'account_id', 'month']).doUpdateSet({ amount: sql`acct_month_totals.amount + excluded.amount` }))
       .execute();
   }
-  const db = withAggregates(trx);
   for (const chunk of chunks([...days.values()], Math.floor(dialect.maxParameters / 4))) {
-    await db
+    await trx
       .insertInto('acct_day_totals')
       .values(chunk)
       .onConflict((oc) => oc.columns(['organisation_id', 'account_id', 'date']).doUpdateSet({ amount: sql`acct_day_totals.amount + excluded.amount` }))
       .execute();
   }
-  await addCounted(db, dialect, 'acct_month_line_totals', 'month', [...months.values()]);
-  await addCounted(db, dialect, 'acct_day_line_totals', 'date', [...dayLines.values()]);
+  await addCounted(trx, dialect, 'acct_month_line_totals', 'month', [...months.values()]);
+  await addCounted(trx, dialect, 'acct_day_line_totals', 'date', [...dayLines.values()]);
 }
 
 /** Upserts line totals with their count (the month and the day tables differ only in that column). */
 async function addCounted(
-  db: Kysely<AggregatesDatabase>,
+  db: Db,
   dialect: DialectCapabilities,
   table: 'acct_month_line_totals' | 'acct_day_line_totals',
   period: 'month' | 'date',

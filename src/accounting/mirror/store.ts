@@ -1,7 +1,7 @@
 /**
  * The mirror's own rows (migration 011): the pass state of each mirrored organisation with its
- * lease, and the vendor's records as sent. Row types are kept beside schema.ts like the connection
- * tables; `withMirrorTables` widens a Kysely<Database> to include them.
+ * lease, and the vendor's records as sent. Their row types are in store/schema-accounting.ts, part of
+ * store/schema.ts's Database.
  */
 import type { Kysely, Transaction } from 'kysely';
 import { randomInt } from 'node:crypto';
@@ -9,50 +9,16 @@ import { sql } from 'kysely';
 import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
 import { nowIso } from '../../store/ids.js';
-import type { Database } from '../../store/schema.js';
+import type { AccountingMirrorRow, Database } from '../../store/schema.js';
 
-export interface AccountingMirrorRow {
-  organisation_id: string;
-  /** the company mirrored: `<vendor>:<tenant or realm id>`; another company's mirror is cleared first */
-  vendor: string;
-  /** JSON: the vendor's cursors (Xero: the last journal number and each list's last modified time; QuickBooks: the last change time) */
-  state: string;
-  /** grows with every pass that changed something: the connector's changeToken */
-  version: number;
-  /** 1 once the first full copy is done; until then nothing is answered from the mirror */
-  complete: number;
-  synced_at: string | null;
-  lease_owner: string | null;
-  lease_until: string | null;
-  /** passes failed in a row (migration 021); 0 after one succeeds */
-  failures: number;
-  /** when the warm-up may try again, after failures: exponential backoff (mirror.ts) */
-  retry_at: string | null;
-  /** what the last failed pass failed with */
-  problem: string | null;
-}
-
-export interface AccountingMirrorRecordRow {
-  organisation_id: string;
-  /** the vendor's list: Invoices, Journals, Bill, … */
-  list: string;
-  id: string;
-  /** the record this one belongs to (a Xero journal's source), null when none */
-  ref: string | null;
-  /** the record as the vendor sent it, JSON */
-  body: string;
-}
-
-export interface MirrorTables {
-  accounting_mirrors: AccountingMirrorRow;
-  accounting_mirror_records: AccountingMirrorRecordRow;
-}
+export type { AccountingMirrorRecordRow, AccountingMirrorRow, MirrorTables } from '../../store/schema-accounting.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-export const withMirrorTables = (db: Db) => db as unknown as Kysely<Database & MirrorTables>;
+/** The handle as given: Database holds the mirror tables (kept for the callers that still name them). */
+export const withMirrorTables = (db: Db): Kysely<Database> => db;
 
 export function getMirror(db: Db, organisationId: string): Promise<AccountingMirrorRow | undefined> {
-  return withMirrorTables(db).selectFrom('accounting_mirrors').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();
+  return db.selectFrom('accounting_mirrors').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();
 }
 
 /** A random start, below 2^30: PostgreSQL's integer column holds 2^31, leaving a billion passes to count up. */
@@ -63,10 +29,9 @@ const firstVersion = () => randomInt(0, 2 ** 30);
  * the first pass. A lease outlives a crashed holder by at most leaseMs.
  */
 export async function claimPass(db: Db, organisationId: string, vendor: string, owner: string, leaseMs: number): Promise<boolean> {
-  const mdb = withMirrorTables(db);
   const now = new Date();
   const until = new Date(now.getTime() + leaseMs).toISOString();
-  await mdb
+  await db
     .insertInto('accounting_mirrors')
     // a new mirror starts at a version of its own, never one an earlier mirror of the organisation
     // had (it was forgotten, or another company connected): answers kept at that version are not its
@@ -85,7 +50,7 @@ export async function claimPass(db: Db, organisationId: string, vendor: string, 
     })
     .onConflict((oc) => oc.column('organisation_id').doNothing())
     .execute();
-  const claimed = await mdb
+  const claimed = await db
     .updateTable('accounting_mirrors')
     .set({ lease_owner: owner, lease_until: until })
     .where('organisation_id', '=', organisationId)
@@ -96,8 +61,8 @@ export async function claimPass(db: Db, organisationId: string, vendor: string, 
 
 /** A pass of a lease holder finding the mirror of another company: start again from nothing, for this one. */
 export async function restartMirror(db: Db, organisationId: string, owner: string, company: string): Promise<void> {
-  await withMirrorTables(db).deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).execute();
-  await withMirrorTables(db)
+  await db.deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).execute();
+  await db
     .updateTable('accounting_mirrors')
     .set({ vendor: company, state: '{}', complete: 0, synced_at: null, version: sql<number>`version + 1` })
     .where('organisation_id', '=', organisationId)
@@ -107,8 +72,8 @@ export async function restartMirror(db: Db, organisationId: string, owner: strin
 
 /** Deletes the organisation's mirror: its records and its row (the mirrored ledger: ledger.ts clearMirroredLedger). */
 export async function deleteMirror(db: Db, organisationId: string): Promise<void> {
-  await withMirrorTables(db).deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).execute();
-  await withMirrorTables(db).deleteFrom('accounting_mirrors').where('organisation_id', '=', organisationId).execute();
+  await db.deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).execute();
+  await db.deleteFrom('accounting_mirrors').where('organisation_id', '=', organisationId).execute();
 }
 
 /**
@@ -117,7 +82,7 @@ export async function deleteMirror(db: Db, organisationId: string): Promise<void
  * (held past its time and claimed by another call): the pass must stop writing.
  */
 export async function savePassState(db: Db, organisationId: string, owner: string, state: unknown, leaseMs: number): Promise<boolean> {
-  const saved = await withMirrorTables(db)
+  const saved = await db
     .updateTable('accounting_mirrors')
     .set({ state: JSON.stringify(state), lease_until: new Date(Date.now() + leaseMs).toISOString() })
     .where('organisation_id', '=', organisationId)
@@ -128,7 +93,7 @@ export async function savePassState(db: Db, organisationId: string, owner: strin
 
 /** Ends a pass: its state, the version moved when it changed anything, the lease given back. */
 export async function endPass(db: Db, organisationId: string, owner: string, end: { state?: unknown; changed: boolean; complete: boolean }): Promise<void> {
-  await withMirrorTables(db)
+  await db
     .updateTable('accounting_mirrors')
     .set({
       ...(end.state === undefined ? {} : { state: JSON.stringify(end.state) }),
@@ -150,11 +115,10 @@ export function backoffMs(failures: number): number {
 
 /** Records a failed pass: one more failure, the next background try after the backoff, and why. */
 export async function recordPassFailure(db: Db, organisationId: string, problem: string, now = Date.now()): Promise<void> {
-  const mdb = withMirrorTables(db);
-  const row = await mdb.selectFrom('accounting_mirrors').select('failures').where('organisation_id', '=', organisationId).executeTakeFirst();
+  const row = await db.selectFrom('accounting_mirrors').select('failures').where('organisation_id', '=', organisationId).executeTakeFirst();
   if (!row) return;
   const failures = Number(row.failures) + 1;
-  await mdb
+  await db
     .updateTable('accounting_mirrors')
     .set({ failures, retry_at: new Date(now + backoffMs(failures)).toISOString(), problem: problem.slice(0, 1000) })
     .where('organisation_id', '=', organisationId)
@@ -163,11 +127,7 @@ export async function recordPassFailure(db: Db, organisationId: string, problem:
 
 /** Ends a backoff (the organisation was connected again: what failed may work now). */
 export async function clearBackoff(db: Db, organisationId: string): Promise<void> {
-  await withMirrorTables(db)
-    .updateTable('accounting_mirrors')
-    .set({ failures: 0, retry_at: null, problem: null })
-    .where('organisation_id', '=', organisationId)
-    .execute();
+  await db.updateTable('accounting_mirrors').set({ failures: 0, retry_at: null, problem: null }).where('organisation_id', '=', organisationId).execute();
 }
 
 export interface MirrorRecord {
@@ -178,10 +138,9 @@ export interface MirrorRecord {
 
 /** Writes records as the vendor sent them, replacing earlier copies of the same ids. */
 export async function putRecords(db: Db, dialect: DialectCapabilities, organisationId: string, list: string, records: MirrorRecord[]): Promise<void> {
-  const mdb = withMirrorTables(db);
   const rows = records.map((r) => ({ organisation_id: organisationId, list, id: r.id, ref: r.ref ?? null, body: JSON.stringify(r.body) }));
   for (const chunk of chunks(rows, Math.floor(dialect.maxParameters / 5))) {
-    await mdb
+    await db
       .insertInto('accounting_mirror_records')
       .values(chunk)
       .onConflict((oc) => oc.columns(['organisation_id', 'list', 'id']).doUpdateSet({ ref: sql`excluded.ref`, body: sql`excluded.body` }))
@@ -191,12 +150,7 @@ export async function putRecords(db: Db, dialect: DialectCapabilities, organisat
 
 export async function deleteRecords(db: Db, organisationId: string, list: string, ids: string[]): Promise<void> {
   for (const chunk of chunks(ids, 500)) {
-    await withMirrorTables(db)
-      .deleteFrom('accounting_mirror_records')
-      .where('organisation_id', '=', organisationId)
-      .where('list', '=', list)
-      .where('id', 'in', chunk)
-      .execute();
+    await db.deleteFrom('accounting_mirror_records').where('organisation_id', '=', organisationId).where('list', '=', list).where('id', 'in', chunk).execute();
   }
 }
 
@@ -204,7 +158,7 @@ export async function deleteRecords(db: Db, organisationId: string, list: string
 export async function storedBodies(db: Db, organisationId: string, list: string, ids: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const chunk of chunks(ids, 500)) {
-    const rows = await withMirrorTables(db)
+    const rows = await db
       .selectFrom('accounting_mirror_records')
       .select(['id', 'body'])
       .where('organisation_id', '=', organisationId)
@@ -218,12 +172,7 @@ export async function storedBodies(db: Db, organisationId: string, list: string,
 
 /** Every record of a list, parsed. */
 export async function readRecords<T>(db: Db, organisationId: string, list: string): Promise<T[]> {
-  const rows = await withMirrorTables(db)
-    .selectFrom('accounting_mirror_records')
-    .select('body')
-    .where('organisation_id', '=', organisationId)
-    .where('list', '=', list)
-    .execute();
+  const rows = await db.selectFrom('accounting_mirror_records').select('body').where('organisation_id', '=', organisationId).where('list', '=', list).execute();
   return rows.map((r) => JSON.parse(r.body) as T);
 }
 
@@ -231,7 +180,7 @@ export async function readRecords<T>(db: Db, organisationId: string, list: strin
 export async function readRecordsByRef<T>(db: Db, organisationId: string, list: string, refs: string[]): Promise<T[]> {
   const out: T[] = [];
   for (const chunk of chunks(refs, 500)) {
-    const rows = await withMirrorTables(db)
+    const rows = await db
       .selectFrom('accounting_mirror_records')
       .select('body')
       .where('organisation_id', '=', organisationId)
