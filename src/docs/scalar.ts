@@ -2,7 +2,7 @@
  * /docs: the API reference, rendered in the browser by Scalar from /openapi.json, with a try-it
  * console that takes a bearer token. Scalar's standalone bundle comes from its npm package and is
  * served from here (gzipped once, cached by browsers); the plain reference without JavaScript,
- * with the errors catalogue every problem `type` links to, is /docs/reference (docs.ts).
+ * with the errors catalogue every problem `type` links to, is /docs/reference (reference-page.ts).
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

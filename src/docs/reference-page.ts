@@ -2,7 +2,7 @@
  * /openapi.json, and /docs/reference: the reference as a plain page that needs no JavaScript, with the
  * errors catalogue every problem `type` links to. Operations and parameters come from the OpenAPI
  * document (so descriptions, types and allowed values are the ones it publishes); errors from the
- * problem catalogue. /docs renders the same document with Scalar (reference.ts).
+ * problem catalogue. /docs renders the same document with Scalar (scalar.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -12,8 +12,8 @@ import { effectOf, HTTP_METHOD, restPathOf } from '../operations/operation.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { page } from '../web/layout.js';
 import { sendPage } from '../web/respond.js';
-import { openApiDocument, TAGS } from './openapi.js';
-import { quickstartSteps } from './quickstart.js';
+import { openApiDocument, TAGS } from '../http/openapi.js';
+import { quickstartSteps } from '../http/quickstart.js';
 import type { ServiceContext } from '../calls/service.js';
 
 export function registerDocs(app: FastifyInstance, service: ServiceContext): void {
