@@ -199,3 +199,95 @@ export function formatMoney(minor: number, currency: string): string {
   const frac = digits ? '.' + String(abs % 10 ** digits).padStart(digits, '0') : '';
   return `${negative ? '-' : ''}${whole.toLocaleString('en-US')}${frac} ${currency}`;
 }
+
+/**
+ * The rounding of amounts a books system gives in more decimals than the currency has, and of its
+ * amounts converted at its rates (xero/, quickbooks/): half up, toward +∞, as Math.round did there
+ * before these were exact (2.5 → 3, -2.5 → -2), applied once, to the exact decimal result.
+ */
+function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  // floor(n / d + 1/2) = floor((2n + d) / 2d), with d > 0
+  const n = 2n * numerator + denominator;
+  const d = 2n * denominator;
+  const q = n / d;
+  return n % d !== 0n && n < 0n ? q - 1n : q;
+}
+
+/**
+ * A decimal (text, or a JSON number) as an exact integer of units of 10^-scale. A number is read
+ * through its shortest round-trip text (String): for a number JSON.parse made of a decimal of at most
+ * 15 significant digits (every amount and rate a books system sends), that is the sender's decimal,
+ * so 1.005 is read as 1.005, not as the double below it (1.00499999999999989…). Exponent forms
+ * (1e-7, 1.5e+21) are read exactly; anything else (NaN, the infinities, other text) is null.
+ */
+function exactDecimal(value: string | number): { units: bigint; scale: number } | null {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const m = /^([+-]?)(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+  if (!m || (typeof value === 'string' && m[4] !== undefined)) return null;
+  const fraction = m[3] ?? '';
+  let units = BigInt(m[2]! + fraction);
+  let scale = fraction.length - Number(m[4] ?? '0');
+  if (scale < 0) {
+    units *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { units: m[1] === '-' ? -units : units, scale };
+}
+
+function safeNumber(minor: bigint): number | null {
+  const n = Number(minor);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * A books system's decimal amount in major units (a JSON number or text) as minor units of the
+ * currency, exactly; more decimals than the currency has are rounded half up (roundHalfUp): 1.005 GBP
+ * is 101, 0.5 JPY is 1, 1.0005 KWD is 1001. Null when it is not a decimal or the result is not a safe integer.
+ */
+export function fromMajorRounded(value: string | number, currency: string): number | null {
+  const d = exactDecimal(value);
+  if (!d) return null;
+  const digits = minorDigits(currency);
+  if (d.scale <= digits) return safeNumber(d.units * 10n ** BigInt(digits - d.scale));
+  return safeNumber(roundHalfUp(d.units, 10n ** BigInt(d.scale - digits)));
+}
+
+/**
+ * A books system's decimal amount in major units converted at its rate (a JSON number or decimal
+ * text) to minor units of the home currency, exactly and rounded once, half up (roundHalfUp):
+ * `times` multiplies (QuickBooks' ExchangeRate, home per unit of the amount's currency), `per`
+ * divides (Xero's CurrencyRate, units of the amount's currency per home unit). Null when the amount
+ * or the rate is not a decimal, the rate is not positive, or the result is not a safe integer.
+ */
+export function convertMajor(value: string | number, rate: string | number, how: 'times' | 'per', homeCurrency: string): number | null {
+  const a = exactDecimal(value);
+  const r = exactDecimal(rate);
+  if (!a || !r || r.units <= 0n) return null;
+  const home = 10n ** BigInt(minorDigits(homeCurrency));
+  // times: a/10^as × r/10^rs × 10^dh; per: a/10^as ÷ (r/10^rs) × 10^dh
+  const result =
+    how === 'times'
+      ? roundHalfUp(a.units * r.units * home, 10n ** BigInt(a.scale + r.scale))
+      : roundHalfUp(a.units * 10n ** BigInt(r.scale) * home, r.units * 10n ** BigInt(a.scale));
+  return safeNumber(result);
+}
+
+/** 1 / rate (a positive decimal) to `places` decimals, rounded half up, as decimal text ("0.8" at 6 places: "1.25"); null for no positive decimal. */
+export function inverseRate(rate: string | number, places: number): string | null {
+  const r = exactDecimal(rate);
+  if (!r || r.units <= 0n) return null;
+  const q = roundHalfUp(10n ** BigInt(r.scale + places), r.units)
+    .toString()
+    .padStart(places + 1, '0');
+  const whole = q.slice(0, q.length - places);
+  const fraction = q.slice(q.length - places).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+/** Minor units divided by a decimal quantity (text), when that is a whole number of minor units; null otherwise (or for no positive quantity). */
+export function divideWhole(minor: number, quantity: string | number): number | null {
+  const q = exactDecimal(quantity);
+  if (!q || q.units <= 0n) return null;
+  const n = BigInt(minor) * 10n ** BigInt(q.scale);
+  return n % q.units === 0n ? safeNumber(n / q.units) : null;
+}

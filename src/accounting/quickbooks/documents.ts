@@ -8,6 +8,7 @@
  * amount. QuickBooks gives tax per document, not per line, so an invoice line's tax is 0 and the
  * document's tax is TxnTaxDetail.TotalTax. Amounts are minor units of the document's currency.
  */
+import { sum } from '../../domain/money.js';
 import type { ChartAccount, SystemCodedLine, SystemDocument, SystemInvoiceLine } from '../types.js';
 import { attachmentOf, type QbAttachable } from './attachments.js';
 import { minorUnits } from './mapping.js';
@@ -77,9 +78,9 @@ export function systemDocumentOf(entity: DocumentEntity, t: QbDocument, sources:
     const accountId = sources.accounts.taxAccount(tax.rateId);
     codedLines.push(coded(`tax-${k + 1}`, tax.rate, accountId ?? { value: '', name: tax.rate }, minor(tax.amount), true));
   });
-  const lines = codedLines.reduce((s, l) => s + l.amount, 0);
+  const lines = sum(codedLines.map((l) => l.amount));
   const total = t.TotalAmt !== undefined ? minor(t.TotalAmt) : lines;
-  const tax = t.TxnTaxDetail?.TotalTax !== undefined ? minor(t.TxnTaxDetail.TotalTax) : codedLines.filter((l) => l.isTax).reduce((s, l) => s + l.amount, 0);
+  const tax = t.TxnTaxDetail?.TotalTax !== undefined ? minor(t.TxnTaxDetail.TotalTax) : sum(codedLines.filter((l) => l.isTax).map((l) => l.amount));
   const documentId = `${entity}:${t.Id}`;
   return {
     documentId,

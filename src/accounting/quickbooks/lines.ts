@@ -16,8 +16,9 @@
  * deposit's line that brings in such a payment or receipt (LinkedTxn, no account of its own) takes
  * it out of Undeposited Funds.
  */
+import { sum } from '../../domain/money.js';
 import type { LedgerLine } from '../types.js';
-import { linkFor, minorUnits, transactionTypeFor, type TransactionEntity } from './mapping.js';
+import { homeAmount, linkFor, minorUnits, transactionTypeFor, type TransactionEntity } from './mapping.js';
 import { NO_PURCHASE_ACCOUNTS, purchaseAccounts, taxLinesOf, type PurchaseAccounts, type QbItem, type QbTaxAgency, type QbTaxRate } from './purchases.js';
 import type { QbAccount, QbLine, QbTransaction, Ref } from './records.js';
 
@@ -88,7 +89,7 @@ export function postTransaction(
     });
   };
   const add = (accountId: string | undefined, major: number, description: string, contact: Ref | undefined) =>
-    push(accountId, rate === 1 ? minorUnits(major, currency) : minorUnits(major * rate, homeCurrency), minorUnits(major, currency), description, contact);
+    push(accountId, rate === 1 ? minorUnits(major, currency) : homeAmount(major, rate, homeCurrency), minorUnits(major, currency), description, contact);
   const detail = (l: QbLine) =>
     l.AccountBasedExpenseLineDetail?.AccountRef?.value ??
     l.DepositLineDetail?.AccountRef?.value ??
@@ -130,8 +131,8 @@ export function postTransaction(
     }
     for (const x of taxLinesOf(t)) add(purchases.salesTaxAccount(x.rateId), sign * x.amount, x.rate, party);
     const other = entity === 'Invoice' || entity === 'CreditMemo' ? (t.ARAccountRef?.value ?? receivable) : (t.DepositToAccountRef?.value ?? undeposited);
-    const sum = (k: 'amount' | 'amountInCurrency') => out.reduce((s, l) => s + l[k], 0);
-    push(other, -sum('amount'), -sum('amountInCurrency'), header, party);
+    const total = (k: 'amount' | 'amountInCurrency') => sum(out.map((l) => l[k]));
+    push(other, -total('amount'), -total('amountInCurrency'), header, party);
     return out;
   }
   // bills and purchases debit their lines; supplier credits, card refunds and deposits credit them
@@ -155,7 +156,7 @@ export function postTransaction(
   const contacts = new Set(posted.map((l) => l.DepositLineDetail?.Entity?.value));
   const depositContact = contacts.size === 1 ? posted[0]?.DepositLineDetail?.Entity : undefined;
   // in minor units, so the transaction balances to the cent
-  const sum = (k: 'amount' | 'amountInCurrency') => out.reduce((s, l) => s + l[k], 0);
-  push(other, -sum('amount'), -sum('amountInCurrency'), header, entity === 'Deposit' ? depositContact : party);
+  const total = (k: 'amount' | 'amountInCurrency') => sum(out.map((l) => l[k]));
+  push(other, -total('amount'), -total('amountInCurrency'), header, entity === 'Deposit' ? depositContact : party);
   return out;
 }

@@ -27,7 +27,7 @@ import { bankAccountsAt } from './bank-accounts.js';
 import { QuickBooksClient } from './client.js';
 import { documentEntityOf, systemDocumentOf, type QbDocument } from './documents.js';
 import { purchaseAccounts, type QbItem, type QbTaxAgency, type QbTaxRate } from './purchases.js';
-import { accountTypeFor, classificationOf, minorUnits } from './mapping.js';
+import { accountTypeFor, classificationOf, homeAmount, minorUnits } from './mapping.js';
 import { QB_LISTS, type QbAccount, type QbTransaction } from './records.js';
 import type { QuickBooksConfig } from './settings.js';
 import { quickBooksBalanceSheetTotals, type QuickBooksReport } from './report-totals.js';
@@ -172,26 +172,7 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
   /** Bills with something left to pay: QuickBooks' Balance, after bill payments and applied credits. */
   async payables(): Promise<PayableBill[]> {
     const bills = await this.records<QbTransaction>('Bill');
-    return bills
-      .filter((b) => (b.Balance ?? 0) > 0 && b.TxnDate)
-      .map((b) => {
-        const currency = b.CurrencyRef?.value ?? this.homeCurrency;
-        const rate = currency === this.homeCurrency ? 1 : (b.ExchangeRate ?? 1);
-        return {
-          documentId: `Bill:${b.Id}`,
-          transactionId: `Bill:${b.Id}`,
-          kind: 'bill' as const,
-          supplier: b.VendorRef?.name ?? '',
-          number: b.DocNumber || b.Id,
-          date: b.TxnDate!,
-          dueDate: b.DueDate ?? b.TxnDate!,
-          currency,
-          originalAmount: minorUnits(b.TotalAmt, currency),
-          // QuickBooks' ExchangeRate is home currency per unit of the bill's currency
-          amountDue: minorUnits(rate === 1 ? b.Balance : (b.Balance ?? 0) * rate, this.homeCurrency),
-          note: b.PrivateNote || null,
-        };
-      });
+    return bills.filter((b) => (b.Balance ?? 0) > 0 && b.TxnDate).map((b) => quickBooksPayable(b, this.homeCurrency));
   }
 
   /** Bills and vendor credits by the id their ledger lines carry (`Bill:146`), with their lines (documents.ts). */
@@ -241,4 +222,24 @@ export class QuickBooksAccounting extends MirroredAccounting<QuickBooksMirrorSta
   async bankAccounts(asAt: IsoDate): Promise<SystemBankAccount[]> {
     return bankAccountsAt(await this.accounts(), this.homeCurrency, asAt, (query, limit) => this.lines(query, limit));
   }
+}
+
+/** A bill with something left to pay as a bill to pay: its Balance in the home currency, at the bill's own ExchangeRate. */
+export function quickBooksPayable(b: QbTransaction, homeCurrency: string): PayableBill {
+  const currency = b.CurrencyRef?.value ?? homeCurrency;
+  const rate = currency === homeCurrency ? 1 : (b.ExchangeRate ?? 1);
+  return {
+    documentId: `Bill:${b.Id}`,
+    transactionId: `Bill:${b.Id}`,
+    kind: 'bill',
+    supplier: b.VendorRef?.name ?? '',
+    number: b.DocNumber || b.Id,
+    date: b.TxnDate!,
+    dueDate: b.DueDate ?? b.TxnDate!,
+    currency,
+    originalAmount: minorUnits(b.TotalAmt, currency),
+    // QuickBooks' ExchangeRate is home currency per unit of the bill's currency: multiplied exactly, rounded once
+    amountDue: rate === 1 ? minorUnits(b.Balance, homeCurrency) : homeAmount(b.Balance ?? 0, rate, homeCurrency),
+    note: b.PrivateNote || null,
+  };
 }

@@ -16,7 +16,7 @@
  * Xero refuses, or a 200 without the record's id, is AccountingSystemError, so the publish stays
  * under way and its next try finds the record by its mark rather than making a second one.
  */
-import { toMajor } from '../../domain/money.js';
+import { divideWhole, inverseRate, toMajor } from '../../domain/money.js';
 import { AccountingRefused, AccountingSystemError, type DocumentToPublish, type PublishedTransaction } from '../types.js';
 import type { XeroClient } from './client.js';
 import { refused, type SentFacts } from './refusals.js';
@@ -58,11 +58,14 @@ export const whereText = (value: string) => `"${value.replace(/\\/g, '\\\\').rep
 
 const major = (minor: number, currency: string) => toMajor(minor, currency);
 
-/** Home units per unit of the currency (ours) as Xero's CurrencyRate, units of the currency per home unit, to Xero's six places. */
+/**
+ * Home units per unit of the currency (ours) as Xero's CurrencyRate, units of the currency per home
+ * unit, to Xero's six places: 1 / rate worked out exactly and rounded half up (domain/money.ts inverseRate).
+ */
 function currencyRate(exchangeRate: string): number {
-  const rate = Number(exchangeRate);
-  if (!(rate > 0)) throw new AccountingRefused(`the exchange rate ${exchangeRate} is not a positive number`, 'exchangeRate');
-  return Math.round((1 / rate) * 1e6) / 1e6;
+  const inverse = inverseRate(exchangeRate, 6);
+  if (inverse === null) throw new AccountingRefused(`the exchange rate ${exchangeRate} is not a positive number`, 'exchangeRate');
+  return Number(inverse);
 }
 
 interface Sent {
@@ -74,12 +77,11 @@ function lineItems(doc: DocumentToPublish, byId: Map<string, XeroAccount>) {
   return doc.lines.map((l) => {
     const account = byId.get(l.accountId);
     const code = account?.Code?.trim() || null;
-    const quantity = Number(l.quantity);
-    // Xero keeps Quantity × UnitAmount = LineAmount: the quantity is kept when it divides the amount in whole minor units
-    const unit = quantity > 0 && Number.isInteger(l.subtotal / quantity) ? l.subtotal / quantity : null;
+    // Xero keeps Quantity × UnitAmount = LineAmount: the quantity is kept when it divides the amount in whole minor units (exactly)
+    const unit = divideWhole(l.subtotal, l.quantity);
     return {
       Description: l.description || '-',
-      Quantity: unit === null ? 1 : quantity,
+      Quantity: unit === null ? 1 : Number(l.quantity),
       UnitAmount: major(unit ?? l.subtotal, doc.currency),
       ...(code ? { AccountCode: code } : { AccountID: l.accountId }),
       // no tax code and no tax: NONE, so Xero does not add the account's default tax
@@ -164,7 +166,8 @@ async function attach(ctx: XeroWriteContext, doc: DocumentToPublish, id: string)
     if (error instanceof XeroRefusal) return error.message;
     if (!(error instanceof AccountingSystemError)) throw error;
     throw new AccountingSystemError(
-      `Xero made the ${KINDS[doc.kind].name} ${id}; whether its file ${file.fileName} was attached is not known (${error.message}): publish the document again to finish`,
+      `Xero made the ${KINDS[doc.kind].name} ${id}; whether its file ${file.fileName} was attached is not known (${error.message}): publish the ` +
+        `document again to finish`,
       error.code,
       error.retryAfter,
     );
@@ -199,7 +202,8 @@ export async function publishToXero(ctx: XeroWriteContext, doc: DocumentToPublis
   // a 200 is a record made: without its id the outcome is not known, and the next try looks it up by its mark
   if (!id)
     throw new AccountingSystemError(
-      `Xero answered PUT /${collection} without the new record's id: whether it was made is not known; publish the document again, which looks it up before writing`,
+      `Xero answered PUT /${collection} without the new record's id: whether it was made is not known; publish the document again, which looks it up ` +
+        `before writing`,
     );
   if (doc.file) {
     // from here the record exists: a refused file is never "nothing written" (that would drop the
@@ -213,7 +217,8 @@ export async function publishToXero(ctx: XeroWriteContext, doc: DocumentToPublis
 function fileRefused(doc: DocumentToPublish, id: string, refusal: string): string {
   const { name, link } = KINDS[doc.kind];
   return (
-    `Xero made the ${name} ${id} (${link(id)}) but refused its file ${doc.file!.fileName} (${refusal}), so the file is not attached yet and the publish is not finished. ` +
+    `Xero made the ${name} ${id} (${link(id)}) but refused its file ${doc.file!.fileName} (${refusal}), so the file is not attached yet and the ` +
+    `publish is not finished. ` +
     `Publish the document again: the ${name} is found, not made again, and the file sent once more; if Xero still refuses it (a type Xero does not take), ` +
     `that publish finishes with the ${name} standing without the file: attach the file in Xero yourself`
   );

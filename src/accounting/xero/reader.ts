@@ -22,7 +22,7 @@ import { xeroBankAccounts, xeroReconciledLines, type XeroBankLine, type XeroPaym
 import { xeroDocuments, type XeroCreditNote } from './documents.js';
 import { XeroClient } from './client.js';
 import type { XeroConfig } from './settings.js';
-import { accountTypeFor, classificationOf, minorUnits, xeroDate } from './mapping.js';
+import { accountTypeFor, classificationOf, homeAmount, minorUnits, xeroDate } from './mapping.js';
 import { XERO_LISTS, type XeroAccount, type XeroBankTransaction, type XeroInvoice } from './records.js';
 import { XeroMirrorSource, type XeroMirrorState } from './sync.js';
 
@@ -156,28 +156,7 @@ export class XeroAccounting extends MirroredAccounting<XeroMirrorState> implemen
   /** Authorised bills (ACCPAY) with something left to pay: Xero's AmountDue, after payments and credits. */
   async payables(): Promise<PayableBill[]> {
     const invoices = await this.invoices();
-    return invoices
-      .filter((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED' && (i.AmountDue ?? 0) > 0)
-      .map((i) => {
-        const currency = i.CurrencyCode ?? this.homeCurrency;
-        const due = minorUnits(i.AmountDue, currency);
-        const rate = i.CurrencyRate && i.CurrencyRate > 0 ? i.CurrencyRate : 1;
-        const date = xeroDate(i.Date) ?? '';
-        return {
-          documentId: i.InvoiceID,
-          transactionId: i.InvoiceID,
-          kind: 'bill' as const,
-          supplier: i.Contact?.Name ?? '',
-          number: i.InvoiceNumber || i.Reference || i.InvoiceID,
-          date,
-          dueDate: xeroDate(i.DueDate) ?? date,
-          currency,
-          originalAmount: minorUnits(i.Total, currency),
-          // Xero's CurrencyRate is units of the bill's currency per unit of the home currency
-          amountDue: currency === this.homeCurrency ? due : minorUnits((i.AmountDue ?? 0) / rate, this.homeCurrency),
-          note: i.Reference || null,
-        };
-      });
+    return invoices.filter((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED' && (i.AmountDue ?? 0) > 0).map((i) => xeroPayable(i, this.homeCurrency));
   }
 
   /** Bills and supplier credit notes by InvoiceID or CreditNoteID (documents.ts); credit notes are read only for ids no bill has. */
@@ -215,4 +194,25 @@ export class XeroAccounting extends MirroredAccounting<XeroMirrorState> implemen
     const [transactions, payments] = await Promise.all([this.bankTransactions(), this.payments()]);
     return xeroReconciledLines(transactions, payments, this.homeCurrency, accountId, from, to);
   }
+}
+
+/** An authorised bill as a bill to pay: what is due in the home currency, at the bill's own CurrencyRate. */
+export function xeroPayable(i: XeroInvoice, homeCurrency: string): PayableBill {
+  const currency = i.CurrencyCode ?? homeCurrency;
+  const rate = i.CurrencyRate && i.CurrencyRate > 0 ? i.CurrencyRate : 1;
+  const date = xeroDate(i.Date) ?? '';
+  return {
+    documentId: i.InvoiceID,
+    transactionId: i.InvoiceID,
+    kind: 'bill',
+    supplier: i.Contact?.Name ?? '',
+    number: i.InvoiceNumber || i.Reference || i.InvoiceID,
+    date,
+    dueDate: xeroDate(i.DueDate) ?? date,
+    currency,
+    originalAmount: minorUnits(i.Total, currency),
+    // Xero's CurrencyRate is units of the bill's currency per unit of the home currency: divided exactly, rounded once
+    amountDue: currency === homeCurrency ? minorUnits(i.AmountDue, currency) : homeAmount(i.AmountDue ?? 0, rate, 'per', homeCurrency),
+    note: i.Reference || null,
+  };
 }
