@@ -61,3 +61,11 @@ it('Database names every side table, so a handle reaches them as it is', () => {
     tables.map((t) => `select * from "${t}"`),
   );
 });
+
+it('operations write no SQL: their queries are in store/ (or the accounting readers), named by what they answer', () => {
+  const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom)\(|\bprepared(Query|Shapes)\(|\bsql(<[^>]*>)?`/;
+  const writing = sources(join(SRC, 'operations'))
+    .filter((file) => QUERY.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(SRC, file));
+  assert.deepEqual(writing, []);
+});

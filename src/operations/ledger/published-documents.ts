@@ -1,8 +1,8 @@
-/** The service documents that were published as given accounting transactions, with their coded lines. */
+/** The service documents that were published as given accounting transactions, with their coded lines, in major units. */
 import type { Kysely } from 'kysely';
 import { toMajor } from '../../domain/money.js';
+import { documentsByTransaction } from '../../store/documents-by-transaction.js';
 import type { Database } from '../../store/schema.js';
-import { preparedShapes } from '../../store/prepared.js';
 
 export interface PublishedDocument {
   id: string;
@@ -15,69 +15,14 @@ export interface PublishedDocument {
   lines: { description: string; account: string | null; quantity: number; subtotal: number; tax: number; total: number }[];
 }
 
-// the documents and their coded lines in one statement: a document without lines comes back once,
-// its line columns null; compiled once per number of transactions and named on PostgreSQL
-// (store/prepared.ts: a lookup by ids, whose generic plan is the custom one)
-const documentsStatement = preparedShapes(
-  (db, v: { organisationId: string; transactionIds: string[] }) =>
-    db
-      .selectFrom('documents as d')
-      .leftJoin('document_coded_lines as l', (join) => join.onRef('l.document_id', '=', 'd.id').onRef('l.organisation_id', '=', 'd.organisation_id'))
-      .select([
-        'd.id',
-        'd.number',
-        'd.type',
-        'd.supplier',
-        'd.date',
-        'd.currency',
-        'd.total',
-        'd.accounting_transaction_id',
-        'l.line_no',
-        'l.description',
-        'l.account_name',
-        'l.quantity',
-        'l.subtotal',
-        'l.tax',
-        'l.total as line_total',
-      ])
-      .where('d.organisation_id', '=', v.organisationId)
-      .where('d.accounting_transaction_id', 'in', v.transactionIds)
-      // not by document: that order would walk every document of the organisation (documents_org_id)
-      .orderBy('l.line_no')
-      .orderBy('l.id')
-      .compile(),
-  { genericPlan: true },
-);
-
 export async function publishedDocuments(db: Kysely<Database>, organisationId: string, transactionIds: string[]): Promise<Map<string, PublishedDocument>> {
   const result = new Map<string, PublishedDocument>();
-  if (transactionIds.length === 0) return result;
-  const rows = await documentsStatement(db, '', { organisationId, transactionIds: [...new Set(transactionIds)] });
-  const byId = new Map<string, PublishedDocument>();
-  for (const r of rows) {
-    let doc = byId.get(r.id);
-    if (!doc) {
-      doc = {
-        id: r.id,
-        number: r.number,
-        type: r.type,
-        supplier: r.supplier,
-        date: r.date,
-        currency: r.currency,
-        total: toMajor(Number(r.total), r.currency),
-        lines: [],
-      };
-      byId.set(r.id, doc);
-      result.set(r.accounting_transaction_id!, doc);
-    }
-    if (r.line_no === null) continue;
-    doc.lines.push({
-      description: r.description!,
-      account: r.account_name,
-      quantity: Number(r.quantity),
-      subtotal: toMajor(Number(r.subtotal), doc.currency),
-      tax: toMajor(Number(r.tax), doc.currency),
-      total: toMajor(Number(r.line_total), doc.currency),
+  for (const [transactionId, doc] of await documentsByTransaction(db, organisationId, transactionIds)) {
+    const major = (minor: number) => toMajor(minor, doc.currency);
+    result.set(transactionId, {
+      ...doc,
+      total: major(doc.total),
+      lines: doc.lines.map((l) => ({ ...l, subtotal: major(l.subtotal), tax: major(l.tax), total: major(l.total) })),
     });
   }
   return result;
