@@ -56,7 +56,14 @@ for (const dialect of DIALECTS) {
       // the Xero sign-in covers two organisations: the admin chooses
       xero.identity.tenants.push({ tenantId: '0a9a1d5f-0000-4000-8000-000000000002', tenantName: 'Another Xero organisation' });
       // mirrorMaxAgeMs 0: every call asks the vendor what changed, so a call after the access token expired refreshes it
-      settings = { keys: ConnectionKeys.random(), xero: fakeVendorClient(xero, 'xero'), quickbooks: fakeVendorClient(qbo, 'quickbooks'), mirrorMaxAgeMs: 0 };
+      // allowInsecureRequests: the fakes' identity endpoints are http on 127.0.0.1, which openid-client refuses otherwise
+      settings = {
+        keys: ConnectionKeys.random(),
+        xero: fakeVendorClient(xero, 'xero'),
+        quickbooks: fakeVendorClient(qbo, 'quickbooks'),
+        mirrorMaxAgeMs: 0,
+        allowInsecureRequests: true,
+      };
       server = await startServer(store, { today: TODAY, accountingConnections: settings, resultCacheBytes: 0 });
       const c = await createApiClient(store.db, { organisationId: books.org.id, name: 'reader', scopes: ['service.read'] });
       reader = (await oidc.clientCredentialsGrant(await discover(server.baseUrl, c.clientId, c.clientSecret), { scope: 'service.read' })).access_token;

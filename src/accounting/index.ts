@@ -1,16 +1,19 @@
 /**
  * The accounting systems an organisation can be connected to, by the name stored with it, and the
- * time limit every call to one of them runs under.
+ * time limit every call to one of them runs under: one factory, which looks the system up here (a
+ * vendor's in vendors.ts) and builds the organisation's from its stored settings.
  */
 import type { Kysely } from 'kysely';
 import type { Database, OrganisationRow } from '../store/schema.js';
 import { BuiltinAccounting } from './builtin/reader.js';
 import { gnuCashAccountingFor } from './gnucash/config.js';
-import { quickBooksAccountingFor } from './quickbooks/config.js';
 import { AccountingSystemError, type AccountingSystem } from './types.js';
-import { xeroAccountingFor } from './xero/config.js';
 import { connectedAccounting } from './connections/connector.js';
-import type { AccountingConnectionSettings, Vendor } from '../domain/accounting-vendors.js';
+import { DEFAULT_MIRROR_MAX_AGE_MS } from './mirror/mirror.js';
+import { budgetedFetch } from './call-budget.js';
+import type { VendorDescriptor } from './vendor-descriptor.js';
+import { VENDOR_DESCRIPTORS } from './vendors.js';
+import type { AccountingConnectionSettings } from '../domain/accounting-vendors.js';
 
 /**
  * keepAtVersion, when given, is the organisation's data_version as the caller read it, vouched for
@@ -27,17 +30,29 @@ export interface ConnectionContext {
 }
 type Factory = (db: Kysely<Database>, organisation: ConnectedOrganisation, connections?: ConnectionContext) => AccountingSystem;
 
-/** Settings that carry their own access token (tests set them directly) are used as given; otherwise the connection made in the settings. */
-function vendorFactory(vendor: Vendor, fromSettings: (db: Kysely<Database>, organisation: ConnectedOrganisation) => AccountingSystem): Factory {
+/** A system whose every call fails with the reason: settings that cannot be used fail only this organisation's calls. */
+function failing(kind: string, error: unknown): AccountingSystem {
+  const fail = () => Promise.reject(error);
+  return { kind, check: fail, chartOfAccounts: fail, contacts: fail, accountTotals: fail, lineTotals: fail, lines: fail };
+}
+
+/**
+ * A vendor's system for an organisation: settings stored with the organisation (given by hand:
+ * tests, sandboxes) are read against the vendor's schema and used as given; none stored (a
+ * connection made in the settings clears them) reads through the connection. Never throws.
+ */
+function vendorFactory(descriptor: VendorDescriptor): Factory {
   return (db, organisation, connections) => {
-    let ownToken = false;
+    const primary = connections?.primary ?? db;
+    if (organisation.accounting_config === null && connections?.settings) return connectedAccounting(primary, connections.settings, organisation, descriptor);
     try {
-      ownToken = typeof (JSON.parse(organisation.accounting_config ?? 'null') as { accessToken?: unknown } | null)?.accessToken === 'string';
-    } catch {
-      ownToken = false;
+      const settings = descriptor.settings.parse(organisation.accounting_config);
+      const send = budgetedFetch(fetch, descriptor.company(descriptor.settings.tenantOf(settings)), descriptor.limits);
+      const place = { db: primary, organisationId: organisation.id, maxAgeMs: settings.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS };
+      return descriptor.reader(settings, organisation.home_currency, send, place);
+    } catch (error) {
+      return failing(descriptor.vendor, error);
     }
-    if (ownToken || !connections?.settings) return fromSettings(connections?.primary ?? db, organisation);
-    return connectedAccounting(connections.primary ?? db, connections.settings, organisation, vendor);
   };
 }
 
@@ -45,8 +60,7 @@ const FACTORIES = new Map<string, Factory>([
   ['builtin', (db, organisation) => new BuiltinAccounting(db, organisation.id, organisation.keepAtVersion)],
   // never throws: a bad book fails this organisation's calls with the reason, not the others'
   ['gnucash', (_db, organisation) => gnuCashAccountingFor(organisation)],
-  ['xero', vendorFactory('xero', xeroAccountingFor)],
-  ['quickbooks', vendorFactory('quickbooks', quickBooksAccountingFor)],
+  ...Object.values(VENDOR_DESCRIPTORS).map((d): [string, Factory] => [d.vendor, vendorFactory(d)]),
 ]);
 
 export const ACCOUNTING_SYSTEMS = ['builtin', 'gnucash'] as const;

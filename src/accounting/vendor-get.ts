@@ -68,7 +68,9 @@ export async function vendorGet<T>(
       if (attempt >= MAX_RETRIES || waited + seconds * 1000 > waitBudgetMs) {
         const detail = words.rateLimitDetail?.(res);
         throw new AccountingSystemError(
-          `${vendors} rate limit for this ${words.books === 'company' ? 'company' : 'organisation'} is reached${detail ? ` (${detail})` : ''}; ${vendor} asks to retry after ${seconds} s.`,
+          `${vendors} rate limit for this ${words.books === 'company' ? 'company' : 'organisation'} is reached${
+            detail ? ` (${detail})` : ''
+          }; ${vendor} asks to retry after ${seconds} s.`,
           'accounting_rate_limited',
           seconds,
         );

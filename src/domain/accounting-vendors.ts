@@ -44,6 +44,11 @@ export interface AccountingConnectionSettings {
   leaseMs?: number;
   /** how old a connected organisation's local mirror may be before a call brings it up to date (ms; LEDGERLINE_MIRROR_MAX_AGE_SECONDS) */
   mirrorMaxAgeMs?: number;
+  /**
+   * Tests only, never from the environment: let the sign-in's OAuth client (openid-client, which
+   * refuses http) talk http to vendors' endpoints on the loopback address (the fakes).
+   */
+  allowInsecureRequests?: boolean;
 }
 
 export const DEFAULTS: Record<Vendor, Omit<VendorClient, 'clientId' | 'clientSecret'>> = {

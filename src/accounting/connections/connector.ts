@@ -16,43 +16,40 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { budgetedFetch, QUICKBOOKS_LIMITS, XERO_LIMITS } from '../call-budget.js';
-import { QuickBooksAccounting } from '../quickbooks/reader.js';
+import { budgetedFetch } from '../call-budget.js';
 import type { AccountingSystem } from '../types.js';
-import { isInsufficientScope } from '../xero/client.js';
-import { XeroAccounting } from '../xero/reader.js';
-import { insufficientScopeProblem } from '../../domain/xero-scopes.js';
-import { XERO_API } from '../xero/settings.js';
 import { DEFAULT_MIRROR_MAX_AGE_MS } from '../mirror/mirror.js';
 import { accessTokenFor, getConnection, markReconnect, reconnectMessage } from './tokens.js';
 import { AccountingSystemError } from '../types.js';
-import { companyKey, VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
+import type { AccountingConnectionSettings } from '../../domain/accounting-vendors.js';
+import type { VendorDescriptor } from '../vendor-descriptor.js';
 
-/** The request's path below Xero's API base (what scopes.ts names endpoints by). */
-function xeroPath(input: Parameters<typeof fetch>[0], base: string): string {
+/** The request's path below the API's base (what Xero's scopes name endpoints by). */
+function pathBelow(input: Parameters<typeof fetch>[0], base: string | undefined): string {
   const url = new URL(input instanceof Request ? input.url : String(input));
-  const prefix = new URL(base).pathname.replace(/\/+$/, '');
-  return url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
+  const prefix = base ? new URL(base).pathname.replace(/\/+$/, '') : '';
+  return prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
 }
 
 export function connectedAccounting(
   db: Kysely<Database>,
   settings: AccountingConnectionSettings,
   organisation: { id: string; home_currency: string },
-  vendor: Vendor,
+  descriptor: VendorDescriptor,
 ): AccountingSystem {
+  const { vendor } = descriptor;
   const fetchImpl = settings.fetch ?? fetch;
   let inner: Promise<AccountingSystem> | undefined;
   const build = async (): Promise<AccountingSystem> => {
     const row = await getConnection(db, organisation.id);
     if (!row || row.vendor !== vendor)
       throw new AccountingSystemError(
-        `The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`,
+        `The organisation is not connected to ${descriptor.name}: an admin connects it in the organisation's settings (Accounting system).`,
       );
     const baseUrl = settings[vendor]?.apiBaseUrl;
     const place = { db, organisationId: organisation.id, maxAgeMs: settings.mirrorMaxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS };
     // every request the vendor sees takes a place in the connection's budget (src/accounting/call-budget.ts), a retry too
-    const send = budgetedFetch(fetchImpl, companyKey(vendor, row.tenant_id), vendor === 'xero' ? XERO_LIMITS : QUICKBOOKS_LIMITS);
+    const send = budgetedFetch(fetchImpl, descriptor.company(row.tenant_id), descriptor.limits);
     const withToken = (init: RequestInit | undefined, token: string): RequestInit => {
       const headers = new Headers(init?.headers);
       headers.set('authorization', `Bearer ${token}`);
@@ -63,39 +60,23 @@ export function connectedAccounting(
       const first = await accessTokenFor(db, settings, organisation.id, vendor);
       const res = await send(input, withToken(init, first.accessToken));
       if (res.status !== 401) return res;
-      if (vendor === 'xero' && isInsufficientScope(res)) {
-        await res.body?.cancel();
-        // a write refused for want of a write scope (a connection made for reading): reads go on, the write says to connect again
-        const method = (init?.method ?? 'GET').toUpperCase();
-        if (method === 'PUT' || method === 'POST') throw new AccountingSystemError(insufficientScopeProblem(xeroPath(input, baseUrl ?? XERO_API), method));
-        const problem = insufficientScopeProblem(xeroPath(input, baseUrl ?? XERO_API));
-        await markReconnect(db, organisation.id, vendor, problem);
-        throw new AccountingSystemError(reconnectMessage(vendor, problem));
-      }
       await res.body?.cancel();
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const refused = descriptor.refusal?.(res, method, pathBelow(input, baseUrl ?? descriptor.oauth.endpoints.apiBaseUrl));
+      if (refused) {
+        if (refused.reconnect) await markReconnect(db, organisation.id, vendor, refused.problem);
+        throw new AccountingSystemError(refused.reconnect ? reconnectMessage(vendor, refused.problem) : refused.problem);
+      }
       // refused by the vendor's clock, or revoked: one refresh, one more try
       const renewed = await accessTokenFor(db, settings, organisation.id, vendor, { refused: first.accessToken });
       return send(input, withToken(init, renewed.accessToken));
     };
-    return vendor === 'xero'
-      ? new XeroAccounting(
-          { tenantId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
-          organisation.home_currency,
-          authorised,
-          place,
-        )
-      : new QuickBooksAccounting(
-          { realmId: row.tenant_id, accessToken: 'connection', ...(baseUrl ? { baseUrl } : {}) },
-          organisation.home_currency,
-          authorised,
-          place,
-        );
+    return descriptor.reader(descriptor.settings.ofConnection(row.tenant_id, baseUrl), organisation.home_currency, authorised, place);
   };
-  const prototype = (vendor === 'xero' ? XeroAccounting.prototype : QuickBooksAccounting.prototype) as unknown as Record<string | symbol, unknown>;
   return new Proxy({ kind: vendor } as AccountingSystem, {
     get(target, property) {
       if (property === 'kind') return vendor;
-      if (typeof prototype[property] !== 'function' || property === 'constructor') return Reflect.get(target, property);
+      if (!descriptor.readerMethods.has(property)) return Reflect.get(target, property);
       return async (...args: unknown[]) => {
         inner ??= build();
         inner.catch(() => (inner = undefined));

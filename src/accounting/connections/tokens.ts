@@ -28,7 +28,7 @@ import type { ConnectionKeys } from '../../domain/connection-keys.js';
 import { withConnectionTables, type AccountingConnectionRow } from './rows.js';
 import { GrantRefused, requestTokens, VendorUnavailable, type TokenSet } from './vendor-http.js';
 import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
-import { missingScopeProblem, missingXeroScopes } from '../../domain/xero-scopes.js';
+import { vendorOf } from '../vendors.js';
 
 /** an access token this close to its expiry is refreshed first */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -103,7 +103,8 @@ export interface ConnectedToken {
 }
 
 export const reconnectMessage = (vendor: string, problem: string | null) =>
-  `The organisation's ${VENDOR_NAMES[vendor as Vendor] ?? vendor} connection needs reconnecting${problem ? ` (${problem})` : ''}: an admin must connect it again in the organisation's settings (Accounting system).`;
+  `The organisation's ${VENDOR_NAMES[vendor as Vendor] ?? vendor} connection needs reconnecting${problem ? ` (${problem})` : ''}: an admin must ` +
+  `connect it again in the organisation's settings (Accounting system).`;
 
 /**
  * Marks the connection as needing to be made again, saying why (a scope the vendor did not grant):
@@ -120,9 +121,7 @@ export async function markReconnect(db: Kysely<Database>, organisationId: string
 
 /** What a token set lacks of what the connector needs, in words; undefined when nothing (or the vendor does not say what it granted). */
 function missingGrant(vendor: Vendor, tokens: TokenSet): string | undefined {
-  if (vendor !== 'xero' || tokens.scope === undefined) return undefined;
-  const missing = missingXeroScopes(tokens.scope);
-  return missing.length ? missingScopeProblem(missing) : undefined;
+  return tokens.scope === undefined ? undefined : vendorOf(vendor).oauth.grantProblem?.(tokens.scope)?.problem;
 }
 
 /**
@@ -156,7 +155,8 @@ export async function accessTokenFor(
         return open(keys, organisationId, field, value);
       } catch (error) {
         throw new AccountingSystemError(
-          `The organisation's ${VENDOR_NAMES[vendor]} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or connect again.`,
+          `The organisation's ${VENDOR_NAMES[vendor]} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or ` +
+            `connect again.`,
         );
       }
     };
@@ -192,7 +192,8 @@ export async function accessTokenFor(
     if (!client) {
       await release();
       throw new AccountingSystemError(
-        `${VENDOR_NAMES[vendor]} is not configured on this service (${vendor === 'xero' ? 'XERO' : 'QUICKBOOKS'}_CLIENT_ID), so the organisation's token cannot be refreshed.`,
+        `${VENDOR_NAMES[vendor]} is not configured on this service (${vendorOf(vendor).envPrefix}_CLIENT_ID), so the organisation's ` +
+          `token cannot be refreshed.`,
       );
     }
     let tokens: TokenSet;
