@@ -1,7 +1,7 @@
 /** API clients: create (the secret shown once), list with last use, revoke. */
+import { auditAs } from './audit.js';
 import type { FastifyInstance } from 'fastify';
 import { createApiClient, getClient, listApiClients, revokeClient } from '../../auth/clients.js';
-import { writeAudit } from '../../store/audit-log.js';
 import { userEmails } from '../../store/users.js';
 import { html } from '../html.js';
 import { apiClientCreatedPage, apiClientsPage, scopesOf } from '../pages/org-api-clients.js';
@@ -39,13 +39,7 @@ export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): vo
     }
     const scopes = one(a.form.write) === '1' ? ['service.read', 'service.write'] : ['service.read'];
     const created = await createApiClient(db, { organisationId: a.org.id, name, scopes, createdBy: a.session.user.id });
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'api_client.created',
-      target: created.clientId,
-      detail: { name, scopes },
-    });
+    await auditAs(db, a, 'api_client.created', created.clientId, { name, scopes });
     // shown in this answer and nowhere else; the page is sent with no-store
     return sendPage(reply, apiClientCreatedPage(a.viewer, a.org, created, w.service.baseUrl));
   });
@@ -73,13 +67,7 @@ export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): vo
     const row = await ownClient(a.org.id, p.clientId!);
     if (!row) return notFoundPage(reply, a.viewer, 'That API client', `/orgs/${a.org.id}/api-clients`);
     await revokeClient(db, row.client_id);
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'api_client.revoked',
-      target: row.client_id,
-      detail: { name: row.name },
-    });
+    await auditAs(db, a, 'api_client.revoked', row.client_id, { name: row.name });
     const from = String((request.query as { from?: string }).from ?? '');
     return seeOther(reply, `/orgs/${a.org.id}/${from === 'connections' ? 'connections' : 'api-clients'}?done=revoked`);
   });

@@ -4,9 +4,9 @@
  * and block hold for their organisation only (src/web/app-trust.ts, src/store/client-blocks.ts); a
  * block for every organisation is the operator's (`ledgerline apps block`), which no admin can clear.
  */
+import { auditAs } from './audit.js';
 import type { FastifyInstance } from 'fastify';
 import { getClient, registerApp, revokeClient } from '../../auth/clients.js';
-import { writeAudit } from '../../store/audit-log.js';
 import { clientsVerifiedBy, verifyForOrganisation } from '../../store/client-verifications.js';
 import { blockForOrganisation, clientsBlockedBy, unblockForOrganisation } from '../../store/client-blocks.js';
 import { appsRegisteredByOrganisation, selfRegisteredAppsInOrganisation } from '../../store/connections.js';
@@ -65,13 +65,7 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
           await verifyForOrganisation(trx, { clientId: app.clientId, organisationId: a.org.id, userId: a.session.user.id });
           return app;
         });
-        await writeAudit(db, {
-          organisationId: a.org.id,
-          actorUserId: a.session.user.id,
-          action: 'app.registered',
-          target: created.clientId,
-          detail: { name, redirectUris },
-        });
+        await auditAs(db, a, 'app.registered', created.clientId, { name, redirectUris });
         return seeOther(reply, `${back(a)}?done=registered`);
       } catch (error) {
         const message = (error as Error).message;
@@ -89,7 +83,7 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
       const client = await connectedApp(a, p.clientId!);
       if (!client) return notFoundPage(reply, a.viewer, 'That app', back(a));
       await change(a, client.client_id);
-      await writeAudit(db, { organisationId: a.org.id, actorUserId: a.session.user.id, action, target: client.client_id, detail: { name: client.name } });
+      await auditAs(db, a, action, client.client_id, { name: client.name });
       return seeOther(reply, `${back(a)}?done=${done}`);
     });
   trust('verify', (a, clientId) => verifyForOrganisation(db, { clientId, organisationId: a.org.id, userId: a.session.user.id }), 'app.verified', 'verified');
@@ -137,13 +131,7 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
     const row = await ownApp(a, p.clientId!);
     if (!row) return notFoundPage(reply, a.viewer, 'That app', back(a));
     await revokeClient(db, row.client_id);
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'app.removed',
-      target: row.client_id,
-      detail: { name: row.name },
-    });
+    await auditAs(db, a, 'app.removed', row.client_id, { name: row.name });
     return seeOther(reply, `${back(a)}?done=removed`);
   });
 }

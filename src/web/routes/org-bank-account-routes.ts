@@ -4,11 +4,11 @@
  * the account's batches; removing one asks first, then takes it out whole with its audit entry in
  * one transaction (import/remove-import.ts), or says why not.
  */
+import { auditAs } from './audit.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { removeStatementImport } from '../../import/remove-import.js';
 import { ImportRefusal } from '../../import/refusal.js';
 import { bankingAccounts } from '../../operations/banking-accounts.js';
-import { writeAudit } from '../../store/audit-log.js';
 import { getBankImport, listBankImports } from '../../store/bank-imports.js';
 import { html } from '../html.js';
 import { operationForPage } from '../operation-for-page.js';
@@ -63,12 +63,12 @@ export function registerBankAccountRoutes(app: FastifyInstance, w: WebContext): 
     try {
       await removeStatementImport(w.service.store, a.org.id, batch.id, {
         audit: (trx, removed) =>
-          writeAudit(trx, {
-            organisationId: a.org.id,
-            actorUserId: a.session.user.id,
-            action: 'bank_import.removed',
-            target: removed.row.bank_account_id,
-            detail: { importId: removed.row.id, file: removed.row.file_name, format: removed.row.format, lines: removed.lines, statements: removed.statements },
+          auditAs(trx, a, 'bank_import.removed', removed.row.bank_account_id, {
+            importId: removed.row.id,
+            file: removed.row.file_name,
+            format: removed.row.format,
+            lines: removed.lines,
+            statements: removed.statements,
           }),
       });
     } catch (error) {

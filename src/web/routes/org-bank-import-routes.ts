@@ -4,6 +4,7 @@
  * the body is read only after the session, origin, role and CSRF token are checked (orgRouter.upload).
  */
 import multipart, { type Multipart } from '@fastify/multipart';
+import { auditAs } from './audit.js';
 import type { FastifyInstance } from 'fastify';
 import { bookAccountChoices, type BookAccountChoice } from '../../accounting/bank-links.js';
 import { isValidDate } from '../../domain/dates.js';
@@ -14,7 +15,6 @@ import { refreshAfterImport } from '../../operations/banking/suggestions.js';
 import { ImportRefusal } from '../../import/refusal.js';
 import { DEFAULT_MAX_BYTES } from '../../import/parse.js';
 import { getOrganisation } from '../../store/organisations.js';
-import { writeAudit } from '../../store/audit-log.js';
 import { listBankAccounts } from '../../store/bank-accounts.js';
 import { bankImportPage, type ImportResultView } from '../pages/org-bank-import.js';
 import { sendPage } from '../respond.js';
@@ -72,20 +72,14 @@ export function registerBankImportRoutes(app: FastifyInstance, w: WebContext): v
             importedBy: { userId: a.session.user.id, via: 'page' },
             // in the import's transaction: written after, it would wait behind the next import
             alsoWrite: (trx, written) =>
-              writeAudit(trx, {
-                organisationId: a.org.id,
-                actorUserId: a.session.user.id,
-                action: 'bank_statement.imported',
-                target: written.account.id,
-                detail: {
-                  account: written.account.name,
-                  file: file.fileName || 'uploaded statement',
-                  format: written.format,
-                  new: written.new,
-                  alreadyPresent: written.alreadyPresent,
-                  ...(written.created ? { created: true } : {}),
-                  ...(written.importId ? { importId: written.importId } : {}),
-                },
+              auditAs(trx, a, 'bank_statement.imported', written.account.id, {
+                account: written.account.name,
+                file: file.fileName || 'uploaded statement',
+                format: written.format,
+                new: written.new,
+                alreadyPresent: written.alreadyPresent,
+                ...(written.created ? { created: true } : {}),
+                ...(written.importId ? { importId: written.importId } : {}),
               }),
           },
         });

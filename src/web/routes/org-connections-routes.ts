@@ -1,8 +1,8 @@
 /** Connections: every consent and live token acting for the organisation, each revocable. */
+import { auditAs } from './audit.js';
 import type { FastifyInstance } from 'fastify';
 import { listApiClients } from '../../auth/clients.js';
 import { removeOrganisationFromConsent } from '../../auth/consents.js';
-import { writeAudit } from '../../store/audit-log.js';
 import { clientsVerifiedBy } from '../../store/client-verifications.js';
 import { consentForOrganisation, consentsForOrganisation, liveTokens } from '../../store/connections.js';
 import { memberIds } from '../../store/users.js';
@@ -75,12 +75,12 @@ ${
     const consent = await consentForOrganisation(db, a.org.id, p.grantId!);
     if (!consent) return notFoundPage(reply, a.viewer, 'That connection', `/orgs/${a.org.id}/connections`);
     const outcome = await removeOrganisationFromConsent(db, consent.grantId, a.org.id);
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'connection.revoked',
-      target: consent.clientId,
-      detail: { app: consent.clientName, user: consent.userEmail, userId: consent.userId, clientId: consent.clientId, connection: outcome },
+    await auditAs(db, a, 'connection.revoked', consent.clientId, {
+      app: consent.clientName,
+      user: consent.userEmail,
+      userId: consent.userId,
+      clientId: consent.clientId,
+      connection: outcome,
     });
     return seeOther(reply, `/orgs/${a.org.id}/connections?done=revoked`);
   });

@@ -4,10 +4,10 @@
  * CSRF token are checked (orgRouter.upload).
  */
 import multipart from '@fastify/multipart';
+import { auditAs } from './audit.js';
 import type { FastifyInstance } from 'fastify';
 import { auditDetail, importJournal, JOURNAL_MAX_BYTES } from '../../import/journal/load.js';
 import { ImportRefusal } from '../../import/refusal.js';
-import { writeAudit } from '../../store/audit-log.js';
 import { getOrganisation } from '../../store/organisations.js';
 import { ledgerImportPage } from '../pages/org-ledger-import.js';
 import { sendPage } from '../respond.js';
@@ -48,16 +48,7 @@ export function registerLedgerImportRoutes(app: FastifyInstance, w: WebContext):
           allowNewAccounts: form.allow_new_accounts === '1',
           dryRun,
           // in the import's transaction: written after, it would wait behind the next import
-          alsoWrite: (trx, written) =>
-            written.new > 0
-              ? writeAudit(trx, {
-                  organisationId: org.id,
-                  actorUserId: a.session.user.id,
-                  action: 'ledger_journal.imported',
-                  target: org.id,
-                  detail: auditDetail(written),
-                })
-              : Promise.resolve(),
+          alsoWrite: (trx, written) => (written.new > 0 ? auditAs(trx, a, 'ledger_journal.imported', org.id, auditDetail(written)) : Promise.resolve()),
         });
         return sendPage(reply, ledgerImportPage(a.viewer, view(org), { result: report }));
       } catch (error) {

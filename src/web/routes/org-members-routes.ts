@@ -3,8 +3,8 @@
  * invitation. The rules live in src/store/members.ts. Nobody is added without accepting: an
  * invitation answers the same whether or not the address has a Ledgerline sign-in.
  */
+import { auditAs } from './audit.js';
 import type { FastifyInstance } from 'fastify';
-import { writeAudit } from '../../store/audit-log.js';
 import { createInvitation, pendingInvitations, withdrawInvitation } from '../../store/invitations.js';
 import { changeMember, isRole, listMembers } from '../../store/members.js';
 import { isPlausibleEmail, normaliseEmail } from '../../store/users.js';
@@ -47,13 +47,7 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
     // the same answer whether or not the address has a sign-in, or is a member already: the
     // invitation says nothing of the person, and accepting it changes nothing for a member
     const invitation = await createInvitation(db, { organisationId: a.org.id, email, role, invitedBy: a.session.user.id });
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'member.invited',
-      target: invitation.id,
-      detail: { email, role },
-    });
+    await auditAs(db, a, 'member.invited', invitation.id, { email, role });
     const link = `${w.service.baseUrl}/invitations/${invitation.token}`;
     return sendPage(reply, await render(a, { invited: { email, role, link, expiresAt: invitation.expiresAt } }));
   });
@@ -61,13 +55,7 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
   r.action('/invitations/:invitationId/withdraw', async (a, p, _request, reply) => {
     const withdrawn = await withdrawInvitation(db, a.org.id, p.invitationId!);
     if (!withdrawn) return notFoundPage(reply, a.viewer, 'That invitation', back(a));
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'member.invitation_withdrawn',
-      target: p.invitationId!,
-      detail: { email: withdrawn.email, role: withdrawn.role },
-    });
+    await auditAs(db, a, 'member.invitation_withdrawn', p.invitationId!, { email: withdrawn.email, role: withdrawn.role });
     return seeOther(reply, `${back(a)}?done=withdrawn`);
   });
 
@@ -79,13 +67,7 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
     const result = await changeMember(db, { organisationId: a.org.id, actorRole: a.role, userId: target.userId, newRole: role });
     if (!result.ok) return sendPage(reply, await render(a, { error: result.problem }), result.status);
     if (result.from === role) return seeOther(reply, `${back(a)}?done=unchanged`);
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'member.role_changed',
-      target: target.userId,
-      detail: { email: target.email, from: result.from, to: role },
-    });
+    await auditAs(db, a, 'member.role_changed', target.userId, { email: target.email, from: result.from, to: role });
     // someone who just gave up their own admin role can no longer see these settings
     if (target.userId === a.session.user.id && !isAdminRole(role)) return seeOther(reply, '/account');
     return seeOther(reply, `${back(a)}?done=changed`);
@@ -113,13 +95,7 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
     if (!target) return notFoundPage(reply, a.viewer, 'That member', back(a));
     const result = await changeMember(db, { organisationId: a.org.id, actorRole: a.role, userId: target.userId, newRole: null });
     if (!result.ok) return sendPage(reply, await render(a, { error: result.problem }), result.status);
-    await writeAudit(db, {
-      organisationId: a.org.id,
-      actorUserId: a.session.user.id,
-      action: 'member.removed',
-      target: target.userId,
-      detail: { email: target.email, role: result.from },
-    });
+    await auditAs(db, a, 'member.removed', target.userId, { email: target.email, role: result.from });
     if (target.userId === a.session.user.id) return seeOther(reply, '/account');
     return seeOther(reply, `${back(a)}?done=removed`);
   });

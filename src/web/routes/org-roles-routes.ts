@@ -1,8 +1,8 @@
 /** Role permissions: the grid of operations by roles; saving changes the organisation's policy at once. */
+import { auditAs } from './audit.js';
 import type { FastifyInstance } from 'fastify';
 import { ROLES, type Role } from '../../operations/context.js';
 import { OPERATIONS } from '../../operations/index.js';
-import { writeAudit } from '../../store/audit-log.js';
 import { rolePolicy, setRoleAllowed } from '../../store/role-policy.js';
 import { rolesPage, type RoleGridRow } from '../pages/org-roles.js';
 import { list, seeOther, sendPage } from '../respond.js';
@@ -52,14 +52,7 @@ export function registerRoleRoutes(app: FastifyInstance, w: WebContext): void {
           (want ? allowed : refused).push({ operation: op.name, role });
         }
       }
-      if (allowed.length || refused.length)
-        await writeAudit(trx, {
-          organisationId: a.org.id,
-          actorUserId: a.session.user.id,
-          action: 'role_policy.changed',
-          target: 'role_policy',
-          detail: { allowed, refused },
-        });
+      if (allowed.length || refused.length) await auditAs(trx, a, 'role_policy.changed', 'role_policy', { allowed, refused });
     });
     return seeOther(reply, `/orgs/${a.org.id}/roles?done=${allowed.length || refused.length ? 'saved' : 'unchanged'}`);
   });
