@@ -1,7 +1,7 @@
 /**
  * The steps of every operation call over the network, REST and MCP alike, declared once in order:
  * scope → organisation → rate limits → the operation's own steps (organisation exists, membership,
- * role, parse, answer). A transport only says where the organisation is named (REST: the
+ * role, parse, answer) → the answer is what the operation declares (output-check.ts). A transport only says where the organisation is named (REST: the
  * Service-Organisation header; MCP: the organisation argument), where the rate-limit headers go,
  * and how an answer or a problem is rendered.
  */
@@ -9,6 +9,7 @@ import { requireScope as requireTokenScope, resolveOrganisation, type Caller } f
 import { OPERATION_STEPS, parseCallInput, runCallSequence, type Call, type Step } from '../operations/execute.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { applyRateLimits as applyCallLimits, type HeaderSink } from './call-limits.js';
+import { checkOutput } from './output-check.js';
 import { noteOrganisation } from './request-log.js';
 import type { ServiceContext } from './service.js';
 
@@ -38,7 +39,7 @@ async function applyRateLimits(call: NetworkCall): Promise<void> {
   await applyCallLimits(call.service, call.headers, call.caller, call.organisationId);
 }
 
-export const CALL_SEQUENCE: readonly Step<NetworkCall>[] = [requireScope, chooseOrganisation, applyRateLimits, ...OPERATION_STEPS];
+export const CALL_SEQUENCE: readonly Step<NetworkCall>[] = [requireScope, chooseOrganisation, applyRateLimits, ...OPERATION_STEPS, checkOutput];
 
 /**
  * The steps before the input is parsed, which need nothing of it: scope, organisation, rate limits,

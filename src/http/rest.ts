@@ -1,6 +1,7 @@
 /**
  * The REST transport: GET /v1/organisations, GET /v1/operations/<name> for every read and
- * POST/PATCH/DELETE for every change (operation.ts, Effect), generated from the list. It turns a request into (caller, organisation, input), runs the operation through the
+ * POST/PATCH/DELETE for every change (operation.ts, Effect), generated from the list. It turns a request into (caller, organisation, input), runs the
+ *  operation through the
  * one shared path, and serialises the result or the problem. No business logic lives here.
  *
  * Who calls and whether they may (token, scope, organisation, rate limits, membership, role) is
@@ -15,6 +16,7 @@ import { OperationError } from '../operations/errors.js';
 import { MAX_DOCUMENT_BODY_BYTES } from '../operations/documents/file-type.js';
 import { effectOf, HTTP_METHOD, restPathOf, type AnyOperation } from '../operations/operation.js';
 import { sendAnswer } from './answer.js';
+import { restLinks } from './answer-body.js';
 import { admitCall, type WithInput } from '../calls/call-sequence.js';
 import { checkBeforeBody } from '../calls/before-body.js';
 import { authenticateCaller, type ServiceContext } from '../calls/service.js';
@@ -24,6 +26,7 @@ export const ORGANISATION_HEADER = 'service-organisation';
 export function registerRest(app: FastifyInstance, service: ServiceContext): void {
   const audience = service.resources.api;
   const metadataUrl = `${service.baseUrl}/.well-known/oauth-protected-resource/v1`;
+  const links = restLinks(service.baseUrl);
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
     try {
@@ -32,7 +35,8 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       if (error instanceof AuthenticationError) {
         reply.header(
           'www-authenticate',
-          `Bearer realm="ledgerline", error="${error.bearerError}", error_description="${error.message.replace(/"/g, "'")}", resource_metadata="${metadataUrl}"`,
+          `Bearer realm="ledgerline", error="${error.bearerError}", error_description="${error.message.replace(/"/g, "'")}", ` +
+            `resource_metadata="${metadataUrl}"`,
         );
       }
       throw error;
@@ -51,7 +55,8 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       if (error instanceof OperationError && error.code === 'insufficient_scope')
         reply.header(
           'www-authenticate',
-          `Bearer realm="ledgerline", error="insufficient_scope", error_description="${error.message}", scope="${op.scope}", resource_metadata="${metadataUrl}"`,
+          `Bearer realm="ledgerline", error="insufficient_scope", error_description="${error.message}", scope="${op.scope}", ` +
+            `resource_metadata="${metadataUrl}"`,
         );
       throw error;
     }
@@ -80,8 +85,8 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
         const input = fromBody ? bodyObject(request.body) : (request.query as Record<string, unknown>);
         const answer = await rest(input, !fromBody);
         if (method === 'POST') reply.code(201);
-        // the organisation list goes as Fastify serialises it; an organisation's data by sendAnswer (gzip, kept JSON)
-        return op.kind === 'caller' ? answer : sendAnswer(request, reply, answer);
+        // the organisation list goes as Fastify serialises it; an organisation's data by sendAnswer (its links as REST URLs, gzip, kept JSON)
+        return op.kind === 'caller' ? answer : sendAnswer(request, reply, answer, links);
       },
     });
     const others = (['GET', 'POST', 'PATCH', 'DELETE', 'PUT'] as const).filter((m) => m !== method);

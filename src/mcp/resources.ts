@@ -3,8 +3,8 @@
  * result points at with the connection it already has (a REST link needs a token for the REST
  * resource, which an MCP token is not). The URIs name the organisation, because a connection may
  * cover several: ledgerline://organisations/{organisation}/documents/{id} (the document, as
- * documents_get answers it) and …/{id}/file (its original file). Tool results carry these in place
- * of REST links (mcpLinks). resources/read goes through the same call sequence as the tools
+ * documents_get answers it) and …/{id}/file (its original file). Tool results carry these where an
+ * operation answers a link (resourceLinks). resources/read goes through the same call sequence as the tools
  * (scope, role, rate limits, 10 MB cap).
  */
 import type { ReadResourceResult, ResourceLink, ResourceTemplateType } from '@modelcontextprotocol/server';
@@ -16,6 +16,7 @@ import type { ServiceContext } from '../calls/service.js';
 import { OperationError } from '../operations/errors.js';
 import { documentsGet } from '../operations/documents-get.js';
 import { OPERATIONS } from '../operations/index.js';
+import { renderLinks, type Link, type LinkRenderer } from '../operations/links.js';
 
 const PREFIX = 'ledgerline://organisations/';
 
@@ -54,26 +55,14 @@ function parseDocumentUri(uri: string): { organisation: string; id: string; file
 }
 
 /**
- * An answer with its REST links to documents (documents.get?ids=…, documents.file?id=…) replaced by
- * the resources above, which the MCP caller can read; other values untouched. The answer's shape is
- * the same (a link is text either way), so it still matches the tool's output schema.
+ * How MCP writes a link (operations/links.ts): as the resource above that this connection can read,
+ * in the organisation the call acted for, as the caller named it.
  */
-export function mcpLinks<T>(answer: T, baseUrl: string, organisation: string | undefined): T {
-  if (!organisation) return answer;
-  const documentGet = `${baseUrl}/v1/operations/documents.get?ids=`;
-  const documentFile = `${baseUrl}/v1/operations/documents.file?id=`;
-  const rewrite = (value: unknown, key: string | null): unknown => {
-    if (typeof value === 'string' && key === 'link') {
-      if (value.startsWith(documentGet) && !value.slice(documentGet.length).includes('%2C'))
-        return documentUri(organisation, decodeURIComponent(value.slice(documentGet.length)));
-      if (value.startsWith(documentFile)) return documentFileUri(organisation, decodeURIComponent(value.slice(documentFile.length)));
-      return value;
-    }
-    if (Array.isArray(value)) return value.map((v) => rewrite(v, null));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v, k)]));
-    return value;
+export function resourceLinks(organisation: string | undefined): LinkRenderer {
+  return (link: Link) => {
+    if (organisation === undefined) throw new Error(`a link to ${link.id} in an answer that acts for no organisation`);
+    return link.rel === 'document' ? documentUri(organisation, link.id) : documentFileUri(organisation, link.id);
   };
-  return rewrite(answer, null) as T;
 }
 
 /** The resource_link content blocks of an answer holding documents: one per document that has a file. */
@@ -106,7 +95,7 @@ export async function readDocumentResource(service: ServiceContext, caller: Call
       };
       const document = answer.documents[0];
       if (!document) throw new ResourceNotFoundError(uri);
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(mcpLinks(document, service.baseUrl, target.organisation)) }] };
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(renderLinks(document, resourceLinks(target.organisation))) }] };
     }
     const file = (await callOperation(service, caller, fileOperation, {
       organisation: target.organisation,

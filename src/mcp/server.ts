@@ -20,7 +20,8 @@ import type { ServiceContext } from '../calls/service.js';
 import { invalidParameter, OperationError } from '../operations/errors.js';
 import { errorResult, toolResult } from './results.js';
 import { complete } from './completions.js';
-import { DOCUMENT_FILE_TEMPLATE, DOCUMENT_TEMPLATE, documentLinks, mcpLinks, readDocumentResource } from './resources.js';
+import { renderLinks } from '../operations/links.js';
+import { DOCUMENT_FILE_TEMPLATE, DOCUMENT_TEMPLATE, documentLinks, readDocumentResource, resourceLinks } from './resources.js';
 import { instructionsFor } from './instructions.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { findToolOperation, ORGANISATION_ARGUMENT, toolsFor, withToolArguments } from './tools.js';
@@ -77,12 +78,11 @@ export async function createMcpServer(context: McpRequestContext): Promise<Serve
         throw invalidParameter(ORGANISATION_ARGUMENT, 'must be an organisation id or exact name (text)');
       const acting = organisation ?? onlyOrganisation(caller);
       // links to documents as resources this connection can read, not REST URLs its token cannot call
-      const output = mcpLinks(
+      const output = renderLinks(
         await callOperation(service, caller, op, { organisation, input: withToolArguments(op, input), textInput: false, headers: context.headers }),
-        service.baseUrl,
-        acting,
+        resourceLinks(acting),
       );
-      const result = toolResult(op, output, service.baseUrl, acting);
+      const result = toolResult(op, output, acting);
       // the files of the documents an answer holds, as resource links the caller can read over this connection (resources.ts)
       result.content.push(...documentLinks(acting, output));
       return result;

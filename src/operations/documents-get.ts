@@ -4,6 +4,7 @@ import { getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../s
 import type { DocumentCodedLineRow, DocumentInvoiceLineRow } from '../store/schema.js';
 import { systemDocumentOutput, systemDocuments } from './documents-system.js';
 import { invalidParameter } from './errors.js';
+import { documentFileLink, linkSchema } from './links.js';
 import { defineOperation } from './operation.js';
 
 /** spec, Limits: document ids per call */
@@ -32,10 +33,6 @@ export function parseDocumentIds(text: string): string[] {
 function quantityOf(text: string, lineId: string): number {
   if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text.trim())) throw new Error(`document line ${lineId} has a quantity that is not a decimal: "${text}"`);
   return Number(text);
-}
-
-export function documentFileLink(baseUrl: string, documentId: string): string {
-  return `${baseUrl}/v1/operations/documents.file?id=${encodeURIComponent(documentId)}`;
 }
 
 const codedLineSchema = z.object({
@@ -77,7 +74,7 @@ export const documentSchema = z.object({
     .string()
     .nullable()
     .describe("the published transaction in the accounting system's own interface, where it has one (Xero, QuickBooks); null otherwise"),
-  link: z.string().nullable().describe('where to fetch the original file (documents.file); null when there is none'),
+  link: linkSchema.nullable().describe('where to fetch the original file (documents.file); null when there is none'),
   subtotal: z.number(),
   tax: z.number(),
   total: z.number(),
@@ -138,14 +135,17 @@ export const documentsGet = defineOperation({
     'Returns the documents with the given ids, in the order asked, each once.',
     `ids (required): one or more document ids, comma separated, at most ${MAX_DOCUMENT_IDS}; these are the document ids ledger.account_transactions returns.`,
     'Each document: id, number, type, supplier, date, dueDate, currency, accountingId (the accounting system transaction, null if unpublished),',
-    "publishedAt, accountingLink (the transaction in the accounting system's own interface), link (fetch the original file with documents.file; null when there is no file), subtotal, tax, total,",
+    "publishedAt, accountingLink (the transaction in the accounting system's own interface), link (fetch the original file with documents.file; null " +
+      'when there is no file), subtotal, tax, total,',
     'codedLines (what each line was published with: account, accountId, taxCodeId, class, customer, quantity, subtotal, tax, total)',
     'and invoiceLines (what the supplier invoice listed: productCode, unit, quantity, unitPrice, tax, amount).',
     "Amounts are in the document's own currency, major units. Ids that are not documents of this organisation are listed under notFound.",
     "Documents the connected accounting system holds (a GnuCash book's vendor bills, credit notes and expense vouchers) have ids like gnucash:<guid>:",
     'their coded lines are the posted splits (tax on its own line), their invoice lines the bill entries, and link is null (GnuCash keeps no files).',
-    "A connected QuickBooks company's bills and vendor credits have ids like quickbooks:Bill:<id>; link is documents.file's when a PDF or image is attached in QuickBooks.",
-    "A connected Xero organisation's bills and supplier credit notes have ids like xero:<InvoiceID>: coded lines per line item net of tax, the tax on its own line on the VAT/GST account;",
+    "A connected QuickBooks company's bills and vendor credits have ids like quickbooks:Bill:<id>; link is documents.file's when a PDF or image is " +
+      'attached in QuickBooks.',
+    "A connected Xero organisation's bills and supplier credit notes have ids like xero:<InvoiceID>: coded lines per line item net of tax, the tax on " +
+      'its own line on the VAT/GST account;',
     "invoice lines with quantity, unit price and tax; link is documents.file's when the document has an attachment in Xero.",
   ].join(' '),
   input: z
@@ -183,7 +183,7 @@ export const documentsGet = defineOperation({
       const doc = byId.get(id);
       const system = fromSystem.get(id);
       if (!doc && system) {
-        documents.push(systemDocumentOutput(id, system, documentFileLink(ctx.baseUrl, id)));
+        documents.push(systemDocumentOutput(id, system, documentFileLink(id)));
         continue;
       }
       if (!doc) {
@@ -201,7 +201,7 @@ export const documentsGet = defineOperation({
         accountingId: doc.accounting_transaction_id,
         publishedAt: doc.published_at,
         accountingLink: doc.accounting_link ?? null,
-        link: doc.hasFile ? documentFileLink(ctx.baseUrl, doc.id) : null,
+        link: doc.hasFile ? documentFileLink(doc.id) : null,
         subtotal: toMajor(Number(doc.subtotal), doc.currency),
         tax: toMajor(Number(doc.tax), doc.currency),
         total: toMajor(Number(doc.total), doc.currency),

@@ -7,62 +7,15 @@ import { invalidRequest, type ParameterError } from './errors.js';
 import { normalSign, resolveAccount, withDescendants } from './account-lookup.js';
 import { resolveSuppliers } from './ledger/suppliers.js';
 import { systemDocumentsOfLines } from './documents-system.js';
+import { entrySchema, transactionSchema } from './ledger/transaction-schemas.js';
 import { publishedDocuments, type PublishedDocument } from './ledger/published-documents.js';
+import { documentLink } from './links.js';
 import { defineOperation } from './operation.js';
 import { booleanParam, dateParam, intParam, pageParam, periodParam, textParam } from './params.js';
 import { resolvePeriodInput } from './period-input.js';
 
 export const LEDGER_LIMIT_DEFAULT = 100;
 export const LEDGER_LIMIT_MAX = 1000;
-
-const documentSchema = z.object({
-  id: z.string(),
-  number: z.string(),
-  type: z.string(),
-  supplier: z.string(),
-  date: z.string(),
-  currency: z.string(),
-  total: z.number(),
-  lines: z.array(
-    z.object({
-      description: z.string(),
-      account: z.string().nullable(),
-      quantity: z.number(),
-      subtotal: z.number(),
-      tax: z.number(),
-      total: z.number(),
-    }),
-  ),
-});
-
-const transactionSchema = z.object({
-  date: z.string(),
-  type: z.string(),
-  number: z.string().nullable(),
-  supplier: z.string().nullable(),
-  description: z.string(),
-  account: z.string().describe('full name of the account the line is coded to (the account or one of its sub-accounts)'),
-  amount: z.number().describe("home currency; positive increases the account's balance"),
-  currency: z.string().describe("the transaction's own currency"),
-  amountInCurrency: z.number(),
-  accountingSystemId: z.string(),
-  link: z.string().nullable(),
-  document: documentSchema
-    .nullable()
-    .describe(
-      "the service document this transaction was published from, else the accounting system's own document behind it (a GnuCash bill: id gnucash:<guid>; a Xero bill: xero:<InvoiceID>); null when there is none",
-    ),
-});
-
-const entrySchema = z.object({
-  date: z.string(),
-  type: z.string(),
-  number: z.string().nullable(),
-  description: z.string(),
-  account: z.string(),
-  amount: z.number(),
-  accountingSystemId: z.string(),
-});
 
 export const ledgerAccountTransactions = defineOperation({
   kind: 'organisation',
@@ -71,10 +24,22 @@ export const ledgerAccountTransactions = defineOperation({
   title: 'Ledger account transactions',
   summary: 'Everything coded to one account in a period, in home currency, one row per line.',
   description:
-    "Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier credits and deposits, newest first, in the home currency: positive amounts increase the account's balance. " +
-    'Paged: `limit` lines a page (1 to 1000, default 100), `page` from 1 (default); `hasMore` is true when a later page holds more, so ask for page 2, 3, … until it is false. `total` and `count` always cover every matching line, on every page; `truncated` is true whenever the answer does not list them all (on page 1 it equals hasMore). A page past the end answers no lines, hasMore false, and the same totals. ' +
-    "groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and `transactions` is null (with groupBy none, `groups` is empty), and the pages are pages of groups (`limit` groups a page, in that order). detailForTop nests the lines of the largest N groups of the page, up to `limit` of each group's newest lines (the other groups' `transactions` are null); to page through all of one group's lines, ask for that supplier (supplier) or that month (period custom, from and to) with groupBy none. " +
-    "reconcile=true also reads the accounting system's own total for the account and period and lists the journal entries and other postings that make up the difference (`reconciliation`, null otherwise), a page of them with the same limit and page (entriesCount counts them all). `movement` is always the account's whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement (or reports), not from total. A line's `document` is the service document it was published from, else the accounting system's own document behind it (a GnuCash bill, id gnucash:<guid>; a Xero bill or supplier credit note, id xero:<id>), null when there is none. Defaults: the three months up to today, groupBy none, limit 100, page 1, reconcile false.",
+    'Lists every line coded to one account (and its sub-accounts) in a period from bills, expenses, cheques, card charges and refunds, supplier ' +
+    "credits and deposits, newest first, in the home currency: positive amounts increase the account's balance. " +
+    'Paged: `limit` lines a page (1 to 1000, default 100), `page` from 1 (default); `hasMore` is true when a later page holds more, so ask for page 2, ' +
+    '3, … until it is false. `total` and `count` always cover every matching line, on every page; `truncated` is true whenever the answer does not ' +
+    'list them all (on page 1 it equals hasMore). A page past the end answers no lines, hasMore false, and the same totals. ' +
+    'groupBy supplier gives totals per supplier, largest first; groupBy month gives totals per month in date order: then `groups` holds them and ' +
+    '`transactions` is null (with groupBy none, `groups` is empty), and the pages are pages of groups (`limit` groups a page, in that order). ' +
+    "detailForTop nests the lines of the largest N groups of the page, up to `limit` of each group's newest lines (the other groups' `transactions` " +
+    "are null); to page through all of one group's lines, ask for that supplier (supplier) or that month (period custom, from and to) with groupBy none. " +
+    "reconcile=true also reads the accounting system's own total for the account and period and lists the journal entries and other postings that make " +
+    'up the difference (`reconciliation`, null otherwise), a page of them with the same limit and page (entriesCount counts them all). `movement` is ' +
+    "always the account's whole movement in the period: on an income, receivable or tax account most of it comes from invoices, customer payments and " +
+    'journals, which this list does not include, and then notes says so with the amount left out; answer questions about such an account from movement ' +
+    "(or reports), not from total. A line's `document` is the service document it was published from, else the accounting system's own document behind " +
+    'it (a GnuCash bill, id gnucash:<guid>; a Xero bill or supplier credit note, id xero:<id>), null when there is none. Defaults: the three months up ' +
+    'to today, groupBy none, limit 100, page 1, reconcile false.',
   input: z
     .object({
       account: textParam()
@@ -89,7 +54,8 @@ export const ledgerAccountTransactions = defineOperation({
         .optional(),
       supplier: textParam(1000)
         .describe(
-          'Only the lines of these suppliers: a name or id, several comma separated, or a JSON array of names or ids. A name that holds commas ("Smith, Jones & Co") may be given as it is.',
+          'Only the lines of these suppliers: a name or id, several comma separated, or a JSON array of names or ids. A name that holds commas ' +
+            '("Smith, Jones & Co") may be given as it is.',
         )
         .optional(),
       detailForTop: intParam(1, 100).describe('With groupBy supplier or month: nest the lines of the N groups with the largest totals under them.').optional(),
@@ -98,12 +64,14 @@ export const ledgerAccountTransactions = defineOperation({
         .optional(),
       page: pageParam
         .describe(
-          'Page number, from 1 (default): the lines (or groups) after the first limit × (page − 1) in the order listed. hasMore says whether a later page exists; a page past the end answers none, with the totals.',
+          'Page number, from 1 (default): the lines (or groups) after the first limit × (page − 1) in the order listed. hasMore says whether a later ' +
+            'page exists; a page past the end answers none, with the totals.',
         )
         .optional(),
       reconcile: booleanParam
         .describe(
-          "When true, also reads the accounting system's own total for the account and period (slower) and reports the difference and the journal entries that explain it.",
+          "When true, also reads the accounting system's own total for the account and period (slower) and reports the difference and the journal " +
+            'entries that explain it.',
         )
         .optional(),
     })
@@ -142,7 +110,8 @@ export const ledgerAccountTransactions = defineOperation({
     movement: z
       .number()
       .describe(
-        "the account's whole movement in the period (every transaction type and contact, sub-accounts included), same sign as total; when it differs from total, notes says what the list leaves out",
+        "the account's whole movement in the period (every transaction type and contact, sub-accounts included), same sign as total; when it differs " +
+          'from total, notes says what the list leaves out',
       ),
     reconciliation: z
       .object({
@@ -247,7 +216,9 @@ export const ledgerAccountTransactions = defineOperation({
         if (!lines) return group;
         if (lines.length < g.count)
           notes.push(
-            `Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines; ask for ${groupBy === 'supplier' ? 'that supplier' : 'that month (period custom, from and to)'} with groupBy none to page through them.`,
+            `Group ${g.name}: showing the newest ${lines.length} of ${g.count} lines; ask for ${
+              groupBy === 'supplier' ? 'that supplier' : 'that month (period custom, from and to)'
+            } with groupBy none to page through them.`,
           );
         return { ...group, transactions: presented.slice(next, (next += lines.length)) };
       });
@@ -267,7 +238,8 @@ export const ledgerAccountTransactions = defineOperation({
         `Not the whole account: this list holds the ${LISTED_TYPES.join(', ')} lines (${formatMoney(sign * total, currency)}); ` +
           `${account.fullName} moved ${formatMoney(sign * accountingTotal, currency)} in the period in all` +
           (otherCount
-            ? `, ${formatMoney(sign * amount, currency)} of it through ${otherCount} invoice, customer payment, journal or transfer line(s) not listed here (reconcile=true lists them)`
+            ? `, ${formatMoney(sign * amount, currency)} of it through ${otherCount} invoice, customer payment, journal or transfer line(s) not listed ` +
+              `here (reconcile=true lists them)`
             : '') +
           ". Use movement for the account's activity.",
       );
@@ -313,7 +285,8 @@ export const ledgerAccountTransactions = defineOperation({
       if (difference === 0) notes.push("The accounting system's own total equals the listed total.");
       else
         notes.push(
-          `The accounting system's own total differs by ${formatMoney(sign * difference, currency)}: ${other.count} journal entries, invoices, payments or transfers make up ${formatMoney(sign * explained, currency)} of it.`,
+          `The accounting system's own total differs by ${formatMoney(sign * difference, currency)}: ${other.count} journal entries, invoices, ` +
+            `payments or transfers make up ${formatMoney(sign * explained, currency)} of it.`,
         );
     }
 
@@ -345,7 +318,10 @@ function pageNote(p: { one: string; many: string; shown: number; of: number; pag
   if (p.shown === p.of) return null;
   if (p.shown === 0) {
     const pages = Math.ceil(p.of / p.limit);
-    return `Page ${p.page} is past the last ${p.one}: the ${p.of} ${p.of === 1 ? p.one : p.many} ${p.of === 1 ? 'makes' : 'make'} ${pages} page${pages === 1 ? '' : 's'} of ${p.limit}`;
+    return (
+      `Page ${p.page} is past the last ${p.one}: the ${p.of} ${p.of === 1 ? p.one : p.many} ${p.of === 1 ? 'makes' : 'make'} ${pages} ` +
+      `page${pages === 1 ? '' : 's'} of ${p.limit}`
+    );
   }
   const part =
     p.page === 1
@@ -384,7 +360,7 @@ function presenter(ctx: OperationContext, chart: ChartAccount[], contactNames: (
         currency: l.currency,
         amountInCurrency: toMajor(sign * l.amountInCurrency, l.currency),
         accountingSystemId: l.transactionId,
-        link: document ? `${ctx.baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(document.id)}` : l.link,
+        link: document ? documentLink(document.id) : l.link,
         document: document ?? null,
       };
     });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { minorDigits, toMajor } from '../../domain/money.js';
 import type { SystemDocument } from '../../accounting/types.js';
 import type { LinkedDocument } from '../../store/banking.js';
+import { documentLink, linkSchema } from '../links.js';
 
 export const linkedDocumentSchema = z.object({
   documentId: z.string(),
@@ -15,13 +16,13 @@ export const linkedDocumentSchema = z.object({
   tax: z.string().describe('tax amount as decimal text in the document currency'),
   details: z.string().describe("descriptions of the document's coded lines, separated by '; '"),
   accountingId: z.string().describe("the transaction's id in the accounting system, empty before publishing"),
-  link: z.string(),
+  link: linkSchema.describe('the document (documents.get)'),
   total: z.number().describe('document total in the document currency'),
 });
 
 export type LinkedDocumentView = z.infer<typeof linkedDocumentSchema>;
 
-export function linkedDocumentView({ document, codedLines }: LinkedDocument, baseUrl: string): LinkedDocumentView {
+export function linkedDocumentView({ document, codedLines }: LinkedDocument): LinkedDocumentView {
   // several lines coded to one account name it once
   const accounts = [...new Set(codedLines.map((l) => l.account_name).filter((name): name is string => !!name))];
   return {
@@ -38,13 +39,13 @@ export function linkedDocumentView({ document, codedLines }: LinkedDocument, bas
       .filter(Boolean)
       .join('; '),
     accountingId: document.accounting_transaction_id ?? '',
-    link: `${baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(document.id)}`,
+    link: documentLink(document.id),
     total: toMajor(document.total, document.currency),
   };
 }
 
 /** A line matched to an open bill the connected system holds itself (its id: xero:…, quickbooks:…), as the service's own are shown. */
-export function systemLinkedDocumentView(id: string, doc: SystemDocument, baseUrl: string): LinkedDocumentView {
+export function systemLinkedDocumentView(id: string, doc: SystemDocument): LinkedDocumentView {
   const lines = doc.codedLines.filter((l) => !l.isTax);
   return {
     documentId: id,
@@ -60,7 +61,7 @@ export function systemLinkedDocumentView(id: string, doc: SystemDocument, baseUr
       .filter(Boolean)
       .join('; '),
     accountingId: doc.transactionId,
-    link: `${baseUrl}/v1/operations/documents.get?ids=${encodeURIComponent(id)}`,
+    link: documentLink(id),
     total: toMajor(doc.total, doc.currency),
   };
 }

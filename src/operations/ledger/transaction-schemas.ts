@@ -1,6 +1,6 @@
 /** The shapes of ledger.account_transactions' answer: its lines, their documents, and the whole-entry view. */
 import { z } from 'zod';
-import { linkOrUrlSchema } from '../links.js';
+import { linkSchema } from '../links.js';
 
 const documentSchema = z.object({
   id: z.string(),
@@ -33,7 +33,7 @@ export const transactionSchema = z.object({
   currency: z.string().describe("the transaction's own currency"),
   amountInCurrency: z.number(),
   accountingSystemId: z.string(),
-  link: linkOrUrlSchema.nullable(),
+  link: linkSchema.nullable(),
   document: documentSchema
     .nullable()
     .describe(
