@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
-import { sql, type SqliteDatabase as SqliteDatabaseForKysely } from 'kysely';
+import { sql, type Kysely, type SqliteDatabase as SqliteDatabaseForKysely } from 'kysely';
 import { openStore } from '../src/store/db.js';
-import { jsonForm, readRows, ROWS_EXACT_IN_JSON, rowsFromJson } from '../src/store/sqlite-json-rows.js';
+import { preparedShapes } from '../src/store/prepared.js';
+import type { Database } from '../src/store/schema.js';
+import { jsonForm, readRows, rowsFromJson } from '../src/store/sqlite-json-rows.js';
 import { withStatementCache } from '../src/store/sqlite-tuning.js';
 
 const TEXTS = [
@@ -55,7 +57,7 @@ describe('SQLite rows as JSON', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const through = (query: string, parameters: unknown[] = []) => readRows(db, db.prepare(query), query, parameters);
+  const through = (query: string, parameters: unknown[] = [], exactInJson = false) => readRows(db, db.prepare(query), query, parameters, exactInJson);
   const asObjects = (query: string, parameters: unknown[] = []) => raw.prepare(query).all(...parameters);
 
   it('is taken only where every column is a table column of INTEGER or TEXT affinity, named, once each', () => {
@@ -78,10 +80,12 @@ describe('SQLite rows as JSON', () => {
   it('takes expression columns when the statement states its values are integers and texts', () => {
     const totals = 'select note as key, sum(amount) as amount, count(*) as n, 1 as one from probe group by note order by note';
     assert.equal(jsonForm(db.prepare(totals), totals), null, 'unstated: an expression has no declared type');
-    const stated = ROWS_EXACT_IN_JSON + totals.replace('count(*)', 'count(id)');
-    const read = through(stated);
+    const stated = totals.replace('count(*)', 'count(id)');
+    const read = through(stated, [], true);
     assert.ok('json' in read, 'stated: as JSON');
     assert.deepEqual(rowsFromJson(read.json, read.columns), asObjects(stated));
+    // stated by the call, not by the text: the same text unstated is still refused
+    assert.equal(jsonForm(db.prepare(stated), stated), null, 'the same text, unstated');
   });
 
   it('gives the rows better-sqlite3 gives, in the statement order, for every kind of text and integer', () => {
@@ -153,6 +157,20 @@ describe('SQLite rows as JSON', () => {
       const blobs = await sql.raw<Record<string, unknown>>('select id, data from probe order by id limit 3').execute(store.db);
       assert.ok(Buffer.isBuffer(blobs.rows[0]!.data), 'a BLOB column, as objects: a Buffer, as better-sqlite3 gives it');
       assert.deepEqual(blobs.rows, asObjects('select id, data from probe order by id limit 3'));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("through the read pool: a prepared statement's exactInJson trait reaches the worker, and only that statement's", async () => {
+    const store = openStore({ sqlitePath: join(dir, 'rows.sqlite'), sqliteReadWorkers: 1 });
+    try {
+      // a REAL is what the trait's author answers for: in JSON it comes back with 15 significant digits (0.3), as an object exactly
+      const build = (db: Kysely<Database>) => sql<{ x: number }>`select 0.1 + 0.2 as x from probe where id = 1`.compile(db);
+      const stated = preparedShapes(build, { exactInJson: true });
+      const unstated = preparedShapes(build);
+      assert.deepEqual(await stated(store.db, '', {}), [{ x: 0.3 }], 'stated: its rows came as JSON');
+      assert.deepEqual(await unstated(store.db, '', {}), [{ x: 0.1 + 0.2 }], 'unstated, the same text: as objects');
     } finally {
       await store.close();
     }

@@ -5,16 +5,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { CAPABILITIES, type DialectCapabilities } from './dialect.js';
 import type { Database } from './schema.js';
-import { statementName } from './prepared.js';
+import { NamingPostgresDialect } from './pg-driver.js';
 import { PooledSqliteDialect } from './sqlite-read-driver.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { keepPlannerStatistics, withStatementCache } from './sqlite-tuning.js';
 import { SqliteWriterDialect } from './sqlite-writer.js';
-import { settledInTurn } from './turn-budget.js';
 
 export interface StoreConfig {
   /** postgres://… selects PostgreSQL; otherwise sqlitePath is used */
@@ -46,23 +45,6 @@ export interface Store {
 pg.types.setTypeParser(20, (value: string) => Number(value));
 pg.types.setTypeParser(1700, (value: string) => Number(value));
 
-/**
- * How a pooled client sends Kysely's statements. The hot ones (compiled once, prepared.ts) go as
- * named prepared statements: the first run on a connection parses and plans, the next ones only
- * bind and execute (the token check's lookup: 330 µs to 114 µs a call on 127.0.0.1); every other
- * statement goes unnamed, as Kysely sends it: `client.query(sql, parameters)`. The replies of
- * several connections arrive in one turn of the event loop and go back to their requests within
- * its budget (turn-budget.ts).
- */
-function sendStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (...args: unknown[]) => {
-    const name = args.length === 2 && typeof args[0] === 'string' && Array.isArray(args[1]) ? statementName(args[0]) : undefined;
-    const sent = name ? query({ name, text: args[0], values: args[1] }) : query(...args);
-    return sent instanceof Promise ? settledInTurn(sent) : sent;
-  };
-}
-
 export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
 }
@@ -77,14 +59,12 @@ export function openStore(config: StoreConfig): Store {
       idleTimeoutMillis: 30_000,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // the hot statements go as named prepared statements, the replies within the turn budget (pg-driver.ts)
+    const db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pool) });
     // a client whose server went away must not crash the process: its query fails (and is answered
     // as 503), and the pool replaces the client; this holds for idle and checked-out clients alike
     pool.on('error', () => {});
-    pool.on('connect', (client) => {
-      client.on('error', () => {});
-      sendStatements(client);
-    });
+    pool.on('connect', (client) => client.on('error', () => {}));
     return {
       db,
       dialect: CAPABILITIES.postgres,

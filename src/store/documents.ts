@@ -2,7 +2,6 @@
 import type { Kysely } from 'kysely';
 import { everyColumn } from './columns.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
-import { statedExactInJson } from './sqlite-json-rows.js';
 import type { Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
 
 /** The tables' columns by name: the statements below are named on PostgreSQL (columns.ts). */
@@ -82,30 +81,28 @@ export async function getDocuments(db: Kysely<Database>, organisationId: string,
 /**
  * The organisation's documents by id, each with whether it has an original file (documents.get): one
  * statement where the documents and their files took two. Every value is an integer or a text
- * (`exists` is 0 or 1 on SQLite), so SQLite's reader may send the rows as JSON.
+ * (`exists` is 0 or 1 on SQLite), so SQLite's reader may send the rows as JSON (exactInJson).
  */
 const documentsFlaggedStatement = preparedShapes(
   (db, v: { organisationId: string; ids: string[] }) =>
-    statedExactInJson(
-      db
-        .selectFrom('documents as d')
-        .select(COLUMNS.documents.map((c) => `d.${c}` as const))
-        .select((eb) =>
-          eb
-            .exists(
-              eb
-                .selectFrom('document_files as f')
-                .select('f.document_id')
-                .whereRef('f.document_id', '=', 'd.id')
-                .where('f.organisation_id', '=', v.organisationId),
-            )
-            .as('has_file'),
-        )
-        .where('d.organisation_id', '=', v.organisationId)
-        .where('d.id', 'in', v.ids)
-        .compile(),
-    ),
-  { genericPlan: true },
+    db
+      .selectFrom('documents as d')
+      .select(COLUMNS.documents.map((c) => `d.${c}` as const))
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('document_files as f')
+              .select('f.document_id')
+              .whereRef('f.document_id', '=', 'd.id')
+              .where('f.organisation_id', '=', v.organisationId),
+          )
+          .as('has_file'),
+      )
+      .where('d.organisation_id', '=', v.organisationId)
+      .where('d.id', 'in', v.ids)
+      .compile(),
+  { genericPlan: true, exactInJson: true },
 );
 
 export async function getDocumentsWithFileFlag(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<(DocumentRow & { hasFile: boolean })[]> {

@@ -12,8 +12,10 @@
  * result (transformResult) under that same query id.
  *
  * On PostgreSQL each of these statements is also a named prepared statement on every pooled
- * connection (db.ts asks `statementName` for each statement it sends): parsed and planned once per
- * connection instead of at every call. Their columns are named, never `*`, so a column added by a
+ * connection: each run's compiled query carries its traits (StatementTraits: its name, and whether
+ * its rows are exact in JSON), which the drivers read (pg-driver.ts names it; a SQLite reader,
+ * sqlite-json-rows.ts, may send its rows as JSON), so it is parsed and planned once per connection
+ * instead of at every call. Their columns are named, never `*`, so a column added by a
  * later migration (another instance's, during a rolling deploy) cannot change a prepared
  * statement's result type.
  *
@@ -27,8 +29,39 @@
  * The SQL text lives where the query is declared, once; values are always bound parameters, never
  * part of the text.
  */
+import { createHash } from 'node:crypto';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.js';
+
+/** What the drivers are told of a statement compiled here: carried by each run's compiled query (PreparedQuery). */
+export interface StatementTraits {
+  /** PostgreSQL: the name it is prepared under on each connection (pg-driver.ts); absent, it is sent unnamed and planned for its values */
+  readonly name?: string;
+  /**
+   * Every value of its rows is an integer, a text or null though its columns are expressions (sums of
+   * integer amounts, literals, keys): a SQLite reader may send them as JSON (sqlite-json-rows.ts).
+   * Its author answers for that: a REAL among them would come back with 15 significant digits.
+   */
+  readonly exactInJson: boolean;
+}
+
+/** A compiled query as a statement of this module runs it: Kysely's, with the statement's traits. */
+export interface PreparedQuery<R = unknown> extends CompiledQuery<R> {
+  readonly traits: StatementTraits;
+}
+
+/** The traits of a statement compiled here, or undefined for any other query (the drivers send it as it is). */
+export function traitsOf(query: CompiledQuery): StatementTraits | undefined {
+  return (query as Partial<PreparedQuery>).traits;
+}
+
+/**
+ * The name a statement is prepared under: from its text, so the same text compiled again (a shape
+ * dropped from shapesOf and asked for again, another store on the same server) is the statement a
+ * connection already holds, and two texts never share a name (pg refuses a name prepared with
+ * another text).
+ */
+const nameOf = (text: string) => `ledgerline_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
 
 /** A value of the call standing in the parameter list while the statement is compiled: a name, and for a list, the element's place. */
 class Slot {
@@ -40,16 +73,9 @@ class Slot {
 
 interface Compiled {
   query: CompiledQuery;
+  traits: StatementTraits;
   /** per parameter: the call's value it takes, or undefined for a constant of the statement */
   slots: (Slot | undefined)[];
-}
-
-/** The compiled statements' SQL texts, each with the name it is prepared under (PostgreSQL). */
-const names = new Map<string, string>();
-
-/** The prepared-statement name of a statement compiled here, or undefined for any other SQL. */
-export function statementName(sql: string): string | undefined {
-  return names.get(sql);
 }
 
 /**
@@ -89,30 +115,23 @@ function shapesOf(root: WeakMap<object, Node>, db: Kysely<Database>): Map<string
   return (node.shapes ??= new Map());
 }
 
-/** Ends a named statement's SQL: a comment, so both databases run it as the statement it ends. */
-const NAMED_MARK = '-- named for a generic plan';
-
-function compile(query: CompiledQuery, named: boolean): Compiled {
+function compile(query: CompiledQuery, named: boolean, exactInJson: boolean): Compiled {
   // a named statement keeps its result's columns from when it was prepared (columns.ts)
   if (named && /select\s+\*|"\.\*/i.test(query.sql)) {
     throw new Error(`a statement named on PostgreSQL selects its columns by name, not *: ${query.sql}`);
   }
-  if (named) {
-    // statements are named by their text (statementName), so a named one's text is its own: the same
-    // SQL compiled unnamed (a shape whose genericPlan test said no) is still planned for its values
-    query = { ...query, sql: `${query.sql}\n${NAMED_MARK}` };
-    if (!names.has(query.sql)) names.set(query.sql, `ledgerline_${names.size + 1}`);
-  }
-  return { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) };
+  const traits: StatementTraits = named ? { name: nameOf(query.sql), exactInJson } : { exactInJson };
+  return { query, traits, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) };
 }
 
-function run<R>(db: Kysely<Database>, { query, slots }: Compiled, values: object): Promise<R[]> {
+function run<R>(db: Kysely<Database>, { query, traits, slots }: Compiled, values: object): Promise<R[]> {
   const parameters = slots.map((slot, i) => {
     if (slot === undefined) return query.parameters[i];
     const value = (values as Record<string, unknown>)[slot.name];
     return slot.index === undefined ? value : (value as unknown[])[slot.index];
   });
-  return db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>).then((result) => result.rows);
+  const prepared: PreparedQuery<R> = { ...(query as CompiledQuery<R>), parameters, traits };
+  return db.executeQuery<R>(prepared).then((result) => result.rows);
 }
 
 /**
@@ -130,7 +149,7 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
   return (db, values) => {
     const shapes = shapesOf(root, db);
     let made = shapes.get('');
-    if (!made) shapes.set('', (made = compile(build(db, placeholders(values)), true)));
+    if (!made) shapes.set('', (made = compile(build(db, placeholders(values)), true, false)));
     return run<R>(db, made, values);
   };
 }
@@ -144,22 +163,37 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
  * asked for, and PostgreSQL picks it on an estimate. A named statement's lists are sets
  * (paddedLists).
  */
-export type GenericPlan<P> = boolean | ((shape: string, values: P) => boolean);
+export type GenericPlan<P, S = string> = boolean | ((shape: S, values: P) => boolean);
+
+/** A statement's choices besides its SQL (preparedShapes). */
+export interface ShapesOptions<P, S> {
+  /** whether a shape is named on PostgreSQL (GenericPlan); not by default */
+  genericPlan?: GenericPlan<P, S>;
+  /** its rows are integers, texts and nulls though its columns are expressions (StatementTraits.exactInJson); not by default */
+  exactInJson?: boolean;
+}
+
+/**
+ * A shape's place among the ones kept: a string or number as it is, an object of its choices as
+ * its JSON (the caller makes it as one literal, so its keys come in one order). Never read back:
+ * `build` is given the shape itself.
+ */
+const keyOf = (shape: unknown): string => (typeof shape === 'object' && shape !== null ? JSON.stringify(shape) : String(shape));
 
 /** Shapes kept per statement and database; past this the oldest is compiled again when next asked for. */
 const SHAPES_KEPT = 64;
 
 /**
- * A statement whose SQL takes a few shapes: which parts it has (`shape`, a short key the caller
- * makes from its choices: build must take every choice of SQL from it, never from the values) and
- * how many values each list holds. Each shape is compiled once per database, at its first
- * call, and kept (up to SHAPES_KEPT). On PostgreSQL a shape is not named unless `genericPlan`
- * says so (GenericPlan): each call is planned for its own values.
+ * A statement whose SQL takes a few shapes: which parts it has (`shape`, the caller's choices, typed:
+ * a string, or an object of a few strings, numbers and booleans; build must take every choice of
+ * SQL from it, never from the values) and how many values each list holds. Each shape is compiled
+ * once per database, at its first call, and kept (up to SHAPES_KEPT). On PostgreSQL a shape is not
+ * named unless `genericPlan` says so (GenericPlan): each call is planned for its own values.
  */
-export function preparedShapes<P extends object, R>(
-  build: (db: Kysely<Database>, values: P, shape: string) => CompiledQuery<R>,
-  { genericPlan = false }: { genericPlan?: GenericPlan<P> } = {},
-): (db: Kysely<Database>, shape: string, values: P) => Promise<R[]> {
+export function preparedShapes<P extends object, R, S = string>(
+  build: (db: Kysely<Database>, values: P, shape: S) => CompiledQuery<R>,
+  { genericPlan = false, exactInJson = false }: ShapesOptions<P, S> = {},
+): (db: Kysely<Database>, shape: S, values: P) => Promise<R[]> {
   const root = new WeakMap<object, Node>();
   return (db, shape, given) => {
     const named = typeof genericPlan === 'function' ? genericPlan(shape, given) : genericPlan;
@@ -167,14 +201,14 @@ export function preparedShapes<P extends object, R>(
     const byShape = shapesOf(root, db);
     // named or not is part of the key: a padded list's length can equal another call's own length
     // whose test said not to name it, and that call must not run the named statement
-    let key = named ? `named|${shape}` : shape;
+    let key = (named ? 'named|' : '|') + keyOf(shape);
     for (const name in values) {
       const value = (values as Record<string, unknown>)[name];
       if (Array.isArray(value)) key += `|${name}:${value.length}`;
     }
     let made = byShape.get(key);
     if (!made) {
-      made = compile(build(db, placeholders(values), shape), named);
+      made = compile(build(db, placeholders(values), shape), named, exactInJson);
       if (byShape.size >= SHAPES_KEPT) byShape.delete(byShape.keys().next().value!);
       byShape.set(key, made);
     }

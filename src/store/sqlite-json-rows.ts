@@ -13,23 +13,12 @@
  * miss it). A value that does not fit this time (a BLOB stored in a TEXT column) makes SQLite refuse
  * the JSON, and that call's rows come as objects. Integers past 2^53 lose precision either way, as
  * better-sqlite3 gives them without safe integers. A statement whose columns are expressions
- * qualifies when its author states that every value is an integer, a text or null
- * (ROWS_EXACT_IN_JSON): the reports' and the ledger's totals, sums of integer minor units.
+ * qualifies when its author states that every value is an integer, a text or null (`exactInJson`,
+ * a trait of a statement of prepared.ts that the read pool passes on): the reports' and the
+ * ledger's totals, sums of integer minor units.
  */
-import type { CompiledQuery, SqliteDatabase, SqliteStatement } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { STATEMENT_CACHE_SIZE } from './sqlite-tuning.js';
-
-/**
- * Written first by a statement whose every value is an integer, a text or null though its columns
- * are expressions (sums of integer amounts, literals, keys): its rows may come as JSON too. Its
- * author answers for that: a REAL among them would come back with 15 significant digits.
- */
-export const ROWS_EXACT_IN_JSON = '-- rows: integers and texts\n';
-
-/** A compiled statement stated so (ROWS_EXACT_IN_JSON). */
-export function statedExactInJson<R>(query: CompiledQuery<R>): CompiledQuery<R> {
-  return { ...query, sql: ROWS_EXACT_IN_JSON + query.sql };
-}
 
 /** A read's rows as they cross to the main thread. */
 export type Rows = { rows: unknown[] } | { json: string; columns: string[] };
@@ -43,20 +32,25 @@ interface JsonForm {
 /** better-sqlite3's statement, as withStatementCache hands it out */
 type Statement = SqliteStatement & { columns(): { name: string; type: string | null }[] };
 
-/** by SQL text, as statements are kept (sqlite-tuning.ts); null: the statement's rows come as objects */
-const forms = new Map<string, JsonForm | null>();
+/**
+ * By SQL text, as statements are kept (sqlite-tuning.ts), for statements stated exact in JSON and
+ * for the others (the same text may be both); null: the statement's rows come as objects.
+ */
+const formsOf = { stated: new Map<string, JsonForm | null>(), unstated: new Map<string, JsonForm | null>() };
 
 /** SQLite's affinity rules (datatype3.html, 3.1): a declared type naming INT is INTEGER, CHAR, CLOB or TEXT is TEXT */
-const exactInJson = (declared: string | null) => declared !== null && /INT|CHAR|CLOB|TEXT/i.test(declared);
+const exactAffinity = (declared: string | null) => declared !== null && /INT|CHAR|CLOB|TEXT/i.test(declared);
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-export function jsonForm(statement: SqliteStatement, sql: string): JsonForm | null {
+/** The JSON form of a statement, when it has one: `exactInJson`, its author states its values are integers, texts and nulls. */
+export function jsonForm(statement: SqliteStatement, sql: string, exactInJson = false): JsonForm | null {
+  const forms = exactInJson ? formsOf.stated : formsOf.unstated;
   let form = forms.get(sql);
   if (form !== undefined) return form;
   // columns() costs about as much as a small read: asked once per SQL text
   const columns = sql.includes('*') ? [] : (statement as Statement).columns();
   const names = columns.map((c) => c.name);
-  const fits = columns.length > 0 && new Set(names).size === names.length && (sql.startsWith(ROWS_EXACT_IN_JSON) || columns.every((c) => exactInJson(c.type)));
+  const fits = columns.length > 0 && new Set(names).size === names.length && (exactInJson || columns.every((c) => exactAffinity(c.type)));
   // SQLite keeps a subquery's ORDER BY under an aggregate (it does not flatten one into the other),
   // so the array is in the statement's order; the closing parenthesis goes past any trailing comment
   form = fits ? { sql: `select json_group_array(json_array(${names.map(quoted).join(', ')})) as rows from (${sql}\n)`, columns: names } : null;
@@ -66,15 +60,15 @@ export function jsonForm(statement: SqliteStatement, sql: string): JsonForm | nu
 }
 
 /** The rows of a read-only statement: as JSON where jsonForm allows, else as objects. */
-export function readRows(db: SqliteDatabase, statement: SqliteStatement, sql: string, parameters: readonly unknown[]): Rows {
-  const form = jsonForm(statement, sql);
+export function readRows(db: SqliteDatabase, statement: SqliteStatement, sql: string, parameters: readonly unknown[], exactInJson = false): Rows {
+  const form = jsonForm(statement, sql, exactInJson);
   if (form) {
     let wrapped: SqliteStatement | undefined;
     try {
       wrapped = db.prepare(form.sql);
     } catch {
       // SQL that cannot stand as a subquery: its rows come as objects from now on
-      forms.set(sql, null);
+      (exactInJson ? formsOf.stated : formsOf.unstated).set(sql, null);
     }
     try {
       if (wrapped) return { json: (wrapped.all(parameters) as { rows: string }[])[0]!.rows, columns: form.columns };

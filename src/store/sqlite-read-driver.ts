@@ -9,6 +9,7 @@
  * such connection taken it takes the main connection.
  */
 import { type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, type TransactionSettings } from 'kysely';
+import { traitsOf } from './prepared.js';
 import type { Pin, SqliteReadPool } from './sqlite-read-pool.js';
 import { SqliteWriterDialect } from './sqlite-writer.js';
 
@@ -29,11 +30,12 @@ class PooledConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.reader) return { rows: (await this.pool.read(query.sql, query.parameters, this.reader)) as R[] };
+    const exactInJson = traitsOf(query)?.exactInJson ?? false;
+    if (this.reader) return { rows: (await this.pool.read(query.sql, query.parameters, this.reader, exactInJson)) as R[] };
     if (!this.main) {
       // the main connection's statement cache answers this from the text (sqlite-tuning.ts)
       const statement = this.database.prepare(query.sql) as unknown as { reader: boolean; readonly: boolean };
-      if (statement.reader && statement.readonly) return { rows: (await this.pool.read(query.sql, query.parameters)) as R[] };
+      if (statement.reader && statement.readonly) return { rows: (await this.pool.read(query.sql, query.parameters, undefined, exactInJson)) as R[] };
     }
     return (await this.holdMain()).executeQuery<R>(query);
   }

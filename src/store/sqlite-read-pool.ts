@@ -22,7 +22,8 @@ import { inTurn } from './turn-budget.js';
 const WORKER: URL = import.meta.url.endsWith('.ts')
   ? new URL(
       `data:text/javascript,${encodeURIComponent(
-        `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(new URL('./sqlite-read-worker.ts', import.meta.url).href)});`,
+        `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await ` +
+          `import(${JSON.stringify(new URL('./sqlite-read-worker.ts', import.meta.url).href)});`,
       )}`,
     )
   : new URL('./sqlite-read-worker.js', import.meta.url);
@@ -108,15 +109,18 @@ export class SqliteReadPool {
     return best;
   }
 
-  /** The rows of a read-only statement: in a pinned transaction, or alone on the least busy reader. */
-  read(sql: string, parameters: readonly unknown[], pin?: Pin): Promise<unknown[]> {
+  /**
+   * The rows of a read-only statement: in a pinned transaction, or alone on the least busy reader;
+   * `exactInJson`: its author states they are integers, texts and nulls (sqlite-json-rows.ts).
+   */
+  read(sql: string, parameters: readonly unknown[], pin?: Pin, exactInJson = false): Promise<unknown[]> {
     if (this.closed) return Promise.reject(new Error('the SQLite read pool is closed'));
     const reader = pin?.reader ?? this.idlest()!;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (reader.pending.size === 0) reader.worker.ref();
       reader.pending.set(id, { resolve, reject });
-      reader.worker.postMessage({ id, connection: pin?.connection ?? 0, sql, parameters } satisfies ReadRequest);
+      reader.worker.postMessage({ id, connection: pin?.connection ?? 0, sql, parameters, ...(exactInJson ? { exactInJson } : {}) } satisfies ReadRequest);
     });
   }
 

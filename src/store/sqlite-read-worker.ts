@@ -18,6 +18,8 @@ export interface ReadRequest {
   connection: number;
   sql: string;
   parameters: readonly unknown[];
+  /** its author states its rows are integers, texts and nulls (prepared.ts StatementTraits): they may come as JSON */
+  exactInJson?: boolean;
 }
 
 export type ReadAnswer = ({ id: number } & Rows) | { id: number; error: { message: string; code?: string } };
@@ -44,7 +46,7 @@ parentPort!.on('message', (request: ReadRequest) => {
     const db = connection(request.connection);
     const found = db.prepare(request.sql);
     // begin, commit and rollback of a pinned transaction return no rows
-    if (found.reader) answer = { id: request.id, ...readRows(db, found, request.sql, request.parameters) };
+    if (found.reader) answer = { id: request.id, ...readRows(db, found, request.sql, request.parameters, request.exactInJson) };
     else {
       found.run(request.parameters as unknown[]);
       answer = { id: request.id, rows: [] };

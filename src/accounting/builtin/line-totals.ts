@@ -9,10 +9,8 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { LedgerGrouping, LineGroup } from '../../domain/ledger-groups.js';
 import type { Database } from '../../store/schema.js';
 import type { LineQuery } from '../types.js';
-import { withAggregates, type AggregatesDatabase } from './line-aggregates.js';
 import { preparedShapes } from '../../store/prepared.js';
-import { statedExactInJson } from '../../store/sqlite-json-rows.js';
-import { partsShape, partsValues, splitRange, type PartsValues } from '../../domain/range-split.js';
+import { partsValues, splitRange, type PartsValues } from '../../domain/range-split.js';
 
 /**
  * domain/ledger-groups.ts groupKey in SQL, over the monthly and the daily line totals (which keep
@@ -48,6 +46,16 @@ interface TotalsValues extends PartsValues {
 
 type TotalsRow = { key: string; amount: number | string | null; count: number | string | null };
 
+/** What makes the totals statement's SQL: each is a choice of its parts, never a value. */
+interface TotalsShape {
+  groupBy: LedgerGrouping;
+  filter: ContactFilter;
+  /** whole months: none, up to a month (from the beginning) or a range of months */
+  months: 'none' | 'to' | 'range';
+  /** how many partial months (0 to 2) */
+  days: number;
+}
+
 /**
  * The whole months and each partial month in one statement, their parts joined by union all;
  * compiled once per shape: the grouping, the contact filter, whether there are whole months (and
@@ -55,12 +63,11 @@ type TotalsRow = { key: string; amount: number | string | null; count: number | 
  * generic plan is the custom one, planned once (0.36 -> 0.15 ms, docs/performance.md).
  */
 const totalsStatement = preparedShapes(
-  (db, v: TotalsValues, shape) => {
-    const [groupBy, filter, months, days] = shape.split('/') as [LedgerGrouping, ContactFilter, 'none' | 'to' | 'range', string];
+  (db, v: TotalsValues, { groupBy, filter, months, days }: TotalsShape) => {
     /** one table's totals of the query's accounts, types and contacts over `period`, by the grouping's key */
     const part = (table: 'acct_month_line_totals' | 'acct_day_line_totals', period: (q: Part) => Part) => {
       const key = (table === 'acct_month_line_totals' ? KEY.months : KEY.days)[groupBy];
-      let q: Part = withAggregates(db)
+      let q: Part = db
         .selectFrom(table)
         .select([key.as('key'), sql<number>`sum(amount)`.as('amount'), sql<number>`sum(count)`.as('count')])
         .where('organisation_id', '=', v.organisationId)
@@ -74,16 +81,16 @@ const totalsStatement = preparedShapes(
     if (months !== 'none') {
       parts.push(part('acct_month_line_totals', (q) => (months === 'range' ? q.where('month', '>=', v.monthFrom) : q).where('month', '<=', v.monthTo)));
     }
-    for (let k = 0; k < Number(days); k++) {
+    for (let k = 0; k < days; k++) {
       parts.push(part('acct_day_line_totals', (q) => q.where('date', '>=', v.dayFrom[k]!).where('date', '<=', v.dayTo[k]!)));
     }
-    // sums of integer amounts and counts by a text key: rows a SQLite reader may send as JSON
-    return statedExactInJson(parts.reduce((all, p) => all.unionAll(p)).compile());
+    return parts.reduce((all, p) => all.unionAll(p)).compile();
   },
-  { genericPlan: true },
+  // sums of integer amounts and counts by a text key: rows a SQLite reader may send as JSON
+  { genericPlan: true, exactInJson: true },
 );
 
-type Part = SelectQueryBuilder<AggregatesDatabase & Record<string, any>, any, TotalsRow>;
+type Part = SelectQueryBuilder<Database & Record<string, any>, any, TotalsRow>;
 
 export async function readLineTotals(db: Kysely<Database>, organisationId: string, query: LineQuery, groupBy: LedgerGrouping): Promise<LineGroup[]> {
   if (query.accountIds.length === 0 || query.types.length === 0) return [];
@@ -91,13 +98,18 @@ export async function readLineTotals(db: Kysely<Database>, organisationId: strin
   if (filter === 'nothing') return [];
   const parts = splitRange({ from: query.from, to: query.to });
   if (!parts.months && parts.days.length === 0) return [];
-  const rows = await totalsStatement(db, `${groupBy}/${filter}/${partsShape(parts)}`, {
-    organisationId,
-    accountIds: query.accountIds,
-    types: [...query.types],
-    contactKeys: [...new Set(query.contactIds ?? [])],
-    ...partsValues(parts),
-  });
+  const months = parts.months ? (parts.months.from === null ? 'to' : 'range') : 'none';
+  const rows = await totalsStatement(
+    db,
+    { groupBy, filter, months, days: parts.days.length },
+    {
+      organisationId,
+      accountIds: query.accountIds,
+      types: [...query.types],
+      contactKeys: [...new Set(query.contactIds ?? [])],
+      ...partsValues(parts),
+    },
+  );
   const groups = new Map<string, { amount: number; count: number }>();
   for (const r of rows) {
     const g = groups.get(r.key) ?? { amount: 0, count: 0 };

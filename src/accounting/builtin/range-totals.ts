@@ -9,7 +9,6 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { preparedShapes } from '../../store/prepared.js';
-import { statedExactInJson } from '../../store/sqlite-json-rows.js';
 import { addDays } from '../../domain/dates.js';
 import { splitRange } from '../../domain/range-split.js';
 import type { Database } from '../../store/schema.js';
@@ -120,9 +119,10 @@ const totalsStatement = preparedShapes(
       ...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`),
     );
     // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
-    return statedExactInJson(sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db)));
+    return sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db));
   },
   {
+    exactInJson: true,
     genericPlan: (shape) => {
       const [, form, , days] = shape.split('/');
       return form === 'pass' && Number(days) <= 2;
