@@ -52,7 +52,8 @@ for (const dialect of DIALECTS) {
       server = await startServer(store, {
         today: TODAY,
         resultCacheBytes: 0,
-        accountingConnections: { keys: ConnectionKeys.random(), quickbooks: fakeVendorClient(qb, 'quickbooks') },
+        // allowInsecureRequests: the fake's identity endpoints are http on 127.0.0.1, which openid-client refuses otherwise
+        accountingConnections: { keys: ConnectionKeys.random(), quickbooks: fakeVendorClient(qb, 'quickbooks'), allowInsecureRequests: true },
       });
 
       // connected as a new user connects: the settings page's button, Intuit's sign-in, back

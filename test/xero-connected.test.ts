@@ -49,7 +49,8 @@ for (const dialect of DIALECTS) {
       server = await startServer(store, {
         today: TODAY,
         resultCacheBytes: 0,
-        accountingConnections: { keys: ConnectionKeys.random(), xero: fakeVendorClient(xero, 'xero') },
+        // allowInsecureRequests: the fake's identity endpoints are http on 127.0.0.1, which openid-client refuses otherwise
+        accountingConnections: { keys: ConnectionKeys.random(), xero: fakeVendorClient(xero, 'xero'), allowInsecureRequests: true },
       });
 
       const browser = new Browser(server.baseUrl);

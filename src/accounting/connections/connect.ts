@@ -58,25 +58,34 @@ function registration(settings: AccountingConnectionSettings | undefined, vendor
   return descriptor && client && settings ? { descriptor, client, settings } : undefined;
 }
 
-/** Starts a sign-in at the vendor: the address to send the person to; undefined when the vendor is not configured on this service. */
+/**
+ * Starts a sign-in at the vendor: the address to send the person to; refused (404) when the vendor
+ * is not configured on this service, or (502) when its endpoints cannot be used (http, without the
+ * test option).
+ */
 export async function startSignIn(
   db: Kysely<Database>,
   settings: AccountingConnectionSettings | undefined,
   input: { vendor: string | undefined; organisationId: string; userId: string; redirectUri: string },
-): Promise<URL | undefined> {
+): Promise<{ url: URL } | { refused: string; status: 404 | 502 }> {
   const found = registration(settings, input.vendor);
-  if (!found) return undefined;
+  if (!found) return { refused: 'That accounting system is not configured on this service.', status: 404 };
   const { descriptor, client } = found;
-  const { url, state, verifier } = await authorizationRequest(vendorConfiguration(descriptor, client, found.settings), client, input.redirectUri);
+  let request: Awaited<ReturnType<typeof authorizationRequest>>;
+  try {
+    request = await authorizationRequest(vendorConfiguration(descriptor, client, found.settings), client, input.redirectUri);
+  } catch (error) {
+    return { refused: `${descriptor.name}'s sign-in cannot be used (${(error as Error).message}).`, status: 502 };
+  }
   await startRequest(db, found.settings.keys, {
-    stateHash: sha256(state),
+    stateHash: sha256(request.state),
     organisationId: input.organisationId,
     vendor: descriptor.vendor,
     userId: input.userId,
-    verifier,
+    verifier: request.verifier,
     minutes: REQUEST_MINUTES,
   });
-  return url;
+  return { url: request.url };
 }
 
 /** The sign-in the callback's state names, when this service started it for this person, for this vendor, and it has not expired. */

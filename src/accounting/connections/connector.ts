@@ -1,15 +1,15 @@
 /**
- * A Xero or QuickBooks connector reading through the organisation's stored connection: the
- * tenant/realm from the connection, and on every request a valid access token (tokens.ts), put in
- * place of the Authorization header. The connection is read when the first method is called (the
- * registry's factories are synchronous).
+ * A vendor's reader (its descriptor's `reader`, vendor-descriptor.ts) reading through the
+ * organisation's stored connection: the tenant/realm from the connection, and on every request a
+ * valid access token (tokens.ts), put in place of the Authorization header. The connection is read
+ * when the first method is called (the registry's factories are synchronous).
  *
  * A request the vendor answers 401 is not taken as the end of the connection at once: the vendor's
  * clock may be ahead of ours (so the token expired there first), or the token was revoked and
  * replaced. The token is refreshed once (under the connection's claim, tokens.ts: `refused`) and the
  * request sent again, each attempt within the connection's call budget; only a refresh the vendor
- * refuses asks for the connection to be made again. A 401 Xero gives for want of a scope
- * (error="insufficient_scope") is not a token that a refresh would mend: the connection is marked
+ * refuses asks for the connection to be made again. A 401 the descriptor's `refusal` explains (Xero's
+ * for want of a scope, error="insufficient_scope") is not a token that a refresh would mend: the connection is marked
  * as needing reconnecting, naming the scope (domain/xero-scopes.ts), and the call fails saying so;
  * a write refused so (a connection made before Ledgerline wrote to Xero) fails alone, saying to
  * connect again to allow writing, and the connection goes on reading.

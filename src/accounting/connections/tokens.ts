@@ -27,8 +27,8 @@ import { AccountingSystemError } from '../types.js';
 import type { ConnectionKeys } from '../../domain/connection-keys.js';
 import { withConnectionTables, type AccountingConnectionRow } from './rows.js';
 import { GrantRefused, requestTokens, VendorUnavailable, type TokenSet } from './vendor-http.js';
-import { VENDOR_NAMES, type AccountingConnectionSettings, type Vendor } from '../../domain/accounting-vendors.js';
-import { vendorOf } from '../vendors.js';
+import type { AccountingConnectionSettings, Vendor } from '../../domain/accounting-vendors.js';
+import { vendorNamed, vendorOf } from '../vendors.js';
 
 /** an access token this close to its expiry is refreshed first */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -103,7 +103,7 @@ export interface ConnectedToken {
 }
 
 export const reconnectMessage = (vendor: string, problem: string | null) =>
-  `The organisation's ${VENDOR_NAMES[vendor as Vendor] ?? vendor} connection needs reconnecting${problem ? ` (${problem})` : ''}: an admin must ` +
+  `The organisation's ${vendorNamed(vendor)?.name ?? vendor} connection needs reconnecting${problem ? ` (${problem})` : ''}: an admin must ` +
   `connect it again in the organisation's settings (Accounting system).`;
 
 /**
@@ -147,7 +147,7 @@ export async function accessTokenFor(
     const row = await getConnection(db, organisationId);
     if (!row || row.vendor !== vendor)
       throw new AccountingSystemError(
-        `The organisation is not connected to ${VENDOR_NAMES[vendor]}: an admin connects it in the organisation's settings (Accounting system).`,
+        `The organisation is not connected to ${vendorOf(vendor).name}: an admin connects it in the organisation's settings (Accounting system).`,
       );
     if (row.status !== 'active') throw new AccountingSystemError(reconnectMessage(row.vendor, row.problem));
     const open_ = (field: 'refresh' | 'access', value: string) => {
@@ -155,7 +155,7 @@ export async function accessTokenFor(
         return open(keys, organisationId, field, value);
       } catch (error) {
         throw new AccountingSystemError(
-          `The organisation's ${VENDOR_NAMES[vendor]} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or ` +
+          `The organisation's ${vendorOf(vendor).name} tokens cannot be opened (${(error as Error).message}): check LEDGERLINE_CONNECTION_KEYS, or ` +
             `connect again.`,
         );
       }
@@ -176,7 +176,7 @@ export async function accessTokenFor(
     if (Number(claimed.numUpdatedRows) !== 1) {
       // another instance is refreshing (or just did): wait for its result rather than refresh again
       if (Date.now() > deadline)
-        throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} token is being refreshed by another instance that has not finished.`);
+        throw new AccountingSystemError(`The organisation's ${vendorOf(vendor).name} token is being refreshed by another instance that has not finished.`);
       await sleep(POLL_MS);
       continue;
     }
@@ -192,13 +192,18 @@ export async function accessTokenFor(
     if (!client) {
       await release();
       throw new AccountingSystemError(
-        `${VENDOR_NAMES[vendor]} is not configured on this service (${vendorOf(vendor).envPrefix}_CLIENT_ID), so the organisation's ` +
+        `${vendorOf(vendor).name} is not configured on this service (${vendorOf(vendor).envPrefix}_CLIENT_ID), so the organisation's ` +
           `token cannot be refreshed.`,
       );
     }
     let tokens: TokenSet;
     try {
-      tokens = await requestTokens(vendor, client, { grant_type: 'refresh_token', refresh_token: open_('refresh', row.refresh_token) }, settings.fetch);
+      tokens = await requestTokens(
+        vendorOf(vendor),
+        client,
+        { grant_type: 'refresh_token', refresh_token: open_('refresh', row.refresh_token) },
+        settings.fetch,
+      );
     } catch (error) {
       if (error instanceof GrantRefused) {
         await release({ status: 'reconnect', problem: error.message });
@@ -224,7 +229,7 @@ export async function accessTokenFor(
       .where('version', '=', row.version)
       .executeTakeFirst();
     if (Number(written.numUpdatedRows) !== 1)
-      throw new AccountingSystemError(`The organisation's ${VENDOR_NAMES[vendor]} connection changed while its token was refreshed; try again.`);
+      throw new AccountingSystemError(`The organisation's ${vendorOf(vendor).name} connection changed while its token was refreshed; try again.`);
     // the vendor says what the new token covers: a connection made without a scope the connector
     // needs (Xero's, before issue 38) is told to connect again rather than fail call by call
     const lacking = missingGrant(vendor, tokens);

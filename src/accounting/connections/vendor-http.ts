@@ -3,8 +3,7 @@
  * grant and revocation. Client authentication is HTTP Basic, as both vendors ask. (The sign-in, its
  * authorization code grant with the PKCE verifier, is openid-client's: connect.ts.)
  */
-import type { Vendor, VendorClient } from '../../domain/accounting-vendors.js';
-import { VENDOR_NAMES } from '../../domain/accounting-vendors.js';
+import type { VendorClient } from '../../domain/accounting-vendors.js';
 import type { VendorDescriptor } from '../vendor-descriptor.js';
 
 export interface TokenSet {
@@ -28,7 +27,7 @@ export class VendorUnavailable extends Error {
 
 const basic = (c: VendorClient) => `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
 
-async function post(vendor: Vendor, client: VendorClient, url: string, form: Record<string, string>, fetchImpl: typeof fetch): Promise<Response> {
+async function post(descriptor: VendorDescriptor, client: VendorClient, url: string, form: Record<string, string>, fetchImpl: typeof fetch): Promise<Response> {
   try {
     return await fetchImpl(url, {
       method: 'POST',
@@ -37,21 +36,26 @@ async function post(vendor: Vendor, client: VendorClient, url: string, form: Rec
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
-    throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint could not be reached (${(error as Error).message})`);
+    throw new VendorUnavailable(`${descriptor.name}'s token endpoint could not be reached (${(error as Error).message})`);
   }
 }
 
-export async function requestTokens(vendor: Vendor, client: VendorClient, form: Record<string, string>, fetchImpl: typeof fetch = fetch): Promise<TokenSet> {
-  const res = await post(vendor, client, client.tokenUrl, form, fetchImpl);
+export async function requestTokens(
+  descriptor: VendorDescriptor,
+  client: VendorClient,
+  form: Record<string, string>,
+  fetchImpl: typeof fetch = fetch,
+): Promise<TokenSet> {
+  const res = await post(descriptor, client, client.tokenUrl, form, fetchImpl);
   const body = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
   if (res.status === 400 || res.status === 401) {
     const code = typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`;
-    throw new GrantRefused(`${VENDOR_NAMES[vendor]} refused the ${form.grant_type === 'refresh_token' ? 'refresh token' : 'authorization code'} (${code})`);
+    throw new GrantRefused(`${descriptor.name} refused the ${form.grant_type === 'refresh_token' ? 'refresh token' : 'authorization code'} (${code})`);
   }
-  if (!res.ok) throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint answered HTTP ${res.status}`);
+  if (!res.ok) throw new VendorUnavailable(`${descriptor.name}'s token endpoint answered HTTP ${res.status}`);
   const { access_token: accessToken, refresh_token: refreshToken, expires_in: expiresIn, scope } = body ?? {};
   if (typeof accessToken !== 'string' || typeof refreshToken !== 'string' || typeof expiresIn !== 'number')
-    throw new VendorUnavailable(`${VENDOR_NAMES[vendor]}'s token endpoint answered without an access token, refresh token and expiry`);
+    throw new VendorUnavailable(`${descriptor.name}'s token endpoint answered without an access token, refresh token and expiry`);
   return { accessToken, refreshToken, expiresIn, ...(typeof scope === 'string' ? { scope } : {}) };
 }
 
@@ -59,7 +63,7 @@ export async function requestTokens(vendor: Vendor, client: VendorClient, form: 
 export async function revokeToken(descriptor: VendorDescriptor, client: VendorClient, refreshToken: string, fetchImpl: typeof fetch = fetch): Promise<boolean> {
   if (!client.revokeUrl) return false;
   try {
-    const res = await post(descriptor.vendor, client, client.revokeUrl, descriptor.oauth.revokeForm(refreshToken), fetchImpl);
+    const res = await post(descriptor, client, client.revokeUrl, descriptor.oauth.revokeForm(refreshToken), fetchImpl);
     await res.body?.cancel();
     return res.ok;
   } catch {

@@ -73,14 +73,13 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
   });
 
   r.action('/accounting/connect/:vendor', async (a, p, _request, reply) => {
-    const url = await startSignIn(db, settings(), {
+    const started = await startSignIn(db, settings(), {
       vendor: p.vendor,
       organisationId: a.org.id,
       userId: a.session.user.id,
       redirectUri: redirectUri(p.vendor!),
     });
-    if (!url) return failed(reply, a.viewer, a.org.id, 'That accounting system is not configured on this service.', 404);
-    return seeOther(reply, url.href);
+    return 'url' in started ? seeOther(reply, started.url.href) : failed(reply, a.viewer, a.org.id, started.refused, started.status);
   });
 
   app.get('/accounting/callback/:vendor', async (request, reply) => {
