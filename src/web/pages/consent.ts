@@ -31,9 +31,9 @@ const checked = (on: boolean) => (on ? html` checked` : '');
 function trustNote(v: ConsentView) {
   if (v.verified) return v.verifiedBy.length ? html`<p class="muted">Verified by the admins of ${names(v.verifiedBy)}.</p>` : '';
   const advice = 'Only continue if you trust it and started this connection yourself.';
+  const [checkedBy, unchecked] = [names(v.verifiedBy), names(v.notVerifiedBy)];
   if (v.verifiedBy.length)
-    return html`<p class="notice">The admins of ${names(v.verifiedBy)} verified this app, but it has not been checked by the admins of
-      ${names(v.notVerifiedBy)}. ${advice}</p>`;
+    return html`<p class="notice">The admins of ${checkedBy} verified this app, but it has not been checked by the admins of ${unchecked}. ${advice}</p>`;
   return html`<p class="notice">This app has not been checked by an administrator of Ledgerline or of your organisations. ${advice}</p>`;
 }
 

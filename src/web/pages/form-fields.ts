@@ -104,6 +104,6 @@ export function fileField(s: FieldState, name: string, label: string, options: {
 /** The errors no field shows, at the top of the form. */
 export function generalErrors(messages: string[], lead = 'Nothing was saved.'): SafeHtml | '' {
   if (!messages.length) return '';
-  return html`<div class="error" role="alert"><p><strong>${lead}</strong>
-      </p>${messages.length === 1 ? html`<p>${messages[0]}</p>` : html`<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul>`}</div>`;
+  const list = messages.length === 1 ? html`<p>${messages[0]}</p>` : html`<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul>`;
+  return html`<div class="error" role="alert"><p><strong>${lead}</strong></p>${list}</div>`;
 }

@@ -95,8 +95,8 @@ export function billsSection(o: BooksOverview): SafeHtml {
   else {
     const b = o.bills.value;
     const overdue = (due: string) => due < o.today;
-    body = html`<p class="figures"><span><strong>${b.count}</strong> ${b.count === 1 ? 'bill' : 'bills'} to pay</span> <span>Total
-      <strong>${amountText(b.total, b.baseCurrency)} ${b.baseCurrency}</strong></span></p>
+    body = html`<p class="figures"><span><strong>${b.count}</strong> ${b.count === 1 ? 'bill' : 'bills'} to pay</span>
+      <span>Total <strong>${amountText(b.total, b.baseCurrency)} ${b.baseCurrency}</strong></span></p>
 ${b.note ? html`<div class="notice" role="status">${b.note}</div>` : ''}
 ${
   b.bills.length
