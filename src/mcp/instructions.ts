@@ -17,8 +17,10 @@ const MAX_DATED_ORGANISATIONS = 20;
 const TOOL_GUIDE = [
   'Which tool: totals by account over a period (income, costs, profit) → reports_profit_and_loss; what is owned and owed at a date → reports_balance_sheet;',
   'the entries behind one figure → accounts_list to find the account, then ledger_account_transactions;',
-  'bank or card money in and out → banking_accounts, then banking_transactions; bills to pay and what is overdue → bills_list_saved_filters, then bills_list_to_pay;',
-  'a bill or receipt → documents_get, its original file → documents_file (both take the document ids that ledger_account_transactions and banking_transactions return).',
+  'bank or card money in and out → banking_accounts, then banking_transactions; bills to pay and what is overdue → bills_list_saved_filters, then ' +
+    'bills_list_to_pay;',
+  'a bill or receipt → documents_get, its original file → documents_file (both take the document ids that ledger_account_transactions and ' +
+    'banking_transactions return).',
 ].join(' ');
 
 /** "Today is 2026-11-24 in Europe/London; the financial year is FY 2027 (2026-04-01 to 2027-03-31)." */
@@ -29,7 +31,10 @@ async function dating(service: ServiceContext, organisationId: string): Promise<
   const today = service.env.today ?? todayIn(org.timeZone, service.env.now?.() ?? new Date());
   const fyStart = financialYearStart(today, org.fyStartMonth);
   const fyEnd = addDays(addMonths(fyStart, 12), -1);
-  return `For ${org.name} (${org.id}) today is ${today} (${org.timeZone}); its financial year is ${labelFor(fyStart, fyEnd, org.fyStartMonth)}, ${fyStart} to ${fyEnd}; amounts are in ${org.homeCurrency}.`;
+  return (
+    `For ${org.name} (${org.id}) today is ${today} (${org.timeZone}); its financial year ` +
+    `is ${labelFor(fyStart, fyEnd, org.fyStartMonth)}, ${fyStart} to ${fyEnd}; amounts are in ${org.homeCurrency}.`
+  );
 }
 
 export async function instructionsFor(service: ServiceContext, caller: Caller): Promise<string> {
@@ -39,14 +44,16 @@ export async function instructionsFor(service: ServiceContext, caller: Caller): 
     orgs.length === 0
       ? 'This connection covers no organisation you are still a member of.'
       : several
-        ? `This connection covers ${orgs.length} organisations: ${orgs.map((o) => `${o.id} (${o.name})`).join(', ')}. Every tool needs the organisation argument, one of these ids.`
+        ? `This connection covers ${orgs.length} organisations: ${orgs.map((o) => `${o.id} (${o.name})`).join(', ')}. Every tool needs the ` +
+          `organisation argument, one of these ids.`
         : `This connection acts for ${orgs[0]!.name} (${orgs[0]!.id}); no organisation argument is needed.`;
   const dates = orgs.length <= MAX_DATED_ORGANISATIONS ? (await Promise.all(orgs.map((o) => dating(service, o.id)))).filter(Boolean) : [];
   return [
     "Ledgerline gives access to an organisation's accounting data: profit and loss, balance sheet, chart of accounts,",
     'everything coded to an account, bank and card transactions, bills to pay, and the documents (bills, receipts) behind them with their original files.',
     caller.scopes.has('service.write')
-      ? 'This connection may also add, change and delete documents and saved Bills to Pay filters (documents_create and the tools after it); confirm with the person before a change.'
+      ? 'This connection may also add, change and delete documents and saved Bills to Pay filters (documents_create and the tools after it); confirm ' +
+        'with the person before a change.'
       : 'This connection only reads.',
     'Amounts are numbers in major units (12.5 is twelve and a half) of the currency given beside them; dates are yyyy-MM-dd;',
     "periods such as this_month or ytd are relative to the organisation's local today and its financial year.",

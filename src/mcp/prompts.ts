@@ -52,8 +52,11 @@ const PROMPTS: readonly PromptDefinition[] = [
       ORGANISATION,
     ],
     text: (a) =>
-      `List the bills to pay${forOrganisation(a)} that are overdue or due within the next seven days${a.supplier ? ` from the supplier "${a.supplier}"` : ''}${a.filter ? `, using the saved filter "${a.filter}"` : ''}. ` +
-      'Use bills_list_saved_filters to see the filters, then bills_list_to_pay; give each bill with supplier, due date and amount due, then the total per currency.',
+      `List the bills to pay${forOrganisation(a)} that are overdue or due within the next seven days${
+        a.supplier ? ` from the supplier "${a.supplier}"` : ''
+      }${a.filter ? `, using the saved filter "${a.filter}"` : ''}. ` +
+      'Use bills_list_saved_filters to see the filters, then bills_list_to_pay; give each bill with supplier, due date and amount due, then the total ' +
+      'per currency.',
   },
 ];
 

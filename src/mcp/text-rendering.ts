@@ -145,7 +145,8 @@ function statement(answer: Row & { periods: Row[]; sections: StatementSection[];
     `| ${[section, group, line].map(cell).join(' | ')} | ${amounts.map(cell).join(' | ')} |`;
   const out = [
     ...lines,
-    `Every amount is in ${cell(answer.currency)}, one column per period. A group's total is its "total" row; a section's is its row with group "all"; the summary lines come last.`,
+    `Every amount is in ${cell(answer.currency)}, one column per period. A group's total is its "total" row; a section's is its row with group "all"; ` +
+      `the summary lines come last.`,
     `| section | group | account | ${heads.join(' | ')} |`,
     `|---|---|---|${heads.map(() => '---').join('|')}|`,
   ];

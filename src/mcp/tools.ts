@@ -158,7 +158,9 @@ export function toolsFor(caller: Caller): Tool[] {
               [ORGANISATION_ARGUMENT]: {
                 type: 'string',
                 enum: caller.coverage.organisations.map((o) => o.id),
-                description: `The organisation to act for, by id or exact name. This connection covers several, so every call must name one: ${organisationList(caller)}.`,
+                description:
+                  `The organisation to act for, by id or exact name. This connection covers several, so every call must name ` +
+                  `one: ${organisationList(caller)}.`,
               },
               ...t.inputSchema.properties,
             },

@@ -96,9 +96,8 @@ class Stamps {
       await this.db.transaction().execute(async (trx) => {
         for (const [k, at] of stamps) {
           // never back in time: another instance may have written a later stamp
-          await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${at} where ${sql.ref(key)} = ${k} and (${sql.ref(column)} is null or ${sql.ref(column)} < ${at})`.execute(
-            trx,
-          );
+          await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${at} where ${sql.ref(key)} = ${k} and (${sql.ref(column)} is null or
+            ${sql.ref(column)} < ${at})`.execute(trx);
         }
         for (const k of ended) await sql`delete from ${sql.table(table)} where ${sql.ref(key)} = ${k}`.execute(trx);
       });

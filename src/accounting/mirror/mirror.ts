@@ -226,7 +226,8 @@ export class Mirror<S> {
       if (ours && row?.complete === 1) return Number(row.version);
       if (Date.now() > waitUntil) {
         throw new AccountingSystemError(
-          `Ledgerline is still making its first copy of the organisation's books from ${VENDOR_NAMES[this.source.vendor as Vendor] ?? this.source.vendor}; calls answer once it is whole: try again in a minute`,
+          `Ledgerline is still making its first copy of the organisation's books ` +
+            `from ${VENDOR_NAMES[this.source.vendor as Vendor] ?? this.source.vendor}; calls answer once it is whole: try again in a minute`,
           'accounting_timeout',
         );
       }

@@ -34,7 +34,9 @@ export async function payBill(ctx: WriteContext, p: BillPayment): Promise<{ paym
   const payType = from?.AccountType === 'Bank' ? 'Check' : from?.AccountType === 'Credit Card' ? 'CreditCard' : undefined;
   if (!payType)
     throw new AccountingRefused(
-      `a bill is paid from a bank or credit card account of the books; ${p.bankAccountId} is ${from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'}.`,
+      `a bill is paid from a bank or credit card account of the books; ${p.bankAccountId} is ${
+        from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'
+      }.`,
       'bankAccountId',
     );
   // the vendor and currency the bill is owed in, as QuickBooks holds it now

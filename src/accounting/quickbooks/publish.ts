@@ -50,8 +50,11 @@ const DOC_NUMBER_MAX = 21;
 /** Intuit's largest upload */
 const UPLOAD_MAX = 100 * 1024 * 1024;
 /** the kinds of file Intuit takes as attachments (its Attachable page: documents, images, spreadsheets, text) */
-const UPLOADABLE =
-  /^(application\/pdf|image\/(jpeg|jpg|png|gif|tiff)|text\/(plain|csv|xml)|application\/(xml|rtf|msword|vnd\.ms-excel|vnd\.openxmlformats-officedocument\.[a-z.]+))$/i;
+const UPLOADABLE = new RegExp(
+  String.raw`^(application\/pdf|image\/(jpeg|jpg|png|gif|tiff)|text\/(plain|csv|xml)|applicat` +
+    String.raw`ion\/(xml|rtf|msword|vnd\.ms-excel|vnd\.openxmlformats-officedocument\.[a-z.]+))$`,
+  'i',
+);
 
 /** the mark a record written for this key carries in its PrivateNote */
 export const markOf = (key: string) => `[ledgerline:${key}]`;
@@ -112,7 +115,9 @@ async function refuseEarly(ctx: WriteContext, doc: DocumentToPublish): Promise<'
   if (from?.AccountType === 'Bank') return 'Cash';
   if (from?.AccountType === 'Credit Card') return 'CreditCard';
   throw new AccountingRefused(
-    `a spend is paid from a bank or credit card account of the books; ${doc.paidFromAccountId ?? 'none'} is ${from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'}.`,
+    `a spend is paid from a bank or credit card account of the books; ${doc.paidFromAccountId ?? 'none'} is ${
+      from ? `a ${from.AccountType} account` : 'not an account QuickBooks holds'
+    }.`,
     'paidFromAccountId',
   );
 }

@@ -77,7 +77,8 @@ export class QuickBooksWriteClient {
     const safeName = file.fileName.replace(/["\r\n\\]/g, '_');
     const body = Buffer.concat([
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file_metadata_01"; filename="attachment.json"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(metadata)}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file_metadata_01"; filename="attachment.json"\r\nContent-Type: ` +
+          `application/json\r\n\r\n${JSON.stringify(metadata)}\r\n` +
           `--${boundary}\r\nContent-Disposition: form-data; name="file_content_01"; filename="${safeName}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
       ),
       file.data,

@@ -104,9 +104,12 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
   for (const table of VERSIONED_TABLES) {
     // statement triggers over transition tables (one event per trigger when it has them)
     const triggers = [
-      `create trigger ${table}_insert_version after insert on ${table} referencing new table as new_rows for each statement execute function ledgerline_data_version_new()`,
-      `create trigger ${table}_update_version after update on ${table} referencing old table as old_rows new table as new_rows for each statement execute function ledgerline_data_version_moved()`,
-      `create trigger ${table}_delete_version after delete on ${table} referencing old table as old_rows for each statement execute function ledgerline_data_version_old()`,
+      `create trigger ${table}_insert_version after insert on ${table} referencing new table as new_rows for each statement execute function ` +
+        `ledgerline_data_version_new()`,
+      `create trigger ${table}_update_version after update on ${table} referencing old table as old_rows new table as new_rows for each statement ` +
+        `execute function ledgerline_data_version_moved()`,
+      `create trigger ${table}_delete_version after delete on ${table} referencing old table as old_rows for each statement execute function ` +
+        `ledgerline_data_version_old()`,
       `create trigger ${table}_truncate_version after truncate on ${table} for each statement execute function ledgerline_data_version_all()`,
     ];
     for (const trigger of triggers) await sql.raw(trigger).execute(db);

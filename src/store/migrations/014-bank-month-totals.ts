@@ -25,7 +25,8 @@ export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promis
     .execute();
   await sql`
     insert into bank_month_totals (organisation_id, bank_account_id, month, amount_in, amount_out, home_in, home_out, transactions, to_reconcile, last_date)
-    select organisation_id, bank_account_id, substr(date, 1, 7), sum(amount_in), sum(amount_out), sum(home_in), sum(home_out), sum(transactions), sum(to_reconcile), max(date)
+    select organisation_id, bank_account_id, substr(date, 1, 7), sum(amount_in), sum(amount_out), sum(home_in), sum(home_out), sum(transactions),
+      sum(to_reconcile), max(date)
     from bank_daily_totals
     group by organisation_id, bank_account_id, substr(date, 1, 7)`.execute(db);
 }
