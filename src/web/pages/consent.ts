@@ -72,13 +72,11 @@ export function consentPage(v: ConsentView): string {
       <label class="check"><input type="checkbox" name="all_organisations" value="1"${checked(v.chosen.allOrganisations)}> <span>All my organisations,
         including ones I join later (by accepting an invitation or making
           one)</span></label>
-      ${v.organisations.map(
-        (o) =>
-          html`<label class="check"><input type="checkbox" name="organisation" value="${o.id}"${checked(v.chosen.organisations.includes(o.id))}>
-            <span>${o.name}</span>${
-              v.notVerifiedBy.length && v.verifiedBy.some((b) => b.id === o.id) ? html` <span class="muted small">(verified by its admins)</span>` : ''
-            }</label>`,
-      )}
+      ${v.organisations.map((o) => {
+        const box = html`<input type="checkbox" name="organisation" value="${o.id}"${checked(v.chosen.organisations.includes(o.id))}>`;
+        const verified = v.notVerifiedBy.length && v.verifiedBy.some((b) => b.id === o.id);
+        return html`<label class="check">${box} <span>${o.name}</span>${verified ? html` <span class="muted small">(verified by its admins)</span>` : ''}</label>`;
+      })}
     </fieldset>`
         : html`<p>Organisation: <strong>${v.singleOrganisation ?? ''}</strong></p>`
     }
