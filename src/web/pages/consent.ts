@@ -70,12 +70,12 @@ export function consentPage(v: ConsentView): string {
       v.organisations
         ? html`<fieldset><legend>Organisations it may use</legend>
       <label class="check"><input type="checkbox" name="all_organisations" value="1"${checked(v.chosen.allOrganisations)}> <span>All my organisations,
-        including ones I join later (by accepting an invitation or making
-          one)</span></label>
+        including ones I join later (by accepting an invitation or making one)</span></label>
       ${v.organisations.map((o) => {
         const box = html`<input type="checkbox" name="organisation" value="${o.id}"${checked(v.chosen.organisations.includes(o.id))}>`;
-        const verified = v.notVerifiedBy.length && v.verifiedBy.some((b) => b.id === o.id);
-        return html`<label class="check">${box} <span>${o.name}</span>${verified ? html` <span class="muted small">(verified by its admins)</span>` : ''}</label>`;
+        const verified =
+          v.notVerifiedBy.length && v.verifiedBy.some((b) => b.id === o.id) ? html` <span class="muted small">(verified by its admins)</span>` : '';
+        return html`<label class="check">${box} <span>${o.name}</span>${verified}</label>`;
       })}
     </fieldset>`
         : html`<p>Organisation: <strong>${v.singleOrganisation ?? ''}</strong></p>`
