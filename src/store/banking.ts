@@ -27,6 +27,19 @@ export interface AccountPeriodSums {
   reconciled: number;
 }
 
+/** An account's sums over a period with nothing in it. */
+export const emptyPeriodSums = (): AccountPeriodSums => ({
+  openingAmount: 0,
+  openingHome: 0,
+  inAmount: 0,
+  outAmount: 0,
+  inHome: 0,
+  outHome: 0,
+  transactions: 0,
+  toReconcile: 0,
+  reconciled: 0,
+});
+
 /** The sums periodSums reads: before the period, and within it. */
 const SUMS = {
   opening: { opening_amount: sql<number>`sum(amount_in - amount_out)`, opening_home: sql<number>`sum(home_in - home_out)` },
@@ -100,28 +113,17 @@ export async function periodSums(
     const rows = await sumsStatement(db, shape, { organisationId, accountIds: accountIds ?? [], ...partsValues(parts) });
     return rows as unknown as ({ bank_account_id: string } & Record<keyof (typeof SUMS)[K], number | string>)[];
   };
-  const empty = (): AccountPeriodSums => ({
-    openingAmount: 0,
-    openingHome: 0,
-    inAmount: 0,
-    outAmount: 0,
-    inHome: 0,
-    outHome: 0,
-    transactions: 0,
-    toReconcile: 0,
-    reconciled: 0,
-  });
   // an account is listed when it has any transaction up to `to`, as one pass over them would list it
   // the day before `from` is a date: periods start no earlier than 1000-01-01 (params.ts EARLIEST_DATE)
   const [before, within] = await Promise.all([summed('opening', { to: addDays(from, -1) }), summed('within', { from, to })]);
   for (const row of before) {
-    const s = sums.get(row.bank_account_id) ?? empty();
+    const s = sums.get(row.bank_account_id) ?? emptyPeriodSums();
     s.openingAmount += Number(row.opening_amount);
     s.openingHome += Number(row.opening_home);
     sums.set(row.bank_account_id, s);
   }
   for (const row of within) {
-    const s = sums.get(row.bank_account_id) ?? empty();
+    const s = sums.get(row.bank_account_id) ?? emptyPeriodSums();
     s.inAmount += Number(row.in_amount);
     s.outAmount += Number(row.out_amount);
     s.inHome += Number(row.in_home);

@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { BalanceState } from '../../domain/statement-balances.js';
-import { runningSums, sumBeyond, type AccountPeriodSums, type RunningAnchor } from '../../store/banking.js';
+import { emptyPeriodSums, runningSums, sumBeyond, type AccountPeriodSums, type RunningAnchor } from '../../store/banking.js';
 import type { BankTransactionRow, Database } from '../../store/schema.js';
 
 /**
@@ -20,17 +20,7 @@ import type { BankTransactionRow, Database } from '../../store/schema.js';
 export function withOpeningBalances(sums: Map<string, AccountPeriodSums>, states: Map<string, BalanceState>): void {
   for (const [accountId, state] of states) {
     if (state.offset === 0 && state.offsetHome === 0) continue;
-    const s = sums.get(accountId) ?? {
-      openingAmount: 0,
-      openingHome: 0,
-      inAmount: 0,
-      outAmount: 0,
-      inHome: 0,
-      outHome: 0,
-      transactions: 0,
-      toReconcile: 0,
-      reconciled: 0,
-    };
+    const s = sums.get(accountId) ?? emptyPeriodSums();
     s.openingAmount += state.offset;
     s.openingHome += state.offsetHome;
     sums.set(accountId, s);

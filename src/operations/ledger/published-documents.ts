@@ -1,19 +1,11 @@
 /** The service documents that were published as given accounting transactions, with their coded lines, in major units. */
 import type { Kysely } from 'kysely';
 import { toMajor } from '../../domain/money.js';
-import { documentsByTransaction } from '../../store/documents-by-transaction.js';
+import { documentsByTransaction, type DocumentOfTransaction } from '../../store/documents-by-transaction.js';
 import type { Database } from '../../store/schema.js';
 
-export interface PublishedDocument {
-  id: string;
-  number: string;
-  type: string;
-  supplier: string;
-  date: string;
-  currency: string;
-  total: number;
-  lines: { description: string; account: string | null; quantity: number; subtotal: number; tax: number; total: number }[];
-}
+/** A published document as the ledger shows it: the stored one's fields, its amounts in major units. */
+export type PublishedDocument = DocumentOfTransaction;
 
 export async function publishedDocuments(db: Kysely<Database>, organisationId: string, transactionIds: string[]): Promise<Map<string, PublishedDocument>> {
   const result = new Map<string, PublishedDocument>();
