@@ -1,7 +1,7 @@
 /**
  * `npm run examples:openapi`: makes the examples /openapi.json shows (src/http/openapi-examples.ts)
  * from a fresh demo in an in-memory database and writes them to src/http/openapi-examples.json.
- * Run it when an operation's input or answer changes; test/openapi-examples.test.ts says when.
+ * Run it when an operation's input or answer changes; test/http/openapi-examples.test.ts says when.
  */
 import { writeFileSync } from 'node:fs';
 import { generateApiExamples } from '../src/http/openapi-examples.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GnuCash's own aging reports, the oracles the aging operations are tested against:
-#   Payable Aging of payables.gnucash at 2026-06-30     bills.list_to_pay, reports.aged_payables (test/gnucash-payables.test.ts, test/gnucash-aging.test.ts)
-#   Receivable Aging of book.gnucash at 2026-06-30 and 2026-12-31     reports.aged_receivables (test/gnucash-aging.test.ts)
+#   Payable Aging of payables.gnucash at 2026-06-30     bills.list_to_pay, reports.aged_payables (test/accounting/gnucash-payables.test.ts, test/accounting/gnucash-aging.test.ts)
+#   Receivable Aging of book.gnucash at 2026-06-30 and 2026-12-31     reports.aged_receivables (test/accounting/gnucash-aging.test.ts)
 # Run once after make-book.py / make-payables.py; the HTML it writes under test/fixtures/gnucash/reports/ is committed.
 #
 # Each report is a saved report (GnuCash's saved-reports file) that fixes the report date, run with

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GnuCash's own Profit & Loss and Balance Sheet for the test book, the oracle Ledgerline's reports
-# are tested against (test/gnucash.test.ts). Run once after make-book.py; the HTML it writes under
+# are tested against (test/accounting/gnucash.test.ts). Run once after make-book.py; the HTML it writes under
 # test/fixtures/gnucash/reports/ is committed.
 #
 # Each report is a saved report (a "custom report" in GnuCash's saved-reports file) whose options

@@ -1,5 +1,5 @@
 /**
- * Arbitraries and checks for the HTTP fuzz (test/fuzz.test.ts). Values are derived from each
+ * Arbitraries and checks for the HTTP fuzz (test/project/fuzz.test.ts). Values are derived from each
  * parameter's JSON Schema (the operation's input schema, or a tool's inputSchema from tools/list),
  * so a new operation, tool or parameter is fuzzed without touching the test. The checks hold for
  * every answer whatever was sent: nothing internal and nothing of another organisation in it.
