@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { newId, nowIso } from './ids.js';
 import type { Database } from './schema.js';
-import { withWebTables, type AuditLogRow } from './web-schema.js';
+import type { AuditLogRow } from './schema-web.js';
 
 /** The `via` of an entry made by the operator at the command line (who has no user row). */
 export const VIA_COMMAND_LINE = 'command line';
@@ -16,7 +16,7 @@ export interface AuditEntry {
 }
 
 export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
-  await withWebTables(db)
+  await db
     .insertInto('audit_log')
     .values({
       id: newId('aud'),
@@ -41,7 +41,7 @@ export async function listAudit(
   organisationId: string,
   options: { limit: number; before?: { createdAt: string; id: string } },
 ): Promise<AuditListing[]> {
-  let q = withWebTables(db)
+  let q = db
     .selectFrom('audit_log as a')
     .leftJoin('users as u', 'u.id', 'a.actor_user_id')
     .selectAll('a')

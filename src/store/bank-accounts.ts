@@ -4,7 +4,6 @@
  * totals, whose generic plan costs what a custom one does (docs/performance.md).
  */
 import { sql, type Kysely } from 'kysely';
-import { withBankTotals } from './bank-totals.js';
 import { everyColumn } from './columns.js';
 import { preparedShapes } from './prepared.js';
 import type { BankAccountRow, Database } from './schema.js';
@@ -51,7 +50,7 @@ export interface BankAccountStats {
 /** bankAccountStats' statement, for every account or some */
 const statsStatement = preparedShapes(
   (db, v: { organisationId: string; accountIds: string[] }, accounts) => {
-    const query = withBankTotals(db)
+    const query = db
       .selectFrom('bank_month_totals')
       .select((eb) => [
         'bank_account_id',

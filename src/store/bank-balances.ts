@@ -7,7 +7,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { startOfMonth, type IsoDate } from '../domain/dates.js';
 import { balanceState, daysAsked, NO_STATEMENTS, type BalanceState, type LinesBefore, type StatementFigures } from '../domain/statement-balances.js';
-import { withBankTotals } from './bank-totals.js';
 import { everyColumn } from './columns.js';
 import { preparedShapes } from './prepared.js';
 import type { BankStatementRow } from './bank-statement-rows.js';
@@ -75,7 +74,7 @@ export async function storedStatements(db: Db, organisationId: string, accountId
 
 /** The month totals before a month, and the day totals of some months up to a day in each: linesBefore's two statements. */
 const monthsStatement = preparedShapes((db, v: { organisationId: string; accountId: string; month: string }) =>
-  withBankTotals(db)
+  db
     .selectFrom('bank_month_totals')
     .select(['month', sql<number>`amount_in - amount_out`.as('amount'), sql<number>`home_in - home_out`.as('home')])
     .where('organisation_id', '=', v.organisationId)
@@ -84,7 +83,7 @@ const monthsStatement = preparedShapes((db, v: { organisationId: string; account
     .compile(),
 );
 const daysStatement = preparedShapes((db, v: { organisationId: string; accountId: string; from: string[]; before: string[] }, count) =>
-  withBankTotals(db)
+  db
     .selectFrom('bank_daily_totals')
     .select(['date', sql<number>`amount_in - amount_out`.as('amount'), sql<number>`home_in - home_out`.as('home')])
     .where('organisation_id', '=', v.organisationId)

@@ -12,15 +12,7 @@ import type { BankTransactionRow, Database } from './schema.js';
 
 export type { BankDailyTotalRow, BankMonthTotalRow, BankTotalsTables } from './schema-banking.js';
 
-/** Database itself: the totals tables are part of it (schema-banking.ts). */
-export type BankTotalsDatabase = Database;
-
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** The handle as given: Database holds the totals tables (kept for the callers that still name them). */
-export function withBankTotals(db: Db): Kysely<Database> {
-  return db;
-}
 
 /** Days per statement: well under both dialects' parameter limits. */
 const DAYS_PER_STATEMENT = 500;

@@ -6,7 +6,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { addDays } from '../domain/dates.js';
 import { partsShape, partsValues, splitRange, type DateRange, type PartsValues } from '../domain/range-split.js';
-import { withBankTotals } from './bank-totals.js';
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import { getDocuments, listCodedLines } from './documents.js';
@@ -66,7 +65,7 @@ const sumsStatement = preparedShapes(
     const [kind, accounts, months, days] = shape.split('/') as [SumsKind, 'all' | 'some', 'none' | 'to' | 'range', string];
     const select = Object.entries<RawBuilder<number>>(SUMS[kind]).map(([name, sum]) => sum.as(name));
     const of = (table: 'bank_month_totals' | 'bank_daily_totals') => {
-      const q = withBankTotals(db)
+      const q = db
         .selectFrom(table)
         .select(['bank_account_id', ...select])
         .where('organisation_id', '=', v.organisationId)

@@ -8,7 +8,6 @@ import type { Kysely } from 'kysely';
 import { later, SESSION_LAST_SEEN, stampsOf } from './deferred-stamps.js';
 import { sha256 } from './hash.js';
 import type { Database, UserRow } from './schema.js';
-import { withWebTables } from './web-schema.js';
 
 export const SESSION_IDLE_SECONDS = 30 * 60;
 export const SESSION_ABSOLUTE_SECONDS = 12 * 3600;
@@ -28,7 +27,7 @@ export async function createWebSession(
   method: 'password' | 'external',
   now = new Date(),
 ): Promise<{ token: string; idHash: string }> {
-  const w = withWebTables(db);
+  const w = db;
   const token = randomBytes(32).toString('base64url');
   const idHash = sha256(token);
   const iso = now.toISOString();
@@ -53,7 +52,7 @@ export async function createWebSession(
 
 /** The live session for a cookie value, or undefined when it is unknown, idle too long or over. */
 export async function findWebSession(db: Kysely<Database>, token: string, now = new Date()): Promise<WebSession | undefined> {
-  const w = withWebTables(db);
+  const w = db;
   const idHash = sha256(token);
   const row = await w
     .selectFrom('web_sessions as s')
@@ -76,5 +75,5 @@ export async function findWebSession(db: Kysely<Database>, token: string, now = 
 }
 
 export async function endWebSession(db: Kysely<Database>, token: string): Promise<void> {
-  await withWebTables(db).deleteFrom('web_sessions').where('id_hash', '=', sha256(token)).execute();
+  await db.deleteFrom('web_sessions').where('id_hash', '=', sha256(token)).execute();
 }

@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { ConnectionKeys } from '../../src/domain/connection-keys.js';
-import { withConnectionTables } from '../../src/accounting/connections/rows.js';
 import { accessTokenFor, getConnection, saveConnection } from '../../src/accounting/connections/tokens.js';
 import type { AccountingConnectionSettings, Vendor } from '../../src/domain/accounting-vendors.js';
 import { readAccountingConnections } from '../../src/domain/accounting-vendors.js';
@@ -145,7 +144,7 @@ for (const dialect of DIALECTS) {
       return { org, pair, fake };
     }
     const expire = (organisationId: string) =>
-      withConnectionTables(stores.a.db)
+      stores.a.db
         .updateTable('accounting_connections')
         .set({ access_expires_at: new Date(Date.now() - 1000).toISOString() })
         .where('organisation_id', '=', organisationId)
@@ -223,7 +222,7 @@ for (const dialect of DIALECTS) {
         const { org, fake } = await connected(vendor);
         const row = (await getConnection(stores.a.db, org.id))!;
         assert.equal(ConnectionKeys.keyIdOf(row.refresh_token), 'dev');
-        await withConnectionTables(stores.a.db)
+        await stores.a.db
           .updateTable('accounting_connections')
           .set({
             lease_owner: 'dead-instance',

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { NO_BUDGET, useCallBudget } from '../../src/accounting/call-budget.js';
-import { backoffMs, claimPass, getMirror, withMirrorTables } from '../../src/accounting/mirror/store.js';
+import { backoffMs, claimPass, getMirror } from '../../src/accounting/mirror/store.js';
 import { startMirrorWarmUp } from '../../src/accounting/mirror/warm-up.js';
 import { accountsList } from '../../src/operations/accounts-list.js';
 import type { Store } from '../../src/store/db.js';
@@ -84,8 +84,8 @@ describeEachDialect('first copies between calls', (store) => {
         assert.equal((await backoff()).failures, 1);
         // its time has come (as for another instance, which reads the same row)
         const due = () =>
-          withMirrorTables(store().db)
-            .updateTable('accounting_mirrors')
+          store()
+            .db.updateTable('accounting_mirrors')
             .set({ retry_at: new Date(Date.now() - 1000).toISOString() })
             .where('organisation_id', '=', org)
             .execute();

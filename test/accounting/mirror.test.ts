@@ -9,7 +9,7 @@ import { it } from 'node:test';
 import { LedgerWriter } from '../../src/accounting/builtin/writer.js';
 import { MirroredLedger } from '../../src/accounting/mirror/mirrored-ledger.js';
 import { forgetMirror, Mirror, MirrorWriter, type MirrorSource } from '../../src/accounting/mirror/mirror.js';
-import { claimPass, getMirror, withMirrorTables } from '../../src/accounting/mirror/store.js';
+import { claimPass, getMirror } from '../../src/accounting/mirror/store.js';
 import type { LedgerLine } from '../../src/accounting/types.js';
 import { provisionOrganisation } from '../../src/provision.js';
 import { assertLineTotalsMatch } from '../helpers/line-totals.js';
@@ -55,8 +55,8 @@ describeEachDialect('the local mirror', (store) => {
     const org = await provisionOrganisation(store().db, { name: `Lease ${Math.random()}`, homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
     assert.equal(await claimPass(store().db, org.id, 'test:a', 'first', 60_000), true);
     assert.equal(await claimPass(store().db, org.id, 'test:a', 'second', 60_000), false, 'held');
-    await withMirrorTables(store().db)
-      .updateTable('accounting_mirrors')
+    await store()
+      .db.updateTable('accounting_mirrors')
       .set({ lease_until: new Date(Date.now() - 1).toISOString() })
       .where('organisation_id', '=', org.id)
       .execute();

@@ -13,11 +13,9 @@
  * with the scopes asked before issue 38 answers 502 naming it, and the settings page says so.
  */
 import assert from 'node:assert/strict';
-import { withMirrorTables } from '../../src/accounting/mirror/store.js';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { ConnectionKeys } from '../../src/domain/connection-keys.js';
-import { withConnectionTables } from '../../src/accounting/connections/rows.js';
 import { DEFAULTS, type AccountingConnectionSettings } from '../../src/domain/accounting-vendors.js';
 import { saveConnection } from '../../src/accounting/connections/tokens.js';
 import { createApiClient } from '../../src/auth/clients.js';
@@ -95,8 +93,7 @@ for (const dialect of DIALECTS) {
           .where('organisation_id', '=', books.org.id)
           .execute()) as { action: string; detail: string }[]
       ).filter((r) => r.action.startsWith('accounting.'));
-    const connection = () =>
-      withConnectionTables(store.db).selectFrom('accounting_connections').selectAll().where('organisation_id', '=', books.org.id).executeTakeFirst();
+    const connection = () => store.db.selectFrom('accounting_connections').selectAll().where('organisation_id', '=', books.org.id).executeTakeFirst();
     const system = async () =>
       (await store.db.selectFrom('organisations').select('accounting_system').where('id', '=', books.org.id).executeTakeFirstOrThrow()).accounting_system;
 
@@ -155,7 +152,7 @@ for (const dialect of DIALECTS) {
         /answers from its copy of the books, last brought up to date [^<]*; a call asks Xero what changed when the copy is older than 0 seconds\./,
       );
 
-      await withConnectionTables(store.db)
+      await store.db
         .updateTable('accounting_connections')
         .set({ access_expires_at: new Date(Date.now() - 1000).toISOString() })
         .execute();
@@ -184,11 +181,7 @@ for (const dialect of DIALECTS) {
       assert.equal(listed.status, 502);
       assert.match(JSON.stringify(listed.body), /not connected to Xero/);
       // nothing copied from Xero stays behind
-      const mirrored = await withMirrorTables(store.db)
-        .selectFrom('accounting_mirror_records')
-        .select('id')
-        .where('organisation_id', '=', books.org.id)
-        .execute();
+      const mirrored = await store.db.selectFrom('accounting_mirror_records').select('id').where('organisation_id', '=', books.org.id).execute();
       const lines = await store.db
         .selectFrom('acct_lines')
         .select('id')

@@ -6,7 +6,6 @@ import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Store } from '../../src/store/db.js';
 import { nowIso } from '../../src/store/ids.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { FIXTURES } from '../helpers/bank-statements.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { Browser } from '../helpers/browser.js';
@@ -83,7 +82,7 @@ for (const dialect of DIALECTS) {
       assert.match(first, new RegExp(`<strong>${added}</strong> new, 0 already present`));
       const second = await (await upload(browser, { csrf, account: 'bnk_upload', allow_unbalanced: '1' }, bytes)).text();
       assert.match(second, new RegExp(`<strong>0</strong> new, ${added} already present`));
-      const audit = await withWebTables(store.db).selectFrom('audit_log').select(['action']).where('organisation_id', '=', books.org.id).execute();
+      const audit = await store.db.selectFrom('audit_log').select(['action']).where('organisation_id', '=', books.org.id).execute();
       assert.equal(audit.filter((e) => e.action === 'bank_statement.imported').length, 2);
     });
 
@@ -204,7 +203,7 @@ for (const dialect of DIALECTS) {
       assert.match(done.body, /Nothing has been imported into this account yet/);
       const left = await store.db.selectFrom('bank_transactions').select('id').where('bank_account_id', '=', 'bnk_batches').execute();
       assert.equal(left.length, 0);
-      const audit = await withWebTables(store.db)
+      const audit = await store.db
         .selectFrom('audit_log')
         .select(['action', 'detail'])
         .where('organisation_id', '=', books.org.id)

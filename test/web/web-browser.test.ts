@@ -13,7 +13,6 @@ import { registerApp } from '../../src/auth/clients.js';
 import { provisionOrganisation } from '../../src/provision.js';
 import type { Store } from '../../src/store/db.js';
 import { createUser, setMembership } from '../../src/store/users.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { launchBrowser, screenshot, type PersonBrowser } from '../helpers/chromium.js';
 import { IDP_CLIENT, startIdentityProvider } from '../helpers/identity-provider.js';
@@ -239,7 +238,7 @@ for (const dialect of DIALECTS) {
       const afterwards = await api(base, '/v1/organisations', tokens.access_token, { 'service-organisation': books.org.id });
       assert.equal(afterwards.status, 401);
       await assert.rejects(oidc.refreshTokenGrant(await discover(base, booksViewer.clientId), tokens.refresh_token!));
-      const logged = await withWebTables(store.db)
+      const logged = await store.db
         .selectFrom('audit_log')
         .select('organisation_id')
         .where('action', '=', 'account.connection_revoked')
@@ -370,7 +369,7 @@ for (const dialect of DIALECTS) {
       await page.getByRole('link', { name: 'Continue with single sign-on' }).click();
       await page.waitForURL(`${base}/account`);
       assert.match((await page.locator('header').textContent())!, /Ines Ibarra/);
-      const session = await withWebTables(store.db)
+      const session = await store.db
         .selectFrom('web_sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .select(['s.method'])
@@ -442,7 +441,7 @@ for (const dialect of DIALECTS) {
       await notice(page, 'You have signed out.');
       await page.goto(`${base}/orgs/${books.org.id}/api-clients`);
       assert.match(page.url(), /\/signin\?next=%2Forgs%2F/);
-      const left = await withWebTables(store.db).selectFrom('web_sessions').select('id_hash').where('user_id', '=', admin.id).execute();
+      const left = await store.db.selectFrom('web_sessions').select('id_hash').where('user_id', '=', admin.id).execute();
       assert.equal(left.length, 0);
     });
   });

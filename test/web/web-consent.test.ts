@@ -16,7 +16,6 @@ import { openStore, type Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import * as m008 from '../../src/store/migrations/008-client-verifications.js';
 import { createUser, setMembership } from '../../src/store/users.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { Browser } from '../helpers/browser.js';
 import { runLedgerline } from '../helpers/cli.js';
@@ -275,7 +274,7 @@ for (const dialect of DIALECTS) {
         detail: '{}',
         created_at,
       });
-      await withWebTables(store.db)
+      await store.db
         .insertInto('audit_log')
         .values([
           audit(a.id, 'usr_admin_a', 'dyn_by_a_and_b', '2026-02-01T00:00:00.000Z'),
@@ -341,7 +340,7 @@ describe('ledgerline apps verify: the operator verifies an app for everyone', ()
     const page = (await untilConsent(server.baseUrl, config, 'member@example.test')).page.body;
     assert.match(page, VERIFIED);
     assert.doesNotMatch(page, /has not been checked/);
-    const audit = await withWebTables(store.db).selectFrom('audit_log').select(['action', 'organisation_id']).where('target', '=', clientId).execute();
+    const audit = await store.db.selectFrom('audit_log').select(['action', 'organisation_id']).where('target', '=', clientId).execute();
     assert.deepEqual(audit, [{ action: 'app.verified_by_operator', organisation_id: null }]);
     const unverify = ledgerline(['apps', 'unverify', clientId]);
     assert.equal(unverify.status, 0, unverify.stderr);
@@ -362,7 +361,7 @@ describe('ledgerline apps verify: the operator verifies an app for everyone', ()
     const unblock = ledgerline(['apps', 'unblock', clientId]);
     assert.equal(unblock.status, 0, unblock.stderr);
     assert.match((await untilConsent(server.baseUrl, config, 'member@example.test')).page.body, UNVERIFIED);
-    const audit = await withWebTables(store.db).selectFrom('audit_log').select('action').where('target', '=', clientId).orderBy('created_at').execute();
+    const audit = await store.db.selectFrom('audit_log').select('action').where('target', '=', clientId).orderBy('created_at').execute();
     assert.deepEqual(
       audit.map((a) => a.action),
       ['app.blocked_by_operator', 'app.unblocked_by_operator'],

@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Store } from '../../src/store/db.js';
 import { setRoleAllowed } from '../../src/store/role-policy.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { Browser } from '../helpers/browser.js';
 import { startServer } from '../helpers/server.js';
@@ -219,7 +218,7 @@ for (const dialect of DIALECTS) {
       assert.equal(again.response.status, 404);
       assert.match(again.body, /Nothing was deleted: no document/);
 
-      const audit = await withWebTables(store.db)
+      const audit = await store.db
         .selectFrom('audit_log')
         .select(['action'])
         .where('organisation_id', '=', books.org.id)

@@ -9,7 +9,6 @@ import { hash } from '@node-rs/argon2';
 import { registerApp } from '../../src/auth/clients.js';
 import { getMembership } from '../../src/store/users.js';
 import type { Store } from '../../src/store/db.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { Browser } from '../helpers/browser.js';
 import { authorizationRequest, discover } from '../helpers/oauth.js';
@@ -102,7 +101,7 @@ describe('the first hour', () => {
     const org = await store.db.selectFrom('organisations').selectAll().where('name', '=', 'Sam Studio').executeTakeFirstOrThrow();
     assert.deepEqual([org.home_currency, org.time_zone, org.fy_start_month, org.accounting_system], ['GBP', 'Europe/London', 4, 'builtin']);
     assert.deepEqual(await getMembership(store.db, org.id, books.users.submitter.id), { role: 'super_admin' });
-    const logged = await withWebTables(store.db).selectFrom('audit_log').select(['action', 'actor_user_id']).where('organisation_id', '=', org.id).execute();
+    const logged = await store.db.selectFrom('audit_log').select(['action', 'actor_user_id']).where('organisation_id', '=', org.id).execute();
     assert.deepEqual(logged, [{ action: 'organisation.created', actor_user_id: books.users.submitter.id }]);
   });
 

@@ -14,7 +14,6 @@ import { blockForOrganisation } from '../../src/store/client-blocks.js';
 import { createInvitation } from '../../src/store/invitations.js';
 import type { Store } from '../../src/store/db.js';
 import { createUser, setMembership } from '../../src/store/users.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { Browser } from '../helpers/browser.js';
 import { authorizeInBrowser, connect, discover, oidc } from '../helpers/oauth.js';
@@ -117,7 +116,7 @@ for (const dialect of DIALECTS) {
               .executeTakeFirstOrThrow()
           ).n,
         );
-      const w = withWebTables(store.db);
+      const w = store.db;
       const clients = await store.db.selectFrom('oauth_clients').select(['client_id', 'verified', 'blocked']).orderBy('client_id').execute();
       const roles = await store.db.selectFrom('memberships').select(['user_id', 'role']).orderBy('user_id').execute();
       return {
@@ -432,7 +431,7 @@ for (const dialect of DIALECTS) {
           assert.match(session!, /; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200/);
           assert.equal(/; Secure/.test(session!), secure);
           const value = decodeURIComponent(session!.split(';')[0]!.slice(name.length + 1));
-          const stored = await withWebTables(store.db).selectFrom('web_sessions').select('id_hash').execute();
+          const stored = await store.db.selectFrom('web_sessions').select('id_hash').execute();
           assert.ok(!stored.some((s) => s.id_hash === value), 'the table keeps only a hash of the cookie');
         } finally {
           await app.close();

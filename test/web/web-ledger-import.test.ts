@@ -8,7 +8,6 @@ import { provisionOrganisation } from '../../src/provision.js';
 import type { Store } from '../../src/store/db.js';
 import type { OrganisationRow } from '../../src/store/schema.js';
 import { setMembership } from '../../src/store/users.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { Browser } from '../helpers/browser.js';
 import { startServer } from '../helpers/server.js';
@@ -83,7 +82,7 @@ for (const dialect of DIALECTS) {
       assert.equal(await count(), 38);
       const again = await (await upload(browser, { csrf }, JOURNAL)).text();
       assert.match(again, /<strong>0<\/strong> added \(0 ledger lines\), 16 already present/);
-      const audit = await withWebTables(store.db).selectFrom('audit_log').select(['action']).where('organisation_id', '=', empty.id).execute();
+      const audit = await store.db.selectFrom('audit_log').select(['action']).where('organisation_id', '=', empty.id).execute();
       assert.equal(audit.filter((e) => e.action === 'ledger_journal.imported').length, 1, 'a load that adds nothing is not an action');
     });
 

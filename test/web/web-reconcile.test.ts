@@ -17,7 +17,6 @@ import { documentsPublish } from '../../src/operations/documents-publish.js';
 import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
 import type { Store } from '../../src/store/db.js';
 import { setRoleAllowed } from '../../src/store/role-policy.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { buildBooks, TODAY } from '../helpers/books.js';
 import { call } from '../helpers/call.js';
 import { launchBrowser, type PersonBrowser } from '../helpers/chromium.js';
@@ -135,7 +134,7 @@ for (const dialect of DIALECTS) {
         assert.match(facts, /Published\s+\d{1,2} \w{3} 2026, \d\d:\d\d UTC/);
         assert.ok(facts.includes(published.accounting_transaction_id!), 'the id in the books');
         assert.equal(await page.getByRole('button', { name: /Publish/ }).count(), 0, 'no publish form once published');
-        const audit = await withWebTables(store.db)
+        const audit = await store.db
           .selectFrom('audit_log')
           .select(['action', 'detail'])
           .where('target', '=', bill)

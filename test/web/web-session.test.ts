@@ -4,7 +4,6 @@ import { it } from 'node:test';
 import { sha256 } from '../../src/store/hash.js';
 import { createUser } from '../../src/store/users.js';
 import { createWebSession, endWebSession, findWebSession } from '../../src/store/web-sessions.js';
-import { withWebTables } from '../../src/store/web-schema.js';
 import { describeEachDialect } from '../helpers/store.js';
 
 const T0 = Date.parse('2026-11-21T08:00:00.000Z');
@@ -15,7 +14,7 @@ describeEachDialect('web sessions', (store) => {
     const user = await createUser(store().db, { email: 'idle@example.test', name: 'Idle' });
     const { token, idHash } = await createWebSession(store().db, user.id, 'password', at(0));
     assert.equal(idHash, sha256(token));
-    const rows = await withWebTables(store().db).selectFrom('web_sessions').selectAll().where('user_id', '=', user.id).execute();
+    const rows = await store().db.selectFrom('web_sessions').selectAll().where('user_id', '=', user.id).execute();
     assert.deepEqual(
       rows.map((r) => [r.id_hash, r.method, r.created_at, r.expires_at]),
       [[sha256(token), 'password', '2026-11-21T08:00:00.000Z', '2026-11-21T20:00:00.000Z']],
@@ -39,7 +38,7 @@ describeEachDialect('web sessions', (store) => {
     const old = await createWebSession(store().db, user.id, 'password', at(0));
     assert.equal(await findWebSession(store().db, `${old.token}x`, at(1)), undefined);
     await createWebSession(store().db, user.id, 'password', at(24 * 60));
-    const left = await withWebTables(store().db).selectFrom('web_sessions').select('id_hash').where('user_id', '=', user.id).execute();
+    const left = await store().db.selectFrom('web_sessions').select('id_hash').where('user_id', '=', user.id).execute();
     assert.equal(left.length, 1, 'the session from the day before was swept');
     const fresh = await createWebSession(store().db, user.id, 'password', at(24 * 60));
     await endWebSession(store().db, fresh.token);

@@ -19,15 +19,7 @@ import type { AcctDayLineTotalRow, AcctDayTotalRow, AcctLineRow, AcctMonthLineTo
 
 export type { AcctDayLineTotalRow, AcctDayTotalRow, AcctMonthLineTotalRow } from '../../store/schema.js';
 
-/** Database itself: the aggregate tables are part of it (store/schema-ledger.ts). */
-export type AggregatesDatabase = Database;
-
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** The handle as given: Database holds the aggregate tables (kept for the callers that still name them). */
-export function withAggregates(db: Db): Kysely<Database> {
-  return db;
-}
 
 type AggregatedLine = Pick<AcctLineRow, 'organisation_id' | 'account_id' | 'date' | 'type' | 'contact_id' | 'amount'>;
 

@@ -13,7 +13,6 @@ import { addDays } from '../../domain/dates.js';
 import { splitRange } from '../../domain/range-split.js';
 import type { Database } from '../../store/schema.js';
 import type { DateRange } from '../types.js';
-import { withAggregates } from './line-aggregates.js';
 
 /**
  * The day parts of every range cut at each other's edges into disjoint segments, each with the
@@ -119,7 +118,7 @@ const totalsStatement = preparedShapes(
       ...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`),
     );
     // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
-    return sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(withAggregates(db));
+    return sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(db);
   },
   {
     exactInJson: true,

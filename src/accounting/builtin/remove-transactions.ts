@@ -7,7 +7,7 @@ import { monthKey } from '../../domain/dates.js';
 import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
-import { addLineAggregates, withAggregates } from './line-aggregates.js';
+import { addLineAggregates } from './line-aggregates.js';
 
 export async function removeTransactions(
   trx: Transaction<Database>,
@@ -40,7 +40,7 @@ export async function removeTransactions(
  * vendor no longer posts to has no movement rather than a movement of zero.
  */
 async function dropEmptyAggregates(trx: Transaction<Database>, organisationId: string, lines: { account_id: string; date: string }[]): Promise<void> {
-  const adb = withAggregates(trx);
+  const adb = trx;
   const accounts = [...new Set(lines.map((l) => l.account_id))];
   const months = [...new Set(lines.map((l) => monthKey(l.date)))];
   const dates = [...new Set(lines.map((l) => l.date))];

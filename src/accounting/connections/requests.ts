@@ -9,7 +9,7 @@ import type { Vendor } from '../../domain/accounting-vendors.js';
 import { nowIso } from '../../store/ids.js';
 import type { Database } from '../../store/schema.js';
 import { clearBackoff } from '../mirror/store.js';
-import { withConnectionTables, type AccountingConnectionRequestRow } from './rows.js';
+import type { AccountingConnectionRequestRow } from '../../store/schema-accounting.js';
 import { saveConnection } from './tokens.js';
 import type { TokenSet } from './vendor-http.js';
 
@@ -27,7 +27,7 @@ export async function startRequest(
   keys: ConnectionKeys,
   input: { stateHash: string; organisationId: string; vendor: Vendor; userId: string; verifier: string; minutes: number },
 ): Promise<void> {
-  const cdb = withConnectionTables(db);
+  const cdb = db;
   const now = Date.now();
   await cdb.deleteFrom('accounting_connection_requests').where('expires_at', '<', new Date(now).toISOString()).execute();
   await cdb
@@ -52,7 +52,7 @@ export async function findRequest(
   userId: string,
   organisationId?: string,
 ): Promise<{ row: AccountingConnectionRequestRow; payload: Pending } | undefined> {
-  const row = await withConnectionTables(db).selectFrom('accounting_connection_requests').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
+  const row = await db.selectFrom('accounting_connection_requests').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
   if (!row || row.user_id !== userId || (organisationId && row.organisation_id !== organisationId) || row.expires_at < nowIso()) return undefined;
   try {
     return { row, payload: JSON.parse(keys.open(row.payload, context(stateHash))) as Pending };
@@ -62,7 +62,7 @@ export async function findRequest(
 }
 
 export async function updateRequest(db: Kysely<Database>, keys: ConnectionKeys, stateHash: string, payload: Pending): Promise<void> {
-  await withConnectionTables(db)
+  await db
     .updateTable('accounting_connection_requests')
     .set({ payload: keys.seal(JSON.stringify(payload), context(stateHash)) })
     .where('state_hash', '=', stateHash)
@@ -70,7 +70,7 @@ export async function updateRequest(db: Kysely<Database>, keys: ConnectionKeys, 
 }
 
 export async function dropRequest(db: Kysely<Database>, stateHash: string): Promise<void> {
-  await withConnectionTables(db).deleteFrom('accounting_connection_requests').where('state_hash', '=', stateHash).execute();
+  await db.deleteFrom('accounting_connection_requests').where('state_hash', '=', stateHash).execute();
 }
 
 /**
@@ -94,5 +94,5 @@ export async function connectOrganisation(
 
 /** Deletes the connection row (when the keys to open it are not configured). */
 export async function dropConnection(db: Kysely<Database>, organisationId: string): Promise<void> {
-  await withConnectionTables(db).deleteFrom('accounting_connections').where('organisation_id', '=', organisationId).execute();
+  await db.deleteFrom('accounting_connections').where('organisation_id', '=', organisationId).execute();
 }

@@ -13,7 +13,7 @@ import { getMirror } from '../mirror/store.js';
 import type { VendorDescriptor } from '../vendor-descriptor.js';
 import { vendorNamed } from '../vendors.js';
 import { configuredVendors } from './connect.js';
-import type { AccountingConnectionRow } from './rows.js';
+import type { AccountingConnectionRow } from '../../store/schema-accounting.js';
 import { getConnection } from './tokens.js';
 
 export interface AccountingStatus {

@@ -25,7 +25,7 @@ import { nowIso } from '../../store/ids.js';
 import type { Database } from '../../store/schema.js';
 import { AccountingSystemError } from '../types.js';
 import type { ConnectionKeys } from '../../domain/connection-keys.js';
-import { withConnectionTables, type AccountingConnectionRow } from './rows.js';
+import type { AccountingConnectionRow } from '../../store/schema-accounting.js';
 import { GrantRefused, requestTokens, VendorUnavailable, type TokenSet } from './vendor-http.js';
 import type { AccountingConnectionSettings, Vendor } from '../../domain/accounting-vendors.js';
 import { vendorNamed, vendorOf } from '../vendors.js';
@@ -39,7 +39,7 @@ const seal = (keys: ConnectionKeys, organisationId: string, field: string, value
 const open = (keys: ConnectionKeys, organisationId: string, field: string, value: string) => keys.open(value, `${organisationId}:${field}`);
 
 export async function getConnection(db: Kysely<Database>, organisationId: string): Promise<AccountingConnectionRow | undefined> {
-  return withConnectionTables(db).selectFrom('accounting_connections').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();
+  return db.selectFrom('accounting_connections').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();
 }
 
 /** Stores (or replaces) the organisation's connection with a fresh token set. */
@@ -49,7 +49,7 @@ export async function saveConnection(
   input: { organisationId: string; vendor: Vendor; tenantId: string; tenantName: string; tokens: TokenSet; userId: string | null },
 ): Promise<void> {
   const now = nowIso();
-  const cdb = withConnectionTables(db);
+  const cdb = db;
   await cdb.transaction().execute(async (trx) => {
     const old = await trx.selectFrom('accounting_connections').select('version').where('organisation_id', '=', input.organisationId).executeTakeFirst();
     await trx.deleteFrom('accounting_connections').where('organisation_id', '=', input.organisationId).execute();
@@ -84,7 +84,7 @@ export async function deleteConnection(
 ): Promise<{ row: AccountingConnectionRow; refreshToken: string | undefined } | undefined> {
   const row = await getConnection(db, organisationId);
   if (!row) return undefined;
-  await withConnectionTables(db).deleteFrom('accounting_connections').where('organisation_id', '=', organisationId).execute();
+  await db.deleteFrom('accounting_connections').where('organisation_id', '=', organisationId).execute();
   let refreshToken: string | undefined;
   try {
     refreshToken = open(keys, organisationId, 'refresh', row.refresh_token);
@@ -111,7 +111,7 @@ export const reconnectMessage = (vendor: string, problem: string | null) =>
  * every later call fails at once with that problem, and the settings page shows it.
  */
 export async function markReconnect(db: Kysely<Database>, organisationId: string, vendor: Vendor, problem: string): Promise<void> {
-  await withConnectionTables(db)
+  await db
     .updateTable('accounting_connections')
     .set({ status: 'reconnect', problem, updated_at: nowIso() })
     .where('organisation_id', '=', organisationId)
@@ -138,7 +138,7 @@ export async function accessTokenFor(
   vendor: Vendor,
   options: { refused?: string } = {},
 ): Promise<ConnectedToken> {
-  const cdb = withConnectionTables(db);
+  const cdb = db;
   const keys = settings.keys;
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
   const me = randomBytes(9).toString('base64url');

@@ -13,7 +13,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { chunks } from '../../store/chunks.js';
 import type { DialectCapabilities } from '../../store/dialect.js';
 import type { AcctLineRow, AcctTransactionRow, Database } from '../../store/schema.js';
-import { addLineAggregates, withAggregates } from '../builtin/line-aggregates.js';
+import { addLineAggregates } from '../builtin/line-aggregates.js';
 import { removeTransactions } from '../builtin/remove-transactions.js';
 import { insertChunked } from '../builtin/writer.js';
 import type { Contact, LedgerLine } from '../types.js';
@@ -30,7 +30,7 @@ export const mirrorId = (organisationId: string, id: string) => `${organisationI
 export async function clearMirroredLedger(db: Kysely<Database>, organisationId: string): Promise<void> {
   const prefix = `${mirrorId(organisationId, '')}%`;
   await db.transaction().execute(async (trx) => {
-    const adb = withAggregates(trx);
+    const adb = trx;
     await trx.deleteFrom('acct_lines').where('organisation_id', '=', organisationId).where('transaction_id', 'like', prefix).execute();
     await trx.deleteFrom('acct_transactions').where('organisation_id', '=', organisationId).where('id', 'like', prefix).execute();
     await trx.deleteFrom('acct_contacts').where('organisation_id', '=', organisationId).where('id', 'like', prefix).execute();

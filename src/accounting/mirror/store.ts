@@ -14,8 +14,6 @@ import type { AccountingMirrorRow, Database } from '../../store/schema.js';
 export type { AccountingMirrorRecordRow, AccountingMirrorRow, MirrorTables } from '../../store/schema-accounting.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-/** The handle as given: Database holds the mirror tables (kept for the callers that still name them). */
-export const withMirrorTables = (db: Db): Kysely<Database> => db;
 
 export function getMirror(db: Db, organisationId: string): Promise<AccountingMirrorRow | undefined> {
   return db.selectFrom('accounting_mirrors').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst();

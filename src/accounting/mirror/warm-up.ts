@@ -13,7 +13,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { accountingSystemFor, type ConnectionContext } from '../index.js';
 import { AccountingSystemError } from '../types.js';
-import { withMirrorTables } from './store.js';
 
 export interface WarmUpOptions {
   db: Kysely<Database>;
@@ -30,7 +29,7 @@ const PER_TICK = 10;
 export function startMirrorWarmUp(options: WarmUpOptions): { stop(): void; tick(): Promise<void> } {
   let running: Promise<void> | undefined;
   const tick = async () => {
-    const db = withMirrorTables(options.db);
+    const db = options.db;
     const unfinished = await db
       .selectFrom('organisations as o')
       .leftJoin('accounting_mirrors as m', 'm.organisation_id', 'o.id')
