@@ -54,8 +54,14 @@ export interface PartsValues {
   dayTo: string[];
 }
 
-export function partsShape({ months, days }: RangeParts): string {
-  return `${months ? (months.from === null ? 'to' : 'range') : 'none'}/${days.length}`;
+/** What of a range's parts shapes a statement's SQL: whole months up to a month, between two, or none; how many partial months. */
+export interface PartsShape {
+  months: 'none' | 'to' | 'range';
+  days: number;
+}
+
+export function partsShape({ months, days }: RangeParts): PartsShape {
+  return { months: months ? (months.from === null ? 'to' : 'range') : 'none', days: days.length };
 }
 
 export function partsValues({ months, days }: RangeParts): PartsValues {

@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { addDays } from '../domain/dates.js';
-import { partsShape, partsValues, splitRange, type DateRange, type PartsValues } from '../domain/range-split.js';
+import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, type PartsValues } from '../domain/range-split.js';
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import { getDocuments, listCodedLines } from './documents.js';
@@ -60,9 +60,14 @@ type SumsKind = keyof typeof SUMS;
  * costs what a custom one does or less (0.46 -> 0.26 ms, docs/performance.md). The pages and
  * running sums below are not: their best plan depends on the dates and the search.
  */
+/** What shapes a sums statement's SQL: which sums, every account or some, and the range's parts. */
+interface SumsShape extends PartsShape {
+  kind: SumsKind;
+  accounts: 'all' | 'some';
+}
+
 const sumsStatement = preparedShapes(
-  (db, v: { organisationId: string; accountIds: string[] } & PartsValues, shape) => {
-    const [kind, accounts, months, days] = shape.split('/') as [SumsKind, 'all' | 'some', 'none' | 'to' | 'range', string];
+  (db, v: { organisationId: string; accountIds: string[] } & PartsValues, { kind, accounts, months, days }: SumsShape) => {
     const select = Object.entries<RawBuilder<number>>(SUMS[kind]).map(([name, sum]) => sum.as(name));
     const of = (table: 'bank_month_totals' | 'bank_daily_totals') => {
       const q = db
@@ -80,9 +85,7 @@ const sumsStatement = preparedShapes(
               .where(sql.ref('month'), '<=', v.monthTo)
               .$if(months === 'range', (q) => q.where(sql.ref('month'), '>=', v.monthFrom)),
           ]),
-      ...Array.from({ length: Number(days) }, (_, k) =>
-        of('bank_daily_totals').where(sql.ref('date'), '>=', v.dayFrom[k]!).where(sql.ref('date'), '<=', v.dayTo[k]!),
-      ),
+      ...Array.from({ length: days }, (_, k) => of('bank_daily_totals').where(sql.ref('date'), '>=', v.dayFrom[k]!).where(sql.ref('date'), '<=', v.dayTo[k]!)),
     ];
     return parts.reduce((all, part) => all.unionAll(part)).compile();
   },
@@ -108,7 +111,7 @@ export async function periodSums(
   const summed = async <K extends SumsKind>(kind: K, range: DateRange) => {
     const parts = splitRange(range);
     if (!parts.months && parts.days.length === 0) return [];
-    const shape = `${kind}/${accountIds === null ? 'all' : 'some'}/${partsShape(parts)}`;
+    const shape: SumsShape = { kind, accounts: accountIds === null ? 'all' : 'some', ...partsShape(parts) };
     const rows = await sumsStatement(db, shape, { organisationId, accountIds: accountIds ?? [], ...partsValues(parts) });
     return rows as unknown as ({ bank_account_id: string } & Record<keyof (typeof SUMS)[K], number | string>)[];
   };
@@ -189,17 +192,26 @@ interface PageValues {
 }
 
 /** What of a filter shapes the page's SQL: the order, the amount column and which filters are on. */
-function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest'): string {
-  const on = (name: string, value: unknown) => (value === null ? '' : name);
-  return [
+interface PageShape {
+  order: 'newest' | 'oldest';
+  amountColumn: TransactionFilter['amountColumn'];
+  accounts: boolean;
+  status: boolean;
+  min: boolean;
+  max: boolean;
+  search: boolean;
+}
+
+function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest'): PageShape {
+  return {
     order,
-    filter.amountColumn,
-    on('accounts', filter.accountIds),
-    on('status', filter.status),
-    on('min', filter.amountMin),
-    on('max', filter.amountMax),
-    on('search', filter.search),
-  ].join('/');
+    amountColumn: filter.amountColumn,
+    accounts: filter.accountIds !== null,
+    status: filter.status !== null,
+    min: filter.amountMin !== null,
+    max: filter.amountMax !== null,
+    search: filter.search !== null,
+  };
 }
 
 function pageValues(filter: TransactionFilter, limit: number, offset: number): PageValues {
@@ -218,15 +230,14 @@ function pageValues(filter: TransactionFilter, limit: number, offset: number): P
 }
 
 /** transactionPage's statement, compiled once per shape (store/prepared.ts). */
-const pageStatement = preparedShapes((db, v: PageValues, shape) => pageQuery(db, v, shape).compile());
+const pageStatement = preparedShapes((db, v: PageValues, shape: PageShape) => pageQuery(db, v, shape).compile());
 
 /** transactionPage's statement (accountIds not empty), for its plan to be looked at. */
 export function transactionPageQuery(db: Kysely<Database>, filter: TransactionFilter, order: 'newest' | 'oldest', limit: number, offset: number) {
   return pageQuery(db, pageValues(filter, limit, offset), pageShape(filter, order));
 }
 
-function pageQuery(db: Kysely<Database>, v: PageValues, shape: string) {
-  const [order, amountColumn, accounts, status, min, max, search] = shape.split('/') as ['newest' | 'oldest', TransactionFilter['amountColumn'], ...string[]];
+function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, accounts, status, min, max, search }: PageShape) {
   const direction = order === 'newest' ? 'desc' : 'asc';
   let query = db
     .selectFrom('bank_transactions as t')
