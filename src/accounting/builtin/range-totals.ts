@@ -68,12 +68,11 @@ interface SegmentValues {
 /** `month` within a segment whose start may be the beginning of the books (shape letter `a`) or a month (`r`). */
 const withinMonths = (open: boolean, from: unknown, to: unknown) => (open ? sql`month <= ${to}` : sql`month >= ${from} and month <= ${to}`);
 
-const ofAccounts = (accounts: string, v: SegmentValues) => (accounts === 'some' ? sql` and account_id in (${sql.join(v.accountIds)})` : sql``);
+const ofAccounts = (accounts: TotalsShape['accounts'], v: SegmentValues) => (accounts === 'some' ? sql` and account_id in (${sql.join(v.accountIds)})` : sql``);
 
 /**
  * The whole months and the partial months of every range in ONE statement (one round trip),
- * compiled once per shape (store/prepared.ts): `<accounts>/<form>/<a|r per month segment>/<day
- * segments>`. Month segments come first, form `scan` (one index range per segment, a row per
+ * compiled once per shape (store/prepared.ts, TotalsShape). Month segments come first, form `scan` (one index range per segment, a row per
  * account and segment) or `pass` (one pass over the months, a conditional sum per segment: a row
  * per account with the columns s0, s1, ... and `hit`), or `none`; then one index range per day
  * segment, a row per account and segment. Every row has the same columns, those a part does not
@@ -82,9 +81,17 @@ const ofAccounts = (accounts: string, v: SegmentValues) => (accounts === 'some' 
  * whose generic plan costs what a custom one does; the scan form's and a dozen day segments' generic
  * plans cost 3-4 times theirs (docs/performance.md).
  */
+/** What shapes the totals statement's SQL: every account or some, the months' form, each month segment's start, the day segments. */
+interface TotalsShape {
+  accounts: 'all' | 'some';
+  form: 'scan' | 'pass' | 'none';
+  /** a letter per month segment: `a` from the beginning of the books, `r` from a month */
+  opens: string;
+  days: number;
+}
+
 const totalsStatement = preparedShapes(
-  (db, v: SegmentValues, shape) => {
-    const [accounts, form, opens, days] = shape.split('/') as [string, 'scan' | 'pass' | 'none', string, string];
+  (db, v: SegmentValues, { accounts, form, opens, days }: TotalsShape) => {
     const passColumns = form === 'pass' ? opens.length : 0;
     const within = (k: number) => withinMonths(opens[k] === 'a', v.monthFrom[k], v.monthTo[k]);
     /** the pass columns, null on a row that is not a pass row */
@@ -114,18 +121,13 @@ const totalsStatement = preparedShapes(
       where organisation_id = ${v.organisationId} and ${withinMonths(opens[0] === 'a', v.monthFrom[0], v.monthTo[last])}${ofAccounts(accounts, v)}
       group by account_id`);
     }
-    parts.push(
-      ...perSegment('acct_day_totals', Number(days), form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`),
-    );
+    parts.push(...perSegment('acct_day_totals', days, form === 'none' ? 0 : opens.length, (k) => sql`date >= ${v.dayFrom[k]} and date <= ${v.dayTo[k]}`));
     // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
     return sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(db);
   },
   {
     exactInJson: true,
-    genericPlan: (shape) => {
-      const [, form, , days] = shape.split('/');
-      return form === 'pass' && Number(days) <= 2;
-    },
+    genericPlan: ({ form, days }) => form === 'pass' && days <= 2,
   },
 );
 
@@ -141,7 +143,7 @@ export async function readAccountTotals(
   const result = new Map<string, number[]>();
   if (ranges.length === 0 || (accountIds && accountIds.length === 0)) return result;
   const parts = ranges.map(splitRange);
-  const accounts = accountIds ? 'some' : 'all';
+  const accounts: TotalsShape['accounts'] = accountIds ? 'some' : 'all';
   const amountsOf = (accountId: string) => {
     let amounts = result.get(accountId);
     if (!amounts) result.set(accountId, (amounts = ranges.map(() => 0)));
@@ -154,21 +156,25 @@ export async function readAccountTotals(
   // segment, so the long shared history is read once, in one tight pass (a conditional sum per
   // range over every month cost about twice as much); disjoint ranges (a P&L's months): one pass
   // over them all with a conditional sum per segment, cheaper than a scan per segment
-  const form = monthPieces.length === 0 ? 'none' : monthPieces.some((p) => p.ranges.length > 1) ? 'scan' : 'pass';
+  const form: TotalsShape['form'] = monthPieces.length === 0 ? 'none' : monthPieces.some((p) => p.ranges.length > 1) ? 'scan' : 'pass';
   const daily = parts.flatMap((p, i) => (p.days.length ? [{ i, days: p.days }] : []));
   // the days: one index range per segment, summed per account inside the database; the ranges are
   // put together from the segments here (a conditional sum per range over every row costs far more)
   const dayPieces = daily.length ? segments(daily) : [];
   if (form === 'none' && dayPieces.length === 0) return result;
 
-  const rows = await totalsStatement(db, `${accounts}/${form}/${opens}/${dayPieces.length}`, {
-    organisationId,
-    accountIds: accountIds ?? [],
-    monthFrom: monthPieces.map((p) => p.from ?? ''),
-    monthTo: monthPieces.map((p) => p.to),
-    dayFrom: dayPieces.map((p) => p.from),
-    dayTo: dayPieces.map((p) => p.to),
-  });
+  const rows = await totalsStatement(
+    db,
+    { accounts, form, opens, days: dayPieces.length },
+    {
+      organisationId,
+      accountIds: accountIds ?? [],
+      monthFrom: monthPieces.map((p) => p.from ?? ''),
+      monthTo: monthPieces.map((p) => p.to),
+      dayFrom: dayPieces.map((p) => p.from),
+      dayTo: dayPieces.map((p) => p.to),
+    },
+  );
   // each segment's sum per account counts toward every range the segment belongs to (day segments
   // are numbered after the month segments); an account with no stored row in any range is not
   // listed, as when each range was read alone

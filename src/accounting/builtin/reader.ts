@@ -56,8 +56,11 @@ function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilte
   });
 }
 
-/** The shape of a later page's statement: the contact filter's, with the offset. */
-const LATER_PAGE = '@offset';
+/** What shapes a page's statement: the contact filter, and whether it is a later page (offset > 0). */
+interface LinesShape {
+  filter: ContactFilter;
+  later: boolean;
+}
 
 /** What a line is read with: its own columns, its transaction's number, link and document, its contact's name. */
 const LINE_COLUMNS = [
@@ -93,7 +96,7 @@ function inLineOrder<Q>(q: Q): Q {
  * index (migration 017; without it the generic plan sorted all the contact's lines: 80 ms against
  * 0.2). Not for several contacts or lines without one, whose order no index gives.
  *
- * A later page (offset > 0) is a shape of its own (LATER_PAGE), so the first page's statement is
+ * A later page (offset > 0) is a shape of its own (LinesShape.later), so the first page's statement is
  * exactly what it was. It finds the page's line ids first, from the lines alone in the same order
  * with `offset` of them skipped, and only then reads those lines with their transaction and
  * contact: the lines skipped cost their walk in the index order and nothing else (SQLite, 1,529
@@ -102,9 +105,7 @@ function inLineOrder<Q>(q: Q): Q {
  * named on PostgreSQL: each call is planned for its own offset.
  */
 const linesStatement = preparedShapes(
-  (db, v: LineValues & { limit: number; offset: number }, shape) => {
-    const later = shape.endsWith(LATER_PAGE);
-    const filter = (later ? shape.slice(0, -LATER_PAGE.length) : shape) as ContactFilter;
+  (db, v: LineValues & { limit: number; offset: number }, { filter, later }: LinesShape) => {
     if (!later) {
       return matchingLines(db, v, filter)
         .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
@@ -124,8 +125,8 @@ const linesStatement = preparedShapes(
       .$call(inLineOrder)
       .compile();
   },
-  // a later page's shape is never one of these: it is planned for its own offset
-  { genericPlan: (shape, v) => shape === 'all' || (shape === 'ids' && v.contactIds.length === 1) },
+  // a later page is never named: it is planned for its own offset
+  { genericPlan: ({ filter, later }, v) => !later && (filter === 'all' || (filter === 'ids' && v.contactIds.length === 1)) },
 );
 
 export class BuiltinAccounting implements AccountingSystem {
@@ -206,8 +207,7 @@ export class BuiltinAccounting implements AccountingSystem {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number of at least 0, not ${offset}`);
     const { filter, ids } = contactFilter(query);
     if (filter === 'nothing') return [];
-    const shape = offset > 0 ? `${filter}${LATER_PAGE}` : filter;
-    const rows = await linesStatement(this.db, shape, { ...lineValues(this.organisationId, query, ids), limit, offset });
+    const rows = await linesStatement(this.db, { filter, later: offset > 0 }, { ...lineValues(this.organisationId, query, ids), limit, offset });
     return rows.map((r) => ({
       transactionId: r.transaction_id,
       lineNo: r.line_no,
