@@ -9,6 +9,7 @@
  * the connection with the body unread (before-body.ts), so a call without a valid token costs its
  * headers, not the 15 MB a document's body may declare.
  */
+import { bearerChallenge } from '../calls/bearer-challenge.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationError, type Caller } from '../auth/verify.js';
 import { OPERATIONS } from '../operations/index.js';
@@ -33,11 +34,7 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       return await authenticateCaller(service, request.headers.authorization, audience, request);
     } catch (error) {
       if (error instanceof AuthenticationError) {
-        reply.header(
-          'www-authenticate',
-          `Bearer realm="ledgerline", error="${error.bearerError}", error_description="${error.message.replace(/"/g, "'")}", ` +
-            `resource_metadata="${metadataUrl}"`,
-        );
+        reply.header('www-authenticate', bearerChallenge({ metadataUrl, realm: 'ledgerline', error: { code: error.bearerError, description: error.message } }));
       }
       throw error;
     }
@@ -55,8 +52,7 @@ export function registerRest(app: FastifyInstance, service: ServiceContext): voi
       if (error instanceof OperationError && error.code === 'insufficient_scope')
         reply.header(
           'www-authenticate',
-          `Bearer realm="ledgerline", error="insufficient_scope", error_description="${error.message}", scope="${op.scope}", ` +
-            `resource_metadata="${metadataUrl}"`,
+          bearerChallenge({ metadataUrl, realm: 'ledgerline', error: { code: 'insufficient_scope', description: error.message }, scope: op.scope }),
         );
       throw error;
     }

@@ -8,6 +8,7 @@
  * WWW-Authenticate challenge pointing at the RFC 9728 metadata, from which a client that knows
  * only this URL finds the authorization server, registers and signs the user in.
  */
+import { bearerChallenge } from '../calls/bearer-challenge.js';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import { refuseInvalidParams } from './invalid-params.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -125,10 +126,8 @@ export function registerMcp(app: FastifyInstance, service: ServiceContext, optio
     return true;
   };
 
-  function challenge(error?: { code: string; description: string }, scope: string = CHALLENGE_SCOPE): string {
-    const parts = error ? [`error="${error.code}"`, `error_description="${error.description.replace(/["\\]/g, "'")}"`] : [];
-    return ['Bearer', [...parts, `resource_metadata="${metadataUrl}"`, `scope="${scope}"`].join(', ')].join(' ');
-  }
+  const challenge = (error?: { code: string; description: string }, scope: string = CHALLENGE_SCOPE) =>
+    bearerChallenge({ metadataUrl, scope, ...(error ? { error } : {}) });
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller> {
     const authorization = request.headers.authorization?.trim() || undefined;
