@@ -3,7 +3,7 @@
  * (QuickBooks' AccountType values are the spec's own), classifications, transaction entities to
  * transaction types, decimal amounts to minor units, and links to QuickBooks' own pages.
  */
-import { convertMajor, fromMajorRounded } from '../../domain/money.js';
+import { vendorAmounts } from '../vendor-amounts.js';
 import { ACCOUNT_TYPES, AccountingSystemError, type AccountType, type Classification, type TransactionType } from '../types.js';
 
 /** When QuickBooks adds an AccountType: its Classification still places the account. */
@@ -106,22 +106,8 @@ export function linkFor(entity: TransactionEntity, id: string, paymentType?: str
   return `https://app.qbo.intuit.com/app/${page[entity]}?txnId=${encodeURIComponent(id)}`;
 }
 
-/**
- * A decimal amount of QuickBooks' (a JSON number in major units) as minor units of the currency, read
- * exactly from its decimal text; more decimals than the currency has (a unit price) rounded half up
- * (domain/money.ts fromMajorRounded).
- */
-export function minorUnits(value: number | undefined, currency: string): number {
-  if (value === undefined || value === null) return 0;
-  const minor = fromMajorRounded(value, currency);
-  if (minor === null) throw new AccountingSystemError(`QuickBooks gave the amount ${value} ${currency}, which is not a decimal Ledgerline can hold`);
-  return minor;
-}
-
-/** An amount of QuickBooks' times its ExchangeRate (home per unit of the amount's currency) as home-currency minor units, exactly and rounded once, half up. */
-export function homeAmount(value: number, rate: number, homeCurrency: string): number {
-  const minor = convertMajor(value, rate, 'times', homeCurrency);
-  if (minor === null)
-    throw new AccountingSystemError(`QuickBooks gave the amount ${value} at the rate ${rate}, which Ledgerline cannot convert to ${homeCurrency}`);
-  return minor;
-}
+const amounts = vendorAmounts('QuickBooks');
+/** A decimal amount of QuickBooks' as minor units of the currency (vendor-amounts.ts). */
+export const minorUnits = amounts.minorUnits;
+/** An amount of QuickBooks' times its ExchangeRate (home per unit of the amount's currency) as home-currency minor units (vendor-amounts.ts). */
+export const homeAmount = (value: number, rate: number, homeCurrency: string): number => amounts.homeAmount(value, rate, 'times', homeCurrency);

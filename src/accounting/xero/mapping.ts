@@ -3,8 +3,8 @@
  * classifications and report places), journal source types to transaction types, Xero's
  * "/Date(ms+0000)/" dates and decimal amounts.
  */
-import { convertMajor, fromMajorRounded } from '../../domain/money.js';
 import type { IsoDate } from '../../domain/dates.js';
+import { vendorAmounts } from '../vendor-amounts.js';
 import { ACCOUNT_TYPES, AccountingSystemError, type AccountType, type Classification, type TransactionType } from '../types.js';
 
 /** Xero's Account.Type values, each to the Ledgerline type whose report place matches Xero's own report. */
@@ -105,21 +105,8 @@ export function xeroDate(value: string | undefined): IsoDate | null {
   return new Date(time).toISOString().slice(0, 10);
 }
 
-/**
- * A decimal amount of Xero's (a JSON number in major units) as minor units of the currency, read
- * exactly from its decimal text; more decimals than the currency has (a unit price) rounded half up
- * (domain/money.ts fromMajorRounded).
- */
-export function minorUnits(value: number | undefined, currency: string): number {
-  if (value === undefined || value === null) return 0;
-  const minor = fromMajorRounded(value, currency);
-  if (minor === null) throw new AccountingSystemError(`Xero gave the amount ${value} ${currency}, which is not a decimal Ledgerline can hold`);
-  return minor;
-}
-
-/** An amount of Xero's converted at a rate of Xero's to home-currency minor units, exactly and rounded once, half up (domain/money.ts convertMajor). */
-export function homeAmount(value: number, rate: number, how: 'times' | 'per', homeCurrency: string): number {
-  const minor = convertMajor(value, rate, how, homeCurrency);
-  if (minor === null) throw new AccountingSystemError(`Xero gave the amount ${value} at the rate ${rate}, which Ledgerline cannot convert to ${homeCurrency}`);
-  return minor;
-}
+const amounts = vendorAmounts('Xero');
+/** A decimal amount of Xero's as minor units of the currency (vendor-amounts.ts). */
+export const minorUnits = amounts.minorUnits;
+/** An amount of Xero's converted at a rate of Xero's to home-currency minor units (vendor-amounts.ts). */
+export const homeAmount = amounts.homeAmount;
