@@ -7,7 +7,7 @@ import { CSV_PRESETS, guessColumns, type ColumnRef, type CsvColumns, type CsvLay
 import { ImportRefusal } from './refusal.js';
 
 /** How far down a file its header may be. */
-export const HEADER_SEARCH = 50;
+const HEADER_SEARCH = 50;
 
 export interface Row {
   line: number;
@@ -45,7 +45,7 @@ export function headRows(text: string, delimiter: string): Row[] {
   }
 }
 
-export interface FoundLayout {
+interface FoundLayout {
   name: string;
   layout: CsvLayout;
   headerIndex: number;
@@ -101,7 +101,7 @@ export function findLayout(text: string, options: CsvOptions, preset: CsvPreset 
 }
 
 /** A layout from the person's own column mapping; the header is the first row naming every named column. */
-export function mappedLayout(text: string, options: CsvOptions, delimiters: string[]): FoundLayout {
+function mappedLayout(text: string, options: CsvOptions, delimiters: string[]): FoundLayout {
   const given = options.columns!;
   if (!given.date) throw new ImportRefusal('bad_options', 'the column mapping needs a date column (--column date=NAME)');
   if (!given.amount && !(given.debit && given.credit))
@@ -173,7 +173,7 @@ export function resolveColumns(columns: CsvColumns, header: string[] | undefined
   return index;
 }
 
-export function describeColumns(columns: CsvColumns, cells: string[]): string {
+function describeColumns(columns: CsvColumns, cells: string[]): string {
   const name = (ref: ColumnRef) => `"${typeof ref === 'number' ? cells[ref]?.trim() : ref}"`;
   return Object.entries(columns)
     .filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))

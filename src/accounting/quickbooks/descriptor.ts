@@ -18,7 +18,7 @@ import { MINOR_VERSION, parseQuickBooksConfig, QUICKBOOKS_API, quickBooksConfigS
  * refused (401 or 403) for any other, answered here as GrantRefused, so an organisation is never tied
  * to a company its token cannot read. Answers the company's name from its record.
  */
-export async function quickBooksCompany(client: VendorClient, realmId: string, accessToken: string, fetchImpl: typeof fetch = fetch): Promise<VendorTenant> {
+async function quickBooksCompany(client: VendorClient, realmId: string, accessToken: string, fetchImpl: typeof fetch = fetch): Promise<VendorTenant> {
   const realm = encodeURIComponent(realmId);
   const url = new URL(`${(client.apiBaseUrl ?? QUICKBOOKS_API).replace(/\/+$/, '')}/company/${realm}/companyinfo/${realm}`);
   url.searchParams.set('minorversion', MINOR_VERSION);
