@@ -43,6 +43,12 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
   if (total < 0 || subtotal < 0) fail(total < 0 ? 'total' : 'subtotal', 'must not be negative (a credit is a supplier_credit document with positive amounts)');
   if (amountsRead && subtotal + tax !== total) fail('total', `must equal subtotal plus tax (${draft.subtotal} + ${draft.tax})`);
   if (draft.dueDate && draft.dueDate < draft.date) fail('dueDate', `must not be before the document date ${draft.date}`);
+  // lines, where a document lists any, must add up to its subtotal (their `net` amounts) and its tax
+  const addUpToDocument = <Net extends string>(field: 'codedLines' | 'invoiceLines', lines: (Record<Net, number> & { tax: number })[], net: Net) => {
+    if (lines.length === 0 || !amountsRead) return;
+    if (sum(lines.map((l) => l[net])) !== subtotal) fail(field, `their ${net}s must add up to the document subtotal ${draft.subtotal}`);
+    if (sum(lines.map((l) => l.tax)) !== tax) fail(field, `their tax must add up to the document tax ${draft.tax}`);
+  };
 
   const codedLines = draft.codedLines.map((line, i) => {
     const at = `codedLines.${i}`;
@@ -70,10 +76,7 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
       total: tot,
     };
   });
-  if (codedLines.length && amountsRead) {
-    if (sum(codedLines.map((l) => l.subtotal)) !== subtotal) fail('codedLines', `their subtotals must add up to the document subtotal ${draft.subtotal}`);
-    if (sum(codedLines.map((l) => l.tax)) !== tax) fail('codedLines', `their tax must add up to the document tax ${draft.tax}`);
-  }
+  addUpToDocument('codedLines', codedLines, 'subtotal');
 
   const invoiceLines = draft.invoiceLines.map((line, i) => {
     const at = `invoiceLines.${i}`;
@@ -91,10 +94,7 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
       amount: amt,
     };
   });
-  if (invoiceLines.length && amountsRead) {
-    if (sum(invoiceLines.map((l) => l.amount)) !== subtotal) fail('invoiceLines', `their amounts must add up to the document subtotal ${draft.subtotal}`);
-    if (sum(invoiceLines.map((l) => l.tax)) !== tax) fail('invoiceLines', `their tax must add up to the document tax ${draft.tax}`);
-  }
+  addUpToDocument('invoiceLines', invoiceLines, 'amount');
 
   const payable = PAYABLE_TYPES.has(draft.type);
   if (!payable) {
