@@ -33,50 +33,22 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
   const days = new Map<string, AcctDayTotalRow>();
   const months = new Map<string, AcctMonthLineTotalRow>();
   const dayLines = new Map<string, AcctDayLineTotalRow>();
-  for (const { amount: lineAmount, ...line } of lines) {
+  for (const { amount: lineAmount, organisation_id, account_id, date, type, contact_id } of lines) {
     const amount = sign * lineAmount;
-    const month = monthKey(line.date);
-    const totalKey = `${line.organisation_id}\u0000${line.account_id}\u0000${month}`;
-    const total = totals.get(totalKey);
-    if (total) total.amount += amount;
-    else totals.set(totalKey, { organisation_id: line.organisation_id, account_id: line.account_id, month, amount });
-    const dayKey = `${line.organisation_id}\u0000${line.account_id}\u0000${line.date}`;
-    const day = days.get(dayKey);
-    if (day) day.amount += amount;
-    else days.set(dayKey, { organisation_id: line.organisation_id, account_id: line.account_id, date: line.date, amount });
-    const contact = groupKey('supplier', { contactId: line.contact_id, date: line.date });
-    const monthKeyText = `${line.organisation_id}\u0000${line.account_id}\u0000${month}\u0000${line.type}\u0000${contact}`;
-    const row = months.get(monthKeyText);
-    if (row) {
-      row.amount += amount;
-      row.count += sign;
-    } else {
-      months.set(monthKeyText, {
-        organisation_id: line.organisation_id,
-        account_id: line.account_id,
-        month,
-        type: line.type,
-        contact_key: contact,
-        amount,
-        count: sign,
-      });
-    }
-    const dayLineKey = `${dayKey}\u0000${line.type}\u0000${contact}`;
-    const dayLine = dayLines.get(dayLineKey);
-    if (dayLine) {
-      dayLine.amount += amount;
-      dayLine.count += sign;
-    } else {
-      dayLines.set(dayLineKey, {
-        organisation_id: line.organisation_id,
-        account_id: line.account_id,
-        date: line.date,
-        type: line.type,
-        contact_key: contact,
-        amount,
-        count: sign,
-      });
-    }
+    const month = monthKey(date);
+    const contact_key = groupKey('supplier', { contactId: contact_id, date });
+    const totalKey = `${organisation_id}\u0000${account_id}\u0000${month}`;
+    rowOf(totals, totalKey, () => ({ organisation_id, account_id, month, amount: 0 })).amount += amount;
+    const dayKey = `${organisation_id}\u0000${account_id}\u0000${date}`;
+    rowOf(days, dayKey, () => ({ organisation_id, account_id, date, amount: 0 })).amount += amount;
+    const monthLineKey = `${totalKey}\u0000${type}\u0000${contact_key}`;
+    const monthLine = rowOf(months, monthLineKey, () => ({ organisation_id, account_id, month, type, contact_key, amount: 0, count: 0 }));
+    monthLine.amount += amount;
+    monthLine.count += sign;
+    const dayLineKey = `${dayKey}\u0000${type}\u0000${contact_key}`;
+    const dayLine = rowOf(dayLines, dayLineKey, () => ({ organisation_id, account_id, date, type, contact_key, amount: 0, count: 0 }));
+    dayLine.amount += amount;
+    dayLine.count += sign;
   }
   for (const chunk of chunks([...totals.values()], Math.floor(dialect.maxParameters / 4))) {
     await trx
@@ -94,6 +66,13 @@ export async function addLineAggregates(trx: Db, dialect: DialectCapabilities, l
   }
   await addCounted(trx, dialect, 'acct_month_line_totals', 'month', [...months.values()]);
   await addCounted(trx, dialect, 'acct_day_line_totals', 'date', [...dayLines.values()]);
+}
+
+/** The row of `key`, made with nothing added to it yet the first time the key is seen. */
+function rowOf<R>(rows: Map<string, R>, key: string, make: () => R): R {
+  let row = rows.get(key);
+  if (!row) rows.set(key, (row = make()));
+  return row;
 }
 
 /** Upserts line totals with their count (the month and the day tables differ only in that column). */
