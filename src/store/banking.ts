@@ -182,7 +182,6 @@ interface PageValues {
   from: string;
   to: string;
   accountIds: string[];
-  status: string;
   amountMin: number;
   amountMax: number;
   /** the search as a LIKE pattern */
@@ -196,7 +195,8 @@ interface PageShape {
   order: 'newest' | 'oldest';
   amountColumn: TransactionFilter['amountColumn'];
   accounts: boolean;
-  status: boolean;
+  /** a literal of the statement, so the planner may take the partial index of the lines to reconcile (migration 023) */
+  status: TransactionFilter['status'];
   min: boolean;
   max: boolean;
   search: boolean;
@@ -207,7 +207,7 @@ function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest'): PageS
     order,
     amountColumn: filter.amountColumn,
     accounts: filter.accountIds !== null,
-    status: filter.status !== null,
+    status: filter.status,
     min: filter.amountMin !== null,
     max: filter.amountMax !== null,
     search: filter.search !== null,
@@ -220,7 +220,6 @@ function pageValues(filter: TransactionFilter, limit: number, offset: number): P
     from: filter.from,
     to: filter.to,
     accountIds: filter.accountIds ?? [],
-    status: filter.status ?? '',
     amountMin: filter.amountMin ?? 0,
     amountMax: filter.amountMax ?? 0,
     pattern: filter.search === null ? '' : containsPattern(filter.search),
@@ -258,7 +257,7 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
     .where('t.date', '>=', v.from)
     .where('t.date', '<=', v.to);
   if (accounts) query = query.where('t.bank_account_id', 'in', v.accountIds);
-  if (status) query = query.where(sql.ref('t.status'), '=', v.status);
+  if (status) query = query.where(sql.ref('t.status'), '=', sql.lit(status));
   const size = sql`abs(${sql.ref(`t.${amountColumn}`)})`;
   if (min) query = query.where(sql<SqlBool>`${size} >= ${v.amountMin}`);
   if (max) query = query.where(sql<SqlBool>`${size} <= ${v.amountMax}`);
@@ -283,92 +282,6 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
   }
   return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(v.limit).offset(v.offset);
 }
-
-/**
- * Where a running balance is counted from. `forward`: the balance before `from` plus every
- * transaction from `from` up to each row. `backward`: the balance at the end of `to` less every
- * transaction after each row up to `to`. Either way only the rows between the period edge and the
- * page are read, so the first pages of either order stay cheap however long the history is.
- */
-export type RunningAnchor =
-  { kind: 'forward'; from: string; through: { date: string; id: string } } | { kind: 'backward'; to: string; since: { date: string; id: string } };
-
-/** An anchor's values as its statements take them: the period edge it counts from, and the row's date and id. */
-function anchorValues(anchor: RunningAnchor): { edge: string; date: string; id: string } {
-  const [edge, row] = anchor.kind === 'forward' ? [anchor.from, anchor.through] : [anchor.to, anchor.since];
-  return { edge, date: row.date, id: row.id };
-}
-
-/**
- * For the given rows of one account: `forward` gives the sum from the period start through each
- * row; `backward` gives the sum of the rows after each one up to the period end.
- */
-export async function runningSums(
-  db: Kysely<Database>,
-  organisationId: string,
-  accountId: string,
-  rowIds: string[],
-  anchor: RunningAnchor,
-): Promise<Map<string, number>> {
-  const rows = await runningSumsStatement(db, anchor.kind, { organisationId, accountId, ...anchorValues(anchor), rowIds });
-  const sums = new Map<string, number>();
-  // the backward window includes the row itself; what follows it is the rest
-  for (const row of rows) sums.set(row.id, anchor.kind === 'forward' ? Number(row.running) : Number(row.running) - Number(row.amount));
-  return sums;
-}
-
-/** runningSums' statement for each direction and number of rows, compiled once (store/prepared.ts). */
-const runningSumsStatement = preparedShapes(
-  (db, v: { organisationId: string; accountId: string; edge: string; date: string; id: string; rowIds: string[] }, kind) => {
-    const direction = kind === 'forward' ? 'asc' : 'desc';
-    const window = db
-      .selectFrom('bank_transactions')
-      .select((eb) => [
-        'id',
-        'amount',
-        eb.fn
-          .sum<number>('amount')
-          .over((over) => over.orderBy('date', direction).orderBy('id', direction))
-          .as('running'),
-      ])
-      .where('organisation_id', '=', v.organisationId)
-      .where('bank_account_id', '=', v.accountId)
-      .where((eb) =>
-        kind === 'forward'
-          ? eb.and([eb('date', '>=', v.edge), eb(eb.refTuple('date', 'id'), '<=', eb.tuple(v.date, v.id))])
-          : eb.and([eb('date', '<=', v.edge), eb(eb.refTuple('date', 'id'), '>=', eb.tuple(v.date, v.id))]),
-      );
-    return db.selectFrom(window.as('w')).select(['w.id', 'w.amount', 'w.running']).where('w.id', 'in', v.rowIds).compile();
-  },
-);
-
-/**
- * The sum of one account's transactions between a period edge and a row, the row left out:
- * `forward`, from `from` up to just before `through`; `backward`, from just after `since` up to
- * `to`. One aggregate over the account's (date, id) index, for a page that holds every
- * transaction of its stretch, where the running balances follow from it row by row.
- */
-export async function sumBeyond(db: Kysely<Database>, organisationId: string, accountId: string, anchor: RunningAnchor): Promise<number> {
-  const [found] = await sumBeyondStatement(db, anchor.kind, { organisationId, accountId, ...anchorValues(anchor) });
-  return Number(found?.amount ?? 0);
-}
-
-/** sumBeyond's statement for each direction, compiled once (store/prepared.ts). */
-const sumBeyondStatement = preparedShapes((db, v: { organisationId: string; accountId: string; edge: string; date: string; id: string }, kind) =>
-  db
-    .selectFrom('bank_transactions')
-    .select(sql<number | string | null>`sum(amount)`.as('amount'))
-    .where('organisation_id', '=', v.organisationId)
-    .where('bank_account_id', '=', v.accountId)
-    // the row's own date bounds the range as well as the (date, id) comparison: PostgreSQL's planner
-    // cannot size a row comparison and, without the bound, read the whole table (55 ms, seen in the bench)
-    .where((eb) =>
-      kind === 'forward'
-        ? eb.and([eb('date', '>=', v.edge), eb('date', '<=', v.date), eb(eb.refTuple('date', 'id'), '<', eb.tuple(v.date, v.id))])
-        : eb.and([eb('date', '>=', v.date), eb('date', '<=', v.edge), eb(eb.refTuple('date', 'id'), '>', eb.tuple(v.date, v.id))]),
-    )
-    .compile(),
-);
 
 export interface LinkedDocument {
   document: DocumentRow;

@@ -22,6 +22,7 @@ import * as m019 from './migrations/019-invitations.js';
 import * as m020 from './migrations/020-bank-statements.js';
 import * as m021 from './migrations/021-mirror-backoff.js';
 import * as m022 from './migrations/022-document-loop.js';
+import * as m023 from './migrations/023-bank-lines-to-reconcile.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -47,6 +48,7 @@ const MIGRATIONS = {
   '020-bank-statements': m020,
   '021-mirror-backoff': m021,
   '022-document-loop': m022,
+  '023-bank-lines-to-reconcile': m023,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -4,12 +4,13 @@
  * period's own totals (balance before `from`, balance at `to`) plus the rows between the page and
  * the nearer period edge — never the account's whole history. A page no filter thinned out holds
  * every transaction of its stretch of each account, so one sum up to its edge row is enough and
- * the rest follows row by row; a filtered page skips rows, so each row's sum is read (a windowed
- * sum over the stretch).
+ * the rest follows row by row; a filtered page skips rows, so each row's sum is counted from the
+ * stored daily totals between it and the edge, and its own day's rows up to it.
  */
 import type { Kysely } from 'kysely';
 import type { BalanceState } from '../../domain/statement-balances.js';
-import { emptyPeriodSums, runningSums, sumBeyond, type AccountPeriodSums, type RunningAnchor } from '../../store/banking.js';
+import { emptyPeriodSums, type AccountPeriodSums } from '../../store/banking.js';
+import { dailyNet, sameDayThrough, sumBeyond, type RunningAnchor } from '../../store/bank-running.js';
 import type { BankTransactionRow, Database } from '../../store/schema.js';
 
 /**
@@ -55,18 +56,10 @@ export async function runningBalances(
       const closing = s.openingAmount + s.inAmount - s.outAmount;
       const ids = accountRows.map((r) => r.id);
       // a newest-first page sits near the period's end and counts back from it, an oldest-first
-      // page near its start and counts forward (the window reads from the page's far row to the edge)
+      // page near its start and counts forward
       const partial = unfiltered
         ? await walk(db, organisationId, accountId, accountRows, order, period)
-        : await runningSums(
-            db,
-            organisationId,
-            accountId,
-            ids,
-            order === 'newest'
-              ? { kind: 'backward', to: period.to, since: edgeRow(accountRows, 'first') }
-              : { kind: 'forward', from: period.from, through: edgeRow(accountRows, 'last') },
-          );
+        : await acrossDays(db, organisationId, accountId, accountRows, order, period);
       for (const id of ids) {
         const value = partial.get(id);
         if (value === undefined) throw new Error(`running sum missing for bank transaction ${id}`);
@@ -77,16 +70,8 @@ export async function runningBalances(
   return balances;
 }
 
-/** The earliest or latest of the rows in (date, id) order. */
-function edgeRow(rows: PageRow[], which: 'first' | 'last'): { date: string; id: string } {
-  const later = (a: PageRow, b: PageRow) => a.date > b.date || (a.date === b.date && a.id > b.id);
-  let edge = rows[0]!;
-  for (const row of rows) if (which === 'first' ? later(edge, row) : later(row, edge)) edge = row;
-  return { date: edge.date, id: edge.id };
-}
-
 /**
- * runningSums for rows that are consecutive in the account's order, in the page's order (newest or
+ * The partial sums for rows that are consecutive in the account's order that are consecutive in the account's order, in the page's order (newest or
  * oldest first): the sum between the period edge and the page's row nearest to it, once, then
  * each row's from its neighbour's.
  */
@@ -108,6 +93,57 @@ async function walk(
     if (order === 'oldest') sum += Number(row.amount);
     sums.set(row.id, sum);
     if (order === 'newest') sum += Number(row.amount);
+  }
+  return sums;
+}
+
+/**
+ * The partial sums for any rows of one account (a filtered page skips some): forward, the sum from
+ * the period's start through each row; backward, the sum of what follows each row up to the
+ * period's end. Each is the days' net amounts between the row's day and the edge (stored daily
+ * totals) and the row's own day up to it (sameDayThrough): what is read grows with the page's days
+ * and the stretch's days, not with the transactions between the page and the edge.
+ */
+async function acrossDays(
+  db: Kysely<Database>,
+  organisationId: string,
+  accountId: string,
+  rows: PageRow[],
+  order: 'newest' | 'oldest',
+  period: { from: string; to: string },
+): Promise<Map<string, number>> {
+  let first = rows[0]!.date;
+  let last = first;
+  for (const row of rows) {
+    if (row.date < first) first = row.date;
+    if (row.date > last) last = row.date;
+  }
+  const [from, to] = order === 'oldest' ? [period.from, last] : [first, period.to];
+  const [nets, through] = await Promise.all([
+    dailyNet(db, organisationId, accountId, from, to),
+    sameDayThrough(
+      db,
+      organisationId,
+      accountId,
+      rows.map((r) => r.id),
+    ),
+  ]);
+  // the days' sums before each page day (oldest first): the days are few, a row's lookup is a map's
+  const days = [...nets.keys()].sort();
+  const before = new Map<string, number>();
+  let sum = 0;
+  const pageDays = [...new Set(rows.map((r) => r.date))].sort();
+  let k = 0;
+  for (const day of pageDays) {
+    while (k < days.length && days[k]! < day) sum += nets.get(days[k++]!)!;
+    before.set(day, sum);
+  }
+  const total = days.reduce((all, day) => all + nets.get(day)!, 0);
+  const sums = new Map<string, number>();
+  for (const row of rows) {
+    const upTo = before.get(row.date)! + through.get(row.id)!;
+    // forward: everything from the start through the row; backward: everything after it to the end
+    sums.set(row.id, order === 'oldest' ? upTo : total - upTo);
   }
   return sums;
 }
