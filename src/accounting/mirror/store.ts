@@ -154,18 +154,7 @@ export async function deleteRecords(db: Db, organisationId: string, list: string
 
 /** The stored bodies (JSON text) of these ids of a list. */
 export async function storedBodies(db: Db, organisationId: string, list: string, ids: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const chunk of chunks(ids, 500)) {
-    const rows = await db
-      .selectFrom('accounting_mirror_records')
-      .select(['id', 'body'])
-      .where('organisation_id', '=', organisationId)
-      .where('list', '=', list)
-      .where('id', 'in', chunk)
-      .execute();
-    for (const r of rows) out.set(r.id, r.body);
-  }
-  return out;
+  return new Map((await recordsWhere(db, organisationId, list, 'id', ids)).map((r) => [r.id, r.body]));
 }
 
 /** Every record of a list, parsed. */
@@ -176,16 +165,21 @@ export async function readRecords<T>(db: Db, organisationId: string, list: strin
 
 /** The records of a list that belong to these refs, parsed. */
 export async function readRecordsByRef<T>(db: Db, organisationId: string, list: string, refs: string[]): Promise<T[]> {
-  const out: T[] = [];
-  for (const chunk of chunks(refs, 500)) {
+  return (await recordsWhere(db, organisationId, list, 'ref', refs)).map((r) => JSON.parse(r.body) as T);
+}
+
+/** The id and body of a list's records whose id or ref is one of `values`, read 500 values at a time. */
+async function recordsWhere(db: Db, organisationId: string, list: string, by: 'id' | 'ref', values: string[]): Promise<{ id: string; body: string }[]> {
+  const out: { id: string; body: string }[] = [];
+  for (const chunk of chunks(values, 500)) {
     const rows = await db
       .selectFrom('accounting_mirror_records')
-      .select('body')
+      .select(['id', 'body'])
       .where('organisation_id', '=', organisationId)
       .where('list', '=', list)
-      .where('ref', 'in', chunk)
+      .where(by, 'in', chunk)
       .execute();
-    for (const r of rows) out.push(JSON.parse(r.body) as T);
+    out.push(...rows);
   }
   return out;
 }
