@@ -30,6 +30,15 @@ export function withOpeningBalances(sums: Map<string, AccountPeriodSums>, states
 
 type PageRow = Pick<BankTransactionRow, 'id' | 'bank_account_id' | 'date' | 'amount'>;
 
+/** One account's rows of a page, in the page's order, and the period they lie in. */
+interface AccountStretch {
+  organisationId: string;
+  accountId: string;
+  rows: PageRow[];
+  order: 'newest' | 'oldest';
+  period: { from: string; to: string };
+}
+
 export async function runningBalances(
   db: Kysely<Database>,
   organisationId: string,
@@ -57,9 +66,8 @@ export async function runningBalances(
       const ids = accountRows.map((r) => r.id);
       // a newest-first page sits near the period's end and counts back from it, an oldest-first
       // page near its start and counts forward
-      const partial = unfiltered
-        ? await walk(db, organisationId, accountId, accountRows, order, period)
-        : await acrossDays(db, organisationId, accountId, accountRows, order, period);
+      const stretch: AccountStretch = { organisationId, accountId, rows: accountRows, order, period };
+      const partial = unfiltered ? await walk(db, stretch) : await acrossDays(db, stretch);
       for (const id of ids) {
         const value = partial.get(id);
         if (value === undefined) throw new Error(`running sum missing for bank transaction ${id}`);
@@ -71,18 +79,11 @@ export async function runningBalances(
 }
 
 /**
- * The partial sums for rows that are consecutive in the account's order that are consecutive in the account's order, in the page's order (newest or
+ * The partial sums for rows that are consecutive in the account's order, in the page's order (newest or
  * oldest first): the sum between the period edge and the page's row nearest to it, once, then
  * each row's from its neighbour's.
  */
-async function walk(
-  db: Kysely<Database>,
-  organisationId: string,
-  accountId: string,
-  rows: PageRow[],
-  order: 'newest' | 'oldest',
-  period: { from: string; to: string },
-): Promise<Map<string, number>> {
+async function walk(db: Kysely<Database>, { organisationId, accountId, rows, order, period }: AccountStretch): Promise<Map<string, number>> {
   const nearest = { date: rows[0]!.date, id: rows[0]!.id };
   const anchor: RunningAnchor =
     order === 'newest' ? { kind: 'backward', to: period.to, since: nearest } : { kind: 'forward', from: period.from, through: nearest };
@@ -104,14 +105,7 @@ async function walk(
  * totals) and the row's own day up to it (sameDayThrough): what is read grows with the page's days
  * and the stretch's days, not with the transactions between the page and the edge.
  */
-async function acrossDays(
-  db: Kysely<Database>,
-  organisationId: string,
-  accountId: string,
-  rows: PageRow[],
-  order: 'newest' | 'oldest',
-  period: { from: string; to: string },
-): Promise<Map<string, number>> {
+async function acrossDays(db: Kysely<Database>, { organisationId, accountId, rows, order, period }: AccountStretch): Promise<Map<string, number>> {
   let first = rows[0]!.date;
   let last = first;
   for (const row of rows) {
