@@ -23,6 +23,7 @@ import * as m020 from './migrations/020-bank-statements.js';
 import * as m021 from './migrations/021-mirror-backoff.js';
 import * as m022 from './migrations/022-document-loop.js';
 import * as m023 from './migrations/023-bank-lines-to-reconcile.js';
+import * as m024 from './migrations/024-bank-search-index.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -49,6 +50,7 @@ const MIGRATIONS = {
   '021-mirror-backoff': m021,
   '022-document-loop': m022,
   '023-bank-lines-to-reconcile': m023,
+  '024-bank-search-index': m024,
 } as const;
 
 class StaticProvider implements MigrationProvider {
