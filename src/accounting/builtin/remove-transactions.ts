@@ -37,40 +37,59 @@ export async function removeTransactions(
 
 /**
  * After lines were taken off: the aggregate rows they leave with nothing in them, so an account the
- * vendor no longer posts to has no movement rather than a movement of zero. The month and the day
- * tables differ only in their period column and in what a totals row sums: a month's line totals, a
- * day's lines.
+ * vendor no longer posts to has no movement rather than a movement of zero.
  */
 async function dropEmptyAggregates(trx: Transaction<Database>, organisationId: string, lines: { account_id: string; date: string }[]): Promise<void> {
+  const adb = trx;
   const accounts = [...new Set(lines.map((l) => l.account_id))];
-  const periods = { month: [...new Set(lines.map((l) => monthKey(l.date)))], date: [...new Set(lines.map((l) => l.date))] };
-  for (const table of ['acct_month_line_totals', 'acct_day_line_totals'] as const) {
-    await trx.deleteFrom(table).where('organisation_id', '=', organisationId).where('account_id', 'in', accounts).where('count', '=', 0).execute();
-  }
-  for (const { table, period, sums } of EMPTY_TOTALS) {
-    // typed per table Kysely cannot follow a correlated subquery over a union of tables (as addCounted in line-aggregates.ts)
-    await (trx as Transaction<any>)
-      .deleteFrom(table)
-      .where('organisation_id', '=', organisationId)
-      .where('account_id', 'in', accounts)
-      .where(period, 'in', periods[period])
-      .where('amount', '=', 0)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom(`${sums} as s`)
-              .select('s.account_id')
-              .whereRef('s.organisation_id', '=', `${table}.organisation_id`)
-              .whereRef('s.account_id', '=', `${table}.account_id`)
-              .whereRef(`s.${period}`, '=', `${table}.${period}`),
-          ),
+  const months = [...new Set(lines.map((l) => monthKey(l.date)))];
+  const dates = [...new Set(lines.map((l) => l.date))];
+  await adb
+    .deleteFrom('acct_month_line_totals')
+    .where('organisation_id', '=', organisationId)
+    .where('account_id', 'in', accounts)
+    .where('count', '=', 0)
+    .execute();
+  await adb
+    .deleteFrom('acct_day_line_totals')
+    .where('organisation_id', '=', organisationId)
+    .where('account_id', 'in', accounts)
+    .where('count', '=', 0)
+    .execute();
+  await adb
+    .deleteFrom('acct_month_totals')
+    .where('organisation_id', '=', organisationId)
+    .where('account_id', 'in', accounts)
+    .where('month', 'in', months)
+    .where('amount', '=', 0)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('acct_month_line_totals as m')
+            .select('m.count')
+            .whereRef('m.organisation_id', '=', 'acct_month_totals.organisation_id')
+            .whereRef('m.account_id', '=', 'acct_month_totals.account_id')
+            .whereRef('m.month', '=', 'acct_month_totals.month'),
         ),
-      )
-      .execute();
-  }
+      ),
+    )
+    .execute();
+  await adb
+    .deleteFrom('acct_day_totals')
+    .where('organisation_id', '=', organisationId)
+    .where('account_id', 'in', accounts)
+    .where('date', 'in', dates)
+    .where('amount', '=', 0)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('acct_lines as l')
+            .select('l.id')
+            .whereRef('l.organisation_id', '=', 'acct_day_totals.organisation_id')
+            .whereRef('l.account_id', '=', 'acct_day_totals.account_id')
+            .whereRef('l.date', '=', 'acct_day_totals.date'),
+        ),
+      ),
+    )
+    .execute();
 }
-
-const EMPTY_TOTALS = [
-  { table: 'acct_month_totals', period: 'month', sums: 'acct_month_line_totals' },
-  { table: 'acct_day_totals', period: 'date', sums: 'acct_lines' },
-] as const;
