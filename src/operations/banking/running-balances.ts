@@ -10,7 +10,7 @@
 import type { Kysely } from 'kysely';
 import type { BalanceState } from '../../domain/statement-balances.js';
 import { emptyPeriodSums, type AccountPeriodSums } from '../../store/banking.js';
-import { dailyNet, sameDayThrough, sumBeyond, type RunningAnchor } from '../../store/bank-running.js';
+import { dailyMovements, sameDayRead, sameDayThrough, sumBeyond, type RunningAnchor } from '../../store/bank-running.js';
 import type { BankTransactionRow, Database } from '../../store/schema.js';
 
 /**
@@ -113,26 +113,28 @@ async function acrossDays(db: Kysely<Database>, { organisationId, accountId, row
     if (row.date > last) last = row.date;
   }
   const [from, to] = order === 'oldest' ? [period.from, last] : [first, period.to];
-  const [nets, through] = await Promise.all([
-    dailyNet(db, organisationId, accountId, from, to),
-    sameDayThrough(
-      db,
-      organisationId,
-      accountId,
-      rows.map((r) => r.id),
+  const movements = await dailyMovements(db, organisationId, accountId, from, to);
+  const through = await sameDayThrough(
+    db,
+    organisationId,
+    accountId,
+    rows.map((r) => r.id),
+    sameDayRead(
+      rows.map((r) => r.date),
+      movements,
     ),
-  ]);
+  );
   // the days' sums before each page day (oldest first): the days are few, a row's lookup is a map's
-  const days = [...nets.keys()].sort();
+  const days = [...movements.keys()].sort();
   const before = new Map<string, number>();
   let sum = 0;
   const pageDays = [...new Set(rows.map((r) => r.date))].sort();
   let k = 0;
   for (const day of pageDays) {
-    while (k < days.length && days[k]! < day) sum += nets.get(days[k++]!)!;
+    while (k < days.length && days[k]! < day) sum += movements.get(days[k++]!)!.net;
     before.set(day, sum);
   }
-  const total = days.reduce((all, day) => all + nets.get(day)!, 0);
+  const total = days.reduce((all, day) => all + movements.get(day)!.net, 0);
   const sums = new Map<string, number>();
   for (const row of rows) {
     const upTo = before.get(row.date)! + through.get(row.id)!;
