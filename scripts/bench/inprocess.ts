@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent, type RawBuilder } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteDialect, type LogEvent, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { BuiltinAccounting } from '../../src/accounting/builtin/reader.js';
 import type { AccountingSystem, DateRange } from '../../src/accounting/types.js';
@@ -14,6 +14,7 @@ import { runOrganisationOperation } from '../../src/operations/execute.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import type { OrganisationOperation } from '../../src/operations/operation.js';
 import { getOrganisation, toOrganisation } from '../../src/store/organisations.js';
+import { NamingPostgresDialect } from '../../src/store/pg-driver.js';
 import { CAPABILITIES } from '../../src/store/dialect.js';
 import type { Store } from '../../src/store/db.js';
 import { keepPlannerStatistics, withStatementCache } from '../../src/store/sqlite-tuning.js';
@@ -66,7 +67,8 @@ export function tracedStore(target: { sqlitePath: string } | { pgUrl: string; pg
     };
   }
   const pool = new pg.Pool({ connectionString: target.pgUrl, max: 4, options: `-c search_path=${target.pgSchema}` });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+  // the server's own driver: the statements compiled once (store/prepared.ts) go as named prepared statements, planned as the server plans them
+  const db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pool), log });
   return {
     db,
     dialect: CAPABILITIES.postgres,

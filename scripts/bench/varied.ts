@@ -2,8 +2,13 @@
  * `npm run bench:varied -- --seed 1 --seconds 5`: the computed operations with parameters as clients
  * send them (varied-params.ts: a new draw on every request), beside the bench's fixed cases
  * (cases.ts), in one run, on one server without the answer cache (RESULT_CACHE_MB=0, every call
- * computed), SQLite, on 127.0.0.1 only. Issue 43, item 1.
+ * computed), on SQLite, PostgreSQL or both, on 127.0.0.1 only. Issue 43, item 1.
  *
+ *   --database D     sqlite (default), postgres, or both: the same cases and draws on each, one after
+ *                    the other, then each case's PostgreSQL/SQLite rate ratio. PostgreSQL (BENCH_PG_URL,
+ *                    default postgres://postgres@127.0.0.1:5432/test) gets the dataset loaded into a
+ *                    schema of its own as `npm run bench` does (a few minutes), dropped at the end
+ *   --pg-schema S    PostgreSQL: that schema instead, loaded before (statement-probe.ts --keep), migrated, kept
  *   --seed N         the parameters' seed (default 1); printed with every figure
  *   --seconds S      seconds measured per case (default 5), after --warmup W not counted (default 1)
  *   --connections C  concurrent connections (default 50)
@@ -16,16 +21,20 @@
  * measured seconds, statements per call, requests failed or timed out, and how long the server then
  * took to answer the cheapest call promptly again (each case starts on a drained server); before, per varied case, a single client's p50 by shape
  * (busy or quiet account, period band, page 1 or later, grouping...), which shows where varied calls
- * lose. Writes bench-output/varied/results-seed<N>.json (every figure and the first draws).
+ * lose. Writes bench-output/varied/results-seed<N>[-postgres|-both].json (every figure and the first draws).
  * Bounded: each measurement ends by itself and the server stops after its time limit.
  */
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createApiClient } from '../../src/auth/clients.js';
+import { openStore } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { benchCases } from './cases.js';
 import { benchConfig } from './config.js';
 import { ensureDataset } from './dataset.js';
+import { canReach, loadPostgres } from './postgres.js';
 import { startServer, type Child } from './processes.js';
 import { performance } from 'node:perf_hooks';
 import { ACCEPT, argument, benchClient, clientToken, numberArgument, p50, sequential, timedGet } from './single-client.js';
@@ -39,8 +48,16 @@ const connections = numberArgument('connections', Number(process.env.BENCH_CONNE
 const withFixed = argument('fixed', 'all') !== 'none';
 const only = argument('only', '');
 const probe = numberArgument('probe', 150, 0, 5000);
+const databaseArg = argument('database', 'sqlite');
+if (!['sqlite', 'postgres', 'both'].includes(databaseArg)) throw new Error(`--database must be sqlite, postgres or both, not "${databaseArg}"`);
+const databases: Database[] = databaseArg === 'both' ? ['sqlite', 'postgres'] : [databaseArg as Database];
+const pgSchemaGiven = argument('pg-schema', '');
+
+type Database = 'sqlite' | 'postgres';
+const LABEL: Record<Database, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
 interface Row {
+  database: Database;
   name: string;
   kind: 'floor' | 'fixed' | 'varied';
   operation: string;
@@ -59,7 +76,7 @@ interface Row {
 }
 
 /** One bounded autocannon run at `connections`; `next` gives each request's path (a new draw for a varied case). */
-async function load(server: Child, token: string, next: () => string): Promise<Omit<Row, 'name' | 'kind' | 'operation' | 'drainSeconds'>> {
+async function load(server: Child, token: string, next: () => string): Promise<Omit<Row, 'database' | 'name' | 'kind' | 'operation' | 'drainSeconds'>> {
   const headers = { authorization: `Bearer ${token}`, ...ACCEPT };
   const first = next();
   const options = (duration: number) => ({
@@ -104,37 +121,69 @@ async function drain(server: Child, token: string): Promise<number> {
   return (performance.now() - began) / 1000;
 }
 
-async function main(): Promise<void> {
-  const config = benchConfig();
-  const began = Date.now();
-  const { file, meta } = await ensureDataset(config, log);
-  const counts = meta.summary.organisations[0]!.counts;
-  const out = path.join(config.output, 'varied');
-  mkdirSync(out, { recursive: true });
-  const db = path.join(out, 'varied.sqlite');
-  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
-  copyFileSync(file, db);
-  const pools = readPools(db, meta);
-  const client = await benchClient(db, meta.organisationId);
-  const varied = variedCases(pools).filter((c) => !only || c.name.includes(only));
-  const fixed = withFixed ? benchCases(meta).filter((c) => varied.some((v) => v.operation === c.operation) && (!only || c.name.includes(only))) : [];
-  const organisations = benchCases(meta).find((c) => c.name === 'organisations')!;
-  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
-  log(
-    `varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache ` +
-      `off; ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank transactions`,
-  );
-  log(
-    `varied: ${pools.accounts.length} accounts with lines, ${pools.bankAccounts.length} bank accounts, ${pools.searchWords.length} search ` +
-      `words, ${pools.documentIds.length} documents, ${pools.filters.length} saved filters`,
-  );
+interface Setup {
+  config: ReturnType<typeof benchConfig>;
+  meta: Awaited<ReturnType<typeof ensureDataset>>['meta'];
+  out: string;
+  varied: ReturnType<typeof variedCases>;
+  fixed: ReturnType<typeof benchCases>;
+  organisations: ReturnType<typeof benchCases>[number];
+}
 
+interface Measured {
+  rows: Row[];
+  shapes: Record<string, { shape: string; calls: number; p50: number; mean: number; shareOfTime: number }[]>;
+  samples: Record<string, string[]>;
+  probes: Record<string, { p50: number; mean: number; failed: number }>;
+}
+
+/** Where the server of one database reads: a fresh copy of the SQLite file, or a PostgreSQL schema (loaded here and dropped by `done`, or given). */
+async function prepare(
+  database: Database,
+  file: string,
+  setup: Setup,
+): Promise<{ where: object; client: { clientId: string; clientSecret: string }; done(): Promise<void> }> {
+  const { config, meta, out } = setup;
+  if (database === 'sqlite') {
+    const db = path.join(out, 'varied.sqlite');
+    for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+    copyFileSync(file, db);
+    return { where: { sqlitePath: db }, client: await benchClient(db, meta.organisationId), done: async () => {} };
+  }
+  if (!(await canReach(config.pgUrl))) throw new Error(`postgres: ${config.pgUrl} cannot be reached`);
+  let schema = pgSchemaGiven;
+  let done = async () => {};
+  if (!schema) {
+    log('postgres: loading the dataset into a schema of its own');
+    const loaded = await loadPostgres(config.pgUrl, file, log);
+    schema = loaded.schema;
+    done = loaded.drop;
+  }
+  const store = openStore({ databaseUrl: config.pgUrl, pgSchema: schema, poolSize: 1 });
+  try {
+    // a schema loaded earlier gets this code's migrations (a new index) first
+    if (pgSchemaGiven) await migrate(store);
+    const client = await createApiClient(store.db, { organisationId: meta.organisationId, name: 'Benchmark (varied)' });
+    return { where: { pgUrl: config.pgUrl, pgSchema: schema }, client, done };
+  } catch (error) {
+    await done();
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Every case on one database's server: a single client's probe by shape first, then the load. */
+async function measureOn(database: Database, file: string, setup: Setup): Promise<Measured> {
+  const { config, out, varied, fixed, organisations } = setup;
+  const { where, client, done } = await prepare(database, file, setup);
   const maxSeconds = (1 + varied.length + fixed.length) * (seconds + warmup + 190) + varied.length * 120 + 300;
-  const server = await startServer({ sqlitePath: db, today: config.date, maxSeconds, resultCacheMb: 0 }, path.join(out, `server-seed${seed}.log`));
   const rows: Row[] = [];
-  const shapes: Record<string, { shape: string; calls: number; p50: number; mean: number; shareOfTime: number }[]> = {};
+  const shapes: Measured['shapes'] = {};
   const samples: Record<string, string[]> = {};
-  const probes: Record<string, { p50: number; mean: number; failed: number }> = {};
+  const probes: Measured['probes'] = {};
+  const suffix = database === 'sqlite' ? '' : `-${database}`;
+  const server = await startServer({ ...where, today: config.date, maxSeconds, resultCacheMb: 0 }, path.join(out, `server-seed${seed}${suffix}.log`));
   try {
     const token = await clientToken(server.port, client);
     const uptime = () =>
@@ -143,11 +192,12 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(' ');
     const run = async (name: string, kind: Row['kind'], operation: string, next: () => string) => {
-      const r = { name, kind, operation, ...(await load(server, token, next)), drainSeconds: 0 };
+      const r = { database, name, kind, operation, ...(await load(server, token, next)), drainSeconds: 0 };
       r.drainSeconds = await drain(server, token);
       rows.push(r);
       log(
-        `  ${name.padEnd(22)} ${kind.padEnd(6)} ${Math.round(r.requestsPerSecond).toString().padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+        `  ${database.padEnd(8)} ${name.padEnd(22)} ${kind.padEnd(6)} ${Math.round(r.requestsPerSecond).toString().padStart(6)} req/s  ` +
+          `p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
           `loop p99 ${r.loopP99.toFixed(1)} ms  ${r.statementsPerCall.toFixed(1)} SQL/call  ${r.non2xx} non-2xx  ${r.timeouts} timed out  drained ` +
           `in ${r.drainSeconds.toFixed(1)} s  (load ${uptime()})`,
       );
@@ -168,7 +218,8 @@ async function main(): Promise<void> {
           },
           probe,
         );
-        if (failed.length) log(`  ${c.name}: ${failed.length} of ${probe} calls failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
+        if (failed.length)
+          log(`  ${database} ${c.name}: ${failed.length} of ${probe} calls failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
         // the warm-up draws (3) come first and are not timed
         const timedDraws = draws.slice(3).filter((d) => !failed.some((f) => f.path === d.path));
         const byShape = new Map<string, number[]>();
@@ -182,7 +233,7 @@ async function main(): Promise<void> {
         shapes[c.name] = [...byShape.entries()]
           .map(([shape, xs]) => ({ shape, calls: xs.length, p50: p50(xs), mean: sum(xs) / xs.length, shareOfTime: sum(xs) / total }))
           .sort((a, b) => b.mean - a.mean);
-        log(`  ${c.name}: single client p50 ${p50(times).toFixed(1)} ms, mean ${probes[c.name]!.mean.toFixed(1)} ms over ${times.length} calls`);
+        log(`  ${database} ${c.name}: single client p50 ${p50(times).toFixed(1)} ms, mean ${probes[c.name]!.mean.toFixed(1)} ms over ${times.length} calls`);
       }
     }
 
@@ -200,41 +251,103 @@ async function main(): Promise<void> {
     }
   } finally {
     await server.stop();
+    await done().catch((e) => log(`postgres: could not drop the schema: ${(e as Error).message}`));
   }
+  return { rows, shapes, samples, probes };
+}
 
-  const head = ['case', 'kind', 'operation', 'req/s', 'p50 ms', 'p99 ms', 'loop p99 ms', 'SQL/call', 'failed', 'drain s', '1 client p50/mean ms', 'seed'];
-  const cells = rows.map((r) => [
-    r.name,
-    r.kind,
-    r.operation,
-    Math.round(r.requestsPerSecond).toLocaleString('en-GB'),
-    String(r.p50),
-    String(r.p99),
-    r.loopP99.toFixed(1),
-    r.statementsPerCall.toFixed(1),
-    String(r.non2xx + r.errors + r.timeouts),
-    r.drainSeconds.toFixed(1),
-    probes[r.name] ? `${probes[r.name]!.p50.toFixed(1)}/${probes[r.name]!.mean.toFixed(1)}` : '',
-    r.kind === 'varied' ? String(seed) : '-',
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((x, i) => (i < 3 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
-  console.log(
-    `\nvaried parameters (seed ${seed}) beside the fixed cases: SQLite, answer cache off, ${connections} connections, ${seconds} s each after ${warmup} s;`,
+async function main(): Promise<void> {
+  const config = benchConfig();
+  const began = Date.now();
+  const { file, meta } = await ensureDataset(config, log);
+  const counts = meta.summary.organisations[0]!.counts;
+  const out = path.join(config.output, 'varied');
+  mkdirSync(out, { recursive: true });
+  const pools = readPools(file, meta);
+  const varied = variedCases(pools).filter((c) => !only || c.name.includes(only));
+  const fixed = withFixed ? benchCases(meta).filter((c) => varied.some((v) => v.operation === c.operation) && (!only || c.name.includes(only))) : [];
+  const organisations = benchCases(meta).find((c) => c.name === 'organisations')!;
+  const setup: Setup = { config, meta, out, varied, fixed, organisations };
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
+  log(
+    `varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache ` +
+      `off, ${databases.map((d) => LABEL[d]).join(' then ')}; ${counts.lines.toLocaleString('en-GB')} ledger lines, ` +
+      `${counts.bankTransactions.toLocaleString('en-GB')} bank transactions`,
   );
-  console.log(
-    `${counts.lines.toLocaleString('en-GB')} ledger lines (scale ${meta.params.scale}, bank scale ${meta.params.bankScale}); ${machine}; load average ` +
-      `at the end ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
+  log(
+    `varied: ${pools.accounts.length} accounts with lines, ${pools.bankAccounts.length} bank accounts, ${pools.searchWords.length} search ` +
+      `words, ${pools.documentIds.length} documents, ${pools.filters.length} saved filters`,
   );
-  console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n'));
-  for (const [name, list] of Object.entries(shapes)) {
-    console.log(`\n${name}, a single client by shape (mean ms, p50 ms, calls, share of the client's time; a call counts under each of its shapes):`);
-    console.log(`  ${list.map((s) => `${s.shape} ${s.mean.toFixed(1)}/${s.p50.toFixed(1)} (${s.calls}, ${Math.round(100 * s.shareOfTime)}%)`).join('; ')}`);
+  const measured: Partial<Record<Database, Measured>> = {};
+  for (const database of databases) measured[database] = await measureOn(database, file, setup);
+
+  const loadNow = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  const table = (head: string[], cells: string[][], left: number) => {
+    const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+    const line = (c: string[]) => c.map((x, i) => (i < left ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
+    return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+  };
+  for (const database of databases) {
+    const { rows, probes, shapes } = measured[database]!;
+    const head = ['case', 'kind', 'operation', 'req/s', 'p50 ms', 'p99 ms', 'loop p99 ms', 'SQL/call', 'failed', 'drain s', '1 client p50/mean ms', 'seed'];
+    const cells = rows.map((r) => [
+      r.name,
+      r.kind,
+      r.operation,
+      Math.round(r.requestsPerSecond).toLocaleString('en-GB'),
+      String(r.p50),
+      String(r.p99),
+      r.loopP99.toFixed(1),
+      r.statementsPerCall.toFixed(1),
+      String(r.non2xx + r.errors + r.timeouts),
+      r.drainSeconds.toFixed(1),
+      probes[r.name] ? `${probes[r.name]!.p50.toFixed(1)}/${probes[r.name]!.mean.toFixed(1)}` : '',
+      r.kind === 'varied' ? String(seed) : '-',
+    ]);
+    console.log(
+      `\nvaried parameters (seed ${seed}) beside the fixed cases: ${LABEL[database]}, answer cache off, ${connections} connections, ` +
+        `${seconds} s each after ${warmup} s;`,
+    );
+    console.log(
+      `${counts.lines.toLocaleString('en-GB')} ledger lines (scale ${meta.params.scale}, bank scale ${meta.params.bankScale}); ${machine}; load average ` +
+        `at the end ${loadNow()}`,
+    );
+    console.log(table(head, cells, 3));
+    for (const [name, list] of Object.entries(shapes)) {
+      console.log(
+        `\n${name} on ${LABEL[database]}, a single client by shape (mean ms, p50 ms, calls, share of the client's time; ` +
+          `a call counts under each of its shapes):`,
+      );
+      console.log(`  ${list.map((s) => `${s.shape} ${s.mean.toFixed(1)}/${s.p50.toFixed(1)} (${s.calls}, ${Math.round(100 * s.shareOfTime)}%)`).join('; ')}`);
+    }
   }
-  const resultsFile = path.join(out, `results-seed${seed}.json`);
+  if (measured.sqlite && measured.postgres) {
+    // the issue's aim: PostgreSQL within 1.5× of SQLite's rate, i.e. a ratio of at least 0.67
+    const pg = new Map(measured.postgres.rows.map((r) => [r.name, r]));
+    const cells = measured.sqlite.rows.flatMap((s) => {
+      const p = pg.get(s.name);
+      if (!p) return [];
+      return [
+        [
+          s.name,
+          s.kind,
+          Math.round(s.requestsPerSecond).toLocaleString('en-GB'),
+          Math.round(p.requestsPerSecond).toLocaleString('en-GB'),
+          s.requestsPerSecond ? (p.requestsPerSecond / s.requestsPerSecond).toFixed(2) : '-',
+          `${s.p50}/${p.p50}`,
+          `${s.p99}/${p.p99}`,
+          `${s.loopP99.toFixed(1)}/${p.loopP99.toFixed(1)}`,
+        ],
+      ];
+    });
+    console.log(`\nPostgreSQL beside SQLite (seed ${seed}; the aim: a rate ratio of at least 0.67, within 1.5× of SQLite's):`);
+    console.log(table(['case', 'kind', 'SQLite req/s', 'PostgreSQL req/s', 'PG/SQLite', 'p50 ms S/PG', 'p99 ms S/PG', 'loop p99 ms S/PG'], cells, 2));
+  }
+  const resultsFile = path.join(out, `results-seed${seed}${databaseArg === 'sqlite' ? '' : `-${databaseArg}`}.json`);
   writeFileSync(
     resultsFile,
     JSON.stringify(
@@ -247,11 +360,12 @@ async function main(): Promise<void> {
         connections,
         durationSeconds: seconds,
         warmupSeconds: warmup,
+        databases,
         dataset: { params: meta.params, counts },
-        rows,
-        probes,
-        shapes,
-        firstDraws: samples,
+        rows: databases.flatMap((d) => measured[d]!.rows),
+        probes: Object.fromEntries(databases.map((d) => [d, measured[d]!.probes])),
+        shapes: Object.fromEntries(databases.map((d) => [d, measured[d]!.shapes])),
+        firstDraws: measured[databases[0]!]!.samples,
       },
       null,
       2,

@@ -24,6 +24,7 @@ import * as m021 from './migrations/021-mirror-backoff.js';
 import * as m022 from './migrations/022-document-loop.js';
 import * as m023 from './migrations/023-bank-lines-to-reconcile.js';
 import * as m024 from './migrations/024-bank-search-index.js';
+import * as m025 from './migrations/025-ledger-listed-lines.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -51,6 +52,7 @@ const MIGRATIONS = {
   '022-document-loop': m022,
   '023-bank-lines-to-reconcile': m023,
   '024-bank-search-index': m024,
+  '025-ledger-listed-lines': m025,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -3,6 +3,7 @@ import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBoo
 import type { Database } from '../../store/schema.js';
 import {
   ACCOUNT_TYPES,
+  LISTED_TYPES,
   type AccountingSystem,
   type AccountType,
   type ChartAccount,
@@ -14,6 +15,7 @@ import {
   type LineQuery,
   type TransactionType,
 } from '../types.js';
+import { dialectOf } from '../../store/dialect.js';
 import { keptList } from './kept-lists.js';
 import { contactFilter, readLineTotals, type ContactFilter } from './line-totals.js';
 import { preparedShapes } from '../../store/prepared.js';
@@ -36,17 +38,31 @@ function lineValues(organisationId: string, query: LineQuery, contactIds: string
 }
 
 /**
- * The organisation's lines a query matches, as `l`: its accounts, dates and transaction types and
- * its contacts as `filter` says. `v` holds the values (or a compiled statement's stand-ins for them).
+ * How a statement names the lines' types: `given`, as values; `listed`, the ledger list's types
+ * (LISTED_TYPES) as literals of the SQL, which on PostgreSQL lets the planner take the partial index
+ * of just those lines (migration 025), which a list of values cannot be proven to fit.
  */
-function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilter) {
+type TypesShape = 'given' | 'listed';
+
+/** `listed` on PostgreSQL for a query of exactly the ledger list's types; SQLite's plans are its own and left as they were. */
+function typesShape(db: Kysely<Database>, types: readonly string[]): TypesShape {
+  const listed = types.length === LISTED_TYPES.length && LISTED_TYPES.every((t) => types.includes(t));
+  return listed && dialectOf(db) === 'postgres' ? 'listed' : 'given';
+}
+
+/**
+ * The organisation's lines a query matches, as `l`: its accounts, dates and transaction types (as
+ * `types` says) and its contacts as `filter` says. `v` holds the values (or a compiled statement's
+ * stand-ins for them).
+ */
+function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilter, types: TypesShape = 'given') {
   let q = db
     .selectFrom('acct_lines as l')
     .where('l.organisation_id', '=', v.organisationId)
     .where('l.account_id', 'in', v.accountIds)
     .where('l.date', '>=', v.from)
     .where('l.date', '<=', v.to)
-    .where('l.type', 'in', v.types);
+    .where('l.type', 'in', types === 'listed' ? LISTED_TYPES.map((t) => sql.lit(t)) : v.types);
   if (filter === 'all') return q;
   return q.where((eb) => {
     const terms: Expression<SqlBool>[] = [];
@@ -56,10 +72,11 @@ function matchingLines(db: Kysely<Database>, v: LineValues, filter: ContactFilte
   });
 }
 
-/** What shapes a page's statement: the contact filter, and whether it is a later page (offset > 0). */
+/** What shapes a page's statement: the contact filter, whether it is a later page (offset > 0), and how it names the types. */
 interface LinesShape {
   filter: ContactFilter;
   later: boolean;
+  types: TypesShape;
 }
 
 /** What a line is read with: its own columns, its transaction's number, link and document, its contact's name. */
@@ -103,31 +120,41 @@ function inLineOrder<Q>(q: Q): Q {
  * lines of an account, page 5 of 100: 0.9 ms of CPU against 1.5 ms skipping the joined rows and
  * 0.6 ms for page 1; page 15: 1.8 against 4.6 ms; docs/performance.md). Later pages are never
  * named on PostgreSQL: each call is planned for its own offset.
+ *
+ * On PostgreSQL a query of the ledger list's types names them as literals (TypesShape), so both
+ * forms walk the partial index of the listed lines in the page's order (migration 025).
  */
-const linesStatement = preparedShapes(
-  (db, v: LineValues & { limit: number; offset: number }, { filter, later }: LinesShape) => {
-    if (!later) {
-      return matchingLines(db, v, filter)
-        .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
-        .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
-        .select(LINE_COLUMNS)
-        .$call(inLineOrder)
-        .limit(v.limit)
-        .compile();
-    }
-    const page = matchingLines(db, v, filter).select('l.id as line_id').$call(inLineOrder).limit(v.limit).offset(v.offset).as('p');
-    return db
-      .selectFrom(page)
-      .innerJoin('acct_lines as l', 'l.id', 'p.line_id')
+function linesQuery(db: Kysely<Database>, v: LineValues & { limit: number; offset: number }, { filter, later, types }: LinesShape) {
+  if (!later) {
+    return matchingLines(db, v, filter, types)
       .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
       .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
       .select(LINE_COLUMNS)
       .$call(inLineOrder)
+      .limit(v.limit)
       .compile();
-  },
+  }
+  const page = matchingLines(db, v, filter, types).select('l.id as line_id').$call(inLineOrder).limit(v.limit).offset(v.offset).as('p');
+  return db
+    .selectFrom(page)
+    .innerJoin('acct_lines as l', 'l.id', 'p.line_id')
+    .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
+    .leftJoin('acct_contacts as c', 'c.id', 'l.contact_id')
+    .select(LINE_COLUMNS)
+    .$call(inLineOrder)
+    .compile();
+}
+
+const linesStatement = preparedShapes(linesQuery, {
   // a later page is never named: it is planned for its own offset
-  { genericPlan: ({ filter, later }, v) => !later && (filter === 'all' || (filter === 'ids' && v.contactIds.length === 1)) },
-);
+  genericPlan: ({ filter, later }, v) => !later && (filter === 'all' || (filter === 'ids' && v.contactIds.length === 1)),
+});
+
+/** The statement lines() runs for a query (accounts and types not empty, contacts not ruling out every line), for its plan to be looked at. */
+export function linesPageQuery(db: Kysely<Database>, organisationId: string, query: LineQuery, limit: number, offset = 0) {
+  const { filter, ids } = contactFilter(query);
+  return linesQuery(db, { ...lineValues(organisationId, query, ids), limit, offset }, { filter, later: offset > 0, types: typesShape(db, query.types) });
+}
 
 export class BuiltinAccounting implements AccountingSystem {
   readonly kind = 'builtin';
@@ -207,7 +234,11 @@ export class BuiltinAccounting implements AccountingSystem {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number of at least 0, not ${offset}`);
     const { filter, ids } = contactFilter(query);
     if (filter === 'nothing') return [];
-    const rows = await linesStatement(this.db, { filter, later: offset > 0 }, { ...lineValues(this.organisationId, query, ids), limit, offset });
+    const rows = await linesStatement(
+      this.db,
+      { filter, later: offset > 0, types: typesShape(this.db, query.types) },
+      { ...lineValues(this.organisationId, query, ids), limit, offset },
+    );
     return rows.map((r) => ({
       transactionId: r.transaction_id,
       lineNo: r.line_no,
