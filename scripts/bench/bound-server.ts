@@ -1,20 +1,48 @@
 /**
  * The bound's server (bound.ts): Fastify answering a stored body after only the work every
  * authenticated call must do, or nothing (the bare route). Started with fork(); what each route
- * does is said where bound.ts prints it.
+ * does is said where bound.ts prints it. BOUND_BODY names one stored body (`.json` or `.json.gz`);
+ * BOUND_BODIES a folder of `.json` bodies, answered in turn (bound-varied.ts: one body a draw).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { createLogger } from '../../src/calls/logger.js';
 import { sha256 } from '../../src/store/hash.js';
 
-const bodyPath = process.env.BOUND_BODY!;
-const stored = readFileSync(bodyPath);
-const gzipped = bodyPath.endsWith('.gz');
-// the answer's JSON text, for the route that compresses it on every call as a computed answer is
-const json = gzipped ? gunzipSync(stored).toString() : stored.toString();
+/** The answers served, each as its JSON text, its parsed value and the bytes the bare and required routes send. */
+interface Body {
+  json: string;
+  answer: unknown;
+  stored: Buffer;
+}
+const compressed = (text: string) => gzipSync(text, { level: constants.Z_BEST_SPEED });
+
+function loadBodies(): { bodies: Body[]; gzipped: boolean } {
+  const folder = process.env.BOUND_BODIES;
+  if (folder) {
+    const files = readdirSync(folder)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
+    const bodies = files.map((f) => {
+      const json = readFileSync(path.join(folder, f), 'utf8');
+      return { json, answer: JSON.parse(json) as unknown, stored: compressed(json) };
+    });
+    return { bodies, gzipped: true };
+  }
+  const bodyPath = process.env.BOUND_BODY!;
+  const stored = readFileSync(bodyPath);
+  const gzipped = bodyPath.endsWith('.gz');
+  // the answer's JSON text, for the route that compresses it on every call as a computed answer is
+  const json = gzipped ? gunzipSync(stored).toString() : stored.toString();
+  return { bodies: [{ json, answer: JSON.parse(json) as unknown, stored }], gzipped };
+}
+const { bodies, gzipped } = loadBodies();
+let turn = 0;
+/** the next body in turn */
+const next = () => bodies[turn++ % bodies.length]!;
 const db = new Database(process.env.BOUND_DB!, { readonly: true });
 // the token check's read (auth/token-check.ts tokenRow): the token by its hashed id, with its client and organisation
 const tokenRow = db.prepare(
@@ -42,15 +70,13 @@ const send = (reply: import('fastify').FastifyReply, body: Buffer | string, gzip
   if (gzip) reply.header('content-encoding', 'gzip');
   return reply.send(body);
 };
-app.get('/bare', (_request, reply) => send(reply, stored, gzipped));
-app.get('/required', (request, reply) => (required(request.headers.authorization, request.url) ? send(reply, stored, gzipped) : reply.code(401).send()));
-const answer: unknown = JSON.parse(json);
-const compressed = (text: string) => gzipSync(text, { level: constants.Z_BEST_SPEED });
+app.get('/bare', (_request, reply) => send(reply, next().stored, gzipped));
+app.get('/required', (request, reply) => (required(request.headers.authorization, request.url) ? send(reply, next().stored, gzipped) : reply.code(401).send()));
 app.get('/required-gzip', (request, reply) =>
-  required(request.headers.authorization, request.url) ? send(reply, compressed(json), true) : reply.code(401).send(),
+  required(request.headers.authorization, request.url) ? send(reply, compressed(next().json), true) : reply.code(401).send(),
 );
 app.get('/required-json-gzip', (request, reply) =>
-  required(request.headers.authorization, request.url) ? send(reply, compressed(JSON.stringify(answer)), true) : reply.code(401).send(),
+  required(request.headers.authorization, request.url) ? send(reply, compressed(JSON.stringify(next().answer)), true) : reply.code(401).send(),
 );
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

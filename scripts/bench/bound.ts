@@ -24,13 +24,10 @@
  */
 import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApiClient } from '../../src/auth/clients.js';
-import { openStore } from '../../src/store/db.js';
-import { sha256 } from '../../src/store/hash.js';
+import { boundDatabase } from './bound-token.js';
 import { benchCases } from './cases.js';
 import { numberFrom } from './config.js';
 import type { DatasetMeta } from './dataset.js';
@@ -49,29 +46,7 @@ const rounds = numberFrom('BOUND_ROUNDS', 3, 1, 20, true);
 const seconds = numberFrom('BOUND_SECONDS', 5, 1, 60, true);
 
 // a copy of the dataset holding one live client-credentials token of the bench's organisation
-mkdirSync(path.join(output, 'bound'), { recursive: true });
-const dbPath = path.join(output, 'bound', 'bound.sqlite');
-copyFileSync(path.join(cacheDir, datasetName), dbPath);
-const store = openStore({ sqlitePath: dbPath });
-const client = await createApiClient(store.db, { organisationId: meta.organisationId, name: 'Bound' });
-const token = randomBytes(32).toString('base64url');
-const now = Math.floor(Date.now() / 1000);
-await store.db
-  .insertInto('oauth_store')
-  .values({
-    model: 'ClientCredentials',
-    id: sha256(token),
-    payload: JSON.stringify({ kind: 'ClientCredentials', clientId: client.clientId, scope: 'service.read', iat: now, exp: now + 3600 }),
-    grant_id: null,
-    client_id: client.clientId,
-    account_id: null,
-    uid: null,
-    user_code: null,
-    expires_at: (now + 3600) * 1000,
-    consumed_at: null,
-  })
-  .execute();
-await store.close();
+const { dbPath, token } = await boundDatabase(path.join(cacheDir, datasetName), path.join(output, 'bound', 'bound.sqlite'), meta.organisationId);
 
 async function rate(body: string, route: string): Promise<number> {
   const child = fork(path.join(here, 'bound-server.ts'), [], {

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:bound-varied -- --seed 1 --draws 40`: the bound of each varied case (issue 43: "every
+ * computed operation answers at least half of its own bound's rate (required work + serialising +
+ * its SQL, from bench:bound)"), beside the rate `npm run bench:varied` last measured for it.
+ *
+ * Per varied case (varied-params.ts, the same seeded draws as bench:varied's): `--draws N` requests
+ * drawn and answered in-process on a copy of the bench's dataset, each answer kept as the JSON text
+ * REST sends (links rendered); then bound-server.ts answers those bodies in turn, 50 connections,
+ * `--seconds S` after a warm-up, `--rounds R`:
+ *   bare                the stored bodies, compressed beforehand: what the machine serves at most
+ *   required-json-gzip  the token check's read and the request log every call must do, then the
+ *                       answer serialised from its object and compressed, as a computed answer is
+ * and SQLite's own work for each draw's statements (inprocess.ts sqliteOwnMs: each read statement
+ * alone, wrapped in count(*), median of --runs). The bound is the rate at which the required work,
+ * serialising and compressing (1 / required-json-gzip's rate of the machine) plus the statements'
+ * own time spread over the cores use the machine up:
+ *
+ *   bound = 1 / (1 / required-json-gzip + sqlOwn / cores)
+ *
+ * Loopback only; every measurement ends by itself. Writes bench-output/bound/varied-seed<N>.json.
+ */
+import { fork } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { restLinks } from '../../src/http/answer-body.js';
+import { runOrganisationOperation } from '../../src/operations/execute.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { stringifyWithLinks } from '../../src/operations/links.js';
+import type { OrganisationOperation } from '../../src/operations/operation.js';
+import { boundDatabase } from './bound-token.js';
+import { benchConfig } from './config.js';
+import { ensureDataset } from './dataset.js';
+import { sqliteOwnMs, tracedStore } from './inprocess.js';
+import { measure } from './load.js';
+import { argument, numberArgument } from './single-client.js';
+import { drawStream, readPools, variedCases } from './varied-params.js';
+
+const log = (m: string) => process.stderr.write(`${m}\n`);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const seed = numberArgument('seed', 1, 0, 2 ** 31);
+const draws = numberArgument('draws', 40, 1, 1000);
+const seconds = numberArgument('seconds', 5, 1, 60);
+const rounds = numberArgument('rounds', 2, 1, 10);
+const runs = numberArgument('runs', 5, 1, 200);
+const only = argument('only', '');
+const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
+
+const { file, meta } = await ensureDataset(benchConfig(), log);
+const { dbPath, token } = await boundDatabase(file, path.join(output, 'bound', 'varied.sqlite'), meta.organisationId);
+const traced = tracedStore({ sqlitePath: dbPath });
+const cores = availableParallelism();
+const cases = variedCases(readPools(file, meta)).filter((c) => c.name.includes(only));
+
+/** The last bench:varied run's rate for each case, where it ran with this seed. */
+const measuredFile = path.join(output, 'varied', `results-seed${seed}.json`);
+const measured = new Map<string, number>(
+  existsSync(measuredFile)
+    ? (JSON.parse(readFileSync(measuredFile, 'utf8')) as { rows: { name: string; requestsPerSecond: number; database?: string }[] }).rows
+        // the bound is SQLite's: a run on both databases lists each case twice
+        .filter((r) => (r.database ?? 'sqlite') === 'sqlite')
+        .map((r) => [r.name, r.requestsPerSecond])
+    : [],
+);
+
+/** One route's rate on a fresh bound-server.ts answering the folder's bodies in turn. */
+async function rate(folder: string, route: string): Promise<number> {
+  const child = fork(path.join(here, 'bound-server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BOUND_BODIES: folder, BOUND_DB: dbPath },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { port: number }));
+      child.once('exit', (code) => reject(new Error(`bound-server.ts exited (${code}) before listening`)));
+    });
+    const result = await measure(`http://127.0.0.1:${port}/${route}`, {
+      connections: 50,
+      durationSeconds: seconds,
+      warmupSeconds: 1,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (result.non2xx || result.errors) throw new Error(`${route}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return result.requestsPerSecond;
+  } finally {
+    child.kill();
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rows: Record<string, unknown>[] = [];
+for (const c of cases) {
+  const op = OPERATIONS.find((o) => o.name === c.operation) as OrganisationOperation<any, any>;
+  const next = drawStream(seed, c);
+  const folder = path.join(output, 'bound', 'varied', c.name);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  const own: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < draws; i++) {
+    const draw = next();
+    const value = await runOrganisationOperation(
+      { db: traced.db, baseUrl: 'http://127.0.0.1', today: meta.params.date },
+      op,
+      { kind: 'client', clientId: 'bench' },
+      meta.organisationId,
+      { input: Object.fromEntries(new URL(draw.path, 'http://x').searchParams), textInput: true },
+    );
+    const json = stringifyWithLinks(value, restLinks('http://127.0.0.1'));
+    bytes += json.length;
+    writeFileSync(path.join(folder, `${String(i).padStart(4, '0')}.json`), json);
+    own.push(
+      await sqliteOwnMs(traced, dbPath, meta.organisationId, meta.params.date, { name: c.name, operation: c.operation, path: draw.path, note: '' }, runs),
+    );
+  }
+  const seen: Record<string, number[]> = { bare: [], 'required-json-gzip': [] };
+  for (let round = 0; round < rounds; round++) for (const route of Object.keys(seen)) seen[route]!.push(await rate(folder, route));
+  const required = median(seen['required-json-gzip']!);
+  const sqlMs = own.reduce((a, b) => a + b, 0) / own.length;
+  const bound = 1 / (1 / required + sqlMs / 1000 / cores);
+  const last = measured.get(c.name);
+  const row = {
+    name: c.name,
+    draws,
+    meanBodyBytes: Math.round(bytes / draws),
+    bare: Math.round(median(seen.bare!)),
+    requiredJsonGzip: Math.round(required),
+    sqlOwnMs: Number(sqlMs.toFixed(2)),
+    bound: Math.round(bound),
+    measured: last === undefined ? null : Math.round(last),
+    shareOfBound: last === undefined ? null : Number((last / bound).toFixed(2)),
+  };
+  rows.push(row);
+  log(`  ${c.name}: ${JSON.stringify(row)}`);
+}
+await traced.close();
+
+console.log(`\nbounds of the varied cases (seed ${seed}, ${draws} draws each; ${cores} cores; 50 connections, ${seconds} s × ${rounds} rounds, median):`);
+console.log('case                  body KB   bare  req+json+gzip  SQL own ms   bound  measured  share of bound');
+for (const r of rows as { [k: string]: number | string | null }[]) {
+  console.log(
+    `${String(r.name).padEnd(20)} ${String(Math.round(Number(r.meanBodyBytes) / 1024)).padStart(8)} ${String(r.bare).padStart(6)} ${String(r.requiredJsonGzip).padStart(14)} ` +
+      `${String(r.sqlOwnMs).padStart(11)} ${String(r.bound).padStart(7)} ${String(r.measured ?? '-').padStart(9)} ${String(r.shareOfBound ?? '-').padStart(15)}`,
+  );
+}
+mkdirSync(path.join(output, 'bound'), { recursive: true });
+writeFileSync(path.join(output, 'bound', `varied-seed${seed}.json`), JSON.stringify({ seed, draws, cores, seconds, rounds, rows }, null, 2));
