@@ -174,7 +174,35 @@ export async function transactionPage(
   offset: number,
 ): Promise<PageTransaction[]> {
   if (filter.accountIds !== null && filter.accountIds.length === 0) return [];
-  return pageStatement(db, pageShape(filter, order), pageValues(filter, limit, offset));
+  const values = pageValues(filter, limit, offset);
+  // PostgreSQL: the documents whose supplier matches, read first and given to the page as one array
+  // value (pageQuery says why); same snapshot, as the page runs in the caller's transaction
+  if (filter.search !== null && dialectOf(db) === 'postgres') {
+    const found = await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern });
+    values.documentIds = arrayLiteral(found.map((d) => d.id));
+  }
+  return pageStatement(db, pageShape(filter, order), values);
+}
+
+/** The organisation's documents whose supplier contains the pattern (trigram-indexed on PostgreSQL, migration 013). */
+const supplierMatchesQuery = (db: Kysely<Database>, v: { organisationId: string; pattern: string }) =>
+  db
+    .selectFrom('documents as d')
+    .select('d.id')
+    .where('d.organisation_id', '=', v.organisationId)
+    .where(sql<SqlBool>`lower(${sql.ref('d.supplier')}) like ${v.pattern} escape '\\'`)
+    .compile();
+
+const supplierMatchesStatement = preparedShapes(supplierMatchesQuery);
+
+/** The statement a PostgreSQL search reads the matching documents with, for its plan to be looked at. */
+export function supplierMatchesPlanQuery(db: Kysely<Database>, organisationId: string, search: string) {
+  return supplierMatchesQuery(db, { organisationId, pattern: containsPattern(search) });
+}
+
+/** A PostgreSQL text[] literal of the values: each double-quoted, its quotes and backslashes escaped. */
+function arrayLiteral(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 
 interface PageValues {
@@ -186,6 +214,8 @@ interface PageValues {
   amountMax: number;
   /** the search as a LIKE pattern */
   pattern: string;
+  /** PostgreSQL: the ids of the documents whose supplier matches the search, as a text[] literal (transactionPage) */
+  documentIds: string;
   limit: number;
   offset: number;
 }
@@ -223,6 +253,7 @@ function pageValues(filter: TransactionFilter, limit: number, offset: number): P
     amountMin: filter.amountMin ?? 0,
     amountMax: filter.amountMax ?? 0,
     pattern: filter.search === null ? '' : containsPattern(filter.search),
+    documentIds: '{}',
     limit,
     offset,
   };
@@ -273,10 +304,13 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
       eb.or([
         sql<SqlBool>`${narration} like ${v.pattern} escape '\\'`,
         dialectOf(db) === 'postgres'
-          ? // the matching documents' ids as one array (trigram-indexed, migration 013), so the
-            // planner may combine both sides' indexes when the term is rare, or walk the dates
-            // newest first and test each row against the array when it is common
-            sql<SqlBool>`${eb.ref('t.document_id')} = any(array(${supplierMatches.select('d.id')}))`
+          ? // the matching documents' ids as one array value, read beforehand (transactionPage), so the
+            // planner may combine both sides' indexes when the term is rare, or walk the dates newest
+            // first and test each row against the array when it is common. A value, not the subquery's
+            // array(select …): planned as a constant, the array is tested by a hash, where the subquery's
+            // is searched element by element for each row (a common supplier's 3,052 documents against
+            // 13,537 lines walked: 126 ms against 16)
+            sql<SqlBool>`${eb.ref('t.document_id')} = any(${v.documentIds}::text[])`
           : // SQLite: the supplier looked up by id for the rows the page walks through, newest first
             // until it is full (a list of every matching document first would read every document)
             eb.exists(supplierMatches.select(sql.lit(1).as('one')).where(sql<SqlBool>`${sql.ref('d.id')} = ${eb.ref('t.document_id')}`)),

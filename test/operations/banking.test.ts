@@ -7,7 +7,7 @@ import { bankingTransactions } from '../../src/operations/banking-transactions.j
 import { OperationError } from '../../src/operations/errors.js';
 import { provisionOrganisation } from '../../src/provision.js';
 import { refreshBankDailyTotalsFor } from '../../src/store/bank-totals.js';
-import { transactionPageQuery } from '../../src/store/banking.js';
+import { supplierMatchesPlanQuery, transactionPageQuery } from '../../src/store/banking.js';
 import type { Store } from '../../src/store/db.js';
 import { setRoleAllowed } from '../../src/store/role-policy.js';
 import type { BankTransactionRow } from '../../src/store/schema.js';
@@ -530,15 +530,18 @@ describeEachDialect(
             amountMax: null,
             amountColumn: 'home_amount' as const,
           };
-          const compiled = transactionPageQuery(trx, filter, 'newest', 51, 0).compile();
-          const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
-          plan = rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+          // the matching documents are read first (their statement) and given to the page as an array value
+          for (const compiled of [transactionPageQuery(trx, filter, 'newest', 51, 0).compile(), supplierMatchesPlanQuery(trx, ORG, 'zzqx')]) {
+            const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
+            plan += `${rows.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`;
+          }
           throw rollback;
         })
         .catch((error) => {
           if (error !== rollback) throw error;
         });
       assert.match(plan, /bank_transactions_description_trgm/);
+      assert.match(plan, /bank_transactions_document/);
       assert.match(plan, /documents_supplier_trgm/);
     });
 
