@@ -19,26 +19,22 @@
  *
  * Loopback only; every measurement ends by itself. Writes bench-output/bound/varied-seed<N>.json.
  */
-import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { restLinks } from '../../src/http/answer-body.js';
 import { runOrganisationOperation } from '../../src/operations/execute.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { stringifyWithLinks } from '../../src/operations/links.js';
 import type { OrganisationOperation } from '../../src/operations/operation.js';
-import { boundDatabase } from './bound-token.js';
+import { boundDatabase, routeRate } from './bound-setup.js';
 import { benchConfig } from './config.js';
 import { ensureDataset } from './dataset.js';
 import { sqliteOwnMs, tracedStore } from './inprocess.js';
-import { measure } from './load.js';
 import { argument, numberArgument } from './single-client.js';
 import { drawStream, readPools, variedCases } from './varied-params.js';
 
 const log = (m: string) => process.stderr.write(`${m}\n`);
-const here = path.dirname(fileURLToPath(import.meta.url));
 const seed = numberArgument('seed', 1, 0, 2 ** 31);
 const draws = numberArgument('draws', 40, 1, 1000);
 const seconds = numberArgument('seconds', 5, 1, 60);
@@ -48,8 +44,8 @@ const only = argument('only', '');
 const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
 
 const { file, meta } = await ensureDataset(benchConfig(), log);
-const { dbPath, token } = await boundDatabase(file, path.join(output, 'bound', 'varied.sqlite'), meta.organisationId);
-const traced = tracedStore({ sqlitePath: dbPath });
+const setup = await boundDatabase(file, path.join(output, 'bound', 'varied.sqlite'), meta.organisationId);
+const traced = tracedStore({ sqlitePath: setup.dbPath });
 const cores = availableParallelism();
 const cases = variedCases(readPools(file, meta)).filter((c) => c.name.includes(only));
 
@@ -63,31 +59,6 @@ const measured = new Map<string, number>(
         .map((r) => [r.name, r.requestsPerSecond])
     : [],
 );
-
-/** One route's rate on a fresh bound-server.ts answering the folder's bodies in turn. */
-async function rate(folder: string, route: string): Promise<number> {
-  const child = fork(path.join(here, 'bound-server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BOUND_BODIES: folder, BOUND_DB: dbPath },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  try {
-    const { port } = await new Promise<{ port: number }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { port: number }));
-      child.once('exit', (code) => reject(new Error(`bound-server.ts exited (${code}) before listening`)));
-    });
-    const result = await measure(`http://127.0.0.1:${port}/${route}`, {
-      connections: 50,
-      durationSeconds: seconds,
-      warmupSeconds: 1,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (result.non2xx || result.errors) throw new Error(`${route}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return result.requestsPerSecond;
-  } finally {
-    child.kill();
-  }
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: Record<string, unknown>[] = [];
@@ -112,11 +83,12 @@ for (const c of cases) {
     bytes += json.length;
     writeFileSync(path.join(folder, `${String(i).padStart(4, '0')}.json`), json);
     own.push(
-      await sqliteOwnMs(traced, dbPath, meta.organisationId, meta.params.date, { name: c.name, operation: c.operation, path: draw.path, note: '' }, runs),
+      await sqliteOwnMs(traced, setup.dbPath, meta.organisationId, meta.params.date, { name: c.name, operation: c.operation, path: draw.path, note: '' }, runs),
     );
   }
   const seen: Record<string, number[]> = { bare: [], 'required-json-gzip': [] };
-  for (let round = 0; round < rounds; round++) for (const route of Object.keys(seen)) seen[route]!.push(await rate(folder, route));
+  for (let round = 0; round < rounds; round++)
+    for (const route of Object.keys(seen)) seen[route]!.push(await routeRate(setup, { BOUND_BODIES: folder }, route, seconds));
   const required = median(seen['required-json-gzip']!);
   const sqlMs = own.reduce((a, b) => a + b, 0) / own.length;
   const bound = 1 / (1 / required + sqlMs / 1000 / cores);

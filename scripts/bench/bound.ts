@@ -22,19 +22,15 @@
  * statements alone need more, no implementation reaches the target on this machine.
  * Load on 127.0.0.1 only; each measurement ends by itself.
  */
-import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { boundDatabase } from './bound-token.js';
+import { boundDatabase, routeRate } from './bound-setup.js';
 import { benchCases } from './cases.js';
 import { numberFrom } from './config.js';
 import type { DatasetMeta } from './dataset.js';
 import { sqliteOwnMs, tracedStore } from './inprocess.js';
-import { measure } from './load.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
 const cacheDir = path.join(output, 'cache');
 const bodiesDir = path.join(output, 'bodies', 'sqlite');
@@ -46,31 +42,7 @@ const rounds = numberFrom('BOUND_ROUNDS', 3, 1, 20, true);
 const seconds = numberFrom('BOUND_SECONDS', 5, 1, 60, true);
 
 // a copy of the dataset holding one live client-credentials token of the bench's organisation
-const { dbPath, token } = await boundDatabase(path.join(cacheDir, datasetName), path.join(output, 'bound', 'bound.sqlite'), meta.organisationId);
-
-async function rate(body: string, route: string): Promise<number> {
-  const child = fork(path.join(here, 'bound-server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BOUND_BODY: body, BOUND_DB: dbPath },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  try {
-    const { port } = await new Promise<{ port: number }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { port: number }));
-      child.once('exit', (code) => reject(new Error(`bound-server.ts exited (${code}) before listening`)));
-    });
-    const result = await measure(`http://127.0.0.1:${port}/${route}`, {
-      connections: 50,
-      durationSeconds: seconds,
-      warmupSeconds: 1,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (result.non2xx || result.errors) throw new Error(`${route}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return result.requestsPerSecond;
-  } finally {
-    child.kill();
-  }
-}
+const bound = await boundDatabase(path.join(cacheDir, datasetName), path.join(output, 'bound', 'bound.sqlite'), meta.organisationId);
 
 // the last bench run's floor on SQLite (its cheapest authenticated call), which the computed targets are shares of
 const resultsFile = path.join(output, 'results.json');
@@ -80,7 +52,7 @@ const cheapest = lastRun?.backends.find((b) => b.backend === 'sqlite')?.cases.fi
 // as the bench defines it: the lower of the cheapest call and its bare route
 const floor = cheapest && Math.min(cheapest.requestsPerSecond, cheapest.bare.requestsPerSecond);
 const cores = availableParallelism();
-const traced = tracedStore({ sqlitePath: dbPath });
+const traced = tracedStore({ sqlitePath: bound.dbPath });
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const us = (seconds: number) => `${Math.round(seconds * 1e6)} µs`;
@@ -89,7 +61,8 @@ for (const name of cases) {
   if (!file) throw new Error(`no stored body for ${name} in ${bodiesDir}: run the bench with that case`);
   const routes = file.endsWith('.gz') ? ['bare', 'required', 'required-gzip', 'required-json-gzip'] : ['bare', 'required'];
   const seen: Record<string, number[]> = {};
-  for (let round = 0; round < rounds; round++) for (const route of routes) (seen[route] ??= []).push(await rate(file, route));
+  for (let round = 0; round < rounds; round++)
+    for (const route of routes) (seen[route] ??= []).push(await routeRate(bound, { BOUND_BODY: file }, route, seconds));
   console.log(`\n${name} (${path.basename(file)}), 50 connections, ${seconds} s, ${rounds} rounds, requests/s:`);
   for (const route of routes) {
     console.log(
@@ -105,7 +78,7 @@ for (const name of cases) {
   // the CPU a request may use besides authenticating, logging, serialising and compressing, at the target rate
   const target = 0.25 * floor;
   const left = seen['required-json-gzip'].map((rate) => cores * (1 / target - 1 / rate));
-  const own = (await sqliteOwnMs(traced, dbPath, meta.organisationId, meta.params.date, benchCase, 200)) / 1000;
+  const own = (await sqliteOwnMs(traced, bound.dbPath, meta.organisationId, meta.params.date, benchCase, 200)) / 1000;
   console.log(
     `  target 25% of the last run's floor (${Math.round(floor).toLocaleString('en-GB')}): ${Math.round(target).toLocaleString('en-GB')} requests/s; ` +
       `CPU left per request there (${cores} cores): ${left.map((l) => (l > 0 ? us(l) : 'none')).join(' ')}; SQLite's own work for its ` +
