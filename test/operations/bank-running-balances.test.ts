@@ -130,7 +130,7 @@ describeEachDialect(
       for (const t of mixed.transactions) assert.equal(t.runningBalance, whole.get(t.id), t.id);
     });
 
-    it("a row's sum through its own day is the same read by a window over its days or by a range per row, and each read is chosen by the page's density", async () => {
+    it("a row's sum through its own day: the same by a window over its days or a range per row, each chosen by the page's density", async () => {
       const s = store();
       const rows = await s.db
         .selectFrom('bank_transactions')
