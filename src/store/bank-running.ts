@@ -6,6 +6,7 @@
  * account's whole history.
  */
 import { sql, type Kysely } from 'kysely';
+import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -115,7 +116,7 @@ export async function sameDayThrough(
 }
 
 /** sameDayThrough's statement for each way of reading and (padded) number of rows. */
-const sameDayStatement = preparedShapes((db, v: { organisationId: string; accountId: string; ids: string[] }, read: SameDayRead) => {
+function sameDayQuery(db: Kysely<Database>, v: { organisationId: string; accountId: string; ids: string[] }, read: SameDayRead) {
   if (read === 'each') {
     return (
       db
@@ -151,6 +152,20 @@ const sameDayStatement = preparedShapes((db, v: { organisationId: string; accoun
     ])
     .where('u.organisation_id', '=', v.organisationId)
     .where('u.bank_account_id', '=', v.accountId)
-    .where('u.date', 'in', days);
+    .where((eb) =>
+      dialectOf(db) === 'postgres'
+        ? // the days as one array, an index condition on the account's (date, id, amount) index: with
+          // `in (select …)` PostgreSQL merge-joined the days with every line of the account (464,655
+          // read for 2,346 kept, 116 ms against 7 ms)
+          eb('u.date', '=', sql<string>`any(array(${days}))`)
+        : eb('u.date', 'in', days),
+    );
   return db.selectFrom(window.as('w')).select(['w.id', 'w.through']).where('w.id', 'in', v.ids).compile();
-});
+}
+
+const sameDayStatement = preparedShapes(sameDayQuery);
+
+/** sameDayThrough's statement for these rows, for its plan to be looked at. */
+export function sameDayPlanQuery(db: Kysely<Database>, organisationId: string, accountId: string, ids: string[], read: SameDayRead) {
+  return sameDayQuery(db, { organisationId, accountId, ids }, read);
+}
