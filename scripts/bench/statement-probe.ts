@@ -14,6 +14,7 @@
  *   --database postgres --keep     loads it and keeps it: prints `--pg-schema bench_…` to pass next time
  *   --pg-schema bench_…            probes that schema (loaded before, with --keep) without reloading; it is
  *                                  migrated first, so a new migration's index is there to be measured
+ *   --path '/v1/operations/…?…'    the same call every time (a fixed case of cases.ts) instead of --case's draws
  *   --explain N                    also EXPLAIN (ANALYZE, BUFFERS) the N statements that took the most time
  *                                  in all, each with the parameters of its slowest run (PostgreSQL only)
  *
@@ -63,7 +64,11 @@ if (database === 'postgres' && !pgSchema) {
 }
 
 const pools = readPools(file, meta);
-const variedCase = variedCases(pools).find((c) => c.name === caseName);
+// --path: one call, the same every time (a fixed case of cases.ts), instead of a varied case's draws
+const fixedPath = argument('path', '');
+const variedCase = fixedPath
+  ? { name: fixedPath, operation: new URL(fixedPath, 'http://x').pathname.split('/').pop()!, draw: () => ({ path: fixedPath, shapes: ['fixed'] }) }
+  : variedCases(pools).find((c) => c.name === caseName);
 if (!variedCase) throw new Error(`no varied case ${caseName}`);
 const op = OPERATIONS.find((o) => o.name === variedCase.operation) as OrganisationOperation<any, any>;
 const next = drawStream(seed, variedCase);
@@ -108,7 +113,7 @@ for (let i = 0; i < calls; i++) {
 }
 const total = byCall.reduce((a, c) => a + c.ms, 0);
 console.log(
-  `${caseName} on ${database}${pgSchema ? ` (schema ${pgSchema})` : ''}: ${calls} calls, mean ${(total / calls).toFixed(1)} ms; ` +
+  `${fixedPath || caseName} on ${database}${pgSchema ? ` (schema ${pgSchema})` : ''}: ${calls} calls, mean ${(total / calls).toFixed(1)} ms; ` +
     `in statements ${((100 * [...bySql.values()].reduce((a, s) => a + s.ms, 0)) / total).toFixed(0)}%`,
 );
 console.log('\nstatements by total time:');
