@@ -111,11 +111,10 @@ await traced.close();
 
 console.log(`\nbounds of the varied cases (seed ${seed}, ${draws} draws each; ${cores} cores; 50 connections, ${seconds} s × ${rounds} rounds, median):`);
 console.log('case                  body KB   bare  req+json+gzip  SQL own ms   bound  measured  share of bound');
+const WIDTHS = [-20, 8, 6, 14, 11, 7, 9, 15];
 for (const r of rows as { [k: string]: number | string | null }[]) {
-  console.log(
-    `${String(r.name).padEnd(20)} ${String(Math.round(Number(r.meanBodyBytes) / 1024)).padStart(8)} ${String(r.bare).padStart(6)} ${String(r.requiredJsonGzip).padStart(14)} ` +
-      `${String(r.sqlOwnMs).padStart(11)} ${String(r.bound).padStart(7)} ${String(r.measured ?? '-').padStart(9)} ${String(r.shareOfBound ?? '-').padStart(15)}`,
-  );
+  const cells = [r.name, Math.round(Number(r.meanBodyBytes) / 1024), r.bare, r.requiredJsonGzip, r.sqlOwnMs, r.bound, r.measured ?? '-', r.shareOfBound ?? '-'];
+  console.log(cells.map((cell, i) => (WIDTHS[i]! < 0 ? String(cell).padEnd(-WIDTHS[i]!) : String(cell).padStart(WIDTHS[i]!))).join(' '));
 }
 mkdirSync(path.join(output, 'bound'), { recursive: true });
 writeFileSync(path.join(output, 'bound', `varied-seed${seed}.json`), JSON.stringify({ seed, draws, cores, seconds, rounds, rows }, null, 2));
