@@ -137,7 +137,10 @@ async function acrossDays(db: Kysely<Database>, { organisationId, accountId, row
   const total = days.reduce((all, day) => all + movements.get(day)!.net, 0);
   const sums = new Map<string, number>();
   for (const row of rows) {
-    const upTo = before.get(row.date)! + through.get(row.id)!;
+    const sameDay = through.get(row.id);
+    // every page row is a line of this account in the snapshot, so its day was read
+    if (sameDay === undefined) throw new Error(`same-day sum missing for bank transaction ${row.id}`);
+    const upTo = before.get(row.date)! + sameDay;
     // forward: everything from the start through the row; backward: everything after it to the end
     sums.set(row.id, order === 'oldest' ? upTo : total - upTo);
   }
