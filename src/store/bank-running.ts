@@ -7,7 +7,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from './dialect.js';
-import { preparedShapes } from './prepared.js';
+import { paddedSet, preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
 
 /**
@@ -108,10 +108,8 @@ export async function sameDayThrough(
   read: SameDayRead,
 ): Promise<Map<string, number>> {
   if (rowIds.length === 0) return new Map();
-  // lists are sets here: a repeated id changes nothing, so they are padded to a few lengths (one statement each)
-  const size = 2 ** Math.ceil(Math.log2(rowIds.length));
-  const ids = [...rowIds, ...Array<string>(size - rowIds.length).fill(rowIds[rowIds.length - 1]!)];
-  const rows = await sameDayStatement(db, read, { organisationId, accountId, ids });
+  // the ids are a set here: a repeated one changes nothing, so they are padded to a few lengths (one statement each)
+  const rows = await sameDayStatement(db, read, { organisationId, accountId, ids: paddedSet(rowIds) });
   return new Map(rows.map((r) => [r.id, Number(r.through)]));
 }
 

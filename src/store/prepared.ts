@@ -231,10 +231,21 @@ function paddedLists<P extends object>(values: P): P {
   for (const name in values) {
     const value = (values as Record<string, unknown>)[name];
     if (!Array.isArray(value) || value.length < 3) continue;
-    const size = 2 ** Math.ceil(Math.log2(value.length));
-    if (size === value.length) continue;
+    const grown = paddedSet(value);
+    if (grown === value) continue;
     padded ??= { ...(values as Record<string, unknown>) };
-    padded[name] = [...value, ...Array<unknown>(size - value.length).fill(value[value.length - 1])];
+    padded[name] = grown;
   }
   return (padded ?? values) as P;
+}
+
+/**
+ * A list read as a set (`in (…)`), grown to the next power of two by repeating its last value, so a
+ * statement taking it is compiled for a few lengths instead of one per length; the list itself when
+ * it is already that long (or empty).
+ */
+export function paddedSet<T>(list: T[]): T[] {
+  if (list.length === 0) return list;
+  const size = 2 ** Math.ceil(Math.log2(list.length));
+  return size === list.length ? list : [...list, ...Array<T>(size - list.length).fill(list[list.length - 1]!)];
 }
