@@ -14,7 +14,7 @@
 import type { PayableBill } from '../accounting/types.js';
 import { billMatcher, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
 import { sum } from '../domain/money.js';
-import { outstandingBillPage, outstandingBillTotals, type BillPage } from '../store/bill-query.js';
+import { outstandingBillPage, outstandingBillTotals, type BillPage, type BillTotals } from '../store/bill-query.js';
 import { comparePaymentOrder, listOutstandingBills, publishedTransactionsOfBills, type OutstandingBill } from '../store/bills.js';
 import { publishedTransactionIds } from '../store/documents.js';
 import type { OperationContext } from './context.js';
@@ -82,7 +82,7 @@ export interface BillSource {
   /** one page of the bills the criteria match (null: every outstanding bill), with the count and total of all of them */
   page(criteria: BillCriteria | null, page: { offset: number; limit: number }): Promise<BillPage>;
   /** per set of criteria, the count and total of the bills it matches */
-  totals(criteria: BillCriteria[]): Promise<{ count: number; amountDue: number }[]>;
+  totals(criteria: BillCriteria[]): Promise<readonly BillTotals[]>;
 }
 
 export function matchContext(ctx: OperationContext): MatchContext {
@@ -93,8 +93,8 @@ export async function outstandingBillSource(ctx: OperationContext): Promise<Bill
   const match = matchContext(ctx);
   if (!ctx.accounting.payables) {
     return {
-      page: (criteria, page) => outstandingBillPage(ctx.db, ctx.organisation.id, criteria, match, page),
-      totals: (criteria) => outstandingBillTotals(ctx.db, ctx.organisation.id, criteria, match),
+      page: (criteria, page) => outstandingBillPage(ctx.db, ctx.organisation.id, criteria, match, page, ctx.dataVersion),
+      totals: (criteria) => outstandingBillTotals(ctx.db, ctx.organisation.id, criteria, match, ctx.dataVersion),
     };
   }
   const { bills } = await outstandingBills(ctx);

@@ -17,6 +17,11 @@ export interface OperationContext {
   baseUrl: string;
   accounting: AccountingSystem;
   /**
+   * The organisation's data_version this call reads at, when it can vouch for it (a read on the
+   * primary); what is kept while it stands may be served. Absent for a change and for a replica.
+   */
+  dataVersion?: string;
+  /**
    * A create sent with an Idempotency-Key (operations/idempotent.ts): the operation hands its answer
    * here inside the transaction that writes, so the answer is kept exactly when the write is, and
    * nothing that can fail is left after the commit. Absent for every other call.

@@ -129,15 +129,18 @@ export async function answer(call: Call): Promise<void> {
   // a change reads what it changes where it writes: the primary, never a replica behind it
   const changes = effectOf(op) !== 'read';
   const readDb = changes ? env.db : (env.readDb ?? env.db);
+  // a read on the primary reads at the version loadOrganisation read with the row: what is kept while
+  // that version stands (the builtin ledger's chart and contacts, the bills' totals) may be served;
+  // a change, or a replica that may lag, keeps nothing
+  const dataVersion = !changes && readDb === env.db ? String(row.data_version) : undefined;
   const ctx: OperationContext = {
     db: readDb,
     organisation,
     principal,
     today: env.today ?? todayIn(organisation.timeZone, env.now?.() ?? new Date()),
     baseUrl: env.baseUrl,
-    // a read on the primary reads at the version loadOrganisation read with the row: the builtin ledger
-    // keeps its chart and contacts while that version stands; a change, or a replica that may lag, keeps nothing
-    accounting: accountingSystemFor(readDb, !changes && readDb === env.db ? { ...row, keepAtVersion: row.data_version } : row, env.accountingTimeoutMs, {
+    dataVersion,
+    accounting: accountingSystemFor(readDb, { ...row, keepAtVersion: dataVersion }, env.accountingTimeoutMs, {
       settings: env.accountingConnections,
       primary: env.db,
     }),

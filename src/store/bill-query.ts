@@ -2,8 +2,8 @@
  * The service's own outstanding bills answered by the database: a saved filter's criteria as SQL
  * (the same test as domain/bill-criteria.ts billMatcher, checked against it in
  * test/bill-query.test.ts), a page read in payment order from the bills_outstanding_order index
- * (migration 012), and counts and totals as aggregates, so a page of 100 reads 100 bills and not
- * every outstanding one.
+ * (migration 012), and counts and totals as aggregates, kept while the organisation's data stands,
+ * so a page of 100 reads 100 bills and not every outstanding one.
  */
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { supplierKey, tagKey, type BillCriteria, type MatchContext } from '../domain/bill-criteria.js';
@@ -11,6 +11,7 @@ import { addDays, isValidDate } from '../domain/dates.js';
 import { OUTSTANDING, OUTSTANDING_BILL_COLUMNS, toOutstandingBill, type OutstandingBill } from './bills.js';
 import { preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
+import { cachePerHandle } from './versioned-cache.js';
 
 type Bills = ExpressionBuilder<Database, 'bills'>;
 
@@ -89,7 +90,7 @@ const matching = (db: Kysely<Database>, shape: CriteriaKey[] | null, v: Record<s
 
 /**
  * A page of them in payment order, compiled once per shape (store/prepared.ts). This statement and
- * the two below are named on PostgreSQL: over one organisation's outstanding bills a generic plan
+ * the totals below are named on PostgreSQL: over one organisation's outstanding bills a generic plan
  * costs the same or less (the first page 0.37 -> 0.09 ms), and where it would cost more (every
  * bill, 0.04 -> 0.19 ms) PostgreSQL's estimate keeps the custom plan (docs/performance.md).
  */
@@ -104,15 +105,6 @@ const pageStatement = preparedShapes(
       .orderBy(sql`id collate "binary"`)
       .limit(v.limit)
       .offset(v.offset)
-      .compile(),
-  { genericPlan: true },
-);
-
-/** Their count and amount due. */
-const countStatement = preparedShapes(
-  (db, v: Record<string, any>, shape: CriteriaKey[] | null) =>
-    matching(db, shape, v)
-      .select([sql<number | string>`count(*)`.as('count'), sql<number | string | null>`sum(amount_due)`.as('amount_due')])
       .compile(),
   { genericPlan: true },
 );
@@ -140,18 +132,21 @@ const totalsStatement = preparedShapes(
   { genericPlan: true },
 );
 
-export interface BillPage {
-  bills: OutstandingBill[];
-  /** every matching bill, on every page */
+/** What a set of criteria matches: how many outstanding bills, on every page, and their amount due (home-currency minor units). */
+export interface BillTotals {
   count: number;
-  /** their amount due, home-currency minor units */
   amountDue: number;
+}
+
+export interface BillPage extends BillTotals {
+  bills: OutstandingBill[];
 }
 
 /**
  * One page of the outstanding bills a filter matches (criteria null: every one), in payment order
  * (store/bills.ts comparePaymentOrder: due date, supplier key, supplier, id; byte order in both
- * databases), with the count and total of every matching bill.
+ * databases), with the count and total of every matching bill (outstandingBillTotals: kept while
+ * the version stands, so the pages after the first read only their own bills).
  */
 export async function outstandingBillPage(
   db: Kysely<Database>,
@@ -159,28 +154,47 @@ export async function outstandingBillPage(
   criteria: BillCriteria | null,
   match: MatchContext,
   page: { offset: number; limit: number },
+  version?: string,
 ): Promise<BillPage> {
   const values: Record<string, unknown> = { organisationId, ...page };
   if (criteria) criteriaValues(criteria, match, 0, values);
   const shape = criteria ? criteriaShape(criteria) : null;
-  const [rows, [totals]] = await Promise.all([pageStatement(db, shape, values), countStatement(db, shape, values)]);
-  return {
-    bills: rows.map(toOutstandingBill),
-    count: Number(totals!.count),
-    amountDue: Number(totals!.amount_due ?? 0),
-  };
+  // every outstanding bill is what the empty criteria match
+  const [rows, [totals]] = await Promise.all([pageStatement(db, shape, values), outstandingBillTotals(db, organisationId, [criteria ?? {}], match, version)]);
+  return { bills: rows.map(toOutstandingBill), ...totals! };
 }
 
-/** Per set of criteria, the count and total amount due of the outstanding bills it matches: one statement for all of them. */
+const MAX_ORGANISATIONS = 1000;
+
+/**
+ * Totals kept per organisation while its data version stands (organisations.data_version moves with
+ * every write to bills and bill_filters, in the writer's own transaction: migration 006) and its
+ * today does (overdue and due-within are counted from it). A count and total cover every outstanding
+ * bill, so their cost grows with the books where a page's does not: kept, the second page of a
+ * filter and the next list of the saved filters read none of them again.
+ */
+const keptTotals = cachePerHandle<string, readonly BillTotals[]>(MAX_ORGANISATIONS);
+
+/**
+ * Per set of criteria, the count and total amount due of the outstanding bills it matches: one
+ * statement for all of them. `version`: the organisation's data_version as the call read it,
+ * vouched for by the caller (a read on the primary); the totals are then kept under it. Without
+ * it (a change, or a replica that may lag) they are read afresh.
+ */
 export async function outstandingBillTotals(
   db: Kysely<Database>,
   organisationId: string,
   criteria: BillCriteria[],
   match: MatchContext,
-): Promise<{ count: number; amountDue: number }[]> {
+  version?: string,
+): Promise<readonly BillTotals[]> {
   if (criteria.length === 0) return [];
-  const values: Record<string, unknown> = { organisationId };
-  criteria.forEach((c, i) => criteriaValues(c, match, i, values));
-  const [row] = (await totalsStatement(db, criteria.map(criteriaShape), values)) as Record<string, number | string | null>[];
-  return criteria.map((_, i) => ({ count: Number(row![`c${i}`] ?? 0), amountDue: Number(row![`t${i}`] ?? 0) }));
+  const read = async () => {
+    const values: Record<string, unknown> = { organisationId };
+    criteria.forEach((c, i) => criteriaValues(c, match, i, values));
+    const [row] = (await totalsStatement(db, criteria.map(criteriaShape), values)) as Record<string, number | string | null>[];
+    return Object.freeze(criteria.map((_, i) => Object.freeze({ count: Number(row![`c${i}`] ?? 0), amountDue: Number(row![`t${i}`] ?? 0) })));
+  };
+  if (version === undefined) return read();
+  return keptTotals(db).get(organisationId, `${version} ${match.today} ${match.homeCurrency}`, JSON.stringify(criteria), read);
 }

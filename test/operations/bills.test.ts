@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
+import { addDays } from '../../src/domain/dates.js';
 import { matchesBill, parseBillCriteria, stringifyBillCriteria, type BillCriteria, type BillFacts } from '../../src/domain/bill-criteria.js';
 import { billsListSavedFilters } from '../../src/operations/bills-list-saved-filters.js';
 import { billsListToPay } from '../../src/operations/bills-list-to-pay.js';
@@ -328,6 +329,45 @@ describeEachDialect(
         assert.equal(counted.compiled() - compiledBefore, 0, `${op.name} ${JSON.stringify(input)}`);
         assert.ok(counted.count() - ranBefore >= 2, 'the statements still run each call');
       }
+    });
+
+    it('keeps the totals while the data stands: a new bill, a paid one and the next day are counted by the next call', async () => {
+      const KEPT = 'org_bills_kept';
+      const { db } = store();
+      await provisionOrganisation(db, { id: KEPT, name: 'Kept Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 4 });
+      await addFilter(db, KEPT, { id: 'flt_kept_overdue', name: 'Overdue', description: '', criteria: { overdue: true }, position: 1 });
+      const bill = { supplier: 'Kept Supplies', date: '2026-03-01', currency: 'GBP', originalAmount: 1000 };
+      await addBill(db, KEPT, { ...bill, id: 'bill_kept_a', invoiceNumber: 'K-1', dueDate: '2026-03-10', amountDue: 1000 });
+      await addBill(db, KEPT, { ...bill, id: 'bill_kept_b', invoiceNumber: 'K-2', dueDate: TODAY, amountDue: 250 });
+      const counted = countingQueries(db);
+      const counting = { ...store(), db: counted.db };
+      const filters = async (today = TODAY) => (await call(counting, billsListSavedFilters, KEPT, {}, { today })).filters.map((f: any) => [f.count, f.total]);
+      const everyBill = async (page: number) => {
+        const out = await call(counting, billsListToPay, KEPT, { limit: 1, page }, { today: TODAY });
+        return [out.count, out.total, out.bills.map((b: any) => b.invoiceNumber)];
+      };
+
+      assert.deepEqual(await filters(), [[1, 10]]);
+      const ran = counted.count();
+      assert.deepEqual(await filters(), [[1, 10]]);
+      const again = counted.count() - ran;
+      // the second list reads the filters, not the bills' totals again
+      assert.equal(again, ran - 1);
+      assert.deepEqual(await everyBill(1), [2, 12.5, ['K-1']]);
+      const firstPage = counted.count() - ran - again;
+      assert.deepEqual(await everyBill(2), [2, 12.5, ['K-2']]);
+      // the next page reads its bills, not the count and total of every one again
+      assert.equal(counted.count() - ran - again - firstPage, firstPage - 1);
+
+      await addBill(db, KEPT, { ...bill, id: 'bill_kept_c', invoiceNumber: 'K-3', dueDate: '2026-03-01', amountDue: 75 });
+      assert.deepEqual(await filters(), [[2, 10.75]]);
+      assert.deepEqual(await everyBill(2), [3, 13.25, ['K-1']]);
+      await db.updateTable('bills').set({ amount_due: 0 }).where('id', '=', 'bill_kept_a').execute();
+      assert.deepEqual(await filters(), [[1, 0.75]]);
+      assert.deepEqual(await everyBill(1), [2, 3.25, ['K-3']]);
+      // the day after, the bill due today is overdue: counted under the new today, not the kept one
+      assert.deepEqual(await filters(addDays(TODAY, 1)), [[2, 3.25]]);
+      assert.deepEqual(await filters(), [[1, 0.75]]);
     });
 
     it('refuses any parameter to bills.list_saved_filters', async () => {
