@@ -6,7 +6,10 @@ import type { Kysely, Transaction } from 'kysely';
 import { tagsKey } from '../domain/bill-criteria.js';
 import { billRow } from './bills.js';
 import { newId, nowIso } from './ids.js';
-import type { BillRow, Database, DocumentRow } from './schema.js';
+import type { BillRow, Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
+
+/** A line in its row's own shape, less what the store fills in: its id, its document and organisation, its place. */
+export type LineToStore<Row> = Omit<Row, 'id' | 'document_id' | 'organisation_id' | 'line_no'>;
 
 export interface DocumentToStore {
   type: string;
@@ -18,19 +21,8 @@ export interface DocumentToStore {
   subtotal: number;
   tax: number;
   total: number;
-  codedLines: {
-    description: string;
-    accountId: string | null;
-    accountName: string | null;
-    taxCodeId: string | null;
-    class: string | null;
-    customer: string | null;
-    quantity: string;
-    subtotal: number;
-    tax: number;
-    total: number;
-  }[];
-  invoiceLines: { description: string; productCode: string | null; unit: string | null; quantity: string; unitPrice: number; tax: number; amount: number }[];
+  codedLines: LineToStore<DocumentCodedLineRow>[];
+  invoiceLines: LineToStore<DocumentInvoiceLineRow>[];
   /** undefined keeps the stored file; null removes it */
   file: { fileName: string; contentType: string; data: Buffer } | null | undefined;
   bill: { dueDate: string; scheduledDate: string | null; tags: string[]; note: string | null } | null;
@@ -40,47 +32,17 @@ async function writeParts(trx: Transaction<Database>, organisationId: string, do
   for (const table of ['document_coded_lines', 'document_invoice_lines'] as const) {
     await trx.deleteFrom(table).where('organisation_id', '=', organisationId).where('document_id', '=', documentId).execute();
   }
+  const place = { document_id: documentId, organisation_id: organisationId };
   if (doc.codedLines.length) {
     await trx
       .insertInto('document_coded_lines')
-      .values(
-        doc.codedLines.map((l, i) => ({
-          id: newId('dcl'),
-          document_id: documentId,
-          organisation_id: organisationId,
-          line_no: i + 1,
-          description: l.description,
-          account_id: l.accountId,
-          account_name: l.accountName,
-          tax_code_id: l.taxCodeId,
-          class: l.class,
-          customer: l.customer,
-          quantity: l.quantity,
-          subtotal: l.subtotal,
-          tax: l.tax,
-          total: l.total,
-        })),
-      )
+      .values(doc.codedLines.map((l, i) => ({ id: newId('dcl'), ...place, line_no: i + 1, ...l })))
       .execute();
   }
   if (doc.invoiceLines.length) {
     await trx
       .insertInto('document_invoice_lines')
-      .values(
-        doc.invoiceLines.map((l, i) => ({
-          id: newId('dil'),
-          document_id: documentId,
-          organisation_id: organisationId,
-          line_no: i + 1,
-          description: l.description,
-          product_code: l.productCode,
-          unit: l.unit,
-          quantity: l.quantity,
-          unit_price: l.unitPrice,
-          tax: l.tax,
-          amount: l.amount,
-        })),
-      )
+      .values(doc.invoiceLines.map((l, i) => ({ id: newId('dil'), ...place, line_no: i + 1, ...l })))
       .execute();
   }
   if (doc.file !== undefined) {

@@ -244,9 +244,9 @@ for (const dialect of DIALECTS) {
       codedLines: [
         {
           description: 'everything',
-          accountId: null,
-          accountName: null,
-          taxCodeId: null,
+          account_id: null,
+          account_name: null,
+          tax_code_id: null,
           class: null,
           customer: null,
           quantity: '1',

@@ -65,9 +65,9 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
     }
     return {
       description: line.description,
-      accountId: account?.id ?? null,
-      accountName: account?.fullName ?? null,
-      taxCodeId: line.taxCodeId ?? null,
+      account_id: account?.id ?? null,
+      account_name: account?.fullName ?? null,
+      tax_code_id: line.taxCodeId ?? null,
       class: line.class ?? null,
       customer: line.customer ?? null,
       quantity: String(line.quantity),
@@ -86,10 +86,10 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
       fail(`${at}.amount`, `must be quantity × unitPrice (${line.quantity} × ${line.unitPrice}), rounded to the ${currency} minor unit`);
     return {
       description: line.description,
-      productCode: line.productCode ?? null,
+      product_code: line.productCode ?? null,
       unit: line.unit ?? null,
       quantity: String(line.quantity),
-      unitPrice: price,
+      unit_price: price,
       tax: t,
       amount: amt,
     };
