@@ -4,59 +4,64 @@
  * has every account type, sub-accounts, numbers, a Retained Earnings account, an inactive account
  * and an Accumulated Depreciation sub-account under the fixed assets.
  */
+import { z } from 'zod';
 import type { LedgerWriter } from '../accounting/builtin/writer.js';
 import type { AccountType } from '../accounting/types.js';
 import type { AcctAccountRow } from '../store/schema.js';
 
-export type AccountKey =
-  | 'current'
-  | 'savings'
-  | 'card'
-  | 'foreignBank'
-  | 'receivable'
-  | 'prepayments'
-  | 'equipment'
-  | 'equipmentCost'
-  | 'accumulatedDepreciation'
-  | 'rentDeposit'
-  | 'payable'
-  | 'tax'
-  | 'payrollLiabilities'
-  | 'wagesPayable'
-  | 'loan'
-  | 'capital'
-  | 'retainedEarnings'
-  | 'sales'
-  | 'salesA'
-  | 'salesB'
-  | 'interestIncome'
-  | 'cogs'
-  | 'cogsA'
-  | 'cogsB'
-  | 'rent'
-  | 'utilities'
-  | 'electricity'
-  | 'internet'
-  | 'office'
-  | 'software'
-  | 'supplies'
-  | 'smallEquipment'
-  | 'professional'
-  | 'accountancy'
-  | 'legal'
-  | 'travel'
-  | 'transport'
-  | 'meals'
-  | 'accommodation'
-  | 'salaries'
-  | 'employerCosts'
-  | 'depreciation'
-  | 'bankFees'
-  | 'marketing'
-  | 'insurance'
-  | 'entertainment'
-  | 'interestExpense'
-  | 'fx';
+/** Every account of the demo chart, by the key the generators code to (and the organisations' data files name). */
+export const ACCOUNT_KEYS = [
+  'current',
+  'savings',
+  'card',
+  'foreignBank',
+  'receivable',
+  'prepayments',
+  'equipment',
+  'equipmentCost',
+  'accumulatedDepreciation',
+  'rentDeposit',
+  'payable',
+  'tax',
+  'payrollLiabilities',
+  'wagesPayable',
+  'loan',
+  'capital',
+  'retainedEarnings',
+  'sales',
+  'salesA',
+  'salesB',
+  'interestIncome',
+  'cogs',
+  'cogsA',
+  'cogsB',
+  'rent',
+  'utilities',
+  'electricity',
+  'internet',
+  'office',
+  'software',
+  'supplies',
+  'smallEquipment',
+  'professional',
+  'accountancy',
+  'legal',
+  'travel',
+  'transport',
+  'meals',
+  'accommodation',
+  'salaries',
+  'employerCosts',
+  'depreciation',
+  'bankFees',
+  'marketing',
+  'insurance',
+  'entertainment',
+  'interestExpense',
+  'fx',
+] as const;
+
+export type AccountKey = (typeof ACCOUNT_KEYS)[number];
 
 export interface ChartEntry {
   key: AccountKey;
@@ -68,24 +73,26 @@ export interface ChartEntry {
 }
 
 /** The names that differ from one organisation to the next. */
-export interface ChartNames {
-  current: string;
-  savings: string;
-  card: string;
+export const chartNamesSchema = z.object({
+  current: z.string(),
+  savings: z.string(),
+  card: z.string(),
   /** a bank account in a foreign currency, when the organisation has one */
-  foreignBank?: string;
-  tax: string;
-  payrollLiabilities: string;
-  capital: string;
-  salesA: string;
-  salesB: string;
-  cogs: string;
-  cogsA: string;
-  cogsB: string;
-  salaries: string;
-  employerCosts: string;
-  internet: string;
-}
+  foreignBank: z.string().optional(),
+  tax: z.string(),
+  payrollLiabilities: z.string(),
+  capital: z.string(),
+  salesA: z.string(),
+  salesB: z.string(),
+  cogs: z.string(),
+  cogsA: z.string(),
+  cogsB: z.string(),
+  salaries: z.string(),
+  employerCosts: z.string(),
+  internet: z.string(),
+});
+
+export type ChartNames = z.infer<typeof chartNamesSchema>;
 
 export function chartEntries(names: ChartNames): ChartEntry[] {
   const entries: ChartEntry[] = [
