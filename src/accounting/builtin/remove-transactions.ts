@@ -37,59 +37,51 @@ export async function removeTransactions(
 
 /**
  * After lines were taken off: the aggregate rows they leave with nothing in them, so an account the
- * vendor no longer posts to has no movement rather than a movement of zero.
+ * vendor no longer posts to has no movement rather than a movement of zero. By period (month, day):
+ * a per-line total (per type and contact, with how many lines it sums) is empty when it counts no
+ * line; an account's total when it is zero and no per-line total is left in its period (a zero that
+ * still sums other lines stays).
  */
 async function dropEmptyAggregates(trx: Transaction<Database>, organisationId: string, lines: { account_id: string; date: string }[]): Promise<void> {
-  const adb = trx;
   const accounts = [...new Set(lines.map((l) => l.account_id))];
   const months = [...new Set(lines.map((l) => monthKey(l.date)))];
   const dates = [...new Set(lines.map((l) => l.date))];
-  await adb
-    .deleteFrom('acct_month_line_totals')
-    .where('organisation_id', '=', organisationId)
-    .where('account_id', 'in', accounts)
-    .where('count', '=', 0)
-    .execute();
-  await adb
-    .deleteFrom('acct_day_line_totals')
-    .where('organisation_id', '=', organisationId)
-    .where('account_id', 'in', accounts)
-    .where('count', '=', 0)
-    .execute();
-  await adb
-    .deleteFrom('acct_month_totals')
-    .where('organisation_id', '=', organisationId)
-    .where('account_id', 'in', accounts)
-    .where('month', 'in', months)
-    .where('amount', '=', 0)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('acct_month_line_totals as m')
-            .select('m.count')
-            .whereRef('m.organisation_id', '=', 'acct_month_totals.organisation_id')
-            .whereRef('m.account_id', '=', 'acct_month_totals.account_id')
-            .whereRef('m.month', '=', 'acct_month_totals.month'),
+  // each period's column named as both its tables spell it, so the queries below stay typed
+  const byPeriod = [
+    {
+      lines: 'acct_month_line_totals',
+      totals: 'acct_month_totals',
+      periods: months,
+      linesPeriod: 'acct_month_line_totals.month',
+      totalsPeriod: 'acct_month_totals.month',
+    },
+    {
+      lines: 'acct_day_line_totals',
+      totals: 'acct_day_totals',
+      periods: dates,
+      linesPeriod: 'acct_day_line_totals.date',
+      totalsPeriod: 'acct_day_totals.date',
+    },
+  ] as const;
+  for (const a of byPeriod) {
+    await trx.deleteFrom(a.lines).where('organisation_id', '=', organisationId).where('account_id', 'in', accounts).where('count', '=', 0).execute();
+    await trx
+      .deleteFrom(a.totals)
+      .where('organisation_id', '=', organisationId)
+      .where('account_id', 'in', accounts)
+      .where(a.totalsPeriod, 'in', a.periods)
+      .where('amount', '=', 0)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom(a.lines)
+              .select(`${a.lines}.count`)
+              .whereRef(`${a.lines}.organisation_id`, '=', `${a.totals}.organisation_id`)
+              .whereRef(`${a.lines}.account_id`, '=', `${a.totals}.account_id`)
+              .whereRef(a.linesPeriod, '=', a.totalsPeriod),
+          ),
         ),
-      ),
-    )
-    .execute();
-  await adb
-    .deleteFrom('acct_day_totals')
-    .where('organisation_id', '=', organisationId)
-    .where('account_id', 'in', accounts)
-    .where('date', 'in', dates)
-    .where('amount', '=', 0)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('acct_lines as l')
-            .select('l.id')
-            .whereRef('l.organisation_id', '=', 'acct_day_totals.organisation_id')
-            .whereRef('l.account_id', '=', 'acct_day_totals.account_id')
-            .whereRef('l.date', '=', 'acct_day_totals.date'),
-        ),
-      ),
-    )
-    .execute();
+      )
+      .execute();
+  }
 }
