@@ -52,8 +52,9 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
 
   const codedLines = draft.codedLines.map((line, i) => {
     const at = `codedLines.${i}`;
-    const [s, t, tot] = [minor(line.subtotal, `${at}.subtotal`), minor(line.tax, `${at}.tax`), minor(line.total, `${at}.total`)];
-    if (amountsRead && s + t !== tot) fail(`${at}.total`, `must equal the line's subtotal plus tax (${line.subtotal} + ${line.tax})`);
+    const amounts = { subtotal: minor(line.subtotal, `${at}.subtotal`), tax: minor(line.tax, `${at}.tax`), total: minor(line.total, `${at}.total`) };
+    if (amountsRead && amounts.subtotal + amounts.tax !== amounts.total)
+      fail(`${at}.total`, `must equal the line's subtotal plus tax (${line.subtotal} + ${line.tax})`);
     let account: ChartAccount | null = null;
     if (line.account) {
       try {
@@ -71,27 +72,23 @@ export function checkDocument(draft: DocumentDraft, chart: ChartAccount[]): Chec
       class: line.class ?? null,
       customer: line.customer ?? null,
       quantity: String(line.quantity),
-      subtotal: s,
-      tax: t,
-      total: tot,
+      ...amounts,
     };
   });
   addUpToDocument('codedLines', codedLines, 'subtotal');
 
   const invoiceLines = draft.invoiceLines.map((line, i) => {
     const at = `invoiceLines.${i}`;
-    const [price, t, amt] = [minor(line.unitPrice, `${at}.unitPrice`), minor(line.tax, `${at}.tax`), minor(line.amount, `${at}.amount`)];
+    const amounts = { unit_price: minor(line.unitPrice, `${at}.unitPrice`), tax: minor(line.tax, `${at}.tax`), amount: minor(line.amount, `${at}.amount`) };
     // a supplier rounds quantity × price to the cent once per line; more than that is a typo
-    if (amountsRead && Math.abs(price * line.quantity - amt) >= 1)
+    if (amountsRead && Math.abs(amounts.unit_price * line.quantity - amounts.amount) >= 1)
       fail(`${at}.amount`, `must be quantity × unitPrice (${line.quantity} × ${line.unitPrice}), rounded to the ${currency} minor unit`);
     return {
       description: line.description,
       product_code: line.productCode ?? null,
       unit: line.unit ?? null,
       quantity: String(line.quantity),
-      unit_price: price,
-      tax: t,
-      amount: amt,
+      ...amounts,
     };
   });
   addUpToDocument('invoiceLines', invoiceLines, 'amount');
