@@ -8,6 +8,7 @@ import { addDays } from '../domain/dates.js';
 import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, type PartsValues } from '../domain/range-split.js';
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
+import { candidateLines, ftsPhrase, searchPlan, type SearchPlan } from './bank-search-plan.js';
 import { getDocuments, listCodedLines } from './documents.js';
 import type { BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
 
@@ -181,7 +182,7 @@ export async function transactionPage(
     const found = await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern });
     values.documentIds = arrayLiteral(found.map((d) => d.id));
   }
-  return pageStatement(db, pageShape(filter, order), values);
+  return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter.search)), values);
 }
 
 /** The organisation's documents whose supplier contains the pattern (trigram-indexed on PostgreSQL, migration 013). */
@@ -216,6 +217,8 @@ interface PageValues {
   pattern: string;
   /** PostgreSQL: the ids of the documents whose supplier matches the search, as a text[] literal (transactionPage) */
   documentIds: string;
+  /** SQLite: the search as an FTS5 phrase (the candidates plan) */
+  match: string;
   limit: number;
   offset: number;
 }
@@ -229,10 +232,10 @@ interface PageShape {
   status: TransactionFilter['status'];
   min: boolean;
   max: boolean;
-  search: boolean;
+  search: SearchPlan;
 }
 
-function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest'): PageShape {
+function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest', search: SearchPlan): PageShape {
   return {
     order,
     amountColumn: filter.amountColumn,
@@ -240,7 +243,7 @@ function pageShape(filter: TransactionFilter, order: 'newest' | 'oldest'): PageS
     status: filter.status,
     min: filter.amountMin !== null,
     max: filter.amountMax !== null,
-    search: filter.search !== null,
+    search,
   };
 }
 
@@ -254,6 +257,7 @@ function pageValues(filter: TransactionFilter, limit: number, offset: number): P
     amountMax: filter.amountMax ?? 0,
     pattern: filter.search === null ? '' : containsPattern(filter.search),
     documentIds: '{}',
+    match: filter.search === null ? '' : ftsPhrase(filter.search),
     limit,
     offset,
   };
@@ -262,15 +266,28 @@ function pageValues(filter: TransactionFilter, limit: number, offset: number): P
 /** transactionPage's statement, compiled once per shape (store/prepared.ts). */
 const pageStatement = preparedShapes((db, v: PageValues, shape: PageShape) => pageQuery(db, v, shape).compile());
 
-/** transactionPage's statement (accountIds not empty), for its plan to be looked at. */
-export function transactionPageQuery(db: Kysely<Database>, filter: TransactionFilter, order: 'newest' | 'oldest', limit: number, offset: number) {
-  return pageQuery(db, pageValues(filter, limit, offset), pageShape(filter, order));
+/** transactionPage's statement (accountIds not empty), for its plan to be looked at; `search` as searchPlan chose it. */
+export function transactionPageQuery(
+  db: Kysely<Database>,
+  filter: TransactionFilter,
+  order: 'newest' | 'oldest',
+  limit: number,
+  offset: number,
+  search: SearchPlan = filter.search === null ? 'none' : 'walk',
+) {
+  return pageQuery(db, pageValues(filter, limit, offset), pageShape(filter, order, search));
 }
 
 function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, accounts, status, min, max, search }: PageShape) {
   const direction = order === 'newest' ? 'desc' : 'asc';
-  let query = db
-    .selectFrom('bank_transactions as t')
+  // candidates: the lines whose narration, or whose document's supplier, has the term's trigrams in
+  // order (migration 026), each looked up by id and tested below as a walked line is (a superset
+  // of the matches, so the same rows); cross join, for SQLite to read them first and never walk
+  const from =
+    search === 'candidates'
+      ? db.selectFrom(candidateLines(v.organisationId, v.match).as('c')).crossJoin('bank_transactions as t').whereRef('t.id', '=', 'c.id')
+      : db.selectFrom('bank_transactions as t');
+  let query = from
     // each column read costs per row; the page's rows carry only what the answer uses
     .select([
       't.id',
@@ -292,7 +309,7 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
   const size = sql`abs(${sql.ref(`t.${amountColumn}`)})`;
   if (min) query = query.where(sql<SqlBool>`${size} >= ${v.amountMin}`);
   if (max) query = query.where(sql<SqlBool>`${size} <= ${v.amountMax}`);
-  if (search) {
+  if (search !== 'none') {
     const supplierMatches = db
       .selectFrom('documents as d')
       .where('d.organisation_id', '=', v.organisationId)

@@ -25,6 +25,7 @@ import * as m022 from './migrations/022-document-loop.js';
 import * as m023 from './migrations/023-bank-lines-to-reconcile.js';
 import * as m024 from './migrations/024-bank-search-index.js';
 import * as m025 from './migrations/025-ledger-listed-lines.js';
+import * as m026 from './migrations/026-bank-narration-search.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -53,6 +54,7 @@ const MIGRATIONS = {
   '023-bank-lines-to-reconcile': m023,
   '024-bank-search-index': m024,
   '025-ledger-listed-lines': m025,
+  '026-bank-narration-search': m026,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -1,0 +1,353 @@
+/**
+ * SQLite's bank search by trigrams (migration 026, store/bank-search-plan.ts): a rare term reads
+ * the lines the FTS5 tables name instead of walking the period, with the same rows as the plain
+ * `like` walk for every kind of term; the tables follow every write of a narration or supplier, by
+ * triggers; and the plan reads them first. PostgreSQL has its own trigram indexes (migration 013):
+ * nothing here applies to it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { provisionOrganisation } from '../../src/provision.js';
+import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
+import { SEARCH_CANDIDATES_BELOW, searchPlan } from '../../src/store/bank-search-plan.js';
+import { transactionPage, transactionPageQuery, type TransactionFilter } from '../../src/store/banking.js';
+import type { Store } from '../../src/store/db.js';
+import { up as narrationSearchUp } from '../../src/store/migrations/026-bank-narration-search.js';
+import type { Database } from '../../src/store/schema.js';
+import { DIALECTS, openTestStore } from '../helpers/store.js';
+
+const ORG = 'org_narration';
+const OTHER = 'org_narration_other';
+const BUSY = 'org_narration_busy';
+
+/** Narrations with the characters a trigram index or a LIKE pattern could treat differently from plain text. */
+const NARRATIONS = [
+  'TESCO STORES 2041',
+  'Tesco Express',
+  'tesco metro',
+  'Hiscox insurance',
+  'Café Nero',
+  'CAFÉ ROUGE',
+  'café rouge',
+  'ÉCOLE DES BEAUX-ARTS',
+  'Straße 12 München',
+  'MÜLLER GMBH',
+  'İstanbul bazaar',
+  'Kelvin \u212A scale',
+  'Office supplies 100%_off',
+  'a_b c ledger',
+  'axb c ledger',
+  'back\\slash fees',
+  'backXslash fees',
+  'Quote "q" ltd',
+  '🍕 pizza place',
+  'LONDON ZOO',
+  'lo',
+  'Great Western refund',
+];
+
+/** Terms as the operation passes them (lower-cased) and some it never would (upper case), all tested as the walk tests them. */
+const TERMS = [
+  'tesco', // common here
+  'hiscox', // rare
+  'zzqx', // nowhere
+  'lo', // under 3 characters: walks
+  'é', // under 3 characters, not ASCII
+  'café',
+  'CAFÉ', // like folds ASCII only: matches 'CAFÉ ROUGE', not 'café rouge'
+  'écol',
+  'ÉCOL',
+  'straße',
+  'müller',
+  'i̇stanbul', // what JavaScript's toLowerCase makes of 'İstanbul'
+  'ıstanbul',
+  'kelvin k', // ASCII k against the Kelvin sign
+  '100%', // % and _ stay literal
+  '%_o',
+  'a_b',
+  '_b c',
+  'k\\s', // backslash stays literal
+  '\\sl',
+  '"q"', // a double quote in the FTS5 phrase
+  'quote "',
+  '🍕 p',
+  'pizza',
+  'western', // the narration and the linked document's supplier both
+  'supplies',
+  'supplier ltd', // only a linked document's supplier
+  'rouge supp', // the supplier, across its words
+];
+
+/** SQLite's like: case folded for ASCII letters only. */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const contains = (text: string, term: string) => asciiLower(text).includes(asciiLower(term));
+
+/** The ids the FTS5 tables hold for a term (no like after them): what the triggers keep. */
+async function indexed(db: Kysely<Database>, table: 'bank_narration' | 'document_supplier', term: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`select k.id from ${sql.table(`${table}_search`)} f join ${sql.table(`${table}_keys`)} k on k.n = f.rowid
+    where f.${sql.table(`${table}_search`)} match ${`"${term.replace(/"/g, '""')}"`} order by k.id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+const filterOf = (search: string, over: Partial<TransactionFilter> = {}): TransactionFilter => ({
+  organisationId: ORG,
+  accountIds: null,
+  from: '2026-01-01',
+  to: '2026-12-31',
+  status: null,
+  search,
+  amountMin: null,
+  amountMax: null,
+  amountColumn: 'home_amount',
+  ...over,
+});
+
+async function addAccount(db: Kysely<Database>, id: string, organisation: string): Promise<void> {
+  await db
+    .insertInto('bank_accounts')
+    .values({
+      id,
+      organisation_id: organisation,
+      name: id,
+      number: '1234',
+      type: 'current',
+      bank: 'Test Bank',
+      currency: 'GBP',
+      is_default: 0,
+      ledger_account_id: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    })
+    .execute();
+}
+
+async function addDocument(db: Kysely<Database>, id: string, organisation: string, supplier: string): Promise<void> {
+  await db
+    .insertInto('documents')
+    .values({
+      id,
+      organisation_id: organisation,
+      number: id,
+      type: 'receipt',
+      supplier,
+      date: '2026-02-01',
+      due_date: null,
+      currency: 'GBP',
+      subtotal: 1000,
+      tax: 200,
+      total: 1200,
+      accounting_transaction_id: null,
+      published_at: null,
+      created_at: '2026-02-01T00:00:00.000Z',
+      created_by: null,
+      updated_at: null,
+    })
+    .execute();
+}
+
+/** Each narration a few times over the year in ORG (some lines reconciled, some linked to a document) and once in OTHER. */
+async function seed(db: Kysely<Database>): Promise<void> {
+  await provisionOrganisation(db, { id: ORG, name: 'Narration Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+  await provisionOrganisation(db, { id: OTHER, name: 'Other Narration Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+  await addAccount(db, 'bac_narration', ORG);
+  await addAccount(db, 'bac_narration_other', OTHER);
+  await addDocument(db, 'doc_western', ORG, 'Great Western Railway');
+  await addDocument(db, 'doc_supplier', ORG, 'Rouge Supplier Ltd');
+  await addDocument(db, 'doc_other', OTHER, 'Rouge Supplier Ltd');
+  const lines = NARRATIONS.flatMap((description, i) =>
+    [0, 1, 2].map((k) => {
+      const n = i * 3 + k;
+      const line = statementLine({
+        id: `btx_n${String(n).padStart(3, '0')}`,
+        organisationId: ORG,
+        bankAccountId: 'bac_narration',
+        // a few lines share a day, so the id breaks ties
+        date: `2026-${String(1 + (n % 12)).padStart(2, '0')}-${String(1 + (n % 5)).padStart(2, '0')}`,
+        description,
+        amount: -100 * (n + 1),
+      });
+      return {
+        ...line,
+        ...(k === 1 ? { status: 'reconciled', reconciled_in: 'service' } : {}),
+        ...(n % 7 === 0 ? { document_id: 'doc_supplier' } : n % 7 === 3 ? { document_id: 'doc_western' } : {}),
+      };
+    }),
+  );
+  await insertBankLines(db, lines);
+  await insertBankLines(
+    db,
+    NARRATIONS.map((description, i) => ({
+      ...statementLine({ id: `btx_o${i}`, organisationId: OTHER, bankAccountId: 'bac_narration_other', date: '2026-03-03', description, amount: -50 }),
+      document_id: 'doc_other',
+    })),
+  );
+}
+
+const sqliteOnly = DIALECTS.includes('sqlite') ? describe : describe.skip;
+
+sqliteOnly('the bank search by trigrams [sqlite]', () => {
+  let store: Store;
+  before(async () => {
+    store = await openTestStore('sqlite');
+    await seed(store.db);
+  });
+  after(async () => {
+    await store.close();
+  });
+
+  it('gives the rows the plain like walk gives, for every kind of term, order, filter and page', async () => {
+    const db = store.db;
+    const rows = await db
+      .selectFrom('bank_transactions')
+      .leftJoin('documents', 'documents.id', 'bank_transactions.document_id')
+      .selectAll('bank_transactions')
+      .select('documents.supplier')
+      .where('bank_transactions.organisation_id', '=', ORG)
+      .execute();
+    for (const term of TERMS) {
+      const plan = await searchPlan(db, term);
+      // a term of 3 characters or more (code points: '🍕 p' is three) is read from the trigram tables
+      assert.equal(plan, [...term].length >= 3 ? 'candidates' : 'walk', term);
+      const expected = rows
+        .filter((r) => contains(r.description, term) || (r.supplier !== null && contains(r.supplier, term)))
+        .map((r) => r.id)
+        .sort();
+      const all = await transactionPage(db, filterOf(term), 'oldest', 500, 0);
+      assert.deepEqual(all.map((r) => r.id).sort(), expected, term);
+      for (const [order, status, limit, offset] of [
+        ['newest', null, 5, 0],
+        ['newest', 'to_reconcile', 2, 3],
+        ['oldest', 'reconciled', 3, 1],
+        ['oldest', null, 4, 4],
+      ] as const) {
+        const filter = filterOf(term, { status, from: '2026-02-01', to: '2026-11-30' });
+        const page = await transactionPage(db, filter, order, limit, offset);
+        const walked = await transactionPageQuery(db, filter, order, limit, offset, 'walk').execute();
+        assert.deepEqual(page, walked, `${term} ${order} ${status} ${limit} ${offset}`);
+      }
+    }
+  });
+
+  it('reads the trigram tables and then each line by id for a rare term, never the period by date', async () => {
+    const db = store.db;
+    assert.equal(await searchPlan(db, 'hiscox'), 'candidates');
+    const compiled = transactionPageQuery(db, filterOf('hiscox'), 'newest', 50, 0, 'candidates').compile();
+    const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+    const plan = rows.map((r) => r.detail).join('\n');
+    assert.match(plan, /SCAN f VIRTUAL TABLE INDEX \d+:M/, plan);
+    assert.match(plan, /SEARCH b USING INDEX bank_transactions_document \(document_id=\?\)/, plan);
+    assert.match(plan, /SEARCH t USING INDEX sqlite_autoindex_bank_transactions_1 \(id=\?\)/, plan);
+    assert.doesNotMatch(plan, /bank_transactions_org_date_text|to_reconcile|SCAN t/, plan);
+  });
+
+  it('walks a term on many lines, and a term under 3 characters', async () => {
+    const db = store.db;
+    await provisionOrganisation(db, { id: BUSY, name: 'Busy Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
+    await addAccount(db, 'bac_busy', BUSY);
+    const many = Array.from({ length: SEARCH_CANDIDATES_BELOW }, (_, i) =>
+      statementLine({ id: `btx_busy${i}`, organisationId: BUSY, bankAccountId: 'bac_busy', date: '2026-05-05', description: `Sainsburys ${i}`, amount: -1 }),
+    );
+    await insertBankLines(db, many);
+    assert.equal(await searchPlan(db, 'sainsbury'), 'walk');
+    assert.equal(await searchPlan(db, 'sainsburys 1999'), 'candidates');
+    assert.equal(await searchPlan(db, 'sa'), 'walk');
+    const page = await transactionPage(db, filterOf('sainsbury', { organisationId: BUSY }), 'newest', 3, 0);
+    assert.deepEqual(
+      page.map((r) => r.id),
+      ['btx_busy999', 'btx_busy998', 'btx_busy997'],
+    );
+  });
+
+  it('follows the lines as they are written, renamed, moved and deleted', async () => {
+    const db = store.db;
+    await insertBankLines(db, [
+      statementLine({ id: 'btx_zephyr', organisationId: ORG, bankAccountId: 'bac_narration', date: '2026-06-06', description: 'Zephyr Widgets', amount: -5 }),
+    ]);
+    assert.deepEqual(await indexed(db, 'bank_narration', 'zephyr'), ['btx_zephyr']);
+    await db.updateTable('bank_transactions').set({ description: 'Quokka Widgets' }).where('id', '=', 'btx_zephyr').execute();
+    assert.deepEqual(await indexed(db, 'bank_narration', 'zephyr'), []);
+    assert.deepEqual(await indexed(db, 'bank_narration', 'quokka'), ['btx_zephyr']);
+    assert.deepEqual(
+      (await transactionPage(db, filterOf('quokka'), 'newest', 10, 0)).map((r) => r.id),
+      ['btx_zephyr'],
+    );
+    // another column written leaves the entry as it was; a line moved to another organisation takes it along
+    await db.updateTable('bank_transactions').set({ status: 'reconciled' }).where('id', '=', 'btx_zephyr').execute();
+    await db.updateTable('bank_transactions').set({ organisation_id: OTHER }).where('id', '=', 'btx_zephyr').execute();
+    const key = await sql<{ id: string; organisation_id: string }>`select id, organisation_id from bank_narration_keys where id = 'btx_zephyr'`.execute(db);
+    assert.deepEqual(key.rows, [{ id: 'btx_zephyr', organisation_id: OTHER }]);
+    assert.deepEqual(await transactionPage(db, filterOf('quokka'), 'newest', 10, 0), []);
+    await db.deleteFrom('bank_transactions').where('id', '=', 'btx_zephyr').execute();
+    assert.deepEqual(await indexed(db, 'bank_narration', 'quokka'), []);
+    // a deleted account takes its lines with it (a cascade), and their entries
+    await addAccount(db, 'bac_gone', ORG);
+    await insertBankLines(db, [
+      statementLine({ id: 'btx_gone', organisationId: ORG, bankAccountId: 'bac_gone', date: '2026-06-06', description: 'Wombat Hire', amount: -5 }),
+    ]);
+    assert.deepEqual(await indexed(db, 'bank_narration', 'wombat'), ['btx_gone']);
+    await db.deleteFrom('bank_accounts').where('id', '=', 'bac_gone').execute();
+    assert.deepEqual(await indexed(db, 'bank_narration', 'wombat'), []);
+  });
+
+  it('follows the documents’ suppliers, and an organisation’s deletion', async () => {
+    const db = store.db;
+    await addDocument(db, 'doc_platypus', OTHER, 'Platypus Printing');
+    await insertBankLines(db, [
+      {
+        ...statementLine({
+          id: 'btx_platypus',
+          organisationId: OTHER,
+          bankAccountId: 'bac_narration_other',
+          date: '2026-04-04',
+          description: 'CARD 1234',
+          amount: -5,
+        }),
+        document_id: 'doc_platypus',
+      },
+    ]);
+    assert.deepEqual(await indexed(db, 'document_supplier', 'platypus'), ['doc_platypus']);
+    assert.deepEqual(
+      (await transactionPage(db, filterOf('platypus', { organisationId: OTHER }), 'newest', 10, 0)).map((r) => r.id),
+      ['btx_platypus'],
+    );
+    await db.updateTable('documents').set({ supplier: 'Echidna Print' }).where('id', '=', 'doc_platypus').execute();
+    assert.deepEqual(await indexed(db, 'document_supplier', 'platypus'), []);
+    assert.deepEqual(
+      (await transactionPage(db, filterOf('echidna', { organisationId: OTHER }), 'newest', 10, 0)).map((r) => r.id),
+      ['btx_platypus'],
+    );
+    await db.updateTable('bank_transactions').set({ document_id: null }).where('id', '=', 'btx_platypus').execute();
+    await db.deleteFrom('documents').where('id', '=', 'doc_platypus').execute();
+    assert.deepEqual(await indexed(db, 'document_supplier', 'echidna'), []);
+    // the organisation's accounts, lines and documents go by cascades; their entries go with them
+    const counts = async () =>
+      (
+        await sql<{ lines: number; documents: number }>`select (select count(*) from bank_narration_keys where organisation_id = ${OTHER}) as lines,
+          (select count(*) from document_supplier_keys where organisation_id = ${OTHER}) as documents`.execute(db)
+      ).rows[0]!;
+    assert.deepEqual(await counts(), { lines: NARRATIONS.length + 1, documents: 1 });
+    await db.deleteFrom('organisations').where('id', '=', OTHER).execute();
+    assert.deepEqual(await counts(), { lines: 0, documents: 0 });
+    assert.deepEqual(await indexed(db, 'bank_narration', 'card 1234'), []);
+  });
+
+  it('the migration indexes the lines and documents already there', async () => {
+    const db = store.db;
+    // as before migration 026: its tables, triggers and index gone, then the migration again
+    for (const name of ['bank_narration', 'document_supplier']) {
+      for (const t of ['insert', 'delete', 'update']) await sql.raw(`drop trigger ${name}_search_${t}`).execute(db);
+      await sql.raw(`drop table ${name}_search`).execute(db);
+      await sql.raw(`drop table ${name}_keys`).execute(db);
+    }
+    await sql`drop index bank_transactions_document`.execute(db);
+    await narrationSearchUp(db, store.dialect);
+    assert.deepEqual(await indexed(db, 'bank_narration', 'hiscox'), ['btx_n009', 'btx_n010', 'btx_n011']);
+    assert.deepEqual(await indexed(db, 'document_supplier', 'western'), ['doc_western']);
+    const lines = await db
+      .selectFrom('bank_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const keys = await sql<{ n: number }>`select count(*) as n from bank_narration_keys`.execute(db);
+    assert.equal(Number(keys.rows[0]!.n), Number(lines.n));
+  });
+});
