@@ -12,31 +12,58 @@ import type { Database } from './schema.js';
 export type SearchPlan = 'none' | 'walk' | 'candidates';
 
 /**
- * SQLite: under this many entries of the trigram tables (migration 026) matching a term, a page reads
- * just the lines they name (candidates); at this many or more it walks the period's lines newest
- * first, which a common term fills a page in quickly. Measured on the 1M-line benchmark: a
- * candidate costs about 5 µs (read from the index, its line looked up by id, the rows sorted), a
- * line walked about 0.7 µs, so at this bound the candidates cost ~10 ms at most, while a term above
- * it is on one line in 250 or more of a 500,000-line book (a page of 50: ~12,500 lines walked).
- * Counting up to the bound costs ~0.5-1.5 ms for a common term, once per page. The count is over
- * every organisation (the tables have no organisation to seek by): in a database of many
- * organisations a term common in the others is walked, as every term was before.
+ * SQLite: which reads fewer, the lines the trigram tables (migration 026) name for a term (its
+ * candidates, each looked up by id, tested and sorted: about 5 µs each on the 1M-line benchmark), or
+ * the period's lines walked newest first until the page is full (about 0.7 µs a line, from the
+ * index that carries the narration). A term on `matches` of the book's `lines` fills a page `depth`
+ * deep (offset + limit) after about depth × lines / matches lines walked, so the candidates cost
+ * less while matches² < WALK_PER_CANDIDATE × depth × lines: a bound that grows with the square root
+ * of the books (about 1,900 for a first page of 50 at 500,000 bank lines, 5,900 at 4.9M), where a
+ * fixed one would walk ever more of a growing book for the terms just above it. Below
+ * CANDIDATES_AT_LEAST matches the candidates are read whatever the books (at most ~2.5 ms of them).
+ * `lines` is every organisation's, as the count is (the tables have no organisation to seek by): in
+ * a database of many organisations a term common in the others is walked, as every term was before.
  */
-export const SEARCH_CANDIDATES_BELOW = 2000;
+const WALK_PER_CANDIDATE = 0.7 / 5;
+const CANDIDATES_AT_LEAST = 500;
+
+/** Under how many matches a page `depth` lines deep reads its candidates, in a database of `lines` bank lines. */
+export function candidateBound(depth: number, lines: number): number {
+  return Math.max(CANDIDATES_AT_LEAST, Math.ceil(Math.sqrt(WALK_PER_CANDIDATE * depth * lines)));
+}
 
 /**
- * How a page searches: on SQLite, reading the lines the trigram tables name when the term is rare,
- * or else walking the period's lines; on PostgreSQL by the one statement pageQuery has for it (its
- * planner chooses between its trigram indexes and the walk). A term under 3 characters has no
- * trigram (the tables match nothing for it): it walks.
+ * How a page `depth` lines deep (offset + limit) searches: on SQLite, reading the lines the trigram
+ * tables name when the term is rare enough (candidateBound), or else walking the period's lines; on
+ * PostgreSQL by the one statement pageQuery has for it (its planner chooses between its trigram
+ * indexes and the walk). A term under 3 characters has no trigram (the tables match nothing for
+ * it): it walks. Counting the matches up to the bound costs ~0.3-0.75 µs a match, once per page.
  */
-export async function searchPlan(db: Kysely<Database>, search: string | null): Promise<SearchPlan> {
+export async function searchPlan(db: Kysely<Database>, search: string | null, depth: number): Promise<SearchPlan> {
   if (search === null) return 'none';
   // a NUL would end the FTS5 query's string early
   if (dialectOf(db) !== 'sqlite' || [...search].length < 3 || search.includes('\0')) return 'walk';
-  const [row] = await matchCountStatement(db, '', { match: ftsPhrase(search), bound: SEARCH_CANDIDATES_BELOW });
-  return Number(row!.matches) < SEARCH_CANDIDATES_BELOW ? 'candidates' : 'walk';
+  const bound = candidateBound(depth, await linesIndexed(db));
+  const [row] = await matchCountStatement(db, '', { match: ftsPhrase(search), bound });
+  return Number(row!.matches) < bound ? 'candidates' : 'walk';
 }
+
+/** How long the count of indexed lines is taken as it stands: it only weighs the choice above, and moves slowly. */
+const LINES_KEPT_MS = 10_000;
+const linesKept = new WeakMap<object, { lines: Promise<number>; at: number }>();
+
+/** The bank lines indexed, every organisation's: the key table's largest key, one index seek (no row is counted). */
+function linesIndexed(db: Kysely<Database>): Promise<number> {
+  const kept = linesKept.get(db);
+  if (kept && performance.now() - kept.at < LINES_KEPT_MS) return kept.lines;
+  const lines = linesStatement(db, '', {}).then(([row]) => Number(row?.lines ?? 0));
+  linesKept.set(db, { lines, at: performance.now() });
+  // a failed read is not kept: the next page reads again
+  lines.catch(() => linesKept.delete(db));
+  return lines;
+}
+
+const linesStatement = preparedShapes((db) => sql<{ lines: number | null }>`select max(n) as lines from bank_narration_keys`.compile(db));
 
 /** The term as one FTS5 phrase: in double quotes, its own doubled; the trigram tokenizer takes every character inside as it is. */
 export function ftsPhrase(text: string): string {

@@ -182,7 +182,7 @@ export async function transactionPage(
     const found = await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern });
     values.documentIds = arrayLiteral(found.map((d) => d.id));
   }
-  return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter.search)), values);
+  return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter.search, offset + limit)), values);
 }
 
 /** The organisation's documents whose supplier contains the pattern (trigram-indexed on PostgreSQL, migration 013). */

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { provisionOrganisation } from '../../src/provision.js';
 import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
-import { SEARCH_CANDIDATES_BELOW, searchPlan } from '../../src/store/bank-search-plan.js';
+import { candidateBound, searchPlan } from '../../src/store/bank-search-plan.js';
 import { transactionPage, transactionPageQuery, type TransactionFilter } from '../../src/store/banking.js';
 import type { Store } from '../../src/store/db.js';
 import { up as narrationSearchUp } from '../../src/store/migrations/026-bank-narration-search.js';
@@ -205,7 +205,7 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
       .where('bank_transactions.organisation_id', '=', ORG)
       .execute();
     for (const term of TERMS) {
-      const plan = await searchPlan(db, term);
+      const plan = await searchPlan(db, term, 50);
       // a term of 3 characters or more (code points: '🍕 p' is three) is read from the trigram tables
       assert.equal(plan, [...term].length >= 3 ? 'candidates' : 'walk', term);
       const expected = rows
@@ -230,7 +230,7 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
 
   it('reads the trigram tables and then each line by id for a rare term, never the period by date', async () => {
     const db = store.db;
-    assert.equal(await searchPlan(db, 'hiscox'), 'candidates');
+    assert.equal(await searchPlan(db, 'hiscox', 50), 'candidates');
     const compiled = transactionPageQuery(db, filterOf('hiscox'), 'newest', 50, 0, 'candidates').compile();
     const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
     const plan = rows.map((r) => r.detail).join('\n');
@@ -244,18 +244,28 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
     const db = store.db;
     await provisionOrganisation(db, { id: BUSY, name: 'Busy Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
     await addAccount(db, 'bac_busy', BUSY);
-    const many = Array.from({ length: SEARCH_CANDIDATES_BELOW }, (_, i) =>
+    const many = Array.from({ length: 2000 }, (_, i) =>
       statementLine({ id: `btx_busy${i}`, organisationId: BUSY, bankAccountId: 'bac_busy', date: '2026-05-05', description: `Sainsburys ${i}`, amount: -1 }),
     );
     await insertBankLines(db, many);
-    assert.equal(await searchPlan(db, 'sainsbury'), 'walk');
-    assert.equal(await searchPlan(db, 'sainsburys 1999'), 'candidates');
-    assert.equal(await searchPlan(db, 'sa'), 'walk');
+    assert.equal(await searchPlan(db, 'sainsbury', 50), 'walk');
+    assert.equal(await searchPlan(db, 'sainsburys 1999', 50), 'candidates');
+    assert.equal(await searchPlan(db, 'sa', 50), 'walk');
+    // the same 2,000 matches are read as candidates for a page deep enough that walking to it would read more
+    assert.equal(await searchPlan(db, 'sainsbury', 100_000_000), 'candidates');
     const page = await transactionPage(db, filterOf('sainsbury', { organisationId: BUSY }), 'newest', 3, 0);
     assert.deepEqual(
       page.map((r) => r.id),
       ['btx_busy999', 'btx_busy998', 'btx_busy997'],
     );
+  });
+
+  it('weighs the candidates against the walk by the depth of the page and the size of the books', () => {
+    // matches² < 0.14 × depth × lines, and never under 500 matches
+    assert.equal(candidateBound(50, 504_066), 1879);
+    assert.equal(candidateBound(50, 4_900_000), 5857);
+    assert.equal(candidateBound(250, 504_066), 4201);
+    assert.equal(candidateBound(3, 2_000), 500);
   });
 
   it('follows the lines as they are written, renamed, moved and deleted', async () => {
