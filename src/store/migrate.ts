@@ -26,6 +26,7 @@ import * as m023 from './migrations/023-bank-lines-to-reconcile.js';
 import * as m024 from './migrations/024-bank-search-index.js';
 import * as m025 from './migrations/025-ledger-listed-lines.js';
 import * as m026 from './migrations/026-bank-narration-search.js';
+import * as m027 from './migrations/027-bill-order-criteria.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -55,6 +56,7 @@ const MIGRATIONS = {
   '024-bank-search-index': m024,
   '025-ledger-listed-lines': m025,
   '026-bank-narration-search': m026,
+  '027-bill-order-criteria': m027,
 } as const;
 
 class StaticProvider implements MigrationProvider {

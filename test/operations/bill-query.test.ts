@@ -181,7 +181,7 @@ describeEachDialect(
       const plan = await store().db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${sent[0]!.sql}`, [...sent[0]!.parameters]));
       assert.deepEqual(
         plan.rows.map((r) => r.detail),
-        ['SEARCH bills USING COVERING INDEX bills_outstanding_criteria (organisation_id=?)'],
+        ['SEARCH bills USING COVERING INDEX bills_outstanding_order_criteria (organisation_id=?)'],
       );
     });
   },
