@@ -49,7 +49,7 @@ export function benchConfig(): BenchConfig {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`BENCH_DATE must be yyyy-MM-dd, not "${date}"`);
   return {
     quick,
-    scale: numberFrom('BENCH_SCALE', quick ? 10 : 400, 1, 2000),
+    scale: numberFrom('BENCH_SCALE', quick ? 10 : 400, 1, 10_000),
     bankScale: numberFrom('BENCH_BANK_SCALE', 3.15, 1, 100),
     seed: numberFrom('BENCH_SEED', 1, 0, 2 ** 31, true),
     date,
