@@ -1,8 +1,9 @@
 /**
  * The service's own outstanding bills answered by the database: a saved filter's criteria as SQL
  * (the same test as domain/bill-criteria.ts billMatcher, checked against it in
- * test/bill-query.test.ts), a page read in payment order from the bills_outstanding_order index
- * (migration 012), and counts and totals as aggregates, kept while the organisation's data stands,
+ * test/bill-query.test.ts), a page read in payment order from the outstanding bills' index in that
+ * order (migration 012; on SQLite with every criterion's column in it, migration 027, so a filter is
+ * tested in the index), and counts and totals as aggregates, kept while the organisation's data stands,
  * so a page of 100 reads 100 bills and not every outstanding one.
  */
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
