@@ -27,6 +27,7 @@ import * as m024 from './migrations/024-bank-search-index.js';
 import * as m025 from './migrations/025-ledger-listed-lines.js';
 import * as m026 from './migrations/026-bank-narration-search.js';
 import * as m027 from './migrations/027-bill-order-criteria.js';
+import * as m028 from './migrations/028-ledger-listed-lines-sqlite.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -57,6 +58,7 @@ const MIGRATIONS = {
   '025-ledger-listed-lines': m025,
   '026-bank-narration-search': m026,
   '027-bill-order-criteria': m027,
+  '028-ledger-listed-lines-sqlite': m028,
 } as const;
 
 class StaticProvider implements MigrationProvider {

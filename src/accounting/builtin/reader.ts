@@ -15,7 +15,6 @@ import {
   type LineQuery,
   type TransactionType,
 } from '../types.js';
-import { dialectOf } from '../../store/dialect.js';
 import { keptList } from './kept-lists.js';
 import { contactFilter, readLineTotals, type ContactFilter } from './line-totals.js';
 import { preparedShapes } from '../../store/prepared.js';
@@ -39,15 +38,14 @@ function lineValues(organisationId: string, query: LineQuery, contactIds: string
 
 /**
  * How a statement names the lines' types: `given`, as values; `listed`, the ledger list's types
- * (LISTED_TYPES) as literals of the SQL, which on PostgreSQL lets the planner take the partial index
- * of just those lines (migration 025), which a list of values cannot be proven to fit.
+ * (LISTED_TYPES) as literals of the SQL, which lets either planner take the partial index of just
+ * those lines (migrations 025 and 028), which a list of values cannot be proven to fit.
  */
 type TypesShape = 'given' | 'listed';
 
-/** `listed` on PostgreSQL for a query of exactly the ledger list's types; SQLite's plans are its own and left as they were. */
-function typesShape(db: Kysely<Database>, types: readonly string[]): TypesShape {
-  const listed = types.length === LISTED_TYPES.length && LISTED_TYPES.every((t) => types.includes(t));
-  return listed && dialectOf(db) === 'postgres' ? 'listed' : 'given';
+/** `listed` for a query of exactly the ledger list's types. */
+function typesShape(types: readonly string[]): TypesShape {
+  return types.length === LISTED_TYPES.length && LISTED_TYPES.every((t) => types.includes(t)) ? 'listed' : 'given';
 }
 
 /**
@@ -121,8 +119,8 @@ function inLineOrder<Q>(q: Q): Q {
  * 0.6 ms for page 1; page 15: 1.8 against 4.6 ms; docs/performance.md). Later pages are never
  * named on PostgreSQL: each call is planned for its own offset.
  *
- * On PostgreSQL a query of the ledger list's types names them as literals (TypesShape), so both
- * forms walk the partial index of the listed lines in the page's order (migration 025).
+ * A query of the ledger list's types names them as literals (TypesShape), so both forms walk the
+ * partial index of the listed lines in the page's order (migrations 025 and 028).
  */
 function linesQuery(db: Kysely<Database>, v: LineValues & { limit: number; offset: number }, { filter, later, types }: LinesShape) {
   if (!later) {
@@ -153,7 +151,7 @@ const linesStatement = preparedShapes(linesQuery, {
 /** The statement lines() runs for a query (accounts and types not empty, contacts not ruling out every line), for its plan to be looked at. */
 export function linesPageQuery(db: Kysely<Database>, organisationId: string, query: LineQuery, limit: number, offset = 0) {
   const { filter, ids } = contactFilter(query);
-  return linesQuery(db, { ...lineValues(organisationId, query, ids), limit, offset }, { filter, later: offset > 0, types: typesShape(db, query.types) });
+  return linesQuery(db, { ...lineValues(organisationId, query, ids), limit, offset }, { filter, later: offset > 0, types: typesShape(query.types) });
 }
 
 export class BuiltinAccounting implements AccountingSystem {
@@ -236,7 +234,7 @@ export class BuiltinAccounting implements AccountingSystem {
     if (filter === 'nothing') return [];
     const rows = await linesStatement(
       this.db,
-      { filter, later: offset > 0, types: typesShape(this.db, query.types) },
+      { filter, later: offset > 0, types: typesShape(query.types) },
       { ...lineValues(this.organisationId, query, ids), limit, offset },
     );
     return rows.map((r) => ({
