@@ -58,8 +58,10 @@ function linesIndexed(db: Kysely<Database>): Promise<number> {
   if (kept && performance.now() - kept.at < LINES_KEPT_MS) return kept.lines;
   const lines = linesStatement(db, '', {}).then(([row]) => Number(row?.lines ?? 0));
   linesKept.set(db, { lines, at: performance.now() });
-  // a failed read is not kept: the next page reads again
-  lines.catch(() => linesKept.delete(db));
+  // a failed read is not kept: the next page reads again (unless a newer read has taken its place)
+  lines.catch(() => {
+    if (linesKept.get(db)?.lines === lines) linesKept.delete(db);
+  });
   return lines;
 }
 
