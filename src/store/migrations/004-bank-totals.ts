@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import type { DialectCapabilities } from '../dialect.js';
 
 /**
@@ -9,17 +9,7 @@ import type { DialectCapabilities } from '../dialect.js';
  * so running balances are summed from the index alone (it replaces bank_transactions_account_date).
  */
 export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promise<void> {
-  await db.schema
-    .createTable('bank_daily_totals')
-    .addColumn('organisation_id', 'text', (c) => c.notNull())
-    .addColumn('bank_account_id', 'text', (c) => c.notNull().references('bank_accounts.id').onDelete('cascade'))
-    .addColumn('date', 'text', (c) => c.notNull())
-    .addColumn('amount_in', 'bigint', (c) => c.notNull())
-    .addColumn('amount_out', 'bigint', (c) => c.notNull())
-    .addColumn('home_in', 'bigint', (c) => c.notNull())
-    .addColumn('home_out', 'bigint', (c) => c.notNull())
-    .addColumn('transactions', 'integer', (c) => c.notNull())
-    .addColumn('to_reconcile', 'integer', (c) => c.notNull())
+  await withTotalsColumns(db.schema.createTable('bank_daily_totals'), 'date')
     .addPrimaryKeyConstraint('bank_daily_totals_pk', ['organisation_id', 'bank_account_id', 'date'])
     .execute();
 
@@ -42,4 +32,22 @@ export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promis
     .columns(['organisation_id', 'bank_account_id', 'date', 'id', 'amount'])
     .execute();
   await db.schema.dropIndex('bank_transactions_account_date').execute();
+}
+
+/**
+ * The columns a table of an account's totals per period has (the day here, the month in migration
+ * 014): the sums in and out in the account's currency and in the home one, and the counts of lines
+ * and of those to reconcile. Migration 014 builds on it, so the two tables cannot drift apart.
+ */
+export function withTotalsColumns<T extends string>(table: CreateTableBuilder<T>, period: 'date' | 'month') {
+  return table
+    .addColumn('organisation_id', 'text', (c) => c.notNull())
+    .addColumn('bank_account_id', 'text', (c) => c.notNull().references('bank_accounts.id').onDelete('cascade'))
+    .addColumn(period, 'text', (c) => c.notNull())
+    .addColumn('amount_in', 'bigint', (c) => c.notNull())
+    .addColumn('amount_out', 'bigint', (c) => c.notNull())
+    .addColumn('home_in', 'bigint', (c) => c.notNull())
+    .addColumn('home_out', 'bigint', (c) => c.notNull())
+    .addColumn('transactions', 'integer', (c) => c.notNull())
+    .addColumn('to_reconcile', 'integer', (c) => c.notNull());
 }
