@@ -279,8 +279,7 @@ async function snapshot(
             offset,
           );
       const rows = fetched.slice(0, args.limit);
-      const unfiltered = args.status === 'all' && !args.search?.trim() && bounds.min === null && bounds.max === null;
-      const balances = await runningBalances(db, organisationId, rows, sums, period, args.order, unfiltered);
+      const balances = await runningBalances(db, organisationId, rows, sums, period, args.order);
       const linkedIds = [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))];
       const documents = await linkedDocuments(db, organisationId, linkedIds);
 

@@ -4,9 +4,11 @@
  * counts read instead of the account's whole history. Every writer of bank_transactions calls
  * refreshBankDailyTotals in the same database transaction as its insert, and it recomputes the
  * touched days from bank_transactions itself, then their months from the days, so both tables are
- * always exactly the aggregate of the rows, whatever was inserted, skipped or inserted twice.
+ * always exactly the aggregate of the rows, whatever was inserted, skipped or inserted twice; and
+ * the touched days' lines' sums through their day (store/bank-day-through.ts) with them.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { dayThroughFill } from './bank-day-through.js';
 import { chunks } from './chunks.js';
 import type { BankTransactionRow, Database } from './schema.js';
 
@@ -58,6 +60,8 @@ export async function refreshBankDailyTotals(trx: Db, organisationId: string, ba
           .groupBy(['organisation_id', 'bank_account_id', 'date']),
       )
       .execute();
+    // the lines' sums through their day, for the page's running balances, from the same lines
+    await dayThroughFill({ organisationId, accountId: bankAccountId, dates: chunk }).execute(db);
   });
   const months = [...new Set(days.map((d) => d.slice(0, 7)))];
   await replaceTotals(db, { table: 'bank_month_totals', key: 'month' }, organisationId, bankAccountId, months, async (chunk) => {

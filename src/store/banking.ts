@@ -160,11 +160,11 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** What a page shows of a transaction: not its fingerprint, bank id or timestamps. */
+/** What a page shows of a transaction (not its fingerprint, bank id or timestamps), and its sum through its day for the running balance. */
 export type PageTransaction = Pick<
   BankTransactionRow,
   'id' | 'bank_account_id' | 'date' | 'description' | 'amount' | 'status' | 'reconciled_in' | 'suggested_match' | 'document_id' | 'source'
->;
+> & { day_through: number | string };
 
 /** One page of transactions, newest or oldest first, ties broken by id; `limit` rows at most. */
 export async function transactionPage(
@@ -300,7 +300,10 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
       't.suggested_match',
       't.document_id',
       't.source',
+      't.day_through',
     ])
+    // every line has its day_through: a column with a default, kept by the store
+    .$narrowType<{ day_through: number | string }>()
     .where('t.organisation_id', '=', v.organisationId)
     .where('t.date', '>=', v.from)
     .where('t.date', '<=', v.to);

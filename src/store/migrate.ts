@@ -28,6 +28,7 @@ import * as m025 from './migrations/025-ledger-listed-lines.js';
 import * as m026 from './migrations/026-bank-narration-search.js';
 import * as m027 from './migrations/027-bill-order-criteria.js';
 import * as m028 from './migrations/028-ledger-listed-lines-sqlite.js';
+import * as m029 from './migrations/029-bank-day-through.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -59,6 +60,7 @@ const MIGRATIONS = {
   '026-bank-narration-search': m026,
   '027-bill-order-criteria': m027,
   '028-ledger-listed-lines-sqlite': m028,
+  '029-bank-day-through': m029,
 } as const;
 
 class StaticProvider implements MigrationProvider {

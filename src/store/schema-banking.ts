@@ -51,6 +51,8 @@ export interface BankTransactionRow {
   suggested_document_id?: string | null;
   suggestion_score?: number | null;
   suggestion_reasons?: string | null;
+  /** the account's lines on this date up to and including this one, in id order, summed (store/bank-day-through.ts); kept by the store */
+  day_through?: number | string;
 }
 
 export interface BankMatchRow {
