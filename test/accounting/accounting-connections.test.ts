@@ -162,6 +162,30 @@ for (const dialect of DIALECTS) {
         assert.equal(refreshes(fake), before);
       });
 
+      it(`${vendor}: connecting again replaces the connection (tokens, status, lease, who and when) and moves its version on`, async () => {
+        const { org, fake } = await connected(vendor);
+        await stores.a.db
+          .updateTable('accounting_connections')
+          .set({
+            status: 'reconnect',
+            problem: 'refused',
+            lease_owner: 'someone',
+            lease_until: '2999-01-01T00:00:00.000Z',
+            created_at: '2000-01-01T00:00:00.000Z',
+          })
+          .where('organisation_id', '=', org.id)
+          .execute();
+        const old = (await getConnection(stores.a.db, org.id))!;
+        const pair = fake.identity.issue();
+        const tenantId = vendor === 'xero' ? xero.tenantId : qbo.realmId;
+        await saveConnection(stores.a.db, settings.keys, { organisationId: org.id, vendor, tenantId, tenantName: 'Again', tokens: pair, userId: null });
+        const row = (await getConnection(stores.b.db, org.id))!;
+        assert.equal(row.version, old.version + 1);
+        assert.deepEqual([row.status, row.problem, row.lease_owner, row.lease_until, row.tenant_name], ['active', null, null, null, 'Again']);
+        assert.ok(row.created_at > old.created_at, 'a new connection as of now');
+        assert.equal((await accessTokenFor(stores.b.db, settings, org.id, vendor)).accessToken, pair.accessToken);
+      });
+
       it(`${vendor}: two instances needing a refresh at once make one call to the token endpoint and share its new token`, async () => {
         const { org, pair, fake } = await connected(vendor);
         await expire(org.id);

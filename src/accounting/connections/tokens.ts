@@ -49,31 +49,28 @@ export async function saveConnection(
   input: { organisationId: string; vendor: Vendor; tenantId: string; tenantName: string; tokens: TokenSet; userId: string | null },
 ): Promise<void> {
   const now = nowIso();
-  const cdb = db;
-  await cdb.transaction().execute(async (trx) => {
-    const old = await trx.selectFrom('accounting_connections').select('version').where('organisation_id', '=', input.organisationId).executeTakeFirst();
-    await trx.deleteFrom('accounting_connections').where('organisation_id', '=', input.organisationId).execute();
-    await trx
-      .insertInto('accounting_connections')
-      .values({
-        organisation_id: input.organisationId,
-        vendor: input.vendor,
-        tenant_id: input.tenantId,
-        tenant_name: input.tenantName,
-        refresh_token: seal(keys, input.organisationId, 'refresh', input.tokens.refreshToken),
-        access_token: seal(keys, input.organisationId, 'access', input.tokens.accessToken),
-        access_expires_at: new Date(Date.now() + input.tokens.expiresIn * 1000).toISOString(),
-        status: 'active',
-        problem: null,
-        lease_owner: null,
-        lease_until: null,
-        version: (old?.version ?? 0) + 1,
-        created_by: input.userId,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  });
+  const fields = {
+    vendor: input.vendor,
+    tenant_id: input.tenantId,
+    tenant_name: input.tenantName,
+    refresh_token: seal(keys, input.organisationId, 'refresh', input.tokens.refreshToken),
+    access_token: seal(keys, input.organisationId, 'access', input.tokens.accessToken),
+    access_expires_at: new Date(Date.now() + input.tokens.expiresIn * 1000).toISOString(),
+    status: 'active',
+    problem: null,
+    lease_owner: null,
+    lease_until: null,
+    created_by: input.userId,
+    created_at: now,
+    updated_at: now,
+  };
+  // a replaced connection is a new one but for its version, which grows on (a holder of the old
+  // tokens sees it move); one statement, so two saves at once cannot both read the same version
+  await db
+    .insertInto('accounting_connections')
+    .values({ organisation_id: input.organisationId, ...fields, version: 1 })
+    .onConflict((oc) => oc.column('organisation_id').doUpdateSet((eb) => ({ ...fields, version: eb('accounting_connections.version', '+', 1) })))
+    .execute();
 }
 
 /** Deletes the connection; answers its refresh token (to revoke at the vendor) when it could be opened. */
