@@ -35,6 +35,24 @@ function quantityOf(text: string, lineId: string): number {
   return Number(text);
 }
 
+/**
+ * The amounts of a document and of its lines, by their name in the answer and their column in the
+ * stored row: kept in minor units, answered in major units of the document's currency. Each serves
+ * the schema and the mapping both.
+ */
+const TOTALS = { subtotal: 'subtotal', tax: 'tax', total: 'total' } as const;
+const INVOICE_LINE_AMOUNTS = { unitPrice: 'unit_price', tax: 'tax', amount: 'amount' } as const;
+
+function amountsSchema<A extends Record<string, string>>(amounts: A): Record<keyof A, z.ZodNumber> {
+  return Object.fromEntries(Object.keys(amounts).map((key) => [key, z.number()])) as Record<keyof A, z.ZodNumber>;
+}
+
+/** A row's amounts in major units of the currency (bigint columns come back as text on PostgreSQL). */
+function inMajorUnits<R, A extends Record<string, keyof R>>(row: R, amounts: A, currency: string): Record<keyof A, number> {
+  const major = Object.entries(amounts).map(([key, column]) => [key, toMajor(Number(row[column as keyof R]), currency)]);
+  return Object.fromEntries(major) as Record<keyof A, number>;
+}
+
 const codedLineSchema = z.object({
   id: z.string(),
   description: z.string(),
@@ -44,9 +62,7 @@ const codedLineSchema = z.object({
   class: z.string().nullable(),
   customer: z.string().nullable(),
   quantity: z.number(),
-  subtotal: z.number(),
-  tax: z.number(),
-  total: z.number(),
+  ...amountsSchema(TOTALS),
 });
 
 const invoiceLineSchema = z.object({
@@ -55,9 +71,7 @@ const invoiceLineSchema = z.object({
   productCode: z.string().nullable(),
   unit: z.string().nullable(),
   quantity: z.number(),
-  unitPrice: z.number(),
-  tax: z.number(),
-  amount: z.number(),
+  ...amountsSchema(INVOICE_LINE_AMOUNTS),
 });
 
 export const documentSchema = z.object({
@@ -75,43 +89,33 @@ export const documentSchema = z.object({
     .nullable()
     .describe("the published transaction in the accounting system's own interface, where it has one (Xero, QuickBooks); null otherwise"),
   link: linkSchema.nullable().describe('where to fetch the original file (documents.file); null when there is none'),
-  subtotal: z.number(),
-  tax: z.number(),
-  total: z.number(),
+  ...amountsSchema(TOTALS),
   codedLines: z.array(codedLineSchema).describe('what each line was published with'),
   invoiceLines: z.array(invoiceLineSchema).describe("what the supplier's invoice listed"),
 });
 
 type DocumentOutput = z.infer<typeof documentSchema>;
 
-function toCodedLine(line: DocumentCodedLineRow, currency: string): DocumentOutput['codedLines'][number] {
-  return {
-    id: line.id,
-    description: line.description,
-    account: line.account_name,
-    accountId: line.account_id,
-    taxCodeId: line.tax_code_id,
-    class: line.class,
-    customer: line.customer,
-    quantity: quantityOf(line.quantity, line.id),
-    subtotal: toMajor(Number(line.subtotal), currency),
-    tax: toMajor(Number(line.tax), currency),
-    total: toMajor(Number(line.total), currency),
-  };
+/** A stored line as answered: its id and description, the fields of its kind, its quantity and its amounts. */
+function toLine<R extends { id: string; description: string; quantity: string }, F extends object, A extends Record<string, keyof R>>(
+  line: R,
+  fields: F,
+  amounts: A,
+  currency: string,
+) {
+  return { id: line.id, description: line.description, ...fields, quantity: quantityOf(line.quantity, line.id), ...inMajorUnits(line, amounts, currency) };
 }
 
-function toInvoiceLine(line: DocumentInvoiceLineRow, currency: string): DocumentOutput['invoiceLines'][number] {
-  return {
-    id: line.id,
-    description: line.description,
-    productCode: line.product_code,
-    unit: line.unit,
-    quantity: quantityOf(line.quantity, line.id),
-    unitPrice: toMajor(Number(line.unit_price), currency),
-    tax: toMajor(Number(line.tax), currency),
-    amount: toMajor(Number(line.amount), currency),
-  };
-}
+const toCodedLine = (line: DocumentCodedLineRow, currency: string): DocumentOutput['codedLines'][number] =>
+  toLine(
+    line,
+    { account: line.account_name, accountId: line.account_id, taxCodeId: line.tax_code_id, class: line.class, customer: line.customer },
+    TOTALS,
+    currency,
+  );
+
+const toInvoiceLine = (line: DocumentInvoiceLineRow, currency: string): DocumentOutput['invoiceLines'][number] =>
+  toLine(line, { productCode: line.product_code, unit: line.unit }, INVOICE_LINE_AMOUNTS, currency);
 
 function groupByDocument<T extends { document_id: string }>(rows: T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -202,9 +206,7 @@ export const documentsGet = defineOperation({
         publishedAt: doc.published_at,
         accountingLink: doc.accounting_link ?? null,
         link: doc.hasFile ? documentFileLink(doc.id) : null,
-        subtotal: toMajor(Number(doc.subtotal), doc.currency),
-        tax: toMajor(Number(doc.tax), doc.currency),
-        total: toMajor(Number(doc.total), doc.currency),
+        ...inMajorUnits(doc, TOTALS, doc.currency),
         codedLines: (codedBy.get(doc.id) ?? []).map((l) => toCodedLine(l, doc.currency)),
         invoiceLines: (invoiceBy.get(doc.id) ?? []).map((l) => toInvoiceLine(l, doc.currency)),
       });
