@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { BalanceState } from '../../domain/statement-balances.js';
 import { emptyPeriodSums, type AccountPeriodSums } from '../../store/banking.js';
-import { dailyMovements } from '../../store/bank-running.js';
+import { dailyNets } from '../../store/bank-running.js';
 import type { BankTransactionRow, Database } from '../../store/schema.js';
 
 /**
@@ -37,62 +37,52 @@ export async function runningBalances(
   period: { from: string; to: string },
   order: 'newest' | 'oldest',
 ): Promise<Map<string, number>> {
+  const balances = new Map<string, number>();
+  if (rows.length === 0) return balances;
   const byAccount = new Map<string, PageRow[]>();
+  let first = rows[0]!.date;
+  let last = first;
   for (const row of rows) {
     const list = byAccount.get(row.bank_account_id);
     if (list) list.push(row);
     else byAccount.set(row.bank_account_id, [row]);
+    if (row.date < first) first = row.date;
+    if (row.date > last) last = row.date;
   }
-  const balances = new Map<string, number>();
-  await Promise.all(
-    [...byAccount].map(async ([accountId, accountRows]) => {
-      const s = sums.get(accountId);
-      // every page row lies in the period, so the account has period sums
-      if (!s) throw new Error(`no period totals for bank account ${accountId}`);
-      const opening = s.openingAmount;
-      const closing = s.openingAmount + s.inAmount - s.outAmount;
-      const partial = await acrossDays(db, organisationId, accountId, accountRows, order, period);
-      for (const [id, value] of partial) balances.set(id, order === 'oldest' ? opening + value : closing - value);
-    }),
-  );
+  // a newest-first page sits near the period's end and counts back from it, an oldest-first page near
+  // its start and counts forward: the days between the page and that edge, every account's at once
+  const [from, to] = order === 'oldest' ? [period.from, last] : [first, period.to];
+  const nets = await dailyNets(db, organisationId, [...byAccount.keys()], from, to);
+  for (const [accountId, accountRows] of byAccount) {
+    const s = sums.get(accountId);
+    // every page row lies in the period, so the account has period sums
+    if (!s) throw new Error(`no period totals for bank account ${accountId}`);
+    const opening = s.openingAmount;
+    const closing = s.openingAmount + s.inAmount - s.outAmount;
+    for (const [id, value] of partialSums(accountRows, nets.get(accountId)!, order)) balances.set(id, order === 'oldest' ? opening + value : closing - value);
+  }
   return balances;
 }
 
 /**
- * The partial sums for one account's rows of a page: forward (oldest first, a page near the
- * period's start), the sum from the period's start through each row; backward (newest first, near
- * its end), the sum of what follows each row up to the period's end. Each is the days' net amounts
- * between the row's day and the edge (stored daily totals) and the row's own day up to it (its
- * stored day_through): what is read grows with the days between the page and the edge, not with
- * the transactions.
+ * The partial sums for one account's rows of a page, given its net movement on each day between the
+ * page and the period's nearer edge: forward (oldest first), the sum from the period's start through
+ * each row; backward (newest first), the sum of what follows each row up to the period's end. Each
+ * is the days' nets between the row's day and the edge and the row's own day up to it (its stored
+ * day_through).
  */
-async function acrossDays(
-  db: Kysely<Database>,
-  organisationId: string,
-  accountId: string,
-  rows: PageRow[],
-  order: 'newest' | 'oldest',
-  period: { from: string; to: string },
-): Promise<Map<string, number>> {
-  let first = rows[0]!.date;
-  let last = first;
-  for (const row of rows) {
-    if (row.date < first) first = row.date;
-    if (row.date > last) last = row.date;
-  }
-  const [from, to] = order === 'oldest' ? [period.from, last] : [first, period.to];
-  const movements = await dailyMovements(db, organisationId, accountId, from, to);
+function partialSums(rows: PageRow[], nets: Map<string, number>, order: 'newest' | 'oldest'): Map<string, number> {
   // the days' sums before each page day (oldest first): the days are few, a row's lookup is a map's
-  const days = [...movements.keys()].sort();
+  const days = [...nets.keys()].sort();
   const before = new Map<string, number>();
   let sum = 0;
   const pageDays = [...new Set(rows.map((r) => r.date))].sort();
   let k = 0;
   for (const day of pageDays) {
-    while (k < days.length && days[k]! < day) sum += movements.get(days[k++]!)!.net;
+    while (k < days.length && days[k]! < day) sum += nets.get(days[k++]!)!;
     before.set(day, sum);
   }
-  const total = days.reduce((all, day) => all + movements.get(day)!.net, 0);
+  const total = days.reduce((all, day) => all + nets.get(day)!, 0);
   const sums = new Map<string, number>();
   for (const row of rows) {
     const upTo = before.get(row.date)! + Number(row.day_through);
