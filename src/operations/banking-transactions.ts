@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fromMajor, toMajor } from '../domain/money.js';
 import { balanceStates } from '../store/bank-balances.js';
 import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
-import { suggestionsOf, type StoredSuggestion } from '../store/bank-suggestions.js';
+import { readSuggestion, type StoredSuggestion } from '../store/bank-suggestions.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
 import { invalidParameter, invalidRequest, OperationError, type ParameterError } from './errors.js';
@@ -127,7 +127,7 @@ const output = z.object({
 
 type Input = z.infer<typeof input>;
 
-function suggestionView(s: StoredSuggestion | undefined): z.infer<typeof suggestionSchema> | null {
+function suggestionView(s: StoredSuggestion | null): z.infer<typeof suggestionSchema> | null {
   if (!s) return null;
   return {
     documentId: s.documentId,
@@ -283,11 +283,6 @@ async function snapshot(
       const linkedIds = [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))];
       const documents = await linkedDocuments(db, organisationId, linkedIds);
 
-      const suggestions = await suggestionsOf(
-        db,
-        organisationId,
-        rows.flatMap((r) => (r.status === 'to_reconcile' ? [r.id] : [])),
-      );
       const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
 
       return {
@@ -323,7 +318,7 @@ async function snapshot(
             status: row.status,
             reconciledIn: row.status === 'to_reconcile' ? null : row.reconciled_in,
             suggestedMatch: Number(row.suggested_match) === 1,
-            suggestion: suggestionView(suggestions.get(row.id)),
+            suggestion: row.status === 'to_reconcile' ? suggestionView(readSuggestion(row)) : null,
             report: row.source,
             runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
             linked: linked ? linkedDocumentView(linked) : null,

@@ -10,7 +10,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { addDays, type IsoDate } from '../domain/dates.js';
 import { chunks } from './chunks.js';
-import { preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -273,40 +272,4 @@ export function readSuggestion(
   } catch {
     return null;
   }
-}
-
-/**
- * The suggestions held by lines of a page, by id: compiled once per list length (padded to a power
- * of two) and named on PostgreSQL, a lookup by primary key whose generic plan is any plan. The
- * organisation is checked on the rows read, not in the statement: given both, SQLite's planner takes
- * the (organisation_id, match_id) index and reads every bank line of the organisation (329 ms at
- * 500,000 lines, against 0.2 ms by the key; issue 43's bench:varied).
- */
-const heldStatement = preparedShapes(
-  (db, v: { ids: string[] }) =>
-    db
-      .selectFrom('bank_transactions')
-      .select(['id', 'organisation_id', 'suggested_match', 'suggested_document_id', 'suggestion_score', 'suggestion_reasons'])
-      .where('id', 'in', v.ids)
-      .where('suggested_document_id', 'is not', null)
-      .compile(),
-  { genericPlan: true },
-);
-
-/** The suggestions these lines hold, by line id (lines holding none left out). */
-export async function suggestionsOf(db: Kysely<Database>, organisationId: string, lineIds: string[]): Promise<Map<string, StoredSuggestion>> {
-  const found = new Map<string, StoredSuggestion>();
-  for (const ids of chunks(lineIds, GROUP)) {
-    for (const r of await heldStatement(db, 'held', { ids })) {
-      if (r.organisation_id !== organisationId) continue; // ids are the service's own, but never another organisation's row
-      const s = readSuggestion({
-        ...r,
-        suggested_document_id: r.suggested_document_id ?? null,
-        suggestion_score: r.suggestion_score ?? null,
-        suggestion_reasons: r.suggestion_reasons ?? null,
-      });
-      if (s) found.set(r.id, s);
-    }
-  }
-  return found;
 }

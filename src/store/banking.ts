@@ -160,11 +160,20 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** What a page shows of a transaction (not its fingerprint, bank id or timestamps), and its sum through its day for the running balance. */
+/**
+ * What a page shows of a transaction (not its fingerprint, bank id or timestamps): with its sum
+ * through its day for the running balance, and the suggestion it holds (store/bank-suggestions.ts)
+ * read with it rather than by a statement of its own.
+ */
 export type PageTransaction = Pick<
   BankTransactionRow,
   'id' | 'bank_account_id' | 'date' | 'description' | 'amount' | 'status' | 'reconciled_in' | 'suggested_match' | 'document_id' | 'source'
-> & { day_through: number | string };
+> & {
+  day_through: number | string;
+  suggested_document_id: string | null;
+  suggestion_score: number | null;
+  suggestion_reasons: string | null;
+};
 
 /** One page of transactions, newest or oldest first, ties broken by id; `limit` rows at most. */
 export async function transactionPage(
@@ -301,9 +310,12 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
       't.document_id',
       't.source',
       't.day_through',
+      't.suggested_document_id',
+      't.suggestion_score',
+      't.suggestion_reasons',
     ])
-    // every line has its day_through: a column with a default, kept by the store
-    .$narrowType<{ day_through: number | string }>()
+    // every line has these columns (day_through with a default, kept by the store; the suggestion's may be null)
+    .$narrowType<{ day_through: number | string; suggested_document_id: string | null; suggestion_score: number | null; suggestion_reasons: string | null }>()
     .where('t.organisation_id', '=', v.organisationId)
     .where('t.date', '>=', v.from)
     .where('t.date', '<=', v.to);
