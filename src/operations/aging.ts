@@ -194,6 +194,37 @@ export const agingReport = {
   reuse: 'organisation',
 } as const;
 
+/**
+ * The words of each side of the books: its open items, whom they are with, the side of the accounts
+ * an item is raised on (a credit on the payable accounts, a debit on the receivable ones), and what
+ * settles it.
+ */
+const SIDES = {
+  Payable: { item: 'bill', an: 'a', contact: 'supplier', raised: 'credit', settled: 'debit', settledBy: 'payments, supplier credits' },
+  Receivable: { item: 'invoice', an: 'an', contact: 'customer', raised: 'debit', settled: 'credit', settledBy: 'payments, credit notes' },
+} as const;
+
+/**
+ * An aging report's description, in the words both reports share: the buckets and how days are
+ * counted, how a system holding the open items is read (`systems`), the builtin ledger's first in,
+ * first out (and what else its answer holds: `ledgerAlso`), the ledger balance and the defaults.
+ */
+export function agingDescription(side: keyof typeof SIDES, text: { what: string; systems: string; ledgerAlso?: string }): string {
+  const { item, an, contact, raised, settled, settledBy } = SIDES[side];
+  return [
+    `${text.what}, aged at \`date\` by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and days91plus past due,`,
+    `as GnuCash's ${side} Aging report places them: days are counted to the end of \`date\`, so ${an} ${item} due on \`date\` is 1 day past due.`,
+    'Home currency.',
+    text.systems,
+    `With the builtin ledger, which keeps no due dates and no allocation of payments to ${item}s: each ${contact}'s ${raised}s on the Accounts`,
+    `${side} accounts up to \`date\` (${item}s) less every ${settled} (${settledBy}), applied to the oldest ${item} first (FIFO), each due on its date;`,
+    `${settled}s beyond the ${item}s are \`prepaid\` (negative).`,
+    ...(text.ledgerAlso ? [text.ledgerAlso] : []),
+    `ledgerBalance is the balance of the chart's Accounts ${side} accounts at \`date\`; a note explains any difference.`,
+    `Defaults: today, every ${contact}, no item detail, limit 100.`,
+  ].join(' ');
+}
+
 /** An aging report's input as arrangeAging reads it: at today when no date is given, in the home currency. */
 export function agingOptionsOf(ctx: OperationContext, input: z.infer<typeof agingInput>): AgingOptions {
   const { contact, detail, limit, page } = input;

@@ -1,5 +1,5 @@
 import { formatMoney } from '../domain/money.js';
-import { agingAnswer, agingOptionsOf, agingReport, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
+import { agingAnswer, agingDescription, agingOptionsOf, agingReport, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
 import { outstandingBills } from './bills-outstanding.js';
 import { defineOperation } from './operation.js';
 import { billContact, payablesFromLedger } from './payables-from-ledger.js';
@@ -10,17 +10,14 @@ export const reportsAgedPayables = defineOperation({
   tool: 'reports_aged_payables',
   title: 'Aged payables',
   summary: 'What the organisation owes, by supplier, in buckets of days past due at a date.',
-  description:
-    'The outstanding bills and expense claims by supplier (an expense claim under its employee), aged at `date` by due date in the buckets current ' +
-    "(not yet due), days1to30, days31to60, days61to90 and days91plus past due, as GnuCash's Payable Aging report places them: days are counted to the " +
-    'end of `date`, so a bill due on `date` is 1 day past due. Home currency. With a system that holds bills (GnuCash, Xero, QuickBooks): the same ' +
-    "bills as bills_list_to_pay, the service's own and the system's open ones after part payments and credit notes; bills dated after `date` are left " +
-    "out, and each bill's amount is what is due on it now (the service keeps no history of its bills' payments), so for a past date a note says so. " +
-    "With the builtin ledger, which keeps no allocation of payments to bills: each supplier's credits to the Accounts Payable accounts up to `date` " +
-    "(bills) less every debit (payments, supplier credits), applied to the oldest bill first (FIFO), each due on its date, or on the service's due " +
-    "date where the service holds that bill; debits beyond the bills are `prepaid` (negative); the service's bills not yet in the books are added as " +
-    "they stand. ledgerBalance is the balance of the chart's Accounts Payable accounts at `date`; a note explains any difference. Defaults: today, " +
-    'every supplier, no item detail, limit 100.',
+  description: agingDescription('Payable', {
+    what: 'The outstanding bills and expense claims by supplier (an expense claim under its employee)',
+    systems:
+      "With a system that holds bills (GnuCash, Xero, QuickBooks): the same bills as bills_list_to_pay, the service's own and the system's open " +
+      "ones after part payments and credit notes; bills dated after `date` are left out, and each bill's amount is what is due on it now (the " +
+      "service keeps no history of its bills' payments), so for a past date a note says so.",
+    ledgerAlso: "A bill the service holds is due on the service's due date, and the service's bills not yet in the books are added as they stand.",
+  }),
   async run(ctx, input) {
     const options = agingOptionsOf(ctx, input);
     const { date, currency } = options;

@@ -1,6 +1,6 @@
 import { LISTED_TYPES, OTHER_TYPES, type ChartAccount, type LedgerLine } from '../accounting/types.js';
 import { formatMoney } from '../domain/money.js';
-import { agingAnswer, agingOptionsOf, agingReport, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
+import { agingAnswer, agingDescription, agingOptionsOf, agingReport, arrangeAging, ledgerBalanceOf, type OpenItem } from './aging.js';
 import type { OperationContext } from './context.js';
 import { defineOperation } from './operation.js';
 import { EARLIEST_DATE } from './params.js';
@@ -84,14 +84,12 @@ export const reportsAgedReceivables = defineOperation({
   tool: 'reports_aged_receivables',
   title: 'Aged receivables',
   summary: 'Who owes the organisation money, by customer, in buckets of days past due at a date.',
-  description:
-    'What customers owe at `date`, by customer, aged by due date in the buckets current (not yet due), days1to30, days31to60, days61to90 and ' +
-    "days91plus past due, counted to the end of `date` as GnuCash's Receivable Aging does (an invoice due on `date` is 1 day past due). Home currency. " +
-    'With a GnuCash book: its posted customer invoices and credit notes with a balance left on their lot at `date` (after the payments and credit ' +
-    'notes applied to each by then), by due date. With the builtin ledger, which keeps no due dates and no allocation of payments to invoices: each ' +
-    "customer's debits on the Accounts Receivable accounts (invoices) less every credit (payments, credit notes), applied to the oldest invoice first " +
-    "(FIFO), each invoice due on its date; credits beyond the invoices are shown as `prepaid` (negative). ledgerBalance is the balance of the chart's " +
-    'Accounts Receivable accounts at `date`; a note explains any difference. Defaults: today, every customer, no item detail, limit 100.',
+  description: agingDescription('Receivable', {
+    what: 'What customers owe, by customer',
+    systems:
+      'With a GnuCash book: its posted customer invoices and credit notes with a balance left on their lot at `date` (after the payments and ' +
+      'credit notes applied to each by then), by due date.',
+  }),
   async run(ctx, input) {
     const options = agingOptionsOf(ctx, input);
     const { date, currency } = options;
