@@ -4,6 +4,7 @@
  * transactions show of the documents behind them (operations/ledger/published-documents.ts).
  */
 import type { Kysely } from 'kysely';
+import { DOCUMENT_SUMMARY_COLUMNS } from './document-summaries.js';
 import { preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -29,13 +30,7 @@ const documentsStatement = preparedShapes(
       .selectFrom('documents as d')
       .leftJoin('document_coded_lines as l', (join) => join.onRef('l.document_id', '=', 'd.id').onRef('l.organisation_id', '=', 'd.organisation_id'))
       .select([
-        'd.id',
-        'd.number',
-        'd.type',
-        'd.supplier',
-        'd.date',
-        'd.currency',
-        'd.total',
+        ...DOCUMENT_SUMMARY_COLUMNS,
         'd.accounting_transaction_id',
         'l.line_no',
         'l.description',
