@@ -13,12 +13,8 @@ import { confirmPage } from '../pages/chrome.js';
 import { seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { formSession, notFoundPage, pageSession } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom } from './org-routing.js';
-
-const NOTICES: Record<string, string> = {
-  disconnected: 'Disconnected. The app can no longer use your books; its tokens stopped working at once.',
-  joined: 'You accepted the invitation. Apps you connected for "all my organisations" now cover this organisation too; others ask when you next connect them.',
-};
 
 export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
@@ -46,7 +42,7 @@ export function registerAccountRoutes(app: FastifyInstance, w: WebContext): void
         organisations,
         connections,
         organisationNames: new Map(names.map((o) => [o.id, o.name])),
-        ...noticeFrom(request, NOTICES),
+        ...noticeFrom(request, NOTICES.account),
       }),
     );
   });

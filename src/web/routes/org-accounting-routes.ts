@@ -27,12 +27,8 @@ import { accountingPage, chooseTenantPage } from '../pages/org-accounting.js';
 import { one, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { organisationAdmin, pageSession } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
-
-const NOTICES = {
-  connected: 'Connected. The books are now read from there.',
-  disconnected: 'Disconnected. Calls for these books fail until it is connected again.',
-};
 
 export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
@@ -69,7 +65,7 @@ export function registerAccountingConnectionRoutes(app: FastifyInstance, w: WebC
             `${f.retryAt ? ` after ${formatInstant(f.retryAt)}` : ''}; a call that reads the books tries at once.`,
         }
       : {};
-    return sendPage(reply, accountingPage(a.viewer, a.org, status, { ...noticeFrom(request, NOTICES), ...failing }));
+    return sendPage(reply, accountingPage(a.viewer, a.org, status, { ...noticeFrom(request, NOTICES.accounting), ...failing }));
   });
 
   r.action('/accounting/connect/:vendor', async (a, p, _request, reply) => {

@@ -9,9 +9,9 @@ import { confirmPage } from '../pages/chrome.js';
 import { one, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { notFoundPage, type OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
 
-const NOTICES = { revoked: 'API client revoked. The tokens it held stopped working at once.' };
 const RETURN_TABS = new Set(['api-clients', 'connections']);
 
 export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): void {
@@ -30,7 +30,9 @@ export function registerApiClientRoutes(app: FastifyInstance, w: WebContext): vo
     return row && row.kind === 'api_client' && row.organisation_id === organisationId ? row : undefined;
   };
 
-  r.page('/api-clients', async (a, _p, request, reply) => sendPage(reply, apiClientsPage(a.viewer, a.org, await listing(a), noticeFrom(request, NOTICES))));
+  r.page('/api-clients', async (a, _p, request, reply) =>
+    sendPage(reply, apiClientsPage(a.viewer, a.org, await listing(a), noticeFrom(request, NOTICES.apiClients))),
+  );
 
   r.action('/api-clients', async (a, _p, _request, reply) => {
     const name = (one(a.form.name) ?? '').trim();

@@ -16,17 +16,8 @@ import { appsPage, redirectUrisOf } from '../pages/org-apps.js';
 import { one, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { notFoundPage, type OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
-
-const NOTICES = {
-  registered: 'App registered. Members of this organisation see it as verified when they connect it.',
-  removed: 'App removed. Its connections and tokens stopped working at once.',
-  verified: 'App verified for this organisation. Its members now see it as verified when they connect it; other organisations decide for themselves.',
-  blocked:
-    'App blocked for this organisation. Its tokens are refused for this organisation from the next call, and no one can connect it to this ' +
-    'organisation; other organisations decide for themselves.',
-  unblocked: 'App unblocked for this organisation. Existing connections to this organisation work again.',
-};
 
 export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
@@ -43,7 +34,7 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
     return appsPage(a.viewer, a.org, registered, connected, verifiedHere, blockedHere, options);
   }
 
-  r.page('/apps', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
+  r.page('/apps', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES.apps))));
 
   r.action('/apps', async (a, _p, _request, reply) => {
     const name = (one(a.form.name) ?? '').trim();
@@ -78,7 +69,7 @@ export function registerAppRoutes(app: FastifyInstance, w: WebContext): void {
   /** A self-registered app is actionable here only if members of this organisation connected it. */
   const connectedApp = async (a: OrgAccess, clientId: string) => (await selfRegisteredAppsInOrganisation(db, a.org.id, clientId))[0]?.client;
 
-  const trust = (path: string, change: (a: OrgAccess, clientId: string) => Promise<void>, action: string, done: keyof typeof NOTICES) =>
+  const trust = (path: string, change: (a: OrgAccess, clientId: string) => Promise<void>, action: string, done: keyof typeof NOTICES.apps) =>
     r.action(`/apps/:clientId/${path}`, async (a, p, _request, reply) => {
       const client = await connectedApp(a, p.clientId!);
       if (!client) return notFoundPage(reply, a.viewer, 'That app', back(a));

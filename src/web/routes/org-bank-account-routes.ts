@@ -17,9 +17,8 @@ import { bankAccountPage } from '../pages/org-bank-account.js';
 import { seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { notFoundPage, type OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
-
-const NOTICES = { removed: 'The import was removed: its lines and its statements are gone, and the balances are as they were before it.' };
 
 export function registerBankAccountRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
@@ -39,7 +38,7 @@ export function registerBankAccountRoutes(app: FastifyInstance, w: WebContext): 
     return messagePage('Bank account not shown', message, { href: listPage(a), label: 'Back to Bank statements' }, a.viewer);
   }
 
-  r.page('/bank-import/accounts/:accountId', async (a, p, request, reply) => render(a, p.accountId!, reply, noticeFrom(request, NOTICES)));
+  r.page('/bank-import/accounts/:accountId', async (a, p, request, reply) => render(a, p.accountId!, reply, noticeFrom(request, NOTICES.bankAccount)));
 
   r.page('/bank-import/imports/:importId/remove', async (a, p, _request, reply) => {
     const batch = await getBankImport(db, a.org.id, p.importId!);

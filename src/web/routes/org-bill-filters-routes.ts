@@ -15,21 +15,15 @@ import { billFilterEditPage, billFiltersPage, type FilterFormView } from '../pag
 import { seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { notFoundPage, type OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
-
-const NOTICES = {
-  created: 'Filter saved.',
-  changed: 'Filter changed.',
-  unchanged: 'Nothing was different, so nothing was changed.',
-  deleted: 'Filter deleted. The bills it matched are not touched.',
-};
 
 export function registerBillFilterRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
   const r = orgRouter(app, w);
   const person = (a: OrgAccess) => ({ userId: a.session.user.id, email: a.session.user.email, role: a.role });
   const home = async (a: OrgAccess) => (await getOrganisation(db, a.org.id))?.home_currency ?? '';
-  const back = (a: OrgAccess, done: keyof typeof NOTICES) => `/orgs/${a.org.id}/bill-filters?done=${done}`;
+  const back = (a: OrgAccess, done: keyof typeof NOTICES.billFilters) => `/orgs/${a.org.id}/bill-filters?done=${done}`;
   /** A refusal as the form shows it: each error beside its field, what was sent kept. */
   const refused = (answer: Extract<FormAnswer<unknown>, { ok: false }>, values: FilterValues, currency: string, prefix: string): FilterFormView => {
     const sorted = filterErrors(answer.errors, currency);
@@ -50,7 +44,7 @@ export function registerBillFilterRoutes(app: FastifyInstance, w: WebContext): v
     return sendPage(reply, billFiltersPage(a.viewer, a.org, filters, currency, { ...options, ...(error ? { error } : {}) }), status);
   };
 
-  r.page('/bill-filters', async (a, _p, request, reply) => list(a, reply, noticeFrom(request, NOTICES)));
+  r.page('/bill-filters', async (a, _p, request, reply) => list(a, reply, noticeFrom(request, NOTICES.billFilters)));
 
   r.action('/bill-filters', async (a, _p, _request, reply) => {
     const currency = await home(a);

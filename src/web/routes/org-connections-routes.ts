@@ -12,11 +12,8 @@ import { connectionsPage } from '../pages/org-connections.js';
 import { seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { notFoundPage } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
-
-const NOTICES = {
-  revoked: 'Disconnected for this organisation. Its tokens stopped acting for it at once.',
-};
 
 export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
@@ -42,7 +39,7 @@ export function registerConnectionRoutes(app: FastifyInstance, w: WebContext): v
         a.org,
         consents.map((consent) => ({ consent, tokens: byGrant.get(consent.grantId), member: members.has(consent.userId) })),
         clients.map((row) => ({ row, tokens: byClient.get(row.client_id) })),
-        noticeFrom(request, NOTICES),
+        noticeFrom(request, NOTICES.connections),
       ),
     );
   });

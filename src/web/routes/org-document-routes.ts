@@ -22,9 +22,9 @@ import { messagePage } from '../pages/chrome.js';
 import { one, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { notFoundPage, type OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
 
-const NOTICES = { published: 'Published to the books.' };
 const FIELDS = ['paidFrom', 'exchangeRate', 'taxAccount'] as const;
 
 interface Attempt {
@@ -89,7 +89,7 @@ export function registerDocumentPageRoutes(app: FastifyInstance, w: WebContext):
     return sendPage(reply, documentPage(a.viewer, a.org, view, publish, { ...options, ...(error ? { error } : {}) }), status);
   }
 
-  r.page('/documents/:documentId', async (a, p, request, reply) => render(a, p.documentId!, reply, null, noticeFrom(request, NOTICES)));
+  r.page('/documents/:documentId', async (a, p, request, reply) => render(a, p.documentId!, reply, null, noticeFrom(request, NOTICES.document)));
 
   r.action('/documents/:documentId/publish', async (a, p, _request, reply) => {
     const values = Object.fromEntries(FIELDS.map((f) => [f, (one(a.form[f]) ?? '').trim()]));

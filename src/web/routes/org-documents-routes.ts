@@ -25,10 +25,9 @@ import { documentsPage, type DocumentsPageOptions } from '../pages/org-documents
 import { sendPage, seeOther } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { registerDocumentPageRoutes } from './org-document-routes.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
 import type { OrgAccess } from './guards.js';
-
-const NOTICES = { deleted: 'Document deleted, with its file and its Bills to Pay entry.' };
 
 /** Money in major units as the currency writes it, without the code (shown in its own column). */
 export const majorText = (minor: number, currency: string) => formatMoney(minor, currency).slice(0, -(currency.length + 1));
@@ -57,7 +56,7 @@ export function registerDocumentRoutes(app: FastifyInstance, w: WebContext): voi
   const r = orgRouter(app, w);
   // a document's own page, where it is published (org-document-routes.ts)
   registerDocumentPageRoutes(app, w);
-  r.page('/documents', async (a, _p, request, reply) => render(a, reply, noticeFrom(request, NOTICES)));
+  r.page('/documents', async (a, _p, request, reply) => render(a, reply, noticeFrom(request, NOTICES.documents)));
 
   r.action('/documents/:documentId/delete', async (a, p, _request, reply) => {
     const answer = await operationForForm(w, person(a), a.org.id, documentsDelete, { id: p.documentId });

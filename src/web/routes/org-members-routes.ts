@@ -15,14 +15,8 @@ import { one, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { isAdminRole, roleLabel } from '../words.js';
 import { notFoundPage, type OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
-
-const NOTICES = {
-  changed: 'Role changed. It applies from the next call.',
-  unchanged: 'That person already had that role.',
-  removed: 'Member removed. Their apps can no longer act for this organisation.',
-  withdrawn: 'Invitation withdrawn. Its link no longer works.',
-};
 
 export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void {
   const db = w.service.db;
@@ -34,7 +28,7 @@ export function registerMemberRoutes(app: FastifyInstance, w: WebContext): void 
     return membersPage(a.viewer, a.org, members, { userId: a.session.user.id, role: a.role }, invitations, options);
   };
 
-  r.page('/members', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES))));
+  r.page('/members', async (a, _p, request, reply) => sendPage(reply, await render(a, noticeFrom(request, NOTICES.members))));
 
   r.action('/members/invite', async (a, _p, _request, reply) => {
     const email = normaliseEmail(one(a.form.email) ?? '');

@@ -24,15 +24,10 @@ import { one, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import { documentTypeLabel, formatDay } from '../words.js';
 import type { OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
 import { allowedDifferences } from '../../operations/banking/match-plan.js';
 
-const NOTICES = {
-  matched: 'Matched: the line is reconciled and linked to its document.',
-  unmatched: 'Match undone: the line is to reconcile again, and what the match booked is taken out of the books.',
-  marked: 'Marked reconciled elsewhere.',
-  unmarked: 'The line is to reconcile again.',
-};
 const PAGE_SIZE = 25;
 // every line still to reconcile, whenever it is dated: the operation's default is three months
 const ALL_TIME = { period: 'custom', from: '1000-01-01', to: '9998-12-31' };
@@ -142,12 +137,12 @@ export function registerReconcileRoutes(app: FastifyInstance, w: WebContext): vo
     account: one(a.form.account),
     page: pageNumber(one(a.form.page)),
   });
-  const back = (a: OrgAccess, where: Where, done: keyof typeof NOTICES, lineId: string) => {
+  const back = (a: OrgAccess, where: Where, done: keyof typeof NOTICES.reconcile, lineId: string) => {
     const query = new URLSearchParams({ ...(where.account ? { account: where.account } : {}), ...(where.page > 1 ? { page: String(where.page) } : {}), done });
     return `${base(a)}?${query}#line-${encodeURIComponent(lineId)}`;
   };
 
-  r.page('/reconcile', async (a, _p, request, reply) => render(a, reply, whereOf(request), noticeFrom(request, NOTICES)));
+  r.page('/reconcile', async (a, _p, request, reply) => render(a, reply, whereOf(request), noticeFrom(request, NOTICES.reconcile)));
 
   r.action('/reconcile/match', async (a, _p, _request, reply) => {
     const where = formWhere(a);

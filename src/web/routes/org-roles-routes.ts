@@ -8,12 +8,8 @@ import { rolesPage, type RoleGridRow } from '../pages/org-roles.js';
 import { list, seeOther, sendPage } from '../respond.js';
 import type { WebContext } from '../web-context.js';
 import type { OrgAccess } from './guards.js';
+import { NOTICES } from '../notices.js';
 import { noticeFrom, orgRouter } from './org-routing.js';
-
-const NOTICES = {
-  saved: 'Role permissions saved. They apply from the next call.',
-  unchanged: 'Nothing needed saving: the permissions were already as ticked.',
-};
 
 /** Operations that act for an organisation, the ones a role policy governs. */
 const GOVERNED = OPERATIONS.filter((op) => op.kind === 'organisation');
@@ -27,7 +23,7 @@ export function registerRoleRoutes(app: FastifyInstance, w: WebContext): void {
     return GOVERNED.map((op) => ({ name: op.name, title: op.title, summary: op.summary, allowed: policy.get(op.name) ?? new Set<Role>() }));
   }
 
-  r.page('/roles', async (a, _p, request, reply) => sendPage(reply, rolesPage(a.viewer, a.org, await grid(a), noticeFrom(request, NOTICES))));
+  r.page('/roles', async (a, _p, request, reply) => sendPage(reply, rolesPage(a.viewer, a.org, await grid(a), noticeFrom(request, NOTICES.roles))));
 
   r.action('/roles', async (a, _p, _request, reply) => {
     const ticked = new Set(list(a.form.allow));
