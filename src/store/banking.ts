@@ -191,7 +191,7 @@ export async function transactionPage(
     const found = await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern });
     values.documentIds = arrayLiteral(found.map((d) => d.id));
   }
-  return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter.search, offset + limit)), values);
+  return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter, offset + limit)), values);
 }
 
 /** The organisation's documents whose supplier contains the pattern (trigram-indexed on PostgreSQL, migration 013). */
@@ -294,7 +294,10 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
   // of the matches, so the same rows); cross join, for SQLite to read them first and never walk
   const from =
     search === 'candidates'
-      ? db.selectFrom(candidateLines(v.organisationId, v.match).as('c')).crossJoin('bank_transactions as t').whereRef('t.id', '=', 'c.id')
+      ? db
+          .selectFrom(candidateLines(v.organisationId, accounts ? v.accountIds : null, v.match).as('c'))
+          .crossJoin('bank_transactions as t')
+          .whereRef('t.id', '=', 'c.id')
       : db.selectFrom('bank_transactions as t');
   let query = from
     // each column read costs per row; the page's rows carry only what the answer uses

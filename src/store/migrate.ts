@@ -29,6 +29,7 @@ import * as m026 from './migrations/026-bank-narration-search.js';
 import * as m027 from './migrations/027-bill-order-criteria.js';
 import * as m028 from './migrations/028-ledger-listed-lines-sqlite.js';
 import * as m029 from './migrations/029-bank-day-through.js';
+import * as m030 from './migrations/030-text-search-scopes.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -61,6 +62,7 @@ const MIGRATIONS = {
   '027-bill-order-criteria': m027,
   '028-ledger-listed-lines-sqlite': m028,
   '029-bank-day-through': m029,
+  '030-text-search-scopes': m030,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -1,9 +1,9 @@
 /**
- * SQLite's bank search by trigrams (migration 026, store/bank-search-plan.ts): a rare term reads
- * the lines the FTS5 tables name instead of walking the period, with the same rows as the plain
- * `like` walk for every kind of term; the tables follow every write of a narration or supplier, by
- * triggers; and the plan reads them first. PostgreSQL has its own trigram indexes (migration 013):
- * nothing here applies to it.
+ * SQLite's bank search by trigrams (migrations 026 and 030, store/bank-search-plan.ts): a term rare
+ * in the accounts asked about reads the lines the FTS5 tables name instead of walking the period,
+ * with the same rows as the plain `like` walk for every kind of term; the tables follow every write
+ * of a narration or supplier, by triggers, each entry in its scope's range of rowids; and the plan
+ * reads them first. PostgreSQL has its own trigram indexes (migration 013): nothing here applies to it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -13,7 +13,7 @@ import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
 import { candidateBound, searchPlan } from '../../src/store/bank-search-plan.js';
 import { transactionPage, transactionPageQuery, type TransactionFilter } from '../../src/store/banking.js';
 import type { Store } from '../../src/store/db.js';
-import { up as narrationSearchUp } from '../../src/store/migrations/026-bank-narration-search.js';
+import { up as searchScopesUp } from '../../src/store/migrations/030-text-search-scopes.js';
 import type { Database } from '../../src/store/schema.js';
 import { DIALECTS, openTestStore } from '../helpers/store.js';
 
@@ -102,6 +102,10 @@ const filterOf = (search: string, over: Partial<TransactionFilter> = {}): Transa
   amountColumn: 'home_amount',
   ...over,
 });
+
+/** The plan of a search over the organisation's accounts (null: every account), a page `depth` lines deep. */
+const planOf = (db: Kysely<Database>, search: string, depth = 50, organisationId = ORG, accountIds: string[] | null = null) =>
+  searchPlan(db, { organisationId, accountIds, search }, depth);
 
 async function addAccount(db: Kysely<Database>, id: string, organisation: string): Promise<void> {
   await db
@@ -205,7 +209,7 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
       .where('bank_transactions.organisation_id', '=', ORG)
       .execute();
     for (const term of TERMS) {
-      const plan = await searchPlan(db, term, 50);
+      const plan = await planOf(db, term);
       // a term of 3 characters or more (code points: '🍕 p' is three) is read from the trigram tables
       assert.equal(plan, [...term].length >= 3 ? 'candidates' : 'walk', term);
       const expected = rows
@@ -230,7 +234,7 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
 
   it('reads the trigram tables and then each line by id for a rare term, never the period by date', async () => {
     const db = store.db;
-    assert.equal(await searchPlan(db, 'hiscox', 50), 'candidates');
+    assert.equal(await planOf(db, 'hiscox'), 'candidates');
     const compiled = transactionPageQuery(db, filterOf('hiscox'), 'newest', 50, 0, 'candidates').compile();
     const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
     const plan = rows.map((r) => r.detail).join('\n');
@@ -248,11 +252,33 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
       statementLine({ id: `btx_busy${i}`, organisationId: BUSY, bankAccountId: 'bac_busy', date: '2026-05-05', description: `Sainsburys ${i}`, amount: -1 }),
     );
     await insertBankLines(db, many);
-    assert.equal(await searchPlan(db, 'sainsbury', 50), 'walk');
-    assert.equal(await searchPlan(db, 'sainsburys 1999', 50), 'candidates');
-    assert.equal(await searchPlan(db, 'sa', 50), 'walk');
+    assert.equal(await planOf(db, 'sainsbury', 50, BUSY), 'walk');
+    assert.equal(await planOf(db, 'sainsbury', 50, BUSY, ['bac_busy']), 'walk');
+    assert.equal(await planOf(db, 'sainsburys 1999', 50, BUSY), 'candidates');
+    assert.equal(await planOf(db, 'sa', 50, BUSY), 'walk');
     // the same 2,000 matches are read as candidates for a page deep enough that walking to it would read more
-    assert.equal(await searchPlan(db, 'sainsbury', 100_000_000), 'candidates');
+    assert.equal(await planOf(db, 'sainsbury', 100_000_000, BUSY), 'candidates');
+    // a term common in another organisation, or in another account of the same one, is rare here: its few matches are read
+    assert.equal(await planOf(db, 'sainsbury'), 'candidates');
+    await addAccount(db, 'bac_busy_quiet', BUSY);
+    await insertBankLines(db, [
+      statementLine({
+        id: 'btx_quiet1',
+        organisationId: BUSY,
+        bankAccountId: 'bac_busy_quiet',
+        date: '2026-05-04',
+        description: 'Sainsburys Local',
+        amount: -2,
+      }),
+      statementLine({ id: 'btx_quiet2', organisationId: BUSY, bankAccountId: 'bac_busy_quiet', date: '2026-05-06', description: 'Rent', amount: -3 }),
+    ]);
+    assert.equal(await planOf(db, 'sainsbury', 50, BUSY, ['bac_busy_quiet']), 'candidates');
+    const quiet = await transactionPage(db, filterOf('sainsbury', { organisationId: BUSY, accountIds: ['bac_busy_quiet'] }), 'newest', 3, 0);
+    assert.deepEqual(
+      quiet.map((r) => r.id),
+      ['btx_quiet1'],
+    );
+    assert.deepEqual(await transactionPage(db, filterOf('sainsbury', { accountIds: ['bac_narration'] }), 'newest', 3, 0), []);
     const page = await transactionPage(db, filterOf('sainsbury', { organisationId: BUSY }), 'newest', 3, 0);
     assert.deepEqual(
       page.map((r) => r.id),
@@ -341,16 +367,11 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
     assert.deepEqual(await indexed(db, 'bank_narration', 'card 1234'), []);
   });
 
-  it('the migration indexes the lines and documents already there', async () => {
+  it('the migration indexes the lines and documents already there, each scope in a range of its own', async () => {
     const db = store.db;
-    // as before migration 026: its tables, triggers and index gone, then the migration again
-    for (const name of ['bank_narration', 'document_supplier']) {
-      for (const t of ['insert', 'delete', 'update']) await sql.raw(`drop trigger ${name}_search_${t}`).execute(db);
-      await sql.raw(`drop table ${name}_search`).execute(db);
-      await sql.raw(`drop table ${name}_keys`).execute(db);
-    }
-    await sql`drop index bank_transactions_document`.execute(db);
-    await narrationSearchUp(db, store.dialect);
+    // as before migration 030: its scopes gone, then the migration again (it makes 026's tables anew)
+    await sql`drop table text_search_scopes`.execute(db);
+    await searchScopesUp(db, store.dialect);
     assert.deepEqual(await indexed(db, 'bank_narration', 'hiscox'), ['btx_n009', 'btx_n010', 'btx_n011']);
     assert.deepEqual(await indexed(db, 'document_supplier', 'western'), ['doc_western']);
     const lines = await db
@@ -359,5 +380,25 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
       .executeTakeFirstOrThrow();
     const keys = await sql<{ n: number }>`select count(*) as n from bank_narration_keys`.execute(db);
     assert.equal(Number(keys.rows[0]!.n), Number(lines.n));
+    // every entry inside its scope's range, and the scope's count of entries is its lines
+    const scopes = await sql<{ search: string; scope_id: string; base: number; next: number; entries: number; outside: number }>`
+      select s.search, s.scope_id, s.base, s.next,
+        (select count(*) from bank_narration_keys k join bank_transactions t on t.id = k.id
+          where t.organisation_id = s.organisation_id and t.bank_account_id = s.scope_id) as entries,
+        (select count(*) from bank_narration_keys k join bank_transactions t on t.id = k.id
+          where t.organisation_id = s.organisation_id and t.bank_account_id = s.scope_id and (k.n < s.base or k.n >= s.base + s.next)) as outside
+      from text_search_scopes s where s.search = 'bank_narration' order by s.base`.execute(db);
+    assert.ok(scopes.rows.length >= 3, JSON.stringify(scopes.rows));
+    for (const r of scopes.rows) {
+      assert.equal(r.outside, 0, JSON.stringify(r));
+      assert.equal(r.entries, r.next, JSON.stringify(r));
+    }
+    // a line written after the migration takes the next number of its scope
+    await insertBankLines(db, [
+      statementLine({ id: 'btx_after', organisationId: ORG, bankAccountId: 'bac_narration', date: '2026-07-07', description: 'Numbat', amount: -1 }),
+    ]);
+    const scope = scopes.rows.find((r) => r.scope_id === 'bac_narration')!;
+    const after = await sql<{ n: number }>`select n from bank_narration_keys where id = 'btx_after'`.execute(db);
+    assert.equal(after.rows[0]!.n, scope.base + scope.next);
   });
 });

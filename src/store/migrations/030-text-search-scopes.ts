@@ -1,0 +1,69 @@
+import { sql, type Kysely } from 'kysely';
+import type { DialectCapabilities } from '../dialect.js';
+
+/**
+ * SQLite: the trigram tables of migration 026 numbered by scope (issue 43), so a search reads the
+ * matches of the bank account or organisation it asks about, never every organisation's. Their rowids
+ * were numbered in one sequence, so the matches of a term could only be counted (and read as
+ * candidates) across every organisation and account: a term common in the books but rare in one
+ * account (`card` in the credit card's lines at 10,000,000 ledger lines) counted as common, and its
+ * page walked the account's whole period (one second). Now each scope (a bank account of an
+ * organisation for the narrations, an organisation for the suppliers) owns a range of 2^32 rowids
+ * (text_search_scopes: its base and the next number it gives), and FTS5 seeks a term's matches to a
+ * rowid range: a scope's matches are counted and read by themselves, whatever the others hold.
+ * `next` also counts the scope's entries ever made, what the plan weighs the walk by
+ * (store/bank-search-plan.ts). The tables are made again, filled from the rows there are.
+ */
+export const SCOPE_SIZE = 2 ** 32;
+
+export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise<void> {
+  if (dialect.name !== 'sqlite') return;
+  const run = (text: string) => sql.raw(text).execute(db);
+  for (const name of ['bank_narration', 'document_supplier']) {
+    for (const t of ['insert', 'delete', 'update']) await run(`drop trigger ${name}_search_${t}`);
+    await run(`drop table ${name}_search`);
+    await run(`drop table ${name}_keys`);
+  }
+  await run(`create table text_search_scopes (search text not null, organisation_id text not null, scope_id text not null,
+    base integer not null unique, next integer not null, primary key (search, organisation_id, scope_id))`);
+  await scopedSearch(db, { table: 'bank_transactions', column: 'description', name: 'bank_narration', scope: 'bank_account_id' });
+  await scopedSearch(db, { table: 'documents', column: 'supplier', name: 'document_supplier', scope: null });
+}
+
+/**
+ * `${name}_search`, a contentless trigram FTS5 table over `table`.`column`, and `${name}_keys` (n,
+ * the FTS rowid; id and organisation_id, the row's), numbered by scope: the organisation and `scope`
+ * (its column of `table`), or the organisation alone; filled from the rows there are and kept by triggers.
+ */
+async function scopedSearch(db: Kysely<any>, { table, column, name, scope }: { table: string; column: string; name: string; scope: string | null }) {
+  const keys = `${name}_keys`;
+  const search = `${name}_search`;
+  const scopeOf = (row: string) => (scope ? `${row}.${scope}` : `''`);
+  const run = (text: string) => sql.raw(text).execute(db);
+  await run(`create table ${keys} (n integer primary key, id text not null unique, organisation_id text not null)`);
+  // contentless_delete: an entry is deleted by its rowid alone (SQLite 3.43); case_sensitive 0 folds case
+  await run(`create virtual table ${search} using fts5(${column}, content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`);
+  // every scope there is, each the next range after the largest base so far
+  await run(`insert into text_search_scopes (search, organisation_id, scope_id, base, next)
+    select '${name}', organisation_id, scope_id,
+      (select coalesce(max(base), 0) from text_search_scopes) + ${SCOPE_SIZE} * row_number() over (order by organisation_id, scope_id), lines
+    from (select organisation_id, ${scopeOf('t')} as scope_id, count(*) as lines from ${table} t group by 1, 2)`);
+  await run(`insert into ${keys} (n, id, organisation_id)
+    select s.base + row_number() over (partition by s.base order by t.id) - 1, t.id, t.organisation_id
+    from ${table} t join text_search_scopes s on s.search = '${name}' and s.organisation_id = t.organisation_id and s.scope_id = ${scopeOf('t')}`);
+  await run(`insert into ${search} (rowid, ${column}) select k.n, t.${column} from ${keys} k join ${table} t on t.id = k.id order by k.n`);
+  const where = (row: string) => `search = '${name}' and organisation_id = ${row}.organisation_id and scope_id = ${scopeOf(row)}`;
+  const add = (row: string) => `
+    insert or ignore into text_search_scopes (search, organisation_id, scope_id, base, next)
+      values ('${name}', ${row}.organisation_id, ${scopeOf(row)}, (select coalesce(max(base), 0) + ${SCOPE_SIZE} from text_search_scopes), 0);
+    insert into ${keys} (n, id, organisation_id) values ((select base + next from text_search_scopes where ${where(row)}), ${row}.id, ${row}.organisation_id);
+    update text_search_scopes set next = next + 1 where ${where(row)};
+    insert into ${search} (rowid, ${column}) values ((select n from ${keys} where id = ${row}.id), ${row}.${column});`;
+  const remove = (row: string) => `
+    delete from ${search} where rowid = (select n from ${keys} where id = ${row}.id);
+    delete from ${keys} where id = ${row}.id;`;
+  const watched = [...new Set(['id', 'organisation_id', ...(scope ? [scope] : []), column])].join(', ');
+  await run(`create trigger ${search}_insert after insert on ${table} for each row begin ${add('new')} end`);
+  await run(`create trigger ${search}_delete after delete on ${table} for each row begin ${remove('old')} end`);
+  await run(`create trigger ${search}_update after update of ${watched} on ${table} for each row begin ${remove('old')} ${add('new')} end`);
+}
