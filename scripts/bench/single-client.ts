@@ -7,6 +7,7 @@
  */
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { gunzipSync } from 'node:zlib';
 import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { percentile } from './stats.js';
@@ -17,6 +18,8 @@ export const ACCEPT = { accept: 'application/json', 'accept-encoding': 'gzip' };
 export interface Timed {
   ms: number;
   status: number;
+  /** the answer's JSON text, characters (after gzip is undone, outside the timing) */
+  jsonLength: number;
   body?: string;
 }
 
@@ -32,7 +35,9 @@ export function timedGet(port: number, path: string, token: string): Promise<Tim
       res.on('end', () => {
         const ms = performance.now() - began;
         const status = res.statusCode ?? 0;
-        resolve(status === 200 ? { ms, status } : { ms, status, body: Buffer.concat(chunks).toString('utf8').slice(0, 300) });
+        const raw = Buffer.concat(chunks);
+        const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
+        resolve(status === 200 ? { ms, status, jsonLength: text.length } : { ms, status, jsonLength: text.length, body: text.slice(0, 300) });
       });
     });
     req.on('error', reject);
@@ -47,17 +52,20 @@ export async function sequential(
   next: () => string,
   count: number,
   warm = 3,
-): Promise<{ times: number[]; failed: { path: string; status: number; body?: string }[] }> {
+): Promise<{ times: number[]; jsonLengths: number[]; failed: { path: string; status: number; body?: string }[] }> {
   for (let i = 0; i < warm; i++) await timedGet(port, next(), token);
   const times: number[] = [];
+  const jsonLengths: number[] = [];
   const failed: { path: string; status: number; body?: string }[] = [];
   for (let i = 0; i < count; i++) {
     const path = next();
     const t = await timedGet(port, path, token);
-    if (t.status === 200) times.push(t.ms);
-    else failed.push({ path, status: t.status, ...(t.body ? { body: t.body } : {}) });
+    if (t.status === 200) {
+      times.push(t.ms);
+      jsonLengths.push(t.jsonLength);
+    } else failed.push({ path, status: t.status, ...(t.body ? { body: t.body } : {}) });
   }
-  return { times, failed };
+  return { times, jsonLengths, failed };
 }
 
 export const p50 = (xs: number[]) => (xs.length ? percentile(xs, 0.5) : NaN);

@@ -12,12 +12,13 @@
  *   --calls N                timed calls per case and size (default 40), after 3 not counted
  *   --seed N                 the varied draws' seed (default 1)
  *   --only TEXT              only the cases whose name contains TEXT
+ *   --cold                   measure without first reading each size's copy into the page cache (warm())
  *
  * The scale the bench itself uses (BENCH_SCALE, default 400) shares the bench's cache
  * (bench-output/cache); the others are cached in bench-output/sizes/cache, so `npm run bench:bound`
  * still finds the one dataset it expects. Writes bench-output/sizes/results.json.
  */
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { percentile } from './stats.js';
@@ -34,6 +35,7 @@ for (const s of scales) if (!Number.isFinite(s) || s <= 0 || s > 10_000) throw n
 const calls = numberArgument('calls', 40, 5, 10_000);
 const seed = numberArgument('seed', 1, 0, 2 ** 31);
 const only = argument('only', '');
+const cold = process.argv.includes('--cold');
 /** the computed cases: organisations is the floor, documents.file and the lists barely read the books */
 const SKIP = new Set(['organisations', 'documents-file']);
 
@@ -43,7 +45,27 @@ interface SizeResult {
   bankTransactions: number;
   buildSeconds: number;
   loadAverage: number[];
-  cases: Record<string, { p50: number; p90: number; calls: number; failed: number }>;
+  /** per case: p50 and p90 ms, and kb, the answers' mean JSON size (KiB): what grows with the books besides the work */
+  cases: Record<string, { p50: number; p90: number; calls: number; failed: number; kb: number }>;
+}
+
+/**
+ * Reads a file once from start to end, so the OS holds it in its page cache as a server that has run
+ * a while holds its database; seconds taken. Without it the largest dataset is measured partly
+ * cold: its 11 GB copy and the 11 GB cache it came from may not both stay in the page cache of a
+ * 24 GB machine, and cold pages made a first pass over the 10M draws four times slower (the
+ * ledger's varied draws in-process, statement-probe.ts: 9.0 ms a call cold, 2.2 ms warm).
+ */
+function warm(file: string): number {
+  const started = performance.now();
+  const fd = openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
+  try {
+    while (readSync(fd, buffer, 0, buffer.length, null) > 0);
+  } finally {
+    closeSync(fd);
+  }
+  return (performance.now() - started) / 1000;
 }
 
 async function main(): Promise<void> {
@@ -58,6 +80,7 @@ async function main(): Promise<void> {
     const db = path.join(out, `sizes-s${scale}.sqlite`);
     for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
     copyFileSync(file, db);
+    if (!cold) log(`sizes: scale ${scale}: the copy read once into the page cache in ${warm(db).toFixed(1)} s`);
     const pools = readPools(db, meta);
     const client = await benchClient(db, meta.organisationId);
     const fixed = benchCases(meta).filter((c) => !SKIP.has(c.name) && (!only || c.name.includes(only)));
@@ -88,10 +111,14 @@ async function main(): Promise<void> {
         }),
       ];
       for (const c of cases) {
-        const { times, failed } = await sequential(server.port, token, c.next, calls);
+        const { times, jsonLengths, failed } = await sequential(server.port, token, c.next, calls);
         if (failed.length) log(`  ${c.name}: ${failed.length} failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
-        result.cases[c.name] = { p50: p50(times), p90: times.length ? percentile(times, 0.9) : NaN, calls: times.length, failed: failed.length };
-        log(`  ${c.name.padEnd(22)} p50 ${p50(times).toFixed(1)} ms  p90 ${result.cases[c.name]!.p90.toFixed(1)} ms  (load ${os.loadavg()[0]!.toFixed(2)})`);
+        const kb = jsonLengths.reduce((all, n) => all + n, 0) / Math.max(1, jsonLengths.length) / 1024;
+        result.cases[c.name] = { p50: p50(times), p90: times.length ? percentile(times, 0.9) : NaN, calls: times.length, failed: failed.length, kb };
+        log(
+          `  ${c.name.padEnd(22)} p50 ${p50(times).toFixed(1)} ms  p90 ${result.cases[c.name]!.p90.toFixed(1)} ms  answers ${kb.toFixed(1)} KiB  ` +
+            `(load ${os.loadavg()[0]!.toFixed(2)})`,
+        );
       }
       result.loadAverage = os.loadavg();
     } finally {
@@ -102,10 +129,13 @@ async function main(): Promise<void> {
   }
 
   const names = [...new Set(results.flatMap((r) => Object.keys(r.cases)))];
-  const head = ['case (p50 ms, one client)', ...results.map((r) => `${(r.lines / 1e6).toFixed(2)}M lines`), `largest/smallest`];
+  // the answers' size beside the time: a page over a period of the larger books holds more rows (up to its limit)
+  const head = ['case (p50 ms, one client)', ...results.map((r) => `${(r.lines / 1e6).toFixed(2)}M lines`), `largest/smallest`, 'answer KiB, largest/smallest'];
   const cells = names.map((n) => {
     const xs = results.map((r) => r.cases[n]?.p50 ?? NaN);
-    return [n, ...xs.map((x) => x.toFixed(1)), (xs[xs.length - 1]! / xs[0]!).toFixed(2)];
+    const kbs = results.map((r) => r.cases[n]?.kb ?? NaN);
+    const sizes = `${kbs[0]!.toFixed(1)} / ${kbs[kbs.length - 1]!.toFixed(1)}`;
+    return [n, ...xs.map((x) => x.toFixed(1)), (xs[xs.length - 1]! / xs[0]!).toFixed(2), sizes];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
