@@ -45,8 +45,8 @@ export interface SearchScope {
  * tables name when the term is rare enough in the accounts asked about (candidateBound), or else
  * walking the period's lines; on PostgreSQL by the one statement pageQuery has for it (its planner
  * chooses between its trigram indexes and the walk). A term under 3 characters has no trigram (the
- * tables match nothing for it): it walks. Two statements: the scopes' entries, then the matches in
- * them counted up to the bound (~0.3-0.75 µs a match).
+ * tables match nothing for it): it walks. One statement: the matches in the scopes counted up to
+ * the bound (~0.3-0.75 µs a match); the scopes' entries are read once in ten seconds.
  */
 export async function searchPlan(db: Kysely<Database>, scope: SearchScope, depth: number): Promise<SearchPlan> {
   const { search } = scope;
@@ -55,8 +55,10 @@ export async function searchPlan(db: Kysely<Database>, scope: SearchScope, depth
   if (dialectOf(db) !== 'sqlite' || [...search].length < 3 || search.includes('\0')) return 'walk';
   const values = scopeValues(scope);
   const shape = scope.accountIds === null ? 'organisation' : 'accounts';
-  const [entries] = await entriesStatement(db, shape, values);
-  const bound = candidateBound(depth, Number(entries?.lines ?? 0));
+  const entries = await narrationEntries(db, scope.organisationId);
+  const lines =
+    scope.accountIds === null ? [...entries.values()].reduce((all, n) => all + n, 0) : scope.accountIds.reduce((all, id) => all + (entries.get(id) ?? 0), 0);
+  const bound = candidateBound(depth, lines);
   const [row] = await matchCountStatement(db, shape, { ...values, match: ftsPhrase(search), bound });
   return Number(row!.matches) < bound ? 'candidates' : 'walk';
 }
@@ -79,9 +81,35 @@ function narrationScopes(v: ScopeValues, shape: ScopeShape): RawBuilder<unknown>
   return sql`s.search = 'bank_narration' and s.organisation_id = ${v.organisationId}${accounts}`;
 }
 
-/** The narration entries ever made in the scopes asked about: the lines the walk is weighed by. */
-const entriesStatement = preparedShapes((db, v: ScopeValues, shape: ScopeShape) =>
-  sql<{ lines: number | null }>`select sum(s.next) as lines from text_search_scopes s where ${narrationScopes(v, shape)}`.compile(db),
+/** How long an organisation's count of narration entries is taken as it stands: it only weighs the choice above, and moves slowly. */
+const ENTRIES_KEPT_MS = 10_000;
+/** Organisations whose counts are kept at once (the least recently read go first). */
+const ENTRIES_KEPT = 1000;
+const entriesKept = new WeakMap<object, Map<string, { entries: Promise<Map<string, number>>; at: number }>>();
+
+/** The narration entries ever made in each of the organisation's accounts (their scopes' `next`): the lines the walk is weighed by. */
+function narrationEntries(db: Kysely<Database>, organisationId: string): Promise<Map<string, number>> {
+  let kept = entriesKept.get(db);
+  if (!kept) entriesKept.set(db, (kept = new Map()));
+  const found = kept.get(organisationId);
+  kept.delete(organisationId);
+  if (found && performance.now() - found.at < ENTRIES_KEPT_MS) {
+    kept.set(organisationId, found);
+    return found.entries;
+  }
+  const entries = entriesStatement(db, '', { organisationId }).then((rows) => new Map(rows.map((r) => [r.scope_id, Number(r.next)])));
+  kept.set(organisationId, { entries, at: performance.now() });
+  if (kept.size > ENTRIES_KEPT) kept.delete(kept.keys().next().value!);
+  // a failed read is not kept: the next page reads again (unless a newer read has taken its place)
+  entries.catch(() => {
+    if (kept.get(organisationId)?.entries === entries) kept.delete(organisationId);
+  });
+  return entries;
+}
+
+const entriesStatement = preparedShapes((db, v: { organisationId: string }) =>
+  sql<{ scope_id: string; next: number }>`select scope_id, next from text_search_scopes
+    where search = 'bank_narration' and organisation_id = ${v.organisationId}`.compile(db),
 );
 
 /** The term as one FTS5 phrase: in double quotes, its own doubled; the trigram tokenizer takes every character inside as it is. */
