@@ -331,8 +331,12 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
       statementLine({ id: 'btx_gone', organisationId: ORG, bankAccountId: 'bac_gone', date: '2026-06-06', description: 'Wombat Hire', amount: -5 }),
     ]);
     assert.deepEqual(await indexed(db, 'bank_narration', 'wombat'), ['btx_gone']);
+    const scopesOf = async (scopeId: string) =>
+      (await sql<{ n: number }>`select count(*) as n from text_search_scopes where scope_id = ${scopeId}`.execute(db)).rows[0]!.n;
+    assert.equal(await scopesOf('bac_gone'), 1);
     await db.deleteFrom('bank_accounts').where('id', '=', 'bac_gone').execute();
     assert.deepEqual(await indexed(db, 'bank_narration', 'wombat'), []);
+    assert.equal(await scopesOf('bac_gone'), 0);
   });
 
   it('follows the documents’ suppliers, and an organisation’s deletion', async () => {
@@ -372,8 +376,11 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
           (select count(*) from document_supplier_keys where organisation_id = ${OTHER}) as documents`.execute(db)
       ).rows[0]!;
     assert.deepEqual(await counts(), { lines: NARRATIONS.length + 1, documents: 1 });
+    const scopes = async () => (await sql<{ n: number }>`select count(*) as n from text_search_scopes where organisation_id = ${OTHER}`.execute(db)).rows[0]!.n;
+    assert.ok((await scopes()) > 0);
     await db.deleteFrom('organisations').where('id', '=', OTHER).execute();
     assert.deepEqual(await counts(), { lines: 0, documents: 0 });
+    assert.equal(await scopes(), 0);
     assert.deepEqual(await indexed(db, 'bank_narration', 'card 1234'), []);
   });
 
@@ -381,6 +388,7 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
     const db = store.db;
     // as before migration 030: its scopes gone, then the migration again (it makes 026's tables anew)
     await sql`drop table text_search_scopes`.execute(db);
+    for (const t of ['account', 'organisation']) await sql.raw(`drop trigger text_search_scopes_${t}`).execute(db);
     await searchScopesUp(db, store.dialect);
     assert.deepEqual(await indexed(db, 'bank_narration', 'hiscox'), ['btx_n009', 'btx_n010', 'btx_n011']);
     assert.deepEqual(await indexed(db, 'document_supplier', 'western'), ['doc_western']);

@@ -37,7 +37,8 @@ export async function up(db: Kysely<any>, _dialect: DialectCapabilities): Promis
 /**
  * The columns a table of an account's totals per period has (the day here, the month in migration
  * 014): the sums in and out in the account's currency and in the home one, and the counts of lines
- * and of those to reconcile. Migration 014 builds on it, so the two tables cannot drift apart.
+ * and of those to reconcile. Migration 014 builds on it, so the two tables cannot drift apart. It
+ * is migration 004's own code, as frozen as the rest of it: what it makes must never change.
  */
 export function withTotalsColumns<T extends string>(table: CreateTableBuilder<T>, period: 'date' | 'month') {
   return table
