@@ -7,6 +7,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from './dialect.js';
 import { paddedSet, preparedShapes } from './prepared.js';
+import { cachePerHandle } from './versioned-cache.js';
 import type { Database } from './schema.js';
 
 /**
@@ -100,26 +101,15 @@ function narrationScopes(v: ScopeValues, shape: ScopeShape): RawBuilder<unknown>
 const ENTRIES_KEPT_MS = 10_000;
 /** Organisations whose counts are kept at once (the least recently read go first). */
 const ENTRIES_KEPT = 1000;
-const entriesKept = new WeakMap<object, Map<string, { entries: Promise<Map<string, number>>; at: number }>>();
+const entriesKept = cachePerHandle<number, Map<string, number>>(ENTRIES_KEPT);
 
 /** The narration entries ever made in each of the organisation's accounts (their scopes' `next`): the lines the walk is weighed by. */
 function narrationEntries(db: Kysely<Database>, organisationId: string): Promise<Map<string, number>> {
-  let kept = entriesKept.get(db);
-  if (!kept) entriesKept.set(db, (kept = new Map()));
-  const found = kept.get(organisationId);
-  kept.delete(organisationId);
-  if (found && performance.now() - found.at < ENTRIES_KEPT_MS) {
-    kept.set(organisationId, found);
-    return found.entries;
-  }
-  const entries = entriesStatement(db, '', { organisationId }).then((rows) => new Map(rows.map((r) => [r.scope_id, Number(r.next)])));
-  kept.set(organisationId, { entries, at: performance.now() });
-  if (kept.size > ENTRIES_KEPT) kept.delete(kept.keys().next().value!);
-  // a failed read is not kept: the next page reads again (unless a newer read has taken its place)
-  entries.catch(() => {
-    if (kept.get(organisationId)?.entries === entries) kept.delete(organisationId);
-  });
-  return entries;
+  // each ten seconds' slot stands for a version: a count is read again in the next one
+  const slot = Math.floor(performance.now() / ENTRIES_KEPT_MS);
+  return entriesKept(db).get(organisationId, slot, '', () =>
+    entriesStatement(db, '', { organisationId }).then((rows) => new Map(rows.map((r) => [r.scope_id, Number(r.next)]))),
+  );
 }
 
 const entriesStatement = preparedShapes((db, v: { organisationId: string }) =>
@@ -132,21 +122,23 @@ export function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-/** A scope's rows of a trigram table: FTS5 seeks the term's matches to the scope's range of rowids. */
-const inScope = (table: string) => sql`f.${sql.table(table)} match`;
+/** `f`, a trigram table, matching the phrase that follows. */
+const ftsMatch = (table: SearchTable) => sql`f.${sql.table(table)} match`;
+/** A scope's rows of a trigram table: FTS5 seeks the term's matches to the scope's range of rowids (migration 030). */
 const rowidInScope = sql`f.rowid >= s.base and f.rowid < s.base + s.next`;
+type SearchTable = 'bank_narration_search' | 'document_supplier_search';
 
 /**
  * The narrations matching a phrase in the scopes asked about, and the organisation's suppliers, each
  * scope counted up to `bound` (FTS5 stops reading a common term there).
  */
 const matchCountStatement = preparedShapes((db, v: ScopeValues & { match: string; bound: number }, shape: ScopeShape) => {
-  const narrations = sql<number>`(select coalesce(sum((select count(*) from (select 1 from bank_narration_search f
-      where ${inScope('bank_narration_search')} ${v.match} and ${rowidInScope} limit ${v.bound}))), 0)
-    from text_search_scopes s where ${narrationScopes(v, shape)})`;
-  const suppliers = sql<number>`(select coalesce(sum((select count(*) from (select 1 from document_supplier_search f
-      where ${inScope('document_supplier_search')} ${v.match} and ${rowidInScope} limit ${v.bound}))), 0)
-    from text_search_scopes s where ${supplierScope(v.organisationId)})`;
+  const counted = (table: SearchTable, scopes: RawBuilder<unknown>) =>
+    sql<number>`(select coalesce(sum((select count(*) from (select 1 from ${sql.table(table)} f
+      where ${ftsMatch(table)} ${v.match} and ${rowidInScope} limit ${v.bound}))), 0)
+    from text_search_scopes s where ${scopes})`;
+  const narrations = counted('bank_narration_search', narrationScopes(v, shape));
+  const suppliers = counted('document_supplier_search', supplierScope(v.organisationId));
   return sql<{ narrations: number; suppliers: number }>`select ${narrations} as narrations, ${suppliers} as suppliers`.compile(db);
 });
 
@@ -159,7 +151,7 @@ const supplierScope = (organisationId: unknown) => sql`s.search = 'document_supp
  */
 export function supplierCandidates(organisationId: string, match: string): RawBuilder<{ id: string }> {
   return sql<{ id: string }>`select k.id from text_search_scopes s cross join document_supplier_search f cross join document_supplier_keys k
-      where ${supplierScope(organisationId)} and ${inScope('document_supplier_search')} ${match} and ${rowidInScope} and k.n = f.rowid
+      where ${supplierScope(organisationId)} and ${ftsMatch('document_supplier_search')} ${match} and ${rowidInScope} and k.n = f.rowid
         and k.organisation_id = ${organisationId}`;
 }
 
@@ -175,7 +167,7 @@ export function candidateLines(organisationId: string, accountIds: string[] | nu
   const v: ScopeValues = { organisationId, accountIds: accountIds ?? [] };
   return sql<{ id: string }>`(select k.id from text_search_scopes s cross join bank_narration_search f cross join bank_narration_keys k
       where ${narrationScopes(v, accountIds === null ? 'organisation' : 'accounts')}
-        and ${inScope('bank_narration_search')} ${match} and ${rowidInScope} and k.n = f.rowid and k.organisation_id = ${organisationId}
+        and ${ftsMatch('bank_narration_search')} ${match} and ${rowidInScope} and k.n = f.rowid and k.organisation_id = ${organisationId}
     union
     select b.id from (${supplierCandidates(organisationId, match)}) c cross join bank_transactions b where b.document_id = c.id)`;
 }
