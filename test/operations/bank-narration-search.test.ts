@@ -15,7 +15,7 @@ import { transactionPage, transactionPageQuery, type TransactionFilter } from '.
 import type { Store } from '../../src/store/db.js';
 import { up as searchScopesUp } from '../../src/store/migrations/030-text-search-scopes.js';
 import type { Database } from '../../src/store/schema.js';
-import { DIALECTS, openTestStore } from '../helpers/store.js';
+import { countingQueries, DIALECTS, openTestStore } from '../helpers/store.js';
 
 const ORG = 'org_narration';
 const OTHER = 'org_narration_other';
@@ -302,6 +302,41 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
     assert.equal(candidateBound(50, 4_900_000), 5857);
     assert.equal(candidateBound(250, 504_066), 4201);
     assert.equal(candidateBound(3, 2_000), 500);
+  });
+
+  it('counts a term once for the pages that follow, each from a snapshot of its own, while the slot stands', async () => {
+    const counted = countingQueries(store.db);
+    // a page of OTHER's as the operation reads it: in a read-only transaction, a new handle on the store every call
+    const statements = async (search: string, offset = 0) => {
+      const before = counted.count();
+      const rows = await counted.db
+        .transaction()
+        .setAccessMode('read only')
+        .execute((tx) => transactionPage(tx, filterOf(search, { organisationId: OTHER }), 'newest', 2, offset));
+      return { ids: rows.map((r) => r.id), statements: counted.count() - before };
+    };
+    // the counts stand for a ten seconds' slot: measured again, with a fresh term, if one ended meanwhile
+    const slot = () => Math.floor(performance.now() / 10_000);
+    for (const [term, other] of [
+      ['card', 'zoo'],
+      ['ledger', 'pizza'],
+    ]) {
+      const started = slot();
+      const first = await statements(term!);
+      const next = await statements(term!, 2);
+      const another = await statements(other!);
+      if (slot() !== started) continue;
+      // the first page of OTHER's reads its scopes' entries and the term's counts, then its lines; the next, its lines only
+      assert.deepEqual([first.statements, next.statements], [3, 1], term);
+      assert.deepEqual(
+        [...first.ids, ...next.ids],
+        (await transactionPage(store.db, filterOf(term!, { organisationId: OTHER }), 'newest', 4, 0)).map((r) => r.id),
+      );
+      // another term is counted afresh, from the entries kept
+      assert.equal(another.statements, 2);
+      return;
+    }
+    assert.fail('two ten-second slots ended during two measurements of a few milliseconds');
   });
 
   it('follows the lines as they are written, renamed, moved and deleted', async () => {
