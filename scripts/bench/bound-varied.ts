@@ -11,7 +11,7 @@
  *   required-json-gzip  the token check's read and the request log every call must do, then the
  *                       answer serialised from its object and compressed, as a computed answer is
  * and SQLite's own work for each draw's statements (inprocess.ts sqliteOwnMs: each read statement
- * alone, wrapped in count(*), median of --runs). The bound is the rate at which the required work,
+ * alone, its rows stepped, median of --runs). The bound is the rate at which the required work,
  * serialising and compressing (1 / required-json-gzip's rate of the machine) plus the statements'
  * own time spread over the cores use the machine up:
  *

@@ -153,9 +153,14 @@ export async function capturePlans(store: TracedStore, organisationId: string, t
 }
 
 /**
- * SQLite's own work for one call of a case (bound.ts): each read statement the call sends, wrapped
- * in `count(*)` so no row is built or returned, run alone on the file (median of `runs`), summed.
- * A lower bound on what the call's SQL costs, whatever the rows then cost.
+ * SQLite's own work for one call of a case (bound.ts): each read statement the call sends, run alone
+ * on the file (median of `runs`) with every row stepped and its values read as a plain array (no
+ * object built per row, nothing handed between threads), summed. A lower bound on what the call's
+ * SQL costs, whatever the rows then cost. Until 2026-11-29 (sixth session) each statement was
+ * wrapped in `count(*)`, which let SQLite skip work the statement asks for: it never evaluated a
+ * select list's subqueries (the bank search's match count: 5.7 ms as sent, 0.001 ms counted) and
+ * counted from an index rows whose columns it then never read (an unfiltered bank page of 200:
+ * 1.07 against 0.05 ms), so the bound it gave was too high.
  */
 export async function sqliteOwnMs(
   store: TracedStore,
@@ -178,9 +183,8 @@ export async function sqliteOwnMs(
     let ms = 0;
     for (const q of queries) {
       if (!isRead(q.sql)) continue;
-      // a trailing comment (a named statement's mark) must not swallow the closing parenthesis
-      const counted = database.prepare(`select count(*) from (${q.sql}\n)`);
-      ms += await timed(runs, async () => counted.get(...(q.parameters as unknown[])));
+      const stepped = database.prepare(q.sql).raw(true);
+      ms += await timed(runs, async () => stepped.all(...(q.parameters as unknown[])));
     }
     return ms;
   } finally {
