@@ -122,6 +122,20 @@ for (const [sqlText, s] of [...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0,
 console.log('\nslowest calls:');
 for (const c of [...byCall].sort((a, b) => b.ms - a.ms).slice(0, 15))
   console.log(`${c.ms.toFixed(1).padStart(7)} ms (sql ${c.sqlMs.toFixed(1)})  ${decodeURIComponent(c.path)}  [${c.shapes.join(', ')}]`);
+// where the time goes by what the draws ask (a search, page > 1, one account…): each shape's calls, mean and share of all the time
+console.log('\ntime by shape of the draw:');
+const byShape = new Map<string, { count: number; ms: number }>();
+for (const c of byCall)
+  for (const shape of c.shapes) {
+    const s = byShape.get(shape) ?? { count: 0, ms: 0 };
+    s.count += 1;
+    s.ms += c.ms;
+    byShape.set(shape, s);
+  }
+for (const [shape, s] of [...byShape].sort((a, b) => b[1].ms - a[1].ms))
+  console.log(
+    `${shape.padEnd(28)} ${String(s.count).padStart(5)} calls  mean ${(s.ms / s.count).toFixed(2).padStart(6)} ms  ${((100 * s.ms) / total).toFixed(0).padStart(3)}% of the time`,
+  );
 if (explainTop > 0 && database === 'postgres') {
   // each of the costliest shapes once more, with its slowest run's parameters, as PostgreSQL plans and runs it
   for (const [sqlText, s] of [...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, explainTop)) {
