@@ -352,8 +352,12 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
           : search === 'walk-known-suppliers'
             ? eb('t.document_id', 'in', knownSuppliers())
             : // SQLite: the supplier looked up by id for the rows the page walks through, newest first
-              // until it is full (a list of every matching document first would read every document)
-              eb.exists(supplierMatches.select(sql.lit(1).as('one')).where(sql<SqlBool>`${sql.ref('d.id')} = ${eb.ref('t.document_id')}`)),
+              // until it is full (a list of every matching document first would read every document);
+              // only for a line with a document: the subquery's seek costs a line without one as much
+              eb.and([
+                eb('t.document_id', 'is not', null),
+                eb.exists(supplierMatches.select(sql.lit(1).as('one')).where(sql<SqlBool>`${sql.ref('d.id')} = ${eb.ref('t.document_id')}`)),
+              ]),
       ]),
     );
   }
