@@ -3,9 +3,11 @@
  * lines, as stored (amounts in minor units of the document's currency): what the ledger's
  * transactions show of the documents behind them (operations/ledger/published-documents.ts).
  */
-import type { Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { dialectOf } from './dialect.js';
 import { DOCUMENT_SUMMARY_COLUMNS } from './document-summaries.js';
-import { preparedShapes } from './prepared.js';
+import { textArrayLiteral } from './pg-text-array.js';
+import { paddedSet, preparedQuery, preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
 
 export interface DocumentOfTransaction {
@@ -21,33 +23,93 @@ export interface DocumentOfTransaction {
   lines: { description: string; account: string | null; quantity: number; subtotal: number; tax: number; total: number }[];
 }
 
-// the documents and their coded lines in one statement: a document without lines comes back once,
-// its line columns null; compiled once per number of transactions and named on PostgreSQL
-// (prepared.ts: a lookup by ids, whose generic plan is the custom one)
-const documentsStatement = preparedShapes(
-  (db, v: { organisationId: string; transactionIds: string[] }) =>
-    db
-      .selectFrom('documents as d')
-      .leftJoin('document_coded_lines as l', (join) => join.onRef('l.document_id', '=', 'd.id').onRef('l.organisation_id', '=', 'd.organisation_id'))
-      .select([
-        ...DOCUMENT_SUMMARY_COLUMNS,
-        'd.accounting_transaction_id',
-        'l.line_no',
-        'l.description',
-        'l.account_name',
-        'l.quantity',
-        'l.subtotal',
-        'l.tax',
-        'l.total as line_total',
-      ])
-      .where('d.organisation_id', '=', v.organisationId)
-      .where('d.accounting_transaction_id', 'in', v.transactionIds)
-      // not by document: that order would walk every document of the organisation (documents_org_id)
-      .orderBy('l.line_no')
-      .orderBy('l.id')
-      .compile(),
-  { genericPlan: true },
-);
+/** A document with one of its coded lines, or once with the line's columns null when it has none. */
+interface DocumentLineRow {
+  id: string;
+  type: string;
+  number: string;
+  supplier: string;
+  date: string;
+  currency: string;
+  total: number | string;
+  accounting_transaction_id: string | null;
+  line_no: number | null;
+  description: string | null;
+  account_name: string | null;
+  quantity: string | null;
+  subtotal: number | string | null;
+  tax: number | string | null;
+  line_total: number | string | null;
+}
+
+/**
+ * SQLite: the documents and their coded lines in one statement, the ids as an `in` list, which it
+ * reads by documents_org_txn one id at a time. Ordered by line only: ordered by document, it would
+ * walk every document of the organisation (documents_org_id).
+ */
+function inListQuery(db: Kysely<Database>, v: { organisationId: string; transactionIds: string[] }): CompiledQuery<DocumentLineRow> {
+  return db
+    .selectFrom('documents as d')
+    .leftJoin('document_coded_lines as l', (join) => join.onRef('l.document_id', '=', 'd.id').onRef('l.organisation_id', '=', 'd.organisation_id'))
+    .select([
+      ...DOCUMENT_SUMMARY_COLUMNS,
+      'd.accounting_transaction_id',
+      'l.line_no',
+      'l.description',
+      'l.account_name',
+      'l.quantity',
+      'l.subtotal',
+      'l.tax',
+      'l.total as line_total',
+    ])
+    .where('d.organisation_id', '=', v.organisationId)
+    .where('d.accounting_transaction_id', 'in', v.transactionIds)
+    .orderBy('l.line_no')
+    .orderBy('l.id')
+    .compile();
+}
+
+/**
+ * PostgreSQL: the same rows in the same order, each id's documents and each document's lines read by
+ * a lateral subquery that `offset 0` keeps from being flattened into a join, so the planner's only
+ * choice for each is its index (documents_org_txn, document_coded_lines_doc) or a scan of the whole
+ * table per id, whatever the session's cost settings. As a join (the `in` form), a page of a few
+ * hundred ids or more was planned as sequential scans of both tables into a hash join (a page of
+ * 1,000 lines 20-39 ms against 6 by the indexes; docs/performance.md). The ids come as one text[]
+ * value, distinct: unnest keeps a repeated id, which would repeat its documents' rows.
+ */
+function lateralQuery(db: Kysely<Database>, v: { organisationId: string; transactionIds: string }): CompiledQuery<DocumentLineRow> {
+  const documentColumns = sql.join([...DOCUMENT_SUMMARY_COLUMNS, 'd.accounting_transaction_id'].map((c) => sql.ref(c)));
+  return sql<DocumentLineRow>`select ${documentColumns},
+      l.line_no, l.description, l.account_name, l.quantity, l.subtotal, l.tax, l.total as line_total
+    from unnest(${v.transactionIds}::text[]) as t(id)
+    cross join lateral (
+      select ${documentColumns}
+      from documents d
+      where d.organisation_id = ${v.organisationId} and d.accounting_transaction_id = t.id
+      offset 0
+    ) d
+    left join lateral (
+      select l.id, l.line_no, l.description, l.account_name, l.quantity, l.subtotal, l.tax, l.total
+      from document_coded_lines l
+      where l.document_id = d.id and l.organisation_id = ${v.organisationId}
+      offset 0
+    ) l on true
+    order by l.line_no, l.id`.compile(db);
+}
+
+// compiled once per number of ids, which are padded to a power of two (paddedSet) so that a few shapes serve every page
+const inListStatement = preparedShapes(inListQuery);
+// one statement whatever the number of ids, named on PostgreSQL: its plan is the same for any ids
+const lateralStatement = preparedQuery(lateralQuery);
+
+/** The statement documentsByTransaction runs for these ids on this database, for its plan to be looked at. */
+export function documentsByTransactionQuery(db: Kysely<Database>, organisationId: string, transactionIds: string[]): CompiledQuery<DocumentLineRow> {
+  const ids = [...new Set(transactionIds)];
+  return dialectOf(db) === 'postgres'
+    ? lateralQuery(db, { organisationId, transactionIds: textArrayLiteral(ids) })
+    : inListQuery(db, { organisationId, transactionIds: paddedSet(ids) });
+}
 
 /** The documents published as these transactions, by transaction id. */
 export async function documentsByTransaction(
@@ -57,7 +119,11 @@ export async function documentsByTransaction(
 ): Promise<Map<string, DocumentOfTransaction>> {
   const result = new Map<string, DocumentOfTransaction>();
   if (transactionIds.length === 0) return result;
-  const rows = await documentsStatement(db, '', { organisationId, transactionIds: [...new Set(transactionIds)] });
+  const ids = [...new Set(transactionIds)];
+  const rows =
+    dialectOf(db) === 'postgres'
+      ? await lateralStatement(db, { organisationId, transactionIds: textArrayLiteral(ids) })
+      : await inListStatement(db, '', { organisationId, transactionIds: paddedSet(ids) });
   const byId = new Map<string, DocumentOfTransaction>();
   for (const r of rows) {
     let doc = byId.get(r.id);
