@@ -134,7 +134,8 @@ for (const c of byCall)
   }
 for (const [shape, s] of [...byShape].sort((a, b) => b[1].ms - a[1].ms))
   console.log(
-    `${shape.padEnd(28)} ${String(s.count).padStart(5)} calls  mean ${(s.ms / s.count).toFixed(2).padStart(6)} ms  ${((100 * s.ms) / total).toFixed(0).padStart(3)}% of the time`,
+    `${shape.padEnd(28)} ${String(s.count).padStart(5)} calls  mean ${(s.ms / s.count).toFixed(2).padStart(6)} ms  ` +
+      `${((100 * s.ms) / total).toFixed(0).padStart(3)}% of the time`,
   );
 if (explainTop > 0 && database === 'postgres') {
   // each of the costliest shapes once more, with its slowest run's parameters, as PostgreSQL plans and runs it
