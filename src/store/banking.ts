@@ -8,6 +8,7 @@ import { addDays } from '../domain/dates.js';
 import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, type PartsValues } from '../domain/range-split.js';
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
+import { textArrayLiteral } from './pg-text-array.js';
 import { candidateLines, ftsPhrase, searchPlan, supplierCandidates, type SearchPlan } from './bank-search-plan.js';
 import { getDocuments, listCodedLines } from './documents.js';
 import type { BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
@@ -189,7 +190,7 @@ export async function transactionPage(
   // value (pageQuery says why); same snapshot, as the page runs in the caller's transaction
   if (filter.search !== null && dialectOf(db) === 'postgres') {
     const found = await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern });
-    values.documentIds = arrayLiteral(found.map((d) => d.id));
+    values.documentIds = textArrayLiteral(found.map((d) => d.id));
   }
   return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter, offset + limit)), values);
 }
@@ -208,11 +209,6 @@ const supplierMatchesStatement = preparedShapes(supplierMatchesQuery);
 /** The statement a PostgreSQL search reads the matching documents with, for its plan to be looked at. */
 export function supplierMatchesPlanQuery(db: Kysely<Database>, organisationId: string, search: string) {
   return supplierMatchesQuery(db, { organisationId, pattern: containsPattern(search) });
-}
-
-/** A PostgreSQL text[] literal of the values: each double-quoted, its quotes and backslashes escaped. */
-function arrayLiteral(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 
 interface PageValues {
