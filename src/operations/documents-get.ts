@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toMajor } from '../domain/money.js';
-import { getDocumentsWithLines } from '../store/documents.js';
+import { getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../store/documents.js';
 import type { DocumentCodedLineRow, DocumentInvoiceLineRow } from '../store/schema.js';
 import { systemDocumentOutput, systemDocuments } from './documents-system.js';
 import { invalidParameter } from './errors.js';
@@ -117,6 +117,16 @@ const toCodedLine = (line: DocumentCodedLineRow, currency: string): DocumentOutp
 const toInvoiceLine = (line: DocumentInvoiceLineRow, currency: string): DocumentOutput['invoiceLines'][number] =>
   toLine(line, { productCode: line.product_code, unit: line.unit }, INVOICE_LINE_AMOUNTS, currency);
 
+function groupByDocument<T extends { document_id: string }>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    let group = groups.get(row.document_id);
+    if (!group) groups.set(row.document_id, (group = []));
+    group.push(row);
+  }
+  return groups;
+}
+
 const NAME = 'documents.get';
 
 export const documentsGet = defineOperation({
@@ -160,9 +170,16 @@ export const documentsGet = defineOperation({
   async run(ctx, input) {
     const ids = parseDocumentIds(input.ids);
     const orgId = ctx.organisation.id;
-    // one statement for all the ids asked, the documents with their lines, never one per document;
-    // the connected system's documents at the same time
-    const [rows, fromSystem] = await Promise.all([getDocumentsWithLines(ctx.db, orgId, ids), systemDocuments(ctx, ids)]);
+    // one query per table for all the ids asked, never one per document, all at once: the lines are
+    // read by the ids as asked (the organisation's only), and only those of documents found are used
+    const [rows, fromSystem, coded, invoice] = await Promise.all([
+      getDocumentsWithFileFlag(ctx.db, orgId, ids),
+      systemDocuments(ctx, ids),
+      listCodedLines(ctx.db, orgId, ids),
+      listInvoiceLines(ctx.db, orgId, ids),
+    ]);
+    const codedBy = groupByDocument(coded);
+    const invoiceBy = groupByDocument(invoice);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const documents: DocumentOutput[] = [];
     const notFound: string[] = [];
@@ -190,8 +207,8 @@ export const documentsGet = defineOperation({
         accountingLink: doc.accounting_link ?? null,
         link: doc.hasFile ? documentFileLink(doc.id) : null,
         ...inMajorUnits(doc, TOTALS, doc.currency),
-        codedLines: doc.codedLines.map((l) => toCodedLine(l, doc.currency)),
-        invoiceLines: doc.invoiceLines.map((l) => toInvoiceLine(l, doc.currency)),
+        codedLines: (codedBy.get(doc.id) ?? []).map((l) => toCodedLine(l, doc.currency)),
+        invoiceLines: (invoiceBy.get(doc.id) ?? []).map((l) => toInvoiceLine(l, doc.currency)),
       });
     }
     return { documents, notFound };

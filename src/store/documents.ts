@@ -1,9 +1,6 @@
 /** Documents held by the service, their lines and original files, always for one organisation. */
 import type { Kysely } from 'kysely';
-import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
 import { everyColumn } from './columns.js';
-import { dialectOf } from './dialect.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
 import type { Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
 
@@ -81,24 +78,17 @@ export async function getDocuments(db: Kysely<Database>, organisationId: string,
   return documentsStatement(db, '', { organisationId, ids });
 }
 
-/** A document as documents.get answers it: with whether it has an original file, and its coded and invoice lines in line order. */
-export type DocumentWithLines = DocumentRow & { hasFile: boolean; codedLines: DocumentCodedLineRow[]; invoiceLines: DocumentInvoiceLineRow[] };
-
 /**
- * The organisation's documents by id for documents.get, in one statement: each with whether it has
- * an original file (`exists`) and its coded and invoice lines as JSON arrays (Kysely's
- * jsonArrayFrom: json_group_array on SQLite, json_agg on PostgreSQL), where the documents and the
- * two kinds of lines took three statements. Each statement costs its own hand-off to a SQLite reader
- * thread and back, or its own round trip to PostgreSQL, several times the reads themselves here (a
- * few rows by index). The lines' amounts are integers and their quantities texts, exact in JSON.
+ * The organisation's documents by id, each with whether it has an original file (documents.get): one
+ * statement where the documents and their files took two. Every value is an integer or a text
+ * (`exists` is 0 or 1 on SQLite), so SQLite's reader may send the rows as JSON (exactInJson).
  */
-const documentsWithLinesStatement = preparedShapes(
-  (db, v: { organisationId: string; ids: string[] }) => {
-    const jsonArrayFrom = dialectOf(db) === 'postgres' ? postgresJsonArray : sqliteJsonArray;
-    return db
+const documentsFlaggedStatement = preparedShapes(
+  (db, v: { organisationId: string; ids: string[] }) =>
+    db
       .selectFrom('documents as d')
       .select(COLUMNS.documents.map((c) => `d.${c}` as const))
-      .select((eb) => [
+      .select((eb) =>
         eb
           .exists(
             eb
@@ -108,43 +98,17 @@ const documentsWithLinesStatement = preparedShapes(
               .where('f.organisation_id', '=', v.organisationId),
           )
           .as('has_file'),
-        jsonArrayFrom(
-          eb
-            .selectFrom('document_coded_lines as l')
-            .select(COLUMNS.document_coded_lines.map((c) => `l.${c}` as const))
-            .whereRef('l.document_id', '=', 'd.id')
-            .where('l.organisation_id', '=', v.organisationId),
-        ).as('coded_lines'),
-        jsonArrayFrom(
-          eb
-            .selectFrom('document_invoice_lines as l')
-            .select(COLUMNS.document_invoice_lines.map((c) => `l.${c}` as const))
-            .whereRef('l.document_id', '=', 'd.id')
-            .where('l.organisation_id', '=', v.organisationId),
-        ).as('invoice_lines'),
-      ])
+      )
       .where('d.organisation_id', '=', v.organisationId)
       .where('d.id', 'in', v.ids)
-      .compile();
-  },
+      .compile(),
   { genericPlan: true, exactInJson: true },
 );
 
-/** A JSON array of lines as the driver gives it (SQLite: its text; PostgreSQL: parsed), in line order. */
-function linesOf<L extends { line_no: number; id: string }>(value: unknown): L[] {
-  const lines = (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as L[];
-  return lines.sort((a, b) => a.line_no - b.line_no || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-export async function getDocumentsWithLines(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<DocumentWithLines[]> {
+export async function getDocumentsWithFileFlag(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<(DocumentRow & { hasFile: boolean })[]> {
   if (ids.length === 0) return [];
-  const rows = await documentsWithLinesStatement(db, '', { organisationId, ids });
-  return rows.map(({ has_file, coded_lines, invoice_lines, ...row }) => ({
-    ...row,
-    hasFile: Boolean(has_file),
-    codedLines: linesOf<DocumentCodedLineRow>(coded_lines),
-    invoiceLines: linesOf<DocumentInvoiceLineRow>(invoice_lines),
-  }));
+  const rows = await documentsFlaggedStatement(db, '', { organisationId, ids });
+  return rows.map(({ has_file, ...row }) => ({ ...row, hasFile: Boolean(has_file) }));
 }
 
 /** Lines of several documents (coded or invoice lines) in one query, by document then line number. */
