@@ -9,7 +9,7 @@ import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, t
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import { textArrayLiteral } from './pg-text-array.js';
-import { candidateLines, ftsPhrase, searchPlan, supplierCandidates, type SearchPlan } from './bank-search-plan.js';
+import { candidateLines, ftsPhrase, periodRange, searchPlan, supplierCandidates, type PeriodRange, type SearchPlan } from './bank-search-plan.js';
 import { getDocuments, listCodedLines } from './documents.js';
 import type { BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
 
@@ -211,7 +211,7 @@ export function supplierMatchesPlanQuery(db: Kysely<Database>, organisationId: s
   return supplierMatchesQuery(db, { organisationId, pattern: containsPattern(search) });
 }
 
-interface PageValues {
+interface PageValues extends PeriodRange {
   organisationId: string;
   from: string;
   to: string;
@@ -257,6 +257,7 @@ function pageValues(filter: TransactionFilter, limit: number, offset: number): P
     organisationId: filter.organisationId,
     from: filter.from,
     to: filter.to,
+    ...periodRange(filter),
     accountIds: filter.accountIds ?? [],
     amountMin: filter.amountMin ?? 0,
     amountMax: filter.amountMax ?? 0,
@@ -291,7 +292,7 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
   const from =
     search === 'candidates'
       ? db
-          .selectFrom(candidateLines(v.organisationId, accounts ? v.accountIds : null, v.match).as('c'))
+          .selectFrom(candidateLines(v.organisationId, accounts ? v.accountIds : null, v, v.match).as('c'))
           .crossJoin('bank_transactions as t')
           .whereRef('t.id', '=', 'c.id')
       : db.selectFrom('bank_transactions as t');

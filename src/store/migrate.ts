@@ -31,6 +31,7 @@ import * as m028 from './migrations/028-ledger-listed-lines-sqlite.js';
 import * as m029 from './migrations/029-bank-day-through.js';
 import * as m030 from './migrations/030-text-search-scopes.js';
 import * as m031 from './migrations/031-bank-account-search-index.js';
+import * as m032 from './migrations/032-narration-search-by-month.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -65,6 +66,7 @@ const MIGRATIONS = {
   '029-bank-day-through': m029,
   '030-text-search-scopes': m030,
   '031-bank-account-search-index': m031,
+  '032-narration-search-by-month': m032,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -68,7 +68,8 @@ const NOT_DATA = {
   bank_imports: 'written only with a no-op update of its bank_accounts row (store/bank-imports.ts touchBankAccount), which moves the version',
   bank_narration_keys: "SQLite's search index keys (migration 026): written only by bank_transactions' triggers, whose write moves the version",
   document_supplier_keys: "SQLite's search index keys (migration 026): written only by documents' triggers, whose write moves the version",
-  text_search_scopes: "SQLite's search index scopes (migration 030): written only by bank_transactions' and documents' triggers, whose write moves the version",
+  text_search_scopes:
+    "SQLite's search index scopes (migrations 030, 032): written only by bank_transactions' and documents' triggers, whose write moves the version",
 } as const;
 
 function versionOf(store: Store, organisationId: string): Promise<string> {

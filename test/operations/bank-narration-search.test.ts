@@ -13,7 +13,7 @@ import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
 import { candidateBound, searchPlan } from '../../src/store/bank-search-plan.js';
 import { transactionPage, transactionPageQuery, type TransactionFilter } from '../../src/store/banking.js';
 import type { Store } from '../../src/store/db.js';
-import { up as searchScopesUp } from '../../src/store/migrations/030-text-search-scopes.js';
+import { monthSlot, MONTH_SIZE, SCOPE_SIZE, up as searchByMonthUp } from '../../src/store/migrations/032-narration-search-by-month.js';
 import type { Database } from '../../src/store/schema.js';
 import { countingQueries, DIALECTS, openTestStore } from '../helpers/store.js';
 
@@ -103,9 +103,15 @@ const filterOf = (search: string, over: Partial<TransactionFilter> = {}): Transa
   ...over,
 });
 
-/** The plan of a search over the organisation's accounts (null: every account), a page `depth` lines deep. */
-const planOf = (db: Kysely<Database>, search: string, depth = 50, organisationId = ORG, accountIds: string[] | null = null) =>
-  searchPlan(db, { organisationId, accountIds, search }, depth);
+/** The plan of a search over the organisation's accounts (null: every account) in a period (2026 by default), a page `depth` lines deep. */
+const planOf = (
+  db: Kysely<Database>,
+  search: string,
+  depth = 50,
+  organisationId = ORG,
+  accountIds: string[] | null = null,
+  period = { from: '2026-01-01', to: '2026-12-31' },
+) => searchPlan(db, { organisationId, accountIds, search, ...period }, depth);
 
 async function addAccount(db: Kysely<Database>, id: string, organisation: string): Promise<void> {
   await db
@@ -329,6 +335,16 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
       page.map((r) => r.id),
       ['btx_busy999', 'btx_busy998', 'btx_busy997'],
     );
+    // a term common in other months of the account asked about is rare in the period's: only its months are counted and read (migration 032)
+    const june = { from: '2026-06-01', to: '2026-07-31' };
+    await insertBankLines(db, [
+      statementLine({ id: 'btx_june', organisationId: BUSY, bankAccountId: 'bac_busy', date: '2026-06-10', description: 'Sainsburys June', amount: -4 }),
+    ]);
+    assert.equal(await planOf(db, 'sainsbury', 50, BUSY, ['bac_busy'], june), 'candidates');
+    assert.deepEqual(
+      (await transactionPage(db, filterOf('sainsbury', { organisationId: BUSY, ...june }), 'newest', 3, 0)).map((r) => r.id),
+      ['btx_june'],
+    );
   });
 
   it('weighs the candidates against the walk by the depth of the page and the size of the books', () => {
@@ -403,7 +419,8 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
     assert.deepEqual(await indexed(db, 'bank_narration', 'wombat'), ['btx_gone']);
     const scopesOf = async (scopeId: string) =>
       (await sql<{ n: number }>`select count(*) as n from text_search_scopes where scope_id = ${scopeId}`.execute(db)).rows[0]!.n;
-    assert.equal(await scopesOf('bac_gone'), 1);
+    // the account's own row and its month's
+    assert.equal(await scopesOf('bac_gone'), 2);
     await db.deleteFrom('bank_accounts').where('id', '=', 'bac_gone').execute();
     assert.deepEqual(await indexed(db, 'bank_narration', 'wombat'), []);
     assert.equal(await scopesOf('bac_gone'), 0);
@@ -454,12 +471,10 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
     assert.deepEqual(await indexed(db, 'bank_narration', 'card 1234'), []);
   });
 
-  it('the migration indexes the lines and documents already there, each scope in a range of its own', async () => {
+  it('the migration indexes the lines and documents already there, each account’s month in a range at its place', async () => {
     const db = store.db;
-    // as before migration 030: its scopes gone, then the migration again (it makes 026's tables anew)
-    await sql`drop table text_search_scopes`.execute(db);
-    for (const t of ['account', 'organisation']) await sql.raw(`drop trigger text_search_scopes_${t}`).execute(db);
-    await searchScopesUp(db, store.dialect);
+    // migration 032 again: it makes the tables anew from the rows there are
+    await searchByMonthUp(db, store.dialect);
     assert.deepEqual(await indexed(db, 'bank_narration', 'hiscox'), ['btx_n009', 'btx_n010', 'btx_n011']);
     assert.deepEqual(await indexed(db, 'document_supplier', 'western'), ['doc_western']);
     const lines = await db
@@ -468,25 +483,62 @@ sqliteOnly('the bank search by trigrams [sqlite]', () => {
       .executeTakeFirstOrThrow();
     const keys = await sql<{ n: number }>`select count(*) as n from bank_narration_keys`.execute(db);
     assert.equal(Number(keys.rows[0]!.n), Number(lines.n));
-    // every entry inside its scope's range, and the scope's count of entries is its lines
-    const scopes = await sql<{ search: string; scope_id: string; base: number; next: number; entries: number; outside: number }>`
-      select s.search, s.scope_id, s.base, s.next,
+    // every line's entry in its account's month's range, at the month's place within the account's
+    // range; the month's count of entries is its lines; accounts' ranges apart
+    const months = () =>
+      sql<{ scope_id: string; part: string; base: number; next: number; account: number; entries: number; outside: number }>`
+      select s.scope_id, s.part, s.base, s.next, a.base as account,
         (select count(*) from bank_narration_keys k join bank_transactions t on t.id = k.id
-          where t.organisation_id = s.organisation_id and t.bank_account_id = s.scope_id) as entries,
+          where t.organisation_id = s.organisation_id and t.bank_account_id = s.scope_id and substr(t.date, 1, 7) = s.part) as entries,
         (select count(*) from bank_narration_keys k join bank_transactions t on t.id = k.id
-          where t.organisation_id = s.organisation_id and t.bank_account_id = s.scope_id and (k.n < s.base or k.n >= s.base + s.next)) as outside
-      from text_search_scopes s where s.search = 'bank_narration' order by s.base`.execute(db);
-    assert.ok(scopes.rows.length >= 3, JSON.stringify(scopes.rows));
-    for (const r of scopes.rows) {
+          where t.organisation_id = s.organisation_id and t.bank_account_id = s.scope_id and substr(t.date, 1, 7) = s.part
+            and (k.n < s.base or k.n >= s.base + s.next)) as outside
+      from text_search_scopes s join text_search_scopes a on a.search = s.search and a.organisation_id = s.organisation_id
+        and a.scope_id = s.scope_id and a.part = ''
+      where s.search = 'bank_narration' and s.part <> '' order by s.base`.execute(db);
+    const before = (await months()).rows;
+    // bac_narration's lines fall in the twelve months of 2026
+    assert.equal(before.filter((r) => r.scope_id === 'bac_narration').length, 12, JSON.stringify(before));
+    for (const r of before) {
       assert.equal(r.outside, 0, JSON.stringify(r));
       assert.equal(r.entries, r.next, JSON.stringify(r));
+      assert.equal(r.base, r.account + MONTH_SIZE * monthSlot(r.part), JSON.stringify(r));
+      assert.equal(r.account % SCOPE_SIZE, 0, JSON.stringify(r));
     }
-    // a line written after the migration takes the next number of its scope
+    const scopes = await sql<{ base: number }>`select base from text_search_scopes where part = '' order by base`.execute(db);
+    assert.deepEqual(
+      scopes.rows.map((r) => r.base),
+      scopes.rows.map((_r, i) => SCOPE_SIZE * (i + 1)),
+    );
+    // a line written after the migration takes the next number of its month
     await insertBankLines(db, [
       statementLine({ id: 'btx_after', organisationId: ORG, bankAccountId: 'bac_narration', date: '2026-07-07', description: 'Numbat', amount: -1 }),
     ]);
-    const scope = scopes.rows.find((r) => r.scope_id === 'bac_narration')!;
-    const after = await sql<{ n: number }>`select n from bank_narration_keys where id = 'btx_after'`.execute(db);
-    assert.equal(after.rows[0]!.n, scope.base + scope.next);
+    const july = before.find((r) => r.scope_id === 'bac_narration' && r.part === '2026-07')!;
+    const numberOf = async (id: string) => (await sql<{ n: number }>`select n from bank_narration_keys where id = ${id}`.execute(db)).rows[0]!.n;
+    assert.equal(await numberOf('btx_after'), july.base + july.next);
+    // one whose date moves to a month its account had no line in takes that month's place, and a new account a new range
+    await db.updateTable('bank_transactions').set({ date: '2027-01-02' }).where('id', '=', 'btx_after').execute();
+    assert.equal(await numberOf('btx_after'), july.account + MONTH_SIZE * monthSlot('2027-01'));
+    await addAccount(db, 'bac_after', ORG);
+    await insertBankLines(db, [
+      statementLine({ id: 'btx_new_account', organisationId: ORG, bankAccountId: 'bac_after', date: '2026-03-03', description: 'Quoll', amount: -1 }),
+    ]);
+    const last = scopes.rows.at(-1)!.base;
+    assert.equal(await numberOf('btx_new_account'), last + SCOPE_SIZE + MONTH_SIZE * monthSlot('2026-03'));
+    // dates outside the months given places (1900-01 to 2199-12) take the nearest month's
+    await insertBankLines(db, [
+      statementLine({ id: 'btx_far', organisationId: ORG, bankAccountId: 'bac_after', date: '2300-05-05', description: 'Far', amount: -1 }),
+    ]);
+    assert.equal(await numberOf('btx_far'), last + SCOPE_SIZE + MONTH_SIZE * monthSlot('2199-12'));
+    assert.deepEqual(
+      (await months()).rows.filter((r) => r.outside > 0 && r.part !== '2199-12'),
+      [],
+    );
+    assert.deepEqual(await indexed(db, 'bank_narration', 'numbat'), ['btx_after']);
+    assert.deepEqual(
+      (await transactionPage(db, filterOf('numbat', { from: '2027-01-01', to: '2027-01-31' }), 'newest', 5, 0)).map((r) => r.id),
+      ['btx_after'],
+    );
   });
 });

@@ -28,7 +28,12 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
     base integer not null unique, next integer not null, primary key (search, organisation_id, scope_id))`);
   await scopedSearch(db, { table: 'bank_transactions', column: 'description', name: 'bank_narration', scope: 'bank_account_id' });
   await scopedSearch(db, { table: 'documents', column: 'supplier', name: 'document_supplier', scope: null });
-  // a deleted account's or organisation's scopes go with it (their entries go with their rows, by the triggers below)
+  await scopesGoWithTheirOwners(db);
+}
+
+/** A deleted account's or organisation's scopes go with it (their entries go with their rows, by the search's triggers). */
+export async function scopesGoWithTheirOwners(db: Kysely<any>): Promise<void> {
+  const run = (text: string) => sql.raw(text).execute(db);
   await run(`create trigger text_search_scopes_account after delete on bank_accounts for each row begin
     delete from text_search_scopes where search = 'bank_narration' and organisation_id = old.organisation_id and scope_id = old.id; end`);
   await run(`create trigger text_search_scopes_organisation after delete on organisations for each row begin
