@@ -4,17 +4,16 @@
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { sha256 } from '../../src/store/hash.js';
+import { freshCopy } from './dataset.js';
 import { measure } from './load.js';
 
 export async function boundDatabase(source: string, target: string, organisationId: string): Promise<{ dbPath: string; token: string }> {
-  mkdirSync(path.dirname(target), { recursive: true });
-  copyFileSync(source, target);
+  freshCopy(source, target);
   const store = openStore({ sqlitePath: target });
   try {
     const client = await createApiClient(store.db, { organisationId, name: 'Bound' });

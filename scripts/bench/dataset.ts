@@ -98,9 +98,18 @@ export async function ensureDataset(config: BenchConfig, log: (m: string) => voi
 
 /** A working copy of the cache for one run. */
 export function workingCopy(cacheFile: string, output: string): string {
-  const target = path.join(output, 'run.sqlite');
+  return freshCopy(cacheFile, path.join(output, 'run.sqlite'));
+}
+
+/**
+ * A copy of a SQLite file at `target`, with the write-ahead log and shared memory of an earlier
+ * copy there removed first: a log left by a process that was stopped would be replayed into the
+ * new copy's pages, which it does not belong to ("database disk image is malformed").
+ */
+export function freshCopy(source: string, target: string): string {
+  mkdirSync(path.dirname(target), { recursive: true });
   for (const f of [target, `${target}-wal`, `${target}-shm`]) rmSync(f, { force: true });
-  copyFileSync(cacheFile, target);
+  copyFileSync(source, target);
   return target;
 }
 

@@ -21,7 +21,7 @@
  * standard output.
  */
 import { fork } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -29,7 +29,7 @@ import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { benchCases } from './cases.js';
 import { compileServer, fromSource } from './processes.js';
-import type { DatasetMeta } from './dataset.js';
+import { freshCopy, type DatasetMeta } from './dataset.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
@@ -59,7 +59,7 @@ const working = path.join(profileDir, 'run.sqlite');
 // BENCH_PROFILE_PG_SCHEMA: a schema a bench run filled (scripts/bench/postgres.ts) at BENCH_PG_URL, kept, instead of the SQLite copy
 const pgSchema = process.env.BENCH_PROFILE_PG_SCHEMA;
 const pgUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-if (!pgSchema) copyFileSync(dataset, working);
+if (!pgSchema) freshCopy(dataset, working);
 
 const store = pgSchema ? openStore({ databaseUrl: pgUrl, pgSchema, poolSize: 1 }) : openStore({ sqlitePath: working });
 const client = await createApiClient(store.db, { organisationId: meta.organisationId, name: 'Profile' });

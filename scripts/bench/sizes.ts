@@ -18,13 +18,13 @@
  * (bench-output/cache); the others are cached in bench-output/sizes/cache, so `npm run bench:bound`
  * still finds the one dataset it expects. Writes bench-output/sizes/results.json.
  */
-import { closeSync, copyFileSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { percentile } from './stats.js';
 import { benchCases } from './cases.js';
 import { benchConfig } from './config.js';
-import { ensureDataset } from './dataset.js';
+import { ensureDataset, freshCopy } from './dataset.js';
 import { startServer } from './processes.js';
 import { argument, benchClient, clientToken, numberArgument, p50, sequential } from './single-client.js';
 import { drawStream, readPools, variedCases } from './varied-params.js';
@@ -78,8 +78,7 @@ async function main(): Promise<void> {
     const { file, meta } = await ensureDataset(config, log);
     const counts = meta.summary.organisations[0]!.counts;
     const db = path.join(out, `sizes-s${scale}.sqlite`);
-    for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
-    copyFileSync(file, db);
+    freshCopy(file, db);
     if (!cold) log(`sizes: scale ${scale}: the copy read once into the page cache in ${warm(db).toFixed(1)} s`);
     const pools = readPools(db, meta);
     const client = await benchClient(db, meta.organisationId);

@@ -24,7 +24,7 @@
  * lose. Writes bench-output/varied/results-seed<N>[-postgres|-both].json (every figure and the first draws).
  * Bounded: each measurement ends by itself and the server stops after its time limit.
  */
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -33,7 +33,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { benchCases } from './cases.js';
 import { benchConfig } from './config.js';
-import { ensureDataset } from './dataset.js';
+import { ensureDataset, freshCopy } from './dataset.js';
 import { canReach, loadPostgres } from './postgres.js';
 import { startServer, type Child } from './processes.js';
 import { performance } from 'node:perf_hooks';
@@ -146,8 +146,7 @@ async function prepare(
   const { config, meta, out } = setup;
   if (database === 'sqlite') {
     const db = path.join(out, 'varied.sqlite');
-    for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
-    copyFileSync(file, db);
+    freshCopy(file, db);
     return { where: { sqlitePath: db }, client: await benchClient(db, meta.organisationId), done: async () => {} };
   }
   if (!(await canReach(config.pgUrl))) throw new Error(`postgres: ${config.pgUrl} cannot be reached`);
