@@ -5,7 +5,7 @@
  */
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { dialectOf } from './dialect.js';
-import { DOCUMENT_SUMMARY_COLUMNS } from './document-summaries.js';
+import { DOCUMENT_SUMMARY_COLUMNS, type DocumentNaming } from './document-summaries.js';
 import { textArrayLiteral } from './pg-text-array.js';
 import { paddedSet, preparedQuery, preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
@@ -23,14 +23,8 @@ export interface DocumentOfTransaction {
   lines: { description: string; account: string | null; quantity: number; subtotal: number; tax: number; total: number }[];
 }
 
-/** A document with one of its coded lines, or once with the line's columns null when it has none. */
-interface DocumentLineRow {
-  id: string;
-  type: string;
-  number: string;
-  supplier: string;
-  date: string;
-  currency: string;
+/** A document with one of its coded lines, or once with the line's columns null when it has none (DOCUMENT_SUMMARY_COLUMNS first). */
+interface DocumentLineRow extends DocumentNaming {
   total: number | string;
   accounting_transaction_id: string | null;
   line_no: number | null;

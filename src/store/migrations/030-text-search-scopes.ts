@@ -19,16 +19,22 @@ export const SCOPE_SIZE = 2 ** 32;
 export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise<void> {
   if (dialect.name !== 'sqlite') return;
   const run = (text: string) => sql.raw(text).execute(db);
-  for (const name of ['bank_narration', 'document_supplier']) {
-    for (const t of ['insert', 'delete', 'update']) await run(`drop trigger ${name}_search_${t}`);
-    await run(`drop table ${name}_search`);
-    await run(`drop table ${name}_keys`);
-  }
+  await dropSearchTables(db);
   await run(`create table text_search_scopes (search text not null, organisation_id text not null, scope_id text not null,
     base integer not null unique, next integer not null, primary key (search, organisation_id, scope_id))`);
   await scopedSearch(db, { table: 'bank_transactions', column: 'description', name: 'bank_narration', scope: 'bank_account_id' });
   await scopedSearch(db, { table: 'documents', column: 'supplier', name: 'document_supplier', scope: null });
   await scopesGoWithTheirOwners(db);
+}
+
+/** The trigram tables of the narrations and suppliers, their key tables and their triggers, dropped to be made anew. */
+export async function dropSearchTables(db: Kysely<any>): Promise<void> {
+  const run = (text: string) => sql.raw(text).execute(db);
+  for (const name of ['bank_narration', 'document_supplier']) {
+    for (const t of ['insert', 'delete', 'update']) await run(`drop trigger ${name}_search_${t}`);
+    await run(`drop table ${name}_search`);
+    await run(`drop table ${name}_keys`);
+  }
 }
 
 /** A deleted account's or organisation's scopes go with it (their entries go with their rows, by the search's triggers). */

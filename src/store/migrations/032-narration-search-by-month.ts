@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectCapabilities } from '../dialect.js';
-import { scopesGoWithTheirOwners } from './030-text-search-scopes.js';
+import { dropSearchTables, scopesGoWithTheirOwners } from './030-text-search-scopes.js';
 
 /**
  * SQLite: the narrations' trigram entries numbered by month within their account (issue 43). Since
@@ -46,11 +46,7 @@ const NEXT_SCOPE_BASE = `((select coalesce(max(base), 0) from text_search_scopes
 export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise<void> {
   if (dialect.name !== 'sqlite') return;
   const run = (text: string) => sql.raw(text).execute(db);
-  for (const name of ['bank_narration', 'document_supplier']) {
-    for (const t of ['insert', 'delete', 'update']) await run(`drop trigger ${name}_search_${t}`);
-    await run(`drop table ${name}_search`);
-    await run(`drop table ${name}_keys`);
-  }
+  await dropSearchTables(db);
   for (const t of ['account', 'organisation']) await run(`drop trigger text_search_scopes_${t}`);
   await run('drop table text_search_scopes');
   await run(`create table text_search_scopes (search text not null, organisation_id text not null, scope_id text not null, part text not null,
