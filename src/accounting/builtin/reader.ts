@@ -135,8 +135,7 @@ function linesQuery(db: Kysely<Database>, v: LineValues & { limit: number; offse
       .limit(v.limit)
       .compile();
   }
-  const byRowid = dialectOf(db) === 'sqlite';
-  const key = byRowid ? sql<string>`l.rowid` : sql.ref<string>('l.id');
+  const key = dialectOf(db) === 'sqlite' ? sql<string>`l.rowid` : sql.ref<string>('l.id');
   const page = matchingLines(db, v, filter, types).select(key.as('line_id')).$call(inLineOrder).limit(v.limit).offset(v.offset).as('p');
   return db
     .selectFrom(page)

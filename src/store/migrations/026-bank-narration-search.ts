@@ -33,20 +33,43 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
  */
 async function textSearch(db: Kysely<any>, { table, column, name }: { table: string; column: string; name: string }): Promise<void> {
   const keys = `${name}_keys`;
+  await searchTables(db, name, column);
+  await sql.raw(`insert into ${keys} (id, organisation_id) select id, organisation_id from ${table} order by organisation_id, id`).execute(db);
+  await keepEntries(
+    db,
+    { name, table, column, watched: `id, organisation_id, ${column}` },
+    (row) => `
+    insert into ${keys} (id, organisation_id) values (${row}.id, ${row}.organisation_id);`,
+  );
+}
+
+/** `${name}_keys` (n, the FTS rowid; id and organisation_id, the row's) and `${name}_search`, a contentless trigram FTS5 table (030 and 032 too). */
+export async function searchTables(db: Kysely<any>, name: string, column: string): Promise<void> {
+  await sql.raw(`create table ${name}_keys (n integer primary key, id text not null unique, organisation_id text not null)`).execute(db);
+  // contentless_delete: an entry is deleted by its rowid alone (SQLite 3.43); case_sensitive 0 folds case
+  await sql.raw(`create virtual table ${name}_search using fts5(${column}, content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`).execute(db);
+}
+
+/**
+ * `${name}_search` filled from `${name}_keys`, already filled, and both kept by triggers on `table`
+ * (030 and 032 too): `addKey(row)` makes a written row's key, its entry follows; a deleted row's
+ * entry and key go; an update of `watched` does both.
+ */
+export async function keepEntries(
+  db: Kysely<any>,
+  { name, table, column, watched }: { name: string; table: string; column: string; watched: string },
+  addKey: (row: string) => string,
+): Promise<void> {
+  const keys = `${name}_keys`;
   const search = `${name}_search`;
   const run = (text: string) => sql.raw(text).execute(db);
-  await run(`create table ${keys} (n integer primary key, id text not null unique, organisation_id text not null)`);
-  // contentless_delete: an entry is deleted by its rowid alone (SQLite 3.43); case_sensitive 0 folds case
-  await run(`create virtual table ${search} using fts5(${column}, content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`);
-  await run(`insert into ${keys} (id, organisation_id) select id, organisation_id from ${table} order by organisation_id, id`);
   await run(`insert into ${search} (rowid, ${column}) select k.n, t.${column} from ${keys} k join ${table} t on t.id = k.id order by k.n`);
-  const add = (row: string) => `
-    insert into ${keys} (id, organisation_id) values (${row}.id, ${row}.organisation_id);
+  const add = (row: string) => `${addKey(row)}
     insert into ${search} (rowid, ${column}) values ((select n from ${keys} where id = ${row}.id), ${row}.${column});`;
   const remove = (row: string) => `
     delete from ${search} where rowid = (select n from ${keys} where id = ${row}.id);
     delete from ${keys} where id = ${row}.id;`;
   await run(`create trigger ${search}_insert after insert on ${table} for each row begin ${add('new')} end`);
   await run(`create trigger ${search}_delete after delete on ${table} for each row begin ${remove('old')} end`);
-  await run(`create trigger ${search}_update after update of id, organisation_id, ${column} on ${table} for each row begin ${remove('old')} ${add('new')} end`);
+  await run(`create trigger ${search}_update after update of ${watched} on ${table} for each row begin ${remove('old')} ${add('new')} end`);
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectCapabilities } from '../dialect.js';
+import { keepEntries, searchTables } from './026-bank-narration-search.js';
 
 /**
  * SQLite: the trigram tables of migration 026 numbered by scope (issue 43), so a search reads the
@@ -53,12 +54,9 @@ export async function scopesGoWithTheirOwners(db: Kysely<any>): Promise<void> {
  */
 async function scopedSearch(db: Kysely<any>, { table, column, name, scope }: { table: string; column: string; name: string; scope: string | null }) {
   const keys = `${name}_keys`;
-  const search = `${name}_search`;
   const scopeOf = (row: string) => (scope ? `${row}.${scope}` : `''`);
   const run = (text: string) => sql.raw(text).execute(db);
-  await run(`create table ${keys} (n integer primary key, id text not null unique, organisation_id text not null)`);
-  // contentless_delete: an entry is deleted by its rowid alone (SQLite 3.43); case_sensitive 0 folds case
-  await run(`create virtual table ${search} using fts5(${column}, content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`);
+  await searchTables(db, name, column);
   // every scope there is, each the next range after the largest base so far
   await run(`insert into text_search_scopes (search, organisation_id, scope_id, base, next)
     select '${name}', organisation_id, scope_id,
@@ -67,19 +65,15 @@ async function scopedSearch(db: Kysely<any>, { table, column, name, scope }: { t
   await run(`insert into ${keys} (n, id, organisation_id)
     select s.base + row_number() over (partition by s.base order by t.id) - 1, t.id, t.organisation_id
     from ${table} t join text_search_scopes s on s.search = '${name}' and s.organisation_id = t.organisation_id and s.scope_id = ${scopeOf('t')}`);
-  await run(`insert into ${search} (rowid, ${column}) select k.n, t.${column} from ${keys} k join ${table} t on t.id = k.id order by k.n`);
   const where = (row: string) => `search = '${name}' and organisation_id = ${row}.organisation_id and scope_id = ${scopeOf(row)}`;
-  const add = (row: string) => `
+  const watched = [...new Set(['id', 'organisation_id', ...(scope ? [scope] : []), column])].join(', ');
+  await keepEntries(
+    db,
+    { name, table, column, watched },
+    (row) => `
     insert or ignore into text_search_scopes (search, organisation_id, scope_id, base, next)
       values ('${name}', ${row}.organisation_id, ${scopeOf(row)}, (select coalesce(max(base), 0) + ${SCOPE_SIZE} from text_search_scopes), 0);
     insert into ${keys} (n, id, organisation_id) values ((select base + next from text_search_scopes where ${where(row)}), ${row}.id, ${row}.organisation_id);
-    update text_search_scopes set next = next + 1 where ${where(row)};
-    insert into ${search} (rowid, ${column}) values ((select n from ${keys} where id = ${row}.id), ${row}.${column});`;
-  const remove = (row: string) => `
-    delete from ${search} where rowid = (select n from ${keys} where id = ${row}.id);
-    delete from ${keys} where id = ${row}.id;`;
-  const watched = [...new Set(['id', 'organisation_id', ...(scope ? [scope] : []), column])].join(', ');
-  await run(`create trigger ${search}_insert after insert on ${table} for each row begin ${add('new')} end`);
-  await run(`create trigger ${search}_delete after delete on ${table} for each row begin ${remove('old')} end`);
-  await run(`create trigger ${search}_update after update of ${watched} on ${table} for each row begin ${remove('old')} ${add('new')} end`);
+    update text_search_scopes set next = next + 1 where ${where(row)};`,
+  );
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectCapabilities } from '../dialect.js';
+import { keepEntries, searchTables } from './026-bank-narration-search.js';
 import { dropSearchTables, scopesGoWithTheirOwners } from './030-text-search-scopes.js';
 
 /**
@@ -58,42 +59,34 @@ export async function up(db: Kysely<any>, dialect: DialectCapabilities): Promise
   await scopesGoWithTheirOwners(db);
 }
 
-/** `${name}_keys` (n, the FTS rowid; id and organisation_id, the row's) and `${name}_search`, a contentless trigram FTS5 table. */
-async function searchTables(db: Kysely<any>, name: string, column: string): Promise<void> {
-  await sql.raw(`create table ${name}_keys (n integer primary key, id text not null unique, organisation_id text not null)`).execute(db);
-  // contentless_delete: an entry is deleted by its rowid alone (SQLite 3.43); case_sensitive 0 folds case
-  await sql.raw(`create virtual table ${name}_search using fts5(${column}, content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`).execute(db);
-}
-
 /**
- * The entries of `name` filled from `table` and kept by triggers: `entryScope(row, s)` is the where
- * clause (on the scopes' columns, prefixed `s`) of the scopes row a row's entry is numbered in (its
- * base + next), and `addScopes(row)` the statements that make that row (and the scope's own) when missing.
+ * The keys of `name` numbered from the scopes rows, then its entries kept (026's keepEntries):
+ * `entryScope(row, s)` is the where clause (on the scopes' columns, prefixed `s`) of the scopes row
+ * a row's entry is numbered in (its base + next), and `addScopes(row)` the statements that make that
+ * row (and the scope's own) when missing.
  */
 async function keptEntries(
   db: Kysely<any>,
-  { name, table, column, watched }: { name: string; table: string; column: string; watched: string },
+  table: { name: string; table: string; column: string; watched: string },
   entryScope: (row: string, s?: string) => string,
   addScopes: (row: string) => string,
 ): Promise<void> {
-  const run = (text: string) => sql.raw(text).execute(db);
-  const keys = `${name}_keys`;
-  const search = `${name}_search`;
-  await run(`insert into ${keys} (n, id, organisation_id)
+  const keys = `${table.name}_keys`;
+  await sql
+    .raw(
+      `insert into ${keys} (n, id, organisation_id)
     select s.base + row_number() over (partition by s.base order by t.id) - 1, t.id, t.organisation_id
-    from ${table} t join text_search_scopes s on ${entryScope('t', 's.')}`);
-  await run(`insert into ${search} (rowid, ${column}) select k.n, t.${column} from ${keys} k join ${table} t on t.id = k.id order by k.n`);
-  const add = (row: string) => `${addScopes(row)}
+    from ${table.table} t join text_search_scopes s on ${entryScope('t', 's.')}`,
+    )
+    .execute(db);
+  await keepEntries(
+    db,
+    table,
+    (row) => `${addScopes(row)}
     insert into ${keys} (n, id, organisation_id)
       values ((select base + next from text_search_scopes where ${entryScope(row)}), ${row}.id, ${row}.organisation_id);
-    update text_search_scopes set next = next + 1 where ${entryScope(row)};
-    insert into ${search} (rowid, ${column}) values ((select n from ${keys} where id = ${row}.id), ${row}.${column});`;
-  const remove = (row: string) => `
-    delete from ${search} where rowid = (select n from ${keys} where id = ${row}.id);
-    delete from ${keys} where id = ${row}.id;`;
-  await run(`create trigger ${search}_insert after insert on ${table} for each row begin ${add('new')} end`);
-  await run(`create trigger ${search}_delete after delete on ${table} for each row begin ${remove('old')} end`);
-  await run(`create trigger ${search}_update after update of ${watched} on ${table} for each row begin ${remove('old')} ${add('new')} end`);
+    update text_search_scopes set next = next + 1 where ${entryScope(row)};`,
+  );
 }
 
 /** Each bank account a scope, each month of its lines' dates a range at its slot within it. */
