@@ -6,7 +6,8 @@
  * only, summarised by self time.
  *
  *   npx tsx scripts/bench/profile.ts [dataset.sqlite] [seconds]
- *   BENCH_PROFILE_CASE=ledger-default npx tsx scripts/bench/profile.ts   (a case of cases.ts by name)
+ *   BENCH_PROFILE_CASE=ledger-default npx tsx scripts/bench/profile.ts   (a case of cases.ts by name, or a
+ *                            varied one of varied-params.ts, e.g. banking-varied: its seed-1 draws in turn)
  *   BENCH_PROFILE=0 npx tsx scripts/bench/profile.ts   (no profiler: only the CPU time per request)
  *   BENCH_PROFILE_KEPT=1 ...   (the server as shipped, answers kept while the data stands still)
  *   BENCH_PROFILE_PG_SCHEMA=bench_x ...   (on PostgreSQL: a schema scripts/bench/postgres.ts filled and a run left, at BENCH_PG_URL)
@@ -30,6 +31,7 @@ import { openStore } from '../../src/store/db.js';
 import { benchCases } from './cases.js';
 import { compileServer, fromSource } from './processes.js';
 import { freshCopy, type DatasetMeta } from './dataset.js';
+import { drawStream, readPools, variedCases } from './varied-params.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
@@ -43,13 +45,16 @@ const dataset =
 const seconds = Number(process.argv[3] ?? 8);
 const meta = JSON.parse(readFileSync(dataset.replace(/\.sqlite$/, '.json'), 'utf8')) as DatasetMeta;
 const caseName = process.env.BENCH_PROFILE_CASE || 'organisations';
-const benchCase = benchCases(meta).find((c) => c.name === caseName);
-if (!benchCase)
+// a fixed case's one path, or a varied case's seeded draws (varied-params.ts, seed 1), one per request
+const fixedCase = benchCases(meta).find((c) => c.name === caseName);
+const variedCase = fixedCase ? undefined : variedCases(readPools(dataset, meta)).find((c) => c.name === caseName);
+if (!fixedCase && !variedCase)
   throw new Error(
-    `BENCH_PROFILE_CASE: no case "${caseName}" (cases: ${benchCases(meta)
-      .map((c) => c.name)
-      .join(', ')})`,
+    `BENCH_PROFILE_CASE: no case "${caseName}" (cases: ${[...benchCases(meta), ...variedCases(readPools(dataset, meta))].map((c) => c.name).join(', ')})`,
   );
+const casePath = fixedCase?.path ?? `${variedCase!.name} (seed 1)`;
+const draws = variedCase ? drawStream(1, variedCase) : null;
+const nextPath = () => draws?.().path ?? fixedCase!.path;
 
 const profiling = process.env.BENCH_PROFILE !== '0';
 const profileDir = path.join(output, 'profile');
@@ -89,7 +94,8 @@ const tokenAnswer = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
 });
 const token = ((await tokenAnswer.json()) as { access_token: string }).access_token;
 const load = {
-  url: `http://127.0.0.1:${port}${benchCase.path}`,
+  url: `http://127.0.0.1:${port}`,
+  requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: nextPath() }) }],
   connections: 50,
   headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' },
   timeout: 30,
@@ -142,7 +148,7 @@ const stats = await ask<{ statements: number; loopDelayP99: number }>('stats');
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
 console.log(
-  `GET ${benchCase.path}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
+  `GET ${casePath}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
     `non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; ` +
     `event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
 );

@@ -74,6 +74,13 @@ describe('SQLite read pool', () => {
     assert.notEqual(Number(seen.rows[0]!.cache_size), -1234);
   });
 
+  it("reads through a memory map on the readers' connections, where the main connection has none", async () => {
+    const mapped = async (db: Kysely<Database>) => Number((await sql<{ mmap_size: number }>`pragma mmap_size`.execute(db)).rows[0]!.mmap_size);
+    assert.ok((await mapped(store.db)) >= 2 ** 30, 'a single read');
+    assert.ok((await store.db.transaction().setAccessMode('read only').execute(mapped)) >= 2 ** 30, 'a snapshot');
+    assert.equal(await store.db.transaction().execute(mapped), 0, 'a transaction that may write stays on the main connection');
+  });
+
   it('a read sees a write committed just before it, and many reads at once all answer', async () => {
     const before = await contacts();
     await addContact();
