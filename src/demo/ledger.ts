@@ -8,6 +8,7 @@
 import { insertChunked, type LedgerBatch, type LedgerWriter, type NewTransaction } from '../accounting/builtin/writer.js';
 import { refreshBankDailyTotalsFor } from '../store/bank-totals.js';
 import type { Store } from '../store/db.js';
+import { mergeSearchTable } from '../store/search-merge.js';
 import type {
   BankAccountRow,
   BankMatchRow,
@@ -176,6 +177,7 @@ export class Books {
     this.bills = [];
     await this.store.db.transaction().execute(async (trx) => {
       await insertChunked(trx, 'documents', rows.documents, dialect);
+      await mergeSearchTable(trx, 'document_supplier_search');
       await insertChunked(trx, 'document_coded_lines', rows.codedLines, dialect);
       await insertChunked(trx, 'document_invoice_lines', rows.invoiceLines, dialect);
       // a few thousand files of a few kilobytes per statement is plenty

@@ -10,6 +10,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { dayThroughFill } from './bank-day-through.js';
 import { chunks } from './chunks.js';
+import { mergeSearchTable } from './search-merge.js';
 import type { BankTransactionRow, Database } from './schema.js';
 
 export type { BankDailyTotalRow, BankMonthTotalRow, BankTotalsTables } from './schema-banking.js';
@@ -28,6 +29,8 @@ const DAYS_PER_STATEMENT = 500;
 export async function refreshBankDailyTotals(trx: Db, organisationId: string, bankAccountId: string, dates: Iterable<string>): Promise<void> {
   const days = [...new Set(dates)].sort();
   if (days.length === 0) return;
+  // every write of bank lines passes here: the narrations' trigram table is kept in few segments
+  await mergeSearchTable(trx, 'bank_narration_search');
   const db = trx;
   // a no-op update: the portable way to take the row lock (SQLite has no SELECT … FOR UPDATE)
   await db

@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { tagsKey } from '../domain/bill-criteria.js';
 import { billRow } from './bills.js';
 import { newId, nowIso } from './ids.js';
+import { mergeSearchTable } from './search-merge.js';
 import type { BillRow, Database, DocumentCodedLineRow, DocumentInvoiceLineRow, DocumentRow } from './schema.js';
 
 /** A line in its row's own shape, less what the store fills in: its id, its document and organisation, its place. */
@@ -131,6 +132,7 @@ export async function insertDocument<T>(
       })
       .execute();
     await writeParts(trx, organisationId, id, doc, null);
+    await mergeSearchTable(trx, 'document_supplier_search');
     return then(trx, id);
   });
 }
@@ -153,6 +155,7 @@ export async function replaceDocument(db: Kysely<Database>, organisationId: stri
     if (Number(updated.numUpdatedRows) === 0) return false;
     const bill = await billOf(trx, organisationId, documentId);
     await writeParts(trx, organisationId, documentId, doc, bill?.id ?? null);
+    await mergeSearchTable(trx, 'document_supplier_search');
     return true;
   });
 }

@@ -32,6 +32,7 @@ import * as m029 from './migrations/029-bank-day-through.js';
 import * as m030 from './migrations/030-text-search-scopes.js';
 import * as m031 from './migrations/031-bank-account-search-index.js';
 import * as m032 from './migrations/032-narration-search-by-month.js';
+import * as m033 from './migrations/033-search-tables-merged.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -67,6 +68,7 @@ const MIGRATIONS = {
   '030-text-search-scopes': m030,
   '031-bank-account-search-index': m031,
   '032-narration-search-by-month': m032,
+  '033-search-tables-merged': m033,
 } as const;
 
 class StaticProvider implements MigrationProvider {
