@@ -10,7 +10,6 @@ import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import { textArrayLiteral } from './pg-text-array.js';
 import { candidateLines, ftsPhrase, periodRange, searchPlan, supplierCandidates, type PeriodRange, type SearchPlan } from './bank-search-plan.js';
-import { getDocuments, listCodedLines } from './documents.js';
 import type { BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
 
 /** One account's sums over a period and before it, in its own currency and in home currency. */
@@ -361,14 +360,45 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
   return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(v.limit).offset(v.offset);
 }
 
+/** What a bank page shows of a linked document (operations/banking/linked-document.ts): these columns only, not its every one. */
+const LINKED_DOCUMENT = ['id', 'number', 'type', 'supplier', 'date', 'currency', 'tax', 'total', 'accounting_transaction_id'] as const;
+/** And of each of its coded lines: the account it is coded to and its description. */
+const LINKED_LINE = ['document_id', 'account_name', 'description'] as const;
+
 export interface LinkedDocument {
-  document: DocumentRow;
-  codedLines: DocumentCodedLineRow[];
+  document: Pick<DocumentRow, (typeof LINKED_DOCUMENT)[number]>;
+  codedLines: Pick<DocumentCodedLineRow, (typeof LINKED_LINE)[number]>[];
 }
 
-/** The documents the given ids name, each with its coded lines in line order (two statements). */
+/** The documents by id and their coded lines in line order, compiled once per number of ids (lookups by ids: named on PostgreSQL). */
+const linkedDocumentsStatement = preparedShapes(
+  (db, v: { organisationId: string; ids: string[] }) =>
+    db.selectFrom('documents').select(LINKED_DOCUMENT).where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
+  { genericPlan: true },
+);
+const linkedLinesStatement = preparedShapes(
+  (db, v: { organisationId: string; ids: string[] }) =>
+    db
+      .selectFrom('document_coded_lines')
+      .select(LINKED_LINE)
+      .where('organisation_id', '=', v.organisationId)
+      .where('document_id', 'in', v.ids)
+      .orderBy('document_id')
+      .orderBy('line_no')
+      .orderBy('id')
+      .compile(),
+  { genericPlan: true },
+);
+
+/**
+ * The documents the given ids name, each with its coded lines in line order (two statements), read
+ * as narrow as the page shows them: the full rows were half the bytes a searched page's statements
+ * sent from the reader.
+ */
 export async function linkedDocuments(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Map<string, LinkedDocument>> {
-  const [documents, lines] = await Promise.all([getDocuments(db, organisationId, documentIds), listCodedLines(db, organisationId, documentIds)]);
+  if (documentIds.length === 0) return new Map();
+  const v = { organisationId, ids: documentIds };
+  const [documents, lines] = await Promise.all([linkedDocumentsStatement(db, '', v), linkedLinesStatement(db, '', v)]);
   const linked = new Map<string, LinkedDocument>(documents.map((document) => [document.id, { document, codedLines: [] }]));
   for (const line of lines) linked.get(line.document_id)?.codedLines.push(line);
   return linked;

@@ -7,8 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import type { DocumentToStore } from '../../src/store/document-writes.js';
-import { insertDocument } from '../../src/store/document-writes.js';
+import { insertDocument, type DocumentToStore } from '../../src/store/document-writes.js';
 import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
 import { provisionOrganisation } from '../../src/provision.js';
 import type { Store } from '../../src/store/db.js';
@@ -38,6 +37,7 @@ const bill = (n: number): DocumentToStore => ({
   codedLines: [],
   invoiceLines: [],
   file: null,
+  bill: null,
 });
 
 const sqliteOnly = DIALECTS.includes('sqlite') ? describe : describe.skip;
