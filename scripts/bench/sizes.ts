@@ -3,7 +3,8 @@
  * 43, item 4). For each demo scale (src/demo/generate.ts: the first organisation's activity times
  * `scale`; 40 gives about 100,000 ledger lines, 400 about 1,000,000, 4000 about 10,000,000) the
  * dataset is built once and cached as `npm run bench` caches it, a server without the answer
- * cache is started on 127.0.0.1, and a single client calls each computed case one request at a time:
+ * cache is started on 127.0.0.1 for each, and a single client calls each computed case one request at
+ * a time, at each size in turn (main):
  * the bench's fixed cases (cases.ts) and the varied draws (varied-params.ts, the same seed at every
  * size). Prints each case's p50 (and p90) per size and the ratio of the largest size to the smallest
  * (the issue's target: within 1.5x from 100,000 to 10,000,000 lines).
@@ -26,7 +27,7 @@ import { benchCases } from './cases.js';
 import { benchConfig } from './config.js';
 import { ensureDataset, freshCopy } from './dataset.js';
 import { startServer } from './processes.js';
-import { argument, benchClient, clientToken, numberArgument, p50, sequential } from './single-client.js';
+import { argument, benchClient, clientToken, numberArgument, p50, timedGet } from './single-client.js';
 import { drawStream, readPools, variedCases } from './varied-params.js';
 
 const log = (m: string) => process.stderr.write(`${m}\n`);
@@ -68,64 +69,97 @@ function warm(file: string): number {
   return (performance.now() - started) / 1000;
 }
 
-async function main(): Promise<void> {
+/** One size ready to be called: its server on a warm copy of its dataset, a token, its cases' draws. */
+interface Size {
+  result: SizeResult;
+  port: number;
+  token: string;
+  /** per case, its next path at this size (a varied case draws from this size's own pools, seeded alike) */
+  next: Map<string, () => string>;
+  stop: () => Promise<void>;
+}
+
+async function prepare(scale: number, out: string): Promise<Size> {
   const base = benchConfig();
-  const out = path.join(base.output, 'sizes');
-  mkdirSync(out, { recursive: true });
-  const results: SizeResult[] = [];
-  for (const scale of scales) {
-    const config = { ...base, scale, output: scale === base.scale ? base.output : out };
-    const { file, meta } = await ensureDataset(config, log);
-    const counts = meta.summary.organisations[0]!.counts;
-    const db = path.join(out, `sizes-s${scale}.sqlite`);
-    freshCopy(file, db);
-    if (!cold) log(`sizes: scale ${scale}: the copy read once into the page cache in ${warm(db).toFixed(1)} s`);
-    const pools = readPools(db, meta);
-    const client = await benchClient(db, meta.organisationId);
-    const fixed = benchCases(meta).filter((c) => !SKIP.has(c.name) && (!only || c.name.includes(only)));
-    const varied = variedCases(pools).filter((c) => !only || c.name.includes(only));
-    const server = await startServer(
-      { sqlitePath: db, today: config.date, maxSeconds: (fixed.length + varied.length) * 120 + 300, resultCacheMb: 0 },
-      path.join(out, `server-s${scale}.log`),
-    );
-    const result: SizeResult = {
-      scale,
-      lines: counts.lines,
-      bankTransactions: counts.bankTransactions,
-      buildSeconds: meta.buildSeconds,
-      loadAverage: [],
-      cases: {},
-    };
-    try {
-      const token = await clientToken(server.port, client);
-      log(
-        `sizes: scale ${scale}: ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank ` +
-          `transactions (built in ${meta.buildSeconds.toFixed(0)} s)`,
-      );
-      const cases = [
-        ...fixed.map((c) => ({ name: c.name, next: () => c.path })),
-        ...varied.map((v) => {
-          const stream = drawStream(seed, v);
-          return { name: v.name, next: () => stream().path };
-        }),
-      ];
-      for (const c of cases) {
-        const { times, jsonLengths, failed } = await sequential(server.port, token, c.next, calls);
-        if (failed.length) log(`  ${c.name}: ${failed.length} failed, e.g. ${failed[0]!.status} ${failed[0]!.path} ${failed[0]!.body ?? ''}`);
-        const kb = jsonLengths.reduce((all, n) => all + n, 0) / Math.max(1, jsonLengths.length) / 1024;
-        result.cases[c.name] = { p50: p50(times), p90: times.length ? percentile(times, 0.9) : NaN, calls: times.length, failed: failed.length, kb };
-        log(
-          `  ${c.name.padEnd(22)} p50 ${p50(times).toFixed(1)} ms  p90 ${result.cases[c.name]!.p90.toFixed(1)} ms  answers ${kb.toFixed(1)} KiB  ` +
-            `(load ${os.loadavg()[0]!.toFixed(2)})`,
-        );
-      }
-      result.loadAverage = os.loadavg();
-    } finally {
+  const config = { ...base, scale, output: scale === base.scale ? base.output : out };
+  const { file, meta } = await ensureDataset(config, log);
+  const counts = meta.summary.organisations[0]!.counts;
+  const db = path.join(out, `sizes-s${scale}.sqlite`);
+  freshCopy(file, db);
+  if (!cold) log(`sizes: scale ${scale}: the copy read once into the page cache in ${warm(db).toFixed(1)} s`);
+  const client = await benchClient(db, meta.organisationId);
+  const fixed = benchCases(meta).filter((c) => !SKIP.has(c.name) && (!only || c.name.includes(only)));
+  const varied = variedCases(readPools(db, meta)).filter((c) => !only || c.name.includes(only));
+  const server = await startServer(
+    { sqlitePath: db, today: config.date, maxSeconds: (fixed.length + varied.length) * 120 * scales.length + 300, resultCacheMb: 0 },
+    path.join(out, `server-s${scale}.log`),
+  );
+  log(
+    `sizes: scale ${scale}: ${counts.lines.toLocaleString('en-GB')} ledger lines, ${counts.bankTransactions.toLocaleString('en-GB')} bank ` +
+      `transactions (built in ${meta.buildSeconds.toFixed(0)} s)`,
+  );
+  const next = new Map<string, () => string>([
+    ...fixed.map((c): [string, () => string] => [c.name, () => c.path]),
+    ...varied.map((v): [string, () => string] => {
+      const stream = drawStream(seed, v);
+      return [v.name, () => stream().path];
+    }),
+  ]);
+  return {
+    result: { scale, lines: counts.lines, bankTransactions: counts.bankTransactions, buildSeconds: meta.buildSeconds, loadAverage: [], cases: {} },
+    port: server.port,
+    token: await clientToken(server.port, client),
+    next,
+    stop: async () => {
       await server.stop();
       for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+    },
+  };
+}
+
+/**
+ * Every size's server runs at once and each case's calls go to the sizes in turn, the first size
+ * rotating from call to call: a machine whose speed drifts (this kind moves by half between runs a
+ * minute apart) then slows every size alike, where one size after another measured the drift as
+ * growth. The first 3 calls of each case at each size are not counted.
+ */
+async function main(): Promise<void> {
+  const out = path.join(benchConfig().output, 'sizes');
+  mkdirSync(out, { recursive: true });
+  const sizes: Size[] = [];
+  try {
+    for (const scale of scales) sizes.push(await prepare(scale, out));
+    for (const name of sizes[0]!.next.keys()) {
+      const times = sizes.map((): number[] => []);
+      const lengths = sizes.map((): number[] => []);
+      const failed = sizes.map((): { path: string; status: number; body?: string }[] => []);
+      for (let i = 0; i < calls + 3; i++) {
+        for (let k = 0; k < sizes.length; k++) {
+          const at = (i + k) % sizes.length;
+          const size = sizes[at]!;
+          const call = size.next.get(name)!();
+          const t = await timedGet(size.port, call, size.token);
+          if (i < 3) continue;
+          if (t.status === 200) {
+            times[at]!.push(t.ms);
+            lengths[at]!.push(t.jsonLength);
+          } else failed[at]!.push({ path: call, status: t.status, ...(t.body ? { body: t.body } : {}) });
+        }
+      }
+      sizes.forEach((size, at) => {
+        const ts = times[at]!;
+        const kb = lengths[at]!.reduce((all, n) => all + n, 0) / Math.max(1, lengths[at]!.length) / 1024;
+        const bad = failed[at]!;
+        if (bad.length) log(`  ${name} at scale ${size.result.scale}: ${bad.length} failed, e.g. ${bad[0]!.status} ${bad[0]!.path} ${bad[0]!.body ?? ''}`);
+        size.result.cases[name] = { p50: p50(ts), p90: ts.length ? percentile(ts, 0.9) : NaN, calls: ts.length, failed: bad.length, kb };
+      });
+      log(`  ${name.padEnd(22)} p50 ${sizes.map((s) => s.result.cases[name]!.p50.toFixed(1)).join(' / ')} ms  (load ${os.loadavg()[0]!.toFixed(2)})`);
     }
-    results.push(result);
+    for (const size of sizes) size.result.loadAverage = os.loadavg();
+  } finally {
+    for (const size of sizes) await size.stop();
   }
+  const results = sizes.map((s) => s.result);
 
   const names = [...new Set(results.flatMap((r) => Object.keys(r.cases)))];
   // the answers' size beside the time: a page over a period of the larger books holds more rows (up to its limit)
