@@ -9,7 +9,7 @@ import { sql, type Kysely, type KyselyPlugin } from 'kysely';
 import { openStore, type Store } from '../../src/store/db.js';
 import type { DialectName } from '../../src/store/dialect.js';
 import { migrate } from '../../src/store/migrate.js';
-import type { Database } from '../../src/store/schema.js';
+import type { BankAccountRow, Database } from '../../src/store/schema.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const DIALECTS: DialectName[] = (process.env.LEDGERLINE_TEST_DIALECTS ?? 'sqlite,postgres').split(',') as DialectName[];
@@ -74,4 +74,21 @@ export function countingQueries(db: Kysely<Database>): { db: Kysely<Database>; c
     },
   };
   return { db: db.withPlugin(plugin), count: () => n, compiled: () => compiled };
+}
+
+/** A bank account row for a test's organisation: a current account in GBP at a test bank, unless `fields` say otherwise. */
+export function testBankAccount(id: string, organisationId: string, fields: Partial<BankAccountRow> = {}): BankAccountRow {
+  return {
+    id,
+    organisation_id: organisationId,
+    name: id,
+    number: '1234',
+    type: 'current',
+    bank: 'Test Bank',
+    currency: 'GBP',
+    is_default: 0,
+    ledger_account_id: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+    ...fields,
+  };
 }

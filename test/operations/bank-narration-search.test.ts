@@ -15,7 +15,7 @@ import { transactionPage, transactionPageQuery, type TransactionFilter } from '.
 import type { Store } from '../../src/store/db.js';
 import { monthSlot, MONTH_SIZE, SCOPE_SIZE, up as searchByMonthUp } from '../../src/store/migrations/032-narration-search-by-month.js';
 import type { Database } from '../../src/store/schema.js';
-import { countingQueries, DIALECTS, openTestStore } from '../helpers/store.js';
+import { countingQueries, DIALECTS, openTestStore, testBankAccount } from '../helpers/store.js';
 
 const ORG = 'org_narration';
 const OTHER = 'org_narration_other';
@@ -114,21 +114,7 @@ const planOf = (
 ) => searchPlan(db, { organisationId, accountIds, search, ...period }, depth);
 
 async function addAccount(db: Kysely<Database>, id: string, organisation: string): Promise<void> {
-  await db
-    .insertInto('bank_accounts')
-    .values({
-      id,
-      organisation_id: organisation,
-      name: id,
-      number: '1234',
-      type: 'current',
-      bank: 'Test Bank',
-      currency: 'GBP',
-      is_default: 0,
-      ledger_account_id: null,
-      created_at: '2026-01-01T00:00:00.000Z',
-    })
-    .execute();
+  await db.insertInto('bank_accounts').values(testBankAccount(id, organisation)).execute();
 }
 
 async function addDocument(db: Kysely<Database>, id: string, organisation: string, supplier: string): Promise<void> {

@@ -12,7 +12,7 @@ import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
 import { provisionOrganisation } from '../../src/provision.js';
 import type { Store } from '../../src/store/db.js';
 import type { Database } from '../../src/store/schema.js';
-import { DIALECTS, openTestStore } from '../helpers/store.js';
+import { DIALECTS, openTestStore, testBankAccount } from '../helpers/store.js';
 
 const ORG = 'org_search_merge';
 const ACCOUNT = 'bac_search_merge';
@@ -50,18 +50,7 @@ sqliteOnly('the trigram tables kept in few segments [sqlite]', () => {
     await provisionOrganisation(db, { id: ORG, name: 'Search Merge Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 1 });
     await db
       .insertInto('bank_accounts')
-      .values({
-        id: ACCOUNT,
-        organisation_id: ORG,
-        name: 'Current',
-        number: '1234',
-        type: 'current',
-        bank: 'Test Bank',
-        currency: 'GBP',
-        is_default: 1,
-        ledger_account_id: null,
-        created_at: '2026-01-01T00:00:00.000Z',
-      })
+      .values(testBankAccount(ACCOUNT, ORG, { name: 'Current', is_default: 1 }))
       .execute();
   });
   after(async () => {
