@@ -277,6 +277,7 @@ async function snapshot(
             args.order,
             args.limit + 1,
             offset,
+            ctx.dataVersion,
           );
       const rows = fetched.slice(0, args.limit);
       const balances = await runningBalances(db, organisationId, rows, sums, period, args.order);

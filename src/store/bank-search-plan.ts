@@ -7,7 +7,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from './dialect.js';
 import { paddedSet, preparedShapes } from './prepared.js';
-import { cachePerHandle } from './versioned-cache.js';
+import { cachePerHandle, storeOf } from './versioned-cache.js';
 import { MONTH_SIZE, monthPart, monthSlot } from './migrations/032-narration-search-by-month.js';
 import type { Database } from './schema.js';
 
@@ -133,13 +133,6 @@ const matchesKept = cachePerHandle<number, MatchCounts>(COUNTS_KEPT);
 
 /** Each ten seconds' slot stands for a version: a count is read again in the next one. */
 const countsSlot = () => Math.floor(performance.now() / COUNTS_KEPT_MS);
-
-/**
- * What the counts are kept under: the store, whatever handle on it asks. A page asks from its
- * snapshot, a transaction, which is a new handle on the same store at every call; the dialect's
- * adapter is one per opened store (as prepared.ts keys its statements).
- */
-const storeOf = (db: Kysely<Database>): object => db.getExecutor().adapter;
 
 /** The narration entries ever made in a month of an account (its row's `next`). */
 interface MonthEntries {

@@ -9,6 +9,7 @@ import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, t
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import { textArrayLiteral } from './pg-text-array.js';
+import { cachePerHandle, storeOf } from './versioned-cache.js';
 import { candidateLines, ftsPhrase, periodRange, searchPlan, supplierCandidates, type PeriodRange, type SearchPlan } from './bank-search-plan.js';
 import type { BankTransactionRow, Database, DocumentCodedLineRow, DocumentRow } from './schema.js';
 
@@ -175,24 +176,40 @@ export type PageTransaction = Pick<
   suggestion_reasons: string | null;
 };
 
-/** One page of transactions, newest or oldest first, ties broken by id; `limit` rows at most. */
+/**
+ * One page of transactions, newest or oldest first, ties broken by id; `limit` rows at most.
+ * `version`: the organisation's data version the call reads at, when the caller vouches for it
+ * (OperationContext.dataVersion): PostgreSQL's matching suppliers are then kept under it.
+ */
 export async function transactionPage(
   db: Kysely<Database>,
   filter: TransactionFilter,
   order: 'newest' | 'oldest',
   limit: number,
   offset: number,
+  version?: string,
 ): Promise<PageTransaction[]> {
   if (filter.accountIds !== null && filter.accountIds.length === 0) return [];
   const values = pageValues(filter, limit, offset);
   // PostgreSQL: the documents whose supplier matches, read first and given to the page as one array
   // value (pageQuery says why); same snapshot, as the page runs in the caller's transaction
   if (filter.search !== null && dialectOf(db) === 'postgres') {
-    const found = await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern });
-    values.documentIds = textArrayLiteral(found.map((d) => d.id));
+    const read = async () =>
+      textArrayLiteral((await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern })).map((d) => d.id));
+    values.documentIds =
+      version === undefined ? await read() : await keptSupplierMatches(storeOf(db)).get(filter.organisationId, version, values.pattern, read);
   }
   return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter, offset + limit)), values);
 }
+
+/**
+ * PostgreSQL: a term's matching documents, kept per organisation while its data version stands
+ * (every write of a document moves it). Reading them costs a bitmap scan of the supplier's trigram
+ * index and a visit of each matching document's row: 0.1 ms for a rare supplier, 4.6-5.6 ms for one
+ * in 3,000 documents (1M lines), on every searched call, the page after page of a search as much
+ * as its first.
+ */
+const keptSupplierMatches = cachePerHandle<string, string>(1000);
 
 /** The organisation's documents whose supplier contains the pattern (trigram-indexed on PostgreSQL, migration 013). */
 const supplierMatchesQuery = (db: Kysely<Database>, v: { organisationId: string; pattern: string }) =>

@@ -43,6 +43,13 @@ export class VersionedCache<V, T> {
   }
 }
 
+/**
+ * What a cache per store is keyed by: the store, whatever handle on it asks. A call that reads in
+ * a snapshot asks from a transaction, a new handle on the same store at every call; the dialect's
+ * adapter is one per opened store (as prepared.ts keys its statements).
+ */
+export const storeOf = (db: { getExecutor(): { adapter: object } }): object => db.getExecutor().adapter;
+
 /** A VersionedCache per database handle (a test's store is never another's), made at its first use. */
 export function cachePerHandle<V, T>(maxPlaces: number): (handle: object) => VersionedCache<V, T> {
   const caches = new WeakMap<object, VersionedCache<V, T>>();

@@ -545,6 +545,30 @@ describeEachDialect(
       assert.match(plan, /documents_supplier_trgm/);
     });
 
+    it("PostgreSQL: a search's matching suppliers are read once while the data stands, and again after a document is written", async (t) => {
+      const s = store();
+      if (s.dialect.name !== 'postgres') return t.skip('PostgreSQL only');
+      const counted = countingQueries(s.db);
+      // btx_a05 matches by its document's supplier only (Great Western Railway)
+      const searched = async () => {
+        const before = counted.count();
+        const result = await txns({ ...s, db: counted.db }, { search: 'great western' });
+        return { ids: ids(result), statements: counted.count() - before };
+      };
+      const first = await searched();
+      assert.deepEqual(first.ids, ['btx_a05']);
+      const again = await searched();
+      assert.deepEqual(again.ids, ['btx_a05']);
+      assert.equal(again.statements, first.statements - 1, 'the second search reads no supplier');
+      // a write moves the data version: the suppliers are read again, and the renamed one no longer matches
+      await s.db.updateTable('documents').set({ supplier: 'Northern Rail' }).where('id', '=', 'doc_gwr').execute();
+      try {
+        assert.deepEqual((await searched()).ids, []);
+      } finally {
+        await s.db.updateTable('documents').set({ supplier: 'Great Western Railway' }).where('id', '=', 'doc_gwr').execute();
+      }
+    });
+
     it('amount bounds apply to the size of the amount, in home currency across accounts and account currency for one', async () => {
       const between = await txns(store(), { amountMin: 40, amountMax: 120 });
       assert.deepEqual(ids(between), ['btx_a06', 'btx_a05', 'btx_a04']);
