@@ -7,7 +7,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { addDays } from '../domain/dates.js';
 import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, type PartsValues } from '../domain/range-split.js';
 import { dialectOf } from './dialect.js';
-import { preparedShapes } from './prepared.js';
+import { paddedSet, preparedShapes } from './prepared.js';
 import { textArrayLiteral } from './pg-text-array.js';
 import { cachePerHandle, storeOf } from './versioned-cache.js';
 import { candidateLines, ftsPhrase, periodRange, searchPlan, supplierCandidates, type PeriodRange, type SearchPlan } from './bank-search-plan.js';
@@ -387,7 +387,7 @@ export interface LinkedDocument {
   codedLines: Pick<DocumentCodedLineRow, (typeof LINKED_LINE)[number]>[];
 }
 
-/** The documents by id and their coded lines in line order, compiled once per number of ids (lookups by ids: named on PostgreSQL). */
+/** The documents by id and their coded lines in line order, compiled once per padded number of ids (lookups by ids: named on PostgreSQL). */
 const linkedDocumentsStatement = preparedShapes(
   (db, v: { organisationId: string; ids: string[] }) =>
     db.selectFrom('documents').select(LINKED_DOCUMENT).where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
@@ -409,12 +409,12 @@ const linkedLinesStatement = preparedShapes(
 
 /**
  * The documents the given ids name, each with its coded lines in line order (two statements), read
- * as narrow as the page shows them: the full rows were half the bytes a searched page's statements
- * sent from the reader.
+ * only as far as the page shows them (the whole rows were read, sent from the reader and made into
+ * objects for a few of their columns).
  */
 export async function linkedDocuments(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Map<string, LinkedDocument>> {
   if (documentIds.length === 0) return new Map();
-  const v = { organisationId, ids: documentIds };
+  const v = { organisationId, ids: paddedSet(documentIds) };
   const [documents, lines] = await Promise.all([linkedDocumentsStatement(db, '', v), linkedLinesStatement(db, '', v)]);
   const linked = new Map<string, LinkedDocument>(documents.map((document) => [document.id, { document, codedLines: [] }]));
   for (const line of lines) linked.get(line.document_id)?.codedLines.push(line);
