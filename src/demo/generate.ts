@@ -17,6 +17,7 @@ import type { Store } from '../store/db.js';
 import { generateActivity } from './activity.js';
 import { savedFilterRows } from './bills.js';
 import { DEMO_ORGANISATIONS } from './organisations.js';
+import { optimizeSearchTables } from '../store/search-merge.js';
 import { Random } from './random.js';
 import { setupOrganisation } from './setup.js';
 import { addDemoMemberships, createDemoUsers, DEMO_PASSWORD, DEMO_USERS } from './users.js';
@@ -101,6 +102,8 @@ export async function generateDemo(store: Store, options: DemoOptions): Promise<
     });
   }
 
+  // the search tables merged, as after any bulk load (store/search-merge.ts)
+  await optimizeSearchTables(store.db);
   return {
     date,
     from: start,

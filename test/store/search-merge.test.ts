@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
+import { generateDemo } from '../../src/demo/generate.js';
 import { insertDocument, type DocumentToStore } from '../../src/store/document-writes.js';
 import { insertBankLines, statementLine } from '../../src/store/bank-lines.js';
 import { provisionOrganisation } from '../../src/provision.js';
@@ -86,5 +87,15 @@ sqliteOnly('the trigram tables kept in few segments [sqlite]', () => {
     for (let i = 0; i < WRITES; i++) await insertDocument(store.db, ORG, bill(i), 'test', async (_trx, id) => id);
     // FTS5 alone leaves 15 here too
     assert.ok((await segments(store.db, 'document_supplier_search')) <= 4, `${await segments(store.db, 'document_supplier_search')} segments`);
+  });
+
+  it('ends a bulk load (the demo) with each table in one segment', async () => {
+    const demoStore = await openTestStore('sqlite');
+    try {
+      await generateDemo(demoStore, { date: '2026-11-21', seed: 3, scale: 1 });
+      for (const table of TABLES) assert.equal(await segments(demoStore.db, table), 1, table);
+    } finally {
+      await demoStore.close();
+    }
   });
 });
