@@ -10,6 +10,7 @@ import { paddedSet, preparedShapes } from './prepared.js';
 import { cachePerHandle, storeOf } from './versioned-cache.js';
 import { MONTH_SIZE, monthPart, monthSlot } from './migrations/032-narration-search-by-month.js';
 import type { Database } from './schema.js';
+import type { SearchTable } from './search-merge.js';
 
 /**
  * A page's search: none; the period's lines walked and each tested, its document's supplier looked
@@ -190,7 +191,6 @@ export function ftsPhrase(text: string): string {
 const ftsMatch = (table: SearchTable) => sql`f.${sql.table(table)} match`;
 /** The organisation's suppliers: FTS5 seeks the term's matches to their scope's range of rowids (migration 032). */
 const rowidInScope = sql`f.rowid >= s.base and f.rowid < s.base + s.next`;
-type SearchTable = 'bank_narration_search' | 'document_supplier_search';
 
 /**
  * The narrations matching a phrase in the scopes asked about, and the organisation's suppliers, each

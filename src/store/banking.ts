@@ -8,6 +8,7 @@ import { addDays } from '../domain/dates.js';
 import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, type PartsValues } from '../domain/range-split.js';
 import { dialectOf } from './dialect.js';
 import { paddedSet, preparedShapes } from './prepared.js';
+import { listLines } from './documents.js';
 import { textArrayLiteral } from './pg-text-array.js';
 import { cachePerHandle, storeOf } from './versioned-cache.js';
 import { candidateLines, ftsPhrase, periodRange, searchPlan, supplierCandidates, type PeriodRange, type SearchPlan } from './bank-search-plan.js';
@@ -387,25 +388,13 @@ export interface LinkedDocument {
   codedLines: Pick<DocumentCodedLineRow, (typeof LINKED_LINE)[number]>[];
 }
 
-/** The documents by id and their coded lines in line order, compiled once per padded number of ids (lookups by ids: named on PostgreSQL). */
+/** The documents by id, compiled once per padded number of ids (lookups by ids: named on PostgreSQL); their coded lines in line order. */
 const linkedDocumentsStatement = preparedShapes(
   (db, v: { organisationId: string; ids: string[] }) =>
     db.selectFrom('documents').select(LINKED_DOCUMENT).where('organisation_id', '=', v.organisationId).where('id', 'in', v.ids).compile(),
   { genericPlan: true },
 );
-const linkedLinesStatement = preparedShapes(
-  (db, v: { organisationId: string; ids: string[] }) =>
-    db
-      .selectFrom('document_coded_lines')
-      .select(LINKED_LINE)
-      .where('organisation_id', '=', v.organisationId)
-      .where('document_id', 'in', v.ids)
-      .orderBy('document_id')
-      .orderBy('line_no')
-      .orderBy('id')
-      .compile(),
-  { genericPlan: true },
-);
+const linkedLines = listLines('document_coded_lines', LINKED_LINE);
 
 /**
  * The documents the given ids name, each with its coded lines in line order (two statements), read
@@ -415,7 +404,7 @@ const linkedLinesStatement = preparedShapes(
 export async function linkedDocuments(db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Map<string, LinkedDocument>> {
   if (documentIds.length === 0) return new Map();
   const v = { organisationId, ids: paddedSet(documentIds) };
-  const [documents, lines] = await Promise.all([linkedDocumentsStatement(db, '', v), linkedLinesStatement(db, '', v)]);
+  const [documents, lines] = await Promise.all([linkedDocumentsStatement(db, '', v), linkedLines(db, organisationId, v.ids)]);
   const linked = new Map<string, LinkedDocument>(documents.map((document) => [document.id, { document, codedLines: [] }]));
   for (const line of lines) linked.get(line.document_id)?.codedLines.push(line);
   return linked;

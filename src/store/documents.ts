@@ -111,13 +111,16 @@ export async function getDocumentsWithFileFlag(db: Kysely<Database>, organisatio
   return rows.map(({ has_file, ...row }) => ({ ...row, hasFile: Boolean(has_file) }));
 }
 
-/** Lines of several documents (coded or invoice lines) in one query, by document then line number. */
-function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(table: T) {
+/**
+ * Lines of several documents (coded or invoice lines) in one query, by document then line number:
+ * the given columns of them, compiled once per number of ids.
+ */
+export function listLines<T extends 'document_coded_lines' | 'document_invoice_lines', C extends keyof Database[T] & string>(table: T, columns: readonly C[]) {
   const statement = preparedShapes(
     (db, v: { organisationId: string; documentIds: string[] }) =>
       db
         .selectFrom(table as 'document_coded_lines')
-        .select(COLUMNS[table] as typeof COLUMNS.document_coded_lines)
+        .select(columns as unknown as typeof COLUMNS.document_coded_lines)
         .where('organisation_id', '=', v.organisationId)
         .where('document_id', 'in', v.documentIds)
         .orderBy('document_id')
@@ -126,14 +129,14 @@ function listLines<T extends 'document_coded_lines' | 'document_invoice_lines'>(
         .compile(),
     { genericPlan: true },
   );
-  return async (db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Database[T][]> => {
+  return async (db: Kysely<Database>, organisationId: string, documentIds: string[]): Promise<Pick<Database[T], C>[]> => {
     if (documentIds.length === 0) return [];
-    return (await statement(db, '', { organisationId, documentIds })) as unknown as Database[T][];
+    return (await statement(db, '', { organisationId, documentIds })) as unknown as Pick<Database[T], C>[];
   };
 }
 
-export const listCodedLines = listLines('document_coded_lines');
-export const listInvoiceLines = listLines('document_invoice_lines');
+export const listCodedLines = listLines('document_coded_lines', COLUMNS.document_coded_lines);
+export const listInvoiceLines = listLines('document_invoice_lines', COLUMNS.document_invoice_lines);
 
 export interface DocumentFileInfo {
   documentId: string;
