@@ -2,7 +2,8 @@
  * SQLite's trigram tables kept in few segments (store/search-merge.ts, migration 033): FTS5 takes
  * a level of two segments for a merge, and every write of bank lines or documents ends with a merge
  * step, so imports one after another leave a handful of segments where FTS5 alone leaves one more
- * for each few imports (each segment is a seek for every term a search looks up).
+ * for each few imports (each segment is a seek for every term a search looks up); a bulk load (the
+ * demo) ends merged into one.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
