@@ -263,3 +263,19 @@ for (const name of [
   'src/app/app.ts',
 ])
   console.log(`  ${share(inclusivePlace(name)).padStart(6)}  ${name} (any frame)`);
+
+// the other threads (the SQLite readers, the logger's): how busy each was over the same window
+for (const other of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile') && f !== file)) {
+  const p = JSON.parse(readFileSync(path.join(profileDir, other), 'utf8')) as typeof profile;
+  const idleNodes = new Set(p.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  let at = p.startTime;
+  let all = 0;
+  let idle = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    at += p.timeDeltas[i]!;
+    if (at < from || at > to) continue;
+    all++;
+    if (idleNodes.has(p.samples[i]!)) idle++;
+  }
+  if (all) console.log(`\nthread ${other}: ${(((all - idle) / all) * 100).toFixed(0)}% busy in the window`);
+}
