@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { fromMajor, toMajor } from '../domain/money.js';
 import { balanceStates } from '../store/bank-balances.js';
-import { linkedDocuments, periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
+import { linkedDocuments } from '../store/bank-linked-documents.js';
+import { periodSums, transactionPage, type AccountPeriodSums } from '../store/banking.js';
 import { readSuggestion, type StoredSuggestion } from '../store/bank-suggestions.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { minorDigits, toMajor } from '../../domain/money.js';
 import type { SystemDocument } from '../../accounting/types.js';
-import type { LinkedDocument } from '../../store/banking.js';
+import type { LinkedDocument } from '../../store/bank-linked-documents.js';
 import { documentLink, linkSchema } from '../links.js';
 
 export const linkedDocumentSchema = z.object({
