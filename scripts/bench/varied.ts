@@ -15,6 +15,11 @@
  *   --fixed all|none the bench's fixed cases of the same operations beside the varied ones (default all)
  *   --only TEXT      only the cases whose name contains TEXT (organisations, the floor, always runs)
  *   --probe N        a single client's calls per varied case, split by shape (default 150; 0 skips)
+ *   --rate-of-bound F after each varied case's run flat out, the same draws offered at F times its
+ *                    bound (bench:bound-varied's last figures for this seed, bench-output/bound/
+ *                    varied-seed<N>.json) as a Poisson stream over the same connections (paced.ts):
+ *                    the rate answered, p50/p99 from each request's arrival, the event loop's p99.
+ *                    The issue's criterion at F = 0.5: the rate kept up with, p99 < 100 ms, loop < 10 ms
  *   the dataset as `npm run bench` builds it: BENCH_SCALE, BENCH_BANK_SCALE, BENCH_SEED, BENCH_DATE
  *
  * Per case: requests/s, p50/p99 as the client sees them, the server's event-loop delay p99 over the
@@ -24,7 +29,7 @@
  * lose. Writes bench-output/varied/results-seed<N>[-postgres|-both].json (every figure and the first draws).
  * Bounded: each measurement ends by itself and the server stops after its time limit.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createApiClient } from '../../src/auth/clients.js';
 import { openStore } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -35,6 +40,7 @@ import { benchCases } from './cases.js';
 import { benchConfig } from './config.js';
 import { ensureDataset, freshCopy } from './dataset.js';
 import { canReach, loadPostgres } from './postgres.js';
+import { pacedLoad, type PacedResult } from './paced.js';
 import { startServer, type Child } from './processes.js';
 import { performance } from 'node:perf_hooks';
 import { ACCEPT, argument, benchClient, clientToken, numberArgument, p50, sequential, timedGet } from './single-client.js';
@@ -52,6 +58,7 @@ const databaseArg = argument('database', 'sqlite');
 if (!['sqlite', 'postgres', 'both'].includes(databaseArg)) throw new Error(`--database must be sqlite, postgres or both, not "${databaseArg}"`);
 const databases: Database[] = databaseArg === 'both' ? ['sqlite', 'postgres'] : [databaseArg as Database];
 const pgSchemaGiven = argument('pg-schema', '');
+const rateOfBound = numberArgument('rate-of-bound', 0, 0, 2);
 
 type Database = 'sqlite' | 'postgres';
 const LABEL: Record<Database, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
@@ -73,7 +80,20 @@ interface Row {
   timeouts: number;
   /** seconds the server took afterwards to answer the cheapest call promptly again (work left queued by the load) */
   drainSeconds: number;
+  /** --rate-of-bound: the same case offered at a rate below its bound */
+  paced?: PacedResult & { bound: number; loopP99: number };
 }
+
+/** bench:bound-varied's bound for each varied case of this seed (empty when it has not run). */
+function variedBounds(output: string): Map<string, number> {
+  const file = path.join(output, 'bound', `varied-seed${seed}.json`);
+  if (!existsSync(file)) return new Map();
+  const rows = (JSON.parse(readFileSync(file, 'utf8')) as { rows: { name: string; bound: number }[] }).rows;
+  return new Map(rows.map((r) => [r.name, r.bound]));
+}
+
+/** The issue's criterion at an offered rate: every arrival answered at the rate offered (2% slack for the stream's own randomness), p99 < 100 ms, loop p99 < 10 ms. */
+const meets = (p: NonNullable<Row['paced']>) => p.achieved >= 0.98 * p.offered && p.failed + p.timedOut === 0 && p.p99 < 100 && p.loopP99 < 10;
 
 /** One bounded autocannon run at `connections`; `next` gives each request's path (a new draw for a varied case). */
 async function load(server: Child, token: string, next: () => string): Promise<Omit<Row, 'database' | 'name' | 'kind' | 'operation' | 'drainSeconds'>> {
@@ -128,6 +148,8 @@ interface Setup {
   varied: ReturnType<typeof variedCases>;
   fixed: ReturnType<typeof benchCases>;
   organisations: ReturnType<typeof benchCases>[number];
+  /** bench:bound-varied's bound per varied case (--rate-of-bound) */
+  bounds: Map<string, number>;
 }
 
 interface Measured {
@@ -200,6 +222,20 @@ async function measureOn(database: Database, file: string, setup: Setup): Promis
           `loop p99 ${r.loopP99.toFixed(1)} ms  ${r.statementsPerCall.toFixed(1)} SQL/call  ${r.non2xx} non-2xx  ${r.timeouts} timed out  drained ` +
           `in ${r.drainSeconds.toFixed(1)} s  (load ${uptime()})`,
       );
+      return r;
+    };
+    const offer = async (name: string, next: () => string, bound: number): Promise<NonNullable<Row['paced']>> => {
+      await server.ask('stats-reset');
+      const result = await pacedLoad({ port: server.port, token, next, rate: rateOfBound * bound, connections, seconds, seed: `${seed}/${name}` });
+      const stats = await server.ask<{ loopDelayP99: number }>('stats');
+      await drain(server, token);
+      const paced = { ...result, bound, loopP99: stats?.loopDelayP99 ?? NaN };
+      log(
+        `  ${database.padEnd(8)} ${name.padEnd(22)} offered ${paced.offered.toFixed(0)}/s (${rateOfBound} × bound ${bound}): answered ` +
+          `${paced.achieved.toFixed(0)}/s  p50 ${paced.p50} ms  p99 ${paced.p99} ms  loop p99 ${paced.loopP99.toFixed(1)} ms  ` +
+          `${paced.failed + paced.timedOut} failed  at most ${paced.mostWaiting} waiting  ${meets(paced) ? 'meets' : 'does not meet'} (load ${uptime()})`,
+      );
+      return paced;
     };
 
     // a single client first, while the server is quiet: every varied case's draws must be answered, and their time by shape
@@ -241,12 +277,17 @@ async function measureOn(database: Database, file: string, setup: Setup): Promis
       for (const f of fixed.filter((f) => f.operation === v.operation)) await run(f.name, 'fixed', f.operation, () => f.path);
       const stream = drawStream(seed, v);
       const first: string[] = [];
-      await run(v.name, 'varied', v.operation, () => {
+      const row = await run(v.name, 'varied', v.operation, () => {
         const { path: p } = stream();
         if (first.length < 20) first.push(p);
         return p;
       });
       samples[v.name] = first;
+      const bound = setup.bounds.get(v.name);
+      if (rateOfBound > 0 && bound) {
+        const again = drawStream(seed, v);
+        row.paced = await offer(v.name, () => again().path, bound);
+      }
     }
   } finally {
     await server.stop();
@@ -266,7 +307,10 @@ async function main(): Promise<void> {
   const varied = variedCases(pools).filter((c) => !only || c.name.includes(only));
   const fixed = withFixed ? benchCases(meta).filter((c) => varied.some((v) => v.operation === c.operation) && (!only || c.name.includes(only))) : [];
   const organisations = benchCases(meta).find((c) => c.name === 'organisations')!;
-  const setup: Setup = { config, meta, out, varied, fixed, organisations };
+  const bounds = variedBounds(config.output);
+  const unbounded = rateOfBound > 0 ? varied.filter((v) => !bounds.has(v.name)).map((v) => v.name) : [];
+  if (unbounded.length) throw new Error(`--rate-of-bound: no bound for ${unbounded.join(', ')}: run npm run bench:bound-varied -- --seed ${seed} first`);
+  const setup: Setup = { config, meta, out, varied, fixed, organisations, bounds };
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 1024 ** 3)} GB, Node ${process.version}`;
   log(
     `varied: seed ${seed}, ${seconds} s per case after ${warmup} s, ${connections} connections, answer cache ` +
@@ -316,6 +360,26 @@ async function main(): Promise<void> {
         `at the end ${loadNow()}`,
     );
     console.log(table(head, cells, 3));
+    const paced = rows.filter((r) => r.paced);
+    if (paced.length) {
+      console.log(
+        `\n${LABEL[database]}, each varied case offered at ${rateOfBound} × its bound (a Poisson stream over ${connections} connections, ` +
+          `${seconds} s; latency from each request's arrival); the criterion: answered at the rate offered, p99 < 100 ms, loop p99 < 10 ms:`,
+      );
+      const pacedCells = paced.map(({ name, paced: p }) => [
+        name,
+        String(p!.bound),
+        p!.offered.toFixed(0),
+        p!.achieved.toFixed(0),
+        String(p!.p50),
+        String(p!.p99),
+        p!.loopP99.toFixed(1),
+        String(p!.failed + p!.timedOut),
+        String(p!.mostWaiting),
+        meets(p!) ? 'yes' : 'no',
+      ]);
+      console.log(table(['case', 'bound', 'offered/s', 'answered/s', 'p50 ms', 'p99 ms', 'loop p99 ms', 'failed', 'most waiting', 'meets'], pacedCells, 1));
+    }
     for (const [name, list] of Object.entries(shapes)) {
       console.log(
         `\n${name} on ${LABEL[database]}, a single client by shape (mean ms, p50 ms, calls, share of the client's time; ` +
