@@ -6,7 +6,7 @@
  * before) and keeps it until the connection is released, so a transaction's reads see its writes.
  * A transaction begun read only (a snapshot: banking.transactions) is pinned to a connection of
  * its own on a reader instead, begin to commit, so its reads are off the event loop too; with every
- * such connection taken it takes the main connection.
+ * such connection taken it waits for one (sqlite-read-pool.ts, TRANSACTIONS_PER_READER).
  */
 import { type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, type TransactionSettings } from 'kysely';
 import { traitsOf } from './prepared.js';
@@ -74,7 +74,7 @@ class PooledDriver implements Driver {
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const pooled = connection as PooledConnection;
     if (settings.accessMode === 'read only' && !pooled.main) {
-      const reader = this.pool.pin();
+      const reader = await this.pool.pin();
       if (reader) {
         pooled.reader = reader;
         try {

@@ -46,8 +46,25 @@ export interface Pin {
   connection: number;
 }
 
-/** Read-only transactions one reader holds at once; more wait on the main connection. */
-const TRANSACTIONS_PER_READER = 64;
+/**
+ * Read-only transactions (snapshots) one reader holds at once; more wait for one of them to end.
+ * Each holds a connection of its own, and a connection's statements, cursors and cache are warm
+ * only for the calls it serves: with 64 a reader, 50 bank pages at once ran on 50 connections in
+ * turn, and SQLite's time for a page grew with them (reader's CPU a call: 2.5 ms for one client,
+ * 3.7 for 4, 6.2 for 16, 9.3 for 50). Measured (issue 43, eighth session: varied bank pages, 50
+ * connections, 1M lines, server CPU a request, alternating runs): 64: 10.1 / 12.9 / 12.4 ms, 142 /
+ * 116 / 120 requests/s; 8: 8.1 / 8.7 ms; 4: 7.0 / 7.2 / 7.1 ms, 180 / 173 / 177 requests/s; 2: 7.1 /
+ * 7.2 ms, 164 / 166 requests/s. Four keep the reader busy while the main thread shapes answers.
+ */
+export const TRANSACTIONS_PER_READER = 4;
+
+/**
+ * How long a snapshot waits for a connection before it takes the main connection, as it did when
+ * all 64 were taken. No snapshot asks for another while it holds one, so a wait always ends as
+ * calls finish; this only guards that, should it ever change, calls go slower rather than wait on
+ * each other for ever.
+ */
+const PIN_WAIT_MS = 5_000;
 
 /** Structured clone hands a Buffer back as a plain Uint8Array; the rest of the service expects Buffers, as better-sqlite3 gives them. */
 function asBuffers(rows: unknown[]): unknown[] {
@@ -124,18 +141,41 @@ export class SqliteReadPool {
     });
   }
 
-  /** A connection of its own for one read-only transaction, until unpin(); undefined when every one is taken. */
-  pin(): Pin | undefined {
-    const reader = this.closed ? undefined : this.idlest(true);
-    return reader ? { reader, connection: reader.free.pop()! } : undefined;
+  /** Snapshots waiting for a connection, first come first served. */
+  private readonly waiting: ((pin: Pin | undefined) => void)[] = [];
+
+  /**
+   * A connection of its own for one read-only transaction, until unpin(): at once when one is free,
+   * else when one is handed back (first come first served); undefined when the pool is closed or
+   * none came within PIN_WAIT_MS (the transaction then runs on the main connection).
+   */
+  async pin(): Promise<Pin | undefined> {
+    if (this.closed) return undefined;
+    const reader = this.idlest(true);
+    if (reader) return { reader, connection: reader.free.pop()! };
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        resolve(undefined);
+      }, PIN_WAIT_MS);
+      const take = (pin: Pin | undefined) => {
+        clearTimeout(timer);
+        resolve(pin);
+      };
+      this.waiting.push(take);
+    });
   }
 
+  /** Hands the connection to the first snapshot waiting, or back to its reader. */
   unpin(pin: Pin): void {
-    pin.reader.free.push(pin.connection);
+    const next = this.waiting.shift();
+    if (next) next(pin);
+    else pin.reader.free.push(pin.connection);
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const take of this.waiting.splice(0)) take(undefined);
     await Promise.all(this.readers.map((r) => r.worker.terminate()));
   }
 }

@@ -14,6 +14,7 @@ import { sql, type Kysely } from 'kysely';
 import { provisionOrganisation } from '../../src/provision.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
+import { TRANSACTIONS_PER_READER } from '../../src/store/sqlite-read-pool.js';
 import type { Database } from '../../src/store/schema.js';
 import { busy, mostInOneTurn } from '../helpers/event-loop.js';
 
@@ -107,6 +108,35 @@ describe('SQLite read pool', () => {
     assert.equal(inside.second, start, 'the snapshot does not see a write committed after its first read');
     assert.equal(inside.outside, start + 1, 'a read outside the transaction does');
     assert.equal(await contacts(), start + 1);
+  });
+
+  it('holds at most TRANSACTIONS_PER_READER snapshots a reader at once: the next waits for one to end, leaving the main connection free', async () => {
+    // 2 readers; every snapshot reads, then holds its transaction until the gate opens
+    const held = 2 * TRANSACTIONS_PER_READER;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let begun = 0;
+    const snapshots = Array.from({ length: held + 1 }, () =>
+      store.db
+        .transaction()
+        .setAccessMode('read only')
+        .execute(async (trx) => {
+          const seen = await contacts(trx);
+          begun++;
+          await gate;
+          return seen;
+        }),
+    );
+    for (let waited = 0; begun < held && waited < 5_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(begun, held, 'one snapshot waits for a connection');
+    // the main connection is not taken by the one waiting: a write goes through meanwhile
+    await addContact();
+    open();
+    const seen = await Promise.all(snapshots);
+    assert.equal(begun, held + 1);
+    // the last began when a connection was handed back, after the write
+    assert.equal(seen[held], seen[0]! + 1);
   });
 
   it('a transaction that writes reads its own writes on the main connection, and a rollback undoes them', async () => {
