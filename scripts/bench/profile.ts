@@ -9,6 +9,7 @@
  *   BENCH_PROFILE_CASE=ledger-default npx tsx scripts/bench/profile.ts   (a case of cases.ts by name, or a
  *                            varied one of varied-params.ts, e.g. banking-varied: its seed-1 draws in turn)
  *   BENCH_PROFILE=0 npx tsx scripts/bench/profile.ts   (no profiler: only the CPU time per request)
+ *   BENCH_CONNECTIONS=4 ...   (the load's connections; default 50)
  *   BENCH_PROFILE_KEPT=1 ...   (the server as shipped, answers kept while the data stands still)
  *   BENCH_PROFILE_PG_SCHEMA=bench_x ...   (on PostgreSQL: a schema scripts/bench/postgres.ts filled and a run left, at BENCH_PG_URL)
  *
@@ -33,6 +34,8 @@ import { compileServer, fromSource } from './processes.js';
 import { freshCopy, type DatasetMeta } from './dataset.js';
 import { drawStream, readPools, variedCases } from './varied-params.js';
 
+/** BENCH_CONNECTIONS: the load's connections (default 50, as the bench's) */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const output = path.resolve(process.env.BENCH_OUTPUT ?? 'bench-output');
 const cacheDir = path.join(output, 'cache');
@@ -96,7 +99,7 @@ const token = ((await tokenAnswer.json()) as { access_token: string }).access_to
 const load = {
   url: `http://127.0.0.1:${port}`,
   requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: nextPath() }) }],
-  connections: 50,
+  connections: CONNECTIONS,
   headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip' },
   timeout: 30,
 };
@@ -148,7 +151,7 @@ const stats = await ask<{ statements: number; loopDelayP99: number }>('stats');
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
 console.log(
-  `GET ${casePath}, 50 connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
+  `GET ${casePath}, ${CONNECTIONS} connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
     `non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; ` +
     `event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
 );
