@@ -47,3 +47,16 @@ it('a server slower than the rate offered shows its queue: p99 from arrival, ans
   assert.ok(r.p99 > 1000, JSON.stringify(r));
   assert.ok(r.mostWaiting > 50, JSON.stringify(r));
 });
+
+it('counts an answer other than 200 as failed, not as a latency', async () => {
+  const server = createServer((_req, res) => {
+    res.statusCode = 404;
+    res.end('{"error":"not_found"}');
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const r = await pacedLoad({ port: (server.address() as AddressInfo).port, token: 't', next: () => '/x', rate: 50, connections: 2, seconds: 1, seed: 'c' });
+  assert.ok(r.requests > 20, JSON.stringify(r));
+  assert.equal(r.failed, r.requests);
+  assert.equal(r.achieved, 0);
+});
