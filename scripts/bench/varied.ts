@@ -92,7 +92,10 @@ function variedBounds(output: string): Map<string, number> {
   return new Map(rows.map((r) => [r.name, r.bound]));
 }
 
-/** The issue's criterion at an offered rate: every arrival answered at the rate offered (2% slack for the stream's own randomness), p99 < 100 ms, loop p99 < 10 ms. */
+/**
+ * The issue's criterion at an offered rate: every arrival answered at the rate offered (2% slack
+ * for the stream's own randomness), p99 < 100 ms, loop p99 < 10 ms.
+ */
 const meets = (p: NonNullable<Row['paced']>) => p.achieved >= 0.98 * p.offered && p.failed + p.timedOut === 0 && p.p99 < 100 && p.loopP99 < 10;
 
 /** One bounded autocannon run at `connections`; `next` gives each request's path (a new draw for a varied case). */
