@@ -8,8 +8,8 @@
  * (Little's law: p50 ≈ 50 / rate), whatever the service does; at an offered rate it is the service's.
  *
  * HTTP/1.1 written and read on the sockets directly, as autocannon does: the load shares the
- * server's two cores, and node:http's client cost about twice the CPU a request (a cheap call's
- * rate fell by a quarter under it). Answers must carry a content-length (the service's all do).
+ * server's two cores, and node:http's client took 94-146 µs of CPU a request against 55-61 µs this
+ * way. Answers must carry a content-length (the service's all do).
  *
  * Loopback only; the arrivals stop after `seconds`, and requests still unanswered `timeoutMs` after
  * the last arrival are counted as timed out.

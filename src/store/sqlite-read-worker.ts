@@ -29,9 +29,10 @@ const { path } = workerData as { path: string };
 /**
  * Each connection reads the file through a memory map (SQLite's largest, 2 GB less 64 KB; the rest
  * of a larger file is read as before): a page is read where the operating system's cache holds it,
- * not copied into each connection's own cache first. A reader holds up to 65 connections (one per
- * snapshot it serves), and each one's 16 MB cache sees only its share of the requests, so under load
- * most pages a call reads were copied in again. Measured (issue 43, seventh session): the varied
+ * not copied into each connection's own cache first. A reader held up to 65 connections then (one
+ * per snapshot it serves; 5 since, sqlite-read-pool.ts), and each one's 16 MB cache saw only its
+ * share of the requests, so under load most pages a call reads were copied in again. Measured
+ * (issue 43, seventh session; no difference at 64 connections in the eighth): the varied
  * bank page at 50 connections, 1M lines, three alternating pairs, server CPU per request 8.3 / 8.1 /
  * 7.2 ms without, 7.4 / 5.7 / 5.1 with; the other cases within the noise. Readers only: they never
  * write, so the map is never written through.
