@@ -7,6 +7,7 @@ import { periodSums, transactionPage, type AccountPeriodSums } from '../store/ba
 import { readSuggestion, type StoredSuggestion } from '../store/bank-suggestions.js';
 import type { BankAccountRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
+import { consistentRead } from './consistent-read.js';
 import { invalidParameter, invalidRequest, OperationError, type ParameterError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { dateParam, intParam, periodParam, textParam } from './params.js';
@@ -238,98 +239,94 @@ async function snapshot(
   term: string | undefined,
   offset: number,
 ): Promise<z.infer<typeof output>> {
-  // one snapshot, so totals, the page and its running balances agree while imports go on
-  return ctx.db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (db) => {
-      const organisationId = ctx.organisation.id;
-      const visible = await visibleBankAccounts(db, organisationId, ctx.principal);
-      const account = term ? findOrDefer(visible.accounts, term, visible.narrowed) : null;
-      const currency = account?.currency ?? ctx.organisation.homeCurrency;
-      const bounds = amountBounds(args, currency);
-      const accountIds = account ? [account.id] : visible.narrowed ? visible.accounts.map((a) => a.id) : null;
+  // totals, the page and its running balances agree while imports go on (one version of the books)
+  return consistentRead(ctx, async (db) => {
+    const organisationId = ctx.organisation.id;
+    const visible = await visibleBankAccounts(db, organisationId, ctx.principal);
+    const account = term ? findOrDefer(visible.accounts, term, visible.narrowed) : null;
+    const currency = account?.currency ?? ctx.organisation.homeCurrency;
+    const bounds = amountBounds(args, currency);
+    const accountIds = account ? [account.id] : visible.narrowed ? visible.accounts.map((a) => a.id) : null;
 
-      const [sums, states] = await Promise.all([
-        periodSums(db, organisationId, accountIds, period.from, period.to),
-        balanceStates(db, organisationId, accountIds),
-      ]);
-      // balances count from each account's opening balance (its earliest statement's, or the one entered)
-      withOpeningBalances(sums, states);
-      const state = account ? states.get(account.id) : undefined;
-      const totals = combineTotals(sums, account !== null);
-      // no row can sit past the exact integer range, and the databases would not take such an offset
-      const fetched = !Number.isSafeInteger(offset)
-        ? []
-        : await transactionPage(
-            db,
-            {
-              organisationId,
-              accountIds,
-              from: period.from,
-              to: period.to,
-              status: args.status === 'all' ? null : args.status,
-              search: args.search?.trim().toLowerCase() || null,
-              amountMin: bounds.min,
-              amountMax: bounds.max,
-              amountColumn: account ? 'amount' : 'home_amount',
-            },
-            args.order,
-            args.limit + 1,
-            offset,
-            ctx.dataVersion,
-          );
-      const rows = fetched.slice(0, args.limit);
-      const balances = await runningBalances(db, organisationId, rows, sums, period, args.order);
-      const linkedIds = [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))];
-      const documents = await linkedDocuments(db, organisationId, linkedIds);
+    const [sums, states] = await Promise.all([
+      periodSums(db, organisationId, accountIds, period.from, period.to),
+      balanceStates(db, organisationId, accountIds),
+    ]);
+    // balances count from each account's opening balance (its earliest statement's, or the one entered)
+    withOpeningBalances(sums, states);
+    const state = account ? states.get(account.id) : undefined;
+    const totals = combineTotals(sums, account !== null);
+    // no row can sit past the exact integer range, and the databases would not take such an offset
+    const fetched = !Number.isSafeInteger(offset)
+      ? []
+      : await transactionPage(
+          db,
+          {
+            organisationId,
+            accountIds,
+            from: period.from,
+            to: period.to,
+            status: args.status === 'all' ? null : args.status,
+            search: args.search?.trim().toLowerCase() || null,
+            amountMin: bounds.min,
+            amountMax: bounds.max,
+            amountColumn: account ? 'amount' : 'home_amount',
+          },
+          args.order,
+          args.limit + 1,
+          offset,
+          ctx.dataVersion,
+        );
+    const rows = fetched.slice(0, args.limit);
+    const balances = await runningBalances(db, organisationId, rows, sums, period, args.order);
+    const linkedIds = [...new Set(rows.flatMap((r) => (r.document_id ? [r.document_id] : [])))];
+    const documents = await linkedDocuments(db, organisationId, linkedIds);
 
-      const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
+    const accountsById = new Map<string, BankAccountRow>(visible.accounts.map((a) => [a.id, a]));
 
-      return {
-        account: account ? bankAccountView(account) : null,
-        period: { from: period.from, to: period.to },
-        status: args.status,
-        totals: {
-          openingBalance: toMajor(totals.opening, currency),
-          moneyIn: toMajor(totals.moneyIn, currency),
-          moneyOut: toMajor(totals.moneyOut, currency),
-          closingBalance: toMajor(totals.closing, currency),
-          transactions: totals.transactions,
-          toReconcile: totals.toReconcile,
-          reconciled: totals.reconciled,
-        },
-        balanceNote: state ? [`Balances are ${basisWords(state, currency)}.`, incompleteWords(state, currency)].filter(Boolean).join(' ') : null,
-        count: rows.length,
-        page: args.page,
-        pageSize: args.limit,
-        hasMore: fetched.length > args.limit,
-        transactions: rows.map((row) => {
-          const rowAccount = accountsById.get(row.bank_account_id);
-          if (!rowAccount) throw new Error(`bank transaction ${row.id} belongs to an account outside the caller's view`);
-          const linked = row.document_id ? documents.get(row.document_id) : undefined;
-          return {
-            id: row.id,
-            date: row.date,
-            description: row.description,
-            amount: toMajor(Number(row.amount), rowAccount.currency),
-            direction: Number(row.amount) < 0 ? ('out' as const) : ('in' as const),
-            currency: rowAccount.currency,
-            account: { id: rowAccount.id, name: rowAccount.name },
-            status: row.status,
-            reconciledIn: row.status === 'to_reconcile' ? null : row.reconciled_in,
-            suggestedMatch: Number(row.suggested_match) === 1,
-            suggestion: row.status === 'to_reconcile' ? suggestionView(readSuggestion(row)) : null,
-            report: row.source,
-            runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
-            linked: linked ? linkedDocumentView(linked) : null,
-            // matched to an open bill of the system's own: filled in after the snapshot (withSystemLinks)
-            ...(row.document_id && !linked && systemIdOf(ctx, row.document_id) !== undefined ? { [SYSTEM_LINK]: row.document_id } : {}),
-          };
-        }),
-      };
-    });
+    return {
+      account: account ? bankAccountView(account) : null,
+      period: { from: period.from, to: period.to },
+      status: args.status,
+      totals: {
+        openingBalance: toMajor(totals.opening, currency),
+        moneyIn: toMajor(totals.moneyIn, currency),
+        moneyOut: toMajor(totals.moneyOut, currency),
+        closingBalance: toMajor(totals.closing, currency),
+        transactions: totals.transactions,
+        toReconcile: totals.toReconcile,
+        reconciled: totals.reconciled,
+      },
+      balanceNote: state ? [`Balances are ${basisWords(state, currency)}.`, incompleteWords(state, currency)].filter(Boolean).join(' ') : null,
+      count: rows.length,
+      page: args.page,
+      pageSize: args.limit,
+      hasMore: fetched.length > args.limit,
+      transactions: rows.map((row) => {
+        const rowAccount = accountsById.get(row.bank_account_id);
+        if (!rowAccount) throw new Error(`bank transaction ${row.id} belongs to an account outside the caller's view`);
+        const linked = row.document_id ? documents.get(row.document_id) : undefined;
+        return {
+          id: row.id,
+          date: row.date,
+          description: row.description,
+          amount: toMajor(Number(row.amount), rowAccount.currency),
+          direction: Number(row.amount) < 0 ? ('out' as const) : ('in' as const),
+          currency: rowAccount.currency,
+          account: { id: rowAccount.id, name: rowAccount.name },
+          status: row.status,
+          reconciledIn: row.status === 'to_reconcile' ? null : row.reconciled_in,
+          suggestedMatch: Number(row.suggested_match) === 1,
+          suggestion: row.status === 'to_reconcile' ? suggestionView(readSuggestion(row)) : null,
+          report: row.source,
+          runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
+          linked: linked ? linkedDocumentView(linked) : null,
+          // matched to an open bill of the system's own: filled in after the snapshot (withSystemLinks)
+          ...(row.document_id && !linked && systemIdOf(ctx, row.document_id) !== undefined ? { [SYSTEM_LINK]: row.document_id } : {}),
+        };
+      }),
+    };
+  });
 }
 
 export const bankingTransactions = defineOperation({

@@ -182,3 +182,11 @@ export async function organisationNames(db: Kysely<Database>, ids: readonly stri
     .where('id', 'in', [...new Set(ids)])
     .execute();
 }
+
+const dataVersionStatement = preparedQuery((db, v: { id: string }) => db.selectFrom('organisations').select('data_version').where('id', '=', v.id).compile());
+
+/** The organisation's data version now (migration 006: it moves with every write of its data), as text; undefined when there is no such organisation. */
+export async function organisationDataVersion(db: Kysely<Database>, id: string): Promise<string | undefined> {
+  const [row] = await dataVersionStatement(db, { id });
+  return row ? String(row.data_version) : undefined;
+}
