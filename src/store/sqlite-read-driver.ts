@@ -4,7 +4,8 @@
  * reads (better-sqlite3's own verdict: `readonly` and returning rows) goes to the pool; the first
  * statement that writes, or a transaction's `begin`, takes the main connection (Kysely's mutex, as
  * before) and keeps it until the connection is released, so a transaction's reads see its writes.
- * A transaction begun read only (a snapshot: banking.transactions) is pinned to a connection of
+ * A transaction begun read only (a snapshot: banking.transactions when a write came between its
+ * reads, operations/consistent-read.ts) is pinned to a connection of
  * its own on a reader instead, begin to commit, so its reads are off the event loop too; with every
  * such connection taken it waits for one (sqlite-read-pool.ts, TRANSACTIONS_PER_READER).
  */
