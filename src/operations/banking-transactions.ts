@@ -178,8 +178,9 @@ function combineTotals(sums: Map<string, AccountPeriodSums>, single: boolean) {
 
 /**
  * An account not found among the service's own, which may be one of the connected books' own with
- * nothing imported (book-account.ts): the books are asked after the snapshot has ended, since
- * reading them may write (a vendor's local mirror), and on SQLite the snapshot holds the connection.
+ * nothing imported (book-account.ts): the books are asked after the page's reads have ended, since
+ * reading them may write (a vendor's local mirror), and a snapshot, when the reads take one
+ * (consistent-read.ts), holds a connection on SQLite.
  */
 class MaybeBookAccount extends Error {
   constructor(readonly notFound: OperationError) {
@@ -202,21 +203,21 @@ async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof o
   if (term === '') throw invalidParameter('account', 'must not be empty');
   const offset = (args.page - 1) * args.limit;
   try {
-    return await withSystemLinks(ctx, await snapshot(ctx, args, period, term, offset));
+    return await withSystemLinks(ctx, await pageAtOneVersion(ctx, args, period, term, offset));
   } catch (error) {
     if (error instanceof MaybeBookAccount) throw (await unimportedBookAccount(ctx, term!)) ?? error.notFound;
     throw error;
   }
 }
 
-/** Marks, on a line of the snapshot, the system document it is matched to; taken off by withSystemLinks. */
+/** Marks, on a line of the page, the system document it is matched to; taken off by withSystemLinks. */
 const SYSTEM_LINK = Symbol('systemLink');
 type Answer = z.infer<typeof output>;
 
 /**
  * Lines matched to an open bill the connected system holds itself are linked from the system, read
- * after the snapshot's transaction has ended (a connector reads and writes its mirror through the
- * database, which the snapshot would hold), and only when the page holds such a line.
+ * after the page's reads have ended (a connector reads and writes its mirror through the database,
+ * which a snapshot would hold), and only when the page holds such a line.
  */
 async function withSystemLinks(ctx: OperationContext, answer: Answer): Promise<Answer> {
   const marked = answer.transactions as (Answer['transactions'][number] & { [SYSTEM_LINK]?: string })[];
@@ -232,7 +233,7 @@ async function withSystemLinks(ctx: OperationContext, answer: Answer): Promise<A
   return answer;
 }
 
-async function snapshot(
+async function pageAtOneVersion(
   ctx: OperationContext,
   args: Input,
   period: ReturnType<typeof resolvePeriodInput>,
@@ -321,7 +322,7 @@ async function snapshot(
           report: row.source,
           runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
           linked: linked ? linkedDocumentView(linked) : null,
-          // matched to an open bill of the system's own: filled in after the snapshot (withSystemLinks)
+          // matched to an open bill of the system's own: filled in after the page's reads (withSystemLinks)
           ...(row.document_id && !linked && systemIdOf(ctx, row.document_id) !== undefined ? { [SYSTEM_LINK]: row.document_id } : {}),
         };
       }),
