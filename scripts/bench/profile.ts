@@ -147,13 +147,14 @@ const cpuPerRequest = ((cpuMs() - cpuBefore) * 1000) / result.requests.total;
 const databaseAfter = databaseCpuMs();
 const databasePerRequest =
   databaseBefore === null ? '' : `; PostgreSQL CPU ${(((databaseAfter! - databaseBefore) * 1000) / result.requests.total).toFixed(0)} µs per request`;
-const stats = await ask<{ statements: number; loopDelayP99: number }>('stats');
+const stats = await ask<{ statements: number; loopDelayP99: number; gcPauseP99: number; gcShare: number }>('stats');
 child.send({ type: 'stop' });
 await new Promise((resolve) => child.once('exit', resolve));
 console.log(
   `GET ${casePath}, ${CONNECTIONS} connections, ${seconds} s: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
     `non-2xx ${result.non2xx}; server CPU ${cpuPerRequest.toFixed(0)} µs per request${profiling ? ' (under the profiler)' : ''}${databasePerRequest}; ` +
-    `event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
+    `event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; collection pauses p99 ${stats.gcPauseP99.toFixed(1)} ms, ` +
+    `${(100 * stats.gcShare).toFixed(0)}% of the time; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
 );
 if (!profiling) process.exit(0);
 

@@ -7,7 +7,7 @@
  * when told to, when its parent goes away, or after maxSeconds at the latest.
  */
 import { createServer } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { KyselyPlugin } from 'kysely';
 
 /** a module of the server: the compiled one in dist/ (processes.ts builds it), or its source under tsx with BENCH_FROM_SOURCE=1 */
@@ -56,6 +56,20 @@ const store = { ...opened, db: opened.db.withPlugin(counter) };
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 
+// garbage collection's pauses of the main thread, since the last reset: under load the young
+// generation's scavenges are what the event-loop delay is mostly made of (docs/performance.md)
+let gcPauses: number[] = [];
+let gcSince = performance.now();
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+}).observe({ entryTypes: ['gc'] });
+function gcStats(): { gcPauseP99: number; gcPauseMax: number; gcShare: number } {
+  const sorted = [...gcPauses].sort((a, b) => a - b);
+  const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]! : 0;
+  const total = sorted.reduce((a, b) => a + b, 0);
+  return { gcPauseP99: p99, gcPauseMax: sorted.at(-1) ?? 0, gcShare: total / Math.max(1, performance.now() - gcSince) };
+}
+
 // the issuer and audience carry the port, so it is chosen before the app is built
 const port = await new Promise<number>((resolve, reject) => {
   const probe = createServer();
@@ -95,12 +109,14 @@ process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     // nanoseconds; the histogram's floor is the sampling resolution (10 ms), so report the excess over it
     const ms = (ns: number) => Math.max(0, ns / 1e6 - 10);
-    process.send?.({ type: 'stats', statements, compiled, loopDelayP99: ms(loopDelay.percentile(99)), loopDelayMax: ms(loopDelay.max) });
+    process.send?.({ type: 'stats', statements, compiled, loopDelayP99: ms(loopDelay.percentile(99)), loopDelayMax: ms(loopDelay.max), ...gcStats() });
   }
   if (message.type === 'stats-reset') {
     statements = 0;
     compiled = 0;
     loopDelay.reset();
+    gcPauses = [];
+    gcSince = performance.now();
     process.send?.({ type: 'stats-reset' });
   }
 });

@@ -81,7 +81,8 @@ interface Row {
   /** seconds the server took afterwards to answer the cheapest call promptly again (work left queued by the load) */
   drainSeconds: number;
   /** --rate-of-bound: the same case offered at a rate below its bound */
-  paced?: PacedResult & { bound: number; loopP99: number };
+  /** at an offered rate; gcP99: the longest 1% of the main thread's collection pauses (ms), gcShare: their share of the time */
+  paced?: PacedResult & { bound: number; loopP99: number; gcP99: number; gcShare: number };
 }
 
 /** bench:bound-varied's bound for each varied case of this seed (empty when it has not run). */
@@ -230,12 +231,13 @@ async function measureOn(database: Database, file: string, setup: Setup): Promis
     const offer = async (name: string, next: () => string, bound: number): Promise<NonNullable<Row['paced']>> => {
       await server.ask('stats-reset');
       const result = await pacedLoad({ port: server.port, token, next, rate: rateOfBound * bound, connections, seconds, seed: `${seed}/${name}` });
-      const stats = await server.ask<{ loopDelayP99: number }>('stats');
+      const stats = await server.ask<{ loopDelayP99: number; gcPauseP99: number; gcShare: number }>('stats');
       await drain(server, token);
-      const paced = { ...result, bound, loopP99: stats?.loopDelayP99 ?? NaN };
+      const paced = { ...result, bound, loopP99: stats?.loopDelayP99 ?? NaN, gcP99: stats?.gcPauseP99 ?? NaN, gcShare: stats?.gcShare ?? NaN };
       log(
         `  ${database.padEnd(8)} ${name.padEnd(22)} offered ${paced.offered.toFixed(0)}/s (${rateOfBound} × bound ${bound}): answered ` +
           `${paced.achieved.toFixed(0)}/s  p50 ${paced.p50} ms  p99 ${paced.p99} ms  loop p99 ${paced.loopP99.toFixed(1)} ms  ` +
+          `gc pause p99 ${paced.gcP99.toFixed(1)} ms (${(100 * paced.gcShare).toFixed(0)}% of the time)  ` +
           `${paced.failed + paced.timedOut} failed  at most ${paced.mostWaiting} waiting  ${meets(paced) ? 'meets' : 'does not meet'} (load ${uptime()})`,
       );
       return paced;
@@ -377,11 +379,19 @@ async function main(): Promise<void> {
         String(p!.p50),
         String(p!.p99),
         p!.loopP99.toFixed(1),
+        p!.gcP99.toFixed(1),
+        (100 * p!.gcShare).toFixed(0),
         String(p!.failed + p!.timedOut),
         String(p!.mostWaiting),
         meets(p!) ? 'yes' : 'no',
       ]);
-      console.log(table(['case', 'bound', 'offered/s', 'answered/s', 'p50 ms', 'p99 ms', 'loop p99 ms', 'failed', 'most waiting', 'meets'], pacedCells, 1));
+      console.log(
+        table(
+          ['case', 'bound', 'offered/s', 'answered/s', 'p50 ms', 'p99 ms', 'loop p99 ms', 'gc p99 ms', 'gc %', 'failed', 'most waiting', 'meets'],
+          pacedCells,
+          1,
+        ),
+      );
     }
     for (const [name, list] of Object.entries(shapes)) {
       console.log(
