@@ -5,28 +5,79 @@
  * an answer that does not match it is our bug: it is thrown as a plain error (logged, answered as an
  * internal error with nothing of it said), never sent.
  *
+ * The answer is checked against the JSON Schema the operation publishes (json-schema.ts), as those
+ * clients check it, with Ajv: a validator compiled once per operation that reads the answer and
+ * makes nothing. zod's own parse, used here before, built a copy of every object and array of the
+ * answer to throw away: a quarter of all the memory the service allocated under load, and so of
+ * its garbage collection, whose pauses are most of the event loop's delay (docs/performance.md).
+ * Checking the published schema is also stricter where it should be: a field the schema does not
+ * name is refused (zod would have dropped it from its copy, while the answer sent still held it).
+ * Two things the schema says differently from the answer in memory are said for the check alone:
+ * a link is a Link until a transport writes it as text (operations/links.ts), and a number must be
+ * finite (JSON has no NaN or Infinity; JSON Schema's `number` does not say so).
+ *
  * An answer is checked once: a kept answer (operations/result-cache.ts), served again while the data
- * stands still, is not checked again (the check costs about as much as serialising it).
+ * stands still, is not checked again.
  */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { z } from 'zod';
 import type { Call } from '../operations/execute.js';
+import { Link, linkSchema } from '../operations/links.js';
 import type { AnyOperation } from '../operations/operation.js';
 
 // the answers already checked, found from the answer itself
 const checked = new WeakSet<object>();
 
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addKeyword({ keyword: 'link', schemaType: 'boolean', validate: (_: boolean, data: unknown) => typeof data === 'string' || data instanceof Link });
+
+// a link schema and its copies (`.describe()` makes a new schema with the same check)
+const linkCheck = (linkSchema as unknown as { _zod: { def: { fn: unknown } } })._zod.def.fn;
+const isLink = (schema: unknown) => (schema as { _zod: { def: { fn?: unknown } } })._zod.def.fn === linkCheck;
+
+/** The published output schema with a link as a Link or text, and numbers finite (Ajv fails NaN on a bound). */
+function checkSchema(op: AnyOperation): object {
+  return z.toJSONSchema(op.output, {
+    io: 'output',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const schema = jsonSchema as Record<string, unknown>;
+      if (isLink(zodSchema)) {
+        for (const key of Object.keys(schema)) delete schema[key];
+        schema.link = true;
+      } else if (schema.type === 'number' || schema.type === 'integer') {
+        schema.minimum ??= -Number.MAX_VALUE;
+        schema.maximum ??= Number.MAX_VALUE;
+      }
+    },
+  });
+}
+
+const validators = new WeakMap<AnyOperation, ValidateFunction>();
+
+function validatorOf(op: AnyOperation): ValidateFunction {
+  let validate = validators.get(op);
+  if (!validate) validators.set(op, (validate = ajv.compile(checkSchema(op))));
+  return validate;
+}
+
 /** The answer, when it matches the operation's declared output schema; else a plain error naming each field that does not. */
 export function checkedAnswer<T>(op: AnyOperation, answer: T): T {
   const memo = typeof answer === 'object' && answer !== null;
   if (memo && checked.has(answer)) return answer;
-  const result = op.output.safeParse(answer);
-  if (!result.success) {
-    const issues = result.error.issues
-      .map((i: { path: PropertyKey[]; message: string }) => `${i.path.map(String).join('.') || '(answer)'}: ${i.message}`)
-      .join('; ');
+  const validate = validatorOf(op);
+  if (!validate(answer)) {
+    const issues = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1).replaceAll('/', '.') || '(answer)'}: ${describe(e)}`).join('; ');
     throw new Error(`${op.name} (${op.tool ?? 'no tool'}): the answer does not match its declared output schema: ${issues}`);
   }
   if (memo) checked.add(answer);
   return answer;
+}
+
+/** What Ajv found wrong, naming a field the schema does not know. */
+function describe(error: NonNullable<ValidateFunction['errors']>[number]): string {
+  const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+  return extra !== undefined ? `has a field "${extra}" the schema does not name` : (error.message ?? error.keyword);
 }
 
 /** The call's last step: its answer is what the operation declares. */

@@ -112,7 +112,43 @@ describe('answers checked against the declared output, once', () => {
     );
     assert.throws(() => checkedAnswer(op, { total: 1 }), /currency/);
   });
+
+  it('checked against the published schema: a field it does not name is refused, as a client validating it would', () => {
+    assert.throws(() => checkedAnswer(op, { total: 1, currency: 'GBP', secret: 'x' }), /test\.answer.*"secret" the schema does not name/);
+  });
+
+  it('a number must be one JSON can carry: NaN and Infinity are refused (JSON.stringify would send null)', () => {
+    for (const total of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+      assert.throws(() => checkedAnswer(op, { total, currency: 'GBP' }), /total/, String(total));
+    assert.deepEqual(checkedAnswer(op, { total: -0.5, currency: 'GBP' }), { total: -0.5, currency: 'GBP' });
+  });
+
+  it("a link passes as the Link the operation answers or as a transport's text; anything else is refused", () => {
+    const answer = (link: unknown) => ({ documents: [{ ...documentShape, link }], notFound: [] });
+    assert.ok(checkedAnswer(documentsGet, answer(documentFileLink('doc_1'))));
+    assert.ok(checkedAnswer(documentsGet, answer('https://ledgerline.test/v1/operations/documents.file?id=doc_1')));
+    assert.ok(checkedAnswer(documentsGet, answer(null)));
+    assert.throws(() => checkedAnswer(documentsGet, answer({ rel: 'document_file', id: 'doc_1' })), /documents\.0\.link/);
+  });
 });
+
+const documentShape = {
+  id: 'doc_1',
+  number: 'B-1',
+  type: 'bill',
+  supplier: 'Acme',
+  date: '2026-01-05',
+  dueDate: null,
+  currency: 'GBP',
+  accountingId: null,
+  publishedAt: null,
+  accountingLink: null,
+  subtotal: 10,
+  tax: 2,
+  total: 12,
+  codedLines: [],
+  invoiceLines: [],
+};
 
 // a connected system whose chart holds an account with no name: accounts.list's answer cannot match its schema
 registerAccountingSystem('test-malformed', (db, org) =>
