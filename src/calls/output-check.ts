@@ -8,8 +8,8 @@
  * The answer is checked against the JSON Schema the operation publishes (json-schema.ts), as those
  * clients check it, with Ajv: a validator compiled once per operation that reads the answer and
  * makes nothing. zod's own parse, used here before, built a copy of every object and array of the
- * answer to throw away: a quarter of all the memory the service allocated under load, and so of
- * its garbage collection, whose pauses are most of the event loop's delay (docs/performance.md).
+ * answer to throw away: a fifth of all the memory the service allocated under load (bills to pay),
+ * for a collector whose pauses are most of the event loop's delay (docs/performance.md).
  * Checking the published schema is also stricter where it should be: a field the schema does not
  * name is refused (zod would have dropped it from its copy, while the answer sent still held it).
  * Two things the schema says differently from the answer in memory are said for the check alone:
@@ -53,6 +53,8 @@ function checkSchema(op: AnyOperation): object {
   });
 }
 
+const MAX_ISSUES = 10;
+
 const validators = new WeakMap<AnyOperation, ValidateFunction>();
 
 function validatorOf(op: AnyOperation): ValidateFunction {
@@ -67,8 +69,10 @@ export function checkedAnswer<T>(op: AnyOperation, answer: T): T {
   if (memo && checked.has(answer)) return answer;
   const validate = validatorOf(op);
   if (!validate(answer)) {
-    const issues = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1).replaceAll('/', '.') || '(answer)'}: ${describe(e)}`).join('; ');
-    throw new Error(`${op.name} (${op.tool ?? 'no tool'}): the answer does not match its declared output schema: ${issues}`);
+    const issues = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1).replaceAll('/', '.') || '(answer)'}: ${describe(e)}`);
+    // a page of bad lines says the same of each: the log line names the first few
+    const said = issues.length > MAX_ISSUES ? [...issues.slice(0, MAX_ISSUES), `and ${issues.length - MAX_ISSUES} more`] : issues;
+    throw new Error(`${op.name} (${op.tool ?? 'no tool'}): the answer does not match its declared output schema: ${said.join('; ')}`);
   }
   if (memo) checked.add(answer);
   return answer;
