@@ -20,8 +20,8 @@
  * stands still, is not checked again.
  */
 import { _, Ajv2020, nil, type ValidateFunction } from 'ajv/dist/2020.js';
-import { z } from 'zod';
 import type { Call } from '../operations/execute.js';
+import { operationJsonSchema } from '../operations/json-schema.js';
 import { Link, linkSchema } from '../operations/links.js';
 import type { AnyOperation } from '../operations/operation.js';
 
@@ -49,19 +49,15 @@ const isLink = (schema: unknown) => (schema as { _zod: { def: { fn?: unknown } }
 /** The published output schema with a link as a Link or text, and numbers finite (Ajv fails NaN on a bound). */
 function checkSchema(op: AnyOperation): object {
   return withoutNullBranches(
-    z.toJSONSchema(op.output, {
-      io: 'output',
-      unrepresentable: 'any',
-      override: ({ zodSchema, jsonSchema }) => {
-        const schema = jsonSchema as Record<string, unknown>;
-        if (isLink(zodSchema)) {
-          for (const key of Object.keys(schema)) delete schema[key];
-          schema.link = true;
-        } else if (schema.type === 'number' || schema.type === 'integer') {
-          schema.minimum ??= -Number.MAX_VALUE;
-          schema.maximum ??= Number.MAX_VALUE;
-        }
-      },
+    operationJsonSchema(op.output, 'output', ({ zodSchema, jsonSchema }) => {
+      const schema = jsonSchema as Record<string, unknown>;
+      if (isLink(zodSchema)) {
+        for (const key of Object.keys(schema)) delete schema[key];
+        schema.link = true;
+      } else if (schema.type === 'number' || schema.type === 'integer') {
+        schema.minimum ??= -Number.MAX_VALUE;
+        schema.maximum ??= Number.MAX_VALUE;
+      }
     }),
   );
 }
@@ -69,10 +65,10 @@ function checkSchema(op: AnyOperation): object {
 type Node = Record<string, unknown>;
 
 /**
- * A nullable field as one type list (`type: ["string", "null"]`) where zod writes it as a choice
- * (`anyOf: [{ type: "string" }, { type: "null" }]`): the same test, but Ajv tries a choice's
- * branches in turn and makes an error object for each that fails, so every null field of an answer
- * allocated one (8% of a ledger page's allocation). Choices of any other form stay as they are.
+ * A nullable object, list or enum as one type list (`type: ["object", "null"]`) where zod writes it
+ * as a choice (`anyOf: [{ type: "object", … }, { type: "null" }]`): the same test, but Ajv tries a
+ * choice's branches in turn and makes an error object for each that fails, so every such null of an
+ * answer allocated one (8% of a ledger page's allocation). Choices of any other form stay as they are.
  */
 function withoutNullBranches(node: unknown): Node {
   if (Array.isArray(node)) return node.map(withoutNullBranches) as unknown as Node;

@@ -9,7 +9,10 @@ import { z } from 'zod';
 
 export type JsonSchema = Record<string, unknown>;
 
-export function operationJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+/** `override`: a change made to each part as it is written (the output check's own reading, calls/output-check.ts) */
+export function operationJsonSchema(schema: z.ZodType, io: 'input' | 'output', override?: JsonSchemaOverride): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', ...(override ? { override } : {}) }) as JsonSchema;
   return rest;
 }
+
+export type JsonSchemaOverride = NonNullable<NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override']>;
