@@ -123,6 +123,20 @@ describe('answers checked against the declared output, once', () => {
     assert.deepEqual(checkedAnswer(op, { total: -0.5, currency: 'GBP' }), { total: -0.5, currency: 'GBP' });
   });
 
+  it('a nullable object, list or enum takes null or a value of its own kind, nothing else', () => {
+    const nullable = defineOperation({
+      ...op,
+      name: 'test.nullable',
+      output: z.object({ o: z.object({ a: z.number() }).nullable(), l: z.array(z.string()).nullable(), e: z.enum(['x', 'y']).nullable() }),
+    });
+    assert.ok(checkedAnswer(nullable, { o: null, l: null, e: null }));
+    assert.ok(checkedAnswer(nullable, { o: { a: 1 }, l: ['a'], e: 'x' }));
+    assert.throws(() => checkedAnswer(nullable, { o: { a: '1' }, l: null, e: null }), /o\.a/);
+    assert.throws(() => checkedAnswer(nullable, { o: null, l: [1], e: null }), /l\.0/);
+    assert.throws(() => checkedAnswer(nullable, { o: null, l: null, e: 'z' }), /e: must be equal to one of the allowed values/);
+    assert.throws(() => checkedAnswer(nullable, { o: null, l: null }), /must have required property 'e'/);
+  });
+
   it("a link passes as the Link the operation answers or as a transport's text; anything else is refused", () => {
     const answer = (link: unknown) => ({ documents: [{ ...documentShape, link }], notFound: [] });
     assert.ok(checkedAnswer(documentsGet, answer(documentFileLink('doc_1'))));
