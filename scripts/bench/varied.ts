@@ -80,8 +80,10 @@ interface Row {
   timeouts: number;
   /** seconds the server took afterwards to answer the cheapest call promptly again (work left queued by the load) */
   drainSeconds: number;
-  /** --rate-of-bound: the same case offered at a rate below its bound */
-  /** at an offered rate; gcP99: the longest 1% of the main thread's collection pauses (ms), gcShare: their share of the time */
+  /**
+   * --rate-of-bound: the same case offered at a rate below its bound; gcP99: the 99th percentile of the main
+   * thread's collection pauses (ms), gcShare: their share of the time
+   */
   paced?: PacedResult & { bound: number; loopP99: number; gcP99: number; gcShare: number };
 }
 

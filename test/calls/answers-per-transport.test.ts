@@ -128,6 +128,9 @@ describe('answers checked against the declared output, once', () => {
       ...op,
       name: 'test.nullable',
       output: z.object({ o: z.object({ a: z.number() }).nullable(), l: z.array(z.string()).nullable(), e: z.enum(['x', 'y']).nullable() }),
+      async run() {
+        return { o: null, l: null, e: null };
+      },
     });
     assert.ok(checkedAnswer(nullable, { o: null, l: null, e: null }));
     assert.ok(checkedAnswer(nullable, { o: { a: 1 }, l: ['a'], e: 'x' }));
