@@ -9,7 +9,7 @@ import type { AccountingConnectionSettings } from '../domain/accounting-vendors.
 import { AccountingSystemError } from '../accounting/types.js';
 import { todayIn } from '../domain/dates.js';
 import type { Role } from '../domain/access.js';
-import { getCallAccess, getOrganisation, toOrganisation } from '../store/organisations.js';
+import { getCallAccess, organisationDataVersion, toOrganisation } from '../store/organisations.js';
 import { isRoleAllowed } from '../store/role-policy.js';
 import type { Database, OrganisationRow } from '../store/schema.js';
 import { getMembership } from '../store/users.js';
@@ -208,11 +208,11 @@ async function reuseKey(
     // a system that cannot say whether its books changed is read afresh; the read reports its failure
   }
   if (typeof accounting !== 'string') return null;
-  const version = readDb ? (await getOrganisation(readDb, row.id))?.data_version : row.data_version;
+  const version = readDb ? await organisationDataVersion(readDb, row.id) : String(row.data_version);
   if (version === undefined) return null;
   const viewer = typeof op.reuse === 'function' ? op.reuse(ctx.principal) : '';
   // the organisation row itself (settings shape answers) is covered: changing it moves data_version
-  return JSON.stringify([row.id, String(version), accounting, op.name, ctx.today, viewer, ctx.baseUrl, input]);
+  return JSON.stringify([row.id, version, accounting, op.name, ctx.today, viewer, ctx.baseUrl, input]);
 }
 
 export async function runCallerOperation(
