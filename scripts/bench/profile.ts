@@ -253,6 +253,15 @@ for (const [id, count] of self) {
   for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) seen.add(place(byId.get(at)!));
   for (const p of seen) inclusiveByPlace.set(p, (inclusiveByPlace.get(p) ?? 0) + count);
 }
+// the service's own functions, callees included, each counted once per sample: which step of a call costs what
+const inclusiveOwn = new Map<string, number>();
+for (const [id, count] of self) {
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (place(byId.get(at)!).startsWith('src/')) seen.add(label(byId.get(at)!));
+  for (const f of seen) inclusiveOwn.set(f, (inclusiveOwn.get(f) ?? 0) + count);
+}
+console.log("\nthe service's functions, callees included:");
+for (const [f, c] of top(inclusiveOwn, 30)) console.log(`  ${share(c).padStart(6)}  ${f}`);
 console.log('\ninclusive by place (callees included):');
 for (const [p, c] of top(inclusiveByPlace, 25)) console.log(`  ${share(c).padStart(6)}  ${p}`);
 for (const name of [
