@@ -35,23 +35,11 @@ function quantityOf(text: string, lineId: string): number {
   return Number(text);
 }
 
-/**
- * The amounts of a document and of its lines, by their name in the answer and their column in the
- * stored row: kept in minor units, answered in major units of the document's currency. Each serves
- * the schema and the mapping both.
- */
-const TOTALS = { subtotal: 'subtotal', tax: 'tax', total: 'total' } as const;
-const INVOICE_LINE_AMOUNTS = { unitPrice: 'unit_price', tax: 'tax', amount: 'amount' } as const;
+/** A stored amount (minor units; bigint columns come back as text on PostgreSQL) in major units of the document's currency. */
+const major = (minor: number | string, currency: string) => toMajor(Number(minor), currency);
 
-function amountsSchema<A extends Record<string, string>>(amounts: A): Record<keyof A, z.ZodNumber> {
-  return Object.fromEntries(Object.keys(amounts).map((key) => [key, z.number()])) as Record<keyof A, z.ZodNumber>;
-}
-
-/** A row's amounts in major units of the currency (bigint columns come back as text on PostgreSQL). */
-function inMajorUnits<R, A extends Record<string, keyof R>>(row: R, amounts: A, currency: string): Record<keyof A, number> {
-  const major = Object.entries(amounts).map(([key, column]) => [key, toMajor(Number(row[column as keyof R]), currency)]);
-  return Object.fromEntries(major) as Record<keyof A, number>;
-}
+/** The amounts of a document and of a coded line: kept in minor units, answered in major units of the document's currency. */
+const totalsSchema = { subtotal: z.number(), tax: z.number(), total: z.number() };
 
 const codedLineSchema = z.object({
   id: z.string(),
@@ -62,7 +50,7 @@ const codedLineSchema = z.object({
   class: z.string().nullable(),
   customer: z.string().nullable(),
   quantity: z.number(),
-  ...amountsSchema(TOTALS),
+  ...totalsSchema,
 });
 
 const invoiceLineSchema = z.object({
@@ -71,7 +59,9 @@ const invoiceLineSchema = z.object({
   productCode: z.string().nullable(),
   unit: z.string().nullable(),
   quantity: z.number(),
-  ...amountsSchema(INVOICE_LINE_AMOUNTS),
+  unitPrice: z.number(),
+  tax: z.number(),
+  amount: z.number(),
 });
 
 export const documentSchema = z.object({
@@ -89,33 +79,38 @@ export const documentSchema = z.object({
     .nullable()
     .describe("the published transaction in the accounting system's own interface, where it has one (Xero, QuickBooks); null otherwise"),
   link: linkSchema.nullable().describe('where to fetch the original file (documents.file); null when there is none'),
-  ...amountsSchema(TOTALS),
+  ...totalsSchema,
   codedLines: z.array(codedLineSchema).describe('what each line was published with'),
   invoiceLines: z.array(invoiceLineSchema).describe("what the supplier's invoice listed"),
 });
 
 type DocumentOutput = z.infer<typeof documentSchema>;
 
-/** A stored line as answered: its id and description, the fields of its kind, its quantity and its amounts. */
-function toLine<R extends { id: string; description: string; quantity: string }, F extends object, A extends Record<string, keyof R>>(
-  line: R,
-  fields: F,
-  amounts: A,
-  currency: string,
-) {
-  return { id: line.id, description: line.description, ...fields, quantity: quantityOf(line.quantity, line.id), ...inMajorUnits(line, amounts, currency) };
-}
+// each line written as one object literal, in the answer's order: built at its final shape at once
+const toCodedLine = (line: DocumentCodedLineRow, currency: string): DocumentOutput['codedLines'][number] => ({
+  id: line.id,
+  description: line.description,
+  account: line.account_name,
+  accountId: line.account_id,
+  taxCodeId: line.tax_code_id,
+  class: line.class,
+  customer: line.customer,
+  quantity: quantityOf(line.quantity, line.id),
+  subtotal: major(line.subtotal, currency),
+  tax: major(line.tax, currency),
+  total: major(line.total, currency),
+});
 
-const toCodedLine = (line: DocumentCodedLineRow, currency: string): DocumentOutput['codedLines'][number] =>
-  toLine(
-    line,
-    { account: line.account_name, accountId: line.account_id, taxCodeId: line.tax_code_id, class: line.class, customer: line.customer },
-    TOTALS,
-    currency,
-  );
-
-const toInvoiceLine = (line: DocumentInvoiceLineRow, currency: string): DocumentOutput['invoiceLines'][number] =>
-  toLine(line, { productCode: line.product_code, unit: line.unit }, INVOICE_LINE_AMOUNTS, currency);
+const toInvoiceLine = (line: DocumentInvoiceLineRow, currency: string): DocumentOutput['invoiceLines'][number] => ({
+  id: line.id,
+  description: line.description,
+  productCode: line.product_code,
+  unit: line.unit,
+  quantity: quantityOf(line.quantity, line.id),
+  unitPrice: major(line.unit_price, currency),
+  tax: major(line.tax, currency),
+  amount: major(line.amount, currency),
+});
 
 function groupByDocument<T extends { document_id: string }>(rows: T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -205,8 +200,10 @@ export const documentsGet = defineOperation({
         accountingId: doc.accounting_transaction_id,
         publishedAt: doc.published_at,
         accountingLink: doc.accounting_link ?? null,
-        link: doc.hasFile ? documentFileLink(doc.id) : null,
-        ...inMajorUnits(doc, TOTALS, doc.currency),
+        link: doc.has_file ? documentFileLink(doc.id) : null,
+        subtotal: major(doc.subtotal, doc.currency),
+        tax: major(doc.tax, doc.currency),
+        total: major(doc.total, doc.currency),
         codedLines: (codedBy.get(doc.id) ?? []).map((l) => toCodedLine(l, doc.currency)),
         invoiceLines: (invoiceBy.get(doc.id) ?? []).map((l) => toInvoiceLine(l, doc.currency)),
       });

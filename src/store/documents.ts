@@ -105,10 +105,14 @@ const documentsFlaggedStatement = preparedShapes(
   { genericPlan: true, exactInJson: true },
 );
 
-export async function getDocumentsWithFileFlag(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<(DocumentRow & { hasFile: boolean })[]> {
+/** The rows as read: `has_file` is 0 or 1 on SQLite, a boolean on PostgreSQL (read it with Boolean()). */
+export async function getDocumentsWithFileFlag(
+  db: Kysely<Database>,
+  organisationId: string,
+  ids: string[],
+): Promise<(DocumentRow & { has_file: number | boolean })[]> {
   if (ids.length === 0) return [];
-  const rows = await documentsFlaggedStatement(db, '', { organisationId, ids });
-  return rows.map(({ has_file, ...row }) => ({ ...row, hasFile: Boolean(has_file) }));
+  return documentsFlaggedStatement(db, '', { organisationId, ids });
 }
 
 /**
