@@ -16,7 +16,6 @@ import { unimportedBookAccount } from './banking/book-account.js';
 import { findBankAccount } from './banking/find-account.js';
 import { linkedDocumentSchema, linkedDocumentView, systemLinkedDocumentView } from './banking/linked-document.js';
 import { systemDocuments, systemIdOf } from './documents-system.js';
-import type { SystemDocument } from '../accounting/types.js';
 import { basisWords, incompleteWords } from './banking/balance-words.js';
 import { runningBalances, withOpeningBalances } from './banking/running-balances.js';
 import { bankAccountSchema, bankAccountView, visibleBankAccounts, bankViewOf } from './banking/visible-accounts.js';
@@ -210,8 +209,12 @@ async function run(ctx: OperationContext, args: Input): Promise<z.infer<typeof o
   }
 }
 
-/** Marks, on a line of the page, the system document it is matched to; taken off by withSystemLinks. */
-const SYSTEM_LINK = Symbol('systemLink');
+/**
+ * A line of the page matched to a document the connected system holds, to that document's id, for
+ * withSystemLinks: kept beside the line, not on it, so every line keeps the one shape it was made
+ * with (a property deleted from an object makes it a slower dictionary of its properties).
+ */
+const systemLinks = new WeakMap<object, string>();
 type Answer = z.infer<typeof output>;
 
 /**
@@ -220,13 +223,12 @@ type Answer = z.infer<typeof output>;
  * which a snapshot would hold), and only when the page holds such a line.
  */
 async function withSystemLinks(ctx: OperationContext, answer: Answer): Promise<Answer> {
-  const marked = answer.transactions as (Answer['transactions'][number] & { [SYSTEM_LINK]?: string })[];
-  const ids = [...new Set(marked.flatMap((t) => (t[SYSTEM_LINK] ? [t[SYSTEM_LINK]] : [])))];
-  const theirs = ids.length ? await systemDocuments(ctx, ids) : new Map<string, SystemDocument>();
-  for (const t of marked) {
-    const id = t[SYSTEM_LINK];
+  const ids = [...new Set(answer.transactions.flatMap((t) => systemLinks.get(t) ?? []))];
+  if (ids.length === 0) return answer;
+  const theirs = await systemDocuments(ctx, ids);
+  for (const t of answer.transactions) {
+    const id = systemLinks.get(t);
     if (id === undefined) continue;
-    delete t[SYSTEM_LINK];
     const doc = theirs.get(id);
     if (doc) t.linked = systemLinkedDocumentView(id, doc);
   }
@@ -307,7 +309,7 @@ async function pageAtOneVersion(
         const rowAccount = accountsById.get(row.bank_account_id);
         if (!rowAccount) throw new Error(`bank transaction ${row.id} belongs to an account outside the caller's view`);
         const linked = row.document_id ? documents.get(row.document_id) : undefined;
-        return {
+        const view = {
           id: row.id,
           date: row.date,
           description: row.description,
@@ -322,9 +324,10 @@ async function pageAtOneVersion(
           report: row.source,
           runningBalance: toMajor(balances.get(row.id)!, rowAccount.currency),
           linked: linked ? linkedDocumentView(linked) : null,
-          // matched to an open bill of the system's own: filled in after the page's reads (withSystemLinks)
-          ...(row.document_id && !linked && systemIdOf(ctx, row.document_id) !== undefined ? { [SYSTEM_LINK]: row.document_id } : {}),
         };
+        // matched to an open bill of the system's own: filled in after the page's reads (withSystemLinks)
+        if (row.document_id && !linked && systemIdOf(ctx, row.document_id) !== undefined) systemLinks.set(view, row.document_id);
+        return view;
       }),
     };
   });
