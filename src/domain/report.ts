@@ -34,7 +34,7 @@ export interface ReportBody {
 
 type Totals = Map<string, number[]>;
 
-const zeros = (n: number) => Array.from({ length: n }, () => 0);
+const zeros = (n: number): number[] => new Array<number>(n).fill(0);
 const addInto = (target: number[], values: number[], sign = 1) => values.forEach((v, i) => (target[i]! += sign * v));
 const nonZero = (values: number[]) => values.some((v) => v !== 0);
 const plus = (a: number[], b: number[]) => a.map((v, i) => v + b[i]!);
