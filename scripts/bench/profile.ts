@@ -11,6 +11,7 @@
  *   BENCH_PROFILE=0 npx tsx scripts/bench/profile.ts   (no profiler: only the CPU time per request)
  *   BENCH_CONNECTIONS=4 ...   (the load's connections; default 50)
  *   BENCH_PROFILE_KEPT=1 ...   (the server as shipped, answers kept while the data stands still)
+ *   BENCH_HEAP_SAMPLE=/tmp/heap.json ...   (also what the main thread allocates a request, sampled, and where)
  *   BENCH_PROFILE_PG_SCHEMA=bench_x ...   (on PostgreSQL: a schema scripts/bench/postgres.ts filled and a run left, at BENCH_PG_URL)
  *
  * Besides the profile it prints the server's own CPU time (user + system, from /proc) per request
@@ -156,7 +157,31 @@ console.log(
     `event-loop delay p99 ${stats.loopDelayP99.toFixed(1)} ms; collection pauses p99 ${stats.gcPauseP99.toFixed(1)} ms, ` +
     `${(100 * stats.gcShare).toFixed(0)}% of the time; ${(stats.statements / result.requests.total).toFixed(1)} statements a call`,
 );
+if (process.env.BENCH_HEAP_SAMPLE) printAllocation(process.env.BENCH_HEAP_SAMPLE, result.requests.total);
 if (!profiling) process.exit(0);
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** The sampled bytes the main thread allocated in the window (server-process.ts, BENCH_HEAP_SAMPLE): a request's share, and where most were made. */
+function printAllocation(file: string, requests: number): void {
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const walk = (n: HeapNode) => {
+    const where = n.callFrame.url.replace(/^.*\/(dist|src|node_modules)\//, '$1/');
+    const name = `${n.callFrame.functionName || '(anonymous)'} ${where}:${n.callFrame.lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + n.selfSize);
+    total += n.selfSize;
+    n.children.forEach(walk);
+  };
+  walk((JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head);
+  console.log(`allocated (sampled, freed or not): ${(total / requests / 1024).toFixed(0)} KB a request; the most by function:`);
+  for (const [name, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`  ${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${name}`);
+}
 
 interface Node {
   id: number;

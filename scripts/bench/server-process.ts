@@ -6,6 +6,8 @@
  *  asked, and stops
  * when told to, when its parent goes away, or after maxSeconds at the latest.
  */
+import { writeFileSync } from 'node:fs';
+import { Session as InspectorSession } from 'node:inspector/promises';
 import { createServer } from 'node:net';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { KyselyPlugin } from 'kysely';
@@ -103,12 +105,20 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
-process.on('message', (message: { type: string }) => {
+// BENCH_HEAP_SAMPLE=file: what the main thread allocates between stats-reset and stats, sampled
+// (the inspector's sampling heap profiler, counting what the collector has freed too), written to
+// the file before the stats are sent
+const heapSampler = process.env.BENCH_HEAP_SAMPLE ? new InspectorSession() : undefined;
+heapSampler?.connect();
+const HEAP_SAMPLING = { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+
+process.on('message', async (message: { type: string }) => {
   if (message.type === 'rss') process.send?.({ type: 'rss', rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
   if (message.type === 'stop') void stop(0);
   if (message.type === 'stats') {
     // nanoseconds; the histogram's floor is the sampling resolution (10 ms), so report the excess over it
     const ms = (ns: number) => Math.max(0, ns / 1e6 - 10);
+    if (heapSampler) writeFileSync(process.env.BENCH_HEAP_SAMPLE!, JSON.stringify((await heapSampler.post('HeapProfiler.stopSampling')).profile));
     process.send?.({ type: 'stats', statements, compiled, loopDelayP99: ms(loopDelay.percentile(99)), loopDelayMax: ms(loopDelay.max), ...gcStats() });
   }
   if (message.type === 'stats-reset') {
@@ -117,6 +127,7 @@ process.on('message', (message: { type: string }) => {
     loopDelay.reset();
     gcPauses = [];
     gcSince = performance.now();
+    await heapSampler?.post('HeapProfiler.startSampling', HEAP_SAMPLING);
     process.send?.({ type: 'stats-reset' });
   }
 });

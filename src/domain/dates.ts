@@ -77,14 +77,31 @@ export function monthKey(date: IsoDate): string {
   return date.slice(0, 7);
 }
 
+/**
+ * Days since 1970-01-01 of a date, and back: the proleptic Gregorian calendar in integer arithmetic
+ * (H. Hinnant's days_from_civil and civil_from_days), with no Date made for each step (the reports
+ * step dates many times a call) and right for years 1-99 too, which Date.UTC reads as 1901-1999.
+ */
 function toEpochDay(date: IsoDate): number {
   const { year, month, day } = parts(date);
-  return Date.UTC(year, month - 1, day) / 86_400_000;
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 function fromEpochDay(epochDay: number): IsoDate {
-  const d = new Date(epochDay * 86_400_000);
-  return formatDate(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+  const z = epochDay + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  return formatDate(yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day);
 }
 
 export function addDays(date: IsoDate, days: number): IsoDate {

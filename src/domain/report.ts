@@ -72,36 +72,55 @@ export function isProfitAndLossAccount(a: Pick<ChartAccount, 'classification'>):
 }
 
 /**
+ * Where each account of a chart goes in a profit and loss, by its place in the chart: its section
+ * (-1: none) and its group's account (its topmost ancestor of the same section). Worked out once
+ * per chart: a connector keeps its chart while the books stand (accounting/builtin/kept-lists.ts).
+ */
+const plLayouts = new WeakMap<ChartAccount[], { sectionOf: number[]; rootOf: ChartAccount[] }>();
+
+function plLayout(chart: ChartAccount[]): { sectionOf: number[]; rootOf: ChartAccount[] } {
+  let layout = plLayouts.get(chart);
+  if (layout) return layout;
+  const byId = new Map(chart.map((a) => [a.id, a]));
+  const sectionOfAccount = (a: ChartAccount) => PL_SECTIONS.findIndex((s) => s.types.includes(a.type));
+  const rootOf = (a: ChartAccount): ChartAccount => {
+    let root = a;
+    for (let parent = a.parentId ? byId.get(a.parentId) : undefined; parent; parent = parent.parentId ? byId.get(parent.parentId) : undefined) {
+      if (sectionOfAccount(parent) === sectionOfAccount(a)) root = parent;
+    }
+    return root;
+  };
+  layout = { sectionOf: chart.map(sectionOfAccount), rootOf: chart.map(rootOf) };
+  plLayouts.set(chart, layout);
+  return layout;
+}
+
+/**
  * Groups are the top-level accounts of a section (an account's topmost ancestor of the same
  * section), so "Office" groups "Office", "Office:Software" and "Office:Stationery".
  */
 export function profitAndLoss(chart: ChartAccount[], totals: Totals, n: number): ReportBody {
-  const byId = new Map(chart.map((a) => [a.id, a]));
-  const sectionOf = (a: ChartAccount) => PL_SECTIONS.findIndex((s) => s.types.includes(a.type));
-  const rootOf = (a: ChartAccount): ChartAccount => {
-    let root = a;
-    for (let parent = a.parentId ? byId.get(a.parentId) : undefined; parent; parent = parent.parentId ? byId.get(parent.parentId) : undefined) {
-      if (sectionOf(parent) === sectionOf(a)) root = parent;
-    }
-    return root;
-  };
-  const sections = PL_SECTIONS.map((def, index) => {
-    const groups = new Map<string, { title: string; accounts: ReportLine[] }>();
-    for (const account of chart) {
-      if (sectionOf(account) !== index) continue;
-      const amounts = signed(totals.get(account.id), def.sign, n);
-      if (!nonZero(amounts)) continue;
-      const root = rootOf(account);
-      let group = groups.get(root.id);
-      if (!group) groups.set(root.id, (group = { title: root.fullName, accounts: [] }));
-      group.accounts.push({ name: account.fullName, amounts });
-    }
-    return sectionFrom(
-      def.title,
-      [...groups.values()].map((g) => groupFrom(g.title, g.accounts, n)),
-      n,
-    );
+  const { sectionOf, rootOf } = plLayout(chart);
+  const grouped = PL_SECTIONS.map(() => new Map<string, { title: string; accounts: ReportLine[] }>());
+  chart.forEach((account, i) => {
+    const section = sectionOf[i]!;
+    const values = section < 0 ? undefined : totals.get(account.id);
+    if (!values) return;
+    const amounts = signed(values, PL_SECTIONS[section]!.sign, n);
+    if (!nonZero(amounts)) return;
+    const root = rootOf[i]!;
+    const groups = grouped[section]!;
+    let group = groups.get(root.id);
+    if (!group) groups.set(root.id, (group = { title: root.fullName, accounts: [] }));
+    group.accounts.push({ name: account.fullName, amounts });
   });
+  const sections = PL_SECTIONS.map((def, index) =>
+    sectionFrom(
+      def.title,
+      [...grouped[index]!.values()].map((g) => groupFrom(g.title, g.accounts, n)),
+      n,
+    ),
+  );
   const [income, costOfSales, expenses, otherIncome, otherExpenses] = sections.map((s) => s.total) as [number[], number[], number[], number[], number[]];
   const grossProfit = minus(income, costOfSales);
   const operatingProfit = minus(grossProfit, expenses);
@@ -164,8 +183,10 @@ export function balanceSheet(chart: ChartAccount[], balances: Totals, priorYears
     const groups = def.groups.map((g) => {
       const accounts: ReportLine[] = [];
       for (const account of chart) {
-        if (!g.types.includes(account.type)) continue;
-        let amounts = signed(balances.get(account.id), def.sign, n);
+        const values = balances.get(account.id);
+        // an account with no balance is not listed, unless it is where retained earnings go
+        if ((!values && account !== retainedAccount) || !g.types.includes(account.type)) continue;
+        let amounts = signed(values, def.sign, n);
         if (account === retainedAccount) amounts = plus(amounts, retainedFromProfit);
         if (nonZero(amounts)) accounts.push({ name: account.fullName, amounts });
       }

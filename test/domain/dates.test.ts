@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { addDays, daysInMonth, endOfMonth, isValidDate, parseDate } from '../../src/domain/dates.js';
+import { addDays, daysBetween, daysInMonth, endOfMonth, isValidDate, parseDate } from '../../src/domain/dates.js';
 
 it('reads a calendar date into its parts', () => {
   assert.deepEqual(parseDate('2025-03-09'), { year: 2025, month: 3, day: 9 });
@@ -52,4 +52,22 @@ it('steps through months of every length', () => {
   assert.equal(addDays('2024-02-28', 1), '2024-02-29');
   assert.equal(addDays('2024-12-31', 1), '2025-01-01');
   assert.equal(addDays('2025-03-01', -1), '2025-02-28');
+});
+
+it('counts days as the calendar does, every day from 1600 to 2400, and in the first century', () => {
+  // each step of a day from 1600-01-01 lands on the next calendar day, as Date counts them
+  let date = '1600-01-01';
+  for (let t = Date.UTC(1600, 0, 1); t <= Date.UTC(2400, 11, 31); t += 86_400_000) {
+    const d = new Date(t);
+    const expected = `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
+    assert.equal(date, expected);
+    date = addDays(date, 1);
+  }
+  // Date.UTC reads years 0-99 as 1900-1999: these are the calendar's own
+  assert.equal(addDays('0001-01-01', 365), '0002-01-01');
+  assert.equal(addDays('0004-02-28', 1), '0004-02-29');
+  assert.equal(addDays('0100-02-28', 1), '0100-03-01');
+  assert.equal(addDays('9999-12-31', -365), '9998-12-31');
+  assert.equal(daysBetween('0001-01-01', '9999-12-31'), 3_652_058);
+  assert.equal(daysBetween('2024-03-01', '2024-02-28'), -2);
 });

@@ -26,7 +26,8 @@ function segments(parts: { i: number; days: [string, string][] }[]): { from: str
   for (let k = 0; k + 1 < sorted.length; k++) {
     const from = sorted[k]!;
     const to = addDays(sorted[k + 1]!, -1);
-    const ranges = parts.filter((p) => p.days.some(([a, b]) => a <= from && to <= b)).map((p) => p.i);
+    const ranges: number[] = [];
+    for (const p of parts) if (p.days.some(([a, b]) => a <= from && to <= b)) ranges.push(p.i);
     if (ranges.length) out.push({ from, to, ranges });
   }
   return out;
@@ -49,7 +50,8 @@ function monthSegments(parts: { i: number; from: string | null; to: string }[]):
   for (let k = 0; k + 1 < sorted.length; k++) {
     const from = sorted[k]!;
     const to = sorted[k + 1]! - 1;
-    const ranges = parts.filter((p) => start(p) <= from && to <= monthIndex(p.to)).map((p) => p.i);
+    const ranges: number[] = [];
+    for (const p of parts) if (start(p) <= from && to <= monthIndex(p.to)) ranges.push(p.i);
     if (ranges.length) out.push({ from: from === -Infinity ? null : monthOfIndex(from), to: monthOfIndex(to), ranges });
   }
   return out;
@@ -180,13 +182,16 @@ export async function readAccountTotals(
   // listed, as when each range was read alone
   const pieces: { ranges: number[] }[] = [...(form === 'pass' ? [] : monthPieces), ...dayPieces];
   const firstDay = form === 'pass' ? monthPieces.length : 0;
+  // a pass row's column names, made once a call, not once a row
+  const passColumns = form === 'pass' ? monthPieces.map((_, k) => `s${k}`) : [];
   for (const row of rows) {
     if (row.segment === null) {
       if (!Number(row.hit)) continue; // its months all fall between the ranges
       const amounts = amountsOf(row.account_id);
-      monthPieces.forEach((piece, k) => {
-        for (const i of piece.ranges) amounts[i]! += Number(row[`s${k}`] ?? 0);
-      });
+      for (let k = 0; k < monthPieces.length; k++) {
+        const sum = Number(row[passColumns[k]!] ?? 0);
+        for (const i of monthPieces[k]!.ranges) amounts[i]! += sum;
+      }
       continue;
     }
     const amounts = amountsOf(row.account_id);
