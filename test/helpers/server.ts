@@ -15,13 +15,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The app on a free port. The port is picked before the app is built (its base URL names it), so
+ * another test file's socket may take it in between: then the app is built again on another port.
+ */
 export async function startServer(store: Store, options: Partial<AppOptions> = {}) {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => process.stderr.write(`server: ${line}`) } });
-  const { app, service } = await buildApp({ store, baseUrl, logger, ...options });
-  await app.listen({ host: '127.0.0.1', port });
-  return { app, service, baseUrl, close: () => app.close() };
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const { app, service } = await buildApp({ store, baseUrl, logger, ...options });
+    try {
+      await app.listen({ host: '127.0.0.1', port });
+      return { app, service, baseUrl, close: () => app.close() };
+    } catch (error) {
+      await app.close();
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
+  }
 }
 
 /** A logger whose every line (info and up) is handed to `sink` as the parsed JSON entry, for tests that read the log. */
