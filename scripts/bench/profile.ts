@@ -160,8 +160,28 @@ console.log(
 if (process.env.BENCH_HEAP_SAMPLE) printAllocation(process.env.BENCH_HEAP_SAMPLE, result.requests.total);
 if (!profiling) process.exit(0);
 
-interface HeapNode {
+/** a frame of a CPU or heap profile */
+interface Frame {
   callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/** where a frame's code lives: a package, our source, or V8's own entries */
+function place(n: Frame): string {
+  const url = n.callFrame.url;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  if (url.includes('/src/')) return `src/${url.split('/src/')[1]}`;
+  if (url.includes('/dist/')) return `src/${url.split('/dist/')[1]!.replace(/\.js$/, '.ts')}`;
+  if (url.startsWith('node:')) return url;
+  return n.callFrame.functionName ? `(${n.callFrame.functionName})` : '(native)';
+}
+
+/** a frame's function and where it lives, as both profiles' lists name it */
+function label(n: Frame): string {
+  return `${n.callFrame.functionName || '(anonymous)'} ${place(n)}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+}
+
+interface HeapNode extends Frame {
   selfSize: number;
   children: HeapNode[];
 }
@@ -171,8 +191,7 @@ function printAllocation(file: string, requests: number): void {
   const byFunction = new Map<string, number>();
   let total = 0;
   const walk = (n: HeapNode) => {
-    const where = n.callFrame.url.replace(/^.*\/(dist|src|node_modules)\//, '$1/');
-    const name = `${n.callFrame.functionName || '(anonymous)'} ${where}:${n.callFrame.lineNumber + 1}`;
+    const name = label(n);
     byFunction.set(name, (byFunction.get(name) ?? 0) + n.selfSize);
     total += n.selfSize;
     n.children.forEach(walk);
@@ -183,9 +202,8 @@ function printAllocation(file: string, requests: number): void {
     console.log(`  ${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${name}`);
 }
 
-interface Node {
+interface Node extends Frame {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
 const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!;
@@ -203,17 +221,6 @@ for (let i = 0; i < profile.samples.length; i++) {
   total++;
 }
 
-/** where a frame's code lives: a package, our source, or V8's own entries */
-function place(n: Node): string {
-  const url = n.callFrame.url;
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1]!;
-  if (url.includes('/src/')) return `src/${url.split('/src/')[1]}`;
-  if (url.includes('/dist/')) return `src/${url.split('/dist/')[1]!.replace(/\.js$/, '.ts')}`;
-  if (url.startsWith('node:')) return url;
-  return n.callFrame.functionName ? `(${n.callFrame.functionName})` : '(native)';
-}
-const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${place(n)}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
 const share = (x: number) => `${((x / total) * 100).toFixed(1)}%`;
 const top = <K>(m: Map<K, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
 
