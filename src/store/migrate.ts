@@ -33,6 +33,7 @@ import * as m030 from './migrations/030-text-search-scopes.js';
 import * as m031 from './migrations/031-bank-account-search-index.js';
 import * as m032 from './migrations/032-narration-search-by-month.js';
 import * as m033 from './migrations/033-search-tables-merged.js';
+import * as m034 from './migrations/034-ledger-listed-lines-whole.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -69,6 +70,7 @@ const MIGRATIONS = {
   '031-bank-account-search-index': m031,
   '032-narration-search-by-month': m032,
   '033-search-tables-merged': m033,
+  '034-ledger-listed-lines-whole': m034,
 } as const;
 
 class StaticProvider implements MigrationProvider {
