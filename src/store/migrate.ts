@@ -34,6 +34,7 @@ import * as m031 from './migrations/031-bank-account-search-index.js';
 import * as m032 from './migrations/032-narration-search-by-month.js';
 import * as m033 from './migrations/033-search-tables-merged.js';
 import * as m034 from './migrations/034-ledger-listed-lines-whole.js';
+import * as m035 from './migrations/035-line-totals-by-type.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -71,6 +72,7 @@ const MIGRATIONS = {
   '032-narration-search-by-month': m032,
   '033-search-tables-merged': m033,
   '034-ledger-listed-lines-whole': m034,
+  '035-line-totals-by-type': m035,
 } as const;
 
 class StaticProvider implements MigrationProvider {

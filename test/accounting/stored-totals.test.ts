@@ -15,6 +15,7 @@ import { LISTED_TYPES, OTHER_TYPES, type DateRange, type LineQuery } from '../..
 import { generateDemo, type DemoSummary } from '../../src/demo/generate.js';
 import { addDays, endOfMonth } from '../../src/domain/dates.js';
 import { importStatement } from '../../src/import/importer.js';
+import { up as lineTotalsByType } from '../../src/store/migrations/035-line-totals-by-type.js';
 import { Random } from '../../src/demo/random.js';
 import { bankAccountStats } from '../../src/store/bank-accounts.js';
 import { periodSums } from '../../src/store/banking.js';
@@ -289,6 +290,37 @@ describeEachDialect(
           assert.deepEqual(read, direct, `${groupBy} ${JSON.stringify(query)}`);
         }
       }
+    });
+
+    it('keys the stored line totals by type before the period, and migration 035 keeps every row when it rekeys them', async () => {
+      const { db, dialect } = store();
+      for (const [table, period] of [
+        ['acct_month_line_totals', 'month'],
+        ['acct_day_line_totals', 'date'],
+      ] as const) {
+        const keyColumns = async () =>
+          dialect.name === 'sqlite'
+            ? (await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table}) where pk > 0 order by pk`.execute(db)).rows.map(
+                (r) => r.name,
+              )
+            : (
+                await sql<{ column_name: string }>`select column_name from information_schema.key_column_usage
+                  where table_schema = current_schema() and table_name = ${table} and constraint_name = ${`${table}_pk`} order by ordinal_position`.execute(db)
+              ).rows.map((r) => r.column_name);
+        const rows = async () =>
+          (
+            await sql<
+              Record<string, unknown>
+            >`select * from ${sql.table(table)} order by organisation_id, account_id, ${sql.ref(period)}, type, contact_key`.execute(db)
+          ).rows.map((r) => JSON.stringify(r));
+        assert.deepEqual(await keyColumns(), ['organisation_id', 'account_id', 'type', period, 'contact_key']);
+        const before = await rows();
+        assert.ok(before.length > 100, `${table}: ${before.length} rows`);
+        await lineTotalsByType(db, dialect);
+        assert.deepEqual(await rows(), before, table);
+        assert.deepEqual(await keyColumns(), ['organisation_id', 'account_id', 'type', period, 'contact_key']);
+      }
+      await assertLineTotalsMatch(store());
     });
   },
   async (s) => {
