@@ -137,8 +137,9 @@ function inLineOrder<Q>(q: Q): Q {
  * PostgreSQL the page's lines are read whole in that first step, from the partial index of the listed
  * lines, which holds every column the page shows (migration 034): found again by their id, each took
  * a walk down the primary key and a read of the table (a later page of 1,000 lines: 8,099 buffers
- * read against 3,751). Later pages are never named on PostgreSQL: each call is planned for its own
- * offset.
+ * read against 3,751). A later page of every line of the listed types is named on PostgreSQL: the
+ * partial index serves it in order whatever the offset, and planning it anew took 0.46 ms a call; any
+ * other later page is planned for its own offset.
  *
  * A query of the ledger list's types names them as literals (TypesShape), so both forms walk the
  * partial index of the listed lines in the page's order (migrations 025 and 028).
@@ -180,8 +181,9 @@ function linesQuery(db: Kysely<Database>, v: LineValues & { limit: number; offse
 }
 
 const linesStatement = preparedShapes(linesQuery, {
-  // a later page is never named: it is planned for its own offset
-  genericPlan: ({ filter, later }, v) => !later && (filter === 'all' || (filter === 'ids' && v.contactIds.length === 1)),
+  // a later page is named only for every line of the listed types, which the partial index serves in order whatever the offset
+  genericPlan: ({ filter, later, types }, v) =>
+    later ? filter === 'all' && types === 'listed' : filter === 'all' || (filter === 'ids' && v.contactIds.length === 1),
 });
 
 /** The statement lines() runs for a query (accounts and types not empty, contacts not ruling out every line), for its plan to be looked at. */
