@@ -575,4 +575,14 @@ describe('bill criteria', () => {
     assert.throws(() => parseBillCriteria('not json'), /not JSON/);
     assert.deepEqual(parseBillCriteria('{"overdue":true,"minAmountDue":100}'), { overdue: true, minAmountDue: 100 });
   });
+
+  it('reads the same text once: later reads share its criteria, frozen, and refused text is refused every time', () => {
+    const text = '{"suppliers":["Acme"],"tagsAny":["rent"]}';
+    const first = parseBillCriteria(text);
+    assert.equal(parseBillCriteria(text), first);
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.suppliers) && Object.isFrozen(first.tagsAny));
+    assert.throws(() => first.suppliers!.push('Other'), TypeError);
+    assert.deepEqual(parseBillCriteria(text), { suppliers: ['Acme'], tagsAny: ['rent'] });
+    for (let i = 0; i < 2; i++) assert.throws(() => parseBillCriteria('{"tagAny":["x"]}'), /tagAny/);
+  });
 });
