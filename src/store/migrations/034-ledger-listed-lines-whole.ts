@@ -6,7 +6,7 @@ import type { DialectCapabilities } from '../dialect.js';
  * line the page shows, not just its contact and id, so a page's lines come from the index alone
  * (an index-only scan, where the table's pages are all-visible) and a later page no longer finds
  * each of its lines again by id (a walk down the primary key and a read of the table for each: a
- * later page of 1,000 lines read 8,099 buffers, now 3,751). 82 MB → 110 MB at 536,339 listed lines.
+ * later page of 1,000 lines read 8,099 buffers, now 3,751). 82 MB → 98 MB at 536,339 listed lines.
  * Built before the old one goes, under another name, then given the old one's name: the statement
  * names no index, and the plan tests look for this name. The type list is the list as it was when
  * written (accounting/builtin/reader.ts LISTED_TYPES).
