@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql } from 'kysely';
 import { LedgerWriter } from '../../src/accounting/builtin/writer.js';
+import { LISTED_TYPES } from '../../src/accounting/types.js';
 import { accountsList } from '../../src/operations/accounts-list.js';
 import { contactsSearch } from '../../src/operations/contacts-search.js';
 import { runOrganisationOperation, type CallEnvironment } from '../../src/operations/execute.js';
@@ -89,6 +90,29 @@ describeEachDialect(
       // without a version vouched for, a fresh list every time
       const fresh = new BuiltinAccounting(store().db, orgId);
       assert.notEqual(await fresh.chartOfAccounts(), await fresh.chartOfAccounts());
+    });
+
+    it('the ledger names its lines’ contacts from the kept list as the contacts table names them, a renamed one at once', async () => {
+      const { BuiltinAccounting } = await import('../../src/accounting/builtin/reader.js');
+      const db = store().db;
+      const version = async () => (await sql<{ v: string }>`select data_version as v from organisations where id = ${orgId}`.execute(db)).rows[0]!.v;
+      const accountIds = (await sql<{ id: string }>`select id from acct_accounts where organisation_id = ${orgId}`.execute(db)).rows.map((r) => r.id);
+      const query = { accountIds, from: '2000-01-01', to: TODAY, types: [...LISTED_TYPES] };
+      // a first page and a later one: each statement's form names its contacts
+      const named = async (reader: InstanceType<typeof BuiltinAccounting>) =>
+        [...(await reader.lines(query, 5)), ...(await reader.lines(query, 5, 5))].map((l) => ({
+          line: `${l.transactionId}/${l.lineNo}`,
+          contactId: l.contactId,
+          name: l.contactName,
+        }));
+      const kept = await named(new BuiltinAccounting(db, orgId, await version()));
+      assert.deepEqual(kept, await named(new BuiltinAccounting(db, orgId)));
+      const withContact = kept.find((l) => l.contactId !== null);
+      assert.ok(withContact?.name, JSON.stringify(kept));
+      await sql`update acct_contacts set name = ${`${withContact.name} (renamed)`} where id = ${withContact.contactId}`.execute(db);
+      const after = await named(new BuiltinAccounting(db, orgId, await version()));
+      assert.equal(after.find((l) => l.line === withContact.line)?.name, `${withContact.name} (renamed)`);
+      assert.deepEqual(after, await named(new BuiltinAccounting(db, orgId)));
     });
   },
   async (s: Store) => {
