@@ -88,36 +88,22 @@ interface LinesShape {
   names: NamesShape;
 }
 
-/** What a line is read with: its own columns, its transaction's number, link and document (its contact's name as NamesShape says). */
-const LINE_COLUMNS = [
+/** A line's own columns, which a later page on PostgreSQL reads from the partial index alone (migration 034). */
+const LINE_OWN_COLUMNS = [
   'l.transaction_id',
   'l.line_no',
   'l.date',
   'l.type',
-  't.number',
   'l.contact_id',
   'l.description',
   'l.account_id',
   'l.amount',
   'l.currency',
   'l.amount_in_currency',
-  't.link',
-  't.document_id',
 ] as const;
 
-/** The line's own columns of LINE_COLUMNS, which a later page on PostgreSQL reads from the partial index alone (migration 034). */
-const PAGE_LINE_COLUMNS = [
-  'l.transaction_id',
-  'l.line_no',
-  'l.date',
-  'l.type',
-  'l.contact_id',
-  'l.description',
-  'l.account_id',
-  'l.amount',
-  'l.currency',
-  'l.amount_in_currency',
-] as const;
+/** What a line is read with: its own columns, its transaction's number, link and document (its contact's name as NamesShape says). */
+const LINE_COLUMNS = [...LINE_OWN_COLUMNS, 't.number', 't.link', 't.document_id'] as const;
 
 /**
  * The lines' one order, the same for every page (so pages neither overlap nor skip): newest first,
@@ -165,7 +151,7 @@ function linesQuery(db: Kysely<Database>, v: LineValues & { limit: number; offse
       .compile();
   }
   if (dialectOf(db) === 'postgres') {
-    const page = matchingLines(db, v, filter, types).select(PAGE_LINE_COLUMNS).$call(inLineOrder).limit(v.limit).offset(v.offset).as('l');
+    const page = matchingLines(db, v, filter, types).select(LINE_OWN_COLUMNS).$call(inLineOrder).limit(v.limit).offset(v.offset).as('l');
     return db
       .selectFrom(page)
       .innerJoin('acct_transactions as t', 't.id', 'l.transaction_id')
