@@ -182,7 +182,11 @@ const linesStatement = preparedShapes(linesQuery, {
     later ? filter === 'all' && types === 'listed' : filter === 'all' || (filter === 'ids' && v.contactIds.length === 1),
 });
 
-/** The statement lines() runs for a query (accounts and types not empty, contacts not ruling out every line), for its plan to be looked at; its contacts' names joined, as a call without a kept version reads them. */
+/**
+ * The statement lines() runs for a query (accounts and types not empty, contacts not ruling out
+ * every line), for its plan to be looked at; its contacts' names joined, as a call without a kept
+ * version reads them.
+ */
 export function linesPageQuery(db: Kysely<Database>, organisationId: string, query: LineQuery, limit: number, offset = 0) {
   const { filter, ids } = contactFilter(query);
   const shape: LinesShape = { filter, later: offset > 0, types: typesShape(query.types), names: 'joined' };
