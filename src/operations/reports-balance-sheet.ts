@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addDays, humanDate } from '../domain/dates.js';
 import { toMajor } from '../domain/money.js';
 import { comparisonDates, financialYearStart, resolvePreset } from '../domain/periods.js';
-import { balanceSheet, isProfitAndLossAccount, reportToMajor } from '../domain/report.js';
+import { balanceSheet, reportToMajor } from '../domain/report.js';
 import { invalidParameter } from './errors.js';
 import { defineOperation } from './operation.js';
 import { compareByParam, comparePeriodsParam, dateParam, periodParam } from './params.js';
@@ -52,14 +52,16 @@ export const reportsBalanceSheet = defineOperation({
     const count = comparing ? (input.comparePeriods ?? 1) : 0;
     const dates = comparisonDates(asAt, compareBy, count);
     const chart = await ctx.accounting.chartOfAccounts();
-    const plIds = chart.filter(isProfitAndLossAccount).map((a) => a.id);
-    const [balances, priorYears] = await Promise.all([
-      ctx.accounting.accountTotals(dates.map((to) => ({ to }))),
-      ctx.accounting.accountTotals(
-        dates.map((d) => ({ to: addDays(financialYearStart(d, ctx.organisation.fyStartMonth), -1) })),
-        plIds,
-      ),
-    ]);
+    // the balances at each date and the profit and loss up to the day before each date's financial
+    // year, in ONE read: every range runs from the beginning of the books, so read together their
+    // long shared history is read once (builtin/range-totals.ts cuts them at each other's ends), not
+    // once for each read; a day asked for twice is read once
+    const yearEnds = dates.map((d) => addDays(financialYearStart(d, ctx.organisation.fyStartMonth), -1));
+    const days = [...new Set([...dates, ...yearEnds])];
+    const totals = await ctx.accounting.accountTotals(days.map((to) => ({ to })));
+    const balances = totalsAt(totals, days, dates);
+    // balanceSheet reads only the profit and loss accounts' prior years
+    const priorYears = totalsAt(totals, days, yearEnds);
     const currency = ctx.organisation.homeCurrency;
     return {
       report: 'Balance Sheet',
@@ -73,3 +75,9 @@ export const reportsBalanceSheet = defineOperation({
     };
   },
 });
+
+/** Each account's totals at the given days, picked from totals read for `read` (a list holding them all). */
+function totalsAt(totals: Map<string, number[]>, read: string[], days: string[]): Map<string, number[]> {
+  const at = days.map((d) => read.indexOf(d));
+  return new Map([...totals].map(([id, amounts]) => [id, at.map((k) => amounts[k]!)]));
+}

@@ -127,6 +127,21 @@ describeEachDialect(
       }
     });
 
+    it('the balance sheet reads its balances and its prior years in one statement, however many dates it compares', async () => {
+      const counted = countingQueries(store().db);
+      const counting = { ...store(), db: counted.db };
+      const statements = async (input: Record<string, unknown>) => {
+        const before = counted.count();
+        await call(counting, reportsBalanceSheet, books.org.id, input, { today: TODAY });
+        return counted.count() - before;
+      };
+      // the chart is read by the first call and kept; each call then reads the organisation's row and the totals
+      await statements({});
+      assert.equal(await statements({ asAt: '2026-11-14' }), 2);
+      assert.equal(await statements({ comparePeriods: 12, compareBy: 'month' }), 2);
+      assert.equal(await statements({ asAt: '2026-06-15', comparePeriods: 3, compareBy: 'year' }), 2);
+    });
+
     it(
       'the account totals are compiled once per shape (store/prepared.ts): the same report again builds nothing, and another shape answers its ' + 'own',
       async () => {

@@ -8,6 +8,8 @@
  * debit-positive home-currency minor units.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { dialectOf } from '../../store/dialect.js';
+import { textArrayLiteral } from '../../store/pg-text-array.js';
 import { preparedShapes } from '../../store/prepared.js';
 import { addDays } from '../../domain/dates.js';
 import { splitRange } from '../../domain/range-split.js';
@@ -73,15 +75,13 @@ const withinMonths = (open: boolean, from: unknown, to: unknown) => (open ? sql`
 const ofAccounts = (accounts: TotalsShape['accounts'], v: SegmentValues) => (accounts === 'some' ? sql` and account_id in (${sql.join(v.accountIds)})` : sql``);
 
 /**
- * The whole months and the partial months of every range in ONE statement (one round trip),
+ * SQLite: the whole months and the partial months of every range in ONE statement (one round trip),
  * compiled once per shape (store/prepared.ts, TotalsShape). Month segments come first, form `scan` (one index range per segment, a row per
  * account and segment) or `pass` (one pass over the months, a conditional sum per segment: a row
  * per account with the columns s0, s1, ... and `hit`), or `none`; then one index range per day
  * segment, a row per account and segment. Every row has the same columns, those a part does not
  * fill null: `segment` is null on a pass row and numbers day segments after the month segments.
- * Named on PostgreSQL in the pass form with at most two day segments (a range's partial months),
- * whose generic plan costs what a custom one does; the scan form's and a dozen day segments' generic
- * plans cost 3-4 times theirs (docs/performance.md).
+ * PostgreSQL takes joinedTotalsStatement instead.
  */
 /** What shapes the totals statement's SQL: every account or some, the months' form, each month segment's start, the day segments. */
 interface TotalsShape {
@@ -127,10 +127,48 @@ const totalsStatement = preparedShapes(
     // sums of integer amounts, account ids, segment numbers: rows a SQLite reader may send as JSON
     return sql<TotalsRow>`${sql.join(parts, sql` union all `)}`.compile(db);
   },
-  {
-    exactInJson: true,
-    genericPlan: ({ form, days }) => form === 'pass' && days <= 2,
+  { exactInJson: true },
+);
+
+/** The segments' bounds as PostgreSQL takes them: each list as one text[] literal (store/pg-text-array.ts). */
+interface SegmentArrays {
+  organisationId: string;
+  accountIds: string;
+  monthCount: number;
+  monthFrom: string;
+  monthTo: string;
+  dayFrom: string;
+  dayTo: string;
+}
+
+/**
+ * PostgreSQL: the same sums in one statement whose text is the same for any number of segments,
+ * their bounds given as arrays, so it is prepared once per connection and planned once (named).
+ * Each segment is summed per account by its own index range (a lateral subquery that `offset 0`
+ * keeps from being flattened, as documents-by-transaction.ts does), in segment order: months
+ * first, from 0, then days from `monthCount`. A month segment from the beginning of the books
+ * starts at '', before every month. The union of one index range per segment planned each call
+ * cost 2-4 ms of planning a report with comparisons, more than its execution, and the pass form's
+ * conditional sums cost PostgreSQL 0.1 µs an expression (docs/performance.md).
+ */
+const joinedTotalsStatement = preparedShapes(
+  (db, v: SegmentArrays, accounts: TotalsShape['accounts']) => {
+    const ofSome = accounts === 'some' ? sql` and account_id = any(${v.accountIds}::text[])` : sql``;
+    const summed = (table: 'acct_month_totals' | 'acct_day_totals', column: 'month' | 'date', from: unknown, to: unknown, first: RawBuilder<unknown>) =>
+      sql`select ${first} + s.k::int - 1 as segment, a.account_id, a.amount
+        from unnest(${from}::text[], ${to}::text[]) with ordinality as s(low, high, k)
+        cross join lateral (
+          select account_id, sum(amount) as amount
+          from ${sql.table(table)}
+          where organisation_id = ${v.organisationId} and ${sql.ref(column)} >= s.low and ${sql.ref(column)} <= s.high${ofSome}
+          group by account_id
+          offset 0
+        ) a`;
+    return sql<TotalsRow>`${summed('acct_month_totals', 'month', v.monthFrom, v.monthTo, sql.lit(0))}
+      union all
+      ${summed('acct_day_totals', 'date', v.dayFrom, v.dayTo, sql`${v.monthCount}::int`)}`.compile(db);
   },
+  { genericPlan: true },
 );
 
 /** A segment's sum for an account (segment set), or a pass row's conditional sums (segment null). */
@@ -165,25 +203,38 @@ export async function readAccountTotals(
   const dayPieces = daily.length ? segments(daily) : [];
   if (form === 'none' && dayPieces.length === 0) return result;
 
-  const rows = await totalsStatement(
-    db,
-    { accounts, form, opens, days: dayPieces.length },
-    {
-      organisationId,
-      accountIds: accountIds ?? [],
-      monthFrom: monthPieces.map((p) => p.from ?? ''),
-      monthTo: monthPieces.map((p) => p.to),
-      dayFrom: dayPieces.map((p) => p.from),
-      dayTo: dayPieces.map((p) => p.to),
-    },
-  );
+  const onPostgres = dialectOf(db) === 'postgres';
+  const rows = onPostgres
+    ? await joinedTotalsStatement(db, accounts, {
+        organisationId,
+        accountIds: textArrayLiteral(accountIds ?? []),
+        monthCount: monthPieces.length,
+        monthFrom: textArrayLiteral(monthPieces.map((p) => p.from ?? '')),
+        monthTo: textArrayLiteral(monthPieces.map((p) => p.to)),
+        dayFrom: textArrayLiteral(dayPieces.map((p) => p.from)),
+        dayTo: textArrayLiteral(dayPieces.map((p) => p.to)),
+      })
+    : await totalsStatement(
+        db,
+        { accounts, form, opens, days: dayPieces.length },
+        {
+          organisationId,
+          accountIds: accountIds ?? [],
+          monthFrom: monthPieces.map((p) => p.from ?? ''),
+          monthTo: monthPieces.map((p) => p.to),
+          dayFrom: dayPieces.map((p) => p.from),
+          dayTo: dayPieces.map((p) => p.to),
+        },
+      );
   // each segment's sum per account counts toward every range the segment belongs to (day segments
   // are numbered after the month segments); an account with no stored row in any range is not
   // listed, as when each range was read alone
-  const pieces: { ranges: number[] }[] = [...(form === 'pass' ? [] : monthPieces), ...dayPieces];
-  const firstDay = form === 'pass' ? monthPieces.length : 0;
+  // PostgreSQL's rows are all one row per segment and account, numbered months first
+  const passed = form === 'pass' && !onPostgres;
+  const pieces: { ranges: number[] }[] = [...(passed ? [] : monthPieces), ...dayPieces];
+  const firstDay = passed ? monthPieces.length : 0;
   // a pass row's column names, made once a call, not once a row
-  const passColumns = form === 'pass' ? monthPieces.map((_, k) => `s${k}`) : [];
+  const passColumns = passed ? monthPieces.map((_, k) => `s${k}`) : [];
   for (const row of rows) {
     if (row.segment === null) {
       if (!Number(row.hit)) continue; // its months all fall between the ranges
