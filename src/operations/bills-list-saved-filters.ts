@@ -15,7 +15,7 @@ export const savedFilterSummarySchema = z.object({
 export type SavedFilterSummary = z.infer<typeof savedFilterSummarySchema>;
 
 /** Each filter with the number and total of the outstanding bills it matches, in filter order. */
-export async function summariseFilters(filters: SavedBillFilter[], source: BillSource, homeCurrency: string): Promise<SavedFilterSummary[]> {
+export async function summariseFilters(filters: readonly SavedBillFilter[], source: BillSource, homeCurrency: string): Promise<SavedFilterSummary[]> {
   const totals = await source.totals(filters.map((f) => f.criteria));
   return filters.map((f, i) => ({
     id: f.id,
@@ -52,7 +52,7 @@ export const billsListSavedFilters = defineOperation({
   reuse: 'organisation',
   async run(ctx) {
     // with a system that supplies bills, the filters count what bills.list_to_pay lists: both sources
-    const [filters, source] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), outstandingBillSource(ctx)]);
+    const [filters, source] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id, ctx.dataVersion), outstandingBillSource(ctx)]);
     const baseCurrency = ctx.organisation.homeCurrency;
     return { baseCurrency, filters: await summariseFilters(filters, source, baseCurrency) };
   },

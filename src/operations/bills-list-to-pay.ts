@@ -14,7 +14,7 @@ export type FilterChoice = { kind: 'all' } | { kind: 'one'; filter: SavedBillFil
  * filter called "Overdue" is still reachable when another is called "Not overdue"; otherwise the
  * filters whose name and description contain every word, which must come down to exactly one.
  */
-export function resolveBillFilter(text: string | undefined, filters: SavedBillFilter[]): FilterChoice {
+export function resolveBillFilter(text: string | undefined, filters: readonly SavedBillFilter[]): FilterChoice {
   const wanted = (text ?? '').trim();
   if (wanted === '') return { kind: 'all' };
   const lower = wanted.toLowerCase();
@@ -30,7 +30,7 @@ export function resolveBillFilter(text: string | undefined, filters: SavedBillFi
   return matches.length === 0 ? { kind: 'none' } : { kind: 'several', matches };
 }
 
-function choiceNote(choice: FilterChoice, text: string, filters: SavedBillFilter[]): string {
+function choiceNote(choice: FilterChoice, text: string, filters: readonly SavedBillFilter[]): string {
   if (filters.length === 0)
     return `No saved filter matches "${text}": this organisation has no saved filters. Leave filter empty to list every outstanding bill.`;
   if (choice.kind === 'several') {
@@ -128,7 +128,7 @@ export const billsListToPay = defineOperation({
   reuse: 'organisation',
   async run(ctx, input) {
     const baseCurrency = ctx.organisation.homeCurrency;
-    const [filters, source] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id), outstandingBillSource(ctx)]);
+    const [filters, source] = await Promise.all([listSavedBillFilters(ctx.db, ctx.organisation.id, ctx.dataVersion), outstandingBillSource(ctx)]);
     const choice = resolveBillFilter(input.filter, filters);
     if (choice.kind === 'none' || choice.kind === 'several') {
       return {

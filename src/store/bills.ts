@@ -3,6 +3,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import { parseBillCriteria, supplierKey, tagsKey, type BillCriteria, type BillFacts } from '../domain/bill-criteria.js';
 import { preparedQuery } from './prepared.js';
 import type { BillRow, Database } from './schema.js';
+import { cachePerHandle } from './versioned-cache.js';
 
 export interface OutstandingBill extends BillFacts {
   id: string;
@@ -103,19 +104,37 @@ const savedFiltersStatement = preparedQuery((db, v: { organisationId: string }) 
     .compile(),
 );
 
-/** The organisation's saved filters in their display order, criteria checked. */
-export async function listSavedBillFilters(db: Kysely<Database>, organisationId: string): Promise<SavedBillFilter[]> {
-  const rows = await savedFiltersStatement(db, { organisationId });
-  return rows.map((r) => {
-    let criteria: BillCriteria;
-    try {
-      criteria = parseBillCriteria(r.criteria);
-    } catch (error) {
-      // a stored filter the service cannot read is a data fault, not something to guess around
-      throw new Error(`saved bill filter ${r.id} (${r.name}): ${(error as Error).message}`);
-    }
-    return { id: r.id, name: r.name, description: r.description, criteria };
-  });
+/**
+ * The saved filters kept per organisation while its data version stands (every write to
+ * bill_filters moves organisations.data_version in the writer's own transaction: migration 006),
+ * as the bills' totals are (bill-query.ts): every computed bills call reads them, and they change
+ * when an admin edits one. Frozen: shared by every call at that version.
+ */
+const keptFilters = cachePerHandle<string, readonly SavedBillFilter[]>(1000);
+
+/**
+ * The organisation's saved filters in their display order, criteria checked. `version`: the
+ * organisation's data_version as the call read it, vouched for by the caller (a read on the
+ * primary); the list is then kept under it. Without it (a page, a change, a replica that may lag)
+ * it is read afresh.
+ */
+export async function listSavedBillFilters(db: Kysely<Database>, organisationId: string, version?: string): Promise<readonly SavedBillFilter[]> {
+  const read = async () => {
+    const rows = await savedFiltersStatement(db, { organisationId });
+    return Object.freeze(
+      rows.map((r) => {
+        let criteria: BillCriteria;
+        try {
+          criteria = parseBillCriteria(r.criteria);
+        } catch (error) {
+          // a stored filter the service cannot read is a data fault, not something to guess around
+          throw new Error(`saved bill filter ${r.id} (${r.name}): ${(error as Error).message}`);
+        }
+        return Object.freeze({ id: r.id, name: r.name, description: r.description, criteria });
+      }),
+    );
+  };
+  return version === undefined ? read() : keptFilters(db).get(organisationId, version, '', read);
 }
 
 /** Each service bill's published transaction (its document's accounting_transaction_id), where its document was published. */
