@@ -33,7 +33,7 @@ export interface ServerSettings {
 
 const settings = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerSettings;
 const opened = settings.pgUrl
-  ? openStore({ databaseUrl: settings.pgUrl, pgSchema: settings.pgSchema!, poolSize: 10 })
+  ? openStore({ databaseUrl: settings.pgUrl, pgSchema: settings.pgSchema!, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) })
   : // the readers `ledgerline serve` starts (src/config.ts), SQLITE_READ_WORKERS as there
     openStore({ sqlitePath: settings.sqlitePath!, sqliteReadWorkers: Number(process.env.SQLITE_READ_WORKERS ?? defaultSqliteReadWorkers()) });
 

@@ -35,6 +35,7 @@ import * as m032 from './migrations/032-narration-search-by-month.js';
 import * as m033 from './migrations/033-search-tables-merged.js';
 import * as m034 from './migrations/034-ledger-listed-lines-whole.js';
 import * as m035 from './migrations/035-line-totals-by-type.js';
+import * as m036 from './migrations/036-account-totals-by-account.js';
 
 /** Migrations in order; each gets the dialect's capabilities so the SQL stays portable. */
 const MIGRATIONS = {
@@ -73,6 +74,7 @@ const MIGRATIONS = {
   '033-search-tables-merged': m033,
   '034-ledger-listed-lines-whole': m034,
   '035-line-totals-by-type': m035,
+  '036-account-totals-by-account': m036,
 } as const;
 
 class StaticProvider implements MigrationProvider {

@@ -19,10 +19,10 @@ import { up as lineTotalsByType } from '../../src/store/migrations/035-line-tota
 import { Random } from '../../src/demo/random.js';
 import { bankAccountStats } from '../../src/store/bank-accounts.js';
 import { periodSums } from '../../src/store/banking.js';
-import type { Store } from '../../src/store/db.js';
+import { openStore, type Store } from '../../src/store/db.js';
 import type { OrganisationRow } from '../../src/store/schema.js';
 import { assertLineTotalsMatch } from '../helpers/line-totals.js';
-import { countingQueries, describeEachDialect } from '../helpers/store.js';
+import { countingQueries, describeEachDialect, TEST_DATABASE_URL } from '../helpers/store.js';
 
 const DATE = '2026-11-21';
 const summaries = new WeakMap<Store, DemoSummary>();
@@ -231,7 +231,8 @@ describeEachDialect(
       }));
       disjoint.push({ from: '2025-11-15', to: '2026-01-20' }, { from: '2026-03-01', to: '2026-03-10' });
       const accounts = await db.selectFrom('acct_accounts').select('id').where('organisation_id', '=', orgId).execute();
-      const some = accounts.slice(0, 7).map((a) => a.id);
+      // an account asked for twice counts once
+      const some = [...accounts.slice(0, 7).map((a) => a.id), accounts[0]!.id];
       for (const [set, subset] of [
         [ranges, undefined],
         [ranges, some],
@@ -255,6 +256,34 @@ describeEachDialect(
           for (const [account, amount] of direct) assert.equal(totals.get(account)?.[index], amount, `${account} ${JSON.stringify(range)}`);
           for (const [account, amounts] of totals) assert.equal(amounts[index], direct.get(account) ?? 0, `${account} ${JSON.stringify(range)}`);
         }
+      }
+    });
+
+    it("PostgreSQL: the totals of some accounts read each account's own rows from migration 036's indexes", async (t) => {
+      if (store().dialect.name !== 'postgres') return t.skip('PostgreSQL only');
+      // one connection, whose index use is flushed to the statistics and read back
+      const one = openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 });
+      try {
+        const scans = async () => {
+          await sql`select pg_stat_force_next_flush()`.execute(one.db);
+          const rows = await sql<{ index: string; scans: string }>`
+            select indexrelname as index, idx_scan as scans from pg_stat_user_indexes
+            where schemaname = current_schema() and relname in ('acct_month_totals', 'acct_day_totals')`.execute(one.db);
+          return new Map(rows.rows.map((r) => [r.index, Number(r.scans)]));
+        };
+        const account = (
+          await one.db.selectFrom('acct_month_totals').select('account_id').where('organisation_id', '=', northwind().id).executeTakeFirstOrThrow()
+        ).account_id;
+        const before = await scans();
+        // a year's whole months and two partial months
+        await readAccountTotals(one.db, northwind().id, [{ from: '2025-01-11', to: '2026-01-09' }], [account]);
+        const after = await scans();
+        const used = (index: string) => after.get(index)! - (before.get(index) ?? 0);
+        assert.ok(used('acct_month_totals_account') >= 1, JSON.stringify([...after]));
+        assert.ok(used('acct_day_totals_account') >= 1, JSON.stringify([...after]));
+        assert.equal(used('acct_month_totals_month') + used('acct_day_totals_date'), 0, JSON.stringify([...after]));
+      } finally {
+        await one.close();
       }
     });
 

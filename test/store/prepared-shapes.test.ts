@@ -25,7 +25,7 @@ function rangesOf(months: number, days: number): DateRange[] {
 describeEachDialect(
   'a statement of many shapes',
   (store) => {
-    it('300 shapes of the report totals, asked twice: each is compiled once, and each answers its own sums', async () => {
+    it('300 shapes of the report totals, asked twice: each is compiled once (one in all on PostgreSQL), and each answers its own sums', async () => {
       const counted = countingQueries(store().db);
       const shapes = Array.from({ length: 12 }, (_, m) => Array.from({ length: 25 }, (_, d) => [m + 1, d + 1] as const)).flat();
       for (const round of [1, 2]) {
@@ -42,7 +42,9 @@ describeEachDialect(
             705,
           );
         }
-        assert.equal(counted.compiled() - before, round === 1 ? shapes.length : 0, `round ${round}: statements compiled`);
+        // SQLite compiles a statement per count of segments; PostgreSQL's one statement takes them as arrays
+        const compiled = store().dialect.name === 'postgres' ? 1 : shapes.length;
+        assert.equal(counted.compiled() - before, round === 1 ? compiled : 0, `round ${round}: statements compiled`);
       }
     });
   },

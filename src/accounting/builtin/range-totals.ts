@@ -153,10 +153,13 @@ interface SegmentArrays {
  */
 const joinedTotalsStatement = preparedShapes(
   (db, v: SegmentArrays, accounts: TotalsShape['accounts']) => {
-    const ofSome = accounts === 'some' ? sql` and account_id = any(${v.accountIds}::text[])` : sql``;
+    // some accounts: each one's own rows (migration 036's index), not every account's rows of the range, filtered
+    const eachAccount = accounts === 'some' ? sql`cross join unnest(${v.accountIds}::text[]) as w(id)` : sql``;
+    const ofSome = accounts === 'some' ? sql` and account_id = w.id` : sql``;
     const summed = (table: 'acct_month_totals' | 'acct_day_totals', column: 'month' | 'date', from: unknown, to: unknown, first: RawBuilder<unknown>) =>
       sql`select ${first} + s.k::int - 1 as segment, a.account_id, a.amount
         from unnest(${from}::text[], ${to}::text[]) with ordinality as s(low, high, k)
+        ${eachAccount}
         cross join lateral (
           select account_id, sum(amount) as amount
           from ${sql.table(table)}
@@ -207,7 +210,8 @@ export async function readAccountTotals(
   const rows = onPostgres
     ? await joinedTotalsStatement(db, accounts, {
         organisationId,
-        accountIds: textArrayLiteral(accountIds ?? []),
+        // distinct: unnest keeps a repeated id, which would count its rows twice
+        accountIds: textArrayLiteral([...new Set(accountIds)]),
         monthCount: monthPieces.length,
         monthFrom: textArrayLiteral(monthPieces.map((p) => p.from ?? '')),
         monthTo: textArrayLiteral(monthPieces.map((p) => p.to)),
