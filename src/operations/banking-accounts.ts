@@ -171,7 +171,7 @@ export const bankingAccounts = defineOperation({
   // the accounts a caller sees depend on who they are (visible-accounts.ts)
   reuse: bankViewOf,
   async run(ctx, args) {
-    const visible = await visibleBankAccounts(ctx.db, ctx.organisation.id, ctx.principal);
+    const visible = await visibleBankAccounts(ctx.db, ctx.organisation.id, ctx.principal, ctx.dataVersion);
     const accounts = visible.accounts.filter((a) => matchesWords(a, args.search));
     const everyAccount = !visible.narrowed && accounts.length === visible.accounts.length;
     const [stats, books] = await Promise.all([
@@ -186,6 +186,7 @@ export const bankingAccounts = defineOperation({
       ctx.db,
       ctx.organisation.id,
       accounts.map((a) => a.id),
+      ctx.dataVersion,
     );
     const figures = accounts.map((a) => {
       const s = stats.get(a.id);

@@ -187,7 +187,7 @@ class MaybeBookAccount extends Error {
   }
 }
 
-function findOrDefer(accounts: BankAccountRow[], term: string, narrowed: boolean): BankAccountRow {
+function findOrDefer(accounts: readonly BankAccountRow[], term: string, narrowed: boolean): BankAccountRow {
   try {
     return findBankAccount(accounts, term);
   } catch (error) {
@@ -245,7 +245,9 @@ async function pageAtOneVersion(
   // totals, the page and its running balances agree while imports go on (one version of the books)
   return consistentRead(ctx, async (db) => {
     const organisationId = ctx.organisation.id;
-    const visible = await visibleBankAccounts(db, organisationId, ctx.principal);
+    // what is kept at the call's version serves its first reading, never the snapshot read again after the version moved
+    const version = db === ctx.db ? ctx.dataVersion : undefined;
+    const visible = await visibleBankAccounts(db, organisationId, ctx.principal, version);
     const account = term ? findOrDefer(visible.accounts, term, visible.narrowed) : null;
     const currency = account?.currency ?? ctx.organisation.homeCurrency;
     const bounds = amountBounds(args, currency);
@@ -253,7 +255,7 @@ async function pageAtOneVersion(
 
     const [sums, states] = await Promise.all([
       periodSums(db, organisationId, accountIds, period.from, period.to),
-      balanceStates(db, organisationId, accountIds),
+      balanceStates(db, organisationId, accountIds, version),
     ]);
     // balances count from each account's opening balance (its earliest statement's, or the one entered)
     withOpeningBalances(sums, states);
@@ -278,7 +280,7 @@ async function pageAtOneVersion(
           args.order,
           args.limit + 1,
           offset,
-          ctx.dataVersion,
+          version,
         );
     const rows = fetched.slice(0, args.limit);
     const balances = await runningBalances(db, organisationId, rows, sums, period, args.order);

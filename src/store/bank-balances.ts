@@ -11,6 +11,7 @@ import { everyColumn } from './columns.js';
 import { preparedShapes } from './prepared.js';
 import type { BankStatementRow } from './bank-statement-rows.js';
 import type { Database } from './schema.js';
+import { cachePerHandle } from './versioned-cache.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -60,10 +61,13 @@ const statementsStatement = preparedShapes((db, v: { organisationId: string; acc
 });
 
 /** The accounts' stored statements and opening balances (every account of the organisation when null). */
-export async function storedStatements(db: Db, organisationId: string, accountIds: string[] | null): Promise<Map<string, BankStatementRow[]>> {
+export async function storedStatements(db: Db, organisationId: string, accountIds: readonly string[] | null): Promise<Map<string, BankStatementRow[]>> {
   const byAccount = new Map<string, BankStatementRow[]>();
   if (accountIds !== null && accountIds.length === 0) return byAccount;
-  const rows = await statementsStatement(db as Kysely<Database>, accountIds === null ? 'all' : 'some', { organisationId, accountIds: accountIds ?? [] });
+  const rows = await statementsStatement(db as Kysely<Database>, accountIds === null ? 'all' : 'some', {
+    organisationId,
+    accountIds: accountIds ? [...accountIds] : [],
+  });
   for (const row of rows) {
     const list = byAccount.get(row.bank_account_id);
     if (list) list.push(row);
@@ -119,8 +123,25 @@ export async function linesBefore(db: Db, organisationId: string, accountId: str
   };
 }
 
-/** Each account's balance state; accounts with no statement and no opening balance get NO_STATEMENTS. */
-export async function balanceStates(db: Db, organisationId: string, accountIds: string[] | null): Promise<Map<string, BalanceState>> {
+/**
+ * Each account's balance state; accounts with no statement and no opening balance get NO_STATEMENTS.
+ * `version`: the organisation's data version as the call read it and vouches for; the states are
+ * then kept under it per list of accounts, as the visible accounts are (every statement written or
+ * removed touches its account's row, moving the version: bank-imports.ts touchBankAccount).
+ */
+export async function balanceStates(
+  db: Db,
+  organisationId: string,
+  accountIds: readonly string[] | null,
+  version?: string,
+): Promise<ReadonlyMap<string, BalanceState>> {
+  if (version === undefined) return readBalanceStates(db, organisationId, accountIds);
+  return keptStates(db).get(organisationId, version, accountIds === null ? '*' : accountIds.join(','), () => readBalanceStates(db, organisationId, accountIds));
+}
+
+const keptStates = cachePerHandle<string, ReadonlyMap<string, BalanceState>>(1000);
+
+async function readBalanceStates(db: Db, organisationId: string, accountIds: readonly string[] | null): Promise<Map<string, BalanceState>> {
   const states = new Map<string, BalanceState>();
   const stored = await storedStatements(db, organisationId, accountIds);
   for (const [accountId, rows] of stored) {

@@ -7,7 +7,7 @@ import { OperationError } from '../errors.js';
 import { bankAccountView } from './visible-accounts.js';
 
 /** By id, then number, then name; each compared case-insensitively and in full. */
-export function findBankAccount(accounts: BankAccountRow[], term: string): BankAccountRow {
+export function findBankAccount(accounts: readonly BankAccountRow[], term: string): BankAccountRow {
   const wanted = term.trim().toLowerCase();
   for (const key of ['id', 'number', 'name'] as const) {
     const matches = accounts.filter((a) => a[key].trim().toLowerCase() === wanted);
@@ -32,7 +32,7 @@ export function findBankAccount(accounts: BankAccountRow[], term: string): BankA
  * Accounts a mistyped or partial name probably meant: a word of the term found in the name,
  * number or bank, or a name within a few typing mistakes of the term.
  */
-function closeMatches(accounts: BankAccountRow[], wanted: string): BankAccountRow[] {
+function closeMatches(accounts: readonly BankAccountRow[], wanted: string): BankAccountRow[] {
   const words = wanted.split(/\s+/).filter((w) => w.length >= 2);
   return accounts.filter((a) => {
     const fields = [a.name, a.number, a.bank].map((f) => f.toLowerCase());

@@ -17,7 +17,7 @@ import type { BankTransactionRow, Database } from '../../store/schema.js';
  * totals and running balances count from its opening balance; an account with an opening balance
  * and no line up to the period's end is given its balance all the same.
  */
-export function withOpeningBalances(sums: Map<string, AccountPeriodSums>, states: Map<string, BalanceState>): void {
+export function withOpeningBalances(sums: Map<string, AccountPeriodSums>, states: ReadonlyMap<string, BalanceState>): void {
   for (const [accountId, state] of states) {
     if (state.offset === 0 && state.offsetHome === 0) continue;
     const s = sums.get(accountId) ?? emptyPeriodSums();

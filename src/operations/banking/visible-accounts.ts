@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { listBankAccounts } from '../../store/bank-accounts.js';
 import type { BankAccountRow, Database } from '../../store/schema.js';
+import { cachePerHandle } from '../../store/versioned-cache.js';
 import type { Principal } from '../context.js';
 
 /** The user whose held accounts bound what the principal sees, or null when it sees them all. */
@@ -22,19 +23,30 @@ export function bankViewOf(principal: Principal): string {
 }
 
 export interface VisibleAccounts {
-  /** default account first, then by name */
-  accounts: BankAccountRow[];
+  /** default account first, then by name; shared by every call at a version: not to be changed */
+  accounts: readonly BankAccountRow[];
   /** false when the caller sees every account of the organisation */
   narrowed: boolean;
 }
 
-export async function visibleBankAccounts(db: Kysely<Database>, organisationId: string, principal: Principal): Promise<VisibleAccounts> {
+/**
+ * The accounts a caller sees, kept per organisation and view while its data version stands
+ * (`version`: as the call read it and vouches for; every write to bank_accounts or
+ * bank_account_holders moves it, migration 006), as the ledger's chart is: every bank call reads
+ * them. Without a version (a change, a replica, a snapshot after the version moved) read afresh.
+ */
+export async function visibleBankAccounts(db: Kysely<Database>, organisationId: string, principal: Principal, version?: string): Promise<VisibleAccounts> {
   const holder = holderFilterOf(principal);
-  const accounts = await listBankAccounts(db, organisationId, holder);
-  // sorted here rather than in SQL so both databases agree on the order of names
-  accounts.sort((a, b) => b.is_default - a.is_default || compareText(a.name, b.name) || compareText(a.id, b.id));
+  const read = async () => Object.freeze(sortedAccounts(await listBankAccounts(db, organisationId, holder)));
+  const accounts = version === undefined ? await read() : await keptAccounts(db).get(organisationId, version, holder ?? '', read);
   return { accounts, narrowed: holder !== null };
 }
+
+const keptAccounts = cachePerHandle<string, readonly BankAccountRow[]>(1000);
+
+// sorted here rather than in SQL so both databases agree on the order of names
+const sortedAccounts = (accounts: BankAccountRow[]) =>
+  accounts.sort((a, b) => b.is_default - a.is_default || compareText(a.name, b.name) || compareText(a.id, b.id));
 
 function compareText(a: string, b: string): number {
   const byLower = a.toLowerCase().localeCompare(b.toLowerCase(), 'en');
