@@ -136,7 +136,9 @@ export async function balanceStates(
   version?: string,
 ): Promise<ReadonlyMap<string, BalanceState>> {
   if (version === undefined) return readBalanceStates(db, organisationId, accountIds);
-  return keptStates(db).get(organisationId, version, accountIds === null ? '*' : accountIds.join(','), () => readBalanceStates(db, organisationId, accountIds));
+  return keptStates(db).get(organisationId, version, accountIds === null ? '*' : JSON.stringify(accountIds), () =>
+    readBalanceStates(db, organisationId, accountIds),
+  );
 }
 
 const keptStates = cachePerHandle<string, ReadonlyMap<string, BalanceState>>(1000);
