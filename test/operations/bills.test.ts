@@ -331,7 +331,7 @@ describeEachDialect(
       }
     });
 
-    it('keeps the saved filters and totals while the data stands: a new bill, a paid one, a renamed filter and the next day are seen by the next call', async () => {
+    it('keeps the saved filters and totals while the data stands: a new bill, a paid bill, a renamed filter, the next day are seen next', async () => {
       const KEPT = 'org_bills_kept';
       const { db } = store();
       await provisionOrganisation(db, { id: KEPT, name: 'Kept Ltd', homeCurrency: 'GBP', timeZone: 'Europe/London', fyStartMonth: 4 });
