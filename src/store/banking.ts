@@ -9,7 +9,7 @@ import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, t
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import { textArrayLiteral } from './pg-text-array.js';
-import { cachePerHandle, storeOf, type VersionedCache } from './versioned-cache.js';
+import { cachePerHandle, storeOf } from './versioned-cache.js';
 import { candidateLines, ftsPhrase, periodRange, searchPlan, supplierCandidates, type PeriodRange, type SearchPlan } from './bank-search-plan.js';
 import type { BankTransactionRow, Database } from './schema.js';
 
@@ -194,16 +194,10 @@ export async function transactionPage(
   // PostgreSQL: the documents whose supplier matches, read first and given to the page as one array
   // value (pageQuery says why); same snapshot, as the page runs in the caller's transaction
   if (filter.search !== null && dialectOf(db) === 'postgres') {
-    const kept = <T>(cache: (handle: object) => VersionedCache<string, T>, read: () => Promise<T>) =>
-      version === undefined ? read() : cache(storeOf(db)).get(filter.organisationId, version, values.pattern, read);
-    const organisationId = filter.organisationId;
-    const [suppliers, narrations] = await Promise.all([
-      kept(keptSupplierMatches, async () => (await supplierMatchesStatement(db, '', { organisationId, pattern: values.pattern })).map((d) => d.id)),
-      [...filter.search].length < 3 ? POSTGRES_CANDIDATES_BELOW : kept(keptNarrationCounts, () => narrationCount(db, organisationId, values.pattern)),
-    ]);
-    values.documentIds = textArrayLiteral(suppliers);
-    const plan: SearchPlan = narrations + suppliers.length < POSTGRES_CANDIDATES_BELOW ? 'candidates' : 'walk';
-    return pageStatement(db, pageShape(filter, order, plan), values);
+    const read = async () =>
+      textArrayLiteral((await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern })).map((d) => d.id));
+    values.documentIds =
+      version === undefined ? await read() : await keptSupplierMatches(storeOf(db)).get(filter.organisationId, version, values.pattern, read);
   }
   return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter, offset + limit)), values);
 }
@@ -215,37 +209,7 @@ export async function transactionPage(
  * in 3,000 documents (1M lines), on every searched call, the page after page of a search as much
  * as its first.
  */
-const keptSupplierMatches = cachePerHandle<string, readonly string[]>(1000);
-
-/**
- * PostgreSQL: under how many lines matching a term (its narrations anywhere in the organisation's
- * accounts, and the lines of its matching suppliers' documents, about one each) a page reads the
- * matching lines from the trigram and document indexes and sorts them (`candidates`), rather than
- * walking the period's lines newest first and testing each (`walk`). PostgreSQL's planner takes
- * the walk whenever it expects the page to fill early, pricing a line's `lower(…) like` test at a
- * fraction of what it costs: "royal" (3,666 narrations, 648 documents) over a year, page 2 of 200,
- * walked 56,132 lines in 100 ms where the indexes answer in 9 ms. Below this count the indexes'
- * rows cost at most a few milliseconds whatever the page, where the walk reads about depth × lines
- * ÷ matches lines; above it a common term fills a page after a few lines walked (docs/performance.md).
- * A term under 3 characters has no trigram: it walks.
- */
-const POSTGRES_CANDIDATES_BELOW = 2_000;
-
-/** PostgreSQL: how many narrations match a term, counted up to POSTGRES_CANDIDATES_BELOW, kept while the data version stands. */
-const keptNarrationCounts = cachePerHandle<string, number>(1000);
-
-const narrationCountStatement = preparedShapes((db, v: { organisationId: string; pattern: string; cap: number }) =>
-  sql<{ matches: number | string }>`select count(*) as matches from (
-      select 1 from bank_transactions
-      where organisation_id = ${v.organisationId} and lower(description) like ${v.pattern} escape '\\'
-      limit ${v.cap}
-    ) m`.compile(db),
-);
-
-async function narrationCount(db: Kysely<Database>, organisationId: string, pattern: string): Promise<number> {
-  const [row] = await narrationCountStatement(db, '', { organisationId, pattern, cap: POSTGRES_CANDIDATES_BELOW });
-  return Number(row?.matches ?? 0);
-}
+const keptSupplierMatches = cachePerHandle<string, string>(1000);
 
 /** The organisation's documents whose supplier contains the pattern (trigram-indexed on PostgreSQL, migration 013). */
 const supplierMatchesQuery = (db: Kysely<Database>, v: { organisationId: string; pattern: string }) =>
@@ -341,9 +305,8 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
   // candidates: the lines whose narration, or whose document's supplier, has the term's trigrams in
   // order (migration 026), each looked up by id and tested below as a walked line is (a superset
   // of the matches, so the same rows); cross join, for SQLite to read them first and never walk
-  const postgres = dialectOf(db) === 'postgres';
   const from =
-    search === 'candidates' && !postgres
+    search === 'candidates'
       ? db
           .selectFrom(candidateLines(v.organisationId, accounts ? v.accountIds : null, v, v.match).as('c'))
           .crossJoin('bank_transactions as t')
@@ -387,11 +350,11 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
     const knownSuppliers = () => supplierMatches.select('d.id').where(sql<SqlBool>`${sql.ref('d.id')} in (${supplierCandidates(v.organisationId, v.match)})`);
     // SQLite's like folds ASCII case as its lower() does (both ASCII only), so the narration is
     // tested as the index holds it (migration 024), with no copy made of it per line
-    const narration = postgres ? sql`lower(${sql.ref('t.description')})` : sql.ref('t.description');
+    const narration = dialectOf(db) === 'postgres' ? sql`lower(${sql.ref('t.description')})` : sql.ref('t.description');
     query = query.where((eb) =>
       eb.or([
         sql<SqlBool>`${narration} like ${v.pattern} escape '\\'`,
-        postgres
+        dialectOf(db) === 'postgres'
           ? // the matching documents' ids as one array value, read beforehand (transactionPage), so the
             // planner may combine both sides' indexes when the term is rare, or walk the dates newest
             // first and test each row against the array when it is common. A value, not the subquery's
@@ -411,9 +374,5 @@ function pageQuery(db: Kysely<Database>, v: PageValues, { order, amountColumn, a
       ]),
     );
   }
-  // PostgreSQL's candidates: ordered by an expression no index has, the same order as the dates', so
-  // the planner reads the matching lines from the trigram and document indexes (a bitmap of both) and
-  // sorts them, and never walks the period's lines (POSTGRES_CANDIDATES_BELOW)
-  const byDate = search === 'candidates' && postgres ? sql<string>`${sql.ref('t.date')} || ''` : sql.ref('t.date');
-  return query.orderBy(byDate, direction).orderBy('t.id', direction).limit(v.limit).offset(v.offset);
+  return query.orderBy('t.date', direction).orderBy('t.id', direction).limit(v.limit).offset(v.offset);
 }
