@@ -11,7 +11,7 @@ import { everyColumn } from './columns.js';
 import { preparedShapes } from './prepared.js';
 import type { BankStatementRow } from './bank-statement-rows.js';
 import type { Database } from './schema.js';
-import { cachePerHandle } from './versioned-cache.js';
+import { keptAtVersion } from './versioned-cache.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -135,13 +135,12 @@ export async function balanceStates(
   accountIds: readonly string[] | null,
   version?: string,
 ): Promise<ReadonlyMap<string, BalanceState>> {
-  if (version === undefined) return readBalanceStates(db, organisationId, accountIds);
-  return keptStates(db).get(organisationId, version, accountIds === null ? '*' : JSON.stringify(accountIds), () =>
+  return keptStates(db, organisationId, version, accountIds === null ? '*' : JSON.stringify(accountIds), () =>
     readBalanceStates(db, organisationId, accountIds),
   );
 }
 
-const keptStates = cachePerHandle<string, ReadonlyMap<string, BalanceState>>(1000);
+const keptStates = keptAtVersion<ReadonlyMap<string, BalanceState>>(1000);
 
 async function readBalanceStates(db: Db, organisationId: string, accountIds: readonly string[] | null): Promise<Map<string, BalanceState>> {
   const states = new Map<string, BalanceState>();

@@ -9,7 +9,7 @@ import { partsShape, partsValues, splitRange, type DateRange, type PartsShape, t
 import { dialectOf } from './dialect.js';
 import { preparedShapes } from './prepared.js';
 import { textArrayLiteral } from './pg-text-array.js';
-import { cachePerHandle, storeOf } from './versioned-cache.js';
+import { keptAtVersion, storeOf } from './versioned-cache.js';
 import { candidateLines, ftsPhrase, periodRange, searchPlan, supplierCandidates, type PeriodRange, type SearchPlan } from './bank-search-plan.js';
 import type { BankTransactionRow, Database } from './schema.js';
 
@@ -196,8 +196,7 @@ export async function transactionPage(
   if (filter.search !== null && dialectOf(db) === 'postgres') {
     const read = async () =>
       textArrayLiteral((await supplierMatchesStatement(db, '', { organisationId: filter.organisationId, pattern: values.pattern })).map((d) => d.id));
-    values.documentIds =
-      version === undefined ? await read() : await keptSupplierMatches(storeOf(db)).get(filter.organisationId, version, values.pattern, read);
+    values.documentIds = await keptSupplierMatches(storeOf(db), filter.organisationId, version, values.pattern, read);
   }
   return pageStatement(db, pageShape(filter, order, await searchPlan(db, filter, offset + limit)), values);
 }
@@ -209,7 +208,7 @@ export async function transactionPage(
  * in 3,000 documents (1M lines), on every searched call, the page after page of a search as much
  * as its first.
  */
-const keptSupplierMatches = cachePerHandle<string, string>(1000);
+const keptSupplierMatches = keptAtVersion<string>(1000);
 
 /** The organisation's documents whose supplier contains the pattern (trigram-indexed on PostgreSQL, migration 013). */
 const supplierMatchesQuery = (db: Kysely<Database>, v: { organisationId: string; pattern: string }) =>

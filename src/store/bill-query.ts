@@ -12,7 +12,7 @@ import { addDays, isValidDate } from '../domain/dates.js';
 import { OUTSTANDING, OUTSTANDING_BILL_COLUMNS, toOutstandingBill, type OutstandingBill } from './bills.js';
 import { preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
-import { cachePerHandle } from './versioned-cache.js';
+import { keptAtVersion } from './versioned-cache.js';
 
 type Bills = ExpressionBuilder<Database, 'bills'>;
 
@@ -174,7 +174,7 @@ const MAX_ORGANISATIONS = 1000;
  * bill, so their cost grows with the books where a page's does not: kept, the second page of a
  * filter and the next list of the saved filters read none of them again.
  */
-const keptTotals = cachePerHandle<string, readonly BillTotals[]>(MAX_ORGANISATIONS);
+const keptTotals = keptAtVersion<readonly BillTotals[]>(MAX_ORGANISATIONS);
 
 /**
  * Per set of criteria, the count and total amount due of the outstanding bills it matches: one
@@ -196,6 +196,7 @@ export async function outstandingBillTotals(
     const [row] = (await totalsStatement(db, criteria.map(criteriaShape), values)) as Record<string, number | string | null>[];
     return Object.freeze(criteria.map((_, i) => Object.freeze({ count: Number(row![`c${i}`] ?? 0), amountDue: Number(row![`t${i}`] ?? 0) })));
   };
-  if (version === undefined) return read();
-  return keptTotals(db).get(organisationId, `${version} ${match.today} ${match.homeCurrency}`, JSON.stringify(criteria), read);
+  // counted from today, in the home currency: both are part of what the totals were kept at
+  const at = version === undefined ? undefined : `${version} ${match.today} ${match.homeCurrency}`;
+  return keptTotals(db, organisationId, at, JSON.stringify(criteria), read);
 }

@@ -3,7 +3,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import { parseBillCriteria, supplierKey, tagsKey, type BillCriteria, type BillFacts } from '../domain/bill-criteria.js';
 import { preparedQuery } from './prepared.js';
 import type { BillRow, Database } from './schema.js';
-import { cachePerHandle } from './versioned-cache.js';
+import { keptAtVersion } from './versioned-cache.js';
 
 export interface OutstandingBill extends BillFacts {
   id: string;
@@ -110,7 +110,7 @@ const savedFiltersStatement = preparedQuery((db, v: { organisationId: string }) 
  * as the bills' totals are (bill-query.ts): every computed bills call reads them, and they change
  * when an admin edits one. Frozen: shared by every call at that version.
  */
-const keptFilters = cachePerHandle<string, readonly SavedBillFilter[]>(1000);
+const keptFilters = keptAtVersion<readonly SavedBillFilter[]>(1000);
 
 /**
  * The organisation's saved filters in their display order, criteria checked. `version`: the
@@ -134,7 +134,7 @@ export async function listSavedBillFilters(db: Kysely<Database>, organisationId:
       }),
     );
   };
-  return version === undefined ? read() : keptFilters(db).get(organisationId, version, '', read);
+  return keptFilters(db, organisationId, version, '', read);
 }
 
 /** Each service bill's published transaction (its document's accounting_transaction_id), where its document was published. */

@@ -59,3 +59,16 @@ export function cachePerHandle<V, T>(maxPlaces: number): (handle: object) => Ver
     return cache;
   };
 }
+
+/**
+ * The rule every value kept at a call's data version follows, in one place: kept per handle and
+ * organisation under the version the call read and vouches for (a read on the primary), read
+ * afresh when it vouches for none (a change, a replica that may lag, a snapshot read after the
+ * version moved).
+ */
+export function keptAtVersion<T>(
+  maxPlaces: number,
+): (handle: object, organisationId: string, version: string | undefined, key: string, read: () => Promise<T>) => Promise<T> {
+  const cacheOf = cachePerHandle<string, T>(maxPlaces);
+  return (handle, organisationId, version, key, read) => (version === undefined ? read() : cacheOf(handle).get(organisationId, version, key, read));
+}

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { listBankAccounts } from '../../store/bank-accounts.js';
 import type { BankAccountRow, Database } from '../../store/schema.js';
-import { cachePerHandle } from '../../store/versioned-cache.js';
+import { keptAtVersion } from '../../store/versioned-cache.js';
 import type { Principal } from '../context.js';
 
 /** The user whose held accounts bound what the principal sees, or null when it sees them all. */
@@ -38,11 +38,11 @@ export interface VisibleAccounts {
 export async function visibleBankAccounts(db: Kysely<Database>, organisationId: string, principal: Principal, version?: string): Promise<VisibleAccounts> {
   const holder = holderFilterOf(principal);
   const read = async () => Object.freeze(sortedAccounts(await listBankAccounts(db, organisationId, holder)));
-  const accounts = version === undefined ? await read() : await keptAccounts(db).get(organisationId, version, holder ?? '', read);
+  const accounts = await keptAccounts(db, organisationId, version, holder ?? '', read);
   return { accounts, narrowed: holder !== null };
 }
 
-const keptAccounts = cachePerHandle<string, readonly BankAccountRow[]>(1000);
+const keptAccounts = keptAtVersion<readonly BankAccountRow[]>(1000);
 
 // sorted here rather than in SQL so both databases agree on the order of names
 const sortedAccounts = (accounts: BankAccountRow[]) =>
