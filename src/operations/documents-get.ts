@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toMajor } from '../domain/money.js';
-import { getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../store/documents.js';
+import { getAnsweredDocuments } from '../store/documents.js';
 import type { DocumentCodedLineRow, DocumentInvoiceLineRow } from '../store/schema.js';
 import { systemDocumentOutput, systemDocuments } from './documents-system.js';
 import { invalidParameter } from './errors.js';
@@ -112,16 +112,6 @@ const toInvoiceLine = (line: DocumentInvoiceLineRow, currency: string): Document
   amount: major(line.amount, currency),
 });
 
-function groupByDocument<T extends { document_id: string }>(rows: T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    let group = groups.get(row.document_id);
-    if (!group) groups.set(row.document_id, (group = []));
-    group.push(row);
-  }
-  return groups;
-}
-
 const NAME = 'documents.get';
 
 export const documentsGet = defineOperation({
@@ -165,16 +155,8 @@ export const documentsGet = defineOperation({
   async run(ctx, input) {
     const ids = parseDocumentIds(input.ids);
     const orgId = ctx.organisation.id;
-    // one query per table for all the ids asked, never one per document, all at once: the lines are
-    // read by the ids as asked (the organisation's only), and only those of documents found are used
-    const [rows, fromSystem, coded, invoice] = await Promise.all([
-      getDocumentsWithFileFlag(ctx.db, orgId, ids),
-      systemDocuments(ctx, ids),
-      listCodedLines(ctx.db, orgId, ids),
-      listInvoiceLines(ctx.db, orgId, ids),
-    ]);
-    const codedBy = groupByDocument(coded);
-    const invoiceBy = groupByDocument(invoice);
+    // one read for all the ids asked, never one per document (store/documents.ts), beside the connected system's own
+    const [rows, fromSystem] = await Promise.all([getAnsweredDocuments(ctx.db, orgId, ids), systemDocuments(ctx, ids)]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const documents: DocumentOutput[] = [];
     const notFound: string[] = [];
@@ -204,8 +186,8 @@ export const documentsGet = defineOperation({
         subtotal: major(doc.subtotal, doc.currency),
         tax: major(doc.tax, doc.currency),
         total: major(doc.total, doc.currency),
-        codedLines: (codedBy.get(doc.id) ?? []).map((l) => toCodedLine(l, doc.currency)),
-        invoiceLines: (invoiceBy.get(doc.id) ?? []).map((l) => toInvoiceLine(l, doc.currency)),
+        codedLines: doc.coded_lines.map((l) => toCodedLine(l, doc.currency)),
+        invoiceLines: doc.invoice_lines.map((l) => toInvoiceLine(l, doc.currency)),
       });
     }
     return { documents, notFound };

@@ -405,6 +405,18 @@ describeEachDialect(
       assert.equal(three.count(), one.count());
     });
 
+    it("reads the organisation's row, then documents with their lines in one statement on PostgreSQL (a round trip each), three on SQLite", async () => {
+      const counted = counting(store());
+      const got = await call(counted.store, documentsGet, ORG, { ids: 'doc_rcpt,doc_inv' }, { today: TODAY });
+      assert.deepEqual(got, { documents: [RCPT, INV], notFound: [] });
+      assert.equal(counted.count(), 1 + (store().dialect.name === 'postgres' ? 1 : 3));
+    });
+
+    it('takes ids with quotes, braces, backslashes and commas inside the list value as the texts they are', async () => {
+      const odd = ['doc"inv', 'doc{inv}', 'doc\\inv', 'NULL', 'doc inv'];
+      assert.deepEqual(await get({ ids: [...odd, 'doc_inv'].join(',') }), { documents: [INV], notFound: odd });
+    });
+
     it('compiles its statements once (store/prepared.ts): the same documents.get or documents.file again builds nothing', async () => {
       const counted = countingQueries(store().db);
       const counting = { ...store(), db: counted.db };

@@ -18,7 +18,7 @@ import { bankAccountStats, listBankAccounts } from '../../src/store/bank-account
 import { periodSums, transactionPage } from '../../src/store/banking.js';
 import { outstandingBillPage, outstandingBillTotals } from '../../src/store/bill-query.js';
 import { openStore } from '../../src/store/db.js';
-import { getDocuments, getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../../src/store/documents.js';
+import { getAnsweredDocuments, getDocuments, getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../../src/store/documents.js';
 import { preparedShapes } from '../../src/store/prepared.js';
 import { describeEachDialect, TEST_DATABASE_URL } from '../helpers/store.js';
 
@@ -40,6 +40,7 @@ describeEachDialect(
         await listCodedLines(db, ORG, ['doc_a']);
         await listInvoiceLines(db, ORG, ['doc_a']);
         await getDocumentsWithFileFlag(db, ORG, ['doc_a']);
+        await getAnsweredDocuments(db, ORG, ['doc_a', 'doc_b']);
         await publishedDocuments(db, ORG, ['txn_a']);
         await listBankAccounts(db, ORG, null);
         await bankAccountStats(db, ORG, null);
@@ -124,6 +125,7 @@ describeEachDialect(
         await sql`alter table bank_accounts add column generic_extra text`.execute(db);
         try {
           assert.deepEqual(await getDocuments(db, ORG, ['doc_a', 'doc_b']), []);
+          assert.deepEqual(await getAnsweredDocuments(db, ORG, ['doc_a', 'doc_b', 'doc_c']), []);
           assert.deepEqual(
             (await listBankAccounts(db, ORG, null)).map((a) => [a.id, a.name, a.currency]),
             [['bank_g', 'Current', 'GBP']],
