@@ -80,6 +80,29 @@ export async function getDocuments(db: Kysely<Database>, organisationId: string,
   return documentsStatement(db, '', { organisationId, ids });
 }
 
+/** What documents.get answers of a document's own row. */
+const ANSWERED = [
+  'id',
+  'number',
+  'type',
+  'supplier',
+  'date',
+  'due_date',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'accounting_transaction_id',
+  'published_at',
+  'accounting_link',
+] as const satisfies readonly (keyof DocumentRow)[];
+
+/** A document's row as documents.get reads it, with whether it has an original file. */
+export type FlaggedDocumentRow = Pick<DocumentRow, (typeof ANSWERED)[number]> & { has_file: number | boolean };
+
+/** A document as documents.get answers it: with its coded and invoice lines by line number. */
+export type AnsweredDocumentRow = FlaggedDocumentRow & { coded_lines: DocumentCodedLineRow[]; invoice_lines: DocumentInvoiceLineRow[] };
+
 /**
  * The organisation's documents by id, each with whether it has an original file (documents.get): one
  * statement where the documents and their files took two. Every value is an integer or a text
@@ -89,7 +112,7 @@ const documentsFlaggedStatement = preparedShapes(
   (db, v: { organisationId: string; ids: string[] }) =>
     db
       .selectFrom('documents as d')
-      .select(COLUMNS.documents.map((c) => `d.${c}` as const))
+      .select(ANSWERED.map((c) => `d.${c}` as const))
       .select((eb) =>
         eb
           .exists(
@@ -108,11 +131,7 @@ const documentsFlaggedStatement = preparedShapes(
 );
 
 /** The rows as read: `has_file` is 0 or 1 on SQLite, a boolean on PostgreSQL (read it with Boolean()). */
-export async function getDocumentsWithFileFlag(
-  db: Kysely<Database>,
-  organisationId: string,
-  ids: string[],
-): Promise<(DocumentRow & { has_file: number | boolean })[]> {
+export async function getDocumentsWithFileFlag(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<FlaggedDocumentRow[]> {
   if (ids.length === 0) return [];
   return documentsFlaggedStatement(db, '', { organisationId, ids });
 }
@@ -144,24 +163,6 @@ export function listLines<T extends 'document_coded_lines' | 'document_invoice_l
 export const listCodedLines = listLines('document_coded_lines', COLUMNS.document_coded_lines);
 export const listInvoiceLines = listLines('document_invoice_lines', COLUMNS.document_invoice_lines);
 
-/** A document as documents.get answers it: its row, whether it has a file, its coded and invoice lines by line number. */
-export type AnsweredDocumentRow = Pick<
-  DocumentRow,
-  | 'id'
-  | 'number'
-  | 'type'
-  | 'supplier'
-  | 'date'
-  | 'due_date'
-  | 'currency'
-  | 'subtotal'
-  | 'tax'
-  | 'total'
-  | 'accounting_transaction_id'
-  | 'published_at'
-  | 'accounting_link'
-> & { has_file: number | boolean; coded_lines: DocumentCodedLineRow[]; invoice_lines: DocumentInvoiceLineRow[] };
-
 /**
  * PostgreSQL: the documents with their lines in one statement (each document's lines aggregated as
  * JSON, in line order), where SQLite takes three. A statement costs PostgreSQL a round trip to
@@ -170,8 +171,7 @@ export type AnsweredDocumentRow = Pick<
  * prepared once per connection; a lookup by ids has one plan.
  */
 const answeredDocumentsStatement = preparedQuery((db, v: { organisationId: string; ids: string }) =>
-  sql<AnsweredDocumentRow>`select d.id, d.number, d.type, d.supplier, d.date, d.due_date, d.currency, d.subtotal, d.tax, d.total,
-      d.accounting_transaction_id, d.published_at, d.accounting_link,
+  sql<AnsweredDocumentRow>`select ${sql.join(ANSWERED.map((c) => sql.ref(`d.${c}`)))},
       exists (select 1 from document_files f where f.document_id = d.id and f.organisation_id = d.organisation_id) as has_file,
       coalesce((select json_agg(c order by c.line_no, c.id) from document_coded_lines c
         where c.document_id = d.id and c.organisation_id = d.organisation_id), '[]') as coded_lines,
@@ -204,7 +204,13 @@ export async function getAnsweredDocuments(db: Kysely<Database>, organisationId:
   ]);
   const codedBy = byDocument(coded);
   const invoiceBy = byDocument(invoice);
-  return rows.map((row) => ({ ...row, coded_lines: codedBy.get(row.id) ?? [], invoice_lines: invoiceBy.get(row.id) ?? [] }));
+  // the rows are this call's own: given their lines in place, not copied (a copy of each row cost 3.7% of a call's CPU)
+  const answered = rows as AnsweredDocumentRow[];
+  for (const row of answered) {
+    row.coded_lines = codedBy.get(row.id) ?? [];
+    row.invoice_lines = invoiceBy.get(row.id) ?? [];
+  }
+  return answered;
 }
 
 export interface DocumentFileInfo {
