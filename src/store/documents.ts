@@ -165,10 +165,10 @@ export const listInvoiceLines = listLines('document_invoice_lines', COLUMNS.docu
 
 /**
  * PostgreSQL: the documents with their lines in one statement (each document's lines aggregated as
- * JSON, in line order), where SQLite takes three. A statement costs PostgreSQL a round trip to
- * another process (250-320 µs of the server's CPU besides its execution, docs/performance.md), SQLite
- * a message to its reader. The ids go as one text[] value, so the text never changes and it is
- * prepared once per connection; a lookup by ids has one plan.
+ * JSON, in line order), where SQLite takes three. A PostgreSQL statement is a round trip to another
+ * process, which it wakes, and its own work there besides the execution (docs/performance.md); a
+ * SQLite one is a message to a reader thread. The ids go as one text[] value, so the text never
+ * changes and it is prepared once per connection; a lookup by ids has one plan.
  */
 const answeredDocumentsStatement = preparedQuery((db, v: { organisationId: string; ids: string }) =>
   sql<AnsweredDocumentRow>`select ${sql.join(ANSWERED.map((c) => sql.ref(`d.${c}`)))},
