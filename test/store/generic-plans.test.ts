@@ -18,7 +18,7 @@ import { bankAccountStats, listBankAccounts } from '../../src/store/bank-account
 import { periodSums, transactionPage } from '../../src/store/banking.js';
 import { outstandingBillPage, outstandingBillTotals } from '../../src/store/bill-query.js';
 import { openStore } from '../../src/store/db.js';
-import { getAnsweredDocuments, getDocuments, getDocumentsWithFileFlag, listCodedLines, listInvoiceLines } from '../../src/store/documents.js';
+import { getAnsweredDocuments, getDocuments, listCodedLines, listInvoiceLines } from '../../src/store/documents.js';
 import { preparedShapes } from '../../src/store/prepared.js';
 import { describeEachDialect, TEST_DATABASE_URL } from '../helpers/store.js';
 
@@ -39,7 +39,6 @@ describeEachDialect(
         await getDocuments(db, ORG, ['doc_a', 'doc_b']);
         await listCodedLines(db, ORG, ['doc_a']);
         await listInvoiceLines(db, ORG, ['doc_a']);
-        await getDocumentsWithFileFlag(db, ORG, ['doc_a']);
         await getAnsweredDocuments(db, ORG, ['doc_a', 'doc_b']);
         await publishedDocuments(db, ORG, ['txn_a']);
         await listBankAccounts(db, ORG, null);
