@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { toMajor } from '../domain/money.js';
-import { getAnsweredDocuments } from '../store/documents.js';
-import type { DocumentCodedLineRow, DocumentInvoiceLineRow } from '../store/schema.js';
+import { getAnsweredDocuments, type AnsweredCodedLine, type AnsweredInvoiceLine } from '../store/documents.js';
 import { systemDocumentOutput, systemDocuments } from './documents-system.js';
 import { invalidParameter } from './errors.js';
 import { documentFileLink, linkSchema } from './links.js';
@@ -87,7 +86,7 @@ export const documentSchema = z.object({
 type DocumentOutput = z.infer<typeof documentSchema>;
 
 // each line written as one object literal, in the answer's order: built at its final shape at once
-const toCodedLine = (line: DocumentCodedLineRow, currency: string): DocumentOutput['codedLines'][number] => ({
+const toCodedLine = (line: AnsweredCodedLine, currency: string): DocumentOutput['codedLines'][number] => ({
   id: line.id,
   description: line.description,
   account: line.account_name,
@@ -101,7 +100,7 @@ const toCodedLine = (line: DocumentCodedLineRow, currency: string): DocumentOutp
   total: major(line.total, currency),
 });
 
-const toInvoiceLine = (line: DocumentInvoiceLineRow, currency: string): DocumentOutput['invoiceLines'][number] => ({
+const toInvoiceLine = (line: AnsweredInvoiceLine, currency: string): DocumentOutput['invoiceLines'][number] => ({
   id: line.id,
   description: line.description,
   productCode: line.product_code,

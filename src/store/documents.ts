@@ -80,7 +80,30 @@ export async function getDocuments(db: Kysely<Database>, organisationId: string,
   return documentsStatement(db, '', { organisationId, ids });
 }
 
-/** What documents.get answers of a document's own row. */
+/** What documents.get answers of a document's own row, and of its lines. */
+const ANSWERED_CODED = [
+  'id',
+  'description',
+  'account_id',
+  'account_name',
+  'tax_code_id',
+  'class',
+  'customer',
+  'quantity',
+  'subtotal',
+  'tax',
+  'total',
+] as const satisfies readonly (keyof DocumentCodedLineRow)[];
+const ANSWERED_INVOICE = [
+  'id',
+  'description',
+  'product_code',
+  'unit',
+  'quantity',
+  'unit_price',
+  'tax',
+  'amount',
+] as const satisfies readonly (keyof DocumentInvoiceLineRow)[];
 const ANSWERED = [
   'id',
   'number',
@@ -103,9 +126,11 @@ const ANSWERED = [
  */
 export type AnsweredDocumentRow = Pick<DocumentRow, (typeof ANSWERED)[number]> & {
   has_file: number | boolean;
-  coded_lines: DocumentCodedLineRow[];
-  invoice_lines: DocumentInvoiceLineRow[];
+  coded_lines: AnsweredCodedLine[];
+  invoice_lines: AnsweredInvoiceLine[];
 };
+export type AnsweredCodedLine = Pick<DocumentCodedLineRow, (typeof ANSWERED_CODED)[number]>;
+export type AnsweredInvoiceLine = Pick<DocumentInvoiceLineRow, (typeof ANSWERED_INVOICE)[number]>;
 
 /**
  * Lines of several documents (coded or invoice lines) in one query, by document then line number:
@@ -134,6 +159,14 @@ export function listLines<T extends 'document_coded_lines' | 'document_invoice_l
 export const listCodedLines = listLines('document_coded_lines', COLUMNS.document_coded_lines);
 export const listInvoiceLines = listLines('document_invoice_lines', COLUMNS.document_invoice_lines);
 
+/** `'name', alias.name, …` of the columns given: a JSON object's keys and values, the columns' own names. */
+const fields = (alias: string, columns: readonly string[]) => sql.raw(columns.map((c) => `'${c}', ${alias}.${c}`).join(', '));
+
+/** A document's lines of one table as a JSON array of objects in line order (the database's own aggregate and object functions). */
+const lines = (aggregate: string, object: string, table: 'document_coded_lines' | 'document_invoice_lines', alias: string, columns: readonly string[]) =>
+  sql`coalesce((select ${sql.raw(aggregate)}(${sql.raw(object)}(${fields(alias, columns)}) order by ${sql.raw(`${alias}.line_no, ${alias}.id`)})
+    from ${sql.table(table)} ${sql.raw(alias)} where ${sql.raw(`${alias}.document_id = d.id and ${alias}.organisation_id = d.organisation_id`)}), '[]')`;
+
 /**
  * PostgreSQL: the documents with their lines in one statement (each document's lines aggregated as
  * JSON, in line order), where three went out at once on three connections: a PostgreSQL statement
@@ -144,10 +177,8 @@ export const listInvoiceLines = listLines('document_invoice_lines', COLUMNS.docu
 const answeredDocumentsStatement = preparedQuery((db, v: { organisationId: string; ids: string }) =>
   sql<AnsweredDocumentRow>`select ${sql.join(ANSWERED.map((c) => sql.ref(`d.${c}`)))},
       exists (select 1 from document_files f where f.document_id = d.id and f.organisation_id = d.organisation_id) as has_file,
-      coalesce((select json_agg(c order by c.line_no, c.id) from document_coded_lines c
-        where c.document_id = d.id and c.organisation_id = d.organisation_id), '[]') as coded_lines,
-      coalesce((select json_agg(i order by i.line_no, i.id) from document_invoice_lines i
-        where i.document_id = d.id and i.organisation_id = d.organisation_id), '[]') as invoice_lines
+      ${lines('json_agg', 'json_build_object', 'document_coded_lines', 'c', ANSWERED_CODED)} as coded_lines,
+      ${lines('json_agg', 'json_build_object', 'document_invoice_lines', 'i', ANSWERED_INVOICE)} as invoice_lines
     from documents d
     where d.organisation_id = ${v.organisationId} and d.id = any(${v.ids}::text[])`.compile(db),
 );
@@ -159,18 +190,14 @@ const answeredDocumentsStatement = preparedQuery((db, v: { organisationId: strin
  * to a reader where three statements took three, and no row objects made for them (server CPU a
  * call 717 -> 667 µs, docs/performance.md). Compiled once per number of ids.
  */
-const sqliteAnsweredStatement = preparedShapes((db, v: { organisationId: string; ids: string[] }) => {
-  const fields = (alias: string, columns: readonly string[]) => sql.raw(columns.map((c) => `'${c}', ${alias}.${c}`).join(', '));
-  const lines = (table: 'document_coded_lines' | 'document_invoice_lines', alias: string, columns: readonly string[]) =>
-    sql`(select json_group_array(json_object(${fields(alias, columns)}) order by ${sql.raw(`${alias}.line_no, ${alias}.id`)})
-      from ${sql.table(table)} ${sql.raw(alias)} where ${sql.raw(`${alias}.document_id = d.id and ${alias}.organisation_id = d.organisation_id`)})`;
-  return sql<{ documents: string }>`select json_group_array(json_object(${fields('d', ANSWERED)},
+const sqliteAnsweredStatement = preparedShapes((db, v: { organisationId: string; ids: string[] }) =>
+  sql<{ documents: string }>`select json_group_array(json_object(${fields('d', ANSWERED)},
       'has_file', exists (select 1 from document_files f where f.document_id = d.id and f.organisation_id = d.organisation_id),
-      'coded_lines', ${lines('document_coded_lines', 'c', COLUMNS.document_coded_lines)},
-      'invoice_lines', ${lines('document_invoice_lines', 'i', COLUMNS.document_invoice_lines)})) as documents
+      'coded_lines', ${lines('json_group_array', 'json_object', 'document_coded_lines', 'c', ANSWERED_CODED)},
+      'invoice_lines', ${lines('json_group_array', 'json_object', 'document_invoice_lines', 'i', ANSWERED_INVOICE)})) as documents
     from documents d
-    where d.organisation_id = ${v.organisationId} and d.id in (${sql.join(v.ids)})`.compile(db);
-});
+    where d.organisation_id = ${v.organisationId} and d.id in (${sql.join(v.ids)})`.compile(db),
+);
 
 /** The organisation's documents among these ids (in no particular order), each with its file flag and lines. */
 export async function getAnsweredDocuments(db: Kysely<Database>, organisationId: string, ids: string[]): Promise<AnsweredDocumentRow[]> {
