@@ -80,7 +80,22 @@ export async function getDocuments(db: Kysely<Database>, organisationId: string,
   return documentsStatement(db, '', { organisationId, ids });
 }
 
-/** What documents.get answers of a document's own row, and of its lines. */
+/** What documents.get answers of a document's own row, and of its coded and invoice lines. */
+const ANSWERED = [
+  'id',
+  'number',
+  'type',
+  'supplier',
+  'date',
+  'due_date',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'accounting_transaction_id',
+  'published_at',
+  'accounting_link',
+] as const satisfies readonly (keyof DocumentRow)[];
 const ANSWERED_CODED = [
   'id',
   'description',
@@ -104,21 +119,6 @@ const ANSWERED_INVOICE = [
   'tax',
   'amount',
 ] as const satisfies readonly (keyof DocumentInvoiceLineRow)[];
-const ANSWERED = [
-  'id',
-  'number',
-  'type',
-  'supplier',
-  'date',
-  'due_date',
-  'currency',
-  'subtotal',
-  'tax',
-  'total',
-  'accounting_transaction_id',
-  'published_at',
-  'accounting_link',
-] as const satisfies readonly (keyof DocumentRow)[];
 
 /**
  * A document as documents.get reads it: its row, whether it has an original file (0 or 1 on SQLite,

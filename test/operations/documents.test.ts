@@ -412,7 +412,7 @@ describeEachDialect(
       assert.equal(counted.count(), 2);
     });
 
-    it('takes ids with quotes, braces, backslashes and commas inside the list value as the texts they are', async () => {
+    it('takes ids with quotes, braces, backslashes, spaces or the word NULL as the texts they are', async () => {
       const odd = ['doc"inv', 'doc{inv}', 'doc\\inv', 'NULL', 'doc inv'];
       assert.deepEqual(await get({ ids: [...odd, 'doc_inv'].join(',') }), { documents: [INV], notFound: odd });
     });
