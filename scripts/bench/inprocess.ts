@@ -6,7 +6,6 @@
 import { performance } from 'node:perf_hooks';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteDialect, type LogEvent, type RawBuilder } from 'kysely';
-import pg from 'pg';
 import { BuiltinAccounting } from '../../src/accounting/builtin/reader.js';
 import type { AccountingSystem, DateRange } from '../../src/accounting/types.js';
 import { splitRange } from '../../src/domain/range-split.js';
@@ -14,7 +13,7 @@ import { runOrganisationOperation } from '../../src/operations/execute.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import type { OrganisationOperation } from '../../src/operations/operation.js';
 import { getOrganisation, toOrganisation } from '../../src/store/organisations.js';
-import { NamingPostgresDialect } from '../../src/store/pg-driver.js';
+import { namingPools, NamingPostgresDialect } from '../../src/store/pg-driver.js';
 import { CAPABILITIES } from '../../src/store/dialect.js';
 import type { Store } from '../../src/store/db.js';
 import { keepPlannerStatistics, withStatementCache } from '../../src/store/sqlite-tuning.js';
@@ -66,9 +65,9 @@ export function tracedStore(target: { sqlitePath: string } | { pgUrl: string; pg
           .join('\n'),
     };
   }
-  const pool = new pg.Pool({ connectionString: target.pgUrl, max: 4, options: `-c search_path=${target.pgSchema}` });
+  const pools = namingPools({ connectionString: target.pgUrl, max: 8, options: `-c search_path=${target.pgSchema}` });
   // the server's own driver: the statements compiled once (store/prepared.ts) go as named prepared statements, planned as the server plans them
-  const db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pool), log });
+  const db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pools), log });
   return {
     db,
     dialect: CAPABILITIES.postgres,
@@ -76,7 +75,7 @@ export function tracedStore(target: { sqlitePath: string } | { pgUrl: string; pg
     close: () => db.destroy(),
     capture,
     explain: async (q) => {
-      const result = await pool.query(`explain ${q.sql}`, q.parameters as unknown[]);
+      const result = await pools.unnamed.query(`explain ${q.sql}`, q.parameters as unknown[]);
       return result.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
     },
   };

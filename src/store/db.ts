@@ -9,7 +9,7 @@ import { Kysely } from 'kysely';
 import pg from 'pg';
 import { CAPABILITIES, type DialectCapabilities } from './dialect.js';
 import type { Database } from './schema.js';
-import { NamingPostgresDialect } from './pg-driver.js';
+import { namingPools, NamingPostgresDialect } from './pg-driver.js';
 import { PooledSqliteDialect } from './sqlite-read-driver.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { keepPlannerStatistics, withStatementCache } from './sqlite-tuning.js';
@@ -22,7 +22,7 @@ export interface StoreConfig {
   sqlitePath?: string;
   /** PostgreSQL: the schema to use (tests give each run its own) */
   pgSchema?: string;
-  /** PostgreSQL pool size */
+  /** PostgreSQL: the most connections, shared by the two pools of pg-driver.ts (at least one each) */
   poolSize?: number;
   /** SQLite file: worker threads reading it besides the main connection (sqlite-read-pool.ts); 0 or absent: none */
   sqliteReadWorkers?: number;
@@ -51,7 +51,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 export function openStore(config: StoreConfig): Store {
   if (isPostgresUrl(config.databaseUrl)) {
-    const pool = new pg.Pool({
+    const pools = namingPools({
       connectionString: config.databaseUrl,
       max: config.poolSize ?? 10,
       // fail fast while the database is away, so callers get a 503 rather than a hung request
@@ -59,17 +59,20 @@ export function openStore(config: StoreConfig): Store {
       idleTimeoutMillis: 30_000,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
-    // the hot statements go as named prepared statements, the replies within the turn budget (pg-driver.ts)
-    const db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pool) });
+    // the hot statements go as named prepared statements on a pool of their own, the replies within the turn budget (pg-driver.ts)
+    const db = new Kysely<Database>({ dialect: new NamingPostgresDialect(pools) });
     // a client whose server went away must not crash the process: its query fails (and is answered
     // as 503), and the pool replaces the client; this holds for idle and checked-out clients alike
-    pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
+    for (const pool of [pools.named, pools.unnamed]) {
+      pool.on('error', () => {});
+      pool.on('connect', (client) => client.on('error', () => {}));
+    }
+    const count = (key: 'totalCount' | 'idleCount' | 'waitingCount') => pools.named[key] + pools.unnamed[key];
     return {
       db,
       dialect: CAPABILITIES.postgres,
       ...(config.pgSchema ? { schema: config.pgSchema } : {}),
-      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      poolStats: () => ({ total: count('totalCount'), idle: count('idleCount'), waiting: count('waitingCount') }),
       close: () => db.destroy(),
     };
   }

@@ -23,6 +23,7 @@ import { openStore, type Store } from '../../src/store/db.js';
 import type { OrganisationRow } from '../../src/store/schema.js';
 import { assertLineTotalsMatch } from '../helpers/line-totals.js';
 import { countingQueries, describeEachDialect, TEST_DATABASE_URL } from '../helpers/store.js';
+import { flushNamedSessionStats } from '../helpers/named-session.js';
 
 const DATE = '2026-11-21';
 const summaries = new WeakMap<Store, DemoSummary>();
@@ -265,7 +266,8 @@ describeEachDialect(
       const one = openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 });
       try {
         const scans = async () => {
-          await sql`select pg_stat_force_next_flush()`.execute(one.db);
+          // the named statements' session (store/pg-driver.ts) is the one that read the indexes
+          await flushNamedSessionStats(one.db);
           const rows = await sql<{ index: string; scans: string }>`
             select indexrelname as index, idx_scan as scans from pg_stat_user_indexes
             where schemaname = current_schema() and relname in ('acct_month_totals', 'acct_day_totals')`.execute(one.db);

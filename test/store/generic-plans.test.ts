@@ -21,6 +21,7 @@ import { openStore } from '../../src/store/db.js';
 import { getAnsweredDocuments, getDocuments, listCodedLines, listInvoiceLines } from '../../src/store/documents.js';
 import { preparedShapes } from '../../src/store/prepared.js';
 import { describeEachDialect, TEST_DATABASE_URL } from '../helpers/store.js';
+import { namedSessionPlanMode, preparedStatements } from '../helpers/named-session.js';
 
 const ORG = 'org_generic';
 const MATCH = { today: '2026-03-15', homeCurrency: 'GBP' };
@@ -74,8 +75,7 @@ describeEachDialect(
         };
         await transactionPage(db, filter, 'newest', 10, 0);
 
-        const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'ledgerline_%'`.execute(db);
-        const texts = prepared.rows.map((r) => r.statement);
+        const texts = (await preparedStatements(db)).map((r) => r.statement);
         const over = (table: string) => texts.filter((x) => x.includes(`from "${table}"`) || x.includes(`from ${table}`));
         for (const table of [
           'documents',
@@ -172,9 +172,9 @@ describeEachDialect(
           assert.deepEqual(found.map((d) => d.id).sort(), documents.slice(0, count - 1), `${count} ids`);
         }
         if (one) {
-          const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like '%from "documents"%'`.execute(db);
-          const lengths = prepared.rows.map((r) => r.statement.split('$').length - 2).sort((a, b) => a - b);
-          assert.deepEqual(lengths, [4, 8], prepared.rows.map((r) => r.statement).join('\n'));
+          const prepared = (await preparedStatements(db)).filter((r) => r.statement.includes('from "documents"'));
+          const lengths = prepared.map((r) => r.statement.split('$').length - 2).sort((a, b) => a - b);
+          assert.deepEqual(lengths, [4, 8], prepared.map((r) => r.statement).join('\n'));
         }
       } finally {
         await one?.close();
@@ -193,10 +193,43 @@ describeEachDialect(
         );
         await byIds(one.db, '', { organisationId: ORG, ids: ['doc_x1', 'doc_x2', 'doc_x3'] });
         await byIds(one.db, '', { organisationId: ORG, ids: ['doc_x1', 'doc_x2', 'doc_x3', 'doc_x4'] });
-        const runs = await sql<{
-          runs: number;
-        }>`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement like '%"number" from "documents"%'`.execute(one.db);
-        assert.deepEqual(runs.rows, [{ runs: 1 }]);
+        const runs = (await preparedStatements(one.db))
+          .filter((r) => r.statement.includes('"number" from "documents"'))
+          .map((r) => r.generic_plans + r.custom_plans);
+        assert.deepEqual(runs, [1]);
+      } finally {
+        await one.close();
+      }
+    });
+
+    it('PostgreSQL: a named statement is planned once, generically, from its first run; an unnamed one for its values, in a transaction too', async (t) => {
+      if (store().dialect.name !== 'postgres') return t.skip('PostgreSQL only');
+      const one = openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: store().schema!, poolSize: 1 });
+      const unnamedMode = async (db: typeof one.db) =>
+        (await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db)).rows[0]!.mode;
+      try {
+        const books = new BuiltinAccounting(one.db, ORG);
+        // the account totals' one statement, its ranges as arrays: PostgreSQL's own choice kept planning it afresh (pg-driver.ts)
+        for (let month = 1; month <= 7; month++) await books.accountTotals([{ from: `2025-0${month}-11`, to: `2025-0${month + 1}-10` }], ['acc_a']);
+        const totals = (await preparedStatements(one.db)).filter((r) => r.statement.includes('"acct_month_totals"'));
+        assert.deepEqual(
+          totals.map((r) => ({ generic: r.generic_plans, custom: r.custom_plans })),
+          [{ generic: 7, custom: 0 }],
+        );
+        assert.equal(await namedSessionPlanMode(one.db), 'force_generic_plan');
+        assert.equal(await unnamedMode(one.db), 'auto');
+        // a transaction begins unnamed: every statement of it on a session that plans for values
+        await one.db.transaction().execute(async (trx) => {
+          await books.accountTotals([{ to: '2026-01-31' }], ['acc_a']);
+          assert.equal(await unnamedMode(trx), 'auto');
+        });
+        // several statements on one connection, a named one first: the unnamed one after it is still planned for its values,
+        // and that session leaves the named statements' pool
+        await one.db.connection().execute(async (db) => {
+          assert.equal(await namedSessionPlanMode(db), 'force_generic_plan');
+          assert.equal(await unnamedMode(db), 'auto');
+        });
+        assert.equal(await namedSessionPlanMode(one.db), 'force_generic_plan');
       } finally {
         await one.close();
       }

@@ -16,6 +16,7 @@ import { getCallAccess } from '../../src/store/organisations.js';
 import { createUser, setMembership } from '../../src/store/users.js';
 import { injectedClientToken } from '../helpers/rest-calls.js';
 import { countingQueries, describeEachDialect, TEST_DATABASE_URL } from '../helpers/store.js';
+import { preparedStatements } from '../helpers/named-session.js';
 
 const BASE = 'https://ledgerline.test';
 const ORG = 'org_hot';
@@ -120,11 +121,8 @@ describeEachDialect(
           assert.equal((await getCallAccess(one.db, ORG, USER, 'accounts.list'))?.role, 'admin');
           assert.equal((await getCallAccess(one.db, ORG, null, 'accounts.list'))?.row.name, 'Hot Path Ltd');
         }
-        const prepared = await sql<{
-          name: string;
-          statement: string;
-        }>`select name, statement from pg_prepared_statements where name like 'ledgerline_%'`.execute(one.db);
-        const texts = prepared.rows.map((r) => r.statement);
+        const prepared = await preparedStatements(one.db);
+        const texts = prepared.map((r) => r.statement);
         assert.ok(
           texts.some((x) => x.includes('"oauth_store" as "s"')),
           'the token lookup is prepared',
@@ -133,7 +131,7 @@ describeEachDialect(
           texts.some((x) => x.includes('call_member_role')),
           'the call access check is prepared',
         );
-        assert.equal(prepared.rows.length, 3, texts.join('\n'));
+        assert.equal(prepared.length, 3, texts.join('\n'));
         // another instance's migration adds a column: the prepared statements name their columns, so they still run
         await sql`alter table organisations add column hot_path_extra text`.execute(one.db);
         try {
