@@ -22,7 +22,7 @@ export interface StoreConfig {
   sqlitePath?: string;
   /** PostgreSQL: the schema to use (tests give each run its own) */
   pgSchema?: string;
-  /** PostgreSQL: the most connections, shared by the two pools of pg-driver.ts (at least one each) */
+  /** PostgreSQL: the connections for transactions and unnamed statements; the named statements' pool has half as many again (pg-driver.ts) */
   poolSize?: number;
   /** SQLite file: worker threads reading it besides the main connection (sqlite-read-pool.ts); 0 or absent: none */
   sqliteReadWorkers?: number;

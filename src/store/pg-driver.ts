@@ -32,17 +32,19 @@ export interface PgPools {
 }
 
 /**
- * The two pools for one database: `config` as for one pool; its `max` connections shared between
- * them (half each, at least one each), so the instance opens no more connections than it is given
- * (but two when given one). The named statements' sessions are set when each connects, by a
- * statement rather than a startup option, which a pooler in between (PgBouncer) would refuse.
+ * The two pools for one database, `config` as for one pool. Everything that ran before keeps its
+ * `max` connections (transactions, which may hold theirs a while, and the unnamed statements); the
+ * named statements, single statements that hold a connection only while they run, get half as many
+ * again (at least one), so an instance opens at most one and a half times `max`. The named
+ * statements' sessions are set when each connects, by a statement rather than a startup option,
+ * which a pooler in between (PgBouncer) would refuse.
  */
 export function namingPools(config: pg.PoolConfig): PgPools {
   const max = config.max ?? 10;
   const named = new pg.Pool({ ...config, max: Math.max(1, Math.ceil(max / 2)) });
   // queued before any statement the connection is taken for; should it fail, so will they
   named.on('connect', (client) => void client.query('set plan_cache_mode = force_generic_plan').catch(() => {}));
-  return { named, unnamed: new pg.Pool({ ...config, max: Math.max(1, Math.floor(max / 2)) }) };
+  return { named, unnamed: new pg.Pool({ ...config, max }) };
 }
 
 /**
